@@ -1,0 +1,86 @@
+// C++ move generation benchmark on mixed positions (seeded deals of 17 and 20 cards and
+// endgame hands of 1..10; follows against a move led by another hand of the same deal).
+// Prints ns per position; `--json` prints {"lead_ns": x, "follow_ns": y} for bench/compare.py.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "movegen.hpp"
+#include "rng.hpp"
+
+using namespace ddz;
+
+namespace {
+
+struct Position {
+  Mask hand;
+  Move last;  // cards == 0: lead
+};
+
+// A deck shuffled by Fisher-Yates, split into hands of the given sizes.
+std::vector<Mask> deal(Rng& rng, std::initializer_list<int> sizes) {
+  std::vector<int> deck;
+  for (int r = 0; r < kNumRanks; ++r) deck.insert(deck.end(), r >= kBlackJoker ? 1 : 4, r);
+  for (std::size_t i = deck.size() - 1; i > 0; --i) std::swap(deck[i], deck[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  std::vector<Mask> hands;
+  std::size_t next = 0;
+  for (int size : sizes) {
+    Mask h = 0;
+    for (int k = 0; k < size; ++k) h += cards_of(deck[next++], 1);
+    hands.push_back(h);
+  }
+  return hands;
+}
+
+std::vector<Position> positions(int n, bool follow) {
+  Rng rng(follow ? 2 : 1);
+  const Rules rules;
+  std::vector<Position> out;
+  while (static_cast<int>(out.size()) < n) {
+    const int kind = static_cast<int>(out.size()) % 3;
+    const int size = kind == 0 ? 17 : kind == 1 ? 20 : 1 + static_cast<int>(rng.below(10));
+    const auto hands = deal(rng, {size, 17});
+    Position p{hands[0], {}};
+    if (follow) {
+      const auto leads = legal_moves(hands[1], nullptr, rules);
+      p.last = leads[rng.below(static_cast<std::uint32_t>(leads.size()))];
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+double ns_per_position(const std::vector<Position>& ps) {
+  const Rules rules;
+  std::vector<Move> buffer;
+  std::size_t moves = 0;
+  double best = 1e30;
+  for (int round = 0; round < 7; ++round) {
+    const auto start = std::chrono::steady_clock::now();
+    for (const Position& p : ps) {
+      buffer.clear();
+      append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, rules, buffer);
+      moves += buffer.size();
+    }
+    const auto ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    best = std::min(best, ns / static_cast<double>(ps.size()));
+  }
+  if (moves == 0) std::fprintf(stderr, "no moves generated\n");
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
+  const double lead = ns_per_position(positions(30000, false));
+  const double follow = ns_per_position(positions(30000, true));
+  if (json) {
+    std::printf("{\"lead_ns\": %.1f, \"follow_ns\": %.1f}\n", lead, follow);
+  } else {
+    std::printf("lead: %.1f ns/position\nfollow: %.1f ns/position\n", lead, follow);
+  }
+  return 0;
+}

@@ -1,0 +1,117 @@
+#include "convert.hpp"
+
+#include <pybind11/stl.h>
+
+#include <algorithm>
+
+namespace ddz::py_bind {
+
+const Rules& widest_rules() {
+  static const Rules rules = [] {
+    Rules r;
+    r.decks = 2;
+    return r;
+  }();
+  return rules;
+}
+
+namespace {
+
+[[noreturn]] void value_error(const char* what, const std::string& why) {
+  throw py::value_error(std::string(what) + ": " + why);
+}
+
+Mask checked(Mask mask, const char* what, const Rules& rules) {
+  if (auto why = validate_cards(mask, rules); !why.empty()) value_error(what, why);
+  return mask;
+}
+
+Mask parse(const std::string& text, const char* what, const Rules& rules) {
+  // Parse against the widest deck so that counts get the same message as other inputs.
+  const ParseResult parsed = parse_cards(text, widest_rules().max_per_rank(), widest_rules().max_per_joker());
+  if (!parsed.ok()) value_error(what, parsed.error + " in '" + text + "'");
+  return checked(parsed.cards, what, rules);
+}
+
+}  // namespace
+
+Mask add_checked(Mask a, Mask b, const char* what) {
+  Mask sum = 0;
+  for (int r = 0; r < kNumRanks; ++r) {
+    // Capped at 15 so the nibble cannot wrap; checked() then reports the excess.
+    sum |= cards_of(r, std::min(count(a, r) + count(b, r), 15));
+  }
+  return checked(sum, what, widest_rules());
+}
+
+Mask to_mask(py::handle obj, const char* what, const Rules& rules) {
+  if (py::isinstance<Cards>(obj)) return checked(obj.cast<const Cards&>().mask, what, rules);
+  if (py::isinstance<py::str>(obj)) return parse(obj.cast<std::string>(), what, rules);
+  if (py::isinstance<py::bool_>(obj)) {
+    throw py::type_error(std::string(what) + " must be Cards, str or an int mask, not bool");
+  }
+  if (py::isinstance<py::int_>(obj)) {
+    const py::int_ value = py::reinterpret_borrow<py::int_>(obj);
+    if (value < py::int_(0) || value > py::int_(kRankBits)) {
+      value_error(what, "an int mask must lie in 0..2**60-1");
+    }
+    return checked(value.cast<Mask>(), what, rules);
+  }
+  if (py::isinstance<py::iterable>(obj) && !py::isinstance<py::bytes>(obj)) {
+    Mask sum = 0;
+    for (py::handle token : obj) {
+      if (!py::isinstance<py::str>(token) && !py::isinstance<Cards>(token)) {
+        throw py::type_error(std::string(what) + ": tokens must be str or Cards, not " +
+                             std::string(py::str(py::type::of(token).attr("__name__"))));
+      }
+      sum = add_checked(sum, to_mask(token, what, widest_rules()), what);
+    }
+    return checked(sum, what, rules);
+  }
+  throw py::type_error(std::string(what) + " must be Cards, str, an int mask or an iterable of card tokens, not " +
+                       std::string(py::str(py::type::of(obj).attr("__name__"))));
+}
+
+const Rules& to_rules(py::handle obj) {
+  static const Rules standard;
+  if (obj.is_none()) return standard;
+  if (!py::isinstance<Rules>(obj)) {
+    throw py::type_error("rules must be a Rules or None, not " +
+                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+  }
+  return obj.cast<const Rules&>();
+}
+
+std::string describe(const Move& m) {
+  return to_text(m.cards) + " as " + kind_name(m.kind) + " (key " +
+         std::string(1, rank_char(m.key)) + ", length " + std::to_string(m.length) + ")";
+}
+
+Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules) {
+  std::vector<Move> readings;
+  for (const Move& m : classify(cards, rules)) {
+    if (!kind || m.kind == *kind) readings.push_back(m);
+  }
+  if (readings.size() == 1) return readings.front();
+  if (readings.empty()) throw py::value_error("'" + to_text(cards) + "' is no combination under these rules" +
+                                              (kind ? std::string(" of that kind") : std::string()));
+  std::string list;
+  for (const Move& m : readings) list += (list.empty() ? "" : "; ") + describe(m);
+  throw py::value_error("'" + to_text(cards) + "' has several readings, pass a Move: " + list);
+}
+
+std::optional<Move> to_last(py::handle obj, const Rules& rules) {
+  if (obj.is_none()) return std::nullopt;
+  if (py::isinstance<Move>(obj)) {
+    const Move& m = obj.cast<const Move&>();
+    if (!is_valid_move(m, rules)) throw py::value_error("last: " + describe(m) + " is not a move under these rules");
+    return m;
+  }
+  if (py::isinstance<py::str>(obj) || py::isinstance<Cards>(obj)) {
+    return single_reading(to_mask(obj, "last", rules), std::nullopt, rules);
+  }
+  throw py::type_error("last must be a Move, card text, Cards or None, not " +
+                       std::string(py::str(py::type::of(obj).attr("__name__"))));
+}
+
+}  // namespace ddz::py_bind

@@ -1,0 +1,56 @@
+// Conversions from Python arguments to core values, with the errors users see.
+// Every public binding goes through these, so input is checked once, here.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <optional>
+
+#include "../move.hpp"
+#include "../rules.hpp"
+
+namespace ddz::py_bind {
+
+namespace py = pybind11;
+
+// The Python `Cards` value: a mask of up to two decks' counts.
+struct Cards {
+  Mask mask = 0;
+};
+
+// The widest deck a `Cards` may describe (two decks).
+const Rules& widest_rules();
+
+// A mask from Cards, card text, an int mask or an iterable of card tokens; `what` names
+// the argument in errors. Counts are checked against `rules` (default: two decks).
+Mask to_mask(py::handle obj, const char* what, const Rules& rules = widest_rules());
+
+// a + b, with a ValueError naming `what` when a rank would exceed two decks.
+Mask add_checked(Mask a, Mask b, const char* what);
+
+// The rules argument: None means the standard rules.
+const Rules& to_rules(py::handle obj);
+
+// The single reading of `cards` (of `kind` when given); ValueError if none or several.
+Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules);
+
+// A move to beat: None (leading), a Move, or cards with one reading. Checked under `rules`.
+std::optional<Move> to_last(py::handle obj, const Rules& rules);
+
+// Human-readable description of a move, for error messages and repr.
+std::string describe(const Move& m);
+
+// The NumPy row format of moves: the Move struct itself (16 bytes), fields cards, kind,
+// key and length; rows with cards == 0 stand for "no move" (leading).
+py::dtype move_dtype();
+py::array to_array(const Move* moves, std::size_t n);
+std::vector<Move> from_array(py::handle obj, const char* what);
+std::string kind_name(MoveKind kind);
+
+void register_cards(py::module_& m);
+void register_rules(py::module_& m);
+void register_moves(py::module_& m);
+void register_movegen(py::module_& m);
+
+}  // namespace ddz::py_bind

@@ -1,0 +1,138 @@
+// `MoveKind`, `Move`, `classify` and the NumPy row format of moves (`MOVE_DTYPE`).
+#include <pybind11/native_enum.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstddef>
+#include <cstring>
+
+#include "convert.hpp"
+
+namespace ddz::py_bind {
+
+namespace {
+
+constexpr std::pair<const char*, MoveKind> kKinds[] = {
+    {"SOLO", MoveKind::Solo},
+    {"PAIR", MoveKind::Pair},
+    {"TRIO", MoveKind::Trio},
+    {"TRIO_SOLO", MoveKind::TrioSolo},
+    {"TRIO_PAIR", MoveKind::TrioPair},
+    {"STRAIGHT", MoveKind::Straight},
+    {"PAIR_STRAIGHT", MoveKind::PairStraight},
+    {"AIRPLANE", MoveKind::Airplane},
+    {"AIRPLANE_SOLOS", MoveKind::AirplaneSolos},
+    {"AIRPLANE_PAIRS", MoveKind::AirplanePairs},
+    {"FOUR_TWO_SOLOS", MoveKind::FourTwoSolos},
+    {"FOUR_TWO_PAIRS", MoveKind::FourTwoPairs},
+    {"BOMB", MoveKind::Bomb},
+    {"ROCKET", MoveKind::Rocket},
+};
+
+std::size_t hash_move(const Move& m) {
+  return std::hash<Mask>{}(m.cards) ^ (static_cast<std::size_t>(m.kind) << 1) ^
+         (static_cast<std::size_t>(m.key) << 9) ^ (static_cast<std::size_t>(m.length) << 17);
+}
+
+}  // namespace
+
+std::string kind_name(MoveKind kind) {
+  const auto i = static_cast<std::size_t>(kind);
+  return i < std::size(kKinds) ? kKinds[i].first : "UNKNOWN";
+}
+
+py::dtype move_dtype() {
+  // Built once and kept for the life of the process: a static py::object would be
+  // released after the interpreter is gone.
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::dtype> storage;
+  return storage
+      .call_once_and_store_result([] {
+        py::dict spec;
+        spec["names"] = py::make_tuple("cards", "kind", "key", "length");
+        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1");
+        spec["offsets"] = py::make_tuple(offsetof(Move, cards), offsetof(Move, kind), offsetof(Move, key),
+                                         offsetof(Move, length));
+        spec["itemsize"] = sizeof(Move);
+        return py::dtype::from_args(spec);
+      })
+      .get_stored();
+}
+
+py::array to_array(const Move* moves, std::size_t n) {
+  return py::array(move_dtype(), {static_cast<py::ssize_t>(n)}, {}, moves);
+}
+
+std::vector<Move> from_array(py::handle obj, const char* what) {
+  const auto arr = py::array::ensure(obj, py::array::c_style | py::array::forcecast);
+  if (!arr || !arr.dtype().equal(move_dtype()) || arr.ndim() != 1) {
+    throw py::type_error(std::string(what) + " must be a 1-d array of doudizhu.MOVE_DTYPE");
+  }
+  std::vector<Move> moves(static_cast<std::size_t>(arr.shape(0)));
+  if (!moves.empty()) std::memcpy(moves.data(), arr.data(), moves.size() * sizeof(Move));
+  for (const Move& m : moves) {
+    if (static_cast<int>(m.kind) >= kNumMoveKinds) throw py::value_error(std::string(what) + ": unknown move kind");
+  }
+  return moves;
+}
+
+void register_moves(py::module_& m) {
+  py::native_enum<MoveKind> kinds(m, "MoveKind", "enum.IntEnum", "The 14 kinds of combination.");
+  for (const auto& [name, kind] : kKinds) kinds.value(name, kind);
+  kinds.finalize();
+
+  py::class_<Move>(m, "Move", R"doc(One reading of a set of cards as a combination (immutable).
+
+cards: the Cards played; kind: a MoveKind; key: rank index (0..14) of the lowest body
+rank (kickers never count); length: chain units for chains, cards for bombs and the
+rocket, else 1. str(move) is its card text. Move(cards, kind=None, rules=None) picks the
+only reading of the cards (of `kind` when given) and raises ValueError otherwise.)doc")
+      .def(py::init([](py::handle cards, std::optional<MoveKind> kind, py::handle rules) {
+             const Rules& r = to_rules(rules);
+             return single_reading(to_mask(cards, "cards", r), kind, r);
+           }),
+           py::arg("cards"), py::arg("kind") = py::none(), py::arg("rules") = py::none())
+      .def_property_readonly("cards", [](const Move& mv) { return Cards{mv.cards}; })
+      .def_property_readonly("kind", [](const Move& mv) { return mv.kind; })
+      .def_property_readonly("key", [](const Move& mv) { return mv.key; })
+      .def_property_readonly("length", [](const Move& mv) { return mv.length; })
+      .def("beats", [](const Move& a, const Move& b) { return beats(a, b); }, py::arg("other"),
+           "Whether this move may be played over `other`.")
+      .def("__str__", [](const Move& mv) { return to_text(mv.cards); })
+      .def("__repr__", [](const Move& mv) {
+            return "Move('" + to_text(mv.cards) + "', MoveKind." + kind_name(mv.kind) + ", key=" +
+                   std::to_string(mv.key) + ", length=" + std::to_string(mv.length) + ")";
+          })
+      .def("__eq__", [](const Move& a, py::handle b) -> py::object {
+            if (!py::isinstance<Move>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            return py::bool_(a == b.cast<const Move&>());
+          })
+      .def("__hash__", &hash_move)
+      .def(py::pickle([](const Move& mv) { return py::make_tuple(mv.cards, static_cast<int>(mv.kind), mv.key, mv.length); },
+                      [](const py::tuple& t) {
+                        if (t.size() != 4) throw py::value_error("bad pickled Move");
+                        const int kind = t[1].cast<int>();
+                        if (kind < 0 || kind >= kNumMoveKinds) throw py::value_error("bad pickled Move");
+                        return Move{to_mask(t[0], "cards"), static_cast<MoveKind>(kind), t[2].cast<std::uint8_t>(),
+                                    t[3].cast<std::uint8_t>()};
+                      }));
+
+  m.def("classify", [](py::handle cards, py::handle rules) {
+          const Rules& r = to_rules(rules);
+          return classify(to_mask(cards, "cards", r), r);
+        }, py::arg("cards"), py::arg("rules") = py::none(),
+        "Every reading of the cards as a combination under the rules; [] if none.");
+
+  m.attr("MOVE_DTYPE") = move_dtype();
+  m.def("moves_to_array", [](py::handle moves) {
+          std::vector<Move> rows;
+          for (py::handle mv : moves) {
+            if (!mv.is_none() && !py::isinstance<Move>(mv)) throw py::type_error("moves must hold Move or None");
+            rows.push_back(mv.is_none() ? Move{} : mv.cast<const Move&>());
+          }
+          return to_array(rows.data(), rows.size());
+        }, py::arg("moves"), "Rows of MOVE_DTYPE for Moves; None becomes an empty row (cards 0: lead).");
+  m.def("moves_from_array", [](py::handle arr) { return from_array(arr, "moves"); }, py::arg("moves"),
+        "Moves for rows of MOVE_DTYPE.");
+}
+
+}  // namespace ddz::py_bind

@@ -1,0 +1,108 @@
+// `Rules`: the immutable rules configuration, built from keyword fields or a preset name.
+#include <pybind11/stl.h>
+
+#include "convert.hpp"
+
+namespace ddz::py_bind {
+
+namespace {
+
+// Every field, once: name, member and kind drive construction, replace, repr, equality,
+// hashing and pickling alike.
+struct Field {
+  const char* name;
+  bool Rules::* flag;
+  int Rules::* number;
+};
+constexpr Field kFields[] = {
+    {"four_with_two", &Rules::four_with_two, nullptr},
+    {"max_solo_kicker_copies", nullptr, &Rules::max_solo_kicker_copies},
+    {"kicker_trio_extends_airplane", &Rules::kicker_trio_extends_airplane, nullptr},
+    {"joker_kicks_four_with_two", &Rules::joker_kicks_four_with_two, nullptr},
+    {"both_jokers_as_kickers", &Rules::both_jokers_as_kickers, nullptr},
+    {"pair_kickers_share_rank", &Rules::pair_kickers_share_rank, nullptr},
+    {"decks", nullptr, &Rules::decks},
+};
+
+const Field& field_named(const std::string& name) {
+  for (const Field& f : kFields) {
+    if (name == f.name) return f;
+  }
+  throw py::type_error("unknown rules field '" + name + "'");
+}
+
+py::object field_value(const Rules& r, const Field& f) {
+  return f.flag ? py::object(py::bool_(r.*(f.flag))) : py::object(py::int_(r.*(f.number)));
+}
+
+// A copy of `base` with the given fields set; validated as a whole.
+Rules with_fields(Rules r, const py::dict& fields) {
+  for (auto [key, value] : fields) {
+    const Field& f = field_named(py::str(key));
+    const bool is_bool = py::isinstance<py::bool_>(value);
+    if (f.flag) {
+      if (!is_bool) throw py::type_error(std::string("rules field '") + f.name + "' must be a bool");
+      r.*(f.flag) = value.cast<bool>();
+    } else {
+      if (is_bool || !py::isinstance<py::int_>(value)) throw py::type_error(std::string("rules field '") + f.name + "' must be an int");
+      const long n = value.cast<long>();
+      if (n < -1000 || n > 1000) throw py::value_error(std::string("rules field '") + f.name + "' is out of range");
+      r.*(f.number) = static_cast<int>(n);
+    }
+  }
+  if (auto why = validate(r); !why.empty()) throw py::value_error("invalid rules: " + why);
+  return r;
+}
+
+py::dict as_dict(const Rules& r) {
+  py::dict d;
+  for (const Field& f : kFields) d[f.name] = field_value(r, f);
+  return d;
+}
+
+}  // namespace
+
+void register_rules(py::module_& m) {
+  py::class_<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
+
+Every field of RULES.md's kicker rules and presets table is a keyword argument:
+four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
+joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, decks.
+Rules.preset(name) gives 'standard', 'douzero', 'rlcard' or 'openspiel'.)doc")
+      .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
+      .def_static("preset", [](const std::string& name) {
+            if (auto r = preset(name)) return *r;
+            std::string names;
+            for (const auto& n : preset_names()) names += (names.empty() ? "" : ", ") + n;
+            throw py::value_error("unknown preset '" + name + "'; presets: " + names);
+          }, py::arg("name"), "The named preset: standard, douzero, rlcard or openspiel.")
+      .def_static("presets", &preset_names, "Names of the presets.")
+      .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
+           "A copy with the given fields changed.")
+      .def("to_dict", &as_dict, "The fields as a dict.")
+      .def("__repr__", [](const Rules& r) {
+            for (const auto& name : preset_names()) {
+              if (preset(name) == r) return "Rules.preset('" + name + "')";
+            }
+            std::string s = "Rules(";
+            bool first = true;
+            for (const Field& f : kFields) {
+              s += std::string(first ? "" : ", ") + f.name + "=" + std::string(py::repr(field_value(r, f)));
+              first = false;
+            }
+            return s + ")";
+          })
+      .def("__eq__", [](const Rules& a, py::handle b) -> py::object {
+            if (!py::isinstance<Rules>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            return py::bool_(a == b.cast<const Rules&>());
+          })
+      .def("__hash__", [](const Rules& r) { return py::hash(py::tuple(as_dict(r).attr("values")())); })
+      .def(py::pickle([](const Rules& r) { return as_dict(r); },
+                      [](const py::dict& d) { return with_fields(Rules{}, d); }));
+  for (const Field& f : kFields) {
+    m.attr("Rules").cast<py::class_<Rules>>().def_property_readonly(
+        f.name, [f](const Rules& r) { return field_value(r, f); });
+  }
+}
+
+}  // namespace ddz::py_bind

@@ -1,0 +1,71 @@
+// Moves: a set of cards read as one combination.
+//
+// Combinations (RULES.md): solo, pair, trio, trio+solo, trio+pair, straight (>= 5
+// singles), pair straight (>= 3 pairs), airplane (>= 2 trios), airplane+solos,
+// airplane+pairs, four+two solos, four+two pairs, bomb, rocket. Chains lie within 3..A.
+// The same cards may read as several combinations (`333444555666` is a 4-airplane and,
+// where kickers may repeat, a 3-airplane with solos keyed 3 or 4); a Move is one reading.
+//
+// Comparison: the same kind and length with a strictly higher key; a bomb beats any
+// non-bomb and a bomb with more cards or, as many, a higher rank; the rocket beats all.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cards.hpp"
+#include "rules.hpp"
+
+namespace ddz {
+
+enum class MoveKind : std::uint8_t {
+  Solo,
+  Pair,
+  Trio,
+  TrioSolo,
+  TrioPair,
+  Straight,
+  PairStraight,
+  Airplane,
+  AirplaneSolos,
+  AirplanePairs,
+  FourTwoSolos,
+  FourTwoPairs,
+  Bomb,
+  Rocket,
+};
+inline constexpr int kNumMoveKinds = 14;
+
+// A value of 16 bytes. `key` is the lowest rank of the body (the trio of a trio+solo, the
+// first rank of a chain, the quad of four+two); kickers never count. `length` is the
+// number of chain units (singles, pairs or trios) of a chain, the number of cards of a
+// bomb or rocket, and 1 otherwise. The padding after `length` is where the variants that
+// need more (wild cards) will keep it, so the size does not change.
+struct Move {
+  Mask cards = 0;
+  MoveKind kind = MoveKind::Solo;
+  std::uint8_t key = 0;
+  std::uint8_t length = 0;
+
+  friend bool operator==(const Move&, const Move&) = default;
+};
+static_assert(sizeof(Move) == 16);
+
+bool is_bomb(MoveKind kind);
+bool beats(const Move& a, const Move& b);
+
+// Kicker rules (RULES.md rules 1-4), stated once for classification and generation:
+// the most cards of each rank that the solo kickers of a `kind` move with body ranks
+// `body` may hold, and the most pair kickers of each rank. Both jokers among the
+// kickers is checked apart (`jokers_allowed`), as it couples two ranks.
+Mask solo_kicker_caps(RankSet body, MoveKind kind, const Rules& rules);
+Mask pair_kicker_caps(RankSet body, const Rules& rules);
+bool jokers_allowed(Mask kickers, const Rules& rules);
+
+// Every reading of `cards` under `rules`, in kind order; empty when the cards form none.
+std::vector<Move> classify(Mask cards, const Rules& rules);
+
+// Whether `m` is one of the readings of its cards (checks moves handed in from outside).
+bool is_valid_move(const Move& m, const Rules& rules);
+
+}  // namespace ddz

@@ -1,0 +1,198 @@
+#include "movegen.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace ddz {
+
+namespace {
+
+constexpr int kMaxChain = 12;  // 3..A
+
+// Calls emit(acc + subset) for every n-subset of the ranks in `s`, one card each.
+template <class Emit>
+void for_each_subset(RankSet s, int n, Mask acc, Emit& emit) {
+  if (n == 1) {
+    for (; s; s &= s - 1) emit(acc | cards_of(lowest_rank(s), 1));
+    return;
+  }
+  for (int left = size_of(s); left >= n; --left) {
+    const int r = lowest_rank(s);
+    s &= s - 1;
+    for_each_subset(s, n - 1, acc | cards_of(r, 1), emit);
+  }
+}
+
+// Calls emit(acc + kickers) for every multiset of `n` units drawn from `avail` (nibble r:
+// units available at rank r).
+template <class Emit>
+void for_each_multiset(Mask avail, int n, Mask acc, Emit& emit) {
+  if (n == 0) return emit(acc);
+  if ((avail & ~kOnePerRank) == 0) return for_each_subset(ranks_with_at_least(avail, 1), n, acc, emit);
+  if (total(avail) < n) return;
+  const int r = std::countr_zero(avail) / 4;
+  const Mask rest = avail & ~nibble(r);
+  for (int c = std::min(count(avail, r), n); c >= 0; --c) for_each_multiset(rest, n - c, acc + cards_of(r, c), emit);
+}
+
+// As for_each_multiset from nothing, but never both jokers unless `both_jokers`: the
+// sets without a red joker, then those with one and no black joker.
+template <class Emit>
+void for_each_kicker_set(Mask avail, int n, bool both_jokers, Emit& emit) {
+  if (both_jokers || count(avail, kBlackJoker) == 0 || count(avail, kRedJoker) == 0) {
+    return for_each_multiset(avail, n, 0, emit);
+  }
+  const Mask red = cards_of(kRedJoker, 1);
+  for_each_multiset(avail & ~nibble(kRedJoker), n, 0, emit);
+  for_each_multiset((avail & ~nibble(kBlackJoker)) - red, n - 1, red, emit);
+}
+
+// kRuns[low][length]: one card of each rank of the run [low, low + length) within 3..A.
+constexpr auto kRuns = [] {
+  std::array<std::array<Mask, kMaxChain + 1>, kMaxChain> runs{};
+  for (int low = 0; low < kMaxChain; ++low) {
+    for (int length = 1; low + length <= kMaxChain; ++length) runs[low][length] = run_of(low, length, 1);
+  }
+  return runs;
+}();
+
+// What a follow asks for: the kind's moves of one length (0: all) with key >= min_key.
+struct Want {
+  int length = 0;
+  int min_key = 0;
+};
+
+class Generator {
+ public:
+  Generator(Mask hand, const Rules& rules, std::vector<Move>& out)
+      : hand_(hand & kRankBits), rules_(rules), out_(out) {
+    for (int k = 1; k <= 4; ++k) at_least_[k] = ranks_with_at_least(hand_, k);
+  }
+
+  void kind(MoveKind kind, Want want) {
+    switch (kind) {
+      case MoveKind::Solo: return sets(kind, 1, want);
+      case MoveKind::Pair: return sets(kind, 2, want);
+      case MoveKind::Trio: return sets(kind, 3, want);
+      case MoveKind::Straight: return chains(kind, 1, 5, want);
+      case MoveKind::PairStraight: return chains(kind, 2, 3, want);
+      case MoveKind::Airplane: return chains(kind, 3, 2, want);
+      case MoveKind::TrioSolo: return with_kickers(kind, 3, 1, 1, want);
+      case MoveKind::TrioPair: return with_kickers(kind, 3, 1, 2, want);
+      case MoveKind::AirplaneSolos: return with_kickers(kind, 3, 2, 1, want);
+      case MoveKind::AirplanePairs: return with_kickers(kind, 3, 2, 2, want);
+      case MoveKind::FourTwoSolos:
+      case MoveKind::FourTwoPairs:
+        if (rules_.four_with_two) with_kickers(kind, 4, 1, kind == MoveKind::FourTwoSolos ? 1 : 2, want);
+        return;
+      case MoveKind::Bomb: return bombs(want);
+      case MoveKind::Rocket: return rocket();
+    }
+  }
+
+ private:
+  void emit(Mask cards, MoveKind kind, int key, int length) {
+    out_.push_back({cards, kind, static_cast<std::uint8_t>(key), static_cast<std::uint8_t>(length)});
+  }
+
+  static RankSet from_key(int min_key) { return min_key >= 15 ? 0 : kAllRanks & ~((RankSet{1} << min_key) - 1); }
+
+  // Solo, pair, trio: `unit` cards of one rank (a joker pair only exists with two decks).
+  void sets(MoveKind kind, int unit, Want want) {
+    for (RankSet s = at_least_[unit] & from_key(want.min_key); s; s &= s - 1) {
+      const int r = lowest_rank(s);
+      emit(cards_of(r, unit), kind, r, 1);
+    }
+  }
+
+  // Lengths to generate: [lo, hi] within [min_length, 12].
+  static bool lengths(int min_length, Want want, int& lo, int& hi) {
+    lo = want.length ? want.length : min_length;
+    hi = want.length ? want.length : kMaxChain;
+    return lo >= min_length && hi <= kMaxChain;
+  }
+
+  // Chains of `unit` cards per rank, runs of consecutive ranks within 3..A.
+  void chains(MoveKind kind, int unit, int min_length, Want want) {
+    int lo, hi;
+    if (!lengths(min_length, want, lo, hi)) return;
+    const RankSet base = at_least_[unit] & kChainRanks;
+    RankSet starts = base;
+    for (int length = 1; length <= hi && starts; ++length) {
+      if (length > 1) starts &= base >> (length - 1);
+      if (length < lo) continue;
+      for (RankSet s = starts & from_key(want.min_key); s; s &= s - 1) {
+        const int low = lowest_rank(s);
+        emit(kRuns[low][length] * static_cast<Mask>(unit), kind, low, length);
+      }
+    }
+  }
+
+  // A body of `unit` cards per rank (one rank, or a chain of at least `min_length` when
+  // that is > 1) with kickers of `kicker_size` cards: one per trio, two per quad.
+  void with_kickers(MoveKind kind, int unit, int min_length, int kicker_size, Want want) {
+    const bool chain = min_length > 1;
+    int lo = 1, hi = 1;
+    if (chain && !lengths(min_length, want, lo, hi)) return;
+    if (!chain && want.length > 1) return;
+    const RankSet base = at_least_[unit] & (chain ? kChainRanks : ~kJokers);
+    const int kickers_per_unit = unit == 4 ? 2 : 1;
+    RankSet starts = base;
+    for (int length = 1; length <= hi && starts; ++length) {
+      if (length > 1) starts &= base >> (length - 1);
+      if (length < lo) continue;
+      for (RankSet s = starts & from_key(want.min_key); s; s &= s - 1) {
+        const int low = lowest_rank(s);
+        const RankSet body_ranks = ((RankSet{1} << length) - 1) << low;
+        const Mask body = kRuns[low][length] * static_cast<Mask>(unit);
+        const auto add = [&](Mask kickers) { emit(body + kickers * static_cast<Mask>(kicker_size), kind, low, length); };
+        const Mask avail = kicker_size == 1
+                               ? per_rank_min(hand_, solo_kicker_caps(body_ranks, kind, rules_))
+                               : per_rank_min(pairs_in(hand_), pair_kicker_caps(body_ranks, rules_));
+        for_each_kicker_set(avail, length * kickers_per_unit, kicker_size == 2 || rules_.both_jokers_as_kickers, add);
+      }
+    }
+  }
+
+  // Bombs of 4..8 cards of one rank; following a bomb: more cards, or as many and higher.
+  void bombs(Want want) {
+    for (int size = std::max(4, want.length); size <= rules_.max_per_rank(); ++size) {
+      const RankSet keys = size == want.length ? from_key(want.min_key) : kAllRanks;
+      for (RankSet s = ranks_with_at_least(hand_, size) & ~kJokers & keys; s; s &= s - 1) {
+        const int r = lowest_rank(s);
+        emit(cards_of(r, size), MoveKind::Bomb, r, size);
+      }
+    }
+  }
+
+  void rocket() {
+    const Mask rocket = rules_.rocket();
+    if (contains(hand_, rocket)) emit(rocket, MoveKind::Rocket, kBlackJoker, total(rocket));
+  }
+
+  Mask hand_;
+  const Rules& rules_;
+  std::vector<Move>& out_;
+  RankSet at_least_[5] = {};
+};
+
+}  // namespace
+
+void append_legal_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out) {
+  Generator gen(hand, rules, out);
+  if (last == nullptr) {
+    for (int k = 0; k < kNumMoveKinds; ++k) gen.kind(static_cast<MoveKind>(k), {});
+    return;
+  }
+  switch (last->kind) {
+    case MoveKind::Rocket: return;
+    case MoveKind::Bomb: gen.kind(MoveKind::Bomb, {last->length, last->key + 1}); break;
+    default:
+      if (static_cast<int>(last->kind) >= kNumMoveKinds) return;
+      gen.kind(last->kind, {std::max<int>(last->length, 1), last->key + 1});
+      gen.kind(MoveKind::Bomb, {});
+  }
+  gen.kind(MoveKind::Rocket, {});
+}
+
+}  // namespace ddz

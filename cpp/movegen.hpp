@@ -1,0 +1,29 @@
+// Legal move generation.
+//
+// Leading lists every (cards, combination) a hand holds, each exactly once; following
+// lists only the moves of the led kind and length with a higher key, then the bombs
+// that beat it, then the rocket. Pass is not a move: the caller adds it when following.
+//
+// The generator appends into a caller-owned vector (reused between calls, so the hot
+// path does not allocate once it has grown) and never fails: for a hand or a `last`
+// outside the rules it returns fewer moves but stays within bounds. Validate external
+// input first with `validate_cards` and `is_valid_move` (the Python boundary does).
+#pragma once
+
+#include <vector>
+
+#include "move.hpp"
+#include "rules.hpp"
+
+namespace ddz {
+
+// Moves of `hand` that may be played when `last` is the move to beat (nullptr: leading).
+void append_legal_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out);
+
+inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& rules) {
+  std::vector<Move> out;
+  append_legal_moves(hand, last, rules, out);
+  return out;
+}
+
+}  // namespace ddz

@@ -1,0 +1,55 @@
+#include "rules.hpp"
+
+namespace ddz {
+
+std::string validate(const Rules& rules) {
+  // Two decks arrive with the four-player variant; the masks already hold their counts.
+  if (rules.decks != 1) return "decks must be 1";
+  if (rules.max_solo_kicker_copies < 1 || rules.max_solo_kicker_copies > 4) {
+    return "max_solo_kicker_copies must be between 1 and 4";
+  }
+  return {};
+}
+
+std::string validate_cards(Mask cards, const Rules& rules) {
+  if (cards & ~kRankBits) return "bits set outside the 15 ranks";
+  for (int r = 0; r < kNumRanks; ++r) {
+    const int limit = r >= kBlackJoker ? rules.max_per_joker() : rules.max_per_rank();
+    if (count(cards, r) > limit) {
+      return std::to_string(count(cards, r)) + " cards of rank " + rank_char(r) + ", at most " +
+             std::to_string(limit) + " with " + std::to_string(rules.decks) + " deck(s)";
+    }
+  }
+  return {};
+}
+
+std::optional<Rules> preset(std::string_view name) {
+  Rules r;
+  if (name == "standard") return r;
+  if (name == "douzero") {
+    r.max_solo_kicker_copies = 4;
+    r.kicker_trio_extends_airplane = true;
+    r.joker_kicks_four_with_two = true;
+    r.both_jokers_as_kickers = true;
+    return r;
+  }
+  if (name == "rlcard") {
+    r.max_solo_kicker_copies = 3;
+    r.joker_kicks_four_with_two = true;
+    return r;
+  }
+  if (name == "openspiel") {
+    r.four_with_two = false;
+    r.max_solo_kicker_copies = 3;
+    r.kicker_trio_extends_airplane = true;
+    return r;
+  }
+  return std::nullopt;
+}
+
+const std::vector<std::string>& preset_names() {
+  static const std::vector<std::string> names{"standard", "douzero", "rlcard", "openspiel"};
+  return names;
+}
+
+}  // namespace ddz

@@ -1,0 +1,56 @@
+// The rules configuration: every rule that differs between rule books or between the
+// public engines is a field here (see RULES.md, "Kicker rules" and "Rule presets").
+//
+// Presets reproduce the public engines' move sets:
+//   standard  - the seed rules (default)
+//   douzero   - DouZero 1.1.0
+//   rlcard    - RLCard 1.2.0
+//   openspiel - OpenSpiel 2.x dou_dizhu
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cards.hpp"
+
+namespace ddz {
+
+struct Rules {
+  // Four of a rank with two solos / two pairs exists as a combination.
+  bool four_with_two = true;
+  // How many cards of one rank the solo kickers of one move may hold (1..4); 1 means the
+  // solo kickers have pairwise different ranks.
+  int max_solo_kicker_copies = 1;
+  // With copies >= 3: may an airplane's solo kickers hold a trio at the rank just below or
+  // just above the body (cards that would extend the chain)?
+  bool kicker_trio_extends_airplane = false;
+  // May a single joker be a solo kicker of four-with-two?
+  bool joker_kicks_four_with_two = false;
+  // May both jokers be solo kickers of one move (they are otherwise only the rocket)?
+  bool both_jokers_as_kickers = false;
+  // May two pair kickers of one move have the same rank?
+  bool pair_kickers_share_rank = false;
+  // Number of decks (1; 2 for the four-player variant). Bounds counts per rank.
+  int decks = 1;
+
+  int max_per_rank() const { return 4 * decks; }
+  int max_per_joker() const { return decks; }
+  // Both jokers, all copies: the rocket.
+  Mask rocket() const { return cards_of(kBlackJoker, decks) | cards_of(kRedJoker, decks); }
+
+  friend bool operator==(const Rules&, const Rules&) = default;
+};
+
+// Why a configuration is invalid, or empty when valid.
+std::string validate(const Rules& rules);
+
+// Why `cards` cannot be held under `rules` (a count above what the decks hold, or bits
+// outside the 15 ranks), or empty when it can.
+std::string validate_cards(Mask cards, const Rules& rules);
+
+std::optional<Rules> preset(std::string_view name);
+const std::vector<std::string>& preset_names();
+
+}  // namespace ddz
