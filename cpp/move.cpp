@@ -94,7 +94,8 @@ std::vector<Move> classify(Mask cards, const Rules& rules) {
   const int unit = count(cards, low);
   const int length = size_of(present);
   const bool consecutive = (present >> low) == (RankSet{1} << length) - 1;
-  if (unit <= 3 && consecutive && (present & ~kChainRanks) == 0 && n == unit * length) {
+  const bool same_counts = ranks_with_at_least(cards, unit) == present && ranks_with_at_least(cards, unit + 1) == 0;
+  if (unit <= 3 && same_counts && consecutive && (present & ~kChainRanks) == 0) {
     static constexpr MoveKind kChains[] = {MoveKind::Straight, MoveKind::PairStraight, MoveKind::Airplane};
     static constexpr int kMinLength[] = {5, 3, 2};
     if (length >= kMinLength[unit - 1]) out.push_back({cards, kChains[unit - 1], key, static_cast<std::uint8_t>(length)});

@@ -144,7 +144,7 @@ class Generator {
       for (RankSet s = starts & from_key(want.min_key); s; s &= s - 1) {
         const int low = lowest_rank(s);
         const RankSet body_ranks = ((RankSet{1} << length) - 1) << low;
-        const Mask body = kRuns[low][length] * static_cast<Mask>(unit);
+        const Mask body = chain ? kRuns[low][length] * static_cast<Mask>(unit) : cards_of(low, unit);
         const auto add = [&](Mask kickers) { emit(body + kickers * static_cast<Mask>(kicker_size), kind, low, length); };
         const Mask avail = kicker_size == 1
                                ? per_rank_min(hand_, solo_kicker_caps(body_ranks, kind, rules_))

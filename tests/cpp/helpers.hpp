@@ -1,0 +1,35 @@
+// Shorthands for the C++ tests.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "movegen.hpp"
+
+namespace ddz::testing {
+
+inline Mask cards(const char* text) {
+  const ParseResult p = parse_cards(text);
+  if (!p.ok()) throw std::invalid_argument(p.error);
+  return p.cards;
+}
+
+inline Rules rules(const char* name) { return *preset(name); }
+
+inline std::size_t leads(const char* hand, const Rules& r = Rules{}) {
+  return legal_moves(cards(hand), nullptr, r).size();
+}
+
+// The single reading of `text` of the given kind.
+inline Move move(const char* text, MoveKind kind, const Rules& r = Rules{}) {
+  for (const Move& m : classify(cards(text), r)) {
+    if (m.kind == kind) return m;
+  }
+  throw std::invalid_argument(std::string("no such reading: ") + text);
+}
+
+inline std::size_t follows(const char* hand, const Move& last, const Rules& r = Rules{}) {
+  return legal_moves(cards(hand), &last, r).size();
+}
+
+}  // namespace ddz::testing
