@@ -97,13 +97,20 @@ std::vector<Move> classify(Mask cards, const Rules& rules) {
   const bool same_counts = ranks_with_at_least(cards, unit) == present && ranks_with_at_least(cards, unit + 1) == 0;
   if (unit <= 3 && same_counts && consecutive && (present & ~kChainRanks) == 0) {
     static constexpr MoveKind kChains[] = {MoveKind::Straight, MoveKind::PairStraight, MoveKind::Airplane};
-    static constexpr int kMinLength[] = {5, 3, 2};
-    if (length >= kMinLength[unit - 1]) out.push_back({cards, kChains[unit - 1], key, static_cast<std::uint8_t>(length)});
+    const ChainLimits limits = chain_limits(unit);
+    if (length >= limits.shortest && length <= limits.longest) {
+      out.push_back({cards, kChains[unit - 1], key, static_cast<std::uint8_t>(length)});
+    }
   }
   if (n == 4) classify_with_kickers(cards, MoveKind::TrioSolo, 3, 1, 1, rules, out);
   if (n == 5) classify_with_kickers(cards, MoveKind::TrioPair, 3, 1, 2, rules, out);
-  if (n % 4 == 0 && n >= 8) classify_with_kickers(cards, MoveKind::AirplaneSolos, 3, n / 4, 1, rules, out);
-  if (n % 5 == 0 && n >= 10) classify_with_kickers(cards, MoveKind::AirplanePairs, 3, n / 5, 2, rules, out);
+  const ChainLimits airplane = chain_limits(3);
+  if (n % 4 == 0 && n / 4 >= airplane.shortest && n / 4 <= airplane.longest) {
+    classify_with_kickers(cards, MoveKind::AirplaneSolos, 3, n / 4, 1, rules, out);
+  }
+  if (n % 5 == 0 && n / 5 >= airplane.shortest && n / 5 <= airplane.longest) {
+    classify_with_kickers(cards, MoveKind::AirplanePairs, 3, n / 5, 2, rules, out);
+  }
   if (rules.four_with_two && n == 6) classify_with_kickers(cards, MoveKind::FourTwoSolos, 4, 1, 1, rules, out);
   if (rules.four_with_two && n == 8) classify_with_kickers(cards, MoveKind::FourTwoPairs, 4, 1, 2, rules, out);
   std::sort(out.begin(), out.end(), [](const Move& a, const Move& b) {

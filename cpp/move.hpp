@@ -51,6 +51,17 @@ struct Move {
 };
 static_assert(sizeof(Move) == 16);
 
+// Chain lengths by unit size (1 singles, 2 pairs, 3 trios), RULES.md: straights 5-12,
+// pair straights 3-10, airplanes (with or without kickers) 2-6 trios.
+struct ChainLimits {
+  int shortest;
+  int longest;
+};
+constexpr ChainLimits chain_limits(int unit) {
+  constexpr ChainLimits kLimits[] = {{5, 12}, {3, 10}, {2, 6}};
+  return kLimits[unit - 1];
+}
+
 bool is_bomb(MoveKind kind);
 bool beats(const Move& a, const Move& b);
 

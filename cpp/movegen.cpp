@@ -74,16 +74,16 @@ class Generator {
       case MoveKind::Solo: return sets(kind, 1, want);
       case MoveKind::Pair: return sets(kind, 2, want);
       case MoveKind::Trio: return sets(kind, 3, want);
-      case MoveKind::Straight: return chains(kind, 1, 5, want);
-      case MoveKind::PairStraight: return chains(kind, 2, 3, want);
-      case MoveKind::Airplane: return chains(kind, 3, 2, want);
-      case MoveKind::TrioSolo: return with_kickers(kind, 3, 1, 1, want);
-      case MoveKind::TrioPair: return with_kickers(kind, 3, 1, 2, want);
-      case MoveKind::AirplaneSolos: return with_kickers(kind, 3, 2, 1, want);
-      case MoveKind::AirplanePairs: return with_kickers(kind, 3, 2, 2, want);
+      case MoveKind::Straight: return chains(kind, 1, want);
+      case MoveKind::PairStraight: return chains(kind, 2, want);
+      case MoveKind::Airplane: return chains(kind, 3, want);
+      case MoveKind::TrioSolo: return with_kickers(kind, 3, false, 1, want);
+      case MoveKind::TrioPair: return with_kickers(kind, 3, false, 2, want);
+      case MoveKind::AirplaneSolos: return with_kickers(kind, 3, true, 1, want);
+      case MoveKind::AirplanePairs: return with_kickers(kind, 3, true, 2, want);
       case MoveKind::FourTwoSolos:
       case MoveKind::FourTwoPairs:
-        if (rules_.four_with_two) with_kickers(kind, 4, 1, kind == MoveKind::FourTwoSolos ? 1 : 2, want);
+        if (rules_.four_with_two) with_kickers(kind, 4, false, kind == MoveKind::FourTwoSolos ? 1 : 2, want);
         return;
       case MoveKind::Bomb: return bombs(want);
       case MoveKind::Rocket: return rocket();
@@ -105,17 +105,18 @@ class Generator {
     }
   }
 
-  // Lengths to generate: [lo, hi] within [min_length, 12].
-  static bool lengths(int min_length, Want want, int& lo, int& hi) {
-    lo = want.length ? want.length : min_length;
-    hi = want.length ? want.length : kMaxChain;
-    return lo >= min_length && hi <= kMaxChain;
+  // Chain lengths to generate, [lo, hi]: the one asked for, or all the unit allows.
+  static bool lengths(int unit, Want want, int& lo, int& hi) {
+    const ChainLimits limits = chain_limits(unit);
+    lo = want.length ? want.length : limits.shortest;
+    hi = want.length ? want.length : limits.longest;
+    return lo >= limits.shortest && hi <= limits.longest;
   }
 
   // Chains of `unit` cards per rank, runs of consecutive ranks within 3..A.
-  void chains(MoveKind kind, int unit, int min_length, Want want) {
+  void chains(MoveKind kind, int unit, Want want) {
     int lo, hi;
-    if (!lengths(min_length, want, lo, hi)) return;
+    if (!lengths(unit, want, lo, hi)) return;
     const RankSet base = at_least_[unit] & kChainRanks;
     RankSet starts = base;
     for (int length = 1; length <= hi && starts; ++length) {
@@ -128,12 +129,11 @@ class Generator {
     }
   }
 
-  // A body of `unit` cards per rank (one rank, or a chain of at least `min_length` when
-  // that is > 1) with kickers of `kicker_size` cards: one per trio, two per quad.
-  void with_kickers(MoveKind kind, int unit, int min_length, int kicker_size, Want want) {
-    const bool chain = min_length > 1;
+  // A body of `unit` cards per rank (one rank, or an airplane chain) with kickers of
+  // `kicker_size` cards: one per trio, two per quad.
+  void with_kickers(MoveKind kind, int unit, bool chain, int kicker_size, Want want) {
     int lo = 1, hi = 1;
-    if (chain && !lengths(min_length, want, lo, hi)) return;
+    if (chain && !lengths(unit, want, lo, hi)) return;
     if (!chain && want.length > 1) return;
     const RankSet base = at_least_[unit] & (chain ? kChainRanks : ~kJokers);
     const int kickers_per_unit = unit == 4 ? 2 : 1;

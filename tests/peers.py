@@ -72,16 +72,6 @@ def mask_size(mask: int) -> int:
     return sum(mask_to_counts(mask))
 
 
-def mask_contains(big: int, small: int) -> bool:
-    b, s = mask_to_counts(big), mask_to_counts(small)
-    return all(x >= y for x, y in zip(b, s))
-
-
-def mask_sub(big: int, small: int) -> int:
-    assert mask_contains(big, small)
-    return counts_to_mask([x - y for x, y in zip(mask_to_counts(big), mask_to_counts(small))])
-
-
 def text_to_mask(text: str) -> int:
     """Text in our/RLCard notation ('33344456', 'BR', 'T' = ten) -> mask."""
     return ranks_to_mask(RANK_INDEX[c] for c in text.upper())
@@ -150,10 +140,10 @@ def douzero_reading(mask: int):
     """(kind name, key rank index, length in units) of DouZero's reading of a led move,
     or None if DouZero's detector rejects it (TYPE_15_WRONG).
 
-    DouZero's 'rank' is the lowest body rank for every type (chains, airplanes incl. the
-    ``serial_3[1:]`` / ``serial_3[:-1]`` kicker-trio cases, trio+x via the sorted middle
-    card, four-with-two via move[2]), except TYPE_14 where it is the quad rank; 'len' is
-    given for chains only. Bombs: length = card count (4), rocket 2.
+    DouZero's 'rank' is the lowest body rank for every type (chains; airplanes incl. the
+    ``serial_3[1:]`` / ``serial_3[:-1]`` kicker-trio cases; trio+x via the sorted middle
+    card; four-with-two via move[2] or the quad), 'len' is given for chains only.
+    Bombs: length = card count (4); rocket: key 13, length 2.
     """
     t = douzero_move_type(mask)
     if t["type"] not in DOUZERO_KIND:

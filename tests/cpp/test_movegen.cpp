@@ -1,4 +1,6 @@
 // Move counts worked out by hand, for every kind and every rules field.
+#include <algorithm>
+
 #include "check.hpp"
 #include "helpers.hpp"
 
@@ -85,4 +87,22 @@ TEST(follow_counts) {
   CHECK_EQ(follows("4445556678", move("33344456", MoveKind::AirplaneSolos)), 3u);
   // Over a pair: pairs above and every bomb.
   CHECK_EQ(follows("44KKKK", move("QQ", MoveKind::Pair)), 2u);  // KK, and the bomb KKKK
+}
+
+TEST(chain_lengths_stop_at_their_caps) {
+  // 21 cards of seven trios: airplanes of 2..6 trios only (6 + 5 + 4 + 3 + 2 = 20).
+  std::size_t airplanes = 0, longest = 0;
+  for (const Move& m : legal_moves(cards("333444555666777888999"), nullptr, Rules{})) {
+    if (m.kind == MoveKind::Airplane) {
+      ++airplanes;
+      longest = std::max<std::size_t>(longest, m.length);
+    }
+  }
+  CHECK_EQ(airplanes, 20u);
+  CHECK_EQ(longest, 6u);
+  // Eleven pairs 3..K: pair straights of 3..10 pairs, never 11.
+  const auto pairs = legal_moves(cards("33445566778899TTJJQQKK"), nullptr, Rules{});
+  CHECK(std::none_of(pairs.begin(), pairs.end(), [](const Move& m) { return m.kind == MoveKind::PairStraight && m.length > 10; }));
+  CHECK(classify(cards("33445566778899TTJJQQKK"), Rules{}).empty());
+  CHECK(classify(cards("333444555666777888999"), Rules{}).empty());
 }

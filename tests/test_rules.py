@@ -1,0 +1,51 @@
+"""Rules: presets, keyword fields, immutability and errors."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from doudizhu import Rules
+
+
+def test_presets_hold_the_measured_fields() -> None:
+    # RULES.md, "Rule presets".
+    assert Rules() == Rules.preset("standard")
+    douzero, rlcard, openspiel = (Rules.preset(n) for n in ("douzero", "rlcard", "openspiel"))
+    assert (douzero.max_solo_kicker_copies, rlcard.max_solo_kicker_copies, openspiel.max_solo_kicker_copies) == (4, 3, 3)
+    assert douzero.four_with_two and rlcard.four_with_two and not openspiel.four_with_two
+    assert douzero.kicker_trio_extends_airplane and openspiel.kicker_trio_extends_airplane
+    assert not rlcard.kicker_trio_extends_airplane
+    assert douzero.joker_kicks_four_with_two and rlcard.joker_kicks_four_with_two
+    assert douzero.both_jokers_as_kickers and not rlcard.both_jokers_as_kickers
+    assert not any(Rules.preset(n).pair_kickers_share_rank for n in Rules.presets())
+    assert Rules().max_solo_kicker_copies == 1 and not Rules().joker_kicks_four_with_two
+
+
+def test_fields_replace_repr_and_pickle() -> None:
+    custom = Rules(max_solo_kicker_copies=2, four_with_two=False)
+    assert custom.max_solo_kicker_copies == 2 and not custom.four_with_two
+    assert custom.replace(four_with_two=True) == Rules(max_solo_kicker_copies=2)
+    assert repr(Rules.preset("rlcard")) == "Rules.preset('rlcard')"
+    assert "max_solo_kicker_copies=2" in repr(custom)
+    assert pickle.loads(pickle.dumps(custom)) == custom
+    assert hash(Rules()) == hash(Rules.preset("standard"))
+    assert Rules.preset("douzero").to_dict()["both_jokers_as_kickers"] is True
+
+
+def test_bad_fields_raise_and_leave_rules_unchanged() -> None:
+    base = Rules()
+    with pytest.raises(TypeError, match="unknown rules field 'jokers'"):
+        base.replace(jokers=True)
+    with pytest.raises(TypeError, match="must be a bool"):
+        Rules(four_with_two=1)
+    with pytest.raises(TypeError, match="must be an int"):
+        Rules(max_solo_kicker_copies=True)
+    with pytest.raises(ValueError, match="between 1 and 4"):
+        Rules(max_solo_kicker_copies=5)
+    with pytest.raises(ValueError, match="unknown preset 'tencent'"):
+        Rules.preset("tencent")
+    with pytest.raises(AttributeError):
+        base.four_with_two = False  # type: ignore[misc]
+    assert base == Rules()
