@@ -1,0 +1,117 @@
+"""Moves, classification and legal moves through the Python API."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+from doudizhu import Cards, Move, MoveKind, Rules
+
+
+def test_move_fields_and_text() -> None:
+    move = Move("33344456")
+    assert move.kind is MoveKind.AIRPLANE_SOLOS
+    assert (move.key, move.length) == (0, 2)
+    assert move.cards == Cards("33344456") and str(move) == "33344456"
+    assert repr(move) == "Move('33344456', MoveKind.AIRPLANE_SOLOS, key=0, length=2)"
+    assert pickle.loads(pickle.dumps(move)) == move
+    assert hash(Move("3")) == hash(Move("3"))
+    assert Move("BR").kind is MoveKind.ROCKET and Move("2222").length == 4
+
+
+def test_move_needs_one_reading() -> None:
+    with pytest.raises(ValueError, match="no combination"):
+        Move("34")
+    with pytest.raises(ValueError, match="several readings"):
+        Move("333444555666", rules=Rules.preset("douzero"))
+    plane = Move("333444555666", MoveKind.AIRPLANE, rules=Rules.preset("douzero"))
+    assert plane.length == 4
+
+
+def test_classify_lists_every_reading() -> None:
+    douzero = Rules.preset("douzero")
+    readings = dz.classify("333444555666", douzero)
+    assert [(m.kind, m.key, m.length) for m in readings] == [
+        (MoveKind.AIRPLANE, 0, 4),
+        (MoveKind.AIRPLANE_SOLOS, 0, 3),
+        (MoveKind.AIRPLANE_SOLOS, 1, 3),
+    ]
+    assert dz.classify("34") == []
+
+
+def test_beats() -> None:
+    assert Move("2222").beats(Move("33344456"))
+    assert Move("BR").beats(Move("2222")) and not Move("2222").beats(Move("BR"))
+    assert not Move("45678").beats(Move("345678"))
+
+
+def test_legal_moves_lead_and_follow() -> None:
+    # 3 solos, 2 pairs, 2 trios, 4 trio+solo, 2 trio+pair, 1 airplane (see the C++ tests).
+    assert len(dz.legal_moves("3334445")) == 14
+    follows = dz.legal_moves("3456BR", last="3")
+    assert sorted(str(m) for m in follows) == ["4", "5", "6", "B", "BR", "R"]
+    assert dz.legal_moves("3456BR", last=Move("BR")) == []
+    assert dz.legal_moves("44KKKK", last=Cards("QQ")) == [Move("KK"), Move("KKKK")]
+
+
+def test_text_last_with_several_readings_lists_them() -> None:
+    with pytest.raises(ValueError, match="AIRPLANE_SOLOS") as info:
+        dz.legal_moves("444555666777", last="333444555666", rules=Rules.preset("douzero"))
+    assert "AIRPLANE (key 3, length 4)" in str(info.value)
+
+
+def test_array_path_matches_the_list() -> None:
+    hand = Cards("33344456789TJQKA2BR")
+    moves = dz.legal_moves(hand)
+    rows = dz.legal_moves_array(hand.mask)
+    assert rows.dtype == dz.MOVE_DTYPE and len(rows) == len(moves)
+    assert dz.moves_from_array(rows) == moves
+    assert list(rows["cards"]) == [m.cards.mask for m in moves]
+    assert list(rows["kind"]) == [int(m.kind) for m in moves]
+    follow = dz.legal_moves_array(hand, last=Move("6"))
+    assert dz.moves_from_array(follow) == dz.legal_moves(hand, Move("6"))
+
+
+def test_batch_matches_one_call_per_position() -> None:
+    hands = [Cards(t) for t in ("33344456789TJQKA2BR", "3456", "BR", "2222")]
+    lasts = [None, Move("3"), Move("2222"), Move("33")]
+    moves, offsets = dz.legal_moves_batch(np.array([h.mask for h in hands], np.uint64), dz.moves_to_array(lasts))
+    assert offsets.dtype == np.int64 and len(offsets) == len(hands) + 1
+    for i, (hand, last) in enumerate(zip(hands, lasts)):
+        assert dz.moves_from_array(moves[offsets[i] : offsets[i + 1]]) == dz.legal_moves(hand, last)
+    all_lead, lead_offsets = dz.legal_moves_batch([h.mask for h in hands])
+    assert lead_offsets[-1] == sum(len(dz.legal_moves(h)) for h in hands) == len(all_lead)
+
+
+def test_bad_input_raises_typed_errors() -> None:
+    with pytest.raises(ValueError, match="hand: 5 cards of rank 3"):
+        dz.legal_moves("33333")
+    with pytest.raises(ValueError, match="hand: too many cards of rank B"):
+        dz.legal_moves("BBB")
+    with pytest.raises(ValueError, match="at most 1"):
+        dz.legal_moves(Cards("BB"))  # two decks' jokers under one-deck rules
+    with pytest.raises(ValueError, match="unknown card token 'Z'"):
+        dz.legal_moves("3Z")
+    with pytest.raises(ValueError, match="no combination"):
+        dz.legal_moves("345", last="34")
+    with pytest.raises(ValueError, match="not a move under these rules"):
+        dz.legal_moves("345", last=Move("333345"), rules=Rules.preset("openspiel"))
+    with pytest.raises(TypeError, match="hand must be"):
+        dz.legal_moves(None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="last must be"):
+        dz.legal_moves("345", last=3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be"):
+        dz.legal_moves("345", rules="douzero")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"hands\[1\]"):
+        dz.legal_moves_batch(np.array([1, 5], np.uint64))
+    with pytest.raises(ValueError, match="one row per hand"):
+        dz.legal_moves_batch(np.array([1], np.uint64), dz.moves_to_array([None, None]))
+    with pytest.raises(TypeError, match="MOVE_DTYPE"):
+        dz.legal_moves_batch(np.array([1], np.uint64), np.zeros(1, np.uint64))
+    with pytest.raises(ValueError, match=r"lasts\[0\]"):
+        bad = dz.moves_to_array([Move("3")])
+        bad["kind"] = int(MoveKind.PAIR)
+        dz.legal_moves_batch(np.array([1], np.uint64), bad)
