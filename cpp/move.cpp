@@ -76,9 +76,9 @@ void classify_with_kickers(Mask cards, MoveKind kind, int unit, int length, int 
 
 }  // namespace
 
-std::vector<Move> classify(Mask cards, const Rules& rules) {
-  std::vector<Move> out;
-  if (cards == 0 || !validate_cards(cards, rules).empty()) return out;
+void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
+  const auto first = out.size();
+  if (cards == 0 || !validate_cards(cards, rules).empty()) return;
   const int n = total(cards);
   const RankSet present = ranks_with_at_least(cards, 1);
   const int low = lowest_rank(present);
@@ -113,14 +113,15 @@ std::vector<Move> classify(Mask cards, const Rules& rules) {
   }
   if (rules.four_with_two && n == 6) classify_with_kickers(cards, MoveKind::FourTwoSolos, 4, 1, 1, rules, out);
   if (rules.four_with_two && n == 8) classify_with_kickers(cards, MoveKind::FourTwoPairs, 4, 1, 2, rules, out);
-  std::sort(out.begin(), out.end(), [](const Move& a, const Move& b) {
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const Move& a, const Move& b) {
     return a.kind != b.kind ? a.kind < b.kind : a.key < b.key;
   });
-  return out;
 }
 
 bool is_valid_move(const Move& m, const Rules& rules) {
-  const auto readings = classify(m.cards, rules);
+  thread_local std::vector<Move> readings;  // reused: this check sits on every follow call
+  readings.clear();
+  classify(m.cards, rules, readings);
   return std::find(readings.begin(), readings.end(), m) != readings.end();
 }
 

@@ -73,8 +73,14 @@ Mask solo_kicker_caps(RankSet body, MoveKind kind, const Rules& rules);
 Mask pair_kicker_caps(RankSet body, const Rules& rules);
 bool jokers_allowed(Mask kickers, const Rules& rules);
 
-// Every reading of `cards` under `rules`, in kind order; empty when the cards form none.
-std::vector<Move> classify(Mask cards, const Rules& rules);
+// Every reading of `cards` under `rules`, in kind order, appended to `out` (none when
+// the cards form no combination).
+void classify(Mask cards, const Rules& rules, std::vector<Move>& out);
+inline std::vector<Move> classify(Mask cards, const Rules& rules) {
+  std::vector<Move> out;
+  classify(cards, rules, out);
+  return out;
+}
 
 // Whether `m` is one of the readings of its cards (checks moves handed in from outside).
 bool is_valid_move(const Move& m, const Rules& rules);

@@ -33,6 +33,19 @@ Mask parse(const std::string& text, const char* what, const Rules& rules) {
   return checked(parsed.cards, what, rules);
 }
 
+// An int-like object (int, numpy.uint64, ...) as a mask, or ValueError.
+Mask int_mask(py::handle obj, const char* what) {
+  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
+  if (!index) throw py::error_already_set();
+  unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
+  if (value == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();  // negative or wider than 64 bits
+    value = ~0ull;
+  }
+  if (value > kRankBits) value_error(what, "an int mask must lie in 0..2**60-1");
+  return value;
+}
+
 }  // namespace
 
 Mask add_checked(Mask a, Mask b, const char* what) {
@@ -50,13 +63,7 @@ Mask to_mask(py::handle obj, const char* what, const Rules& rules) {
   if (py::isinstance<py::bool_>(obj)) {
     throw py::type_error(std::string(what) + " must be Cards, str or an int mask, not bool");
   }
-  if (py::isinstance<py::int_>(obj)) {
-    const py::int_ value = py::reinterpret_borrow<py::int_>(obj);
-    if (value < py::int_(0) || value > py::int_(kRankBits)) {
-      value_error(what, "an int mask must lie in 0..2**60-1");
-    }
-    return checked(value.cast<Mask>(), what, rules);
-  }
+  if (PyIndex_Check(obj.ptr())) return checked(int_mask(obj, what), what, rules);  // int, NumPy ints
   if (py::isinstance<py::iterable>(obj) && !py::isinstance<py::bytes>(obj)) {
     Mask sum = 0;
     for (py::handle token : obj) {

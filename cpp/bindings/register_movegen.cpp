@@ -21,6 +21,56 @@ const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle r
   return buffer;
 }
 
+py::object moves_list(py::handle hand, py::handle last, py::handle rules) {
+  return py::cast(generate(hand, last, rules));
+}
+
+py::object moves_array(py::handle hand, py::handle last, py::handle rules) {
+  const auto& moves = generate(hand, last, rules);
+  return to_array(moves.data(), moves.size());
+}
+
+// The per-position calls use CPython's vectorcall convention directly: pybind11's
+// general dispatcher costs more than generating a follow. Arguments: (hand, last=None,
+// rules=None), positional or by keyword; errors leave as the same typed exceptions.
+using PositionCall = py::object (*)(py::handle hand, py::handle last, py::handle rules);
+
+template <PositionCall call>
+PyObject* vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static constexpr const char* kNames[] = {"hand", "last", "rules"};
+  PyObject* slots[] = {nullptr, Py_None, Py_None};
+  try {
+    if (nargs > 3) throw py::type_error("takes at most 3 arguments (hand, last, rules)");
+    for (Py_ssize_t i = 0; i < nargs; ++i) slots[i] = args[i];
+    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; ++k) {
+      PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+      Py_ssize_t slot = 0;
+      while (slot < 3 && PyUnicode_CompareWithASCIIString(name, kNames[slot]) != 0) ++slot;
+      if (slot == 3) throw py::type_error("unexpected keyword argument '" + py::str(name).cast<std::string>() + "'");
+      if (slot < nargs) throw py::type_error(std::string("got multiple values for argument '") + kNames[slot] + "'");
+      slots[slot] = args[nargs + k];
+    }
+    if (!slots[0]) throw py::type_error("missing required argument 'hand'");
+    return call(slots[0], slots[1], slots[2]).release().ptr();
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (py::builtin_exception& e) {
+    e.set_error();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+template <PositionCall call>
+void def_position_call(py::module_& m, const char* name, const char* doc) {
+  // PyMethodDef must outlive the function objects made from it.
+  auto* def = new PyMethodDef{name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&vectorcall<call>)),
+                              METH_FASTCALL | METH_KEYWORDS, doc};
+  m.add_object(name, py::reinterpret_steal<py::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr())));
+}
+
 py::tuple batch(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& hands, py::handle lasts,
                 py::handle rules) {
   const Rules r = to_rules(rules);
@@ -54,15 +104,15 @@ py::tuple batch(const py::array_t<std::uint64_t, py::array::c_style | py::array:
 }  // namespace
 
 void register_movegen(py::module_& m) {
-  m.def("legal_moves", [](py::handle hand, py::handle last, py::handle rules) { return generate(hand, last, rules); },
-        py::arg("hand"), py::arg("last") = py::none(), py::arg("rules") = py::none(),
-        R"doc(The moves `hand` may play: every move when leading (last=None), else those that beat
+  def_position_call<&moves_list>(m, "legal_moves", R"doc(legal_moves($module, /, hand, last=None, rules=None)
+--
+
+The moves `hand` may play: every move when leading (last=None), else those that beat
 `last` (a Move, or cards with exactly one reading). Pass is not listed.)doc");
-  m.def("legal_moves_array", [](py::handle hand, py::handle last, py::handle rules) {
-          const auto& moves = generate(hand, last, rules);
-          return to_array(moves.data(), moves.size());
-        }, py::arg("hand"), py::arg("last") = py::none(), py::arg("rules") = py::none(),
-        "legal_moves as a NumPy array of MOVE_DTYPE rows (the fast path).");
+  def_position_call<&moves_array>(m, "legal_moves_array", R"doc(legal_moves_array($module, /, hand, last=None, rules=None)
+--
+
+legal_moves as a NumPy array of MOVE_DTYPE rows (the fast path).)doc");
   m.def("legal_moves_batch", &batch, py::arg("hands"), py::arg("lasts") = py::none(), py::arg("rules") = py::none(),
         R"doc(Legal moves of many positions at once, in C++ with the GIL released.
 

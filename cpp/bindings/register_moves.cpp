@@ -59,7 +59,12 @@ py::dtype move_dtype() {
 }
 
 py::array to_array(const Move* moves, std::size_t n) {
-  return py::array(move_dtype(), {static_cast<py::ssize_t>(n)}, {}, moves);
+  // The rows live in a plain uint64 array viewed through MOVE_DTYPE: NumPy allocates a
+  // structured dtype array itself by a slow path (it asks how to zero-fill it).
+  py::array_t<std::uint64_t> storage(static_cast<py::ssize_t>(n * sizeof(Move) / sizeof(std::uint64_t)));
+  if (n) std::memcpy(storage.mutable_data(), moves, n * sizeof(Move));
+  return py::array(move_dtype(), py::array::ShapeContainer{static_cast<py::ssize_t>(n)}, py::array::StridesContainer{},
+                   storage.data(), storage);
 }
 
 std::vector<Move> from_array(py::handle obj, const char* what) {
