@@ -8,6 +8,8 @@ std::string validate(const Rules& rules) {
   if (rules.max_solo_kicker_copies < 1 || rules.max_solo_kicker_copies > 4) {
     return "max_solo_kicker_copies must be between 1 and 4";
   }
+  if (rules.call_base < 1 || rules.call_base > 1000) return "call_base must be between 1 and 1000";
+  if (rules.max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
   return {};
 }
 
@@ -34,11 +36,13 @@ std::optional<Rules> preset(std::string_view name) {
     r.kicker_trio_extends_airplane = true;
     r.joker_kicks_four_with_two = true;
     r.both_jokers_as_kickers = true;
+    r.bidding = Bidding::None;
     return r;
   }
   if (name == "rlcard") {
     r.max_solo_kicker_copies = 3;
     r.joker_kicks_four_with_two = true;
+    r.bidding = Bidding::None;
     return r;
   }
   if (name == "openspiel") {

@@ -8,6 +8,7 @@
 //   openspiel - OpenSpiel 2.x dou_dizhu
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,12 @@
 #include "cards.hpp"
 
 namespace ddz {
+
+enum class Bidding : std::uint8_t {
+  Classic,  // bid 1-3 above the highest bid, or pass (standard)
+  CallRob,  // call, then rob (each rob doubles), then the caller's rob-back
+  None,     // no auction: the landlord is given (DouZero, RLCard)
+};
 
 struct Rules {
   // Four of a rank with two solos / two pairs exists as a combination.
@@ -34,6 +41,13 @@ struct Rules {
   bool pair_kickers_share_rank = false;
   // Number of decks (1; 2 for the four-player variant). Bounds counts per rank.
   int decks = 1;
+
+  // How the landlord is chosen.
+  Bidding bidding = Bidding::Classic;
+  // Call-and-rob: the stake of a call before any rob.
+  int call_base = 1;
+  // The cap on the multiplier (bombs, rocket, spring); 0 means no cap.
+  int max_multiplier = 0;
 
   int max_per_rank() const { return 4 * decks; }
   int max_per_joker() const { return decks; }

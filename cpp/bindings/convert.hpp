@@ -52,5 +52,6 @@ void register_cards(py::module_& m);
 void register_rules(py::module_& m);
 void register_moves(py::module_& m);
 void register_movegen(py::module_& m);
+void register_game(py::module_& m);
 
 }  // namespace ddz::py_bind

@@ -7,22 +7,27 @@ namespace ddz::py_bind {
 
 namespace {
 
-// Every field, once: name, member and kind drive construction, replace, repr, equality,
-// hashing and pickling alike.
+// Every field, once: name and member drive construction, replace, repr, equality,
+// hashing and pickling alike. A field is a flag, a number or a choice (bidding).
 struct Field {
   const char* name;
   bool Rules::* flag;
   int Rules::* number;
+  Bidding Rules::* choice;
 };
 constexpr Field kFields[] = {
-    {"four_with_two", &Rules::four_with_two, nullptr},
-    {"max_solo_kicker_copies", nullptr, &Rules::max_solo_kicker_copies},
-    {"kicker_trio_extends_airplane", &Rules::kicker_trio_extends_airplane, nullptr},
-    {"joker_kicks_four_with_two", &Rules::joker_kicks_four_with_two, nullptr},
-    {"both_jokers_as_kickers", &Rules::both_jokers_as_kickers, nullptr},
-    {"pair_kickers_share_rank", &Rules::pair_kickers_share_rank, nullptr},
-    {"decks", nullptr, &Rules::decks},
+    {"four_with_two", &Rules::four_with_two, nullptr, nullptr},
+    {"max_solo_kicker_copies", nullptr, &Rules::max_solo_kicker_copies, nullptr},
+    {"kicker_trio_extends_airplane", &Rules::kicker_trio_extends_airplane, nullptr, nullptr},
+    {"joker_kicks_four_with_two", &Rules::joker_kicks_four_with_two, nullptr, nullptr},
+    {"both_jokers_as_kickers", &Rules::both_jokers_as_kickers, nullptr, nullptr},
+    {"pair_kickers_share_rank", &Rules::pair_kickers_share_rank, nullptr, nullptr},
+    {"decks", nullptr, &Rules::decks, nullptr},
+    {"bidding", nullptr, nullptr, &Rules::bidding},
+    {"call_base", nullptr, &Rules::call_base, nullptr},
+    {"max_multiplier", nullptr, &Rules::max_multiplier, nullptr},
 };
+constexpr const char* kBiddingNames[] = {"classic", "call_rob", "none"};
 
 const Field& field_named(const std::string& name) {
   for (const Field& f : kFields) {
@@ -32,7 +37,18 @@ const Field& field_named(const std::string& name) {
 }
 
 py::object field_value(const Rules& r, const Field& f) {
-  return f.flag ? py::object(py::bool_(r.*(f.flag))) : py::object(py::int_(r.*(f.number)));
+  if (f.flag) return py::bool_(r.*(f.flag));
+  if (f.number) return py::int_(r.*(f.number));
+  return py::str(kBiddingNames[static_cast<int>(r.*(f.choice))]);
+}
+
+Bidding bidding_named(py::handle value) {
+  if (!py::isinstance<py::str>(value)) throw py::type_error("rules field 'bidding' must be a str");
+  const auto name = value.cast<std::string>();
+  for (int i = 0; i < 3; ++i) {
+    if (name == kBiddingNames[i]) return static_cast<Bidding>(i);
+  }
+  throw py::value_error("rules field 'bidding' must be 'classic', 'call_rob' or 'none', not '" + name + "'");
 }
 
 // A copy of `base` with the given fields set; validated as a whole.
@@ -40,13 +56,16 @@ Rules with_fields(Rules r, const py::dict& fields) {
   for (auto [key, value] : fields) {
     const Field& f = field_named(py::str(key));
     const bool is_bool = py::isinstance<py::bool_>(value);
-    if (f.flag) {
+    if (f.choice) {
+      r.*(f.choice) = bidding_named(value);
+    } else if (f.flag) {
       if (!is_bool) throw py::type_error(std::string("rules field '") + f.name + "' must be a bool");
       r.*(f.flag) = value.cast<bool>();
     } else {
       if (is_bool || !py::isinstance<py::int_>(value)) throw py::type_error(std::string("rules field '") + f.name + "' must be an int");
-      const long n = value.cast<long>();
-      if (n < -1000 || n > 1000) throw py::value_error(std::string("rules field '") + f.name + "' is out of range");
+      int overflow = 0;
+      const long long n = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+      if (overflow || n < -1'000'000 || n > 1'000'000) throw py::value_error(std::string("rules field '") + f.name + "' is out of range");
       r.*(f.number) = static_cast<int>(n);
     }
   }
@@ -67,7 +86,9 @@ void register_rules(py::module_& m) {
 
 Every field of RULES.md's kicker rules and presets table is a keyword argument:
 four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
-joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, decks.
+joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, decks;
+and of the game: bidding ('classic', 'call_rob' or 'none'), call_base, max_multiplier
+(0: no cap).
 Rules.preset(name) gives 'standard', 'douzero', 'rlcard' or 'openspiel'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
       .def_static("preset", [](const std::string& name) {

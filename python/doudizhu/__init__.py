@@ -7,34 +7,48 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :class:`MoveKind`, :class:`Move`: a combination and one reading of cards as it.
 - :func:`classify`, :func:`legal_moves`, :func:`legal_moves_array`,
   :func:`legal_moves_batch`: what cards are, and what a hand may play.
+- :class:`Game`, :class:`Action`, :class:`Settlement`, :func:`score`: a hand of play
+  (deal, bidding, play, scoring, records); :class:`IllegalActionError` says why not.
 """
 
 from __future__ import annotations
 
 from ._core import (
     MOVE_DTYPE,
+    Action,
+    ActionType,
     Cards,
+    Game,
+    IllegalActionError,
     Move,
     MoveKind,
     Rules,
+    Settlement,
     classify,
     legal_moves,
     legal_moves_array,
     legal_moves_batch,
     moves_from_array,
     moves_to_array,
+    score,
 )
 
 __all__ = [
     "MOVE_DTYPE",
+    "Action",
+    "ActionType",
     "Cards",
+    "Game",
+    "IllegalActionError",
     "Move",
     "MoveKind",
     "Rules",
+    "Settlement",
     "classify",
     "legal_moves",
     "legal_moves_array",
     "legal_moves_batch",
     "moves_from_array",
     "moves_to_array",
+    "score",
 ]

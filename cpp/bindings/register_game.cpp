@@ -1,0 +1,436 @@
+// `Game`, `Action`, `Settlement`, `score` and `IllegalActionError`: a hand of play for
+// Python. The rules of play live in game.cpp; this file converts and reports.
+#include <pybind11/native_enum.h>
+#include <pybind11/stl.h>
+
+#include <random>
+
+#include "../game.hpp"
+#include "convert.hpp"
+
+namespace ddz::py_bind {
+
+namespace {
+
+// Raised for an action the game refuses; a ValueError in Python.
+struct IllegalAction : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+constexpr const char* kPhaseNames[] = {"bidding", "playing", "over"};
+
+int seat_arg(long seat, int seats, const char* what) {
+  if (seat < 0 || seat >= seats) {
+    throw py::value_error(std::string(what) + " must be a seat in 0.." + std::to_string(seats - 1));
+  }
+  return static_cast<int>(seat);
+}
+
+std::uint64_t seed_arg(py::handle seed) {
+  if (seed.is_none()) return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  if (!PyLong_Check(seed.ptr()) || py::isinstance<py::bool_>(seed)) throw py::type_error("seed must be an int or None");
+  const unsigned long long value = PyLong_AsUnsignedLongLongMask(seed.ptr());
+  if (PyErr_Occurred()) throw py::error_already_set();
+  return value;
+}
+
+// Text of an action: "pass", "bid 2", "call", "decline", "rob", "no rob", or the cards of a
+// play; with `rules`, a play whose cards read several ways adds "/KIND/key".
+std::string action_text(const Action& a, const Rules* rules) {
+  switch (a.type) {
+    case ActionType::Pass: return "pass";
+    case ActionType::Bid: return "bid " + std::to_string(a.value);
+    case ActionType::Call: return a.value ? "call" : "decline";
+    case ActionType::Rob: return a.value ? "rob" : "no rob";
+    case ActionType::Play: break;
+  }
+  std::string text = to_text(a.move.cards);
+  if (rules && classify(a.move.cards, *rules).size() > 1) {
+    text += "/" + kind_name(a.move.kind) + "/" + rank_char(a.move.key);
+  }
+  return text;
+}
+
+// The readings of card text, narrowed to one by a "/KIND/key" suffix when it has one.
+std::vector<Move> readings_of(const std::string& text, const Rules& rules) {
+  const auto slash = text.find('/');
+  std::vector<Move> readings = classify(to_mask(py::str(text.substr(0, slash)), "cards", rules), rules);
+  if (slash != std::string::npos) {
+    const std::string spec = text.substr(slash + 1);
+    std::erase_if(readings, [&](const Move& m) { return kind_name(m.kind) + "/" + rank_char(m.key) != spec; });
+  }
+  return readings;
+}
+
+// The action that `obj` names in `game`: an Action, a Move, or text (see action_text).
+// Card text with several readings takes the one that is legal now, if only one is.
+Action to_action(py::handle obj, const Game& game) {
+  if (py::isinstance<Action>(obj)) return obj.cast<const Action&>();
+  if (py::isinstance<Move>(obj)) return Action::play(obj.cast<const Move&>());
+  if (!py::isinstance<py::str>(obj)) {
+    throw py::type_error("an action is an Action, a Move or text, not " +
+                         std::string(py::str(py::type::of(obj).attr("__name__"))));
+  }
+  std::string text = obj.cast<std::string>();
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (text == "pass") return Action::pass();
+  if (text.rfind("bid ", 0) == 0 && text.size() == 5 && text[4] >= '0' && text[4] <= '9') return Action::bid(text[4] - '0');
+  if (text == "call" || text == "decline" || text == "no call") return Action::call(text == "call");
+  if (text == "rob" || text == "no rob") return Action::rob(text == "rob");
+
+  const std::string original = obj.cast<std::string>();
+  std::vector<Move> readings = readings_of(original, game.rules());
+  if (readings.size() > 1) {
+    std::erase_if(readings, [&](const Move& m) { return !game.check(Action::play(m)).empty(); });
+  }
+  if (readings.size() == 1) return Action::play(readings.front());
+  if (readings.empty()) throw IllegalAction("'" + original + "' is no legal combination here");
+  std::string list;
+  for (const Move& m : readings) list += (list.empty() ? "" : "; ") + describe(m);
+  throw IllegalAction("'" + original + "' has several readings, pass a Move: " + list);
+}
+
+void act(Game& game, const Action& a) {
+  if (auto why = game.check(a); !why.empty()) throw IllegalAction(why);
+  game.apply(a);
+}
+
+// A Move from an optional argument: None, a Move or cards with one reading.
+Move optional_move(py::handle obj, const Rules& rules) {
+  const std::optional<Move> m = to_last(obj, rules);
+  return m ? *m : Move{};
+}
+
+Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules) {
+  if (py::len(hands) != kMaxSeats) throw py::value_error("a deal has three hands");
+  Deal d;
+  Mask all = 0;
+  for (int seat = 0; seat < kMaxSeats; ++seat) {
+    d.hands[static_cast<std::size_t>(seat)] = to_mask(hands[static_cast<std::size_t>(seat)], "hands", rules);
+    if (total(d.hands[static_cast<std::size_t>(seat)]) != 17) throw py::value_error("each hand of a deal holds 17 cards");
+    all = add_checked(all, d.hands[static_cast<std::size_t>(seat)], "deal");
+  }
+  d.kitty = to_mask(kitty, "kitty", rules);
+  if (total(d.kitty) != 3) throw py::value_error("the kitty holds 3 cards");
+  all = add_checked(all, d.kitty, "deal");
+  const Mask deck = kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3);
+  if (all != deck) throw py::value_error("the hands and the kitty must hold the 54 cards of the deck exactly once");
+  return d;
+}
+
+Game position_game(const py::sequence& hands, long landlord, long to_move, py::handle last, py::handle last_by,
+                   const Rules& rules) {
+  const auto seats = static_cast<int>(py::len(hands));
+  if (seats != 2 && seats != 3) throw py::value_error("a position has 2 or 3 hands");
+  std::vector<Mask> masks;
+  Mask all = 0;
+  for (py::handle h : hands) {
+    masks.push_back(to_mask(h, "hands", rules));
+    all = add_checked(all, masks.back(), "hands");
+  }
+  if (!validate_cards(all, rules).empty()) throw py::value_error("the hands hold more cards than the deck");
+  const int lord = seat_arg(landlord, seats, "landlord"), mover = seat_arg(to_move, seats, "to_move");
+  if (masks[static_cast<std::size_t>(mover)] == 0) throw py::value_error("the player to move has no cards");
+  const Move l = optional_move(last, rules);
+  int by = -1;
+  if (l.cards) {
+    if (last_by.is_none()) throw py::value_error("last_by is needed with last");
+    by = seat_arg(last_by.cast<long>(), seats, "last_by");
+    if (by == mover) throw py::value_error("last_by must differ from to_move");
+  }
+  return Game::from_position(masks, lord, mover, l, by, rules);
+}
+
+py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : py::object(py::int_(seat)); }
+
+py::object optional_move_obj(const Move& m) { return m.cards ? py::cast(m) : py::object(py::none()); }
+
+// The multiplier so far: bombs and rockets played, capped.
+int running_multiplier(const Game& g) {
+  return settle(1, g.state().bombs, g.state().rockets, false, false, true, 0, 1, g.rules().max_multiplier).multiplier;
+}
+
+py::list history_list(const Game& g) {
+  py::list out;
+  for (const SeatAction& sa : g.history()) out.append(py::make_tuple(sa.seat, sa.action));
+  return out;
+}
+
+py::dict observation(const Game& g, long seat_arg_value) {
+  const State& s = g.state();
+  const int seat = seat_arg(seat_arg_value, s.seats, "seat");
+  py::dict o;
+  o["seat"] = seat;
+  o["phase"] = kPhaseNames[static_cast<int>(s.phase)];
+  o["to_move"] = s.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(s.to_move));
+  o["landlord"] = optional_seat(s.landlord);
+  o["hand"] = Cards{s.hands[static_cast<std::size_t>(seat)]};
+  py::list sizes, played;
+  for (int i = 0; i < s.seats; ++i) {
+    sizes.append(total(s.hands[static_cast<std::size_t>(i)]));
+    played.append(Cards{s.played[static_cast<std::size_t>(i)]});
+  }
+  o["hand_sizes"] = py::tuple(sizes);
+  o["played"] = py::tuple(played);
+  o["last"] = optional_move_obj(s.last);
+  o["last_by"] = optional_seat(s.last_by);
+  o["kitty"] = s.phase == Phase::Bidding || s.seats < kMaxSeats ? py::object(py::none()) : py::cast(Cards{s.kitty});
+  py::dict bidding;
+  bidding["first_bidder"] = int{s.first_bidder};
+  bidding["high_bid"] = int{s.high_bid};
+  bidding["high_bidder"] = optional_seat(s.high_bidder);
+  bidding["robs"] = int{s.robs};
+  bidding["redeals"] = int{s.redeals};
+  o["bidding"] = bidding;
+  o["base"] = int{s.base};
+  o["bombs"] = int{s.bombs};
+  o["rockets"] = int{s.rockets};
+  o["multiplier"] = running_multiplier(g);
+  o["history"] = history_list(g);
+  return o;
+}
+
+py::dict deal_dict(const Deal& d, int seats) {
+  py::dict out;
+  py::list hands;
+  for (int i = 0; i < seats; ++i) hands.append(to_text(d.hands[static_cast<std::size_t>(i)]));
+  out["hands"] = hands;
+  out["kitty"] = to_text(d.kitty);
+  return out;
+}
+
+}  // namespace
+
+py::dict to_record(const Game& g) {
+  const State& initial = g.initial();
+  py::dict r;
+  r["format"] = "doudizhu.record";
+  r["version"] = 1;
+  py::object rules = py::cast(g.rules());
+  r["rules"] = rules.attr("to_dict")();
+  r["seed"] = g.seed();
+  if (g.from_a_position()) {
+    py::dict position;
+    py::list hands;
+    for (int i = 0; i < initial.seats; ++i) hands.append(to_text(initial.hands[static_cast<std::size_t>(i)]));
+    position["hands"] = hands;
+    position["landlord"] = int{initial.landlord};
+    position["to_move"] = int{initial.to_move};
+    position["last"] = initial.last.cards ? py::object(py::str(action_text(Action::play(initial.last), &g.rules())))
+                                          : py::object(py::none());
+    position["last_by"] = optional_seat(initial.last_by);
+    r["position"] = position;
+  } else {
+    r["first_bidder"] = int{initial.first_bidder};
+    r["landlord"] = initial.phase == Phase::Playing ? py::object(py::int_(initial.landlord)) : py::object(py::none());
+    py::list deals;
+    for (const Deal& d : g.deals()) deals.append(deal_dict(d, kMaxSeats));
+    r["deals"] = deals;
+  }
+  py::list actions;
+  for (const SeatAction& sa : g.history()) actions.append(action_text(sa.action, &g.rules()));
+  r["actions"] = actions;
+  return r;
+}
+
+Game from_record(const py::dict& r) {
+  if (!r.contains("format") || py::str(r["format"]).cast<std::string>() != "doudizhu.record") {
+    throw py::value_error("not a doudizhu record (format must be 'doudizhu.record')");
+  }
+  if (!r.contains("version") || r["version"].cast<int>() != 1) throw py::value_error("unsupported record version");
+  const Rules rules = py::type::of<Rules>()(**r["rules"].cast<py::dict>()).cast<Rules>();
+  const auto required = [&](const char* key) -> py::object {
+    if (!r.contains(key)) throw py::value_error(std::string("record lacks '") + key + "'");
+    return r[key];
+  };
+  std::optional<Game> game;
+  py::list deals;
+  if (r.contains("position")) {
+    const py::dict p = required("position").cast<py::dict>();
+    py::object last = py::none();
+    if (!p["last"].is_none()) {
+      const auto readings = readings_of(p["last"].cast<std::string>(), rules);
+      if (readings.size() != 1) throw py::value_error("record: the position's last move must have one reading");
+      last = py::cast(readings.front());
+    }
+    game.emplace(position_game(p["hands"].cast<py::sequence>(), p["landlord"].cast<long>(), p["to_move"].cast<long>(),
+                               last, p["last_by"], rules));
+  } else {
+    deals = required("deals").cast<py::list>();
+    if (deals.empty()) throw py::value_error("record: no deal");
+    const py::dict first = deals[0].cast<py::dict>();
+    const py::object landlord = required("landlord");
+    const long first_bidder = required("first_bidder").cast<long>();
+    game.emplace(deal_arg(first["hands"].cast<py::sequence>(), first["kitty"], rules), rules,
+                 seat_arg(first_bidder, kMaxSeats, "first_bidder"),
+                 landlord.is_none() ? -1 : seat_arg(landlord.cast<long>(), kMaxSeats, "landlord"),
+                 seed_arg(required("seed")));
+  }
+  std::size_t index = 0;
+  for (py::handle text : required("actions").cast<py::list>()) {
+    try {
+      act(*game, to_action(text, *game));
+    } catch (const IllegalAction& e) {
+      throw py::value_error("record action " + std::to_string(index) + " ('" + py::str(text).cast<std::string>() +
+                            "'): " + e.what());
+    }
+    const std::size_t dealt = game->deals().size();
+    if (!game->from_a_position() && (dealt > deals.size() || deal_dict(game->deals().back(), kMaxSeats).not_equal(deals[dealt - 1]))) {
+      throw py::value_error("record: deal " + std::to_string(dealt - 1) + " does not follow from the seed");
+    }
+    ++index;
+  }
+  if (!game->from_a_position() && game->deals().size() != deals.size()) {
+    throw py::value_error("record: more deals than the actions lead to");
+  }
+  return *game;
+}
+
+void register_game(py::module_& m) {
+  py::register_exception<IllegalAction>(m, "IllegalActionError", PyExc_ValueError);
+
+  py::native_enum<ActionType>(m, "ActionType", "enum.IntEnum", "What an Action does.")
+      .value("PLAY", ActionType::Play)
+      .value("PASS", ActionType::Pass)
+      .value("BID", ActionType::Bid)
+      .value("CALL", ActionType::Call)
+      .value("ROB", ActionType::Rob)
+      .finalize();
+
+  py::class_<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call or a rob (immutable).
+
+str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call",
+"decline", "rob", "no rob", or the cards of a play.)doc")
+      .def_static("play", &Action::play, py::arg("move"))
+      .def_static("pass_", &Action::pass)
+      .def_static("bid", [](int v) {
+            if (v < 0 || v > 3) throw py::value_error("bids are 0 (pass), 1, 2 or 3");
+            return Action::bid(v);
+          }, py::arg("value"))
+      .def_static("call", &Action::call, py::arg("yes") = true)
+      .def_static("rob", &Action::rob, py::arg("yes") = true)
+      .def_property_readonly("type", [](const Action& a) { return a.type; })
+      .def_property_readonly("value", [](const Action& a) { return a.value; }, "The bid, or 1/0 for call and rob.")
+      .def_property_readonly("move", [](const Action& a) { return a.type == ActionType::Play ? py::cast(a.move) : py::object(py::none()); })
+      .def("__str__", [](const Action& a) { return action_text(a, nullptr); })
+      .def("__repr__", [](const Action& a) { return "Action('" + action_text(a, nullptr) + "')"; })
+      .def("__eq__", [](const Action& a, py::handle b) -> py::object {
+            if (!py::isinstance<Action>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            return py::bool_(a == b.cast<const Action&>());
+          })
+      .def("__hash__", [](const Action& a) {
+            return py::hash(py::make_tuple(static_cast<int>(a.type), a.value, a.move.cards, static_cast<int>(a.move.kind), a.move.key));
+          });
+
+  py::class_<Settlement>(m, "Settlement", "The stakes of a finished hand; payouts by seat sum to zero.")
+      .def_readonly("landlord_won", &Settlement::landlord_won)
+      .def_readonly("base", &Settlement::base)
+      .def_readonly("multiplier", &Settlement::multiplier)
+      .def_readonly("bombs", &Settlement::bombs)
+      .def_readonly("rockets", &Settlement::rockets)
+      .def_readonly("spring", &Settlement::spring)
+      .def_readonly("anti_spring", &Settlement::anti_spring)
+      .def_property_readonly("payouts", [](const Settlement& s) { return py::make_tuple(s.payouts[0], s.payouts[1], s.payouts[2]); })
+      .def("__repr__", [](const Settlement& s) {
+            return "Settlement(landlord_won=" + std::string(s.landlord_won ? "True" : "False") + ", base=" + std::to_string(s.base) +
+                   ", multiplier=" + std::to_string(s.multiplier) + ", payouts=(" + std::to_string(s.payouts[0]) + ", " +
+                   std::to_string(s.payouts[1]) + ", " + std::to_string(s.payouts[2]) + "))";
+          });
+
+  m.def("score", [](int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                    int max_multiplier) {
+          if (base < 1) throw py::value_error("base must be at least 1");
+          if (bombs < 0 || rockets < 0) throw py::value_error("bombs and rockets cannot be negative");
+          if (rockets > 1) throw py::value_error("one deck holds one rocket");
+          if (spring && (anti_spring || !landlord_won)) throw py::value_error("a spring needs the landlord to win");
+          if (anti_spring && landlord_won) throw py::value_error("an anti-spring needs the peasants to win");
+          if (max_multiplier < 0) throw py::value_error("max_multiplier must be 0 (no cap) or positive");
+          return settle(base, bombs, rockets, spring, anti_spring, landlord_won, seat_arg(landlord, kMaxSeats, "landlord"),
+                        kMaxSeats, max_multiplier);
+        }, py::arg("base"), py::kw_only(), py::arg("bombs") = 0, py::arg("rockets") = 0, py::arg("spring") = false,
+        py::arg("anti_spring") = false, py::arg("landlord_won") = true, py::arg("landlord") = 0,
+        py::arg("max_multiplier") = 0,
+        "The settlement arithmetic alone (RULES.md \"Scoring\"), for tables run elsewhere.");
+
+  py::class_<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
+
+Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
+seed gives the same deal everywhere). Game.from_deal and Game.from_position start from
+given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
+      .def(py::init([](py::handle seed, py::handle rules, long first_bidder) {
+             return Game(seed_arg(seed), to_rules(rules), seat_arg(first_bidder, kMaxSeats, "first_bidder"));
+           }),
+           py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = 0)
+      .def_static("from_deal", [](const py::sequence& hands, py::handle kitty, long first_bidder, py::handle landlord,
+                                  py::handle rules, py::handle seed) {
+            const Rules& r = to_rules(rules);
+            return Game(deal_arg(hands, kitty, r), r, seat_arg(first_bidder, kMaxSeats, "first_bidder"),
+                        landlord.is_none() ? -1 : seat_arg(landlord.cast<long>(), kMaxSeats, "landlord"), seed_arg(seed));
+          }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = 0, py::arg("landlord") = py::none(),
+          py::arg("rules") = py::none(), py::arg("seed") = py::none(),
+          "A hand from three 17-card hands and the kitty; landlord=seat skips the bidding (base 1).")
+      .def_static("from_position", [](const py::sequence& hands, long landlord, long to_move, py::handle last,
+                                      py::handle last_by, py::handle rules) {
+            return position_game(hands, landlord, to_move, last, last_by, to_rules(rules));
+          }, py::arg("hands"), py::arg("landlord"), py::arg("to_move"), py::arg("last") = py::none(),
+          py::arg("last_by") = py::none(), py::arg("rules") = py::none(),
+          "A position in play: 2 hands (landlord against one opponent) or 3, who moves, the move to beat.")
+      .def_static("from_record", &from_record, py::arg("record"), "Replays a record from to_record(), checking every action.")
+      .def_property_readonly("phase", [](const Game& g) { return kPhaseNames[static_cast<int>(g.state().phase)]; })
+      .def_property_readonly("to_move", [](const Game& g) {
+            return g.state().phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(g.state().to_move));
+          })
+      .def_property_readonly("seats", [](const Game& g) { return g.state().seats; })
+      .def("hand", [](const Game& g, long seat) {
+            return Cards{g.state().hands[static_cast<std::size_t>(seat_arg(seat, g.state().seats, "seat"))]};
+          }, py::arg("seat"))
+      .def_property_readonly("kitty", [](const Game& g) { return Cards{g.state().kitty}; })
+      .def_property_readonly("landlord", [](const Game& g) { return optional_seat(g.state().landlord); })
+      .def_property_readonly("bid_value", [](const Game& g) {
+            const State& s = g.state();
+            if (s.phase != Phase::Bidding) return int{s.base};
+            return g.rules().bidding == Bidding::Classic ? int{s.high_bid} : g.rules().call_base << std::min<int>(s.robs, 20);
+          }, "The base stake: the winning bid (so far, while bidding).")
+      .def_property_readonly("multiplier", &running_multiplier, "2 to the bombs and rockets played so far (capped).")
+      .def_property_readonly("last", [](const Game& g) { return optional_move_obj(g.state().last); }, "The move to beat, or None.")
+      .def_property_readonly("last_by", [](const Game& g) { return optional_seat(g.state().last_by); })
+      .def_property_readonly("winner", [](const Game& g) { return optional_seat(g.state().winner); })
+      .def_property_readonly("redeals", [](const Game& g) { return g.state().redeals; })
+      .def_property_readonly("rules", &Game::rules)
+      .def_property_readonly("seed", &Game::seed)
+      .def_property_readonly("history", &history_list, "Every action as (seat, Action), redeals included.")
+      .def_property_readonly("hash", [](const Game& g) { return hash(g.state()); }, "A 64-bit hash of the position.")
+      .def_property_readonly("result", [](const Game& g) {
+            return g.state().phase == Phase::Over ? py::cast(g.result()) : py::object(py::none());
+          }, "The Settlement once the hand is over, else None.")
+      .def("legal_actions", &Game::legal_actions)
+      .def("step", [](Game& g, py::handle action) { act(g, to_action(action, g)); }, py::arg("action"))
+      .def("bid", [](Game& g, int value) {
+            if (value < 0 || value > 9) throw IllegalAction("bids are 1, 2 or 3 (0 passes)");
+            act(g, Action::bid(value));
+          }, py::arg("value"))
+      .def("call", [](Game& g, bool yes) { act(g, Action::call(yes)); }, py::arg("yes") = true)
+      .def("rob", [](Game& g, bool yes) { act(g, Action::rob(yes)); }, py::arg("yes") = true)
+      .def("play", [](Game& g, py::handle move) {
+            const Action a = to_action(move, g);
+            if (a.type != ActionType::Play) throw IllegalAction("play takes a move; use pass_() to pass");
+            act(g, a);
+          }, py::arg("move"))
+      .def("pass_", [](Game& g) { act(g, Action::pass()); })
+      .def("undo", [](Game& g) {
+            if (!g.undo()) throw IllegalAction("nothing to undo");
+          })
+      .def("copy", [](const Game& g) { return Game(g); })
+      .def("__copy__", [](const Game& g) { return Game(g); })
+      .def("__deepcopy__", [](const Game& g, py::handle) { return Game(g); }, py::arg("memo"))
+      .def("observation", &observation, py::arg("seat"), "What `seat` knows, as a dict.")
+      .def("to_record", &to_record, "A JSON-serialisable record: rules, seed, deals and every action.")
+      .def("__repr__", [](const Game& g) {
+            const State& s = g.state();
+            return "<Game " + std::string(kPhaseNames[static_cast<int>(s.phase)]) + ", to move " + std::to_string(s.to_move) +
+                   ", hands " + to_text(s.hands[0]) + " / " + to_text(s.hands[1]) +
+                   (s.seats > 2 ? " / " + to_text(s.hands[2]) : std::string()) + ">";
+          });
+}
+
+}  // namespace ddz::py_bind

@@ -1,0 +1,348 @@
+#include "game.hpp"
+
+#include <algorithm>
+
+namespace ddz {
+
+namespace {
+
+constexpr int kHandSize = 17;
+constexpr int kDeckSize = 54;
+constexpr int kHighestBid = 3;
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  // splitmix64's finalizer over the running value: order-sensitive and well spread.
+  std::uint64_t z = h ^ (v + 0x9E37'79B9'7F4A'7C15 + (h << 6) + (h >> 2));
+  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
+  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t move_word(const Move& m) {
+  return m.cards ^ (static_cast<std::uint64_t>(m.kind) << 60) ^ (static_cast<std::uint64_t>(m.key) << 52) ^
+         (static_cast<std::uint64_t>(m.length) << 44);
+}
+
+bool contains_seat(std::uint8_t set, int seat) { return (set >> seat) & 1; }
+
+}  // namespace
+
+Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                  int seats, int max_multiplier) {
+  Settlement s;
+  s.landlord_won = landlord_won;
+  s.base = base;
+  s.bombs = bombs;
+  s.rockets = rockets;
+  s.spring = spring;
+  s.anti_spring = anti_spring;
+  const int doublings = bombs + rockets + (spring ? 1 : 0) + (anti_spring ? 1 : 0);
+  long long multiplier = 1LL << std::min(doublings, 30);
+  if (max_multiplier > 0) multiplier = std::min<long long>(multiplier, max_multiplier);
+  s.multiplier = static_cast<int>(multiplier);
+  const long long stake = static_cast<long long>(base) * multiplier;
+  for (int seat = 0; seat < seats; ++seat) {
+    if (seat == landlord) continue;
+    s.payouts[static_cast<std::size_t>(seat)] = landlord_won ? -stake : stake;
+    s.payouts[static_cast<std::size_t>(landlord)] += landlord_won ? stake : -stake;
+  }
+  return s;
+}
+
+std::uint64_t hash(const State& s) {
+  std::uint64_t h = 0x6A09'E667'F3BC'C908;
+  for (int seat = 0; seat < kMaxSeats; ++seat) {
+    h = mix(h, s.hands[static_cast<std::size_t>(seat)]);
+    h = mix(h, s.played[static_cast<std::size_t>(seat)]);
+    h = mix(h, s.plays[static_cast<std::size_t>(seat)]);
+  }
+  h = mix(h, s.kitty);
+  h = mix(h, move_word(s.last));
+  const std::uint64_t small[] = {
+      static_cast<std::uint64_t>(s.last_by + 1), static_cast<std::uint64_t>(s.to_move),
+      static_cast<std::uint64_t>(s.landlord + 1), static_cast<std::uint64_t>(s.seats),
+      static_cast<std::uint64_t>(s.phase),        s.passes,
+      s.bombs,                                    s.rockets,
+      static_cast<std::uint64_t>(s.first_bidder), s.base,
+      s.high_bid,                                 static_cast<std::uint64_t>(s.high_bidder + 1),
+      s.out,                                      static_cast<std::uint64_t>(s.stage),
+      static_cast<std::uint64_t>(s.caller + 1),   s.robs,
+      s.to_ask,                                   s.redeals};
+  for (std::uint64_t v : small) h = mix(h, v);
+  return h;
+}
+
+Deal deal_cards(Rng& rng) {
+  std::array<int, kDeckSize> deck{};
+  int n = 0;
+  for (int r = 0; r < kNumRanks; ++r) {
+    for (int c = 0; c < (r >= kBlackJoker ? 1 : 4); ++c) deck[static_cast<std::size_t>(n++)] = r;
+  }
+  for (int i = kDeckSize - 1; i > 0; --i) {
+    std::swap(deck[static_cast<std::size_t>(i)], deck[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  }
+  Deal d;
+  for (int i = 0; i < kDeckSize; ++i) {
+    const Mask card = cards_of(deck[static_cast<std::size_t>(i)], 1);
+    if (i < kMaxSeats * kHandSize) {
+      d.hands[static_cast<std::size_t>(i / kHandSize)] += card;
+    } else {
+      d.kitty += card;
+    }
+  }
+  return d;
+}
+
+Game::Game(std::uint64_t seed, const Rules& rules, int first_bidder) : Game(rules, seed) {
+  const Deal d = deal_cards(rng_);
+  start(d, first_bidder, rules.bidding == Bidding::None ? first_bidder : -1);
+  initial_ = state_;
+}
+
+Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed)
+    : Game(rules, seed) {
+  start(deal, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
+  initial_ = state_;
+}
+
+Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last, int last_by,
+                         const Rules& rules) {
+  Game g(rules, 0);
+  State& s = g.state_;
+  s.seats = static_cast<std::int8_t>(hands.size());
+  Deal d;
+  for (std::size_t i = 0; i < hands.size(); ++i) d.hands[i] = hands[i];
+  g.deals_.push_back(d);
+  s.hands = d.hands;
+  s.landlord = static_cast<std::int8_t>(landlord);
+  s.first_bidder = static_cast<std::int8_t>(landlord);
+  s.phase = Phase::Playing;
+  s.to_move = static_cast<std::int8_t>(to_move);
+  s.last = last;
+  s.last_by = static_cast<std::int8_t>(last.cards ? last_by : -1);
+  // The players between the last player and the one to move have passed.
+  s.passes = last.cards ? static_cast<std::uint8_t>((to_move - last_by + s.seats) % s.seats - 1) : 0;
+  g.initial_ = s;
+  g.from_position_ = true;
+  return g;
+}
+
+void Game::start(const Deal& deal, int first_bidder, int landlord) {
+  deals_.push_back(deal);
+  const std::uint16_t redeals = state_.redeals;
+  state_ = State{};
+  state_.redeals = redeals;
+  state_.hands = deal.hands;
+  state_.kitty = deal.kitty;
+  state_.first_bidder = static_cast<std::int8_t>(first_bidder);
+  state_.to_move = static_cast<std::int8_t>(first_bidder);
+  if (landlord >= 0) start_play(landlord, 1);
+}
+
+void Game::start_play(int landlord, int base) {
+  State& s = state_;
+  s.landlord = static_cast<std::int8_t>(landlord);
+  s.base = static_cast<std::uint8_t>(std::min(base, 255));
+  s.hands[static_cast<std::size_t>(landlord)] += s.kitty;
+  s.phase = Phase::Playing;
+  s.to_move = static_cast<std::int8_t>(landlord);
+}
+
+void Game::redeal() {
+  ++state_.redeals;
+  start(deal_cards(rng_), state_.first_bidder, -1);
+}
+
+std::vector<SeatAction> Game::history() const {
+  std::vector<SeatAction> out;
+  out.reserve(steps_.size());
+  for (const Step& step : steps_) out.push_back({step.before.to_move, step.action});
+  return out;
+}
+
+std::string Game::check(const Action& a) const {
+  const State& s = state_;
+  if (s.phase == Phase::Over) return "the hand is over";
+  if (s.phase == Phase::Bidding) {
+    if (rules_.bidding == Bidding::Classic) {
+      if (a.type != ActionType::Bid) return "the auction is on: bid 1-3 or pass (bid 0)";
+      if (a.value > kHighestBid) return "bids are 1, 2 or 3 (0 passes)";
+      if (a.value != 0 && a.value <= s.high_bid) return "bid must exceed " + std::to_string(s.high_bid);
+      return {};
+    }
+    const ActionType wanted = s.stage == CallRobStage::Calling ? ActionType::Call : ActionType::Rob;
+    if (a.type != wanted) return wanted == ActionType::Call ? "it is time to call or decline" : "it is time to rob or not";
+    if (a.value > 1) return "call and rob take yes or no";
+    return {};
+  }
+  if (a.type == ActionType::Pass) return s.last.cards ? std::string() : "the leader may not pass";
+  if (a.type != ActionType::Play) return "the hand is in play: play a move or pass";
+  const Move& m = a.move;
+  if (!contains(s.hands[static_cast<std::size_t>(s.to_move)], m.cards)) return "cards not in hand";
+  std::string why;
+  if (!is_valid_move(m, rules_)) {
+    why = " is not that combination under these rules";
+  } else if (s.last.cards && !beats(m, s.last)) {
+    why = " does not beat " + to_text(s.last.cards);
+  }
+  return why.empty() ? why : to_text(m.cards).append(why);
+}
+
+bool Game::apply(const Action& a) {
+  if (!check(a).empty()) return false;
+  steps_.push_back({a, state_, rng_, false});
+  const auto deals_before = deals_.size();
+  if (state_.phase == Phase::Bidding) {
+    if (rules_.bidding == Bidding::Classic) {
+      apply_bid(a);
+    } else {
+      apply_call_rob(a);
+    }
+  } else {
+    apply_play(a);
+  }
+  steps_.back().redealt = deals_.size() != deals_before;
+  return true;
+}
+
+void Game::apply_bid(const Action& a) {
+  State& s = state_;
+  const int seat = s.to_move;
+  if (a.value == 0) {
+    s.out |= static_cast<std::uint8_t>(1u << seat);
+  } else {
+    s.high_bid = a.value;
+    s.high_bidder = static_cast<std::int8_t>(seat);
+    if (a.value == kHighestBid) return start_play(seat, a.value);
+  }
+  // The next seat still in the auction; the auction ends when only the high bidder is.
+  int next = next_seat(seat);
+  while (contains_seat(s.out, next) && next != seat) next = next_seat(next);
+  if (contains_seat(s.out, next)) return redeal();  // everybody passed
+  if (next == s.high_bidder) return start_play(next, s.high_bid);
+  s.to_move = static_cast<std::int8_t>(next);
+}
+
+void Game::apply_call_rob(const Action& a) {
+  State& s = state_;
+  const int seat = s.to_move;
+  const auto finish = [&] { start_play(s.high_bidder, rules_.call_base << std::min<int>(s.robs, 20)); };
+  // The next seat still to be asked to rob, or the caller's rob-back, or the end.
+  const auto advance = [&] {
+    if (s.to_ask) {
+      int next = next_seat(seat);
+      while (!contains_seat(s.to_ask, next)) next = next_seat(next);
+      s.to_ask = static_cast<std::uint8_t>(s.to_ask & ~(1u << next));
+      s.to_move = static_cast<std::int8_t>(next);
+    } else if (s.stage == CallRobStage::Robbing && s.robs > 0) {
+      s.stage = CallRobStage::RobBack;
+      s.to_move = s.caller;
+    } else {
+      finish();
+    }
+  };
+  switch (s.stage) {
+    case CallRobStage::Calling:
+      if (!a.value) {
+        s.out |= static_cast<std::uint8_t>(1u << seat);
+        if (s.out == (1u << s.seats) - 1) return redeal();
+        s.to_move = static_cast<std::int8_t>(next_seat(seat));
+        return;
+      }
+      s.caller = s.high_bidder = static_cast<std::int8_t>(seat);
+      s.stage = CallRobStage::Robbing;
+      // Those after the caller who have not declined (the ones before it all declined).
+      s.to_ask = static_cast<std::uint8_t>(((1u << s.seats) - 1) & ~s.out & ~(1u << seat));
+      return advance();
+    case CallRobStage::Robbing:
+      if (a.value) {
+        ++s.robs;
+        s.high_bidder = static_cast<std::int8_t>(seat);
+      }
+      return advance();
+    case CallRobStage::RobBack:
+      if (a.value) {
+        ++s.robs;
+        s.high_bidder = static_cast<std::int8_t>(seat);
+      }
+      return finish();
+  }
+}
+
+void Game::apply_play(const Action& a) {
+  State& s = state_;
+  const int seat = s.to_move;
+  if (a.type == ActionType::Pass) {
+    s.to_move = static_cast<std::int8_t>(next_seat(seat));
+    if (++s.passes == s.seats - 1) {  // everyone else passed: the last player leads
+      s.last = Move{};
+      s.last_by = -1;
+      s.passes = 0;
+    }
+    return;
+  }
+  const Move& m = a.move;
+  const auto i = static_cast<std::size_t>(seat);
+  s.hands[i] -= m.cards;
+  s.played[i] += m.cards;
+  s.plays[i] = static_cast<std::uint8_t>(std::min(s.plays[i] + 1, 255));
+  if (m.kind == MoveKind::Bomb) ++s.bombs;
+  if (m.kind == MoveKind::Rocket) ++s.rockets;
+  s.last = m;
+  s.last_by = static_cast<std::int8_t>(seat);
+  s.passes = 0;
+  if (s.hands[i] == 0) {
+    s.phase = Phase::Over;
+    s.winner = static_cast<std::int8_t>(seat);
+    return;
+  }
+  s.to_move = static_cast<std::int8_t>(next_seat(seat));
+}
+
+bool Game::undo() {
+  if (steps_.empty()) return false;
+  const Step& step = steps_.back();
+  state_ = step.before;
+  rng_ = step.rng_before;
+  if (step.redealt) deals_.pop_back();
+  steps_.pop_back();
+  return true;
+}
+
+std::vector<Action> Game::legal_actions() const {
+  const State& s = state_;
+  std::vector<Action> out;
+  if (s.phase == Phase::Over) return out;
+  if (s.phase == Phase::Bidding) {
+    if (rules_.bidding == Bidding::Classic) {
+      out.push_back(Action::bid(0));
+      for (int b = s.high_bid + 1; b <= kHighestBid; ++b) out.push_back(Action::bid(b));
+    } else {
+      const bool calling = s.stage == CallRobStage::Calling;
+      out.push_back(calling ? Action::call(false) : Action::rob(false));
+      out.push_back(calling ? Action::call(true) : Action::rob(true));
+    }
+    return out;
+  }
+  thread_local std::vector<Move> moves;
+  moves.clear();
+  append_legal_moves(s.hands[static_cast<std::size_t>(s.to_move)], s.last.cards ? &s.last : nullptr, rules_, moves);
+  if (s.last.cards) out.push_back(Action::pass());
+  for (const Move& m : moves) out.push_back(Action::play(m));
+  return out;
+}
+
+Settlement Game::result() const {
+  const State& s = state_;
+  if (s.phase != Phase::Over) return {};
+  const bool landlord_won = s.winner == s.landlord;
+  bool spring = landlord_won, anti_spring = false;
+  for (int seat = 0; seat < s.seats; ++seat) {
+    if (seat != s.landlord && s.plays[static_cast<std::size_t>(seat)] > 0) spring = false;
+  }
+  if (!landlord_won) anti_spring = s.plays[static_cast<std::size_t>(s.landlord)] == 1;
+  return settle(s.base, s.bombs, s.rockets, spring, anti_spring, landlord_won, s.landlord, s.seats,
+                rules_.max_multiplier);
+}
+
+}  // namespace ddz

@@ -1,0 +1,179 @@
+// A hand of Dou Dizhu as a state machine: deal, bidding, play, scoring (RULES.md, "A hand
+// of play", "Bidding", "Scoring").
+//
+// Seats 0, 1, 2 play in that order (the direction of play). Bidding is classic (bid 1-3
+// above the highest bid; a player who passed never bids again; a 3 ends it; all pass:
+// redeal), call-and-rob (call, then one rob chance for each player after the caller who
+// did not decline, then the caller's rob-back; each rob doubles), or none (the landlord
+// is given, base stake 1). The landlord takes the kitty and leads. After every other
+// player passes, the last player who played leads anything. The first to empty the hand
+// ends it.
+//
+// A `State` is a plain value: copying it is the cheap copy search wants. A `Game` adds
+// the record (deals and actions), undo, and the random generator used for redeals.
+// Illegal actions are reported, never applied: `check` says why, `apply` refuses.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "move.hpp"
+#include "movegen.hpp"
+#include "rng.hpp"
+#include "rules.hpp"
+
+namespace ddz {
+
+inline constexpr int kMaxSeats = 3;
+
+enum class Phase : std::uint8_t { Bidding, Playing, Over };
+
+enum class ActionType : std::uint8_t {
+  Play,  // a Move
+  Pass,  // when following
+  Bid,   // classic: value 0 (pass) or 1..3
+  Call,  // call-and-rob: value 1 call, 0 decline
+  Rob,   // call-and-rob: value 1 rob, 0 not
+};
+
+struct Action {
+  ActionType type = ActionType::Pass;
+  std::uint8_t value = 0;
+  Move move{};
+
+  static Action play(const Move& m) { return {ActionType::Play, 0, m}; }
+  static Action pass() { return {ActionType::Pass, 0, {}}; }
+  static Action bid(int v) { return {ActionType::Bid, static_cast<std::uint8_t>(v), {}}; }
+  static Action call(bool yes) { return {ActionType::Call, static_cast<std::uint8_t>(yes), {}}; }
+  static Action rob(bool yes) { return {ActionType::Rob, static_cast<std::uint8_t>(yes), {}}; }
+  friend bool operator==(const Action&, const Action&) = default;
+};
+
+struct SeatAction {
+  int seat;
+  Action action;
+};
+
+// The stakes of a finished hand (RULES.md "Scoring").
+struct Settlement {
+  bool landlord_won = false;
+  int base = 1;
+  int multiplier = 1;
+  int bombs = 0;
+  int rockets = 0;
+  bool spring = false;
+  bool anti_spring = false;
+  std::array<long long, kMaxSeats> payouts{};  // by seat; sums to zero
+};
+
+// Settlement arithmetic alone: multiplier 2^(bombs + rockets), doubled by spring and by
+// anti-spring, capped by max_multiplier (0: no cap); stake = base x multiplier; the
+// landlord wins or pays the stake from or to each peasant.
+Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                  int seats, int max_multiplier);
+
+enum class CallRobStage : std::uint8_t { Calling, Robbing, RobBack };
+
+struct State {
+  std::array<Mask, kMaxSeats> hands{};
+  std::array<Mask, kMaxSeats> played{};  // cards each seat has played
+  Mask kitty = 0;
+  Move last{};          // the move to beat; cards == 0 when the player to move leads
+  std::int8_t last_by = -1;
+  std::int8_t to_move = 0;
+  std::int8_t landlord = -1;
+  std::int8_t seats = 3;  // 2 for endgame puzzles (landlord against one opponent)
+  Phase phase = Phase::Bidding;
+  std::uint8_t passes = 0;                 // consecutive passes in the trick
+  std::array<std::uint8_t, kMaxSeats> plays{};  // number of plays by each seat
+  std::uint8_t bombs = 0;
+  std::uint8_t rockets = 0;
+  std::int8_t winner = -1;
+  // Bidding.
+  std::int8_t first_bidder = 0;
+  std::uint8_t base = 1;         // classic: the winning bid
+  std::uint8_t high_bid = 0;     // classic
+  std::int8_t high_bidder = -1;  // classic; call-and-rob: provisional landlord
+  std::uint8_t out = 0;          // seats that passed (classic) or declined (call-and-rob)
+  CallRobStage stage = CallRobStage::Calling;
+  std::int8_t caller = -1;
+  std::uint8_t robs = 0;
+  std::uint8_t to_ask = 0;  // call-and-rob: seats still to be offered a rob
+  std::uint16_t redeals = 0;
+
+  friend bool operator==(const State&, const State&) = default;
+};
+
+// A 64-bit hash of everything in the state that matters for what follows.
+std::uint64_t hash(const State& s);
+
+struct Deal {
+  std::array<Mask, kMaxSeats> hands{};
+  Mask kitty = 0;
+  friend bool operator==(const Deal&, const Deal&) = default;
+};
+
+// The seeded deal: the deck in rank order (four of each rank 3..2, then B, R) is shuffled
+// by Fisher-Yates from the last position down, drawing with `rng.below`; cards 0-16 go
+// to seat 0, 17-33 to seat 1, 34-50 to seat 2 and 51-53 to the kitty.
+Deal deal_cards(Rng& rng);
+
+class Game {
+ public:
+  // A seeded hand: shuffle, deal, bid from `first_bidder`. With bidding none, the first
+  // bidder is the landlord.
+  Game(std::uint64_t seed, const Rules& rules, int first_bidder);
+  // A given deal; `landlord` >= 0 skips the bidding (base stake 1). `seed` drives redeals.
+  Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
+  // A position in play (puzzles, search): 2 or 3 hands, the landlord, who moves, and the
+  // move to beat with who played it (last.cards == 0: `to_move` leads).
+  static Game from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last,
+                            int last_by, const Rules& rules);
+
+  const State& state() const { return state_; }
+  // The state before the first action, and whether the game began from a position.
+  const State& initial() const { return initial_; }
+  bool from_a_position() const { return from_position_; }
+  const Rules& rules() const { return rules_; }
+  const std::vector<Deal>& deals() const { return deals_; }
+  std::vector<SeatAction> history() const;  // every action since the first deal
+  std::uint64_t seed() const { return seed_; }
+
+  // Why `a` is illegal now, or empty when legal.
+  std::string check(const Action& a) const;
+  // Applies a legal action and returns true; returns false (and changes nothing) otherwise.
+  bool apply(const Action& a);
+  bool undo();
+  std::vector<Action> legal_actions() const;
+  Settlement result() const;  // meaningful once phase == Over
+
+ private:
+  Game(const Rules& rules, std::uint64_t seed) : rules_(rules), rng_(seed), seed_(seed) {}
+  void start(const Deal& deal, int first_bidder, int landlord);
+  void start_play(int landlord, int base);
+  void redeal();
+  void apply_bid(const Action& a);
+  void apply_call_rob(const Action& a);
+  void apply_play(const Action& a);
+  int next_seat(int seat) const { return (seat + 1) % state_.seats; }
+
+  struct Step {
+    Action action;
+    State before;
+    Rng rng_before;
+    bool redealt;
+  };
+
+  Rules rules_;
+  State state_;
+  State initial_;
+  bool from_position_ = false;
+  Rng rng_;
+  std::uint64_t seed_;
+  std::vector<Deal> deals_;
+  std::vector<Step> steps_;
+};
+
+}  // namespace ddz
