@@ -101,6 +101,9 @@ Game::Game(std::uint64_t seed, const Rules& rules, int first_bidder) : Game(rule
 
 Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed)
     : Game(rules, seed) {
+  // The given deal stands in for the seed's first deal; redeals continue the seed's
+  // stream, so a seeded game and its replay from the recorded deal redeal alike.
+  deal_cards(rng_);
   start(deal, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
   initial_ = state_;
 }

@@ -125,7 +125,8 @@ class Game {
   // A seeded hand: shuffle, deal, bid from `first_bidder`. With bidding none, the first
   // bidder is the landlord.
   Game(std::uint64_t seed, const Rules& rules, int first_bidder);
-  // A given deal; `landlord` >= 0 skips the bidding (base stake 1). `seed` drives redeals.
+  // A given deal in place of the seed's first deal; `landlord` >= 0 skips the bidding
+  // (base stake 1). Redeals draw from the seed as they would after its own first deal.
   Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
   // A position in play (puzzles, search): 2 or 3 hands, the landlord, who moves, and the
   // move to beat with who played it (last.cards == 0: `to_move` leads).

@@ -32,6 +32,7 @@ from ._core import (
     moves_to_array,
     score,
 )
+from .match import Match
 
 __all__ = [
     "MOVE_DTYPE",
@@ -40,6 +41,7 @@ __all__ = [
     "Cards",
     "Game",
     "IllegalActionError",
+    "Match",
     "Move",
     "MoveKind",
     "Rules",

@@ -1,0 +1,65 @@
+"""A match: a series of hands with a rotating dealer and running scores."""
+
+from __future__ import annotations
+
+from ._core import Game, Rules, Settlement
+
+_SEATS = 3
+_GOLDEN = 0x9E3779B97F4A7C15  # spreads hand numbers over the seed space
+_MASK64 = (1 << 64) - 1
+
+
+class Match:
+    """Hands dealt one after another; the dealer rotates each hand and the seat after the
+    dealer bids first (RULES.md, "Bidding, classic").
+
+    Hand ``i`` is dealt from seed ``(seed + i * 0x9E3779B97F4A7C15) mod 2**64``, so a
+    match seed fixes every deal::
+
+        match = Match(seed=7)
+        game = match.new_hand()
+        ...  # play it out
+        match.finish(game)
+        match.scores  # cumulative payouts by seat
+    """
+
+    def __init__(self, seed: int = 0, rules: Rules | None = None, dealer: int = 0) -> None:
+        if not 0 <= dealer < _SEATS:
+            raise ValueError(f"dealer must be a seat in 0..{_SEATS - 1}")
+        self.seed = seed & _MASK64
+        self.rules = rules if rules is not None else Rules()
+        self.dealer = dealer
+        self.settlements: list[Settlement] = []
+        self._scores = [0] * _SEATS
+        self._open: Game | None = None
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Cumulative payouts by seat (they sum to zero)."""
+        return tuple(self._scores)
+
+    @property
+    def hands_played(self) -> int:
+        return len(self.settlements)
+
+    def new_hand(self) -> Game:
+        """Deals the next hand; the seat after the dealer bids first."""
+        if self._open is not None:
+            raise ValueError("finish the current hand first")
+        seed = (self.seed + self.hands_played * _GOLDEN) & _MASK64
+        self._open = Game(seed=seed, rules=self.rules, first_bidder=(self.dealer + 1) % _SEATS)
+        return self._open
+
+    def finish(self, game: Game) -> Settlement:
+        """Books a finished hand's payouts and passes the deal to the next seat."""
+        if game is not self._open:
+            raise ValueError("that is not this match's current hand")
+        settlement = game.result
+        if settlement is None:
+            raise ValueError("the hand is not over")
+        for seat, payout in enumerate(settlement.payouts):
+            self._scores[seat] += payout
+        self.settlements.append(settlement)
+        self.dealer = (self.dealer + 1) % _SEATS
+        self._open = None
+        return settlement

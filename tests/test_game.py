@@ -1,0 +1,236 @@
+"""The game through the Python API: deals, bidding, play, scoring, records, undo."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+import doudizhu as dz
+from doudizhu import Cards, Game, IllegalActionError, Move, Rules
+
+FULL_DECK = Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR")
+
+MASK64 = (1 << 64) - 1
+
+
+def reference_deal(seed: int) -> tuple[list[str], str]:
+    """The documented deal (game.hpp), re-derived independently: splitmix64 seeds
+    xoshiro256**, Lemire's bounded draw, Fisher-Yates from the top, 17/17/17/3."""
+    state, x = [], seed
+    for _ in range(4):
+        x = (x + 0x9E3779B97F4A7C15) & MASK64
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        state.append(z ^ (z >> 31))
+
+    def rotl(v: int, k: int) -> int:
+        return ((v << k) | (v >> (64 - k))) & MASK64
+
+    def next64() -> int:
+        result = (rotl((state[1] * 5) & MASK64, 7) * 9) & MASK64
+        t = (state[1] << 17) & MASK64
+        state[2] ^= state[0]
+        state[3] ^= state[1]
+        state[1] ^= state[2]
+        state[0] ^= state[3]
+        state[2] ^= t
+        state[3] = rotl(state[3], 45)
+        return result
+
+    def below(bound: int) -> int:
+        product = (next64() >> 32) * bound
+        if (product & 0xFFFFFFFF) < bound:
+            threshold = (-bound % (1 << 32)) % bound
+            while (product & 0xFFFFFFFF) < threshold:
+                product = (next64() >> 32) * bound
+        return product >> 32
+
+    deck = [r for r in range(15) for _ in range(1 if r >= 13 else 4)]
+    for i in range(len(deck) - 1, 0, -1):
+        j = below(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    text = "3456789TJQKA2BR"
+    hands = ["".join(sorted((text[r] for r in deck[17 * s : 17 * s + 17]), key=text.index)) for s in range(3)]
+    return hands, "".join(sorted((text[r] for r in deck[51:]), key=text.index))
+
+
+@pytest.mark.parametrize(
+    ("seed", "hands", "kitty"),
+    [
+        (0, ["334566667TTJQQKAA", "355778899TTJJA22R", "344578899QKKKA22B"], "4JQ"),
+        (1, ["45668899TJJJQKA2R", "3445556678TTQKA22", "333477789JQKKAA2B"], "9TQ"),
+        (42, ["3334455679QQKK2BR", "3455677788TJKKAAA", "668999TTTJJQQA222"], "48J"),
+    ],
+)
+def test_golden_deals(seed: int, hands: list[str], kitty: str) -> None:
+    game = Game(seed=seed)
+    assert [str(game.hand(s)) for s in range(3)] == hands and str(game.kitty) == kitty
+    assert reference_deal(seed) == (hands, kitty)
+
+
+def test_deals_follow_the_documented_shuffle() -> None:
+    for seed in (2, 3, 2**63 + 11, MASK64):
+        game = Game(seed=seed)
+        assert reference_deal(seed) == ([str(game.hand(s)) for s in range(3)], str(game.kitty))
+
+
+def test_classic_bidding_through_python() -> None:
+    game = Game(seed=42)
+    game.bid(1)
+    game.bid(0)
+    game.bid(2)
+    assert (game.phase, game.to_move, game.bid_value) == ("bidding", 0, 2)
+    with pytest.raises(IllegalActionError, match="bid must exceed 2"):
+        game.bid(2)
+    game.bid(0)
+    assert (game.phase, game.landlord, game.bid_value, len(game.hand(2))) == ("playing", 2, 2, 20)
+
+
+def test_three_passes_redeal_with_a_new_shuffle() -> None:
+    game = Game(seed=5)
+    first = [game.hand(s) for s in range(3)]
+    for _ in range(3):
+        game.bid(0)
+    assert game.redeals == 1 and game.phase == "bidding"
+    assert [game.hand(s) for s in range(3)] != first
+
+
+def test_call_and_rob_through_python() -> None:
+    game = Game(seed=3, rules=Rules(bidding="call_rob", call_base=2))
+    game.call(True)
+    game.rob(True)
+    game.rob(False)
+    game.rob(True)  # the caller robs back
+    assert (game.landlord, game.bid_value) == (0, 2 * 2 * 2)
+
+
+def test_illegal_actions_name_the_reason_and_change_nothing() -> None:
+    game = Game.from_deal(
+        ["33334444555566667", "77788889999TTTTJJ", "JJQQQQKKKKAAAA222"], "2BR", landlord=0, seed=1
+    )
+    before = game.hash
+    cases = [
+        (lambda: game.pass_(), "the leader may not pass"),
+        (lambda: game.play("77"), "not in hand"),
+        (lambda: game.bid(1), "play a move or pass"),
+        (lambda: game.play("34"), "no legal combination"),
+    ]
+    for action, message in cases:
+        with pytest.raises(IllegalActionError, match=message):
+            action()
+        assert game.hash == before
+    game.play("33")
+    with pytest.raises(IllegalActionError, match="cards not in hand"):
+        game.play("33")  # seat 1 to move now, and it holds no 3s
+    with pytest.raises(IllegalActionError, match="does not beat 33"):
+        game.play("7")
+    assert issubclass(IllegalActionError, ValueError)
+
+
+def test_seed_example_and_score_function() -> None:
+    s = dz.score(3, bombs=2)
+    assert (s.multiplier, s.payouts) == (4, (24, -12, -12))
+    s = dz.score(1, rockets=1, anti_spring=True, landlord_won=False, landlord=2)
+    assert s.payouts == (4, 4, -8)
+    assert dz.score(2, bombs=4, rockets=1, max_multiplier=8, landlord=1).multiplier == 8
+    with pytest.raises(ValueError, match="spring needs the landlord to win"):
+        dz.score(1, spring=True, landlord_won=False)
+
+
+def play_random(game: Game, rng: random.Random) -> None:
+    while game.phase != "over":
+        game.step(rng.choice(game.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", ["standard", "douzero", "rlcard", "openspiel"])
+def test_random_games_keep_the_invariants(preset: str) -> None:
+    rules = Rules.preset(preset)
+    rng = random.Random(preset)
+    for seed in range(250):
+        game = Game(seed=seed, rules=rules, first_bidder=seed % 3)
+        play_random(game, rng)
+        result = game.result
+        assert result is not None and sum(result.payouts) == 0
+        obs = game.observation(0)
+        held = sum((game.hand(s) for s in range(3)), Cards())
+        assert held + sum(obs["played"], Cards()) == FULL_DECK
+        replay = Game.from_record(json.loads(json.dumps(game.to_record())))
+        assert replay.hash == game.hash and replay.history == game.history
+
+
+def test_undo_restores_hash_and_copies_are_independent() -> None:
+    rng = random.Random(9)
+    for seed in range(60):
+        game = Game(seed=seed)
+        hashes = [game.hash]
+        snapshot = None
+        while game.phase != "over":
+            game.step(rng.choice(game.legal_actions()))
+            hashes.append(game.hash)
+            if snapshot is None and game.phase == "playing":
+                snapshot = (game.copy(), game.hash, copy.deepcopy(game))
+        for expected in reversed(hashes[:-1]):
+            game.undo()
+            assert game.hash == expected
+        assert snapshot is not None and snapshot[0].hash == snapshot[1] == snapshot[2].hash
+        with pytest.raises(IllegalActionError, match="nothing to undo"):
+            game.undo()
+
+
+def test_puzzle_positions() -> None:
+    # Landlord (seat 0) holds 3 and K against one opponent holding A, who must beat a 4.
+    game = Game.from_position(["3K", "A"], landlord=0, to_move=1, last="4", last_by=0)
+    assert game.seats == 2 and [str(a) for a in game.legal_actions()] == ["pass", "A"]
+    game.play("A")
+    assert game.phase == "over" and game.winner == 1
+    # The peasant wins; the landlord made no play from this position, so no anti-spring.
+    assert game.result is not None and not game.result.anti_spring and game.result.payouts[:2] == (-1, 1)
+    rec = game.to_record()
+    assert Game.from_record(rec).hash == game.hash
+    with pytest.raises(ValueError, match="last_by must differ"):
+        Game.from_position(["3", "4"], landlord=0, to_move=1, last="5", last_by=1)
+    with pytest.raises(ValueError, match="more cards than the deck"):
+        Game.from_position(["33", "333"], landlord=0, to_move=0)
+
+
+def test_observation_hides_what_the_seat_cannot_know() -> None:
+    game = Game(seed=11)
+    obs = game.observation(1)
+    assert obs["hand"] == game.hand(1) and obs["kitty"] is None and obs["landlord"] is None
+    assert obs["hand_sizes"] == (17, 17, 17)
+    game.bid(3)
+    obs = game.observation(2)
+    assert obs["kitty"] == game.kitty and obs["landlord"] == 0 and obs["hand_sizes"] == (20, 17, 17)
+    assert [(seat, str(a)) for seat, a in obs["history"]] == [(0, "bid 3")]
+
+
+def test_records_reject_tampering() -> None:
+    game = Game(seed=4)
+    play_random(game, random.Random(4))
+    record = game.to_record()
+    bad = json.loads(json.dumps(record))
+    bad["actions"][-1] = "pass" if bad["actions"][-1] != "pass" else "bid 1"
+    with pytest.raises(ValueError, match="record action"):
+        Game.from_record(bad)
+    bad = json.loads(json.dumps(record))
+    bad["deals"][0]["kitty"] = "333"
+    with pytest.raises(ValueError):
+        Game.from_record(bad)
+
+
+def test_match_rotates_the_dealer_and_keeps_scores() -> None:
+    match = dz.Match(seed=3)
+    rng = random.Random(3)
+    bidders = []
+    for _ in range(6):
+        game = match.new_hand()
+        bidders.append(game.observation(0)["bidding"]["first_bidder"])
+        play_random(game, rng)
+        match.finish(game)
+    assert bidders == [1, 2, 0, 1, 2, 0]
+    assert sum(match.scores) == 0 and match.hands_played == 6
+    assert match.scores == tuple(sum(s.payouts[i] for s in match.settlements) for i in range(3))
