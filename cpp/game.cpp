@@ -149,6 +149,7 @@ void Game::start_play(int landlord, int base) {
   s.hands[static_cast<std::size_t>(landlord)] += s.kitty;
   s.phase = Phase::Playing;
   s.to_move = static_cast<std::int8_t>(landlord);
+  s.passes = 0;
 }
 
 void Game::redeal() {
@@ -212,18 +213,32 @@ void Game::apply_bid(const Action& a) {
   State& s = state_;
   const int seat = s.to_move;
   if (a.value == 0) {
-    s.out |= static_cast<std::uint8_t>(1u << seat);
+    ++s.passes;
+    if (!rules_.passed_may_bid_again) s.out |= static_cast<std::uint8_t>(1u << seat);
   } else {
+    s.passes = 0;
     s.high_bid = a.value;
     s.high_bidder = static_cast<std::int8_t>(seat);
     if (a.value == kHighestBid) return start_play(seat, a.value);
   }
+  if (rules_.passed_may_bid_again) {
+    // Turns go round every seat; a bid followed by a pass from each other seat wins.
+    if (s.high_bidder < 0 && s.passes == s.seats) return nobody_bid();
+    if (s.high_bidder >= 0 && s.passes == s.seats - 1) return start_play(s.high_bidder, s.high_bid);
+    s.to_move = static_cast<std::int8_t>(next_seat(seat));
+    return;
+  }
   // The next seat still in the auction; the auction ends when only the high bidder is.
   int next = next_seat(seat);
   while (contains_seat(s.out, next) && next != seat) next = next_seat(next);
-  if (contains_seat(s.out, next)) return redeal();  // everybody passed
+  if (contains_seat(s.out, next)) return nobody_bid();
   if (next == s.high_bidder) return start_play(next, s.high_bid);
   s.to_move = static_cast<std::int8_t>(next);
+}
+
+void Game::nobody_bid() {
+  if (rules_.redeal_when_nobody_bids) return redeal();
+  state_.phase = Phase::Over;  // a void hand: no landlord, no stakes
 }
 
 void Game::apply_call_rob(const Action& a) {
@@ -248,7 +263,7 @@ void Game::apply_call_rob(const Action& a) {
     case CallRobStage::Calling:
       if (!a.value) {
         s.out |= static_cast<std::uint8_t>(1u << seat);
-        if (s.out == (1u << s.seats) - 1) return redeal();
+        if (s.out == (1u << s.seats) - 1) return nobody_bid();
         s.to_move = static_cast<std::int8_t>(next_seat(seat));
         return;
       }
@@ -337,7 +352,11 @@ std::vector<Action> Game::legal_actions() const {
 
 Settlement Game::result() const {
   const State& s = state_;
-  if (s.phase != Phase::Over) return {};
+  if (s.phase != Phase::Over || s.landlord < 0) {  // unfinished, or void: no stakes
+    Settlement none;
+    none.base = 0;
+    return none;
+  }
   const bool landlord_won = s.winner == s.landlord;
   bool spring = landlord_won, anti_spring = false;
   for (int seat = 0; seat < s.seats; ++seat) {

@@ -148,13 +148,15 @@ class Game {
   bool apply(const Action& a);
   bool undo();
   std::vector<Action> legal_actions() const;
-  Settlement result() const;  // meaningful once phase == Over
+  // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.
+  Settlement result() const;
 
  private:
   Game(const Rules& rules, std::uint64_t seed) : rules_(rules), rng_(seed), seed_(seed) {}
   void start(const Deal& deal, int first_bidder, int landlord);
   void start_play(int landlord, int base);
   void redeal();
+  void nobody_bid();
   void apply_bid(const Action& a);
   void apply_call_rob(const Action& a);
   void apply_play(const Action& a);

@@ -49,6 +49,8 @@ std::optional<Rules> preset(std::string_view name) {
     r.four_with_two = false;
     r.max_solo_kicker_copies = 3;
     r.kicker_trio_extends_airplane = true;
+    r.passed_may_bid_again = true;
+    r.redeal_when_nobody_bids = false;
     return r;
   }
   return std::nullopt;

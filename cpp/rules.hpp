@@ -44,6 +44,11 @@ struct Rules {
 
   // How the landlord is chosen.
   Bidding bidding = Bidding::Classic;
+  // Classic bidding: may a player who passed bid again later in the auction? (OpenSpiel:
+  // yes; the auction then ends when a bid is followed by a pass from every other seat.)
+  bool passed_may_bid_again = false;
+  // When nobody bids: redeal (standard), or end the hand with no stakes (OpenSpiel).
+  bool redeal_when_nobody_bids = true;
   // Call-and-rob: the stake of a call before any rob.
   int call_base = 1;
   // The cap on the multiplier (bombs, rocket, spring); 0 means no cap.

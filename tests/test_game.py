@@ -99,6 +99,19 @@ def test_three_passes_redeal_with_a_new_shuffle() -> None:
     assert [game.hand(s) for s in range(3)] != first
 
 
+def test_openspiel_auction_fields() -> None:
+    # OpenSpiel lets a passed player bid again and voids the hand when nobody bids.
+    game = Game(seed=8, rules=Rules.preset("openspiel"))
+    game.bid(0)
+    game.bid(0)
+    game.bid(1)
+    assert game.to_move == 0 and [str(a) for a in game.legal_actions()] == ["bid 0", "bid 2", "bid 3"]
+    void = Game(seed=8, rules=Rules.preset("openspiel"))
+    for _ in range(3):
+        void.bid(0)
+    assert void.phase == "over" and void.result is not None and void.result.payouts == (0, 0, 0)
+
+
 def test_call_and_rob_through_python() -> None:
     game = Game(seed=3, rules=Rules(bidding="call_rob", call_base=2))
     game.call(True)
@@ -157,7 +170,8 @@ def test_random_games_keep_the_invariants(preset: str) -> None:
         assert result is not None and sum(result.payouts) == 0
         obs = game.observation(0)
         held = sum((game.hand(s) for s in range(3)), Cards())
-        assert held + sum(obs["played"], Cards()) == FULL_DECK
+        untaken = game.kitty if game.landlord is None else Cards()  # a void hand (openspiel)
+        assert held + sum(obs["played"], Cards()) + untaken == FULL_DECK
         replay = Game.from_record(json.loads(json.dumps(game.to_record())))
         assert replay.hash == game.hash and replay.history == game.history
 

@@ -24,6 +24,8 @@ constexpr Field kFields[] = {
     {"pair_kickers_share_rank", &Rules::pair_kickers_share_rank, nullptr, nullptr},
     {"decks", nullptr, &Rules::decks, nullptr},
     {"bidding", nullptr, nullptr, &Rules::bidding},
+    {"passed_may_bid_again", &Rules::passed_may_bid_again, nullptr, nullptr},
+    {"redeal_when_nobody_bids", &Rules::redeal_when_nobody_bids, nullptr, nullptr},
     {"call_base", nullptr, &Rules::call_base, nullptr},
     {"max_multiplier", nullptr, &Rules::max_multiplier, nullptr},
 };
@@ -87,8 +89,8 @@ void register_rules(py::module_& m) {
 Every field of RULES.md's kicker rules and presets table is a keyword argument:
 four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
 joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, decks;
-and of the game: bidding ('classic', 'call_rob' or 'none'), call_base, max_multiplier
-(0: no cap).
+and of the game: bidding ('classic', 'call_rob' or 'none'), passed_may_bid_again,
+redeal_when_nobody_bids, call_base, max_multiplier (0: no cap).
 Rules.preset(name) gives 'standard', 'douzero', 'rlcard' or 'openspiel'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
       .def_static("preset", [](const std::string& name) {

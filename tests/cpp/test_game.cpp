@@ -211,3 +211,25 @@ TEST(two_seat_puzzles_alternate) {
   CHECK_EQ(int{g.state().to_move}, 0);
   CHECK_EQ(g.state().last.cards, Mask{0});
 }
+
+TEST(openspiel_style_auction) {
+  const Rules r = *preset("openspiel");
+  {
+    // 0 bids 1, 1 passes, 2 bids 2, 0 passes: 1 may bid again (3 or pass).
+    Game g(fixed_deal(), r, 0, -1, 7);
+    CHECK(apply_all(g, {Action::bid(1), Action::bid(0), Action::bid(2), Action::bid(0)}));
+    CHECK_EQ(int{g.state().to_move}, 1);
+    CHECK(g.check(Action::bid(3)).empty());
+    CHECK(apply_all(g, {Action::bid(0)}));  // two passes after the bid of 2
+    CHECK_EQ(int{g.state().landlord}, 2);
+  }
+  {
+    // Nobody bids: the hand ends void, without a redeal.
+    Game g(fixed_deal(), r, 0, -1, 7);
+    CHECK(apply_all(g, {Action::bid(0), Action::bid(0), Action::bid(0)}));
+    CHECK(g.state().phase == Phase::Over);
+    CHECK_EQ(int{g.state().redeals}, 0);
+    CHECK_EQ(g.result().payouts[0] + g.result().payouts[1] + g.result().payouts[2], 0LL);
+    CHECK_EQ(g.result().base, 0);
+  }
+}
