@@ -157,10 +157,16 @@ void Game::redeal() {
   start(deal_cards(rng_), state_.first_bidder, -1);
 }
 
-std::vector<SeatAction> Game::history() const {
+std::vector<SeatAction> Game::history(bool current_deal_only) const {
+  auto first = steps_.begin();
+  if (current_deal_only) {
+    for (auto it = steps_.begin(); it != steps_.end(); ++it) {
+      if (it->redealt) first = it + 1;
+    }
+  }
   std::vector<SeatAction> out;
-  out.reserve(steps_.size());
-  for (const Step& step : steps_) out.push_back({step.before.to_move, step.action});
+  out.reserve(static_cast<std::size_t>(steps_.end() - first));
+  for (auto it = first; it != steps_.end(); ++it) out.push_back({it->before.to_move, it->action});
   return out;
 }
 
@@ -194,6 +200,11 @@ std::string Game::check(const Action& a) const {
 
 bool Game::apply(const Action& a) {
   if (!check(a).empty()) return false;
+  apply_legal(a);
+  return true;
+}
+
+void Game::apply_legal(const Action& a) {
   steps_.push_back({a, state_, rng_, false});
   const auto deals_before = deals_.size();
   if (state_.phase == Phase::Bidding) {
@@ -206,7 +217,6 @@ bool Game::apply(const Action& a) {
     apply_play(a);
   }
   steps_.back().redealt = deals_.size() != deals_before;
-  return true;
 }
 
 void Game::apply_bid(const Action& a) {

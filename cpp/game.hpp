@@ -139,13 +139,16 @@ class Game {
   bool from_a_position() const { return from_position_; }
   const Rules& rules() const { return rules_; }
   const std::vector<Deal>& deals() const { return deals_; }
-  std::vector<SeatAction> history() const;  // every action since the first deal
+  // Every action since the first deal, or only those since the current deal began.
+  std::vector<SeatAction> history(bool current_deal_only = false) const;
   std::uint64_t seed() const { return seed_; }
 
   // Why `a` is illegal now, or empty when legal.
   std::string check(const Action& a) const;
   // Applies a legal action and returns true; returns false (and changes nothing) otherwise.
   bool apply(const Action& a);
+  // Applies an action known to be legal (one of legal_actions()), skipping the check.
+  void apply_legal(const Action& a);
   bool undo();
   std::vector<Action> legal_actions() const;
   // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.

@@ -5,7 +5,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cstring>
 #include <optional>
+#include <vector>
 
 #include "../move.hpp"
 #include "../rules.hpp"
@@ -44,6 +46,19 @@ std::string describe(const Move& m);
 // The NumPy row format of moves: the Move struct itself (16 bytes), fields cards, kind,
 // key and length; rows with cards == 0 stand for "no move" (leading).
 py::dtype move_dtype();
+// A 1-d NumPy array of `n` rows of `row_size` bytes, viewed through `dtype`.
+py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size);
+// The rows of a 1-d array of `dtype` as C++ values; TypeError naming `what` otherwise.
+template <class Row>
+std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* what) {
+  const auto arr = py::array::ensure(obj, py::array::c_style);
+  if (!arr || !arr.dtype().equal(dtype) || arr.ndim() != 1) {
+    throw py::type_error(std::string(what) + " must be a 1-d array of dtype " + std::string(py::str(dtype)));
+  }
+  std::vector<Row> rows(static_cast<std::size_t>(arr.shape(0)));
+  if (!rows.empty()) std::memcpy(rows.data(), arr.data(), rows.size() * sizeof(Row));
+  return rows;
+}
 py::array to_array(const Move* moves, std::size_t n);
 std::vector<Move> from_array(py::handle obj, const char* what);
 std::string kind_name(MoveKind kind);
@@ -53,5 +68,6 @@ void register_rules(py::module_& m);
 void register_moves(py::module_& m);
 void register_movegen(py::module_& m);
 void register_game(py::module_& m);
+void register_selfplay(py::module_& m);
 
 }  // namespace ddz::py_bind

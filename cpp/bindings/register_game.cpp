@@ -150,9 +150,9 @@ int running_multiplier(const Game& g) {
   return settle(1, g.state().bombs, g.state().rockets, false, false, true, 0, 1, g.rules().max_multiplier).multiplier;
 }
 
-py::list history_list(const Game& g) {
+py::list history_list(const Game& g, bool current_deal_only) {
   py::list out;
-  for (const SeatAction& sa : g.history()) out.append(py::make_tuple(sa.seat, sa.action));
+  for (const SeatAction& sa : g.history(current_deal_only)) out.append(py::make_tuple(sa.seat, sa.action));
   return out;
 }
 
@@ -186,7 +186,7 @@ py::dict observation(const Game& g, long seat_arg_value) {
   o["bombs"] = int{s.bombs};
   o["rockets"] = int{s.rockets};
   o["multiplier"] = running_multiplier(g);
-  o["history"] = history_list(g);
+  o["history"] = history_list(g, true);  // this deal's actions
   return o;
 }
 
@@ -398,7 +398,8 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_property_readonly("redeals", [](const Game& g) { return g.state().redeals; })
       .def_property_readonly("rules", &Game::rules)
       .def_property_readonly("seed", &Game::seed)
-      .def_property_readonly("history", &history_list, "Every action as (seat, Action), redeals included.")
+      .def_property_readonly("history", [](const Game& g) { return history_list(g, false); },
+                             "Every action as (seat, Action), redeals included.")
       .def_property_readonly("hash", [](const Game& g) { return hash(g.state()); }, "A 64-bit hash of the position.")
       .def_property_readonly("result", [](const Game& g) {
             return g.state().phase == Phase::Over ? py::cast(g.result()) : py::object(py::none());

@@ -58,22 +58,19 @@ py::dtype move_dtype() {
       .get_stored();
 }
 
-py::array to_array(const Move* moves, std::size_t n) {
-  // The rows live in a plain uint64 array viewed through MOVE_DTYPE: NumPy allocates a
+py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size) {
+  // The rows live in a plain uint64 array viewed through `dtype`: NumPy allocates a
   // structured dtype array itself by a slow path (it asks how to zero-fill it).
-  py::array_t<std::uint64_t> storage(static_cast<py::ssize_t>(n * sizeof(Move) / sizeof(std::uint64_t)));
-  if (n) std::memcpy(storage.mutable_data(), moves, n * sizeof(Move));
-  return py::array(move_dtype(), py::array::ShapeContainer{static_cast<py::ssize_t>(n)}, py::array::StridesContainer{},
+  py::array_t<std::uint64_t> storage(static_cast<py::ssize_t>(n * row_size / sizeof(std::uint64_t)));
+  if (n) std::memcpy(storage.mutable_data(), rows, n * row_size);
+  return py::array(dtype, py::array::ShapeContainer{static_cast<py::ssize_t>(n)}, py::array::StridesContainer{},
                    storage.data(), storage);
 }
 
+py::array to_array(const Move* moves, std::size_t n) { return structured_rows(move_dtype(), moves, n, sizeof(Move)); }
+
 std::vector<Move> from_array(py::handle obj, const char* what) {
-  const auto arr = py::array::ensure(obj, py::array::c_style | py::array::forcecast);
-  if (!arr || !arr.dtype().equal(move_dtype()) || arr.ndim() != 1) {
-    throw py::type_error(std::string(what) + " must be a 1-d array of doudizhu.MOVE_DTYPE");
-  }
-  std::vector<Move> moves(static_cast<std::size_t>(arr.shape(0)));
-  if (!moves.empty()) std::memcpy(moves.data(), arr.data(), moves.size() * sizeof(Move));
+  std::vector<Move> moves = rows_from<Move>(obj, move_dtype(), what);
   for (const Move& m : moves) {
     if (static_cast<int>(m.kind) >= kNumMoveKinds) throw py::value_error(std::string(what) + ": unknown move kind");
   }

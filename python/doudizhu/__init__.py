@@ -9,11 +9,13 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
   :func:`legal_moves_batch`: what cards are, and what a hand may play.
 - :class:`Game`, :class:`Action`, :class:`Settlement`, :func:`score`: a hand of play
   (deal, bidding, play, scoring, records); :class:`IllegalActionError` says why not.
+- :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays.
 """
 
 from __future__ import annotations
 
 from ._core import (
+    ACTION_DTYPE,
     MOVE_DTYPE,
     Action,
     ActionType,
@@ -24,6 +26,8 @@ from ._core import (
     MoveKind,
     Rules,
     Settlement,
+    actions_from_rows,
+    actions_to_rows,
     classify,
     legal_moves,
     legal_moves_array,
@@ -33,8 +37,10 @@ from ._core import (
     score,
 )
 from .match import Match
+from .selfplay import SelfPlayResult, selfplay
 
 __all__ = [
+    "ACTION_DTYPE",
     "MOVE_DTYPE",
     "Action",
     "ActionType",
@@ -45,7 +51,10 @@ __all__ = [
     "Move",
     "MoveKind",
     "Rules",
+    "SelfPlayResult",
     "Settlement",
+    "actions_from_rows",
+    "actions_to_rows",
     "classify",
     "legal_moves",
     "legal_moves_array",
@@ -53,4 +62,5 @@ __all__ = [
     "moves_from_array",
     "moves_to_array",
     "score",
+    "selfplay",
 ]

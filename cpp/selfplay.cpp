@@ -1,0 +1,101 @@
+#include "selfplay.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace ddz {
+
+namespace {
+
+constexpr std::uint64_t kPolicyStream = 0x5DEE'CE66'D1CE'4E5B;
+constexpr std::int64_t kChunk = 64;  // games a thread claims at a time
+
+}  // namespace
+
+std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
+  std::uint64_t z = seed + (index + 1) * 0x9E37'79B9'7F4A'7C15;
+  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
+  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
+  return z ^ (z >> 31);
+}
+
+ActionRow to_row(int seat, const Action& a) {
+  ActionRow row;
+  if (a.type == ActionType::Play) {
+    row.cards = a.move.cards;
+    row.kind = static_cast<std::uint8_t>(a.move.kind);
+    row.key = a.move.key;
+    row.length = a.move.length;
+  }
+  row.type = static_cast<std::uint8_t>(a.type);
+  row.value = a.value;
+  row.seat = static_cast<std::uint8_t>(seat);
+  return row;
+}
+
+Action from_row(const ActionRow& row) {
+  Action a{static_cast<ActionType>(row.type), row.value, {}};
+  if (a.type == ActionType::Play) a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key, row.length};
+  return a;
+}
+
+GameSummary play_one(std::uint64_t seed, std::uint64_t index, const SelfPlayOptions& options,
+                     std::vector<ActionRow>* record) {
+  const std::uint64_t s = game_seed(seed, index);
+  Game game(s, options.rules, static_cast<int>(index % kMaxSeats));
+  Rng rng(s ^ kPolicyStream);
+  std::vector<Action> legal;
+  GameSummary summary;
+  while (game.state().phase != Phase::Over) {
+    legal = game.legal_actions();
+    const Action& a = legal[choose(options.policy, game, legal, rng)];
+    const int seat = game.state().to_move;
+    if (game.state().phase == Phase::Playing) ++summary.moves;
+    if (record) record->push_back(to_row(seat, a));
+    game.apply_legal(a);
+  }
+  const State& st = game.state();
+  const Settlement result = game.result();
+  summary.deal = game.deals().back();
+  summary.landlord = st.landlord;
+  summary.landlord_won = result.landlord_won;
+  summary.base = result.base;
+  summary.multiplier = result.multiplier;
+  summary.redeals = st.redeals;
+  for (int i = 0; i < kMaxSeats; ++i) summary.payouts[static_cast<std::size_t>(i)] = result.payouts[static_cast<std::size_t>(i)];
+  return summary;
+}
+
+SelfPlayResult self_play(const SelfPlayOptions& options) {
+  const auto n = static_cast<std::size_t>(std::max<std::int64_t>(options.games, 0));
+  SelfPlayResult result;
+  result.games.resize(n);
+  std::vector<std::vector<ActionRow>> records(options.record ? n : 0);
+  std::atomic<std::int64_t> next{0};
+  const auto worker = [&] {
+    for (std::int64_t start; (start = next.fetch_add(kChunk)) < static_cast<std::int64_t>(n);) {
+      const auto end = std::min<std::int64_t>(start + kChunk, static_cast<std::int64_t>(n));
+      for (std::int64_t i = start; i < end; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        result.games[k] = play_one(options.seed, k, options, options.record ? &records[k] : nullptr);
+      }
+    }
+  };
+  const int threads = std::clamp(options.threads, 1, 256);
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (options.record) {
+    result.offsets.reserve(n + 1);
+    result.offsets.push_back(0);
+    for (const auto& r : records) {
+      result.actions.insert(result.actions.end(), r.begin(), r.end());
+      result.offsets.push_back(static_cast<std::int64_t>(result.actions.size()));
+    }
+  }
+  return result;
+}
+
+}  // namespace ddz

@@ -1,0 +1,64 @@
+// Self-play: many whole games on a pool of threads, the same games whatever the thread
+// count. Game i is dealt from seed `game_seed(seed, i)` and its players draw from
+// `Rng(game_seed(seed, i) ^ kPolicyStream)`; each thread writes only its own games' slots.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "game.hpp"
+#include "policy.hpp"
+
+namespace ddz {
+
+// One action of a recorded game, 16 bytes: the move's fields first (as in a Move), then
+// what the action is and who took it.
+struct ActionRow {
+  Mask cards = 0;
+  std::uint8_t kind = 0;
+  std::uint8_t key = 0;
+  std::uint8_t length = 0;
+  std::uint8_t type = 0;   // ActionType
+  std::uint8_t value = 0;  // bid, or 1/0 for call and rob
+  std::uint8_t seat = 0;
+};
+static_assert(sizeof(ActionRow) == 16);
+
+ActionRow to_row(int seat, const Action& a);
+Action from_row(const ActionRow& row);
+
+struct GameSummary {
+  Deal deal;  // the deal that was played (after any redeals)
+  std::int8_t landlord = -1;  // -1: a void hand (nobody bid, no redeal)
+  bool landlord_won = false;
+  std::int32_t base = 0;
+  std::int32_t multiplier = 1;
+  std::int32_t moves = 0;  // plays and passes after the auction
+  std::int32_t redeals = 0;
+  std::array<std::int64_t, kMaxSeats> payouts{};
+};
+
+struct SelfPlayOptions {
+  std::int64_t games = 0;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  PolicyKind policy = PolicyKind::Random;
+  Rules rules{};
+  bool record = false;
+};
+
+struct SelfPlayResult {
+  std::vector<GameSummary> games;
+  std::vector<ActionRow> actions;       // with record: every action of every game
+  std::vector<std::int64_t> offsets;    // with record: game i is actions[offsets[i], offsets[i+1])
+};
+
+std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
+
+// Plays one whole game; appends its actions to `record` when given.
+GameSummary play_one(std::uint64_t seed, std::uint64_t index, const SelfPlayOptions& options,
+                     std::vector<ActionRow>* record);
+
+SelfPlayResult self_play(const SelfPlayOptions& options);
+
+}  // namespace ddz

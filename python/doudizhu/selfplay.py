@@ -1,0 +1,169 @@
+"""Self-play: many whole games, generated in C++ on all cores, returned as NumPy arrays."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Sequence
+from typing import Any, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._core import ACTION_DTYPE, Action, Game, Rules
+
+#: A custom agent: given what the seat knows and the legal actions, the action to take.
+PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
+Policy = Union[str, PolicyFn]
+
+
+_MASK64 = (1 << 64) - 1
+_MAX_REDEALS = 100  # a policy that never bids would deal forever
+_PER_GAME = {
+    "kitty": np.uint64,
+    "landlord": np.int8,
+    "landlord_won": np.bool_,
+    "base": np.int32,
+    "multiplier": np.int32,
+    "moves": np.int32,
+    "redeals": np.int32,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class SelfPlayResult:
+    """One row per game. ``hands`` (n, 3) and ``kitty`` are the masks of the deal that was
+    played; ``landlord`` is -1 for a void hand; ``moves`` counts plays and passes after the
+    auction. With ``record``, game i's actions are ``actions[offsets[i]:offsets[i + 1]]``
+    (rows of :data:`ACTION_DTYPE`; :func:`doudizhu.actions_from_rows` turns them back into
+    actions)."""
+
+    hands: npt.NDArray[np.uint64]
+    kitty: npt.NDArray[np.uint64]
+    landlord: npt.NDArray[np.int8]
+    landlord_won: npt.NDArray[np.bool_]
+    base: npt.NDArray[np.int32]
+    multiplier: npt.NDArray[np.int32]
+    moves: npt.NDArray[np.int32]
+    redeals: npt.NDArray[np.int32]
+    payouts: npt.NDArray[np.int64]
+    actions: npt.NDArray[np.void] | None = None
+    offsets: npt.NDArray[np.int64] | None = None
+
+    def __len__(self) -> int:
+        return len(self.landlord)
+
+    @property
+    def landlord_win_rate(self) -> float:
+        played = self.landlord >= 0
+        return float(self.landlord_won[played].mean()) if played.any() else float("nan")
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the arrays to an ``.npz`` file."""
+        arrays = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        np.savez_compressed(path, **{k: v for k, v in arrays.items() if v is not None})
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> SelfPlayResult:
+        """Reads a file written by :meth:`save`."""
+        with np.load(path, allow_pickle=False) as data:
+            fields = {name: data[name] for name in data.files}
+        if "actions" in fields:
+            fields["actions"] = fields["actions"].view(ACTION_DTYPE)
+        return cls(**fields)
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[SelfPlayResult]) -> SelfPlayResult:
+        """The games of several results, in order (offsets rebased)."""
+        if not parts:
+            raise ValueError("nothing to concatenate")
+        fields: dict[str, Any] = {
+            name: np.concatenate([getattr(p, name) for p in parts]) for name in ("hands", "payouts", *_PER_GAME)
+        }
+        if all(p.actions is not None and p.offsets is not None for p in parts):
+            fields["actions"] = np.concatenate([p.actions for p in parts if p.actions is not None])
+            starts = np.cumsum([0] + [len(p.actions) for p in parts if p.actions is not None])
+            rebased = [p.offsets[:-1] + start for p, start in zip(parts, starts) if p.offsets is not None]
+            fields["offsets"] = np.concatenate([*rebased, [starts[-1]]]).astype(np.int64)
+        return cls(**fields)
+
+
+def selfplay(
+    games: int,
+    policy: Policy = "random",
+    seed: int = 0,
+    threads: int | None = None,
+    rules: Rules | None = None,
+    record: bool = False,
+) -> SelfPlayResult:
+    """Plays ``games`` whole games (bidding as ``rules`` say) and returns their outcomes.
+
+    A built-in ``policy`` ("random") runs in C++ on ``threads`` threads (default: every
+    core) with the GIL released; the same ``seed`` gives the same games whatever the
+    thread count. A callable policy is called in Python as ``policy(observation, legal)``
+    and must return one of ``legal``; it plays the same deals, one game at a time.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise ValueError("games must be a non-negative int")
+    if threads is None:
+        threads = os.cpu_count() or 1
+    if isinstance(policy, str) or games == 0:
+        name = policy if isinstance(policy, str) else "random"
+        return SelfPlayResult(**_core.selfplay(games, name, seed & _MASK64, threads, rules, record))
+    if not callable(policy):
+        raise TypeError("policy must be a built-in policy name or a callable")
+    return _python_selfplay(games, policy, seed & _MASK64, rules, record)
+
+
+def _python_selfplay(games: int, policy: PolicyFn, seed: int, rules: Rules | None, record: bool) -> SelfPlayResult:
+    """The same deals as the C++ runner (game i from game_seed(seed, i)), played in Python."""
+    rows: list[dict[str, Any]] = []
+    actions: list[tuple[int, Action]] = []
+    offsets = [0]
+    for index in range(games):
+        game = Game(seed=_core.game_seed(seed, index), rules=rules, first_bidder=index % 3)
+        moves = 0
+        while game.phase != "over":
+            seat = game.to_move
+            assert seat is not None
+            legal = game.legal_actions()
+            action = policy(game.observation(seat), legal)
+            if action not in legal:
+                raise ValueError(f"policy returned {action!r}, not one of the legal actions")
+            moves += game.phase == "playing"
+            game.step(action)
+            if game.redeals > _MAX_REDEALS:
+                raise RuntimeError(f"game {index}: {game.redeals} redeals; the policy never bids")
+            actions.append((seat, action))
+        offsets.append(len(actions))
+        rows.append(_summary(game, moves))
+    result = SelfPlayResult(
+        hands=np.array([r["hands"] for r in rows], dtype=np.uint64),
+        payouts=np.array([r["payouts"] for r in rows], dtype=np.int64),
+        **{name: np.array([r[name] for r in rows], dtype=dtype) for name, dtype in _PER_GAME.items()},
+    )
+    if not record:
+        return result
+    return dataclasses.replace(result, actions=_core.actions_to_rows(actions), offsets=np.array(offsets, dtype=np.int64))
+
+
+def _summary(game: Game, moves: int) -> dict[str, Any]:
+    record = game.to_record()
+    deal = record["deals"][-1]
+    result = game.result
+    assert result is not None
+    return {
+        "hands": [_core.Cards(h).mask for h in deal["hands"]],
+        "kitty": _core.Cards(deal["kitty"]).mask,
+        "landlord": -1 if game.landlord is None else game.landlord,
+        "landlord_won": result.landlord_won,
+        "base": result.base,
+        "multiplier": result.multiplier,
+        "moves": moves,
+        "redeals": game.redeals,
+        "payouts": list(result.payouts),
+    }
+
+
+__all__ = ["Policy", "PolicyFn", "SelfPlayResult", "selfplay"]

@@ -1,0 +1,273 @@
+// ddz_soak GAMES [SEED] [THREADS]: plays GAMES random hands (each action drawn uniformly
+// from Game::legal_actions with ddz::Rng) under every preset and the variants (call and
+// rob, capped multiplier), and checks after each:
+//   - the 54 cards are conserved at every step (hands + played + the kitty until taken);
+//   - the game never sticks (a hand in progress always has a legal action) and ends;
+//   - check() agrees with apply() on every chosen action;
+//   - the settlement matches the scoring rules worked out independently here, and the
+//     payouts sum to zero;
+//   - undoing every step restores the initial State exactly (operator==) and its hash;
+//   - replaying the history on a fresh Game built like the first (from the seed, and from
+//     the recorded first deal) gives an identical State and the same deals.
+// Exits 1 with a message on the first violation; ends with "soak: N passed, 0 failed".
+// Games are spread over THREADS threads (default: the machine's cores); the outcome does
+// not depend on the thread count.
+#include <algorithm>
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "game.hpp"
+
+using namespace ddz;
+
+namespace {
+
+constexpr Mask kDeck = kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3);
+constexpr int kMaxSteps = 20000;  // far above any hand (a redeal costs three passes)
+
+struct Config {
+  const char* name;
+  Rules rules;
+};
+
+std::vector<Config> configs() {
+  std::vector<Config> out;
+  for (const auto& name : preset_names()) out.push_back({name.c_str(), *preset(name)});
+  Rules call_rob;
+  call_rob.bidding = Bidding::CallRob;
+  out.push_back({"call_rob", call_rob});
+  Rules call_rob_capped = call_rob;
+  call_rob_capped.call_base = 3;
+  call_rob_capped.max_multiplier = 16;
+  out.push_back({"call_rob+base3+cap16", call_rob_capped});
+  Rules capped;
+  capped.max_multiplier = 4;
+  out.push_back({"standard+cap4", capped});
+  Rules douzero_capped = *preset("douzero");
+  douzero_capped.max_multiplier = 2;
+  out.push_back({"douzero+cap2", douzero_capped});
+  Rules openspiel_call_rob = *preset("openspiel");
+  openspiel_call_rob.bidding = Bidding::CallRob;
+  out.push_back({"openspiel+call_rob", openspiel_call_rob});
+  return out;
+}
+
+std::uint64_t splitmix(std::uint64_t x) {
+  std::uint64_t z = x + 0x9E37'79B9'7F4A'7C15;
+  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
+  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
+  return z ^ (z >> 31);
+}
+
+std::mutex print_mutex;
+
+[[noreturn]] void fail(const Config& cfg, std::uint64_t seed, int first_bidder, const std::string& what) {
+  std::lock_guard<std::mutex> lock(print_mutex);
+  std::fprintf(stderr, "soak: FAILED (%s, seed %" PRIu64 ", first_bidder %d): %s\n", cfg.name, seed, first_bidder,
+               what.c_str());
+  std::fprintf(stdout, "soak: 0 passed, 1 failed\n");
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+std::string state_text(const State& s) {
+  std::string t = "phase " + std::to_string(int(s.phase)) + ", to_move " + std::to_string(s.to_move) +
+                  ", landlord " + std::to_string(s.landlord) + ", hands";
+  for (int i = 0; i < s.seats; ++i) t += " " + to_text(s.hands[static_cast<std::size_t>(i)]);
+  return t + ", kitty " + to_text(s.kitty);
+}
+
+Mask held(const State& s) {
+  Mask all = 0;
+  for (int i = 0; i < s.seats; ++i) all += s.hands[static_cast<std::size_t>(i)] + s.played[static_cast<std::size_t>(i)];
+  // The kitty is apart until the landlord takes it (never, in a void hand).
+  if (s.phase == Phase::Bidding || s.landlord < 0) all += s.kitty;
+  return all;
+}
+
+struct Totals {
+  long long games = 0, actions = 0, redeals = 0, void_hands = 0, landlord_wins = 0, bombs = 0, springs = 0;
+  void add(const Totals& o) {
+    games += o.games;
+    actions += o.actions;
+    redeals += o.redeals;
+    void_hands += o.void_hands;
+    landlord_wins += o.landlord_wins;
+    bombs += o.bombs;
+    springs += o.springs;
+  }
+};
+
+// The base stake the auction should have produced, worked out from the history alone.
+int expected_base(const Rules& rules, const std::vector<SeatAction>& history, std::size_t from) {
+  if (rules.bidding == Bidding::None) return 1;
+  int base = 0, robs = 0;
+  for (std::size_t i = from; i < history.size(); ++i) {
+    const Action& a = history[i].action;
+    if (a.type == ActionType::Bid && a.value > base) base = a.value;
+    if (a.type == ActionType::Rob && a.value) ++robs;
+  }
+  return rules.bidding == Bidding::Classic ? base : rules.call_base << robs;
+}
+
+void check_settlement(const Config& cfg, std::uint64_t seed, int fb, const Game& g, Totals& totals) {
+  const State& s = g.state();
+  const Settlement r = g.result();
+  const auto say = [&](const std::string& what) { fail(cfg, seed, fb, what + " (" + state_text(s) + ")"); };
+  long long sum = 0;
+  for (long long p : r.payouts) sum += p;
+  if (sum != 0) say("payouts do not sum to zero");
+  if (s.landlord < 0) {  // a void hand (nobody bid, no redeal)
+    if (cfg.rules.redeal_when_nobody_bids) say("a void hand although the rules redeal");
+    for (long long p : r.payouts) {
+      if (p != 0) say("a void hand pays");
+    }
+    ++totals.void_hands;
+    return;
+  }
+  if (s.winner < 0 || s.hands[static_cast<std::size_t>(s.winner)] != 0) say("the winner holds cards");
+  // Bombs and rockets as played, spring and anti-spring from the plays of each seat.
+  const auto history = g.history();
+  int bombs = 0, rockets = 0;
+  std::array<int, kMaxSeats> plays{};
+  std::size_t last_redeal = 0;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const Action& a = history[i].action;
+    if (a.type == ActionType::Play) {
+      ++plays[static_cast<std::size_t>(history[i].seat)];
+      bombs += a.move.kind == MoveKind::Bomb;
+      rockets += a.move.kind == MoveKind::Rocket;
+    }
+  }
+  // The auction that counts is the one after the last redeal: replay to find where it began.
+  {
+    Game replay(seed, cfg.rules, fb);
+    for (std::size_t i = 0; i < history.size(); ++i) {
+      const auto redeals = replay.state().redeals;
+      replay.apply(history[i].action);
+      if (replay.state().redeals != redeals) last_redeal = i + 1;
+    }
+  }
+  const bool landlord_won = s.winner == s.landlord;
+  bool spring = landlord_won, anti_spring = false;
+  for (int seat = 0; seat < s.seats; ++seat) {
+    if (seat != s.landlord && plays[static_cast<std::size_t>(seat)] > 0) spring = false;
+  }
+  if (!landlord_won) anti_spring = plays[static_cast<std::size_t>(s.landlord)] == 1;
+  long long multiplier = 1LL << (bombs + rockets + spring + anti_spring);
+  if (cfg.rules.max_multiplier > 0) multiplier = std::min<long long>(multiplier, cfg.rules.max_multiplier);
+  const int base = expected_base(cfg.rules, history, last_redeal);
+  if (r.base != base) say("base " + std::to_string(r.base) + ", expected " + std::to_string(base));
+  if (r.bombs != bombs || r.rockets != rockets) say("bomb or rocket count differs from the plays");
+  if (r.spring != spring || r.anti_spring != anti_spring) say("spring or anti-spring wrong");
+  if (r.multiplier != multiplier) say("multiplier " + std::to_string(r.multiplier) + ", expected " + std::to_string(multiplier));
+  if (r.landlord_won != landlord_won) say("landlord_won wrong");
+  const long long stake = static_cast<long long>(base) * multiplier;
+  for (int seat = 0; seat < s.seats; ++seat) {
+    const long long want = seat == s.landlord ? (landlord_won ? 2 : -2) * stake : (landlord_won ? -stake : stake);
+    if (r.payouts[static_cast<std::size_t>(seat)] != want) say("payout of seat " + std::to_string(seat) + " wrong");
+  }
+  totals.landlord_wins += landlord_won;
+  totals.bombs += bombs + rockets;
+  totals.springs += spring || anti_spring;
+}
+
+void play_one(const Config& cfg, std::uint64_t seed, int fb, Totals& totals) {
+  const auto say = [&](const std::string& what) { fail(cfg, seed, fb, what); };
+  Game g(seed, cfg.rules, fb);
+  const State start = g.state();
+  const std::uint64_t start_hash = hash(start);
+  if (!(g.initial() == start)) say("initial() differs from the state before the first action");
+  if (held(start) != kDeck) say("the deal does not hold the deck");
+
+  Rng choose(splitmix(seed ^ 0xC0FFEE));
+  int steps = 0;
+  while (g.state().phase != Phase::Over) {
+    if (++steps > kMaxSteps) say("the hand does not end");
+    const std::vector<Action> actions = g.legal_actions();
+    if (actions.empty()) say("no legal action in a hand in progress (" + state_text(g.state()) + ")");
+    const Action& a = actions[choose.below(static_cast<std::uint32_t>(actions.size()))];
+    if (const std::string why = g.check(a); !why.empty()) say("check refuses a legal action: " + why);
+    if (!g.apply(a)) say("apply refuses a legal action");
+    if (held(g.state()) != kDeck) say("cards not conserved (" + state_text(g.state()) + ")");
+  }
+  if (!g.legal_actions().empty()) say("legal actions after the hand is over");
+  check_settlement(cfg, seed, fb, g, totals);
+
+  const State final_state = g.state();
+  const std::vector<Deal> deals = g.deals();
+  const std::vector<SeatAction> history = g.history();
+  totals.actions += static_cast<long long>(history.size());
+  totals.redeals += final_state.redeals;
+
+  // Replays: from the seed, and from the recorded first deal.
+  Game from_seed(seed, cfg.rules, fb);
+  Game from_deal(deals.front(), cfg.rules, fb, -1, seed);
+  for (Game* replay : {&from_seed, &from_deal}) {
+    for (const SeatAction& sa : history) {
+      if (sa.seat != replay->state().to_move) say("replay: the recorded seat is not the one to move");
+      if (!replay->apply(sa.action)) say("replay refuses a recorded action");
+    }
+    if (!(replay->state() == final_state)) say("replay ends in a different state");
+    if (hash(replay->state()) != hash(final_state)) say("replay ends with a different hash");
+    if (!(replay->deals() == deals)) say("replay deals differ");
+  }
+
+  // Undo everything.
+  std::size_t undone = 0;
+  while (g.undo()) ++undone;
+  if (undone != history.size()) say("undo count differs from the history");
+  if (!(g.state() == start)) say("undoing every step does not restore the initial state");
+  if (hash(g.state()) != start_hash) say("undoing every step does not restore the hash");
+  if (g.deals().size() != 1 || !(g.deals().front() == deals.front())) say("undo leaves redealt deals");
+  if (!g.history().empty()) say("undo leaves history");
+  ++totals.games;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || argc > 4) {
+    std::fprintf(stderr, "usage: ddz_soak GAMES [SEED] [THREADS]\n");
+    return 2;
+  }
+  const long long games = std::atoll(argv[1]);
+  const std::uint64_t base_seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+  unsigned threads = argc > 3 ? static_cast<unsigned>(std::atoi(argv[3])) : std::thread::hardware_concurrency();
+  if (games < 0 || threads == 0) threads = 1;
+  threads = std::min<unsigned>(threads, 64);
+
+  const std::vector<Config> cfgs = configs();
+  std::vector<std::vector<Totals>> per_thread(threads, std::vector<Totals>(cfgs.size()));
+  std::atomic<long long> next{0};
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      for (long long i; (i = next.fetch_add(1)) < games;) {
+        const std::size_t c = static_cast<std::size_t>(i) % cfgs.size();
+        const std::uint64_t seed = splitmix(base_seed * 0x1000'0000ULL + static_cast<std::uint64_t>(i));
+        play_one(cfgs[c], seed, static_cast<int>(i % 3), per_thread[t][c]);
+      }
+    });
+  }
+  for (auto& th : pool) th.join();
+
+  Totals all;
+  for (std::size_t c = 0; c < cfgs.size(); ++c) {
+    Totals sum;
+    for (const auto& pt : per_thread) sum.add(pt[c]);
+    std::printf("  %-22s games %7lld  actions %9lld  redeals %6lld  void %5lld  landlord wins %6lld  bombs %6lld  springs %5lld\n",
+                cfgs[c].name, sum.games, sum.actions, sum.redeals, sum.void_hands, sum.landlord_wins, sum.bombs,
+                sum.springs);
+    all.add(sum);
+  }
+  std::printf("soak: %lld passed, 0 failed\n", all.games);
+  return 0;
+}

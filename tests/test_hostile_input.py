@@ -1,0 +1,539 @@
+"""Hostile input at the Python boundary.
+
+Every public function is fed arbitrary strings (unicode, control characters, lone
+surrogates, very long), ints (huge, negative), floats, None, bytes, containers, NumPy
+arrays of the wrong dtype or shape, and objects of the wrong type. Only TypeError or
+ValueError (IllegalActionError is a ValueError) may escape, always with a message, and a
+refused action leaves the game exactly as it was (hash, history, record).
+
+The end of the file holds the regression tests of the bugs this fuzzing found.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import doudizhu as dz
+from doudizhu import MOVE_DTYPE, Cards, Game, IllegalActionError, Move, Rules
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+RULES_FIELDS = [
+    "four_with_two",
+    "max_solo_kicker_copies",
+    "kicker_trio_extends_airplane",
+    "joker_kicks_four_with_two",
+    "both_jokers_as_kickers",
+    "pair_kickers_share_rank",
+    "decks",
+    "bidding",
+    "passed_may_bid_again",
+    "redeal_when_nobody_bids",
+    "call_base",
+    "max_multiplier",
+]
+
+SPECIAL: list[Any] = [
+    None, True, False, 0, -1, 1, 3, 15, 16, 2**31 - 1, 2**31, -(2**31) - 1, 2**60 - 1, 2**60, 2**63, 2**64 - 1,
+    2**64, -(2**64), 2**200, -(2**200), 0.0, -0.0, 1.5, 3.0, math.nan, math.inf, -math.inf, 1j,
+    "", " ", ",", "\x00", "\x00\x01\x7f", "\ud800", "3\udc00", "\U0001f0a1", "3\u2660\u2660", "\u2660",
+    "3" * 100_000, "pass", "PASS", "bid 3", "bid 9", "bid -1", "call", "decline", "rob", "no rob",
+    "BR", "33", "10", "3s 3h", "33334444", "3/TRIO_SOLO/3", "3/", "/", "//", "3/XX/3", "3/SOLO/\ud800",
+    b"33", bytearray(b"3"), memoryview(b"3"), [], [None], ["3", 5], [[]], {}, {"3": 1}, set(), frozenset({"3"}),
+    (), ("3",), object(), range(3), Decimal("3"), Decimal("nan"), Fraction(1, 3),
+    np.int64(-1), np.int64(3), np.uint64(2**64 - 1), np.float32(3), np.bool_(True), np.array([]),
+    np.array([[1]]), np.array(["x"]), np.zeros(3, dtype=np.float16), np.array(3), Cards("3"), Rules(),
+    Rules.preset("douzero"), Move("3"), dz.Action.pass_(), dz.Action.bid(1), dz.MoveKind.BOMB, Game,
+]
+
+
+def _surrogates(codes: list[int]) -> str:
+    return "".join(map(chr, codes))
+
+
+texts = st.one_of(
+    st.text(max_size=40),
+    st.text(alphabet="3456789TJQKA2BRtjqkabrxXsShHdDcC10 ,/\u2660\u2665", max_size=30),
+    st.lists(st.integers(0xD800, 0xDFFF), min_size=1, max_size=4).map(_surrogates),
+    st.text(min_size=200, max_size=2000),
+)
+ints = st.one_of(st.integers(), st.integers(-(2**70), 2**70), st.integers(-3, 20))
+arrays = hnp.arrays(
+    dtype=st.one_of(hnp.scalar_dtypes(), hnp.unicode_string_dtypes(max_len=3), hnp.byte_string_dtypes(max_len=3)),
+    shape=hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=4),
+)
+junk = st.one_of(
+    st.sampled_from(SPECIAL),
+    texts,
+    ints,
+    st.floats(),
+    st.binary(max_size=16),
+    st.lists(st.one_of(st.text(max_size=3), st.integers(), st.none()), max_size=20),
+    st.dictionaries(st.text(max_size=8), st.one_of(st.integers(), st.text(max_size=3), st.none()), max_size=4),
+    arrays,
+)
+
+
+def refused_or_ok(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Calls fn; TypeError and ValueError are the refusals allowed (with a message).
+    Anything else escaping fails the test, with the arguments in the report."""
+    try:
+        return fn(*args, **kwargs)
+    except (TypeError, ValueError) as e:
+        assert str(e), f"{type(e).__name__} without a message from {getattr(fn, '__name__', fn)}{args!r}"
+        return None
+    except Exception as e:  # noqa: BLE001 - the point of the test
+        pytest.fail(f"{type(e).__name__} escaped {getattr(fn, '__name__', fn)}(*{args!r:.300}, **{kwargs!r:.300}): {e}")
+
+
+def game_fingerprint(g: Game) -> tuple[Any, ...]:
+    return (g.hash, [(s, str(a)) for s, a in g.history], g.to_record(), g.phase, g.to_move,
+            [str(g.hand(i)) for i in range(g.seats)])
+
+
+def played_game(seed: int, steps: int, rules: Rules | None = None) -> Game:
+    g = Game(seed, rules=rules)
+    for i in range(steps):
+        actions = g.legal_actions()
+        if not actions:
+            break
+        g.step(actions[(seed + 7 * i) % len(actions)])
+    return g
+
+
+# --- Cards ---------------------------------------------------------------------
+
+
+@FAST
+@given(junk)
+def test_cards_from_anything(x: Any) -> None:
+    c = refused_or_ok(Cards, x)
+    if c is not None:
+        assert isinstance(c, Cards)
+        assert Cards(str(c)) == c
+        assert 0 <= c.mask < 2**60
+        assert all(0 <= n <= 8 for n in c.counts)
+
+
+@FAST
+@given(junk, junk)
+def test_cards_methods(x: Any, y: Any) -> None:
+    c = Cards("334BR")
+    refused_or_ok(Cards.from_mask, x)
+    refused_or_ok(Cards.from_counts, x)
+    refused_or_ok(Cards.from_counts, [x] * 15)
+    refused_or_ok(Cards.from_counts, [0] * 14 + [x])
+    refused_or_ok(c.count, x)
+    refused_or_ok(lambda: c + x)
+    refused_or_ok(lambda: c - x)
+    refused_or_ok(lambda: x + c)
+    refused_or_ok(lambda: c <= x)
+    refused_or_ok(lambda: c < x)
+    refused_or_ok(lambda: c == x)
+    refused_or_ok(lambda: (x, y) in {c: 1})
+    assert c == Cards("334BR")  # immutable whatever happened
+
+
+@FAST
+@given(st.lists(ints, min_size=0, max_size=17))
+def test_cards_from_counts_ints(counts: list[int]) -> None:
+    c = refused_or_ok(Cards.from_counts, counts)
+    if c is not None:
+        assert list(c.counts) == counts
+
+
+# --- Rules ---------------------------------------------------------------------
+
+
+@FAST
+@given(st.sampled_from(RULES_FIELDS), junk)
+def test_rules_fields(field: str, value: Any) -> None:
+    r = refused_or_ok(Rules, **{field: value})
+    if r is not None:
+        assert Rules(**r.to_dict()) == r
+    base = Rules.preset("rlcard")
+    refused_or_ok(base.replace, **{field: value})
+    assert base == Rules.preset("rlcard")
+
+
+@FAST
+@given(texts, junk)
+def test_rules_unknown_fields_and_presets(name: str, value: Any) -> None:
+    if name not in RULES_FIELDS:
+        with pytest.raises(TypeError):
+            Rules(**{name: value})
+    refused_or_ok(Rules.preset, name)
+    refused_or_ok(Rules.preset, value)
+
+
+# --- Moves and move generation ---------------------------------------------------
+
+
+@FAST
+@given(junk, junk, junk)
+def test_move_and_classify(cards: Any, kind: Any, rules: Any) -> None:
+    refused_or_ok(Move, cards)
+    refused_or_ok(Move, cards, kind)
+    refused_or_ok(Move, cards, rules=rules)
+    refused_or_ok(Move, "3", kind=kind)
+    refused_or_ok(dz.classify, cards)
+    refused_or_ok(dz.classify, cards, rules)
+    refused_or_ok(dz.classify, "33", rules=rules)
+    refused_or_ok(Move("3").beats, cards)
+
+
+@FAST
+@given(junk, junk, junk)
+def test_legal_moves_junk(hand: Any, last: Any, rules: Any) -> None:
+    for fn in (dz.legal_moves, dz.legal_moves_array):
+        refused_or_ok(fn, hand)
+        refused_or_ok(fn, "33344456", last)
+        refused_or_ok(fn, hand, last, rules)
+        refused_or_ok(fn, "33344456", None, rules)
+        refused_or_ok(fn, hand=hand, last=last)
+        refused_or_ok(fn, "3", None, None, hand)  # too many arguments
+        refused_or_ok(fn, "3", **{"rules": None, "extra": last})
+        refused_or_ok(fn)
+
+
+@FAST
+@given(junk, junk, junk)
+def test_legal_moves_batch_junk(hands: Any, lasts: Any, rules: Any) -> None:
+    refused_or_ok(dz.legal_moves_batch, hands)
+    refused_or_ok(dz.legal_moves_batch, hands, lasts, rules)
+    refused_or_ok(dz.legal_moves_batch, np.array([0x111], dtype=np.uint64), lasts)
+    refused_or_ok(dz.legal_moves_batch, np.array([0x111], dtype=np.uint64), None, rules)
+
+
+@FAST
+@given(arrays)
+def test_legal_moves_batch_arrays(hands: np.ndarray) -> None:
+    before = hands.copy()
+    out = refused_or_ok(dz.legal_moves_batch, hands)
+    assert hands.tobytes() == before.tobytes()  # never written to
+    if out is not None:
+        # Accepted only where every hand is a mask the int conversion gives exactly.
+        assert hands.ndim == 1
+        assert hands.size == 0 or hands.dtype.kind in "iu", f"{hands.dtype} hands accepted and converted: {hands!r}"
+
+
+@FAST
+@given(st.binary(min_size=0, max_size=16 * 6), st.sampled_from([None, Rules.preset("douzero")]))
+def test_moves_from_array_garbage_rows(raw: bytes, rules: Rules | None) -> None:
+    raw = raw[: len(raw) // 16 * 16]
+    arr = np.frombuffer(raw, dtype=MOVE_DTYPE)
+    moves = refused_or_ok(dz.moves_from_array, arr)
+    if moves is None:
+        return
+    for m in moves:
+        # Whatever came back behaves: text, repr, hashing, as `last`, as a play.
+        str(m), repr(m), hash(m)
+        assert Cards(str(m.cards)) == m.cards, "moves_from_array made a Move whose cards are no Cards"
+        refused_or_ok(dz.legal_moves, "3333444455556666BR", m, rules)
+        refused_or_ok(dz.legal_moves_batch, np.array([0x1111], dtype=np.uint64), dz.moves_to_array([m]), rules)
+    refused_or_ok(dz.moves_from_array, arr.reshape(-1, 1) if len(arr) else arr.reshape(0, 1))
+    refused_or_ok(dz.moves_from_array, np.frombuffer(raw, dtype=np.uint8))
+    refused_or_ok(dz.moves_to_array, [raw])
+
+
+# --- Game ------------------------------------------------------------------------
+
+
+@FAST
+@given(junk, junk, junk)
+def test_game_constructors(seed: Any, rules: Any, seat: Any) -> None:
+    refused_or_ok(Game, seed)
+    refused_or_ok(Game, 1, rules)
+    refused_or_ok(Game, 1, None, seat)
+    refused_or_ok(Game, seed=seed, rules=rules, first_bidder=seat)
+    record = Game(5).to_record()
+    hands, kitty = record["deals"][0]["hands"], record["deals"][0]["kitty"]
+    refused_or_ok(Game.from_deal, seed, kitty)
+    refused_or_ok(Game.from_deal, hands, seed)
+    refused_or_ok(Game.from_deal, hands, kitty, seat)
+    refused_or_ok(Game.from_deal, hands, kitty, 0, seat)
+    refused_or_ok(Game.from_deal, hands, kitty, rules=rules, seed=seed)
+    refused_or_ok(Game.from_deal, [hands[0], hands[1], seed], kitty)
+    refused_or_ok(Game.from_position, seed, 0, 0)
+    refused_or_ok(Game.from_position, ["33", "44", "55"], seat, 0)
+    refused_or_ok(Game.from_position, ["33", "44", "55"], 0, seat)
+    refused_or_ok(Game.from_position, ["33", "44", "55"], 0, 1, seed)
+    refused_or_ok(Game.from_position, ["33", "44", "55"], 0, 1, "6", seat)
+    refused_or_ok(Game.from_position, ["33", "44", seed], 0, 1, rules=rules)
+
+
+def _mangle(record: Any, path: list[Any], value: Any, delete: bool) -> Any:
+    record = copy.deepcopy(record)
+    node = record
+    for key in path[:-1]:
+        node = node[key]
+    if delete:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+    return record
+
+
+def _paths(node: Any, prefix: list[Any]) -> list[list[Any]]:
+    out = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out.append(prefix + [k])
+            out.extend(_paths(v, prefix + [k]))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out.append(prefix + [i])
+            out.extend(_paths(v, prefix + [i]))
+    return out
+
+
+RECORDS = [
+    played_game(11, 30).to_record(),
+    played_game(12, 8, Rules(bidding="call_rob")).to_record(),
+    played_game(13, 40, Rules.preset("douzero")).to_record(),
+    Game.from_position(["3345", "667", "8899"], 0, 1, last="5", last_by=0).to_record(),
+]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(RECORDS))), st.data(), junk, st.booleans())
+def test_from_record_mangled(which: int, data: st.DataObject, value: Any, delete: bool) -> None:
+    record = RECORDS[which]
+    paths = _paths(record, [])
+    path = data.draw(st.sampled_from(paths))
+    mangled = _mangle(record, path, value, delete)
+    g = refused_or_ok(Game.from_record, mangled)
+    if g is not None:
+        assert isinstance(g, Game)
+        # What replays also records and replays again.
+        assert Game.from_record(g.to_record()).to_record() == g.to_record()
+
+
+@FAST
+@given(junk)
+def test_from_record_not_a_record(x: Any) -> None:
+    refused_or_ok(Game.from_record, x)
+    refused_or_ok(Game.from_record, {"format": x, "version": 1})
+    refused_or_ok(Game.from_record, {"format": "doudizhu.record", "version": x})
+    refused_or_ok(Game.from_record, {**RECORDS[0], "rules": x})
+    refused_or_ok(Game.from_record, {**RECORDS[0], "extra": x})
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**64 - 1), st.integers(0, 60), junk, st.sampled_from(["standard", "douzero", "openspiel"]))
+def test_refused_actions_change_nothing(seed: int, steps: int, x: Any, preset: str) -> None:
+    rules = Rules.preset(preset)
+    g = played_game(seed, steps, rules)
+    before = game_fingerprint(g)
+    legal = g.legal_actions()
+    for call in (
+        lambda: g.step(x),
+        lambda: g.play(x),
+        lambda: g.bid(x),
+        lambda: g.call(x),
+        lambda: g.rob(x),
+        lambda: g.hand(x),
+        lambda: g.observation(x),
+        lambda: g.step(str(x)[:50]),
+    ):
+        try:
+            call()
+        except (TypeError, ValueError) as e:
+            assert str(e)
+            assert game_fingerprint(g) == before, f"a refused call changed the game ({type(e).__name__}: {e})"
+            continue
+        except Exception as e:  # noqa: BLE001
+            pytest.fail(f"{type(e).__name__} escaped with {x!r:.200}: {e}")
+        # Accepted: it must have been legal, and undo brings the game back.
+        if game_fingerprint(g) != before:
+            assert g.history[-1][1] in legal
+            g.undo()
+            assert game_fingerprint(g) == before
+
+
+@FAST
+@given(st.integers(0, 2**64 - 1), st.integers(0, 80))
+def test_illegal_actions_in_every_phase(seed: int, steps: int) -> None:
+    g = played_game(seed, steps, Rules(bidding="call_rob") if seed % 2 else None)
+    before = game_fingerprint(g)
+    legal = set(g.legal_actions())
+    candidates = [dz.Action.pass_(), dz.Action.bid(0), dz.Action.bid(3), dz.Action.call(True), dz.Action.rob(False),
+                  "pass", "bid 2", "call", "rob", "33", "BR", "3333", "2222BR", Move("3"), Move("BR")]
+    for a in candidates:
+        action = a if isinstance(a, dz.Action) else None
+        try:
+            g.step(a)
+        except IllegalActionError as e:
+            assert str(e)
+            assert action is None or action not in legal
+            assert game_fingerprint(g) == before
+        except (TypeError, ValueError) as e:
+            assert str(e)
+            assert game_fingerprint(g) == before
+        else:
+            assert g.history[-1][1] in legal
+            g.undo()
+            assert game_fingerprint(g) == before
+
+
+@FAST
+@given(junk, junk, junk, junk)
+def test_score_junk(base: Any, bombs: Any, rockets: Any, flag: Any) -> None:
+    for kwargs in ({"bombs": bombs}, {"rockets": rockets}, {"spring": flag}, {"landlord": bombs},
+                   {"max_multiplier": rockets}, {"anti_spring": flag, "landlord_won": flag}):
+        s = refused_or_ok(dz.score, base, **kwargs)
+        if s is not None:
+            assert sum(s.payouts) == 0
+            assert 1 <= s.multiplier <= 2**30
+
+
+@FAST
+@given(st.integers(1, 2**31 - 1), st.integers(0, 2**31 - 1), st.integers(0, 1), st.integers(0, 2**31 - 1))
+def test_score_large_counts(base: int, bombs: int, rockets: int, cap: int) -> None:
+    s = refused_or_ok(dz.score, base, bombs=bombs, rockets=rockets, max_multiplier=cap)
+    if s is not None:
+        doublings = bombs + rockets
+        want = min(2 ** min(doublings, 30), cap) if cap else 2 ** min(doublings, 30)
+        assert s.multiplier == want
+        assert s.payouts == (2 * base * want, -base * want, -base * want)
+
+
+# --- Self-play ---------------------------------------------------------------------
+
+needs_selfplay = pytest.mark.skipif(not hasattr(dz, "selfplay"), reason="self-play is not in this build")
+
+
+@needs_selfplay
+@FAST
+@given(junk, junk)
+def test_selfplay_junk(x: Any, y: Any) -> None:
+    # Only values that cannot ask for a huge run: counts are kept small or refused.
+    small = x if not isinstance(x, int) or isinstance(x, bool) or x < 0 or x > 2**62 else x % 3
+    refused_or_ok(dz.selfplay, small)
+    refused_or_ok(dz.selfplay, 2, policy=x)
+    refused_or_ok(dz.selfplay, 2, seed=x)
+    refused_or_ok(dz.selfplay, 2, threads=small if not isinstance(small, int) or isinstance(small, bool) else x)
+    refused_or_ok(dz.selfplay, 2, rules=x, record=y)
+    refused_or_ok(dz.selfplay, 2, policy=lambda obs, legal: x)
+    refused_or_ok(dz.actions_to_rows, x)
+    refused_or_ok(dz.actions_to_rows, [(x, dz.Action.pass_())])
+    refused_or_ok(dz.actions_to_rows, [(0, x)])
+    refused_or_ok(dz.actions_from_rows, x)
+
+
+@needs_selfplay
+@FAST
+@given(st.binary(min_size=0, max_size=16 * 4))
+def test_actions_from_rows_garbage(raw: bytes) -> None:
+    rows = np.frombuffer(raw[: len(raw) // 16 * 16], dtype=dz.ACTION_DTYPE)
+    pairs = refused_or_ok(dz.actions_from_rows, rows)
+    for seat, action in pairs or []:
+        assert 0 <= seat < 3
+        str(action), repr(action), hash(action)
+        if action.move is not None:
+            assert Cards(str(action.move.cards)) == action.move.cards
+
+
+@needs_selfplay
+def test_selfplay_refuses_impossible_sizes() -> None:
+    # 2**62 games raised ValueError('vector::_M_default_append'): typed, but naming nothing.
+    with pytest.raises((ValueError, MemoryError)) as e:
+        dz.selfplay(2**62)
+    assert "games" in str(e.value)
+    with pytest.raises(ValueError):
+        dz.actions_to_rows([(999, dz.Action.pass_())])  # was stored as seat 231
+
+
+# --- Regressions: bugs found by this fuzzing and by fuzz/ ------------------------
+
+
+def test_regression_surrogates_are_value_errors() -> None:
+    # pybind11's str -> std::string cast fails on a lone surrogate: RuntimeError escaped.
+    for call in (lambda: Cards("\ud800"), lambda: Game(1).step("3\udc00"), lambda: Rules(bidding="\ud800"),
+                 lambda: dz.legal_moves("\ud800")):
+        with pytest.raises((TypeError, ValueError)):
+            call()
+
+
+def test_regression_huge_ints_are_typed_errors() -> None:
+    # .cast<long>() of an out-of-range int: RuntimeError escaped.
+    for call in (lambda: Cards.from_counts([2**70] + [0] * 14), lambda: Cards("3").count(2**70),
+                 lambda: Game.from_position(["3", "4", "5"], 0, 1, last="6", last_by=2**80),
+                 lambda: Game.from_position(["3", "4", "5"], 0, 1, last="6", last_by="x")):
+        with pytest.raises((TypeError, ValueError)):
+            call()
+
+
+def test_regression_record_fields_are_checked() -> None:
+    # Missing keys raised KeyError, wrong types RuntimeError.
+    rec, pos = RECORDS[0], RECORDS[3]
+    bad = [
+        {**rec, "version": "1"}, {**rec, "version": 2**80}, {**rec, "deals": [{}]}, {**rec, "first_bidder": "0"},
+        {**rec, "landlord": "0"}, {**rec, "format": "\ud800"},
+        {**pos, "position": {k: v for k, v in pos["position"].items() if k != "last"}},
+        {**pos, "position": {**pos["position"], "last": 5}}, {**pos, "position": {**pos["position"], "landlord": "x"}},
+    ]
+    for r in bad:
+        with pytest.raises((TypeError, ValueError)):
+            Game.from_record(r)
+
+
+def test_regression_position_with_an_empty_hand_is_refused() -> None:
+    # A seat with no cards has already won; such a position used to be accepted and then
+    # stick (a player to lead with nothing to play and no pass).
+    with pytest.raises(ValueError):
+        Game.from_position(["4", "", "5"], landlord=0, to_move=2, last="3", last_by=1)
+
+
+def test_regression_call_rob_base_is_not_capped_at_255() -> None:
+    # State::base was a uint8: call_base 100 robbed three times gave 255, not 800.
+    g = Game(1, Rules(bidding="call_rob", call_base=100))
+    g.call(True)
+    g.rob(True)
+    g.rob(True)
+    g.rob(True)
+    assert g.phase == "playing"
+    assert g.bid_value == 800
+
+
+def test_regression_score_does_not_overflow() -> None:
+    # settle() added bombs + rockets in int: signed overflow (UB), multiplier 1.
+    s = refused_or_ok(dz.score, 1, bombs=2**31 - 1, rockets=1)
+    assert s is None or s.multiplier == 2**30
+
+
+def test_regression_batch_refuses_non_integer_hands() -> None:
+    # Float, bool and string arrays were converted silently: 1.5 -> 1, '33' -> mask 33.
+    for hands in (np.array([1.5]), np.array(["33"]), np.array([True])):
+        with pytest.raises(TypeError):
+            dz.legal_moves_batch(hands)
+
+
+def test_regression_moves_from_array_refuses_impossible_cards() -> None:
+    row = np.frombuffer(bytes([0xFF] * 8 + [1, 200, 200] + [0] * 5), dtype=MOVE_DTYPE)
+    with pytest.raises(ValueError):
+        dz.moves_from_array(row)
+
+
+def test_accepted_inputs_still_work() -> None:
+    # The refusals above must not reject what the API documents.
+    assert str(Cards("3s 3h 10 BJ rj")) == "33TBR"
+    assert Cards.from_counts([1] * 13 + [1, 1]).mask == 0x111111111111111
+    assert Cards(np.uint64(0x1)).mask == 1
+    hands = np.array([0x111, 0x2], dtype=np.int64)
+    moves, offsets = dz.legal_moves_batch(hands)
+    assert list(offsets) == [0, 3, 5]
+    moves2, offsets2 = dz.legal_moves_batch(hands.astype(np.uint64))
+    assert np.array_equal(moves, moves2)
+    g = Game.from_record(RECORDS[0])
+    assert g.to_record() == RECORDS[0]

@@ -1,0 +1,110 @@
+"""Self-play: determinism across threads, records that replay, files, the Python hook."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+from doudizhu import Action, Cards, Game, Rules, SelfPlayResult
+
+DECK = Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR").mask
+
+
+def arrays(result: SelfPlayResult) -> dict[str, Any]:
+    return {f.name: getattr(result, f.name) for f in dataclasses.fields(result)}
+
+
+def assert_same(a: SelfPlayResult, b: SelfPlayResult) -> None:
+    for name, value in arrays(a).items():
+        other = arrays(b)[name]
+        assert (value is None) == (other is None), name
+        if value is not None:
+            assert np.array_equal(value, other), name
+
+
+def test_the_same_seed_gives_the_same_games_whatever_the_threads() -> None:
+    one = dz.selfplay(600, seed=11, threads=1, record=True)
+    assert_same(one, dz.selfplay(600, seed=11, threads=2, record=True))
+    assert_same(one, dz.selfplay(600, seed=11, threads=5, record=True))
+    assert not np.array_equal(one.hands, dz.selfplay(600, seed=12, threads=1).hands)
+
+
+@pytest.mark.parametrize("preset", ["standard", "douzero", "openspiel"])
+def test_games_are_whole_and_zero_sum(preset: str) -> None:
+    result = dz.selfplay(2000, seed=3, rules=Rules.preset(preset))
+    assert len(result) == 2000
+    assert np.all(result.payouts.sum(axis=1) == 0)
+    dealt = np.bitwise_or.reduce(result.hands, axis=1)  # disjoint hands: the sum is the union
+    assert np.all(result.hands.sum(axis=1, dtype=np.uint64) + result.kitty == np.uint64(DECK))
+    assert dealt.shape == (2000,)
+    assert np.all(result.moves > 0) or preset == "openspiel"
+    assert 0.3 < result.landlord_win_rate < 0.8
+
+
+def test_records_replay_to_the_same_outcomes() -> None:
+    result = dz.selfplay(150, seed=9, rules=Rules(bidding="call_rob"), record=True)
+    assert result.actions is not None and result.offsets is not None
+    for i in range(len(result)):
+        game = Game(seed=dz._core.game_seed(9, i), rules=Rules(bidding="call_rob"), first_bidder=i % 3)
+        rows = result.actions[result.offsets[i] : result.offsets[i + 1]]
+        for seat, action in dz.actions_from_rows(rows):
+            assert game.to_move == seat
+            game.step(action)
+        assert game.result is not None
+        assert game.result.payouts == tuple(result.payouts[i])
+        assert (game.landlord, game.result.multiplier, game.redeals) == (
+            result.landlord[i],
+            result.multiplier[i],
+            result.redeals[i],
+        )
+
+
+def test_save_load_and_concatenate(tmp_path: pathlib.Path) -> None:
+    a = dz.selfplay(40, seed=1, record=True)
+    b = dz.selfplay(30, seed=2, record=True)
+    a.save(tmp_path / "a.npz")
+    assert_same(a, SelfPlayResult.load(tmp_path / "a.npz"))
+    both = SelfPlayResult.concatenate([a, b])
+    assert len(both) == 70 and both.offsets is not None and both.actions is not None
+    assert both.offsets[-1] == len(both.actions)
+    tail = both.actions[both.offsets[40] : both.offsets[41]]
+    assert b.actions is not None and b.offsets is not None
+    assert np.array_equal(tail, b.actions[b.offsets[0] : b.offsets[1]])
+
+
+def last_legal(observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    return legal[-1]  # bids 3 at once, then plays the last move listed
+
+
+def test_a_python_policy_plays_the_same_deals() -> None:
+    hooked = dz.selfplay(20, policy=last_legal, seed=4, record=True)
+    built_in = dz.selfplay(20, seed=4)
+    same_deal = (hooked.redeals == 0) & (built_in.redeals == 0)
+    assert same_deal.any()
+    assert np.array_equal(hooked.hands[same_deal], built_in.hands[same_deal])
+    assert np.all(hooked.payouts.sum(axis=1) == 0)
+    rng = random.Random(0)
+    uniform = dz.selfplay(10, policy=lambda obs, legal: rng.choice(legal), seed=4)
+    assert len(uniform) == 10
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="non-negative"):
+        dz.selfplay(-1)
+    with pytest.raises(ValueError, match="unknown policy 'smart'"):
+        dz.selfplay(1, policy="smart")
+    with pytest.raises(ValueError, match="threads"):
+        dz.selfplay(1, threads=0)
+    with pytest.raises(TypeError, match="callable"):
+        dz.selfplay(1, policy=3)  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError, match="redeals"):
+        dz.selfplay(1, policy=lambda obs, legal: legal[0])  # always passes the auction
+    with pytest.raises(ValueError, match="not one of the legal actions"):
+        dz.selfplay(1, policy=lambda obs, legal: Action.bid(3) if legal[0].type != dz.ActionType.BID else Action.pass_())

@@ -1,0 +1,156 @@
+"""Thread safety: the batch call (which releases the GIL), per-position calls, Game play
+loops and self-play, run from several Python threads at once on the same inputs, give
+exactly the serial results. Calls share no mutable state: each uses its own buffers
+(thread-local in C++) and the inputs are only read."""
+
+from __future__ import annotations
+
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+from doudizhu import Game, Rules
+
+THREADS = 4
+PRESETS = ["standard", "douzero", "rlcard", "openspiel"]
+
+
+def run_concurrently(jobs: list[Callable[[], Any]]) -> list[Any]:
+    """Runs the jobs on their own threads, started together, and returns their results."""
+    barrier = threading.Barrier(len(jobs))
+
+    def start(job: Callable[[], Any]) -> Any:
+        barrier.wait()
+        return job()
+
+    with ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        return [f.result() for f in [pool.submit(start, job) for job in jobs]]
+
+
+def positions(seed: int, n: int, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Hands and moves to beat from seeded games: leads and follows mixed."""
+    rng = random.Random(seed)
+    hands: list[int] = []
+    lasts: list[Any] = []
+    g = Game(seed, rules=rules)
+    while len(hands) < n:
+        actions = g.legal_actions()
+        if not actions:
+            g = Game(rng.getrandbits(64), rules=rules)
+            continue
+        if g.phase == "playing":
+            hands.append(g.hand(g.to_move).mask)
+            lasts.append(g.last)
+        g.step(rng.choice(actions))
+    return np.array(hands, dtype=np.uint64), dz.moves_to_array(lasts)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_batch_from_threads_equals_serial(preset: str) -> None:
+    rules = Rules.preset(preset)
+    hands, lasts = positions(7, 3000, rules)
+    serial_moves, serial_offsets = dz.legal_moves_batch(hands, lasts, rules)
+    assert len(serial_moves) > len(hands)  # not trivially empty
+
+    def job() -> tuple[np.ndarray, np.ndarray]:
+        out = None
+        for _ in range(3):  # several rounds, so the threads overlap
+            out = dz.legal_moves_batch(hands, lasts, rules)
+        assert out is not None
+        return out
+
+    for moves, offsets in run_concurrently([job] * THREADS):
+        assert np.array_equal(offsets, serial_offsets)
+        assert np.array_equal(moves, serial_moves)
+
+
+def test_batch_with_different_rules_at_once() -> None:
+    # Each thread its own rules: a cache or buffer shared between calls would mix them.
+    data = {p: positions(11, 1500, Rules.preset(p)) for p in PRESETS}
+    serial = {p: dz.legal_moves_batch(*data[p], Rules.preset(p)) for p in PRESETS}
+
+    def job(p: str) -> Callable[[], tuple[str, Any]]:
+        return lambda: (p, [dz.legal_moves_batch(*data[p], Rules.preset(p)) for _ in range(3)])
+
+    for p, results in run_concurrently([job(p) for p in PRESETS]):
+        for moves, offsets in results:
+            assert np.array_equal(offsets, serial[p][1])
+            assert np.array_equal(moves, serial[p][0])
+
+
+def test_per_position_calls_from_threads() -> None:
+    rules = Rules.preset("douzero")
+    hands, lasts = positions(3, 400, rules)
+    last_moves = dz.moves_from_array(lasts)
+    args = [(int(h), m if m.cards else None) for h, m in zip(hands, last_moves)]
+    serial = [(dz.legal_moves(h, l, rules), dz.legal_moves_array(h, l, rules)) for h, l in args]
+
+    def job() -> list[Any]:
+        return [(dz.legal_moves(h, l, rules), dz.legal_moves_array(h, l, rules)) for h, l in args]
+
+    for result in run_concurrently([job] * THREADS):
+        for (lst, arr), (want_lst, want_arr) in zip(result, serial):
+            assert lst == want_lst
+            assert np.array_equal(arr, want_arr)
+
+
+def play_games(seed: int, n: int, rules: Rules | None) -> list[tuple[Any, ...]]:
+    """Seeded games with a seeded random player: records, results and hashes."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        g = Game(seed * 1000 + i, rules=rules, first_bidder=i % 3)
+        hashes = []
+        while g.legal_actions() and len(hashes) < 5000:
+            g.step(rng.choice(g.legal_actions()))
+            hashes.append(g.hash)
+        copy = g.copy()
+        while copy.history:
+            copy.undo()
+        r = g.result
+        out.append((g.to_record(), None if r is None else r.payouts, hashes, copy.hash))
+    return out
+
+
+@pytest.mark.parametrize("rules", [None, Rules(bidding="call_rob"), Rules.preset("douzero")], ids=str)
+def test_game_play_loops_from_threads(rules: Rules | None) -> None:
+    serial = [play_games(s, 12, rules) for s in range(THREADS)]
+    results = run_concurrently([lambda s=s: play_games(s, 12, rules) for s in range(THREADS)])
+    assert results == serial
+
+
+def test_shared_game_read_from_threads() -> None:
+    # Reading one Game from several threads (legal actions, observations, records) while
+    # none writes gives the same answers as reading it alone.
+    g = Game(99)
+    for _ in range(10):
+        g.step(g.legal_actions()[0])
+
+    def read() -> Any:
+        return [(list(map(str, g.legal_actions())), g.observation(s)["hand"], g.to_record(), g.hash)
+                for s in range(3) for _ in range(20)]
+
+    want = read()
+    assert all(r == want for r in run_concurrently([read] * THREADS))
+
+
+@pytest.mark.skipif(not hasattr(dz, "selfplay"), reason="self-play is not in this build")
+def test_selfplay_from_threads_equals_serial() -> None:
+    # Self-play from several Python threads at once (each itself on 2 C++ threads).
+    fields = ["hands", "kitty", "landlord", "landlord_won", "base", "multiplier", "moves", "redeals", "payouts",
+              "actions", "offsets"]
+
+    def run(seed: int) -> Any:
+        return dz.selfplay(300, seed=seed, threads=2, record=True)
+
+    serial = [run(s) for s in range(THREADS)]
+    parallel = run_concurrently([lambda s=s: run(s) for s in range(THREADS)])
+    for got, want in zip(parallel, serial):
+        for name in fields:
+            a, b = getattr(got, name), getattr(want, name)
+            assert (a is None and b is None) or np.array_equal(a, b), name
