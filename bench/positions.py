@@ -18,6 +18,7 @@ Position sets ("mixed positions")
   combination under the *standard* rules (so valid under every preset, four-with-two
   aside for OpenSpiel) and has exactly one reading: kickers of pairwise different
   ranks, never a body rank, no joker kicking four-with-two, never both jokers.
+  Chain lengths favour short chains (weights n..1 from the shortest).
   ``last`` has at most 16 cards (``MAX_LAST_CARDS``): longer moves (18/20 cards) can
   only be played by the landlord from a full hand and are never followed in practice.
   Hands of 20 cards never follow (the landlord leads the first trick), so follow
@@ -114,12 +115,15 @@ def _chain_starts(avail, width, length):
 
 
 def _pick_chain(rng, avail, width, lengths):
-    """Uniform length among feasible lengths, then uniform start."""
-    options = [(L, _chain_starts(avail, width, L)) for L in lengths]
-    options = [(L, st) for L, st in options if st]
+    """A feasible chain length, shorter ones more likely (weights len(lengths)..1 from
+    the shortest, as in play: 5-card straights are common, 12-card ones rare), then a
+    uniform start rank."""
+    lengths = list(lengths)
+    options = [(L, _chain_starts(avail, width, L), len(lengths) - i) for i, L in enumerate(lengths)]
+    options = [o for o in options if o[1]]
     if not options:
         return None
-    L, starts = rng.choice(options)
+    L, starts, _ = rng.choices(options, weights=[o[2] for o in options])[0]
     return rng.choice(starts), L
 
 
