@@ -51,78 +51,69 @@ bool jokers_allowed(Mask kickers, const Rules& rules) {
          count(kickers, kRedJoker) == 0;
 }
 
-namespace {
-
-// Readings with a body of `length` consecutive units of `unit` cards (length 1: any rank
-// but the jokers) and `kicker_units` kickers of `kicker_size` cards (1 solo, 2 pair).
-void classify_with_kickers(Mask cards, MoveKind kind, int unit, int length, int kicker_size,
-                           const Rules& rules, std::vector<Move>& out) {
-  RankSet starts = ranks_with_at_least(cards, unit) & (length > 1 ? kChainRanks : ~kJokers);
-  for (int i = 1; i < length; ++i) starts &= starts >> 1;
-  for (RankSet s = starts; s; s &= s - 1) {
-    const int low = lowest_rank(s);
-    const RankSet body = ((RankSet{1} << length) - 1) << low;
-    const Mask kickers = cards - run_of(low, length, unit);
-    bool ok;
-    if (kicker_size == 1) {
-      ok = contains(solo_kicker_caps(body, kind, rules), kickers) && jokers_allowed(kickers, rules);
-    } else {
-      const bool all_pairs = (kickers & kOnePerRank) == 0;
-      ok = all_pairs && contains(pair_kicker_caps(body, rules), kickers >> 1);
-    }
-    if (ok) out.push_back({cards, kind, static_cast<std::uint8_t>(low), static_cast<std::uint8_t>(length)});
+bool reads_as(Mask cards, MoveKind kind, int key, int length, const Rules& rules) {
+  if (key < 0 || key >= kNumRanks) return false;
+  if (kind == MoveKind::Rocket) return cards == rules.rocket() && key == kBlackJoker && length == total(cards);
+  if (kind == MoveKind::Bomb) {
+    return key < kBlackJoker && length >= 4 && length <= rules.max_per_rank() && cards == cards_of(key, length);
+  }
+  if ((kind == MoveKind::FourTwoSolos || kind == MoveKind::FourTwoPairs) && !rules.four_with_two) return false;
+  const KindShape s = kind_shape(kind);
+  if (s.chain) {
+    const ChainLimits limits = chain_limits(s.unit);
+    if (length < limits.shortest || length > limits.longest || key + length > kAce + 1) return false;
+  } else if (length != 1) {
+    return false;
+  }
+  const RankSet body_ranks = ((RankSet{1} << length) - 1) << key;
+  const Mask body = spread(body_ranks) * static_cast<Mask>(s.unit);
+  if (!contains(cards, body)) return false;
+  const Mask kickers = cards - body;
+  const int wanted = length * s.kickers_per_unit;
+  switch (s.kicker_size) {
+    case 0: return kickers == 0;
+    case 1:
+      return total(kickers) == wanted && contains(solo_kicker_caps(body_ranks, kind, rules), kickers) &&
+             jokers_allowed(kickers, rules);
+    default:
+      return (kickers & kOnePerRank) == 0 && total(kickers) == 2 * wanted &&
+             contains(pair_kicker_caps(body_ranks, rules), kickers >> 1);
   }
 }
 
-}  // namespace
-
 void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
-  const auto first = out.size();
   if (cards == 0 || !validate_cards(cards, rules).empty()) return;
   const int n = total(cards);
-  const RankSet present = ranks_with_at_least(cards, 1);
-  const int low = lowest_rank(present);
-  const auto key = static_cast<std::uint8_t>(low);
-
-  if (cards == rules.rocket()) out.push_back({cards, MoveKind::Rocket, kBlackJoker, static_cast<std::uint8_t>(n)});
-  if (size_of(present) == 1) {
-    static constexpr MoveKind kByCount[] = {MoveKind::Solo, MoveKind::Pair, MoveKind::Trio};
-    if (n <= 3) out.push_back({cards, kByCount[n - 1], key, 1});
-    if (n >= 4) out.push_back({cards, MoveKind::Bomb, key, static_cast<std::uint8_t>(n)});
-  }
-  // Chains: every present rank holds the same count, consecutive, within 3..A.
-  const int unit = count(cards, low);
-  const int length = size_of(present);
-  const bool consecutive = (present >> low) == (RankSet{1} << length) - 1;
-  const bool same_counts = ranks_with_at_least(cards, unit) == present && ranks_with_at_least(cards, unit + 1) == 0;
-  if (unit <= 3 && same_counts && consecutive && (present & ~kChainRanks) == 0) {
-    static constexpr MoveKind kChains[] = {MoveKind::Straight, MoveKind::PairStraight, MoveKind::Airplane};
-    const ChainLimits limits = chain_limits(unit);
-    if (length >= limits.shortest && length <= limits.longest) {
-      out.push_back({cards, kChains[unit - 1], key, static_cast<std::uint8_t>(length)});
+  const int low = lowest_rank(ranks_with_at_least(cards, 1));
+  const auto add = [&](MoveKind kind, int key, int length) {
+    if (reads_as(cards, kind, key, length, rules)) {
+      out.push_back({cards, kind, static_cast<std::uint8_t>(key), static_cast<std::uint8_t>(length)});
     }
+  };
+  // Candidates in kind order, keys ascending; reads_as decides.
+  for (int k = 0; k < kNumMoveKinds; ++k) {
+    const auto kind = static_cast<MoveKind>(k);
+    if (kind == MoveKind::Rocket) {
+      add(kind, kBlackJoker, n);
+      continue;
+    }
+    if (kind == MoveKind::Bomb) {
+      add(kind, low, n);
+      continue;
+    }
+    const KindShape s = kind_shape(kind);
+    const int per_unit = s.unit + s.kickers_per_unit * s.kicker_size;
+    if (n % per_unit != 0 || (!s.chain && n != per_unit)) continue;
+    if (s.kicker_size == 0) {
+      add(kind, low, n / per_unit);  // no kickers: the body starts at the lowest card
+      continue;
+    }
+    for (RankSet keys = ranks_with_at_least(cards, s.unit); keys; keys &= keys - 1) add(kind, lowest_rank(keys), n / per_unit);
   }
-  if (n == 4) classify_with_kickers(cards, MoveKind::TrioSolo, 3, 1, 1, rules, out);
-  if (n == 5) classify_with_kickers(cards, MoveKind::TrioPair, 3, 1, 2, rules, out);
-  const ChainLimits airplane = chain_limits(3);
-  if (n % 4 == 0 && n / 4 >= airplane.shortest && n / 4 <= airplane.longest) {
-    classify_with_kickers(cards, MoveKind::AirplaneSolos, 3, n / 4, 1, rules, out);
-  }
-  if (n % 5 == 0 && n / 5 >= airplane.shortest && n / 5 <= airplane.longest) {
-    classify_with_kickers(cards, MoveKind::AirplanePairs, 3, n / 5, 2, rules, out);
-  }
-  if (rules.four_with_two && n == 6) classify_with_kickers(cards, MoveKind::FourTwoSolos, 4, 1, 1, rules, out);
-  if (rules.four_with_two && n == 8) classify_with_kickers(cards, MoveKind::FourTwoPairs, 4, 1, 2, rules, out);
-  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const Move& a, const Move& b) {
-    return a.kind != b.kind ? a.kind < b.kind : a.key < b.key;
-  });
 }
 
 bool is_valid_move(const Move& m, const Rules& rules) {
-  thread_local std::vector<Move> readings;  // reused: this check sits on every follow call
-  readings.clear();
-  classify(m.cards, rules, readings);
-  return std::find(readings.begin(), readings.end(), m) != readings.end();
+  return validate_cards(m.cards, rules).empty() && reads_as(m.cards, m.kind, m.key, m.length, rules);
 }
 
 }  // namespace ddz

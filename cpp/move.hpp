@@ -51,6 +51,35 @@ struct Move {
 };
 static_assert(sizeof(Move) == 16);
 
+// How a kind is built: `unit` cards of each body rank (a chain of them when `chain`),
+// and `kickers_per_unit` kickers of `kicker_size` cards (0: none, 1: solos, 2: pairs) for
+// each body rank. Bombs and the rocket have their own rules (see reads_as).
+struct KindShape {
+  int unit;
+  int kicker_size;
+  int kickers_per_unit;
+  bool chain;
+};
+constexpr KindShape kind_shape(MoveKind kind) {
+  switch (kind) {
+    case MoveKind::Solo: return {1, 0, 0, false};
+    case MoveKind::Pair: return {2, 0, 0, false};
+    case MoveKind::Trio: return {3, 0, 0, false};
+    case MoveKind::TrioSolo: return {3, 1, 1, false};
+    case MoveKind::TrioPair: return {3, 2, 1, false};
+    case MoveKind::Straight: return {1, 0, 0, true};
+    case MoveKind::PairStraight: return {2, 0, 0, true};
+    case MoveKind::Airplane: return {3, 0, 0, true};
+    case MoveKind::AirplaneSolos: return {3, 1, 1, true};
+    case MoveKind::AirplanePairs: return {3, 2, 1, true};
+    case MoveKind::FourTwoSolos: return {4, 1, 2, false};
+    case MoveKind::FourTwoPairs: return {4, 2, 2, false};
+    case MoveKind::Bomb: return {4, 0, 0, false};
+    case MoveKind::Rocket: break;
+  }
+  return {0, 0, 0, false};
+}
+
 // Chain lengths by unit size (1 singles, 2 pairs, 3 trios), RULES.md: straights 5-12,
 // pair straights 3-10, airplanes (with or without kickers) 2-6 trios.
 struct ChainLimits {
@@ -73,6 +102,10 @@ Mask solo_kicker_caps(RankSet body, MoveKind kind, const Rules& rules);
 Mask pair_kicker_caps(RankSet body, const Rules& rules);
 bool jokers_allowed(Mask kickers, const Rules& rules);
 
+// Whether `cards` read as `kind` with body key `key` and `length` is a combination under
+// `rules`: the one definition of every combination, which classify and the move checks use.
+bool reads_as(Mask cards, MoveKind kind, int key, int length, const Rules& rules);
+
 // Every reading of `cards` under `rules`, in kind order, appended to `out` (none when
 // the cards form no combination).
 void classify(Mask cards, const Rules& rules, std::vector<Move>& out);
@@ -82,7 +115,7 @@ inline std::vector<Move> classify(Mask cards, const Rules& rules) {
   return out;
 }
 
-// Whether `m` is one of the readings of its cards (checks moves handed in from outside).
+// Whether `m` is a reading of its cards (checks moves handed in from outside).
 bool is_valid_move(const Move& m, const Rules& rules);
 
 }  // namespace ddz

@@ -70,24 +70,12 @@ class Generator {
   }
 
   void kind(MoveKind kind, Want want) {
-    switch (kind) {
-      case MoveKind::Solo: return sets(kind, 1, want);
-      case MoveKind::Pair: return sets(kind, 2, want);
-      case MoveKind::Trio: return sets(kind, 3, want);
-      case MoveKind::Straight: return chains(kind, 1, want);
-      case MoveKind::PairStraight: return chains(kind, 2, want);
-      case MoveKind::Airplane: return chains(kind, 3, want);
-      case MoveKind::TrioSolo: return with_kickers(kind, 3, false, 1, want);
-      case MoveKind::TrioPair: return with_kickers(kind, 3, false, 2, want);
-      case MoveKind::AirplaneSolos: return with_kickers(kind, 3, true, 1, want);
-      case MoveKind::AirplanePairs: return with_kickers(kind, 3, true, 2, want);
-      case MoveKind::FourTwoSolos:
-      case MoveKind::FourTwoPairs:
-        if (rules_.four_with_two) with_kickers(kind, 4, false, kind == MoveKind::FourTwoSolos ? 1 : 2, want);
-        return;
-      case MoveKind::Bomb: return bombs(want);
-      case MoveKind::Rocket: return rocket();
-    }
+    if (kind == MoveKind::Bomb) return bombs(want);
+    if (kind == MoveKind::Rocket) return rocket();
+    if ((kind == MoveKind::FourTwoSolos || kind == MoveKind::FourTwoPairs) && !rules_.four_with_two) return;
+    const KindShape shape = kind_shape(kind);
+    if (shape.kicker_size) return with_kickers(kind, shape, want);
+    return shape.chain ? chains(kind, shape.unit, want) : sets(kind, shape.unit, want);
   }
 
  private:
@@ -129,14 +117,14 @@ class Generator {
     }
   }
 
-  // A body of `unit` cards per rank (one rank, or an airplane chain) with kickers of
-  // `kicker_size` cards: one per trio, two per quad.
-  void with_kickers(MoveKind kind, int unit, bool chain, int kicker_size, Want want) {
+  // A body of `shape.unit` cards per rank (one rank, or an airplane chain) with kickers.
+  void with_kickers(MoveKind kind, KindShape shape, Want want) {
+    const int unit = shape.unit, kicker_size = shape.kicker_size;
+    const bool chain = shape.chain;
     int lo = 1, hi = 1;
     if (chain && !lengths(unit, want, lo, hi)) return;
     if (!chain && want.length > 1) return;
     const RankSet base = at_least_[unit] & (chain ? kChainRanks : ~kJokers);
-    const int kickers_per_unit = unit == 4 ? 2 : 1;
     RankSet starts = base;
     for (int length = 1; length <= hi && starts; ++length) {
       if (length > 1) starts &= base >> (length - 1);
@@ -149,7 +137,7 @@ class Generator {
         const Mask avail = kicker_size == 1
                                ? per_rank_min(hand_, solo_kicker_caps(body_ranks, kind, rules_))
                                : per_rank_min(pairs_in(hand_), pair_kicker_caps(body_ranks, rules_));
-        for_each_kicker_set(avail, length * kickers_per_unit, kicker_size == 2 || rules_.both_jokers_as_kickers, add);
+        for_each_kicker_set(avail, length * shape.kickers_per_unit, kicker_size == 2 || rules_.both_jokers_as_kickers, add);
       }
     }
   }

@@ -58,12 +58,14 @@ Mask add_checked(Mask a, Mask b, const char* what) {
 }
 
 Mask to_mask(py::handle obj, const char* what, const Rules& rules) {
-  if (py::isinstance<Cards>(obj)) return checked(obj.cast<const Cards&>().mask, what, rules);
+  // Most frequent first: the fast paths take int masks and Cards.
+  if (PyLong_CheckExact(obj.ptr())) return checked(int_mask(obj, what), what, rules);
+  if (is_exactly<Cards>(obj) || py::isinstance<Cards>(obj)) return checked(obj.cast<const Cards&>().mask, what, rules);
   if (py::isinstance<py::str>(obj)) return parse(obj.cast<std::string>(), what, rules);
   if (py::isinstance<py::bool_>(obj)) {
     throw py::type_error(std::string(what) + " must be Cards, str or an int mask, not bool");
   }
-  if (PyIndex_Check(obj.ptr())) return checked(int_mask(obj, what), what, rules);  // int, NumPy ints
+  if (PyIndex_Check(obj.ptr())) return checked(int_mask(obj, what), what, rules);  // NumPy ints
   if (py::isinstance<py::iterable>(obj) && !py::isinstance<py::bytes>(obj)) {
     Mask sum = 0;
     for (py::handle token : obj) {
@@ -82,7 +84,7 @@ Mask to_mask(py::handle obj, const char* what, const Rules& rules) {
 const Rules& to_rules(py::handle obj) {
   static const Rules standard;
   if (obj.is_none()) return standard;
-  if (!py::isinstance<Rules>(obj)) {
+  if (!is_exactly<Rules>(obj) && !py::isinstance<Rules>(obj)) {
     throw py::type_error("rules must be a Rules or None, not " +
                          std::string(py::str(py::type::of(obj).attr("__name__"))));
   }
@@ -109,7 +111,7 @@ Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules
 
 std::optional<Move> to_last(py::handle obj, const Rules& rules) {
   if (obj.is_none()) return std::nullopt;
-  if (py::isinstance<Move>(obj)) {
+  if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) {
     const Move& m = obj.cast<const Move&>();
     if (!is_valid_move(m, rules)) throw py::value_error("last: " + describe(m) + " is not a move under these rules");
     return m;

@@ -21,6 +21,14 @@ struct Cards {
   Mask mask = 0;
 };
 
+// Whether `obj`'s type is exactly the bound type of T: a pointer compare, where
+// py::isinstance asks the metaclass (the slow part of a per-position call).
+template <class T>
+bool is_exactly(py::handle obj) {
+  static PyTypeObject* const type = reinterpret_cast<PyTypeObject*>(py::type::of<T>().ptr());
+  return Py_TYPE(obj.ptr()) == type;
+}
+
 // The widest deck a `Cards` may describe (two decks).
 const Rules& widest_rules();
 

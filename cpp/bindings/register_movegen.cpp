@@ -25,9 +25,22 @@ py::object moves_list(py::handle hand, py::handle last, py::handle rules) {
   return py::cast(generate(hand, last, rules));
 }
 
+// One shared read-only empty array: most follows have no move but pass, and a fresh
+// NumPy array costs more than generating them.
+py::object no_moves() {
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::array> storage;
+  return storage
+      .call_once_and_store_result([] {
+        py::array empty = to_array(nullptr, 0);
+        empty.attr("flags").attr("writeable") = false;
+        return empty;
+      })
+      .get_stored();
+}
+
 py::object moves_array(py::handle hand, py::handle last, py::handle rules) {
   const auto& moves = generate(hand, last, rules);
-  return to_array(moves.data(), moves.size());
+  return moves.empty() ? no_moves() : to_array(moves.data(), moves.size());
 }
 
 // The per-position calls use CPython's vectorcall convention directly: pybind11's
@@ -80,8 +93,11 @@ py::tuple batch(const py::array_t<std::uint64_t, py::array::c_style | py::array:
   if (last_rows.size() != n) throw py::value_error("lasts must have one row per hand");
   const std::uint64_t* h = hands.data();
 
-  std::vector<Move> moves;
-  std::vector<std::int64_t> offsets(n + 1, 0);
+  // Reused by the calling thread: fresh large buffers each call cost more than the work.
+  thread_local std::vector<Move> moves;
+  thread_local std::vector<std::int64_t> offsets;
+  moves.clear();
+  offsets.assign(n + 1, 0);
   std::string error;
   {
     py::gil_scoped_release release;

@@ -4,7 +4,10 @@
 #include <pybind11/stl.h>
 
 #include <cstddef>
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "convert.hpp"
 
@@ -59,12 +62,14 @@ py::dtype move_dtype() {
 }
 
 py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size) {
-  // The rows live in a plain uint64 array viewed through `dtype`: NumPy allocates a
-  // structured dtype array itself by a slow path (it asks how to zero-fill it).
-  py::array_t<std::uint64_t> storage(static_cast<py::ssize_t>(n * row_size / sizeof(std::uint64_t)));
-  if (n) std::memcpy(storage.mutable_data(), rows, n * row_size);
-  return py::array(dtype, py::array::ShapeContainer{static_cast<py::ssize_t>(n)}, py::array::StridesContainer{},
-                   storage.data(), storage);
+  // NumPy allocates a structured dtype array by a slow path (it asks how to zero-fill
+  // it); an array over memory of our own, freed by a capsule, skips that.
+  void* data = std::malloc(std::max<std::size_t>(n * row_size, 1));
+  if (!data) throw std::bad_alloc();
+  py::capsule owner(data, [](void* p) { std::free(p); });
+  if (n) std::memcpy(data, rows, n * row_size);
+  return py::array(dtype, py::array::ShapeContainer{static_cast<py::ssize_t>(n)}, py::array::StridesContainer{}, data,
+                   owner);
 }
 
 py::array to_array(const Move* moves, std::size_t n) { return structured_rows(move_dtype(), moves, n, sizeof(Move)); }
