@@ -56,12 +56,13 @@ std::string describe(const Move& m);
 py::dtype move_dtype();
 // A 1-d NumPy array of `n` rows of `row_size` bytes, viewed through `dtype`.
 py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size);
-// The rows of a 1-d array of `dtype` as C++ values; TypeError naming `what` otherwise.
+// The rows of a 1-d array of `dtype` (called `dtype_name` in errors) as C++ values;
+// TypeError naming `what` otherwise.
 template <class Row>
-std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* what) {
+std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* dtype_name, const char* what) {
   const auto arr = py::array::ensure(obj, py::array::c_style);
   if (!arr || !arr.dtype().equal(dtype) || arr.ndim() != 1) {
-    throw py::type_error(std::string(what) + " must be a 1-d array of dtype " + std::string(py::str(dtype)));
+    throw py::type_error(std::string(what) + " must be a 1-d array of doudizhu." + dtype_name);
   }
   std::vector<Row> rows(static_cast<std::size_t>(arr.shape(0)));
   if (!rows.empty()) std::memcpy(rows.data(), arr.data(), rows.size() * sizeof(Row));

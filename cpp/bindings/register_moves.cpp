@@ -75,7 +75,7 @@ py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t 
 py::array to_array(const Move* moves, std::size_t n) { return structured_rows(move_dtype(), moves, n, sizeof(Move)); }
 
 std::vector<Move> from_array(py::handle obj, const char* what) {
-  std::vector<Move> moves = rows_from<Move>(obj, move_dtype(), what);
+  std::vector<Move> moves = rows_from<Move>(obj, move_dtype(), "MOVE_DTYPE", what);
   for (const Move& m : moves) {
     if (static_cast<int>(m.kind) >= kNumMoveKinds) throw py::value_error(std::string(what) + ": unknown move kind");
   }

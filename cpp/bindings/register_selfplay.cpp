@@ -94,7 +94,7 @@ void register_selfplay(py::module_& m) {
           return structured_rows(action_dtype(), rows.data(), rows.size(), sizeof(ActionRow));
         }, py::arg("pairs"), "ACTION_DTYPE rows for (seat, Action) pairs.");
   m.def("actions_from_rows", [](py::handle rows) {
-          const std::vector<ActionRow> data = rows_from<ActionRow>(rows, action_dtype(), "rows");
+          const std::vector<ActionRow> data = rows_from<ActionRow>(rows, action_dtype(), "ACTION_DTYPE", "rows");
           py::list out;
           for (const ActionRow& row : data) {
             if (row.type > static_cast<int>(ActionType::Rob) || row.kind >= kNumMoveKinds) throw py::value_error("rows: not an action");
