@@ -40,9 +40,8 @@ Action from_row(const ActionRow& row) {
   return a;
 }
 
-GameSummary play_one(std::uint64_t seed, std::uint64_t index, const SelfPlayOptions& options,
-                     std::vector<ActionRow>* record) {
-  const std::uint64_t s = game_seed(seed, index);
+GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
+  const std::uint64_t s = game_seed(options.seed, index);
   Game game(s, options.rules, static_cast<int>(index % kMaxSeats));
   Rng rng(s ^ kPolicyStream);
   std::vector<Action> legal;
@@ -78,7 +77,7 @@ SelfPlayResult self_play(const SelfPlayOptions& options) {
       const auto end = std::min<std::int64_t>(start + kChunk, static_cast<std::int64_t>(n));
       for (std::int64_t i = start; i < end; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        result.games[k] = play_one(options.seed, k, options, options.record ? &records[k] : nullptr);
+        result.games[k] = play_one(options.first + k, options, options.record ? &records[k] : nullptr);
       }
     }
   };

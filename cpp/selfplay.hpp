@@ -41,6 +41,7 @@ struct GameSummary {
 struct SelfPlayOptions {
   std::int64_t games = 0;
   std::uint64_t seed = 0;
+  std::uint64_t first = 0;  // index of the first game: runs [first, first + games) split work
   int threads = 1;
   PolicyKind policy = PolicyKind::Random;
   Rules rules{};
@@ -55,9 +56,8 @@ struct SelfPlayResult {
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
 
-// Plays one whole game; appends its actions to `record` when given.
-GameSummary play_one(std::uint64_t seed, std::uint64_t index, const SelfPlayOptions& options,
-                     std::vector<ActionRow>* record);
+// Plays game `index` of the options' seed; appends its actions to `record` when given.
+GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record);
 
 SelfPlayResult self_play(const SelfPlayOptions& options);
 

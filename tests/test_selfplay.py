@@ -66,6 +66,12 @@ def test_records_replay_to_the_same_outcomes() -> None:
         )
 
 
+def test_parts_put_together_equal_one_run() -> None:
+    whole = dz.selfplay(300, seed=21, record=True)
+    parts = [dz.selfplay(n, seed=21, first=k, record=True) for k, n in ((0, 100), (100, 150), (250, 50))]
+    assert_same(whole, SelfPlayResult.concatenate(parts))
+
+
 def test_save_load_and_concatenate(tmp_path: pathlib.Path) -> None:
     a = dz.selfplay(40, seed=1, record=True)
     b = dz.selfplay(30, seed=2, record=True)

@@ -47,12 +47,12 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
 }
 
 py::dict run(std::int64_t games, const std::string& policy, std::uint64_t seed, int threads, py::handle rules,
-             bool record) {
+             bool record, std::uint64_t first) {
   if (games < 0) throw py::value_error("games cannot be negative");
   if (threads < 1) throw py::value_error("threads must be at least 1");
   const auto kind = policy_named(policy);
   if (!kind) throw py::value_error("unknown policy '" + policy + "'; built-in policies: random");
-  SelfPlayOptions options{games, seed, threads, *kind, to_rules(rules), record};
+  SelfPlayOptions options{games, seed, first, threads, *kind, to_rules(rules), record};
   SelfPlayResult result;
   {
     py::gil_scoped_release release;
@@ -81,8 +81,16 @@ py::dict run(std::int64_t games, const std::string& policy, std::uint64_t seed, 
 void register_selfplay(py::module_& m) {
   m.attr("ACTION_DTYPE") = action_dtype();
   m.def("selfplay", &run, py::arg("games"), py::arg("policy") = "random", py::arg("seed") = 0, py::arg("threads") = 1,
-        py::arg("rules") = py::none(), py::arg("record") = false,
+        py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
         "Whole games in C++ on `threads` threads without the GIL; a dict of NumPy arrays.");
+  m.def("choose_action", [](const Game& game, const std::string& policy, std::uint64_t seed) {
+          const auto kind = policy_named(policy);
+          if (!kind) throw py::value_error("unknown policy '" + policy + "'");
+          const auto legal = game.legal_actions();
+          if (legal.empty()) throw py::value_error("the hand is over");
+          Rng rng(seed);
+          return legal[choose(*kind, game, legal, rng)];
+        }, py::arg("game"), py::arg("policy"), py::arg("seed"), "The action a built-in policy plays in `game`.");
   m.def("game_seed", &game_seed, py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
   m.def("actions_to_rows", [](const py::sequence& pairs) {
           std::vector<ActionRow> rows;

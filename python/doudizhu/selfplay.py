@@ -62,6 +62,8 @@ class SelfPlayResult:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the arrays to an ``.npz`` file."""
         arrays = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        if self.actions is not None:
+            arrays["actions"] = _raw(self.actions)  # .npz keeps no padded record layout
         np.savez_compressed(path, **{k: v for k, v in arrays.items() if v is not None})
 
     @classmethod
@@ -82,11 +84,16 @@ class SelfPlayResult:
             name: np.concatenate([getattr(p, name) for p in parts]) for name in ("hands", "payouts", *_PER_GAME)
         }
         if all(p.actions is not None and p.offsets is not None for p in parts):
-            fields["actions"] = np.concatenate([p.actions for p in parts if p.actions is not None])
+            fields["actions"] = np.concatenate([_raw(p.actions) for p in parts if p.actions is not None]).view(ACTION_DTYPE)
             starts = np.cumsum([0] + [len(p.actions) for p in parts if p.actions is not None])
             rebased = [p.offsets[:-1] + start for p, start in zip(parts, starts) if p.offsets is not None]
             fields["offsets"] = np.concatenate([*rebased, [starts[-1]]]).astype(np.int64)
         return cls(**fields)
+
+
+def _raw(actions: npt.NDArray[np.void]) -> npt.NDArray[np.uint64]:
+    """ACTION_DTYPE rows as plain words (NumPy drops the padding when it copies records)."""
+    return np.ascontiguousarray(actions).view(np.uint64)
 
 
 def selfplay(
@@ -96,32 +103,40 @@ def selfplay(
     threads: int | None = None,
     rules: Rules | None = None,
     record: bool = False,
+    first: int = 0,
 ) -> SelfPlayResult:
     """Plays ``games`` whole games (bidding as ``rules`` say) and returns their outcomes.
 
     A built-in ``policy`` ("random") runs in C++ on ``threads`` threads (default: every
     core) with the GIL released; the same ``seed`` gives the same games whatever the
-    thread count. A callable policy is called in Python as ``policy(observation, legal)``
-    and must return one of ``legal``; it plays the same deals, one game at a time.
+    thread count. Games are numbered from ``first``: ``selfplay(n, first=k)`` plays games
+    k..k+n-1 of the seed, so a run may be split into parts and put back together with
+    :meth:`SelfPlayResult.concatenate`. A callable policy is called in Python as
+    ``policy(observation, legal)`` and must return one of ``legal``; it plays the same
+    deals, one game at a time.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError("games must be a non-negative int")
+    if isinstance(first, bool) or not isinstance(first, int) or first < 0:
+        raise ValueError("first must be a non-negative int")
     if threads is None:
         threads = os.cpu_count() or 1
     if isinstance(policy, str) or games == 0:
         name = policy if isinstance(policy, str) else "random"
-        return SelfPlayResult(**_core.selfplay(games, name, seed & _MASK64, threads, rules, record))
+        return SelfPlayResult(**_core.selfplay(games, name, seed & _MASK64, threads, rules, record, first))
     if not callable(policy):
         raise TypeError("policy must be a built-in policy name or a callable")
-    return _python_selfplay(games, policy, seed & _MASK64, rules, record)
+    return _python_selfplay(range(first, first + games), policy, seed & _MASK64, rules, record)
 
 
-def _python_selfplay(games: int, policy: PolicyFn, seed: int, rules: Rules | None, record: bool) -> SelfPlayResult:
+def _python_selfplay(
+    indices: range, policy: PolicyFn, seed: int, rules: Rules | None, record: bool
+) -> SelfPlayResult:
     """The same deals as the C++ runner (game i from game_seed(seed, i)), played in Python."""
     rows: list[dict[str, Any]] = []
     actions: list[tuple[int, Action]] = []
     offsets = [0]
-    for index in range(games):
+    for index in indices:
         game = Game(seed=_core.game_seed(seed, index), rules=rules, first_bidder=index % 3)
         moves = 0
         while game.phase != "over":
