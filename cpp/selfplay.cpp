@@ -48,8 +48,8 @@ GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::v
   GameSummary summary;
   while (game.state().phase != Phase::Over) {
     legal = game.legal_actions();
-    const Action& a = legal[choose(options.policy, game, legal, rng)];
     const int seat = game.state().to_move;
+    const Action& a = legal[choose(options.policies[static_cast<std::size_t>(seat)], game, legal, rng)];
     if (game.state().phase == Phase::Playing) ++summary.moves;
     if (record) record->push_back(to_row(seat, a));
     game.apply_legal(a);

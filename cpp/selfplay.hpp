@@ -43,7 +43,7 @@ struct SelfPlayOptions {
   std::uint64_t seed = 0;
   std::uint64_t first = 0;  // index of the first game: runs [first, first + games) split work
   int threads = 1;
-  PolicyKind policy = PolicyKind::Random;
+  std::array<PolicyKind, kMaxSeats> policies{};  // by seat
   Rules rules{};
   bool record = false;
 };

@@ -108,9 +108,37 @@ def test_bad_arguments() -> None:
         dz.selfplay(1, policy="smart")
     with pytest.raises(ValueError, match="threads"):
         dz.selfplay(1, threads=0)
+    with pytest.raises(ValueError, match="one per seat"):
+        dz.selfplay(1, policy=["random", "heuristic"])
     with pytest.raises(TypeError, match="callable"):
         dz.selfplay(1, policy=3)  # type: ignore[arg-type]
     with pytest.raises(RuntimeError, match="redeals"):
         dz.selfplay(1, policy=lambda obs, legal: legal[0])  # always passes the auction
     with pytest.raises(ValueError, match="not one of the legal actions"):
         dz.selfplay(1, policy=lambda obs, legal: Action.bid(3) if legal[0].type != dz.ActionType.BID else Action.pass_())
+
+
+@pytest.mark.parametrize("heuristic_lands", [True, False])
+def test_the_heuristic_beats_random_on_both_sides(heuristic_lands: bool) -> None:
+    # Fixed landlord (game i: seat i % 3); the heuristic plays seat 0, or seats 1 and 2.
+    policy = ["heuristic", "random", "random"] if heuristic_lands else ["random", "heuristic", "heuristic"]
+    result = dz.selfplay(3000, policy=policy, seed=17, rules=Rules(bidding="none"))
+    seat0_lands = result.landlord == 0
+    # Where seat 0 is the landlord, and where it is a peasant facing a landlord of the other policy.
+    seat0_wins_as_landlord = result.landlord_won[seat0_lands].mean()
+    seat0_wins_as_peasant = 1 - result.landlord_won[~seat0_lands].mean()
+    if heuristic_lands:
+        assert seat0_wins_as_landlord > 0.85 and seat0_wins_as_peasant > 0.8
+    else:
+        assert seat0_wins_as_landlord < 0.1 and seat0_wins_as_peasant < 0.45
+
+
+def test_heuristic_players_bid_and_stay_legal() -> None:
+    result = dz.selfplay(2000, policy="heuristic", seed=5, record=True)
+    assert np.all(result.payouts.sum(axis=1) == 0) and result.redeals.mean() < 0.5
+    game = Game.from_position(["33", "4", "KK"], landlord=0, to_move=2, last="4", last_by=1)
+    assert str(dz._core.choose_action(game, "heuristic", 0)) == "pass"  # the partner's 4 stands
+    game = Game.from_position(["3", "K", "5"], landlord=1, to_move=1, last="4", last_by=0)
+    assert str(dz._core.choose_action(game, "heuristic", 0)) == "K"  # going out never waits
+    game = Game.from_position(["3", "2222K", "5"], landlord=1, to_move=1, last="4", last_by=0)
+    assert str(dz._core.choose_action(game, "heuristic", 0)) == "K"  # no bomb where a K will do

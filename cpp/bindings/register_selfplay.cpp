@@ -46,13 +46,30 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
   return out;
 }
 
-py::dict run(std::int64_t games, const std::string& policy, std::uint64_t seed, int threads, py::handle rules,
-             bool record, std::uint64_t first) {
+PolicyKind policy_arg(const std::string& name) {
+  const auto kind = policy_named(name);
+  if (!kind) throw py::value_error("unknown policy '" + name + "'; built-in policies: random, heuristic");
+  return *kind;
+}
+
+// One policy name for every seat, or one per seat.
+std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy) {
+  std::array<PolicyKind, kMaxSeats> kinds{};
+  if (py::isinstance<py::str>(policy)) {
+    kinds.fill(policy_arg(policy.cast<std::string>()));
+    return kinds;
+  }
+  const auto names = policy.cast<std::vector<std::string>>();
+  if (names.size() != kMaxSeats) throw py::value_error("give one policy, or one per seat (three)");
+  for (std::size_t i = 0; i < kMaxSeats; ++i) kinds[i] = policy_arg(names[i]);
+  return kinds;
+}
+
+py::dict run(std::int64_t games, py::handle policy, std::uint64_t seed, int threads, py::handle rules, bool record,
+             std::uint64_t first) {
   if (games < 0) throw py::value_error("games cannot be negative");
   if (threads < 1) throw py::value_error("threads must be at least 1");
-  const auto kind = policy_named(policy);
-  if (!kind) throw py::value_error("unknown policy '" + policy + "'; built-in policies: random");
-  SelfPlayOptions options{games, seed, first, threads, *kind, to_rules(rules), record};
+  SelfPlayOptions options{games, seed, first, threads, policies_arg(policy), to_rules(rules), record};
   SelfPlayResult result;
   {
     py::gil_scoped_release release;
@@ -84,12 +101,11 @@ void register_selfplay(py::module_& m) {
         py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
         "Whole games in C++ on `threads` threads without the GIL; a dict of NumPy arrays.");
   m.def("choose_action", [](const Game& game, const std::string& policy, std::uint64_t seed) {
-          const auto kind = policy_named(policy);
-          if (!kind) throw py::value_error("unknown policy '" + policy + "'");
+          const PolicyKind kind = policy_arg(policy);
           const auto legal = game.legal_actions();
           if (legal.empty()) throw py::value_error("the hand is over");
           Rng rng(seed);
-          return legal[choose(*kind, game, legal, rng)];
+          return legal[choose(kind, game, legal, rng)];
         }, py::arg("game"), py::arg("policy"), py::arg("seed"), "The action a built-in policy plays in `game`.");
   m.def("game_seed", &game_seed, py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
   m.def("actions_to_rows", [](const py::sequence& pairs) {

@@ -259,7 +259,7 @@ class Game:
 
 def selfplay(
     games: int,
-    policy: str = "random",
+    policy: str | Sequence[str] = "random",
     seed: int = 0,
     threads: int = 1,
     rules: Rules | None = None,

@@ -15,7 +15,7 @@ from ._core import ACTION_DTYPE, Action, Game, Rules
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
 PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
-Policy = Union[str, PolicyFn]
+Policy = Union[str, Sequence[str], PolicyFn]
 
 
 _MASK64 = (1 << 64) - 1
@@ -107,8 +107,8 @@ def selfplay(
 ) -> SelfPlayResult:
     """Plays ``games`` whole games (bidding as ``rules`` say) and returns their outcomes.
 
-    A built-in ``policy`` ("random") runs in C++ on ``threads`` threads (default: every
-    core) with the GIL released; the same ``seed`` gives the same games whatever the
+    A built-in ``policy`` ("random" or "heuristic", or one name per seat) runs in C++ on
+    ``threads`` threads (default: every core) with the GIL released; the same ``seed`` gives the same games whatever the
     thread count. Games are numbered from ``first``: ``selfplay(n, first=k)`` plays games
     k..k+n-1 of the seed, so a run may be split into parts and put back together with
     :meth:`SelfPlayResult.concatenate`. A callable policy is called in Python as
@@ -121,11 +121,11 @@ def selfplay(
         raise ValueError("first must be a non-negative int")
     if threads is None:
         threads = os.cpu_count() or 1
-    if isinstance(policy, str) or games == 0:
-        name = policy if isinstance(policy, str) else "random"
-        return SelfPlayResult(**_core.selfplay(games, name, seed & _MASK64, threads, rules, record, first))
-    if not callable(policy):
-        raise TypeError("policy must be a built-in policy name or a callable")
+    if not callable(policy) or games == 0:
+        names = "random" if callable(policy) else policy
+        if not isinstance(names, str) and not (isinstance(names, Sequence) and all(isinstance(n, str) for n in names)):
+            raise TypeError("policy must be a built-in policy name, one name per seat, or a callable")
+        return SelfPlayResult(**_core.selfplay(games, names, seed & _MASK64, threads, rules, record, first))
     return _python_selfplay(range(first, first + games), policy, seed & _MASK64, rules, record)
 
 
