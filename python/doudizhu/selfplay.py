@@ -104,6 +104,8 @@ def selfplay(
     rules: Rules | None = None,
     record: bool = False,
     first: int = 0,
+    backend: str = "local",
+    address: str | None = None,
 ) -> SelfPlayResult:
     """Plays ``games`` whole games (bidding as ``rules`` say) and returns their outcomes.
 
@@ -114,7 +116,15 @@ def selfplay(
     :meth:`SelfPlayResult.concatenate`. A callable policy is called in Python as
     ``policy(observation, legal)`` and must return one of ``legal``; it plays the same
     deals, one game at a time.
+
+    ``backend="ray"`` splits the games into tasks on a Ray cluster (``address``, or a
+    local one started on demand; ``pip install doudizhu-engine[ray]``) and gathers the
+    same arrays as a local run of the same seed.
     """
+    if backend == "ray":
+        return _ray_selfplay(games, policy, seed, rules, record, first, address)
+    if backend != "local":
+        raise ValueError(f"unknown backend {backend!r}; backends: local, ray")
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise ValueError("games must be a non-negative int")
     if isinstance(first, bool) or not isinstance(first, int) or first < 0:
@@ -127,6 +137,28 @@ def selfplay(
             raise TypeError("policy must be a built-in policy name, one name per seat, or a callable")
         return SelfPlayResult(**_core.selfplay(games, names, seed & _MASK64, threads, rules, record, first))
     return _python_selfplay(range(first, first + games), policy, seed & _MASK64, rules, record)
+
+
+def _ray_selfplay(
+    games: int, policy: Policy, seed: int, rules: Rules | None, record: bool, first: int, address: str | None
+) -> SelfPlayResult:
+    """Tasks of consecutive game indices, one CPU each, put back together in order."""
+    try:
+        import ray
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError("backend='ray' needs Ray: pip install 'doudizhu-engine[ray]'") from error
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    parts = min(max(games, 1), 4 * cpus)
+    bounds = [first + games * i // parts for i in range(parts + 1)]
+    task = ray.remote(num_cpus=1)(_part)
+    futures = [task.remote(end - start, policy, seed, rules, record, start) for start, end in zip(bounds, bounds[1:])]
+    return SelfPlayResult.concatenate(ray.get(futures))
+
+
+def _part(games: int, policy: Policy, seed: int, rules: Rules | None, record: bool, first: int) -> SelfPlayResult:
+    return selfplay(games, policy, seed, threads=1, rules=rules, record=record, first=first)
 
 
 def _python_selfplay(

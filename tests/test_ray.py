@@ -1,0 +1,31 @@
+"""Self-play on a Ray cluster (a local one with 2 CPUs) gives the local run's games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+
+ray = pytest.importorskip("ray")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> object:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_backend_equals_local(cluster: object) -> None:
+    local = dz.selfplay(5000, policy="heuristic", seed=8, threads=2, record=True)
+    spread = dz.selfplay(5000, policy="heuristic", seed=8, backend="ray", record=True)
+    for name in ("hands", "kitty", "landlord", "landlord_won", "payouts", "moves", "offsets"):
+        assert np.array_equal(getattr(local, name), getattr(spread, name)), name
+    assert local.actions is not None and spread.actions is not None
+    assert local.actions.tobytes() == spread.actions.tobytes()
+
+
+def test_unknown_backend() -> None:
+    with pytest.raises(ValueError, match="unknown backend"):
+        dz.selfplay(1, backend="spark")
