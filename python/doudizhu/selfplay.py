@@ -149,7 +149,7 @@ def _ray_selfplay(
         raise ImportError("backend='ray' needs Ray: pip install 'doudizhu-engine[ray]'") from error
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
     parts = min(max(games, 1), 4 * cpus)
     bounds = [first + games * i // parts for i in range(parts + 1)]
     task = ray.remote(num_cpus=1)(_part)
