@@ -35,7 +35,8 @@ Mask parse(const std::string& text, const char* what, const Rules& rules) {
 
 // An int-like object (int, numpy.uint64, ...) as a mask, or ValueError.
 Mask int_mask(py::handle obj, const char* what) {
-  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
+  const py::object index = PyLong_CheckExact(obj.ptr()) ? py::reinterpret_borrow<py::object>(obj)
+                                                        : py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
   if (!index) throw py::error_already_set();
   unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
   if (value == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
@@ -60,7 +61,7 @@ Mask add_checked(Mask a, Mask b, const char* what) {
 Mask to_mask(py::handle obj, const char* what, const Rules& rules) {
   // Most frequent first: the fast paths take int masks and Cards.
   if (PyLong_CheckExact(obj.ptr())) return checked(int_mask(obj, what), what, rules);
-  if (is_exactly<Cards>(obj) || py::isinstance<Cards>(obj)) return checked(obj.cast<const Cards&>().mask, what, rules);
+  if (is_exactly<Cards>(obj) || py::isinstance<Cards>(obj)) return checked(value_of<Cards>(obj).mask, what, rules);
   if (py::isinstance<py::str>(obj)) return parse(obj.cast<std::string>(), what, rules);
   if (py::isinstance<py::bool_>(obj)) {
     throw py::type_error(std::string(what) + " must be Cards, str or an int mask, not bool");
@@ -88,7 +89,7 @@ const Rules& to_rules(py::handle obj) {
     throw py::type_error("rules must be a Rules or None, not " +
                          std::string(py::str(py::type::of(obj).attr("__name__"))));
   }
-  return obj.cast<const Rules&>();
+  return value_of<Rules>(obj);
 }
 
 std::string describe(const Move& m) {
@@ -112,7 +113,7 @@ Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules
 std::optional<Move> to_last(py::handle obj, const Rules& rules) {
   if (obj.is_none()) return std::nullopt;
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) {
-    const Move& m = obj.cast<const Move&>();
+    const Move& m = value_of<Move>(obj);
     if (!is_valid_move(m, rules)) throw py::value_error("last: " + describe(m) + " is not a move under these rules");
     return m;
   }

@@ -29,6 +29,16 @@ bool is_exactly(py::handle obj) {
   return Py_TYPE(obj.ptr()) == type;
 }
 
+// The C++ value inside a bound object: directly when its type is exactly T (the
+// instance holds the value first), else through pybind11's general cast.
+template <class T>
+const T& value_of(py::handle obj) {
+  if (is_exactly<T>(obj)) {
+    return *reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder().template value_ptr<T>();
+  }
+  return obj.cast<const T&>();
+}
+
 // The widest deck a `Cards` may describe (two decks).
 const Rules& widest_rules();
 
