@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ddz::py_bind {
 
@@ -108,6 +109,35 @@ Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules
   std::string list;
   for (const Move& m : readings) list += (list.empty() ? "" : "; ") + describe(m);
   throw py::value_error("'" + to_text(cards) + "' has several readings, pass a Move: " + list);
+}
+
+namespace {
+
+// One Python object per distinct value, keyed by (cards, packed fields). Never destroyed:
+// its objects must not be released after the interpreter is gone.
+template <class T>
+py::object intern(Mask cards, std::uint32_t fields, const T& value) {
+  struct Hash {
+    std::size_t operator()(const std::pair<Mask, std::uint32_t>& k) const {
+      return std::hash<Mask>{}(k.first ^ (k.second * 0x9E37'79B9'7F4A'7C15ull));
+    }
+  };
+  static auto* table = new std::unordered_map<std::pair<Mask, std::uint32_t>, PyObject*, Hash>();
+  const std::pair<Mask, std::uint32_t> key{cards, fields};
+  if (const auto it = table->find(key); it != table->end()) return py::reinterpret_borrow<py::object>(it->second);
+  py::object obj = py::cast(value);
+  table->emplace(key, obj.inc_ref().ptr());
+  return obj;
+}
+
+std::uint32_t move_fields(const Move& m) { return static_cast<std::uint32_t>(m.kind) | m.key << 4 | m.length << 8; }
+
+}  // namespace
+
+py::object interned(const Move& m) { return intern(m.cards, move_fields(m), m); }
+
+py::object interned(const Action& a) {
+  return intern(a.move.cards, move_fields(a.move) << 11 | static_cast<std::uint32_t>(a.type) | a.value << 3, a);
 }
 
 std::optional<Move> to_last(py::handle obj, const Rules& rules) {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "../game.hpp"
 #include "../move.hpp"
 #include "../rules.hpp"
 
@@ -54,6 +55,12 @@ const Rules& to_rules(py::handle obj);
 
 // The single reading of `cards` (of `kind` when given); ValueError if none or several.
 Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules);
+
+// The Python object for a Move (or an Action), shared by every list that returns an
+// equal one: they are immutable, and reusing one costs far less than a new pybind11
+// instance. The table keeps one object per distinct value for the life of the process.
+py::object interned(const Move& m);
+py::object interned(const Action& a);
 
 // A move to beat: None (leading), a Move, or cards with one reading. Checked under `rules`.
 std::optional<Move> to_last(py::handle obj, const Rules& rules);

@@ -19,6 +19,15 @@ struct IllegalAction : std::runtime_error {
 
 constexpr const char* kPhaseNames[] = {"bidding", "playing", "over"};
 
+// The phase as one shared str per phase (it is read on every turn of a game loop).
+py::object phase_name(Phase phase) {
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<std::array<py::object, 3>> storage;
+  const auto& names = storage.call_once_and_store_result([] {
+    return std::array<py::object, 3>{py::str(kPhaseNames[0]), py::str(kPhaseNames[1]), py::str(kPhaseNames[2])};
+  }).get_stored();
+  return names[static_cast<std::size_t>(phase)];
+}
+
 int seat_arg(long seat, int seats, const char* what) {
   if (seat < 0 || seat >= seats) {
     throw py::value_error(std::string(what) + " must be a seat in 0.." + std::to_string(seats - 1));
@@ -65,8 +74,8 @@ std::vector<Move> readings_of(const std::string& text, const Rules& rules) {
 // The action that `obj` names in `game`: an Action, a Move, or text (see action_text).
 // Card text with several readings takes the one that is legal now, if only one is.
 Action to_action(py::handle obj, const Game& game) {
-  if (py::isinstance<Action>(obj)) return obj.cast<const Action&>();
-  if (py::isinstance<Move>(obj)) return Action::play(obj.cast<const Move&>());
+  if (is_exactly<Action>(obj) || py::isinstance<Action>(obj)) return value_of<Action>(obj);
+  if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) return Action::play(value_of<Move>(obj));
   if (!py::isinstance<py::str>(obj)) {
     throw py::type_error("an action is an Action, a Move or text, not " +
                          std::string(py::str(py::type::of(obj).attr("__name__"))));
@@ -143,7 +152,7 @@ Game position_game(const py::sequence& hands, long landlord, long to_move, py::h
 
 py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : py::object(py::int_(seat)); }
 
-py::object optional_move_obj(const Move& m) { return m.cards ? py::cast(m) : py::object(py::none()); }
+py::object optional_move_obj(const Move& m) { return m.cards ? interned(m) : py::object(py::none()); }
 
 // The multiplier so far: bombs and rockets played, capped.
 int running_multiplier(const Game& g) {
@@ -161,7 +170,7 @@ py::dict observation(const Game& g, long seat_arg_value) {
   const int seat = seat_arg(seat_arg_value, s.seats, "seat");
   py::dict o;
   o["seat"] = seat;
-  o["phase"] = kPhaseNames[static_cast<int>(s.phase)];
+  o["phase"] = phase_name(s.phase);
   o["to_move"] = s.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(s.to_move));
   o["landlord"] = optional_seat(s.landlord);
   o["hand"] = Cards{s.hands[static_cast<std::size_t>(seat)]};
@@ -197,6 +206,63 @@ py::dict deal_dict(const Deal& d, int seats) {
   out["hands"] = hands;
   out["kitty"] = to_text(d.kitty);
   return out;
+}
+
+// A game loop calls legal_actions, step and phase on every turn: those three use
+// CPython's fast calling conventions directly, since pybind11's general dispatcher costs
+// more than the work. Errors leave as the same typed exceptions.
+PyObject* illegal_action_type = nullptr;  // IllegalActionError, set at registration
+
+template <class F>
+PyObject* guarded(F&& body) {
+  try {
+    return body().release().ptr();
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (py::builtin_exception& e) {
+    e.set_error();
+  } catch (const IllegalAction& e) {
+    PyErr_SetString(illegal_action_type, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+Game& game_of(PyObject* self) { return const_cast<Game&>(value_of<Game>(self)); }
+
+PyObject* fast_legal_actions(PyObject* self, PyObject* /*unused*/) {
+  return guarded([&] {
+    const auto actions = game_of(self).legal_actions();
+    py::list out(actions.size());
+    for (std::size_t i = 0; i < actions.size(); ++i) out[i] = interned(actions[i]);
+    return py::object(std::move(out));
+  });
+}
+
+PyObject* fast_step(PyObject* self, PyObject* action) {
+  return guarded([&] {
+    Game& game = game_of(self);
+    act(game, to_action(action, game));
+    return py::object(py::none());
+  });
+}
+
+PyObject* fast_phase(PyObject* self, void* /*closure*/) {
+  return guarded([&] { return phase_name(game_of(self).state().phase); });
+}
+
+void add_fast_members(py::class_<Game>& cls) {
+  auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  static PyMethodDef legal{"legal_actions", &fast_legal_actions, METH_NOARGS,
+                           "legal_actions($self, /)\n--\n\nThe legal actions: Actions of moves, plus pass when following."};
+  static PyMethodDef step{"step", &fast_step, METH_O,
+                          "step($self, action, /)\n--\n\nTakes an Action, a Move or action text (\"pass\", \"bid 2\", cards)."};
+  static PyGetSetDef phase{"phase", &fast_phase, nullptr, "'bidding', 'playing' or 'over'.", nullptr};
+  for (PyMethodDef* def : {&legal, &step}) {
+    cls.attr(def->ml_name) = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, def));
+  }
+  cls.attr("phase") = py::reinterpret_steal<py::object>(PyDescr_NewGetSet(type, &phase));
 }
 
 }  // namespace
@@ -287,7 +353,7 @@ Game from_record(const py::dict& r) {
 }
 
 void register_game(py::module_& m) {
-  py::register_exception<IllegalAction>(m, "IllegalActionError", PyExc_ValueError);
+  illegal_action_type = py::register_exception<IllegalAction>(m, "IllegalActionError", PyExc_ValueError).ptr();
 
   py::native_enum<ActionType>(m, "ActionType", "enum.IntEnum", "What an Action does.")
       .value("PLAY", ActionType::Play)
@@ -311,7 +377,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def_static("rob", &Action::rob, py::arg("yes") = true)
       .def_property_readonly("type", [](const Action& a) { return a.type; })
       .def_property_readonly("value", [](const Action& a) { return a.value; }, "The bid, or 1/0 for call and rob.")
-      .def_property_readonly("move", [](const Action& a) { return a.type == ActionType::Play ? py::cast(a.move) : py::object(py::none()); })
+      .def_property_readonly("move", [](const Action& a) { return a.type == ActionType::Play ? interned(a.move) : py::object(py::none()); })
       .def("__str__", [](const Action& a) { return action_text(a, nullptr); })
       .def("__repr__", [](const Action& a) { return "Action('" + action_text(a, nullptr) + "')"; })
       .def("__eq__", [](const Action& a, py::handle b) -> py::object {
@@ -376,7 +442,6 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
           py::arg("last_by") = py::none(), py::arg("rules") = py::none(),
           "A position in play: 2 hands (landlord against one opponent) or 3, who moves, the move to beat.")
       .def_static("from_record", &from_record, py::arg("record"), "Replays a record from to_record(), checking every action.")
-      .def_property_readonly("phase", [](const Game& g) { return kPhaseNames[static_cast<int>(g.state().phase)]; })
       .def_property_readonly("to_move", [](const Game& g) {
             return g.state().phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(g.state().to_move));
           })
@@ -404,8 +469,7 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_property_readonly("result", [](const Game& g) {
             return g.state().phase == Phase::Over ? py::cast(g.result()) : py::object(py::none());
           }, "The Settlement once the hand is over, else None.")
-      .def("legal_actions", &Game::legal_actions)
-      .def("step", [](Game& g, py::handle action) { act(g, to_action(action, g)); }, py::arg("action"))
+
       .def("bid", [](Game& g, int value) {
             if (value < 0 || value > 9) throw IllegalAction("bids are 1, 2 or 3 (0 passes)");
             act(g, Action::bid(value));
@@ -432,6 +496,8 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
                    ", hands " + to_text(s.hands[0]) + " / " + to_text(s.hands[1]) +
                    (s.seats > 2 ? " / " + to_text(s.hands[2]) : std::string()) + ">";
           });
+  auto game_class = m.attr("Game").cast<py::class_<Game>>();
+  add_fast_members(game_class);
 }
 
 }  // namespace ddz::py_bind

@@ -22,7 +22,10 @@ const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle r
 }
 
 py::object moves_list(py::handle hand, py::handle last, py::handle rules) {
-  return py::cast(generate(hand, last, rules));
+  const auto& moves = generate(hand, last, rules);
+  py::list out(moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) out[i] = interned(moves[i]);
+  return out;
 }
 
 // One shared read-only empty array: most follows have no move but pass, and a fresh
