@@ -338,9 +338,15 @@ bool Game::undo() {
 }
 
 std::vector<Action> Game::legal_actions() const {
-  const State& s = state_;
   std::vector<Action> out;
-  if (s.phase == Phase::Over) return out;
+  legal_actions(out);
+  return out;
+}
+
+void Game::legal_actions(std::vector<Action>& out) const {
+  const State& s = state_;
+  out.clear();
+  if (s.phase == Phase::Over) return;
   if (s.phase == Phase::Bidding) {
     if (rules_.bidding == Bidding::Classic) {
       out.push_back(Action::bid(0));
@@ -350,14 +356,13 @@ std::vector<Action> Game::legal_actions() const {
       out.push_back(calling ? Action::call(false) : Action::rob(false));
       out.push_back(calling ? Action::call(true) : Action::rob(true));
     }
-    return out;
+    return;
   }
   thread_local std::vector<Move> moves;
   moves.clear();
   append_legal_moves(s.hands[static_cast<std::size_t>(s.to_move)], s.last.cards ? &s.last : nullptr, rules_, moves);
   if (s.last.cards) out.push_back(Action::pass());
   for (const Move& m : moves) out.push_back(Action::play(m));
-  return out;
 }
 
 Settlement Game::result() const {

@@ -151,11 +151,15 @@ class Game {
   void apply_legal(const Action& a);
   bool undo();
   std::vector<Action> legal_actions() const;
+  void legal_actions(std::vector<Action>& out) const;  // into a reused buffer (cleared first)
   // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.
   Settlement result() const;
 
  private:
-  Game(const Rules& rules, std::uint64_t seed) : rules_(rules), rng_(seed), seed_(seed) {}
+  Game(const Rules& rules, std::uint64_t seed) : rules_(rules), rng_(seed), seed_(seed) {
+    steps_.reserve(kTypicalSteps);
+  }
+  static constexpr std::size_t kTypicalSteps = 96;  // a hand takes about 65 actions
   void start(const Deal& deal, int first_bidder, int landlord);
   void start_play(int landlord, int base);
   void redeal();

@@ -44,10 +44,10 @@ GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::v
   const std::uint64_t s = game_seed(options.seed, index);
   Game game(s, options.rules, static_cast<int>(index % kMaxSeats));
   Rng rng(s ^ kPolicyStream);
-  std::vector<Action> legal;
+  thread_local std::vector<Action> legal;
   GameSummary summary;
   while (game.state().phase != Phase::Over) {
-    legal = game.legal_actions();
+    game.legal_actions(legal);
     const int seat = game.state().to_move;
     const Action& a = legal[choose(options.policies[static_cast<std::size_t>(seat)], game, legal, rng)];
     if (game.state().phase == Phase::Playing) ++summary.moves;
