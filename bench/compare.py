@@ -319,12 +319,24 @@ def main(argv=None) -> int:
     md = render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds, round_ns, elapsed,
                 overhead, shape)
     if not args.no_write:
-        with open(args.out, "w") as f:
-            f.write(md)
+        write_keeping_games(args.out, md)
         print(f"wrote {args.out}")
     else:
         print(md)
     return 0
+
+
+def write_keeping_games(path: str, md: str) -> None:
+    """Writes the move-generation report, keeping the whole-games section
+    (bench/compare_games.py) that follows it."""
+    tail = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            text = f.read()
+        at = text.find("\n## Whole games")
+        tail = text[at:] if at >= 0 else ""
+    with open(path, "w") as f:
+        f.write(md.rstrip("\n") + "\n" + tail)
 
 
 def fixed_overhead(ddz, rounds, round_ns) -> Dict[str, float]:
