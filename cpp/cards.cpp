@@ -1,5 +1,6 @@
 #include "cards.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace ddz {
@@ -87,7 +88,8 @@ ParseResult parse_cards(std::string_view text, int max_per_rank, int max_per_jok
         i += suit_symbol_length(text, i);
       }
     }
-    const int limit = rank >= kBlackJoker ? max_per_joker : max_per_rank;
+    // A nibble holds 15: a larger limit cannot be honoured.
+    const int limit = std::min(rank >= kBlackJoker ? max_per_joker : max_per_rank, 15);
     if (count(result.cards, rank) >= limit) {
       return error(text, start, "too many cards of rank " + std::string(1, rank_char(rank)) +
                                     " (at most " + std::to_string(limit) + "):");

@@ -1,6 +1,7 @@
 #include "game.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ddz {
 
@@ -9,6 +10,20 @@ namespace {
 constexpr int kHandSize = 17;
 constexpr int kDeckSize = 54;
 constexpr int kHighestBid = 3;
+constexpr Mask kDeck = kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3);
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+void require_rules(const Rules& rules) {
+  const std::string why = validate(rules);
+  require(why.empty(), "rules: " + why);
+}
+
+void require_seat(int seat, int seats, const char* what) {
+  require(seat >= 0 && seat < seats, std::string(what) + " must be a seat in 0.." + std::to_string(seats - 1));
+}
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   // splitmix64's finalizer over the running value: order-sensitive and well spread.
@@ -29,6 +44,9 @@ bool contains_seat(std::uint8_t set, int seat) { return (set >> seat) & 1; }
 
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
                   int seats, int max_multiplier) {
+  require(seats >= 1 && seats <= kMaxSeats, "seats must be 1..3");
+  require_seat(landlord, seats, "landlord");
+  require(base >= 0 && bombs >= 0 && rockets >= 0, "base, bombs and rockets cannot be negative");
   Settlement s;
   s.landlord_won = landlord_won;
   s.base = base;
@@ -36,8 +54,8 @@ Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_sprin
   s.rockets = rockets;
   s.spring = spring;
   s.anti_spring = anti_spring;
-  const int doublings = bombs + rockets + (spring ? 1 : 0) + (anti_spring ? 1 : 0);
-  long long multiplier = 1LL << std::min(doublings, 30);
+  const long long doublings = static_cast<long long>(std::clamp(bombs, 0, 64)) + std::clamp(rockets, 0, 64) + (spring ? 1 : 0) + (anti_spring ? 1 : 0);
+  long long multiplier = 1LL << std::min<long long>(doublings, 30);
   if (max_multiplier > 0) multiplier = std::min<long long>(multiplier, max_multiplier);
   s.multiplier = static_cast<int>(multiplier);
   const long long stake = static_cast<long long>(base) * multiplier;
@@ -94,6 +112,8 @@ Deal deal_cards(Rng& rng) {
 }
 
 Game::Game(std::uint64_t seed, const Rules& rules, int first_bidder) : Game(rules, seed) {
+  require_rules(rules);
+  require_seat(first_bidder, kMaxSeats, "first_bidder");
   const Deal d = deal_cards(rng_);
   start(d, first_bidder, rules.bidding == Bidding::None ? first_bidder : -1);
   initial_ = state_;
@@ -103,6 +123,16 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
     : Game(rules, seed) {
   // The given deal stands in for the seed's first deal; redeals continue the seed's
   // stream, so a seeded game and its replay from the recorded deal redeal alike.
+  require_rules(rules);
+  require_seat(first_bidder, kMaxSeats, "first_bidder");
+  if (landlord != -1) require_seat(landlord, kMaxSeats, "landlord");
+  Mask all = deal.kitty;
+  for (const Mask h : deal.hands) {
+    require(validate_cards(h, rules).empty() && total(h) == kHandSize, "each hand of a deal holds 17 cards");
+    all += h;
+  }
+  require(validate_cards(deal.kitty, rules).empty() && total(deal.kitty) == 3, "the kitty holds 3 cards");
+  require(all == kDeck, "the hands and the kitty must hold the 54 cards of the deck exactly once");
   deal_cards(rng_);
   start(deal, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
   initial_ = state_;
@@ -110,6 +140,23 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
 
 Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last, int last_by,
                          const Rules& rules) {
+  require_rules(rules);
+  const int seats = static_cast<int>(hands.size());
+  require(seats == 2 || seats == 3, "a position has 2 or 3 hands");
+  Mask all = 0;
+  for (const Mask h : hands) {
+    require(validate_cards(h, rules).empty(), "hands: " + validate_cards(h, rules));
+    require(h != 0, "every hand holds cards (a seat with none has won)");
+    all += per_rank_min(h, kDeck);  // a sum that cannot wrap a nibble
+    require(validate_cards(all, rules).empty() && contains(kDeck, all), "the hands hold more cards than the deck");
+  }
+  require_seat(landlord, seats, "landlord");
+  require_seat(to_move, seats, "to_move");
+  if (last.cards) {
+    require(is_valid_move(last, rules), "last is not a move under these rules");
+    require_seat(last_by, seats, "last_by");
+    require(last_by != to_move, "last_by must differ from to_move");
+  }
   Game g(rules, 0);
   State& s = g.state_;
   s.seats = static_cast<std::int8_t>(hands.size());
@@ -121,7 +168,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   s.first_bidder = static_cast<std::int8_t>(landlord);
   s.phase = Phase::Playing;
   s.to_move = static_cast<std::int8_t>(to_move);
-  s.last = last;
+  s.last = last.cards ? last : Move{};
   s.last_by = static_cast<std::int8_t>(last.cards ? last_by : -1);
   // The players between the last player and the one to move have passed.
   s.passes = last.cards ? static_cast<std::uint8_t>((to_move - last_by + s.seats) % s.seats - 1) : 0;
@@ -145,7 +192,7 @@ void Game::start(const Deal& deal, int first_bidder, int landlord) {
 void Game::start_play(int landlord, int base) {
   State& s = state_;
   s.landlord = static_cast<std::int8_t>(landlord);
-  s.base = static_cast<std::uint8_t>(std::min(base, 255));
+  s.base = static_cast<std::uint16_t>(base);  // at most 1000 x 2^3
   s.hands[static_cast<std::size_t>(landlord)] += s.kitty;
   s.phase = Phase::Playing;
   s.to_move = static_cast<std::int8_t>(landlord);

@@ -68,7 +68,8 @@ struct Settlement {
   std::array<long long, kMaxSeats> payouts{};  // by seat; sums to zero
 };
 
-// Settlement arithmetic alone: multiplier 2^(bombs + rockets), doubled by spring and by
+// Settlement arithmetic alone (throws std::invalid_argument for a landlord outside
+// 0..seats-1, seats outside 1..3 or a negative base, bomb or rocket count): multiplier 2^(bombs + rockets), doubled by spring and by
 // anti-spring, capped by max_multiplier (0: no cap); stake = base x multiplier; the
 // landlord wins or pays the stake from or to each peasant.
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
@@ -93,7 +94,7 @@ struct State {
   std::int8_t winner = -1;
   // Bidding.
   std::int8_t first_bidder = 0;
-  std::uint8_t base = 1;         // classic: the winning bid
+  std::uint16_t base = 1;        // the base stake: the winning bid, or call_base x 2^robs
   std::uint8_t high_bid = 0;     // classic
   std::int8_t high_bidder = -1;  // classic; call-and-rob: provisional landlord
   std::uint8_t out = 0;          // seats that passed (classic) or declined (call-and-rob)
@@ -122,6 +123,10 @@ Deal deal_cards(Rng& rng);
 
 class Game {
  public:
+  // The constructors check what they are given (rules that validate(), seats in range,
+  // a deal of the whole deck, a position whose hands the deck holds and whose last move
+  // is a move) and throw std::invalid_argument naming the problem otherwise.
+  //
   // A seeded hand: shuffle, deal, bid from `first_bidder`. With bidding none, the first
   // bidder is the landlord.
   Game(std::uint64_t seed, const Rules& rules, int first_bidder);

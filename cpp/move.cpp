@@ -52,7 +52,9 @@ bool jokers_allowed(Mask kickers, const Rules& rules) {
 }
 
 bool reads_as(Mask cards, MoveKind kind, int key, int length, const Rules& rules) {
-  if (key < 0 || key >= kNumRanks) return false;
+  // No cards is no move, and a kind past Rocket has no shape (kind_shape gives an empty
+  // one, which every empty mask would fit).
+  if (cards == 0 || static_cast<int>(kind) >= kNumMoveKinds || key < 0 || key >= kNumRanks) return false;
   if (kind == MoveKind::Rocket) return cards == rules.rocket() && key == kBlackJoker && length == total(cards);
   if (kind == MoveKind::Bomb) {
     return key < kBlackJoker && length >= 4 && length <= rules.max_per_rank() && cards == cards_of(key, length);

@@ -424,6 +424,7 @@ def test_selfplay_junk(x: Any, y: Any) -> None:
     refused_or_ok(dz.selfplay, 2, seed=x)
     refused_or_ok(dz.selfplay, 2, threads=small if not isinstance(small, int) or isinstance(small, bool) else x)
     refused_or_ok(dz.selfplay, 2, rules=x, record=y)
+    refused_or_ok(dz.selfplay, 2, first=small)
     refused_or_ok(dz.selfplay, 2, policy=lambda obs, legal: x)
     refused_or_ok(dz.actions_to_rows, x)
     refused_or_ok(dz.actions_to_rows, [(x, dz.Action.pass_())])
@@ -442,6 +443,14 @@ def test_actions_from_rows_garbage(raw: bytes) -> None:
         str(action), repr(action), hash(action)
         if action.move is not None:
             assert Cards(str(action.move.cards)) == action.move.cards
+
+
+@needs_selfplay
+def test_selfplay_seed_must_be_an_int() -> None:
+    # seed & MASK64 on a NumPy 0-d array raised OverflowError (not a ValueError).
+    for seed in (np.array(False), np.array([1, 2]), 1.5, "1"):
+        with pytest.raises((TypeError, ValueError)):
+            dz.selfplay(2, seed=seed)  # type: ignore[arg-type]
 
 
 @needs_selfplay

@@ -27,6 +27,8 @@ Mask checked(Mask mask, const char* what, const Rules& rules) {
   return mask;
 }
 
+std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
+
 Mask parse(const std::string& text, const char* what, const Rules& rules) {
   // Parse against the widest deck so that counts get the same message as other inputs.
   const ParseResult parsed = parse_cards(text, widest_rules().max_per_rank(), widest_rules().max_per_joker());
@@ -50,6 +52,37 @@ Mask int_mask(py::handle obj, const char* what) {
 
 }  // namespace
 
+std::string text_arg(py::handle obj, const char* what) {
+  if (!py::isinstance<py::str>(obj)) throw py::type_error(std::string(what) + " must be a str, not " + type_name(obj));
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
+  if (!data) {
+    PyErr_Clear();
+    throw py::value_error(std::string(what) + ": the text holds a lone surrogate (not valid Unicode)");
+  }
+  return std::string(data, static_cast<std::size_t>(size));
+}
+
+long long int_arg(py::handle obj, const char* what, long long lo, long long hi) {
+  const auto range = [&] {
+    return py::value_error(std::string(what) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi));
+  };
+  if (py::isinstance<py::bool_>(obj) || !PyIndex_Check(obj.ptr())) {
+    throw py::type_error(std::string(what) + " must be an int, not " + type_name(obj));
+  }
+  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
+  if (!index) throw py::error_already_set();
+  int overflow = 0;
+  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (overflow || value < lo || value > hi) throw range();
+  return value;
+}
+
+int seat_from(py::handle obj, int seats, const char* what) {
+  return static_cast<int>(int_arg(obj, what, 0, seats - 1));
+}
+
 Mask add_checked(Mask a, Mask b, const char* what) {
   Mask sum = 0;
   for (int r = 0; r < kNumRanks; ++r) {
@@ -63,7 +96,7 @@ Mask to_mask(py::handle obj, const char* what, const Rules& rules) {
   // Most frequent first: the fast paths take int masks and Cards.
   if (PyLong_CheckExact(obj.ptr())) return checked(int_mask(obj, what), what, rules);
   if (is_exactly<Cards>(obj) || py::isinstance<Cards>(obj)) return checked(value_of<Cards>(obj).mask, what, rules);
-  if (py::isinstance<py::str>(obj)) return parse(obj.cast<std::string>(), what, rules);
+  if (py::isinstance<py::str>(obj)) return parse(text_arg(obj, what), what, rules);
   if (py::isinstance<py::bool_>(obj)) {
     throw py::type_error(std::string(what) + " must be Cards, str or an int mask, not bool");
   }

@@ -50,6 +50,17 @@ Mask to_mask(py::handle obj, const char* what, const Rules& rules = widest_rules
 // a + b, with a ValueError naming `what` when a rank would exceed two decks.
 Mask add_checked(Mask a, Mask b, const char* what);
 
+// The UTF-8 text of a str, or TypeError (not a str) / ValueError (a lone surrogate, which
+// has no UTF-8 form) naming `what`. pybind11's own cast raises RuntimeError for both.
+std::string text_arg(py::handle obj, const char* what);
+
+// An int (or an object with __index__, not a bool) in [lo, hi], or TypeError /
+// ValueError naming `what`; pybind11's .cast<long>() raises RuntimeError instead.
+long long int_arg(py::handle obj, const char* what, long long lo, long long hi);
+
+// A seat in 0..seats-1 from any Python object, with the same errors.
+int seat_from(py::handle obj, int seats, const char* what);
+
 // The rules argument: None means the standard rules.
 const Rules& to_rules(py::handle obj);
 

@@ -4,6 +4,14 @@
 PYBIND11_MODULE(_core, m) {
   m.doc() = "C++ core of the doudizhu engine (cards, rules, moves, move generation, the game, self-play).";
   using namespace ddz::py_bind;
+  // A failed pybind11 cast of an argument is a wrong type (pybind11 says RuntimeError).
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const py::cast_error& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    }
+  });
   register_cards(m);
   register_rules(m);
   register_moves(m);

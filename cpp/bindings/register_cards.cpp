@@ -2,6 +2,8 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <climits>
+
 #include "convert.hpp"
 
 namespace ddz::py_bind {
@@ -10,13 +12,14 @@ namespace {
 
 int rank_arg(py::handle rank) {
   if (py::isinstance<py::str>(rank)) {
-    const ParseResult p = parse_cards(rank.cast<std::string>(), 1, 1);
+    const ParseResult p = parse_cards(text_arg(rank, "rank"), 1, 1);
     if (!p.ok() || total(p.cards) != 1) throw py::value_error("rank must be one card character such as '3' or 'T'");
     return lowest_rank(ranks_with_at_least(p.cards, 1));
   }
   if (py::isinstance<py::int_>(rank) && !py::isinstance<py::bool_>(rank)) {
-    const long r = rank.cast<long>();
-    if (r < 0 || r >= kNumRanks) throw py::value_error("rank index must be in 0..14");
+    int overflow = 0;
+    const long long r = PyLong_AsLongLongAndOverflow(rank.ptr(), &overflow);
+    if (overflow || r < 0 || r >= kNumRanks) throw py::value_error("rank index must be in 0..14");
     return static_cast<int>(r);
   }
   throw py::type_error("rank must be a rank index (int) or a rank character (str)");
@@ -26,9 +29,13 @@ Cards from_counts(const py::sequence& counts) {
   if (py::len(counts) != kNumRanks) throw py::value_error("counts must have 15 entries (ranks 3..R)");
   Mask mask = 0;
   for (int r = 0; r < kNumRanks; ++r) {
-    py::handle c = counts[static_cast<std::size_t>(r)];
+    // An object, not a handle: the item may be made fresh by the sequence (a NumPy
+    // scalar), and a handle would outlive it.
+    const py::object c = counts[static_cast<std::size_t>(r)];
     if (!py::isinstance<py::int_>(c) || py::isinstance<py::bool_>(c)) throw py::type_error("counts must be ints");
-    const long n = c.cast<long>();
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(c.ptr(), &overflow);
+    if (overflow) n = overflow > 0 ? LLONG_MAX : LLONG_MIN;
     if (n < 0) throw py::value_error("counts: negative count for rank " + std::string(1, rank_char(r)));
     if (n > 15) throw py::value_error("counts: " + std::to_string(n) + " cards of rank " + rank_char(r));
     mask |= cards_of(r, static_cast<int>(n));

@@ -80,14 +80,14 @@ Action to_action(py::handle obj, const Game& game) {
     throw py::type_error("an action is an Action, a Move or text, not " +
                          std::string(py::str(py::type::of(obj).attr("__name__"))));
   }
-  std::string text = obj.cast<std::string>();
+  std::string text = text_arg(obj, "action");
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (text == "pass") return Action::pass();
   if (text.rfind("bid ", 0) == 0 && text.size() == 5 && text[4] >= '0' && text[4] <= '9') return Action::bid(text[4] - '0');
   if (text == "call" || text == "decline" || text == "no call") return Action::call(text == "call");
   if (text == "rob" || text == "no rob") return Action::rob(text == "rob");
 
-  const std::string original = obj.cast<std::string>();
+  const std::string original = text_arg(obj, "action");
   std::vector<Move> readings = readings_of(original, game.rules());
   if (readings.size() > 1) {
     std::erase_if(readings, [&](const Move& m) { return !game.check(Action::play(m)).empty(); });
@@ -133,8 +133,10 @@ Game position_game(const py::sequence& hands, long landlord, long to_move, py::h
   if (seats != 2 && seats != 3) throw py::value_error("a position has 2 or 3 hands");
   std::vector<Mask> masks;
   Mask all = 0;
-  for (py::handle h : hands) {
+  for (const py::object h : hands) {  // objects: a handle to a fresh item would dangle
     masks.push_back(to_mask(h, "hands", rules));
+    // A seat with no cards has already won: such a position would stick.
+    if (masks.back() == 0) throw py::value_error("hands: every hand holds cards (a seat with none has won)");
     all = add_checked(all, masks.back(), "hands");
   }
   if (!validate_cards(all, rules).empty()) throw py::value_error("the hands hold more cards than the deck");
@@ -144,7 +146,7 @@ Game position_game(const py::sequence& hands, long landlord, long to_move, py::h
   int by = -1;
   if (l.cards) {
     if (last_by.is_none()) throw py::value_error("last_by is needed with last");
-    by = seat_arg(last_by.cast<long>(), seats, "last_by");
+    by = seat_from(last_by, seats, "last_by");
     if (by == mover) throw py::value_error("last_by must differ from to_move");
   }
   return Game::from_position(masks, lord, mover, l, by, rules);
@@ -299,46 +301,70 @@ py::dict to_record(const Game& g) {
   return r;
 }
 
+// A record's field, or ValueError naming it ("position.last"); `Type` checks its type.
+template <class Type = py::object>
+Type record_field(const py::dict& d, const char* key, const char* where = "") {
+  const std::string name = std::string(where) + key;
+  if (!d.contains(key)) throw py::value_error("record lacks '" + name + "'");
+  py::object value = d[key];
+  if constexpr (!std::is_same_v<Type, py::object>) {
+    if (!py::isinstance<Type>(value)) {
+      throw py::type_error("record: '" + name + "' must be a " + (std::is_same_v<Type, py::dict> ? "dict" : "list") +
+                           ", not " + std::string(py::str(py::type::of(value).attr("__name__"))));
+    }
+  }
+  return py::reinterpret_borrow<Type>(value);
+}
+
 Game from_record(const py::dict& r) {
-  if (!r.contains("format") || py::str(r["format"]).cast<std::string>() != "doudizhu.record") {
+  if (!r.contains("format") || !py::isinstance<py::str>(r["format"]) || !py::object(r["format"]).equal(py::str("doudizhu.record"))) {
     throw py::value_error("not a doudizhu record (format must be 'doudizhu.record')");
   }
-  if (!r.contains("version") || r["version"].cast<int>() != 1) throw py::value_error("unsupported record version");
-  const Rules rules = py::type::of<Rules>()(**r["rules"].cast<py::dict>()).cast<Rules>();
-  const auto required = [&](const char* key) -> py::object {
-    if (!r.contains(key)) throw py::value_error(std::string("record lacks '") + key + "'");
-    return r[key];
-  };
+  const py::object version = record_field(r, "version");
+  if (py::isinstance<py::bool_>(version) || !PyLong_Check(version.ptr()) || !version.equal(py::int_(1))) {
+    throw py::value_error("unsupported record version");
+  }
+  const Rules rules = py::type::of<Rules>()(**record_field<py::dict>(r, "rules")).cast<Rules>();
   std::optional<Game> game;
   py::list deals;
   if (r.contains("position")) {
-    const py::dict p = required("position").cast<py::dict>();
+    const auto p = record_field<py::dict>(r, "position");
     py::object last = py::none();
-    if (!p["last"].is_none()) {
-      const auto readings = readings_of(p["last"].cast<std::string>(), rules);
+    if (!record_field(p, "last", "position.").is_none()) {
+      const auto readings = readings_of(text_arg(p["last"], "record: position.last"), rules);
       if (readings.size() != 1) throw py::value_error("record: the position's last move must have one reading");
       last = py::cast(readings.front());
     }
-    game.emplace(position_game(p["hands"].cast<py::sequence>(), p["landlord"].cast<long>(), p["to_move"].cast<long>(),
-                               last, p["last_by"], rules));
+    const py::object hands = record_field(p, "hands", "position.");
+    if (!py::isinstance<py::sequence>(hands) || py::isinstance<py::str>(hands)) {
+      throw py::type_error("record: 'position.hands' must be a list of hands");
+    }
+    const int seats = static_cast<int>(py::len(hands));
+    if (seats != 2 && seats != 3) throw py::value_error("a position has 2 or 3 hands");
+    game.emplace(position_game(py::reinterpret_borrow<py::sequence>(hands), seat_from(record_field(p, "landlord", "position."), seats, "record: position.landlord"),
+                               seat_from(record_field(p, "to_move", "position."), seats, "record: position.to_move"), last,
+                               record_field(p, "last_by", "position."), rules));
   } else {
-    deals = required("deals").cast<py::list>();
+    deals = record_field<py::list>(r, "deals");
     if (deals.empty()) throw py::value_error("record: no deal");
-    const py::dict first = deals[0].cast<py::dict>();
-    const py::object landlord = required("landlord");
-    const long first_bidder = required("first_bidder").cast<long>();
-    game.emplace(deal_arg(first["hands"].cast<py::sequence>(), first["kitty"], rules), rules,
-                 seat_arg(first_bidder, kMaxSeats, "first_bidder"),
-                 landlord.is_none() ? -1 : seat_arg(landlord.cast<long>(), kMaxSeats, "landlord"),
-                 seed_arg(required("seed")));
+    if (!py::isinstance<py::dict>(deals[0])) throw py::type_error("record: each deal must be a dict");
+    const auto first = py::reinterpret_borrow<py::dict>(deals[0]);
+    const py::object landlord = record_field(r, "landlord");
+    const py::object hands = record_field(first, "hands", "deals[0].");
+    if (!py::isinstance<py::sequence>(hands) || py::isinstance<py::str>(hands)) {
+      throw py::type_error("record: 'deals[0].hands' must be a list of hands");
+    }
+    game.emplace(deal_arg(py::reinterpret_borrow<py::sequence>(hands), record_field(first, "kitty", "deals[0]."), rules), rules,
+                 seat_from(record_field(r, "first_bidder"), kMaxSeats, "record: first_bidder"),
+                 landlord.is_none() ? -1 : seat_from(landlord, kMaxSeats, "record: landlord"),
+                 seed_arg(record_field(r, "seed")));
   }
   std::size_t index = 0;
-  for (py::handle text : required("actions").cast<py::list>()) {
+  for (py::handle text : record_field<py::list>(r, "actions")) {
     try {
       act(*game, to_action(text, *game));
     } catch (const IllegalAction& e) {
-      throw py::value_error("record action " + std::to_string(index) + " ('" + py::str(text).cast<std::string>() +
-                            "'): " + e.what());
+      throw py::value_error("record action " + std::to_string(index) + " ('" + std::string(py::str(text)) + "'): " + e.what());
     }
     const std::size_t dealt = game->deals().size();
     if (!game->from_a_position() && (dealt > deals.size() || deal_dict(game->deals().back(), kMaxSeats).not_equal(deals[dealt - 1]))) {
@@ -431,7 +457,7 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
                                   py::handle rules, py::handle seed) {
             const Rules& r = to_rules(rules);
             return Game(deal_arg(hands, kitty, r), r, seat_arg(first_bidder, kMaxSeats, "first_bidder"),
-                        landlord.is_none() ? -1 : seat_arg(landlord.cast<long>(), kMaxSeats, "landlord"), seed_arg(seed));
+                        landlord.is_none() ? -1 : seat_from(landlord, kMaxSeats, "landlord"), seed_arg(seed));
           }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = 0, py::arg("landlord") = py::none(),
           py::arg("rules") = py::none(), py::arg("seed") = py::none(),
           "A hand from three 17-card hands and the kitty; landlord=seat skips the bidding (base 1).")

@@ -71,6 +71,8 @@ PyObject* vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObjec
     return call(slots[0], slots[1], slots[2]).release().ptr();
   } catch (py::error_already_set& e) {
     e.restore();
+  } catch (const py::cast_error& e) {  // a pybind11 cast of an argument failed: a TypeError
+    PyErr_SetString(PyExc_TypeError, e.what());
   } catch (py::builtin_exception& e) {
     e.set_error();
   } catch (const std::exception& e) {
@@ -87,16 +89,27 @@ void def_position_call(py::module_& m, const char* name, const char* doc) {
   m.add_object(name, py::reinterpret_steal<py::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr())));
 }
 
-py::tuple batch(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& hands, py::handle lasts,
-                py::handle rules) {
+py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules) {
   const Rules r = to_rules(rules);
-  if (hands.ndim() != 1) throw py::value_error("hands must be a 1-d array of masks");
+  // Integer masks only: forcecast would turn 1.5 into 1, True into 1 and '33' into 33.
+  const auto given = py::array::ensure(hands_arg);
+  if (!given) throw py::type_error("hands must be a 1-d array (or sequence) of int masks");
+  if (given.ndim() != 1) throw py::value_error("hands must be a 1-d array of masks");
+  const char dtype_kind = given.dtype().kind();
+  if (given.size() > 0 && dtype_kind != 'i' && dtype_kind != 'u') {
+    throw py::type_error("hands must hold int masks, not " + std::string(py::str(given.dtype())));
+  }
+  const auto hands = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(
+      given.size() > 0 ? py::object(given) : py::object(py::array_t<std::uint64_t>(0)));
+  if (!hands) throw py::type_error("hands must hold int masks");
   const auto n = static_cast<std::size_t>(hands.shape(0));
   std::vector<Move> last_rows = lasts.is_none() ? std::vector<Move>(n) : from_array(lasts, "lasts");
   if (last_rows.size() != n) throw py::value_error("lasts must have one row per hand");
-  const std::uint64_t* h = hands.data();
-
   // Reused by the calling thread: fresh large buffers each call cost more than the work.
+  // The hands are copied: another thread may write to the caller's array while the GIL
+  // is released, between the check of a hand and its use.
+  thread_local std::vector<Mask> h;
+  h.assign(hands.data(), hands.data() + n);
   thread_local std::vector<Move> moves;
   thread_local std::vector<std::int64_t> offsets;
   moves.clear();

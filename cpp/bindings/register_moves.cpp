@@ -76,8 +76,13 @@ py::array to_array(const Move* moves, std::size_t n) { return structured_rows(mo
 
 std::vector<Move> from_array(py::handle obj, const char* what) {
   std::vector<Move> moves = rows_from<Move>(obj, move_dtype(), "MOVE_DTYPE", what);
-  for (const Move& m : moves) {
-    if (static_cast<int>(m.kind) >= kNumMoveKinds) throw py::value_error(std::string(what) + ": unknown move kind");
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Move& m = moves[i];
+    const std::string row = std::string(what) + "[" + std::to_string(i) + "]: ";
+    if (static_cast<int>(m.kind) >= kNumMoveKinds) throw py::value_error(row + "unknown move kind");
+    if (m.cards == 0) continue;  // an empty row: no move (leading)
+    if (auto why = validate_cards(m.cards, widest_rules()); !why.empty()) throw py::value_error(row + why);
+    if (m.key >= kNumRanks || m.length == 0 || m.length > total(m.cards)) throw py::value_error(row + "key or length out of range");
   }
   return moves;
 }
@@ -117,10 +122,11 @@ only reading of the cards (of `kind` when given) and raises ValueError otherwise
       .def(py::pickle([](const Move& mv) { return py::make_tuple(mv.cards, static_cast<int>(mv.kind), mv.key, mv.length); },
                       [](const py::tuple& t) {
                         if (t.size() != 4) throw py::value_error("bad pickled Move");
-                        const int kind = t[1].cast<int>();
-                        if (kind < 0 || kind >= kNumMoveKinds) throw py::value_error("bad pickled Move");
-                        return Move{to_mask(t[0], "cards"), static_cast<MoveKind>(kind), t[2].cast<std::uint8_t>(),
-                                    t[3].cast<std::uint8_t>()};
+                        const auto kind = static_cast<MoveKind>(int_arg(t[1], "pickled Move kind", 0, kNumMoveKinds - 1));
+                        const Move m{to_mask(t[0], "cards"), kind,
+                                     static_cast<std::uint8_t>(int_arg(t[2], "pickled Move key", 0, kNumRanks - 1)),
+                                     static_cast<std::uint8_t>(int_arg(t[3], "pickled Move length", 0, 255))};
+                        return m;
                       }));
 
   m.def("classify", [](py::handle cards, py::handle rules) {

@@ -31,11 +31,16 @@ constexpr Field kFields[] = {
 };
 constexpr const char* kBiddingNames[] = {"classic", "call_rob", "none"};
 
-const Field& field_named(const std::string& name) {
-  for (const Field& f : kFields) {
-    if (name == f.name) return f;
+const Field& field_named(py::handle key) {
+  if (py::isinstance<py::str>(key)) {
+    Py_ssize_t size = 0;
+    const char* name = PyUnicode_AsUTF8AndSize(key.ptr(), &size);
+    if (!name) PyErr_Clear();
+    for (const Field& f : kFields) {
+      if (name && std::string_view(name, static_cast<std::size_t>(size)) == f.name) return f;
+    }
   }
-  throw py::type_error("unknown rules field '" + name + "'");
+  throw py::type_error("unknown rules field " + std::string(py::repr(key)));
 }
 
 py::object field_value(const Rules& r, const Field& f) {
@@ -46,7 +51,7 @@ py::object field_value(const Rules& r, const Field& f) {
 
 Bidding bidding_named(py::handle value) {
   if (!py::isinstance<py::str>(value)) throw py::type_error("rules field 'bidding' must be a str");
-  const auto name = value.cast<std::string>();
+  const auto name = text_arg(value, "rules field 'bidding'");
   for (int i = 0; i < 3; ++i) {
     if (name == kBiddingNames[i]) return static_cast<Bidding>(i);
   }
@@ -56,7 +61,7 @@ Bidding bidding_named(py::handle value) {
 // A copy of `base` with the given fields set; validated as a whole.
 Rules with_fields(Rules r, const py::dict& fields) {
   for (auto [key, value] : fields) {
-    const Field& f = field_named(py::str(key));
+    const Field& f = field_named(key);
     const bool is_bool = py::isinstance<py::bool_>(value);
     if (f.choice) {
       r.*(f.choice) = bidding_named(value);

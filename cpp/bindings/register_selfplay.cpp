@@ -4,6 +4,8 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <new>
+#include <stdexcept>
 
 #include "../selfplay.hpp"
 #include "convert.hpp"
@@ -71,9 +73,13 @@ py::dict run(std::int64_t games, py::handle policy, std::uint64_t seed, int thre
   if (threads < 1) throw py::value_error("threads must be at least 1");
   SelfPlayOptions options{games, seed, first, threads, policies_arg(policy), to_rules(rules), record};
   SelfPlayResult result;
-  {
+  try {
     py::gil_scoped_release release;
     result = self_play(options);
+  } catch (const std::length_error&) {
+    throw py::value_error("games: " + std::to_string(games) + " games are more than memory can hold");
+  } catch (const std::bad_alloc&) {
+    throw py::value_error("games: " + std::to_string(games) + " games are more than memory can hold");
   }
   const auto& g = result.games;
   py::dict out;
@@ -108,12 +114,12 @@ void register_selfplay(py::module_& m) {
           return legal[choose(kind, game, legal, rng)];
         }, py::arg("game"), py::arg("policy"), py::arg("seed"), "The action a built-in policy plays in `game`.");
   m.def("game_seed", &game_seed, py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
-  m.def("actions_to_rows", [](const py::sequence& pairs) {
+  m.def("actions_to_rows", [](py::handle pairs) {
           std::vector<ActionRow> rows;
-          for (py::handle pair : pairs) {
+          for (py::handle pair : py::iter(pairs)) {
             const auto t = pair.cast<py::tuple>();
             if (t.size() != 2 || !py::isinstance<Action>(t[1])) throw py::type_error("expected (seat, Action) pairs");
-            rows.push_back(to_row(t[0].cast<int>(), t[1].cast<const Action&>()));
+            rows.push_back(to_row(seat_from(t[0], kMaxSeats, "seat"), t[1].cast<const Action&>()));
           }
           return structured_rows(action_dtype(), rows.data(), rows.size(), sizeof(ActionRow));
         }, py::arg("pairs"), "ACTION_DTYPE rows for (seat, Action) pairs.");
@@ -121,7 +127,10 @@ void register_selfplay(py::module_& m) {
           const std::vector<ActionRow> data = rows_from<ActionRow>(rows, action_dtype(), "ACTION_DTYPE", "rows");
           py::list out;
           for (const ActionRow& row : data) {
-            if (row.type > static_cast<int>(ActionType::Rob) || row.kind >= kNumMoveKinds) throw py::value_error("rows: not an action");
+            if (row.type > static_cast<int>(ActionType::Rob) || row.kind >= kNumMoveKinds || row.seat >= kMaxSeats ||
+                !validate_cards(row.cards, widest_rules()).empty()) {
+              throw py::value_error("rows: not an action");
+            }
             out.append(py::make_tuple(int{row.seat}, from_row(row)));
           }
           return out;

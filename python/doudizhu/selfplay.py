@@ -129,6 +129,8 @@ def selfplay(
         raise ValueError("games must be a non-negative int")
     if isinstance(first, bool) or not isinstance(first, int) or first < 0:
         raise ValueError("first must be a non-negative int")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     if threads is None:
         threads = os.cpu_count() or 1
     if not callable(policy) or games == 0:

@@ -1,0 +1,121 @@
+// Move generation from arbitrary masks and arbitrary `last` moves.
+//
+// Input: rules (a preset or every field), a mode byte, a hand mask, then a `last`: a raw
+// Move (any bytes), one reading of another mask, or none (leading). Checked:
+//   - append_legal_moves never fails and stays in bounds for any hand and any last (the
+//     header's promise), and every move it lists lies within the hand;
+//   - for a hand the rules allow and a valid last: every move classifies to itself
+//     (is_valid_move and the shape oracle), beats last, is listed once; the follows are
+//     exactly the leads that beat last; every reading of a sub-multiset of the hand is
+//     among the leads (all sub-multisets when there are few, some drawn otherwise);
+//   - appending keeps what the vector held before.
+#include "fuzz_common.hpp"
+
+using namespace ddz;
+using namespace ddz::fuzz;
+
+namespace {
+
+// Calls f(sub) for every sub-multiset of `hand` (product of count+1 of them).
+template <class F>
+void each_submask(Mask hand, int rank, Mask acc, F& f) {
+  if (rank == kNumRanks) return f(acc);
+  for (int c = 0; c <= count(hand, rank); ++c) each_submask(hand, rank + 1, acc + cards_of(rank, c), f);
+}
+
+long long submask_count(Mask hand) {
+  long long n = 1;
+  for (int r = 0; r < kNumRanks; ++r) n *= count(hand, r) + 1;
+  return n;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  Input in(data, size);
+  const Rules r = rules_from(in);
+  const std::uint8_t mode = in.byte();
+  Mask hand = in.u64();
+  if (!(mode & 1)) hand = legal_hand(hand, r);
+  // Big hands make long move lists: keep most inputs to a player's hand size.
+  if (!(mode & 2)) hand = trim(hand, 20);
+
+  Move last_value{};
+  const Move* last = nullptr;
+  switch ((mode >> 2) & 3) {
+    case 0: break;  // leading
+    case 1: last_value = in.raw_move(); last = &last_value; break;
+    default: {      // a reading of another mask, perhaps with a field nudged
+      const Mask other = legal_hand(in.u64(), r);
+      const std::vector<Move> readings = classify(trim(other, 4 + in.below(17)), r);
+      if (readings.empty()) break;
+      last_value = readings[in.below(static_cast<int>(readings.size()))];
+      if (mode & 16) last_value.key = static_cast<std::uint8_t>(last_value.key + in.below(3));
+      if (mode & 32) last_value.length = static_cast<std::uint8_t>(last_value.length + in.below(3));
+      last = &last_value;
+    }
+  }
+
+  std::vector<Move> moves(3, Move{1, MoveKind::Solo, 0, 1});  // appending keeps these
+  append_legal_moves(hand, last, r, moves);
+  FUZZ_CHECK(moves.size() >= 3 && moves[0].cards == 1 && moves[1].cards == 1 && moves[2].cards == 1,
+             "append_legal_moves disturbed what the vector held");
+  moves.erase(moves.begin(), moves.begin() + 3);
+  for (const Move& m : moves) {
+    FUZZ_CHECK(contains(hand & kRankBits, m.cards), "a move outside the hand: " + describe(m));
+  }
+
+  const bool hand_ok = validate_cards(hand, r).empty();
+  const bool last_ok = last == nullptr || is_valid_move(*last, r);
+  if (!hand_ok || !last_ok) return 0;
+  const std::string where = " (hand " + to_text(hand) + (last ? ", last " + describe(*last) : std::string(", leading")) +
+                            ", " + describe(r) + ")";
+
+  for (const Move& m : moves) {
+    FUZZ_CHECK(is_valid_move(m, r), "a generated move is not valid: " + describe(m) + where);
+    FUZZ_CHECK(shape_error(m, r).empty(), "a generated move fails the oracle: " + describe(m) + ": " +
+                                              shape_error(m, r) + where);
+    if (last) FUZZ_CHECK(beats(m, *last), "a generated move does not beat last: " + describe(m) + where);
+  }
+  std::vector<Move> sorted = moves;
+  sort_moves(sorted);
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    FUZZ_CHECK(!same_move(sorted[i - 1], sorted[i]), "a move listed twice: " + describe(sorted[i]) + where);
+  }
+
+  // Follows are exactly the leads that beat last.
+  std::vector<Move> leads = last ? legal_moves(hand, nullptr, r) : moves;
+  sort_moves(leads);
+  if (last) {
+    std::vector<Move> want;
+    for (const Move& m : leads) {
+      if (beats(m, *last)) want.push_back(m);
+    }
+    if (want.size() != sorted.size() || !std::equal(want.begin(), want.end(), sorted.begin(), same_move)) {
+      std::vector<Move> missing, extra;
+      std::set_difference(want.begin(), want.end(), sorted.begin(), sorted.end(), std::back_inserter(missing), move_less);
+      std::set_difference(sorted.begin(), sorted.end(), want.begin(), want.end(), std::back_inserter(extra), move_less);
+      fail("follows differ from the leads that beat last" + where + "\n  missing:" + list(missing) + "\n  extra:" +
+           list(extra));
+    }
+  }
+
+  // Completeness of the leads: the readings of sub-multisets of the hand.
+  std::vector<Move> readings;
+  const auto check_sub = [&](Mask sub) {
+    if (sub == 0) return;
+    readings.clear();
+    classify(sub, r, readings);
+    for (const Move& m : readings) {
+      if (!std::binary_search(leads.begin(), leads.end(), m, move_less)) {
+        fail("a reading of a sub-multiset of the hand is not a lead: " + describe(m) + where);
+      }
+    }
+  };
+  if (submask_count(hand) <= 500) {
+    each_submask(hand, 0, 0, check_sub);
+  } else {
+    for (int i = 0; i < 8 && !in.empty(); ++i) check_sub(per_rank_min(hand, in.u64()));
+  }
+  return 0;
+}
