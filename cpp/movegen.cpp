@@ -75,7 +75,7 @@ class Generator {
     if ((kind == MoveKind::FourTwoSolos || kind == MoveKind::FourTwoPairs) && !rules_.four_with_two) return;
     const KindShape shape = kind_shape(kind);
     if (shape.kicker_size) return with_kickers(kind, shape, want);
-    return shape.chain ? chains(kind, shape.unit, want) : sets(kind, shape.unit, want);
+    return plain(kind, shape.unit, shape.chain, want);
   }
 
  private:
@@ -85,12 +85,31 @@ class Generator {
 
   static RankSet from_key(int min_key) { return min_key >= 15 ? 0 : kAllRanks & ~((RankSet{1} << min_key) - 1); }
 
-  // Solo, pair, trio: `unit` cards of one rank (a joker pair only exists with two decks).
-  void sets(MoveKind kind, int unit, Want want) {
-    for (RankSet s = at_least_[unit] & from_key(want.min_key); s; s &= s - 1) {
-      const int r = lowest_rank(s);
-      emit(cards_of(r, unit), kind, r, 1);
+  // Calls f(low, length) for each body the hand holds with the wanted length and key: a
+  // chain of `unit` cards per rank within 3..A when `chain`, else `unit` cards of one rank
+  // among `ranks`.
+  template <class F>
+  void for_each_body(int unit, bool chain, RankSet ranks, Want want, F&& f) {
+    int lo = 1, hi = 1;
+    if (chain ? !lengths(unit, want, lo, hi) : want.length > 1) return;
+    const RankSet base = at_least_[unit] & (chain ? kChainRanks : ranks);
+    RankSet starts = base;
+    for (int length = 1; length <= hi && starts; ++length) {
+      if (length > 1) starts &= base >> (length - 1);
+      if (length < lo) continue;
+      for (RankSet s = starts & from_key(want.min_key); s; s &= s - 1) f(lowest_rank(s), length);
     }
+  }
+
+  static Mask body_cards(int unit, bool chain, int low, int length) {
+    return chain ? kRuns[low][length] * static_cast<Mask>(unit) : cards_of(low, unit);
+  }
+
+  // Solo, pair, trio (a joker pair only exists with two decks), and chains of them.
+  void plain(MoveKind kind, int unit, bool chain, Want want) {
+    for_each_body(unit, chain, kAllRanks, want, [&](int low, int length) {
+      emit(body_cards(unit, chain, low, length), kind, low, length);
+    });
   }
 
   // Chain lengths to generate, [lo, hi]: the one asked for, or all the unit allows.
@@ -101,45 +120,18 @@ class Generator {
     return lo >= limits.shortest && hi <= limits.longest;
   }
 
-  // Chains of `unit` cards per rank, runs of consecutive ranks within 3..A.
-  void chains(MoveKind kind, int unit, Want want) {
-    int lo, hi;
-    if (!lengths(unit, want, lo, hi)) return;
-    const RankSet base = at_least_[unit] & kChainRanks;
-    RankSet starts = base;
-    for (int length = 1; length <= hi && starts; ++length) {
-      if (length > 1) starts &= base >> (length - 1);
-      if (length < lo) continue;
-      for (RankSet s = starts & from_key(want.min_key); s; s &= s - 1) {
-        const int low = lowest_rank(s);
-        emit(kRuns[low][length] * static_cast<Mask>(unit), kind, low, length);
-      }
-    }
-  }
-
   // A body of `shape.unit` cards per rank (one rank, or an airplane chain) with kickers.
   void with_kickers(MoveKind kind, KindShape shape, Want want) {
     const int unit = shape.unit, kicker_size = shape.kicker_size;
     const bool chain = shape.chain;
-    int lo = 1, hi = 1;
-    if (chain && !lengths(unit, want, lo, hi)) return;
-    if (!chain && want.length > 1) return;
-    const RankSet base = at_least_[unit] & (chain ? kChainRanks : ~kJokers);
-    RankSet starts = base;
-    for (int length = 1; length <= hi && starts; ++length) {
-      if (length > 1) starts &= base >> (length - 1);
-      if (length < lo) continue;
-      for (RankSet s = starts & from_key(want.min_key); s; s &= s - 1) {
-        const int low = lowest_rank(s);
-        const RankSet body_ranks = ((RankSet{1} << length) - 1) << low;
-        const Mask body = chain ? kRuns[low][length] * static_cast<Mask>(unit) : cards_of(low, unit);
-        const auto add = [&](Mask kickers) { emit(body + kickers * static_cast<Mask>(kicker_size), kind, low, length); };
-        const Mask avail = kicker_size == 1
-                               ? per_rank_min(hand_, solo_kicker_caps(body_ranks, kind, rules_))
-                               : per_rank_min(pairs_in(hand_), pair_kicker_caps(body_ranks, rules_));
-        for_each_kicker_set(avail, length * shape.kickers_per_unit, kicker_size == 2 || rules_.both_jokers_as_kickers, add);
-      }
-    }
+    for_each_body(unit, chain, ~kJokers, want, [&](int low, int length) {
+      const RankSet body_ranks = ((RankSet{1} << length) - 1) << low;
+      const Mask body = body_cards(unit, chain, low, length);
+      const auto add = [&](Mask kickers) { emit(body + kickers * static_cast<Mask>(kicker_size), kind, low, length); };
+      const Mask avail = kicker_size == 1 ? per_rank_min(hand_, solo_kicker_caps(body_ranks, kind, rules_))
+                                          : per_rank_min(pairs_in(hand_), pair_kicker_caps(body_ranks, rules_));
+      for_each_kicker_set(avail, length * shape.kickers_per_unit, kicker_size == 2 || rules_.both_jokers_as_kickers, add);
+    });
   }
 
   // Bombs of 4..8 cards of one rank; following a bomb: more cards, or as many and higher.
