@@ -3,6 +3,7 @@
 #include <pybind11/native_enum.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <random>
 
 #include "../game.hpp"
@@ -110,46 +111,26 @@ Move optional_move(py::handle obj, const Rules& rules) {
   return m ? *m : Move{};
 }
 
+// The deal's cards; the Game constructor checks that they are a deal of the deck.
 Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules) {
   if (py::len(hands) != kMaxSeats) throw py::value_error("a deal has three hands");
   Deal d;
-  Mask all = 0;
-  for (int seat = 0; seat < kMaxSeats; ++seat) {
-    d.hands[static_cast<std::size_t>(seat)] = to_mask(hands[static_cast<std::size_t>(seat)], "hands", rules);
-    if (total(d.hands[static_cast<std::size_t>(seat)]) != 17) throw py::value_error("each hand of a deal holds 17 cards");
-    all = add_checked(all, d.hands[static_cast<std::size_t>(seat)], "deal");
-  }
+  for (std::size_t seat = 0; seat < kMaxSeats; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
   d.kitty = to_mask(kitty, "kitty", rules);
-  if (total(d.kitty) != 3) throw py::value_error("the kitty holds 3 cards");
-  all = add_checked(all, d.kitty, "deal");
-  const Mask deck = kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3);
-  if (all != deck) throw py::value_error("the hands and the kitty must hold the 54 cards of the deck exactly once");
   return d;
 }
 
+// A position's cards and seats; Game::from_position checks how they fit together.
 Game position_game(const py::sequence& hands, long landlord, long to_move, py::handle last, py::handle last_by,
                    const Rules& rules) {
-  const auto seats = static_cast<int>(py::len(hands));
-  if (seats != 2 && seats != 3) throw py::value_error("a position has 2 or 3 hands");
   std::vector<Mask> masks;
-  Mask all = 0;
-  for (const py::object h : hands) {  // objects: a handle to a fresh item would dangle
-    masks.push_back(to_mask(h, "hands", rules));
-    // A seat with no cards has already won: such a position would stick.
-    if (masks.back() == 0) throw py::value_error("hands: every hand holds cards (a seat with none has won)");
-    all = add_checked(all, masks.back(), "hands");
-  }
-  if (!validate_cards(all, rules).empty()) throw py::value_error("the hands hold more cards than the deck");
-  const int lord = seat_arg(landlord, seats, "landlord"), mover = seat_arg(to_move, seats, "to_move");
-  if (masks[static_cast<std::size_t>(mover)] == 0) throw py::value_error("the player to move has no cards");
+  for (const py::object h : hands) masks.push_back(to_mask(h, "hands", rules));  // objects: a handle to a fresh item would dangle
   const Move l = optional_move(last, rules);
-  int by = -1;
-  if (l.cards) {
-    if (last_by.is_none()) throw py::value_error("last_by is needed with last");
-    by = seat_from(last_by, seats, "last_by");
-    if (by == mover) throw py::value_error("last_by must differ from to_move");
-  }
-  return Game::from_position(masks, lord, mover, l, by, rules);
+  if (l.cards && last_by.is_none()) throw py::value_error("last_by is needed with last");
+  const int by = l.cards ? static_cast<int>(int_arg(last_by, "last_by", -1, kMaxSeats)) : -1;
+  // Clamped, not truncated: a huge seat number must stay out of range for the check.
+  const auto seat = [](long v) { return static_cast<int>(std::clamp<long>(v, -1, kMaxSeats)); };
+  return Game::from_position(masks, seat(landlord), seat(to_move), l, by, rules);
 }
 
 py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : py::object(py::int_(seat)); }
