@@ -123,8 +123,13 @@ Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules) {
 // A position's cards and seats; Game::from_position checks how they fit together.
 Game position_game(const py::sequence& hands, long landlord, long to_move, py::handle last, py::handle last_by,
                    const Rules& rules) {
+  const std::size_t seats = py::len(hands);  // TypeError for what has no length
+  if (seats < 2 || seats > kMaxSeats) throw py::value_error("a position has 2 or 3 hands");
   std::vector<Mask> masks;
-  for (const py::object h : hands) masks.push_back(to_mask(h, "hands", rules));  // objects: a handle to a fresh item would dangle
+  for (std::size_t i = 0; i < seats; ++i) {
+    const py::object h = hands[i];  // an object: a handle to a fresh item would dangle
+    masks.push_back(to_mask(h, "hands", rules));
+  }
   const Move l = optional_move(last, rules);
   if (l.cards && last_by.is_none()) throw py::value_error("last_by is needed with last");
   const int by = l.cards ? static_cast<int>(int_arg(last_by, "last_by", -1, kMaxSeats)) : -1;

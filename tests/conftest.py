@@ -1,0 +1,12 @@
+"""Test configuration: hypothesis explores new examples locally and replays a fixed set
+in CI (CI=true), so that a CI run is repeatable; what local runs find becomes a test."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
