@@ -546,3 +546,9 @@ def test_accepted_inputs_still_work() -> None:
     assert np.array_equal(moves, moves2)
     g = Game.from_record(RECORDS[0])
     assert g.to_record() == RECORDS[0]
+
+
+def test_regression_position_hands_without_length() -> None:
+    # Found by hypothesis in CI: a 0-d array passes as a sequence but cannot be iterated.
+    with pytest.raises(TypeError, match="unsized"):
+        dz.Game.from_position(np.array(False), 0, 0)  # type: ignore[arg-type]
