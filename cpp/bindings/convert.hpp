@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "../game.hpp"
@@ -38,6 +39,27 @@ const T& value_of(py::handle obj) {
     return *reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder().template value_ptr<T>();
   }
   return obj.cast<const T&>();
+}
+
+// Runs `body` (returning a py::object) for a raw CPython entry point, turning C++
+// exceptions into the Python ones pybind11's own dispatch raises; on failure returns
+// nullptr with the Python error set.
+template <class F>
+PyObject* guarded(F&& body) {
+  try {
+    return body().release().ptr();
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const py::cast_error& e) {  // a pybind11 cast of an argument failed: a TypeError
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (py::builtin_exception& e) {
+    e.set_error();
+  } catch (const std::invalid_argument& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
 }
 
 // The widest deck a `Cards` may describe (two decks).

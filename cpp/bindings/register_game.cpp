@@ -13,9 +13,13 @@ namespace ddz::py_bind {
 
 namespace {
 
-// Raised for an action the game refuses; a ValueError in Python.
-struct IllegalAction : std::runtime_error {
-  using std::runtime_error::runtime_error;
+PyObject* illegal_action_type = nullptr;  // IllegalActionError, made at registration
+
+// An action the game refuses: IllegalActionError (a ValueError) in Python, from pybind11's
+// dispatch and from the fast entry points alike.
+struct IllegalAction : py::builtin_exception {
+  using py::builtin_exception::builtin_exception;
+  void set_error() const override { PyErr_SetString(illegal_action_type, what()); }
 };
 
 constexpr const char* kPhaseNames[] = {"bidding", "playing", "over"};
@@ -27,13 +31,6 @@ py::object phase_name(Phase phase) {
     return std::array<py::object, 3>{py::str(kPhaseNames[0]), py::str(kPhaseNames[1]), py::str(kPhaseNames[2])};
   }).get_stored();
   return names[static_cast<std::size_t>(phase)];
-}
-
-int seat_arg(long seat, int seats, const char* what) {
-  if (seat < 0 || seat >= seats) {
-    throw py::value_error(std::string(what) + " must be a seat in 0.." + std::to_string(seats - 1));
-  }
-  return static_cast<int>(seat);
 }
 
 std::uint64_t seed_arg(py::handle seed) {
@@ -121,8 +118,8 @@ Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules) {
 }
 
 // A position's cards and seats; Game::from_position checks how they fit together.
-Game position_game(const py::sequence& hands, long landlord, long to_move, py::handle last, py::handle last_by,
-                   const Rules& rules) {
+Game position_game(const py::sequence& hands, py::handle landlord, py::handle to_move, py::handle last,
+                   py::handle last_by, const Rules& rules) {
   const std::size_t seats = py::len(hands);  // TypeError for what has no length
   if (seats < 2 || seats > kMaxSeats) throw py::value_error("a position has 2 or 3 hands");
   std::vector<Mask> masks;
@@ -132,10 +129,9 @@ Game position_game(const py::sequence& hands, long landlord, long to_move, py::h
   }
   const Move l = optional_move(last, rules);
   if (l.cards && last_by.is_none()) throw py::value_error("last_by is needed with last");
-  const int by = l.cards ? static_cast<int>(int_arg(last_by, "last_by", -1, kMaxSeats)) : -1;
-  // Clamped, not truncated: a huge seat number must stay out of range for the check.
-  const auto seat = [](long v) { return static_cast<int>(std::clamp<long>(v, -1, kMaxSeats)); };
-  return Game::from_position(masks, seat(landlord), seat(to_move), l, by, rules);
+  const auto n = static_cast<int>(seats);
+  const int by = l.cards ? seat_from(last_by, n, "last_by") : -1;
+  return Game::from_position(masks, seat_from(landlord, n, "landlord"), seat_from(to_move, n, "to_move"), l, by, rules);
 }
 
 py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : py::object(py::int_(seat)); }
@@ -153,9 +149,9 @@ py::list history_list(const Game& g, bool current_deal_only) {
   return out;
 }
 
-py::dict observation(const Game& g, long seat_arg_value) {
+py::dict observation(const Game& g, py::handle seat_obj) {
   const State& s = g.state();
-  const int seat = seat_arg(seat_arg_value, s.seats, "seat");
+  const int seat = seat_from(seat_obj, s.seats, "seat");
   py::dict o;
   o["seat"] = seat;
   o["phase"] = phase_name(s.phase);
@@ -199,24 +195,6 @@ py::dict deal_dict(const Deal& d, int seats) {
 // A game loop calls legal_actions, step and phase on every turn: those three use
 // CPython's fast calling conventions directly, since pybind11's general dispatcher costs
 // more than the work. Errors leave as the same typed exceptions.
-PyObject* illegal_action_type = nullptr;  // IllegalActionError, set at registration
-
-template <class F>
-PyObject* guarded(F&& body) {
-  try {
-    return body().release().ptr();
-  } catch (py::error_already_set& e) {
-    e.restore();
-  } catch (py::builtin_exception& e) {
-    e.set_error();
-  } catch (const IllegalAction& e) {
-    PyErr_SetString(illegal_action_type, e.what());
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-  }
-  return nullptr;
-}
-
 Game& game_of(PyObject* self) { return const_cast<Game&>(value_of<Game>(self)); }
 
 PyObject* fast_legal_actions(PyObject* self, PyObject* /*unused*/) {
@@ -325,11 +303,9 @@ Game from_record(const py::dict& r) {
     if (!py::isinstance<py::sequence>(hands) || py::isinstance<py::str>(hands)) {
       throw py::type_error("record: 'position.hands' must be a list of hands");
     }
-    const int seats = static_cast<int>(py::len(hands));
-    if (seats != 2 && seats != 3) throw py::value_error("a position has 2 or 3 hands");
-    game.emplace(position_game(py::reinterpret_borrow<py::sequence>(hands), seat_from(record_field(p, "landlord", "position."), seats, "record: position.landlord"),
-                               seat_from(record_field(p, "to_move", "position."), seats, "record: position.to_move"), last,
-                               record_field(p, "last_by", "position."), rules));
+    game.emplace(position_game(py::reinterpret_borrow<py::sequence>(hands), record_field(p, "landlord", "position."),
+                               record_field(p, "to_move", "position."), last, record_field(p, "last_by", "position."),
+                               rules));
   } else {
     deals = record_field<py::list>(r, "deals");
     if (deals.empty()) throw py::value_error("record: no deal");
@@ -365,7 +341,8 @@ Game from_record(const py::dict& r) {
 }
 
 void register_game(py::module_& m) {
-  illegal_action_type = py::register_exception<IllegalAction>(m, "IllegalActionError", PyExc_ValueError).ptr();
+  // Kept for the life of the process: set_error() uses it.
+  illegal_action_type = py::exception<IllegalAction>(m, "IllegalActionError", PyExc_ValueError).inc_ref().ptr();
 
   py::native_enum<ActionType>(m, "ActionType", "enum.IntEnum", "What an Action does.")
       .value("PLAY", ActionType::Play)
@@ -415,15 +392,15 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                    std::to_string(s.payouts[1]) + ", " + std::to_string(s.payouts[2]) + "))";
           });
 
-  m.def("score", [](int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
-                    int max_multiplier) {
+  m.def("score", [](int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won,
+                    py::handle landlord, int max_multiplier) {
           if (base < 1) throw py::value_error("base must be at least 1");
           if (bombs < 0 || rockets < 0) throw py::value_error("bombs and rockets cannot be negative");
           if (rockets > 1) throw py::value_error("one deck holds one rocket");
           if (spring && (anti_spring || !landlord_won)) throw py::value_error("a spring needs the landlord to win");
           if (anti_spring && landlord_won) throw py::value_error("an anti-spring needs the peasants to win");
           if (max_multiplier < 0) throw py::value_error("max_multiplier must be 0 (no cap) or positive");
-          return settle(base, bombs, rockets, spring, anti_spring, landlord_won, seat_arg(landlord, kMaxSeats, "landlord"),
+          return settle(base, bombs, rockets, spring, anti_spring, landlord_won, seat_from(landlord, kMaxSeats, "landlord"),
                         kMaxSeats, max_multiplier);
         }, py::arg("base"), py::kw_only(), py::arg("bombs") = 0, py::arg("rockets") = 0, py::arg("spring") = false,
         py::arg("anti_spring") = false, py::arg("landlord_won") = true, py::arg("landlord") = 0,
@@ -435,19 +412,19 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
 Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
 seed gives the same deal everywhere). Game.from_deal and Game.from_position start from
 given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
-      .def(py::init([](py::handle seed, py::handle rules, long first_bidder) {
-             return Game(seed_arg(seed), to_rules(rules), seat_arg(first_bidder, kMaxSeats, "first_bidder"));
+      .def(py::init([](py::handle seed, py::handle rules, py::handle first_bidder) {
+             return Game(seed_arg(seed), to_rules(rules), seat_from(first_bidder, kMaxSeats, "first_bidder"));
            }),
            py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = 0)
-      .def_static("from_deal", [](const py::sequence& hands, py::handle kitty, long first_bidder, py::handle landlord,
+      .def_static("from_deal", [](const py::sequence& hands, py::handle kitty, py::handle first_bidder, py::handle landlord,
                                   py::handle rules, py::handle seed) {
             const Rules& r = to_rules(rules);
-            return Game(deal_arg(hands, kitty, r), r, seat_arg(first_bidder, kMaxSeats, "first_bidder"),
+            return Game(deal_arg(hands, kitty, r), r, seat_from(first_bidder, kMaxSeats, "first_bidder"),
                         landlord.is_none() ? -1 : seat_from(landlord, kMaxSeats, "landlord"), seed_arg(seed));
           }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = 0, py::arg("landlord") = py::none(),
           py::arg("rules") = py::none(), py::arg("seed") = py::none(),
           "A hand from three 17-card hands and the kitty; landlord=seat skips the bidding (base 1).")
-      .def_static("from_position", [](const py::sequence& hands, long landlord, long to_move, py::handle last,
+      .def_static("from_position", [](const py::sequence& hands, py::handle landlord, py::handle to_move, py::handle last,
                                       py::handle last_by, py::handle rules) {
             return position_game(hands, landlord, to_move, last, last_by, to_rules(rules));
           }, py::arg("hands"), py::arg("landlord"), py::arg("to_move"), py::arg("last") = py::none(),
@@ -458,8 +435,8 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
             return g.state().phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(g.state().to_move));
           })
       .def_property_readonly("seats", [](const Game& g) { return g.state().seats; })
-      .def("hand", [](const Game& g, long seat) {
-            return Cards{g.state().hands[static_cast<std::size_t>(seat_arg(seat, g.state().seats, "seat"))]};
+      .def("hand", [](const Game& g, py::handle seat) {
+            return Cards{g.state().hands[static_cast<std::size_t>(seat_from(seat, g.state().seats, "seat"))]};
           }, py::arg("seat"))
       .def_property_readonly("kitty", [](const Game& g) { return Cards{g.state().kitty}; })
       .def_property_readonly("landlord", [](const Game& g) { return optional_seat(g.state().landlord); })

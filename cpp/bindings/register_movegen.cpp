@@ -55,7 +55,7 @@ template <PositionCall call>
 PyObject* vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static constexpr const char* kNames[] = {"hand", "last", "rules"};
   PyObject* slots[] = {nullptr, Py_None, Py_None};
-  try {
+  return guarded([&] {
     if (nargs > 3) throw py::type_error("takes at most 3 arguments (hand, last, rules)");
     for (Py_ssize_t i = 0; i < nargs; ++i) slots[i] = args[i];
     const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
@@ -68,17 +68,8 @@ PyObject* vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObjec
       slots[slot] = args[nargs + k];
     }
     if (!slots[0]) throw py::type_error("missing required argument 'hand'");
-    return call(slots[0], slots[1], slots[2]).release().ptr();
-  } catch (py::error_already_set& e) {
-    e.restore();
-  } catch (const py::cast_error& e) {  // a pybind11 cast of an argument failed: a TypeError
-    PyErr_SetString(PyExc_TypeError, e.what());
-  } catch (py::builtin_exception& e) {
-    e.set_error();
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-  }
-  return nullptr;
+    return call(slots[0], slots[1], slots[2]);
+  });
 }
 
 template <PositionCall call>
