@@ -84,7 +84,7 @@ bool reads_as(Mask cards, MoveKind kind, int key, int length, const Rules& rules
 }
 
 void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
-  if (cards == 0 || !validate_cards(cards, rules).empty()) return;
+  if (cards == 0 || !deck_holds(cards, rules)) return;
   const int n = total(cards);
   const int low = lowest_rank(ranks_with_at_least(cards, 1));
   const auto add = [&](MoveKind kind, int key, int length) {
@@ -115,7 +115,7 @@ void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
 }
 
 bool is_valid_move(const Move& m, const Rules& rules) {
-  return validate_cards(m.cards, rules).empty() && reads_as(m.cards, m.kind, m.key, m.length, rules);
+  return deck_holds(m.cards, rules) && reads_as(m.cards, m.kind, m.key, m.length, rules);
 }
 
 }  // namespace ddz

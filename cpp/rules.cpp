@@ -14,10 +14,8 @@ std::string validate(const Rules& rules) {
 }
 
 std::string validate_cards(Mask cards, const Rules& rules) {
+  if (deck_holds(cards, rules)) return {};
   if (cards & ~kRankBits) return "bits set outside the 15 ranks";
-  const RankSet over = (ranks_with_at_least(cards, rules.max_per_rank() + 1) & ~kJokers) |
-                       (ranks_with_at_least(cards, rules.max_per_joker() + 1) & kJokers);
-  if (!over) return {};
   for (int r = 0; r < kNumRanks; ++r) {
     const int limit = r >= kBlackJoker ? rules.max_per_joker() : rules.max_per_rank();
     if (count(cards, r) > limit) {

@@ -65,6 +65,12 @@ struct Rules {
 // Why a configuration is invalid, or empty when valid.
 std::string validate(const Rules& rules);
 
+// Whether the decks of `rules` can hold `cards`: the fast check of the hot paths.
+inline bool deck_holds(Mask cards, const Rules& rules) {
+  return (cards & ~kRankBits) == 0 && (ranks_with_at_least(cards, rules.max_per_rank() + 1) & ~kJokers) == 0 &&
+         (ranks_with_at_least(cards, rules.max_per_joker() + 1) & kJokers) == 0;
+}
+
 // Why `cards` cannot be held under `rules` (a count above what the decks hold, or bits
 // outside the 15 ranks), or empty when it can.
 std::string validate_cards(Mask cards, const Rules& rules);

@@ -23,7 +23,7 @@ namespace {
 }
 
 Mask checked(Mask mask, const char* what, const Rules& rules) {
-  if (auto why = validate_cards(mask, rules); !why.empty()) value_error(what, why);
+  if (!deck_holds(mask, rules)) value_error(what, validate_cards(mask, rules));
   return mask;
 }
 
@@ -41,11 +41,12 @@ Mask int_mask(py::handle obj, const char* what) {
   const py::object index = PyLong_CheckExact(obj.ptr()) ? py::reinterpret_borrow<py::object>(obj)
                                                         : py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
   if (!index) throw py::error_already_set();
-  unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
-  if (value == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
-    PyErr_Clear();  // negative or wider than 64 bits
-    value = ~0ull;
-  }
+  // The signed conversion: masks fit in 60 bits, and CPython converts to a signed 64-bit
+  // value digit by digit, where the unsigned one goes through a byte array.
+  int overflow = 0;
+  const long long signed_value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (signed_value == -1 && PyErr_Occurred()) throw py::error_already_set();
+  const unsigned long long value = overflow || signed_value < 0 ? ~0ull : static_cast<unsigned long long>(signed_value);
   if (value > kRankBits) value_error(what, "an int mask must lie in 0..2**60-1");
   return value;
 }

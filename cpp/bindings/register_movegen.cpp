@@ -110,8 +110,8 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules) {
     py::gil_scoped_release release;
     for (std::size_t i = 0; i < n && error.empty(); ++i) {
       const Move* last = last_rows[i].cards ? &last_rows[i] : nullptr;
-      if (auto why = validate_cards(h[i], r); !why.empty()) {
-        error = "hands[" + std::to_string(i) + "]: " + why;
+      if (!deck_holds(h[i], r)) {
+        error = "hands[" + std::to_string(i) + "]: " + validate_cards(h[i], r);
       } else if (last && !is_valid_move(*last, r)) {
         error = "lasts[" + std::to_string(i) + "]: not a move under these rules";
       } else {

@@ -63,13 +63,27 @@ py::dtype move_dtype() {
 
 py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size) {
   // NumPy allocates a structured dtype array by a slow path (it asks how to zero-fill
-  // it); an array over memory of our own, freed by a capsule, skips that.
+  // it); an array over memory of our own, freed by a capsule, skips that. NumPy's C API
+  // is called directly: pybind11's array constructor builds shape and stride vectors on
+  // the heap, which costs about as much as generating a follow.
   void* data = std::malloc(std::max<std::size_t>(n * row_size, 1));
   if (!data) throw std::bad_alloc();
-  py::capsule owner(data, [](void* p) { std::free(p); });
   if (n) std::memcpy(data, rows, n * row_size);
-  return py::array(dtype, py::array::ShapeContainer{static_cast<py::ssize_t>(n)}, py::array::StridesContainer{}, data,
-                   owner);
+  PyObject* owner = PyCapsule_New(data, nullptr, [](PyObject* capsule) { std::free(PyCapsule_GetPointer(capsule, nullptr)); });
+  if (!owner) {
+    std::free(data);
+    throw py::error_already_set();
+  }
+  const auto& api = py::detail::npy_api::get();
+  const Py_intptr_t length = static_cast<Py_intptr_t>(n);
+  PyObject* array = api.PyArray_NewFromDescr_(api.PyArray_Type_, dtype.inc_ref().ptr(), 1, &length, nullptr, data,
+                                              py::detail::npy_api::NPY_ARRAY_WRITEABLE_, nullptr);
+  if (!array || api.PyArray_SetBaseObject_(array, owner) != 0) {  // SetBaseObject steals `owner`
+    if (!array) Py_DECREF(owner);
+    Py_XDECREF(array);
+    throw py::error_already_set();
+  }
+  return py::reinterpret_steal<py::array>(array);
 }
 
 py::array to_array(const Move* moves, std::size_t n) { return structured_rows(move_dtype(), moves, n, sizeof(Move)); }
