@@ -3,8 +3,11 @@ through the Python API: presets, deals, bidding, play, settlement, records, self
 
 from __future__ import annotations
 
+import io
 import json
+import pathlib
 import random
+import re
 
 import numpy as np
 import pytest
@@ -13,7 +16,8 @@ from hypothesis import strategies as st
 
 import doudizhu as dz
 from doudizhu import Cards, Game, Move, MoveKind, Rules
-from doudizhu._core import game_seed
+from doudizhu._core import choose_action, game_seed
+from doudizhu.cli import main
 
 VARIANTS = ["sanren", "happy", "four_player"]
 ONE_DECK = Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR")
@@ -242,3 +246,43 @@ def test_selfplay_of_each_variant(preset: str) -> None:
     with pytest.raises(ValueError, match=f"one per seat \\({n}\\)"):
         dz.selfplay(1, policy=["random"] * (7 - n), rules=rules)
     assert np.all(result.landlord >= 0)
+
+
+# ------------------------------------------------------------------------ command line
+@pytest.mark.parametrize("preset", VARIANTS)
+def test_cli_plays_and_selfplays_each_variant(preset: str, tmp_path: pathlib.Path) -> None:
+    rules = Rules.preset(preset)
+    out = io.StringIO()
+    assert main(["play", "--auto", "--rules", preset, "--seed", "6", "--policy", "heuristic"], out=out) == 0
+    lines = out.getvalue().splitlines()
+    dealt = [line for line in lines if re.match(r"\s+seat \d: ", line)]
+    hand_size = (54 * rules.decks - rules.kitty_size) // rules.players
+    assert [len(line.split(": ")[1]) for line in dealt] == [hand_size] * rules.players
+    payouts = [int(p) for p in re.findall(r"seat \d ([+-]\d+)", lines[-1])]
+    assert len(payouts) == rules.players and sum(payouts) == 0
+    path = tmp_path / "games.npz"
+    out = io.StringIO()
+    assert main(["selfplay", "--games", "500", "--threads", "2", "--rules", preset, "--out", str(path)], out=out) == 0
+    assert "500 games in" in out.getvalue()
+    saved = dz.SelfPlayResult.load(path)
+    assert saved.payouts.shape == (500, rules.players) and not saved.payouts.sum(axis=1).any()
+
+
+def test_cli_names_the_start_bonuses() -> None:
+    """The CLI's settlement line names each start bonus of the hand it played (replayed
+    here with the CLI's own bot seeds)."""
+    named = 0
+    for seed in range(40):
+        out = io.StringIO()
+        assert main(["play", "--auto", "--rules", "happy", "--seed", str(seed)], out=out) == 0
+        game = Game(seed=seed, rules=Rules.preset("happy"))
+        step = 0
+        while game.phase != "over":
+            game.step(choose_action(game, "random", game_seed(game.seed, step)))
+            step += 1
+        assert game.result is not None
+        expected = [f"start bonus: {name} in seat {seat}'s hand" for name, seat in game.result.start_bonuses]
+        assert all(text in out.getvalue() for text in expected)
+        assert ("start bonus" in out.getvalue()) == bool(expected)
+        named += bool(expected)
+    assert named >= 5  # about one hand in three deals both jokers to one seat
