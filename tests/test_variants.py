@@ -189,6 +189,21 @@ def test_four_player_settlement() -> None:
         dz.score(1, players=5)
 
 
+def test_four_player_positions() -> None:
+    rules = Rules.preset("four_player")
+    game = Game.from_position(["33", "BB", "RR", "4"], landlord=0, to_move=1, last="22", last_by=0, rules=rules)
+    assert game.seats == 4 and [str(a) for a in game.legal_actions()] == ["pass", "BB"]
+    game.pass_()
+    assert game.to_move == 2 and [str(a) for a in game.legal_actions()] == ["pass", "RR"]
+    game.play("RR")
+    # Base 1, no bomb; no anti-spring (the position began after the landlord's lead): 3 x 1.
+    assert game.phase == "over" and game.result is not None and game.result.payouts == (-3, 1, 1, 1)
+    with pytest.raises(ValueError, match="a position has 2 or 4 hands"):
+        Game.from_position(["33", "BB", "RR"], landlord=0, to_move=1, rules=rules)
+    with pytest.raises(ValueError, match="a position has 2 or 3 hands"):
+        Game.from_position(["33", "44", "55", "66"], landlord=0, to_move=1)
+
+
 def test_four_player_match_rotates_over_four_seats() -> None:
     match = dz.Match(seed=2, rules=Rules.preset("four_player"), dealer=3)
     rng = random.Random(2)
