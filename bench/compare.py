@@ -174,12 +174,13 @@ def write_variants(w: Any, cpp: Dict[str, Any]) -> None:
       "third the landlord's hand after the kitty, a third endgame hands of 1..10 cards; "
       "follows against a lead of another dealt hand.")
     w("")
-    w("| rules | hands (dealt / landlord) | leads | follows |")
-    w("|---|---|---:|---:|")
-    w(f"| `standard` | 17 / 20 | {fmt_us(cpp.get('lead_ns'))} | {fmt_us(cpp.get('follow_ns'))} |")
-    sizes = {"sanren": "18 / 18", "happy": "17 / 20 (as standard)", "four_player": "25 / 33, two decks"}
-    for name, row in cpp["variants"].items():
-        w(f"| `{name}` | {sizes.get(name, '')} | {fmt_us(row.get('lead_ns'))} | {fmt_us(row.get('follow_ns'))} |")
+    w("| rules | hands (dealt / landlord) | leads | follows | moves per lead | moves per follow |")
+    w("|---|---|---:|---:|---:|---:|")
+    sizes = {"standard": "17 / 20", "sanren": "18 / 18", "happy": "17 / 20 (as standard)",
+             "four_player": "25 / 33, two decks"}
+    for name, row in [("standard", cpp), *cpp["variants"].items()]:
+        w(f"| `{name}` | {sizes.get(name, '')} | {fmt_us(row.get('lead_ns'))} | {fmt_us(row.get('follow_ns'))} | "
+          f"{row.get('lead_moves', float('nan')):.1f} | {row.get('follow_moves', float('nan')):.2f} |")
     w("")
 
 

@@ -3,8 +3,8 @@
 //
 // Seats 0, 1, 2 (and 3 with four players) play in that order (the direction of play).
 // The landlord plays alone against the others (the peasants). Bidding is classic (bid 1-3
-// above the highest bid; a player who passed never bids again; a 3 ends it; all pass:
-// redeal), call-and-rob (call, then one rob chance for each player after the caller who
+// above the highest bid; a player who passed never bids again; a 3 ends it, and so does a
+// pass from every other player after the highest bid; all pass: redeal), call-and-rob (call, then one rob chance for each player after the caller who
 // did not decline, then the caller's rob-back; each rob doubles), or none (the landlord
 // is given, base stake 1). The landlord takes the kitty and leads. After every other
 // player passes, the last player who played leads anything. The first to empty the hand

@@ -68,7 +68,7 @@ def test_presets_and_fields() -> None:
 )
 def test_invalid_variant_fields(fields: dict[str, int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        Rules(**fields)
+        Rules().replace(**fields)
 
 
 # ----------------------------------------------------------------------------- sanren

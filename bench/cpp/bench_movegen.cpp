@@ -2,8 +2,8 @@
 // endgame hands of 1..10; follows against a move led by another hand of the same deal),
 // under the standard rules and under each variant with its own deal (sanren: 18 and 18;
 // happy: as standard, whose move rules it shares; four_player: two decks, 25 and 33).
-// Prints ns per position; `--json` prints {"lead_ns": x, "follow_ns": y, "variants":
-// {name: {"lead_ns": ..., "follow_ns": ...}}} (x, y: standard) for bench/compare.py.
+// Prints ns and moves per position; `--json` prints {"lead_ns", "follow_ns", "lead_moves",
+// "follow_moves" (standard), "variants": {name: {the same four}}} for bench/compare.py.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -58,7 +58,12 @@ std::vector<Position> positions(int n, bool follow, const Rules& rules) {
   return out;
 }
 
-double ns_per_position(const std::vector<Position>& ps, const Rules& rules) {
+struct Timing {
+  double ns;     // per position, best of the rounds
+  double moves;  // listed per position
+};
+
+Timing time_positions(const std::vector<Position>& ps, const Rules& rules) {
   std::vector<Move> buffer;
   std::size_t moves = 0;
   double best = 1e30;
@@ -73,7 +78,7 @@ double ns_per_position(const std::vector<Position>& ps, const Rules& rules) {
     best = std::min(best, ns / static_cast<double>(ps.size()));
   }
   if (moves == 0) std::fprintf(stderr, "no moves generated\n");
-  return best;
+  return {best, static_cast<double>(moves) / 7.0 / static_cast<double>(ps.size())};
 }
 
 }  // namespace
@@ -81,20 +86,27 @@ double ns_per_position(const std::vector<Position>& ps, const Rules& rules) {
 int main(int argc, char** argv) {
   const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
   std::string variants;
-  double lead = 0, follow = 0;
+  Timing lead{}, follow{};
   for (const char* name : {"standard", "sanren", "happy", "four_player"}) {
     const Rules rules = *preset(name);
-    const double l = ns_per_position(positions(30000, false, rules), rules);
-    const double f = ns_per_position(positions(30000, true, rules), rules);
+    const Timing l = time_positions(positions(30000, false, rules), rules);
+    const Timing f = time_positions(positions(30000, true, rules), rules);
     if (std::strcmp(name, "standard") == 0) {
       lead = l;
       follow = f;
     } else {
-      variants += std::string(variants.empty() ? "" : ", ") + "\"" + name + "\": {\"lead_ns\": " + std::to_string(l) +
-                  ", \"follow_ns\": " + std::to_string(f) + "}";
+      variants += std::string(variants.empty() ? "" : ", ") + "\"" + name + "\": {\"lead_ns\": " + std::to_string(l.ns) +
+                  ", \"follow_ns\": " + std::to_string(f.ns) + ", \"lead_moves\": " + std::to_string(l.moves) +
+                  ", \"follow_moves\": " + std::to_string(f.moves) + "}";
     }
-    if (!json) std::printf("%-12s lead: %6.1f ns/position  follow: %5.1f ns/position\n", name, l, f);
+    if (!json) {
+      std::printf("%-12s lead: %7.1f ns/position (%5.1f moves)  follow: %6.1f ns/position (%4.2f moves)\n", name, l.ns,
+                  l.moves, f.ns, f.moves);
+    }
   }
-  if (json) std::printf("{\"lead_ns\": %.1f, \"follow_ns\": %.1f, \"variants\": {%s}}\n", lead, follow, variants.c_str());
+  if (json) {
+    std::printf("{\"lead_ns\": %.1f, \"follow_ns\": %.1f, \"lead_moves\": %.2f, \"follow_moves\": %.2f, \"variants\": {%s}}\n",
+                lead.ns, follow.ns, lead.moves, follow.moves, variants.c_str());
+  }
   return 0;
 }
