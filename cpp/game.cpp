@@ -142,7 +142,9 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   require_seat(first_bidder, rules.players, "first_bidder");
   if (landlord != -1) require_seat(landlord, rules.players, "landlord");
   const std::string hand = std::to_string(rules.hand_size());
-  Mask all = 0;
+  const std::string whole = "the hands and the kitty must hold the " + std::to_string(rules.deck_size()) +
+                            " cards of the deck exactly once";
+  Mask left = rules.deck();  // what the hands so far leave of it (subtracting only what it holds)
   for (int seat = 0; seat < kMaxSeats; ++seat) {
     const Mask h = deal.hands[static_cast<std::size_t>(seat)];
     if (seat >= rules.players) {
@@ -150,14 +152,12 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
       continue;
     }
     require(validate_cards(h, rules).empty() && total(h) == rules.hand_size(), "each hand of a deal holds " + hand + " cards");
-    all += h;
-    require(validate_cards(all, rules).empty(), "the hands hold more cards than the deck");  // no nibble wraps
+    require(contains(left, h), whole);
+    left -= h;
   }
   require(validate_cards(deal.kitty, rules).empty() && total(deal.kitty) == rules.kitty_size,
           "the kitty holds " + std::to_string(rules.kitty_size) + " cards");
-  all += deal.kitty;
-  require(all == rules.deck(), "the hands and the kitty must hold the " + std::to_string(rules.deck_size()) +
-                                   " cards of the deck exactly once");
+  require(left == deal.kitty, whole);
   deal_cards(rng_, rules);
   start(deal, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
   initial_ = state_;
