@@ -71,6 +71,29 @@ def test_invalid_variant_fields(fields: dict[str, int], message: str) -> None:
         Rules().replace(**fields)
 
 
+def test_variant_fields_are_typed() -> None:
+    with pytest.raises(TypeError, match="rules field 'players' must be an int"):
+        Rules(players=True)
+    with pytest.raises(TypeError, match="rules field 'kitty_size' must be an int"):
+        Rules(kitty_size="3")
+    with pytest.raises(TypeError, match="rules field 'start_bonus' must be a bool"):
+        Rules(start_bonus=1)
+
+
+def test_four_player_deals_are_checked() -> None:
+    rules = Rules.preset("four_player")
+    game = Game(seed=5, rules=rules)
+    hands, kitty = [str(game.hand(s)) for s in range(4)], str(game.kitty)
+    assert Game.from_deal(hands, kitty, rules=rules).hash == game.hash
+    with pytest.raises(ValueError, match="a deal has 4 hands"):
+        Game.from_deal(hands[:3], kitty, rules=rules)
+    with pytest.raises(ValueError, match="the kitty holds 8 cards"):
+        Game.from_deal(hands, kitty[:7], rules=rules)
+    # Seat 0's hand twice in place of seat 1's: the right sizes, but not the deck.
+    with pytest.raises(ValueError, match="must hold the 108 cards of the deck exactly once"):
+        Game.from_deal([hands[0], hands[0], hands[2], hands[3]], kitty, rules=rules)
+
+
 # ----------------------------------------------------------------------------- sanren
 def test_sanren_deals_18_each_and_the_landlord_keeps_18() -> None:
     game = Game(seed=3, rules=Rules.preset("sanren"))
