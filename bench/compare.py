@@ -27,7 +27,7 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -144,7 +144,7 @@ def peer_count(peer: str, out) -> int:
 
 
 # --------------------------------------------------------------------------------- C++
-def run_cpp(timeout: float = 600) -> Optional[Dict[str, float]]:
+def run_cpp(timeout: float = 600) -> Optional[Dict[str, Any]]:
     exe = os.environ.get("DDZ_BENCH_MOVEGEN") or os.path.join(ROOT, "build", "bench", "ddz_bench_movegen")
     if not os.path.exists(exe):
         import glob
@@ -164,6 +164,25 @@ def run_cpp(timeout: float = 600) -> Optional[Dict[str, float]]:
     except Exception as e:
         print(f"[compare] {exe} failed: {e!r}", file=sys.stderr)
     return None
+
+
+def write_variants(w: Any, cpp: Dict[str, Any]) -> None:
+    """The C++ core under each variant's own deal, next to the standard rules."""
+    w("## Variants (C++ core, µs per call)")
+    w("")
+    w("Positions as for the standard row, dealt under each preset: a third dealt hands, a "
+      "third the landlord's hand after the kitty, a third endgame hands of 1..10 cards; "
+      "follows against a lead of another dealt hand. `happy` deals and generates exactly as `standard` (it "
+      "differs in scoring only), so the gap between those two rows is the timing noise of the run.")
+    w("")
+    w("| rules | hands (dealt / landlord) | leads | follows | moves per lead | moves per follow |")
+    w("|---|---|---:|---:|---:|---:|")
+    sizes = {"standard": "17 / 20", "sanren": "18 / 18", "happy": "17 / 20 (as standard)",
+             "four_player": "25 / 33, two decks"}
+    for name, row in [("standard", cpp), *cpp["variants"].items()]:
+        w(f"| `{name}` | {sizes.get(name, '')} | {fmt_us(row.get('lead_ns'))} | {fmt_us(row.get('follow_ns'))} | "
+          f"{row.get('lead_moves', float('nan')):.1f} | {row.get('follow_moves', float('nan')):.2f} |")
+    w("")
 
 
 # ------------------------------------------------------------------------------ machine
@@ -433,6 +452,8 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
     else:
         w("| ours C++ core | (build/bench/ddz_bench_movegen not built) | |")
     w("")
+    if cpp and cpp.get("variants"):
+        write_variants(w, cpp)
 
     # ---- table 2: speed-ups
     if ours:

@@ -7,10 +7,9 @@ namespace ddz {
 
 namespace {
 
-constexpr int kHandSize = 17;
-constexpr int kDeckSize = 54;
+constexpr int kMaxDeckSize = 108;  // two decks
 constexpr int kHighestBid = 3;
-constexpr Mask kDeck = kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3);
+constexpr Mask kStraight3ToA = run_of(0, kAce + 1, 1);  // the happy bonus's 12-straight
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
@@ -42,9 +41,20 @@ bool contains_seat(std::uint8_t set, int seat) { return (set >> seat) & 1; }
 
 }  // namespace
 
+StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules& rules) {
+  StartBonus b;
+  if (!rules.start_bonus) return b;
+  for (int seat = 0; seat < rules.players; ++seat) {
+    const Mask hand = dealt[static_cast<std::size_t>(seat)];
+    if (contains(hand, rules.rocket())) b.jokers |= static_cast<std::uint8_t>(1u << seat);
+    if (contains(hand, kStraight3ToA)) b.straight |= static_cast<std::uint8_t>(1u << seat);
+  }
+  return b;
+}
+
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
-                  int seats, int max_multiplier) {
-  require(seats >= 1 && seats <= kMaxSeats, "seats must be 1..3");
+                  int seats, int max_multiplier, StartBonus bonus) {
+  require(seats >= 1 && seats <= kMaxSeats, "seats must be 1..4");
   require_seat(landlord, seats, "landlord");
   require(base >= 0 && bombs >= 0 && rockets >= 0, "base, bombs and rockets cannot be negative");
   Settlement s;
@@ -54,7 +64,10 @@ Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_sprin
   s.rockets = rockets;
   s.spring = spring;
   s.anti_spring = anti_spring;
-  const long long doublings = static_cast<long long>(std::clamp(bombs, 0, 64)) + std::clamp(rockets, 0, 64) + (spring ? 1 : 0) + (anti_spring ? 1 : 0);
+  s.start_bonus = bonus;
+  s.seats = seats;
+  const long long doublings = static_cast<long long>(std::clamp(bombs, 0, 64)) + std::clamp(rockets, 0, 64) +
+                              (spring ? 1 : 0) + (anti_spring ? 1 : 0) + bonus.doublings();
   long long multiplier = 1LL << std::min<long long>(doublings, 30);
   if (max_multiplier > 0) multiplier = std::min<long long>(multiplier, max_multiplier);
   s.multiplier = static_cast<int>(multiplier);
@@ -85,25 +98,27 @@ std::uint64_t hash(const State& s) {
       s.high_bid,                                 static_cast<std::uint64_t>(s.high_bidder + 1),
       s.out,                                      static_cast<std::uint64_t>(s.stage),
       static_cast<std::uint64_t>(s.caller + 1),   s.robs,
-      s.to_ask,                                   s.redeals};
+      s.to_ask,                                   s.redeals,
+      s.start_bonus.jokers,                       s.start_bonus.straight};
   for (std::uint64_t v : small) h = mix(h, v);
   return h;
 }
 
-Deal deal_cards(Rng& rng) {
-  std::array<int, kDeckSize> deck{};
+Deal deal_cards(Rng& rng, const Rules& rules) {
+  std::array<int, kMaxDeckSize> deck{};
   int n = 0;
   for (int r = 0; r < kNumRanks; ++r) {
-    for (int c = 0; c < (r >= kBlackJoker ? 1 : 4); ++c) deck[static_cast<std::size_t>(n++)] = r;
+    for (int c = 0; c < count(rules.deck(), r); ++c) deck[static_cast<std::size_t>(n++)] = r;
   }
-  for (int i = kDeckSize - 1; i > 0; --i) {
+  for (int i = n - 1; i > 0; --i) {
     std::swap(deck[static_cast<std::size_t>(i)], deck[rng.below(static_cast<std::uint32_t>(i + 1))]);
   }
   Deal d;
-  for (int i = 0; i < kDeckSize; ++i) {
+  const int hand = rules.hand_size();
+  for (int i = 0; i < n; ++i) {
     const Mask card = cards_of(deck[static_cast<std::size_t>(i)], 1);
-    if (i < kMaxSeats * kHandSize) {
-      d.hands[static_cast<std::size_t>(i / kHandSize)] += card;
+    if (i < rules.players * hand) {
+      d.hands[static_cast<std::size_t>(i / hand)] += card;
     } else {
       d.kitty += card;
     }
@@ -113,8 +128,8 @@ Deal deal_cards(Rng& rng) {
 
 Game::Game(std::uint64_t seed, const Rules& rules, int first_bidder) : Game(rules, seed) {
   require_rules(rules);
-  require_seat(first_bidder, kMaxSeats, "first_bidder");
-  const Deal d = deal_cards(rng_);
+  require_seat(first_bidder, rules.players, "first_bidder");
+  const Deal d = deal_cards(rng_, rules);
   start(d, first_bidder, rules.bidding == Bidding::None ? first_bidder : -1);
   initial_ = state_;
 }
@@ -124,16 +139,26 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   // The given deal stands in for the seed's first deal; redeals continue the seed's
   // stream, so a seeded game and its replay from the recorded deal redeal alike.
   require_rules(rules);
-  require_seat(first_bidder, kMaxSeats, "first_bidder");
-  if (landlord != -1) require_seat(landlord, kMaxSeats, "landlord");
-  Mask all = deal.kitty;
-  for (const Mask h : deal.hands) {
-    require(validate_cards(h, rules).empty() && total(h) == kHandSize, "each hand of a deal holds 17 cards");
-    all += h;
+  require_seat(first_bidder, rules.players, "first_bidder");
+  if (landlord != -1) require_seat(landlord, rules.players, "landlord");
+  const std::string hand = std::to_string(rules.hand_size());
+  const std::string whole = "the hands and the kitty must hold the " + std::to_string(rules.deck_size()) +
+                            " cards of the deck exactly once";
+  Mask left = rules.deck();  // what the hands so far leave of it (subtracting only what it holds)
+  for (int seat = 0; seat < kMaxSeats; ++seat) {
+    const Mask h = deal.hands[static_cast<std::size_t>(seat)];
+    if (seat >= rules.players) {
+      require(h == 0, "a deal has a hand for each of the " + std::to_string(rules.players) + " players only");
+      continue;
+    }
+    require(validate_cards(h, rules).empty() && total(h) == rules.hand_size(), "each hand of a deal holds " + hand + " cards");
+    require(contains(left, h), whole);
+    left -= h;
   }
-  require(validate_cards(deal.kitty, rules).empty() && total(deal.kitty) == 3, "the kitty holds 3 cards");
-  require(all == kDeck, "the hands and the kitty must hold the 54 cards of the deck exactly once");
-  deal_cards(rng_);
+  require(validate_cards(deal.kitty, rules).empty() && total(deal.kitty) == rules.kitty_size,
+          "the kitty holds " + std::to_string(rules.kitty_size) + " cards");
+  require(left == deal.kitty, whole);
+  deal_cards(rng_, rules);
   start(deal, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
   initial_ = state_;
 }
@@ -142,13 +167,13 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
                          const Rules& rules) {
   require_rules(rules);
   const int seats = static_cast<int>(hands.size());
-  require(seats == 2 || seats == 3, "a position has 2 or 3 hands");
+  require(seats == 2 || seats == rules.players, "a position has 2 or " + std::to_string(rules.players) + " hands");
   Mask all = 0;
   for (const Mask h : hands) {
     require(validate_cards(h, rules).empty(), "hands: " + validate_cards(h, rules));
     require(h != 0, "every hand holds cards (a seat with none has won)");
-    all += per_rank_min(h, kDeck);  // a sum that cannot wrap a nibble
-    require(validate_cards(all, rules).empty() && contains(kDeck, all), "the hands hold more cards than the deck");
+    all += per_rank_min(h, rules.deck());  // a sum that cannot wrap a nibble
+    require(validate_cards(all, rules).empty() && contains(rules.deck(), all), "the hands hold more cards than the deck");
   }
   require_seat(landlord, seats, "landlord");
   require_seat(to_move, seats, "to_move");
@@ -181,7 +206,9 @@ void Game::start(const Deal& deal, int first_bidder, int landlord) {
   deals_.push_back(deal);
   const std::uint16_t redeals = state_.redeals;
   state_ = State{};
+  state_.seats = static_cast<std::int8_t>(rules_.players);
   state_.redeals = redeals;
+  state_.start_bonus = start_bonus_of(deal.hands, rules_);
   state_.hands = deal.hands;
   state_.kitty = deal.kitty;
   state_.first_bidder = static_cast<std::int8_t>(first_bidder);
@@ -201,7 +228,7 @@ void Game::start_play(int landlord, int base) {
 
 void Game::redeal() {
   ++state_.redeals;
-  start(deal_cards(rng_), state_.first_bidder, -1);
+  start(deal_cards(rng_, rules_), state_.first_bidder, -1);
 }
 
 std::vector<SeatAction> Game::history(bool current_deal_only) const {
@@ -417,6 +444,7 @@ Settlement Game::result() const {
   if (s.phase != Phase::Over || s.landlord < 0) {  // unfinished, or void: no stakes
     Settlement none;
     none.base = 0;
+    none.seats = s.seats;
     return none;
   }
   const bool landlord_won = s.winner == s.landlord;
@@ -426,7 +454,7 @@ Settlement Game::result() const {
   }
   if (!landlord_won) anti_spring = s.plays[static_cast<std::size_t>(s.landlord)] == 1;
   return settle(s.base, s.bombs, s.rockets, spring, anti_spring, landlord_won, s.landlord, s.seats,
-                rules_.max_multiplier);
+                rules_.max_multiplier, s.start_bonus);
 }
 
 }  // namespace ddz

@@ -1,9 +1,10 @@
 // A hand of Dou Dizhu as a state machine: deal, bidding, play, scoring (RULES.md, "A hand
 // of play", "Bidding", "Scoring").
 //
-// Seats 0, 1, 2 play in that order (the direction of play). Bidding is classic (bid 1-3
-// above the highest bid; a player who passed never bids again; a 3 ends it; all pass:
-// redeal), call-and-rob (call, then one rob chance for each player after the caller who
+// Seats 0, 1, 2 (and 3 with four players) play in that order (the direction of play).
+// The landlord plays alone against the others (the peasants). Bidding is classic (bid 1-3
+// above the highest bid; a player who passed never bids again; a 3 ends it, and so does a
+// pass from every other player after the highest bid; all pass: redeal), call-and-rob (call, then one rob chance for each player after the caller who
 // did not decline, then the caller's rob-back; each rob doubles), or none (the landlord
 // is given, base stake 1). The landlord takes the kitty and leads. After every other
 // player passes, the last player who played leads anything. The first to empty the hand
@@ -26,7 +27,7 @@
 
 namespace ddz {
 
-inline constexpr int kMaxSeats = 3;
+inline constexpr int kMaxSeats = 4;  // the four-player variant
 
 enum class Phase : std::uint8_t { Bidding, Playing, Over };
 
@@ -56,6 +57,19 @@ struct SeatAction {
   Action action;
 };
 
+// Start bonuses (variant "happy", RULES.md): the seats whose dealt hand held both jokers,
+// and those whose dealt hand held the 12-straight 3..A (bit i: seat i). Each kind of
+// bonus doubles the stake once when any seat holds it.
+struct StartBonus {
+  std::uint8_t jokers = 0;
+  std::uint8_t straight = 0;
+  int doublings() const { return (jokers ? 1 : 0) + (straight ? 1 : 0); }
+  friend bool operator==(const StartBonus&, const StartBonus&) = default;
+};
+
+// The start bonuses of a dealt hand under `rules` (none unless rules.start_bonus).
+StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules& rules);
+
 // The stakes of a finished hand (RULES.md "Scoring").
 struct Settlement {
   bool landlord_won = false;
@@ -65,15 +79,18 @@ struct Settlement {
   int rockets = 0;
   bool spring = false;
   bool anti_spring = false;
-  std::array<long long, kMaxSeats> payouts{};  // by seat; sums to zero
+  StartBonus start_bonus{};
+  int seats = 3;
+  std::array<long long, kMaxSeats> payouts{};  // by seat (the first `seats`); sums to zero
 };
 
 // Settlement arithmetic alone (throws std::invalid_argument for a landlord outside
-// 0..seats-1, seats outside 1..3 or a negative base, bomb or rocket count): multiplier 2^(bombs + rockets), doubled by spring and by
-// anti-spring, capped by max_multiplier (0: no cap); stake = base x multiplier; the
-// landlord wins or pays the stake from or to each peasant.
+// 0..seats-1, seats outside 1..4 or a negative base, bomb or rocket count): multiplier
+// 2^(bombs + rockets), doubled by spring, by anti-spring and by each start bonus, capped
+// by max_multiplier (0: no cap); stake = base x multiplier; the landlord wins or pays the
+// stake from or to each peasant (so with four players it wins or pays 3 x stake).
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
-                  int seats, int max_multiplier);
+                  int seats, int max_multiplier, StartBonus bonus = {});
 
 enum class CallRobStage : std::uint8_t { Calling, Robbing, RobBack };
 
@@ -85,7 +102,7 @@ struct State {
   std::int8_t last_by = -1;
   std::int8_t to_move = 0;
   std::int8_t landlord = -1;
-  std::int8_t seats = 3;  // 2 for endgame puzzles (landlord against one opponent)
+  std::int8_t seats = 3;  // rules.players; 2 for endgame puzzles (landlord against one opponent)
   Phase phase = Phase::Bidding;
   std::uint8_t passes = 0;                 // consecutive passes in the trick
   std::array<std::uint8_t, kMaxSeats> plays{};  // number of plays by each seat
@@ -103,6 +120,7 @@ struct State {
   std::uint8_t robs = 0;
   std::uint8_t to_ask = 0;  // call-and-rob: seats still to be offered a rob
   std::uint16_t redeals = 0;
+  StartBonus start_bonus{};  // of the current deal
 
   friend bool operator==(const State&, const State&) = default;
 };
@@ -116,10 +134,13 @@ struct Deal {
   friend bool operator==(const Deal&, const Deal&) = default;
 };
 
-// The seeded deal: the deck in rank order (four of each rank 3..2, then B, R) is shuffled
-// by Fisher-Yates from the last position down, drawing with `rng.below`; cards 0-16 go
-// to seat 0, 17-33 to seat 1, 34-50 to seat 2 and 51-53 to the kitty.
-Deal deal_cards(Rng& rng);
+// The seeded deal: the deck in rank order (4 x decks of each rank 3..2, then `decks` B,
+// then `decks` R: 54 or 108 cards) is shuffled by Fisher-Yates from the last position
+// down, drawing with `rng.below`; with h = rules.hand_size(), cards [i*h, (i+1)*h) go to
+// seat i and the rest to the kitty. Standard: 0-16 to seat 0, 17-33 to seat 1, 34-50 to
+// seat 2, 51-53 the kitty; sanren: 18 each, no kitty; four players: 25 each, 100-107 the
+// kitty.
+Deal deal_cards(Rng& rng, const Rules& rules = Rules{});
 
 class Game {
  public:
@@ -133,7 +154,7 @@ class Game {
   // A given deal in place of the seed's first deal; `landlord` >= 0 skips the bidding
   // (base stake 1). Redeals draw from the seed as they would after its own first deal.
   Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
-  // A position in play (puzzles, search): 2 or 3 hands, the landlord, who moves, and the
+  // A position in play (puzzles, search): 2 hands or rules.players, the landlord, who moves, and the
   // move to beat with who played it (last.cards == 0: `to_move` leads).
   static Game from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last,
                             int last_by, const Rules& rules);

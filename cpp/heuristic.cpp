@@ -67,7 +67,8 @@ Plan plan_hand(Mask hand, const Rules& rules) {
   };
   if (contains(rest, rules.rocket())) take(power, rules.rocket(), MoveKind::Rocket, kBlackJoker, total(rules.rocket()));
   for (RankSet s = ranks_with_at_least(rest, 4) & ~kJokers; s; s &= s - 1) {
-    take(power, cards_of(lowest_rank(s), 4), MoveKind::Bomb, lowest_rank(s), 4);
+    const int r = lowest_rank(s), n = count(rest, r);  // with two decks a bomb holds 4..8 cards
+    take(power, cards_of(r, n), MoveKind::Bomb, r, n);
   }
   // Chains, longest first: airplanes; straights only where they absorb singles; pair
   // straights from ranks that are not trios.

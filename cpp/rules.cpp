@@ -3,8 +3,14 @@
 namespace ddz {
 
 std::string validate(const Rules& rules) {
-  // Two decks arrive with the four-player variant; the masks already hold their counts.
-  if (rules.decks != 1) return "decks must be 1";
+  // Two decks go with four players; the masks hold their counts (8 a rank) as they are.
+  if (rules.players != 3 && rules.players != 4) return "players must be 3 or 4";
+  if (rules.decks != rules.players - 2) return "decks must be 1 with 3 players and 2 with 4";
+  if (rules.kitty_size < 0 || rules.kitty_size >= rules.deck_size() ||
+      (rules.deck_size() - rules.kitty_size) % rules.players != 0) {
+    return "kitty_size must leave the rest of the " + std::to_string(rules.deck_size()) +
+           " cards in equal hands of at least one card for the " + std::to_string(rules.players) + " players";
+  }
   if (rules.max_solo_kicker_copies < 1 || rules.max_solo_kicker_copies > 4) {
     return "max_solo_kicker_copies must be between 1 and 4";
   }
@@ -51,11 +57,26 @@ std::optional<Rules> preset(std::string_view name) {
     r.redeal_when_nobody_bids = false;
     return r;
   }
+  if (name == "sanren") {
+    r.kitty_size = 0;
+    return r;
+  }
+  if (name == "happy") {
+    r.start_bonus = true;
+    return r;
+  }
+  if (name == "four_player") {
+    r.players = 4;
+    r.decks = 2;
+    r.kitty_size = 8;
+    return r;
+  }
   return std::nullopt;
 }
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names{"standard", "douzero", "rlcard", "openspiel"};
+  static const std::vector<std::string> names{"standard",  "douzero", "rlcard",
+                                                "openspiel", "sanren",  "happy",  "four_player"};
   return names;
 }
 

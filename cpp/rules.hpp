@@ -6,6 +6,10 @@
 //   douzero   - DouZero 1.1.0
 //   rlcard    - RLCard 1.2.0
 //   openspiel - OpenSpiel 2.x dou_dizhu
+// and the variants of RULES.md ("Variants named by the seed rules"):
+//   sanren      - no kitty: 18 cards each
+//   happy       - start bonuses (both jokers, or the 12-straight 3..A, in a dealt hand)
+//   four_player - two decks, 25 cards each and 8 in the kitty, landlord against three
 #pragma once
 
 #include <cstdint>
@@ -41,6 +45,15 @@ struct Rules {
   bool pair_kickers_share_rank = false;
   // Number of decks (1; 2 for the four-player variant). Bounds counts per rank.
   int decks = 1;
+  // Number of players: 3, or 4 with two decks (the landlord against three peasants).
+  int players = 3;
+  // Cards of the kitty; each player is dealt the rest of the deck in equal shares
+  // (3: 17 each; 0, sanren: 18 each; 8 with two decks and four players: 25 each).
+  int kitty_size = 3;
+  // Start bonuses (variant "happy"): a dealt hand (before the kitty) holding both jokers
+  // (all of them: the rocket), or one card of each rank 3..A (the 12-straight), doubles
+  // the stake; each bonus once per hand, whichever seat holds it.
+  bool start_bonus = false;
 
   // How the landlord is chosen.
   Bidding bidding = Bidding::Classic;
@@ -55,6 +68,10 @@ struct Rules {
   int max_multiplier = 0;
 
   int max_per_rank() const { return 4 * decks; }
+  int deck_size() const { return 54 * decks; }
+  int hand_size() const { return (deck_size() - kitty_size) / players; }
+  // The whole deck: 4 x decks of each rank 3..2, `decks` of each joker.
+  Mask deck() const { return (kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3)) * static_cast<Mask>(decks); }
   int max_per_joker() const { return decks; }
   // Both jokers, all copies: the rocket.
   Mask rocket() const { return cards_of(kBlackJoker, decks) | cards_of(kRedJoker, decks); }

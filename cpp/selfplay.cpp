@@ -42,7 +42,7 @@ Action from_row(const ActionRow& row) {
 
 GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
   const std::uint64_t s = game_seed(options.seed, index);
-  Game game(s, options.rules, static_cast<int>(index % kMaxSeats));
+  Game game(s, options.rules, static_cast<int>(index % static_cast<std::uint64_t>(options.rules.players)));
   Rng rng(s ^ kPolicyStream);
   thread_local std::vector<Action> legal;
   GameSummary summary;
@@ -62,7 +62,7 @@ GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::v
   summary.base = result.base;
   summary.multiplier = result.multiplier;
   summary.redeals = st.redeals;
-  for (int i = 0; i < kMaxSeats; ++i) summary.payouts[static_cast<std::size_t>(i)] = result.payouts[static_cast<std::size_t>(i)];
+  for (int i = 0; i < st.seats; ++i) summary.payouts[static_cast<std::size_t>(i)] = result.payouts[static_cast<std::size_t>(i)];
   return summary;
 }
 

@@ -1,5 +1,5 @@
 // Self-play: many whole games on a pool of threads, the same games whatever the thread
-// count. Game i is dealt from seed `game_seed(seed, i)` and its players draw from
+// count. Game i is dealt from seed `game_seed(seed, i)`, seat i % players bids first, and its players draw from
 // `Rng(game_seed(seed, i) ^ kPolicyStream)`; each thread writes only its own games' slots.
 #pragma once
 
@@ -35,7 +35,7 @@ struct GameSummary {
   std::int32_t multiplier = 1;
   std::int32_t moves = 0;  // plays and passes after the auction
   std::int32_t redeals = 0;
-  std::array<std::int64_t, kMaxSeats> payouts{};
+  std::array<std::int64_t, kMaxSeats> payouts{};  // by seat, rules.players of them
 };
 
 struct SelfPlayOptions {

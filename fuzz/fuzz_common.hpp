@@ -82,7 +82,9 @@ inline std::string describe(const Rules& r) {
          " both_jokers=" + std::to_string(r.both_jokers_as_kickers) + " share=" + std::to_string(r.pair_kickers_share_rank) +
          " decks=" + std::to_string(r.decks) + " bidding=" + std::to_string(int(r.bidding)) +
          " again=" + std::to_string(r.passed_may_bid_again) + " redeal=" + std::to_string(r.redeal_when_nobody_bids) +
-         " call_base=" + std::to_string(r.call_base) + " cap=" + std::to_string(r.max_multiplier) + "}";
+         " call_base=" + std::to_string(r.call_base) + " cap=" + std::to_string(r.max_multiplier) +
+         " players=" + std::to_string(r.players) + " kitty=" + std::to_string(r.kitty_size) +
+         " start_bonus=" + std::to_string(r.start_bonus) + "}";
 }
 
 // Rules from the input: one of the presets, or every field drawn. Always valid
@@ -103,6 +105,13 @@ inline Rules rules_from(Input& in) {
   r.redeal_when_nobody_bids = b & 8;
   r.call_base = 1 + in.u16() % 1000;
   r.max_multiplier = in.byte() % 70;
+  // The deal: 3 players with a kitty of 0, 3, 6 or 9, or 4 players with two decks and 0,
+  // 4, 8 or 12; start bonuses or not.
+  const std::uint8_t c = in.byte();
+  r.players = c & 1 ? 4 : 3;
+  r.decks = r.players - 2;
+  r.kitty_size = ((c >> 1) & 3) * (r.players == 4 ? 4 : 3);
+  r.start_bonus = c & 8;
   if (!validate(r).empty()) fail("rules_from made invalid rules: " + validate(r) + " " + describe(r));
   return r;
 }

@@ -25,7 +25,7 @@ using namespace ddz::fuzz;
 
 namespace {
 
-constexpr Mask kDeck = kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3);
+constexpr Mask kTwoDecks = (kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3)) * 2;
 
 // How the game was built, so that a replay can build it again.
 struct Start {
@@ -49,15 +49,23 @@ Game build(const Start& s, const Rules& r) {
   }
 }
 
-// The deck shuffled by `seed`, as single cards.
-std::vector<Mask> shuffled_deck(std::uint64_t seed) {
+// The rules' deck (one or two) shuffled by `seed`, as single cards.
+std::vector<Mask> shuffled_deck(std::uint64_t seed, const Rules& rules) {
   std::vector<Mask> cards;
   for (int r = 0; r < kNumRanks; ++r) {
-    for (int c = 0; c < (r >= kBlackJoker ? 1 : 4); ++c) cards.push_back(cards_of(r, 1));
+    for (int c = 0; c < count(rules.deck(), r); ++c) cards.push_back(cards_of(r, 1));
   }
   Rng rng(seed);
   for (std::size_t i = cards.size() - 1; i > 0; --i) std::swap(cards[i], cards[rng.below(static_cast<std::uint32_t>(i + 1))]);
   return cards;
+}
+
+// Single cards dealt in order: rules.hand_size() to each player, the rest to the kitty.
+Deal deal_of(const std::vector<Mask>& deck, const Rules& rules) {
+  Deal d;
+  const auto hand = static_cast<std::size_t>(rules.hand_size()), dealt = hand * static_cast<std::size_t>(rules.players);
+  for (std::size_t i = 0; i < deck.size(); ++i) (i < dealt ? d.hands[i / hand] : d.kitty) += deck[i];
+  return d;
 }
 
 // A start as the Python boundary would accept it (Game.from_deal / Game.from_position
@@ -65,7 +73,7 @@ std::vector<Mask> shuffled_deck(std::uint64_t seed) {
 bool make_start(Input& in, Rules& r, Start& s) {
   const std::uint8_t how = in.byte();
   s.seed = in.u64();
-  s.first_bidder = in.below(3);
+  s.first_bidder = in.below(r.players);
   s.how = how % 3;
   if (how >= 224) {  // raw arguments, including rules that do not validate
     s.raw = true;
@@ -84,33 +92,27 @@ bool make_start(Input& in, Rules& r, Start& s) {
       case 2: r.call_base = any_int() * 100; break;
       case 3: r.max_multiplier = any_int(); break;
       case 4: r.bidding = static_cast<Bidding>(in.byte()); break;
+      case 5: r.players = any_int(); break;
+      case 6: r.kitty_size = any_int(); break;
       default: break;
     }
     if (in.flag() && s.how == 1) {  // a real deal with one card moved, or not
-      const std::vector<Mask> deck = shuffled_deck(s.seed);
-      s.deal = Deal{};
-      for (std::size_t i = 0; i < deck.size(); ++i) (i < 51 ? s.deal.hands[i / 17] : s.deal.kitty) += deck[i];
+      s.deal = validate(r).empty() ? deal_of(shuffled_deck(s.seed, r), r) : Deal{};
       if (in.flag()) s.deal.hands[0] ^= cards_of(in.below(15), 1);
     }
     return true;
   }
   if (s.how == 0) return true;
-  const std::vector<Mask> deck = shuffled_deck(s.seed ^ 0x51ED);
+  const std::vector<Mask> deck = shuffled_deck(s.seed ^ 0x51ED, r);
   if (s.how == 1) {
-    for (std::size_t i = 0; i < deck.size(); ++i) {
-      if (i < 51) {
-        s.deal.hands[i / 17] += deck[i];
-      } else {
-        s.deal.kitty += deck[i];
-      }
-    }
-    s.landlord = in.below(4) - 1;  // -1: bid for it
+    s.deal = deal_of(deck, r);
+    s.landlord = in.below(r.players + 1) - 1;  // -1: bid for it
     return true;
   }
-  // A position: 2 or 3 hands of 1..20 cards from the deck. Every hand holds cards: a
+  // A position: 2 hands, or one per player, of 1..20 cards from the deck. Every hand holds cards: a
   // seat with none has already won (Game.from_position accepts empty hands of the seats
   // not to move today, and such a position sticks: see tests/test_hostile_input.py).
-  const int seats = 2 + (in.byte() & 1);
+  const int seats = in.byte() & 1 ? r.players : 2;
   std::size_t next = 0;
   for (int i = 0; i < seats; ++i) {
     Mask h = 0;
@@ -124,7 +126,7 @@ bool make_start(Input& in, Rules& r, Start& s) {
     // boundary does not ask where they came from).
     Mask pool = 0;
     for (std::size_t i = next; i < deck.size(); ++i) pool += deck[i];
-    const Mask cards = per_rank_min(in.flag() ? pool : kDeck, in.u64());
+    const Mask cards = per_rank_min(in.flag() ? pool : r.deck(), in.u64());
     const std::vector<Move> readings = classify(trim(cards, 2 + in.below(19)), r);
     if (!readings.empty()) {
       s.last = readings[in.below(static_cast<int>(readings.size()))];
@@ -181,7 +183,7 @@ Action junk_action(Input& in, const std::vector<Action>& legal) {
     case 3: a.move.kind = static_cast<MoveKind>((static_cast<int>(a.move.kind) + 1 + in.below(13)) % kNumMoveKinds); break;
     case 4: a.value = static_cast<std::uint8_t>(a.value + 1 + in.below(4)); break;
     case 5: a.type = static_cast<ActionType>((static_cast<int>(a.type) + 1 + in.below(4)) % 5); break;
-    default: a.move.cards = per_rank_min(a.move.cards | in.u64(), kDeck); break;
+    default: a.move.cards = per_rank_min(a.move.cards | in.u64(), kTwoDecks); break;
   }
   return a;
 }
@@ -222,8 +224,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::uint64_t initial_hash = hash(initial);
   const Mask cards = held(initial);
   FUZZ_CHECK(g.initial() == initial, "initial() is not the starting state");
-  if (start.how != 2) FUZZ_CHECK(cards == kDeck, "the deal does not hold the deck");
-  if (start.how == 2) FUZZ_CHECK(contains(kDeck, cards), "the position holds more than the deck: " + text(initial));
+  if (start.how != 2) FUZZ_CHECK(cards == r.deck(), "the deal does not hold the deck");
+  if (start.how == 2) FUZZ_CHECK(contains(r.deck(), cards), "the position holds more than the deck: " + text(initial));
 
   std::vector<State> before;  // the state before each applied step
   while (!in.empty()) {
@@ -298,7 +300,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(held(end) == cards, "cards not conserved at the end");
   if (end.phase == Phase::Over) {
     const Settlement st = g.result();
-    FUZZ_CHECK(st.payouts[0] + st.payouts[1] + st.payouts[2] == 0, "payouts do not sum to zero");
+    long long sum = 0;
+    for (const long long p : st.payouts) sum += p;
+    FUZZ_CHECK(sum == 0 && st.seats == end.seats, "payouts do not sum to zero over the seats");
     if (end.landlord >= 0) FUZZ_CHECK(end.winner >= 0 && end.hands[static_cast<std::size_t>(end.winner)] == 0, "winner");
   }
 

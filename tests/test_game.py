@@ -16,9 +16,11 @@ FULL_DECK = Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR")
 MASK64 = (1 << 64) - 1
 
 
-def reference_deal(seed: int) -> tuple[list[str], str]:
+def reference_deal(seed: int, decks: int = 1, players: int = 3, kitty: int = 3) -> tuple[list[str], str]:
     """The documented deal (game.hpp), re-derived independently: splitmix64 seeds
-    xoshiro256**, Lemire's bounded draw, Fisher-Yates from the top, 17/17/17/3."""
+    xoshiro256**, Lemire's bounded draw, Fisher-Yates from the top over the deck in rank
+    order (4 x decks of each rank, then the jokers), then equal hands in seat order and the
+    rest to the kitty: 17/17/17/3 (standard), 18/18/18/0 (sanren), 4 x 25 / 8 (four_player)."""
     state, x = [], seed
     for _ in range(4):
         x = (x + 0x9E3779B97F4A7C15) & MASK64
@@ -49,13 +51,14 @@ def reference_deal(seed: int) -> tuple[list[str], str]:
                 product = (next64() >> 32) * bound
         return product >> 32
 
-    deck = [r for r in range(15) for _ in range(1 if r >= 13 else 4)]
+    deck = [r for r in range(15) for _ in range(decks * (1 if r >= 13 else 4))]
     for i in range(len(deck) - 1, 0, -1):
         j = below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     text = "3456789TJQKA2BR"
-    hands = ["".join(sorted((text[r] for r in deck[17 * s : 17 * s + 17]), key=text.index)) for s in range(3)]
-    return hands, "".join(sorted((text[r] for r in deck[51:]), key=text.index))
+    size = (len(deck) - kitty) // players
+    hands = ["".join(sorted((text[r] for r in deck[size * s : size * s + size]), key=text.index)) for s in range(players)]
+    return hands, "".join(sorted((text[r] for r in deck[size * players :]), key=text.index))
 
 
 @pytest.mark.parametrize(
@@ -76,6 +79,17 @@ def test_deals_follow_the_documented_shuffle() -> None:
     for seed in (2, 3, 2**63 + 11, MASK64):
         game = Game(seed=seed)
         assert reference_deal(seed) == ([str(game.hand(s)) for s in range(3)], str(game.kitty))
+
+
+@pytest.mark.parametrize(("preset", "decks", "players", "kitty"),
+                         [("sanren", 1, 3, 0), ("happy", 1, 3, 3), ("four_player", 2, 4, 8)])
+def test_variant_deals_follow_the_documented_shuffle(preset: str, decks: int, players: int, kitty: int) -> None:
+    rules = Rules.preset(preset)
+    for seed in (0, 1, 42, 2**63 + 11, MASK64):
+        game = Game(seed=seed, rules=rules)
+        hands, kitty_text = reference_deal(seed, decks, players, kitty)
+        assert [str(game.hand(s)) for s in range(players)] == hands and str(game.kitty) == kitty_text
+    assert len(hands[0]) == (54 * decks - kitty) // players
 
 
 def test_classic_bidding_through_python() -> None:

@@ -1,11 +1,16 @@
 // C++ move generation benchmark on mixed positions (seeded deals of 17 and 20 cards and
-// endgame hands of 1..10; follows against a move led by another hand of the same deal).
-// Prints ns per position; `--json` prints {"lead_ns": x, "follow_ns": y} for bench/compare.py.
+// endgame hands of 1..10; follows against a move led by another hand of the same deal),
+// under the standard rules and under each variant with its own deal (sanren: 18 and 18;
+// happy: as standard, whose move rules it shares; four_player: two decks, 25 and 33).
+// Prints ns and moves per position; `--json` prints {"lead_ns", "follow_ns", "lead_moves",
+// "follow_moves" (standard), "variants": {name: {the same four}}} for bench/compare.py.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include <string>
 
 #include "movegen.hpp"
 #include "rng.hpp"
@@ -19,10 +24,10 @@ struct Position {
   Move last;  // cards == 0: lead
 };
 
-// A deck shuffled by Fisher-Yates, split into hands of the given sizes.
-std::vector<Mask> deal(Rng& rng, std::initializer_list<int> sizes) {
+// The rules' deck shuffled by Fisher-Yates, split into hands of the given sizes.
+std::vector<Mask> deal(Rng& rng, const Rules& rules, std::initializer_list<int> sizes) {
   std::vector<int> deck;
-  for (int r = 0; r < kNumRanks; ++r) deck.insert(deck.end(), r >= kBlackJoker ? 1 : 4, r);
+  for (int r = 0; r < kNumRanks; ++r) deck.insert(deck.end(), static_cast<std::size_t>(count(rules.deck(), r)), r);
   for (std::size_t i = deck.size() - 1; i > 0; --i) std::swap(deck[i], deck[rng.below(static_cast<std::uint32_t>(i + 1))]);
   std::vector<Mask> hands;
   std::size_t next = 0;
@@ -34,14 +39,15 @@ std::vector<Mask> deal(Rng& rng, std::initializer_list<int> sizes) {
   return hands;
 }
 
-std::vector<Position> positions(int n, bool follow) {
+// A third each: a dealt hand, the landlord's after the kitty, an endgame hand of 1..10.
+std::vector<Position> positions(int n, bool follow, const Rules& rules) {
   Rng rng(follow ? 2 : 1);
-  const Rules rules;
+  const int dealt = rules.hand_size(), landlord = dealt + rules.kitty_size;
   std::vector<Position> out;
   while (static_cast<int>(out.size()) < n) {
     const int kind = static_cast<int>(out.size()) % 3;
-    const int size = kind == 0 ? 17 : kind == 1 ? 20 : 1 + static_cast<int>(rng.below(10));
-    const auto hands = deal(rng, {size, 17});
+    const int size = kind == 0 ? dealt : kind == 1 ? landlord : 1 + static_cast<int>(rng.below(10));
+    const auto hands = deal(rng, rules, {size, dealt});
     Position p{hands[0], {}};
     if (follow) {
       const auto leads = legal_moves(hands[1], nullptr, rules);
@@ -52,8 +58,12 @@ std::vector<Position> positions(int n, bool follow) {
   return out;
 }
 
-double ns_per_position(const std::vector<Position>& ps) {
-  const Rules rules;
+struct Timing {
+  double ns;     // per position, best of the rounds
+  double moves;  // listed per position
+};
+
+Timing time_positions(const std::vector<Position>& ps, const Rules& rules) {
   std::vector<Move> buffer;
   std::size_t moves = 0;
   double best = 1e30;
@@ -68,19 +78,35 @@ double ns_per_position(const std::vector<Position>& ps) {
     best = std::min(best, ns / static_cast<double>(ps.size()));
   }
   if (moves == 0) std::fprintf(stderr, "no moves generated\n");
-  return best;
+  return {best, static_cast<double>(moves) / 7.0 / static_cast<double>(ps.size())};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
-  const double lead = ns_per_position(positions(30000, false));
-  const double follow = ns_per_position(positions(30000, true));
+  std::string variants;
+  Timing lead{}, follow{};
+  for (const char* name : {"standard", "sanren", "happy", "four_player"}) {
+    const Rules rules = *preset(name);
+    const Timing l = time_positions(positions(30000, false, rules), rules);
+    const Timing f = time_positions(positions(30000, true, rules), rules);
+    if (std::strcmp(name, "standard") == 0) {
+      lead = l;
+      follow = f;
+    } else {
+      variants += std::string(variants.empty() ? "" : ", ") + "\"" + name + "\": {\"lead_ns\": " + std::to_string(l.ns) +
+                  ", \"follow_ns\": " + std::to_string(f.ns) + ", \"lead_moves\": " + std::to_string(l.moves) +
+                  ", \"follow_moves\": " + std::to_string(f.moves) + "}";
+    }
+    if (!json) {
+      std::printf("%-12s lead: %7.1f ns/position (%5.1f moves)  follow: %6.1f ns/position (%4.2f moves)\n", name, l.ns,
+                  l.moves, f.ns, f.moves);
+    }
+  }
   if (json) {
-    std::printf("{\"lead_ns\": %.1f, \"follow_ns\": %.1f}\n", lead, follow);
-  } else {
-    std::printf("lead: %.1f ns/position\nfollow: %.1f ns/position\n", lead, follow);
+    std::printf("{\"lead_ns\": %.1f, \"follow_ns\": %.1f, \"lead_moves\": %.2f, \"follow_moves\": %.2f, \"variants\": {%s}}\n",
+                lead.ns, follow.ns, lead.moves, follow.moves, variants.c_str());
   }
   return 0;
 }

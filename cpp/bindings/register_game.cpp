@@ -110,9 +110,10 @@ Move optional_move(py::handle obj, const Rules& rules) {
 
 // The deal's cards; the Game constructor checks that they are a deal of the deck.
 Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules) {
-  if (py::len(hands) != kMaxSeats) throw py::value_error("a deal has three hands");
+  const auto players = static_cast<std::size_t>(rules.players);
+  if (py::len(hands) != players) throw py::value_error("a deal has " + std::to_string(players) + " hands");
   Deal d;
-  for (std::size_t seat = 0; seat < kMaxSeats; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
+  for (std::size_t seat = 0; seat < players; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
   d.kitty = to_mask(kitty, "kitty", rules);
   return d;
 }
@@ -121,7 +122,9 @@ Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules) {
 Game position_game(const py::sequence& hands, py::handle landlord, py::handle to_move, py::handle last,
                    py::handle last_by, const Rules& rules) {
   const std::size_t seats = py::len(hands);  // TypeError for what has no length
-  if (seats < 2 || seats > kMaxSeats) throw py::value_error("a position has 2 or 3 hands");
+  if (seats != 2 && seats != static_cast<std::size_t>(rules.players)) {
+    throw py::value_error("a position has 2 or " + std::to_string(rules.players) + " hands");
+  }
   std::vector<Mask> masks;
   for (std::size_t i = 0; i < seats; ++i) {
     const py::object h = hands[i];  // an object: a handle to a fresh item would dangle
@@ -132,6 +135,22 @@ Game position_game(const py::sequence& hands, py::handle landlord, py::handle to
   const auto n = static_cast<int>(seats);
   const int by = l.cards ? seat_from(last_by, n, "last_by") : -1;
   return Game::from_position(masks, seat_from(landlord, n, "landlord"), seat_from(to_move, n, "to_move"), l, by, rules);
+}
+
+py::tuple payouts_tuple(const Settlement& s) {
+  py::tuple out(static_cast<std::size_t>(s.seats));
+  for (int i = 0; i < s.seats; ++i) out[static_cast<std::size_t>(i)] = py::int_(s.payouts[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+py::tuple start_bonuses(const Settlement& s) {
+  py::list out;
+  for (const auto& [name, seats] : {std::pair{"jokers", s.start_bonus.jokers}, std::pair{"straight", s.start_bonus.straight}}) {
+    for (int seat = 0; seat < s.seats; ++seat) {
+      if ((seats >> seat) & 1) out.append(py::make_tuple(name, seat));
+    }
+  }
+  return py::tuple(out);
 }
 
 py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : py::object(py::int_(seat)); }
@@ -167,7 +186,7 @@ py::dict observation(const Game& g, py::handle seat_obj) {
   o["played"] = py::tuple(played);
   o["last"] = optional_move_obj(s.last);
   o["last_by"] = optional_seat(s.last_by);
-  o["kitty"] = s.phase == Phase::Bidding || s.seats < kMaxSeats ? py::object(py::none()) : py::cast(Cards{s.kitty});
+  o["kitty"] = s.phase == Phase::Bidding || s.seats < g.rules().players ? py::object(py::none()) : py::cast(Cards{s.kitty});
   py::dict bidding;
   bidding["first_bidder"] = int{s.first_bidder};
   bidding["high_bid"] = int{s.high_bid};
@@ -256,7 +275,7 @@ py::dict to_record(const Game& g) {
     r["first_bidder"] = int{initial.first_bidder};
     r["landlord"] = initial.phase == Phase::Playing ? py::object(py::int_(initial.landlord)) : py::object(py::none());
     py::list deals;
-    for (const Deal& d : g.deals()) deals.append(deal_dict(d, kMaxSeats));
+    for (const Deal& d : g.deals()) deals.append(deal_dict(d, g.rules().players));
     r["deals"] = deals;
   }
   py::list actions;
@@ -317,8 +336,8 @@ Game from_record(const py::dict& r) {
       throw py::type_error("record: 'deals[0].hands' must be a list of hands");
     }
     game.emplace(deal_arg(py::reinterpret_borrow<py::sequence>(hands), record_field(first, "kitty", "deals[0]."), rules), rules,
-                 seat_from(record_field(r, "first_bidder"), kMaxSeats, "record: first_bidder"),
-                 landlord.is_none() ? -1 : seat_from(landlord, kMaxSeats, "record: landlord"),
+                 seat_from(record_field(r, "first_bidder"), rules.players, "record: first_bidder"),
+                 landlord.is_none() ? -1 : seat_from(landlord, rules.players, "record: landlord"),
                  seed_arg(record_field(r, "seed")));
   }
   std::size_t index = 0;
@@ -329,7 +348,7 @@ Game from_record(const py::dict& r) {
       throw py::value_error("record action " + std::to_string(index) + " ('" + std::string(py::str(text)) + "'): " + e.what());
     }
     const std::size_t dealt = game->deals().size();
-    if (!game->from_a_position() && (dealt > deals.size() || deal_dict(game->deals().back(), kMaxSeats).not_equal(deals[dealt - 1]))) {
+    if (!game->from_a_position() && (dealt > deals.size() || deal_dict(game->deals().back(), rules.players).not_equal(deals[dealt - 1]))) {
       throw py::value_error("record: deal " + std::to_string(dealt - 1) + " does not follow from the seed");
     }
     ++index;
@@ -385,26 +404,30 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def_readonly("rockets", &Settlement::rockets)
       .def_readonly("spring", &Settlement::spring)
       .def_readonly("anti_spring", &Settlement::anti_spring)
-      .def_property_readonly("payouts", [](const Settlement& s) { return py::make_tuple(s.payouts[0], s.payouts[1], s.payouts[2]); })
+      .def_property_readonly("payouts", &payouts_tuple, "Payouts by seat (one per seat of the hand).")
+      .def_property_readonly("start_bonuses", &start_bonuses,
+                             "The start bonuses that doubled the stake (variant happy), as (name, seat) pairs:\n"
+                             "('jokers', seat) for a dealt hand with both jokers, ('straight', seat) for one with 3..A.")
       .def("__repr__", [](const Settlement& s) {
+            std::string payouts = py::str(payouts_tuple(s));
             return "Settlement(landlord_won=" + std::string(s.landlord_won ? "True" : "False") + ", base=" + std::to_string(s.base) +
-                   ", multiplier=" + std::to_string(s.multiplier) + ", payouts=(" + std::to_string(s.payouts[0]) + ", " +
-                   std::to_string(s.payouts[1]) + ", " + std::to_string(s.payouts[2]) + "))";
+                   ", multiplier=" + std::to_string(s.multiplier) + ", payouts=" + payouts + ")";
           });
 
   m.def("score", [](int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won,
-                    py::handle landlord, int max_multiplier) {
+                    py::handle landlord, int max_multiplier, int players) {
+          if (players != 3 && players != 4) throw py::value_error("players must be 3 or 4");
           if (base < 1) throw py::value_error("base must be at least 1");
           if (bombs < 0 || rockets < 0) throw py::value_error("bombs and rockets cannot be negative");
-          if (rockets > 1) throw py::value_error("one deck holds one rocket");
+          if (rockets > players - 2) throw py::value_error(players == 3 ? "one deck holds one rocket" : "two decks hold one rocket of four jokers");
           if (spring && (anti_spring || !landlord_won)) throw py::value_error("a spring needs the landlord to win");
           if (anti_spring && landlord_won) throw py::value_error("an anti-spring needs the peasants to win");
           if (max_multiplier < 0) throw py::value_error("max_multiplier must be 0 (no cap) or positive");
-          return settle(base, bombs, rockets, spring, anti_spring, landlord_won, seat_from(landlord, kMaxSeats, "landlord"),
-                        kMaxSeats, max_multiplier);
+          return settle(base, bombs, rockets, spring, anti_spring, landlord_won, seat_from(landlord, players, "landlord"),
+                        players, max_multiplier);
         }, py::arg("base"), py::kw_only(), py::arg("bombs") = 0, py::arg("rockets") = 0, py::arg("spring") = false,
         py::arg("anti_spring") = false, py::arg("landlord_won") = true, py::arg("landlord") = 0,
-        py::arg("max_multiplier") = 0,
+        py::arg("max_multiplier") = 0, py::arg("players") = 3,
         "The settlement arithmetic alone (RULES.md \"Scoring\"), for tables run elsewhere.");
 
   py::class_<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
@@ -413,23 +436,25 @@ Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (th
 seed gives the same deal everywhere). Game.from_deal and Game.from_position start from
 given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def(py::init([](py::handle seed, py::handle rules, py::handle first_bidder) {
-             return Game(seed_arg(seed), to_rules(rules), seat_from(first_bidder, kMaxSeats, "first_bidder"));
+             const Rules& r = to_rules(rules);
+             return Game(seed_arg(seed), r, seat_from(first_bidder, r.players, "first_bidder"));
            }),
            py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = 0)
       .def_static("from_deal", [](const py::sequence& hands, py::handle kitty, py::handle first_bidder, py::handle landlord,
                                   py::handle rules, py::handle seed) {
             const Rules& r = to_rules(rules);
-            return Game(deal_arg(hands, kitty, r), r, seat_from(first_bidder, kMaxSeats, "first_bidder"),
-                        landlord.is_none() ? -1 : seat_from(landlord, kMaxSeats, "landlord"), seed_arg(seed));
+            return Game(deal_arg(hands, kitty, r), r, seat_from(first_bidder, r.players, "first_bidder"),
+                        landlord.is_none() ? -1 : seat_from(landlord, r.players, "landlord"), seed_arg(seed));
           }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = 0, py::arg("landlord") = py::none(),
           py::arg("rules") = py::none(), py::arg("seed") = py::none(),
-          "A hand from three 17-card hands and the kitty; landlord=seat skips the bidding (base 1).")
+          "A hand from one hand per player (17 cards each in the standard rules) and the kitty; landlord=seat skips\n"
+          "the bidding (base 1).")
       .def_static("from_position", [](const py::sequence& hands, py::handle landlord, py::handle to_move, py::handle last,
                                       py::handle last_by, py::handle rules) {
             return position_game(hands, landlord, to_move, last, last_by, to_rules(rules));
           }, py::arg("hands"), py::arg("landlord"), py::arg("to_move"), py::arg("last") = py::none(),
           py::arg("last_by") = py::none(), py::arg("rules") = py::none(),
-          "A position in play: 2 hands (landlord against one opponent) or 3, who moves, the move to beat.")
+          "A position in play: 2 hands (landlord against one opponent) or one per player, who moves, the move to beat.")
       .def_static("from_record", &from_record, py::arg("record"), "Replays a record from to_record(), checking every action.")
       .def_property_readonly("to_move", [](const Game& g) {
             return g.state().phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(g.state().to_move));
@@ -481,9 +506,10 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def("to_record", &to_record, "A JSON-serialisable record: rules, seed, deals and every action.")
       .def("__repr__", [](const Game& g) {
             const State& s = g.state();
+            std::string hands;
+            for (int i = 0; i < s.seats; ++i) hands += (i ? " / " : "") + to_text(s.hands[static_cast<std::size_t>(i)]);
             return "<Game " + std::string(kPhaseNames[static_cast<int>(s.phase)]) + ", to move " + std::to_string(s.to_move) +
-                   ", hands " + to_text(s.hands[0]) + " / " + to_text(s.hands[1]) +
-                   (s.seats > 2 ? " / " + to_text(s.hands[2]) : std::string()) + ">";
+                   ", hands " + hands + ">";
           });
   auto game_class = m.attr("Game").cast<py::class_<Game>>();
   add_fast_members(game_class);

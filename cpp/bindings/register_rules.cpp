@@ -23,6 +23,9 @@ constexpr Field kFields[] = {
     {"both_jokers_as_kickers", &Rules::both_jokers_as_kickers, nullptr, nullptr},
     {"pair_kickers_share_rank", &Rules::pair_kickers_share_rank, nullptr, nullptr},
     {"decks", nullptr, &Rules::decks, nullptr},
+    {"players", nullptr, &Rules::players, nullptr},
+    {"kitty_size", nullptr, &Rules::kitty_size, nullptr},
+    {"start_bonus", &Rules::start_bonus, nullptr, nullptr},
     {"bidding", nullptr, nullptr, &Rules::bidding},
     {"passed_may_bid_again", &Rules::passed_may_bid_again, nullptr, nullptr},
     {"redeal_when_nobody_bids", &Rules::redeal_when_nobody_bids, nullptr, nullptr},
@@ -94,16 +97,18 @@ void register_rules(py::module_& m) {
 Every field of RULES.md's kicker rules and presets table is a keyword argument:
 four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
 joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, decks;
-and of the game: bidding ('classic', 'call_rob' or 'none'), passed_may_bid_again,
-redeal_when_nobody_bids, call_base, max_multiplier (0: no cap).
-Rules.preset(name) gives 'standard', 'douzero', 'rlcard' or 'openspiel'.)doc")
+and of the game: players (3, or 4 with decks=2), kitty_size (the rest of the deck is dealt
+in equal hands), start_bonus, bidding ('classic', 'call_rob' or 'none'),
+passed_may_bid_again, redeal_when_nobody_bids, call_base, max_multiplier (0: no cap).
+Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the variants
+'sanren', 'happy' and 'four_player'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
       .def_static("preset", [](const std::string& name) {
             if (auto r = preset(name)) return *r;
             std::string names;
             for (const auto& n : preset_names()) names += (names.empty() ? "" : ", ") + n;
             throw py::value_error("unknown preset '" + name + "'; presets: " + names);
-          }, py::arg("name"), "The named preset: standard, douzero, rlcard or openspiel.")
+          }, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy or four_player.")
       .def_static("presets", &preset_names, "Names of the presets.")
       .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
            "A copy with the given fields changed.")

@@ -55,15 +55,17 @@ PolicyKind policy_arg(const std::string& name) {
 }
 
 // One policy name for every seat, or one per seat.
-std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy) {
+std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players) {
   std::array<PolicyKind, kMaxSeats> kinds{};
   if (py::isinstance<py::str>(policy)) {
     kinds.fill(policy_arg(policy.cast<std::string>()));
     return kinds;
   }
   const auto names = policy.cast<std::vector<std::string>>();
-  if (names.size() != kMaxSeats) throw py::value_error("give one policy, or one per seat (three)");
-  for (std::size_t i = 0; i < kMaxSeats; ++i) kinds[i] = policy_arg(names[i]);
+  if (names.size() != static_cast<std::size_t>(players)) {
+    throw py::value_error("give one policy, or one per seat (" + std::to_string(players) + ")");
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) kinds[i] = policy_arg(names[i]);
   return kinds;
 }
 
@@ -71,7 +73,9 @@ py::dict run(std::int64_t games, py::handle policy, std::uint64_t seed, int thre
              std::uint64_t first) {
   if (games < 0) throw py::value_error("games cannot be negative");
   if (threads < 1) throw py::value_error("threads must be at least 1");
-  SelfPlayOptions options{games, seed, first, threads, policies_arg(policy), to_rules(rules), record};
+  const Rules& r = to_rules(rules);
+  SelfPlayOptions options{games, seed, first, threads, policies_arg(policy, r.players), r, record};
+  const int players = r.players;
   SelfPlayResult result;
   try {
     py::gil_scoped_release release;
@@ -83,7 +87,7 @@ py::dict run(std::int64_t games, py::handle policy, std::uint64_t seed, int thre
   }
   const auto& g = result.games;
   py::dict out;
-  out["hands"] = columns<std::uint64_t>(g, kMaxSeats, [](const GameSummary& s, int j) { return s.deal.hands[static_cast<std::size_t>(j)]; });
+  out["hands"] = columns<std::uint64_t>(g, players, [](const GameSummary& s, int j) { return s.deal.hands[static_cast<std::size_t>(j)]; });
   out["kitty"] = column<std::uint64_t>(g, [](const GameSummary& s) { return s.deal.kitty; });
   out["landlord"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.landlord; });
   out["landlord_won"] = column<bool>(g, [](const GameSummary& s) { return s.landlord_won; });
@@ -91,7 +95,7 @@ py::dict run(std::int64_t games, py::handle policy, std::uint64_t seed, int thre
   out["multiplier"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.multiplier; });
   out["moves"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.moves; });
   out["redeals"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.redeals; });
-  out["payouts"] = columns<std::int64_t>(g, kMaxSeats, [](const GameSummary& s, int j) { return s.payouts[static_cast<std::size_t>(j)]; });
+  out["payouts"] = columns<std::int64_t>(g, players, [](const GameSummary& s, int j) { return s.payouts[static_cast<std::size_t>(j)]; });
   if (record) {
     out["actions"] = structured_rows(action_dtype(), result.actions.data(), result.actions.size(), sizeof(ActionRow));
     out["offsets"] = py::array_t<std::int64_t>(static_cast<py::ssize_t>(result.offsets.size()), result.offsets.data());

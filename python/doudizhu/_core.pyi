@@ -49,6 +49,9 @@ class Rules:
         both_jokers_as_kickers: bool = ...,
         pair_kickers_share_rank: bool = ...,
         decks: int = ...,
+        players: int = ...,
+        kitty_size: int = ...,
+        start_bonus: bool = ...,
         bidding: str = ...,
         passed_may_bid_again: bool = ...,
         redeal_when_nobody_bids: bool = ...,
@@ -75,6 +78,12 @@ class Rules:
     def pair_kickers_share_rank(self) -> bool: ...
     @property
     def decks(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def kitty_size(self) -> int: ...
+    @property
+    def start_bonus(self) -> bool: ...
     @property
     def bidding(self) -> str: ...
     @property
@@ -172,7 +181,9 @@ class Settlement:
     @property
     def anti_spring(self) -> bool: ...
     @property
-    def payouts(self) -> tuple[int, int, int]: ...
+    def payouts(self) -> tuple[int, ...]: ...
+    @property
+    def start_bonuses(self) -> tuple[tuple[str, int], ...]: ...
 
 def score(
     base: int,
@@ -184,6 +195,7 @@ def score(
     landlord_won: bool = True,
     landlord: int = 0,
     max_multiplier: int = 0,
+    players: int = 3,
 ) -> Settlement: ...
 
 _ActionLike = Union[Action, Move, str]

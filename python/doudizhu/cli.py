@@ -11,7 +11,6 @@ from typing import TextIO
 from ._core import Cards, Game, Rules, choose_action, game_seed, legal_moves
 from .selfplay import SelfPlayResult, selfplay
 
-_SEATS = 3
 _HUMAN = 0
 
 
@@ -63,6 +62,7 @@ def _settlement(game: Game) -> str:
         return "nobody bid: the hand is void"
     side = "landlord" if result.landlord_won else "peasants"
     extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
+    extras += [f"start bonus: {name} in seat {seat}'s hand" for name, seat in result.start_bonuses]
     lines = [f"the {side} win: base {result.base} x {result.multiplier}" + (f" ({', '.join(extras)})" if extras else "")]
     lines.append("payouts: " + ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts)))
     return "\n".join(lines)
@@ -92,7 +92,7 @@ def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> 
     game = Game(seed=args.seed, rules=Rules.preset(args.rules))
     print(f"Dou Dizhu, seed {game.seed}, rules {args.rules}", file=out)
     if args.auto:
-        for dealt in range(_SEATS):
+        for dealt in range(game.seats):
             print(f"  seat {dealt}: {game.hand(dealt)}", file=out)
     step = 0
     while game.phase != "over":
@@ -157,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     presets = Rules.presets()
 
-    play = commands.add_parser("play", help="play a hand against two bots (--auto: bots in every seat)")
+    play = commands.add_parser("play", help="play a hand against bots (--auto: bots in every seat)")
     play.add_argument("--auto", action="store_true", help="let bots play every seat and print the hand")
     play.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
     play.add_argument("--rules", default="standard", choices=presets, help="rules preset")

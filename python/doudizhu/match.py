@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from ._core import Game, Rules, Settlement
 
-_SEATS = 3
 _GOLDEN = 0x9E3779B97F4A7C15  # spreads hand numbers over the seed space
 _MASK64 = (1 << 64) - 1
 
 
 class Match:
     """Hands dealt one after another; the dealer rotates each hand and the seat after the
-    dealer bids first (RULES.md, "Bidding, classic").
+    dealer bids first (RULES.md, "Bidding, classic"), over ``rules.players`` seats.
 
     Hand ``i`` is dealt from seed ``(seed + i * 0x9E3779B97F4A7C15) mod 2**64``, so a
     match seed fixes every deal::
@@ -24,13 +23,14 @@ class Match:
     """
 
     def __init__(self, seed: int = 0, rules: Rules | None = None, dealer: int = 0) -> None:
-        if not 0 <= dealer < _SEATS:
-            raise ValueError(f"dealer must be a seat in 0..{_SEATS - 1}")
-        self.seed = seed & _MASK64
         self.rules = rules if rules is not None else Rules()
+        self.players = self.rules.players
+        if not 0 <= dealer < self.players:
+            raise ValueError(f"dealer must be a seat in 0..{self.players - 1}")
+        self.seed = seed & _MASK64
         self.dealer = dealer
         self.settlements: list[Settlement] = []
-        self._scores = [0] * _SEATS
+        self._scores = [0] * self.players
         self._open: Game | None = None
 
     @property
@@ -47,7 +47,7 @@ class Match:
         if self._open is not None:
             raise ValueError("finish the current hand first")
         seed = (self.seed + self.hands_played * _GOLDEN) & _MASK64
-        self._open = Game(seed=seed, rules=self.rules, first_bidder=(self.dealer + 1) % _SEATS)
+        self._open = Game(seed=seed, rules=self.rules, first_bidder=(self.dealer + 1) % self.players)
         return self._open
 
     def finish(self, game: Game) -> Settlement:
@@ -60,6 +60,6 @@ class Match:
         for seat, payout in enumerate(settlement.payouts):
             self._scores[seat] += payout
         self.settlements.append(settlement)
-        self.dealer = (self.dealer + 1) % _SEATS
+        self.dealer = (self.dealer + 1) % self.players
         self._open = None
         return settlement

@@ -33,8 +33,8 @@ _PER_GAME = {
 
 @dataclasses.dataclass(frozen=True)
 class SelfPlayResult:
-    """One row per game. ``hands`` (n, 3) and ``kitty`` are the masks of the deal that was
-    played; ``landlord`` is -1 for a void hand; ``moves`` counts plays and passes after the
+    """One row per game. ``hands`` (n, players) and ``kitty`` are the masks of the deal
+    that was played, ``payouts`` (n, players) the settlement; ``landlord`` is -1 for a void hand; ``moves`` counts plays and passes after the
     auction. With ``record``, game i's actions are ``actions[offsets[i]:offsets[i + 1]]``
     (rows of :data:`ACTION_DTYPE`; :func:`doudizhu.actions_from_rows` turns them back into
     actions)."""
@@ -171,7 +171,8 @@ def _python_selfplay(
     actions: list[tuple[int, Action]] = []
     offsets = [0]
     for index in indices:
-        game = Game(seed=_core.game_seed(seed, index), rules=rules, first_bidder=index % 3)
+        players = rules.players if rules is not None else 3
+        game = Game(seed=_core.game_seed(seed, index), rules=rules, first_bidder=index % players)
         moves = 0
         while game.phase != "over":
             seat = game.to_move

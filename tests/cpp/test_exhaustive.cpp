@@ -53,9 +53,10 @@ std::string difference(const std::set<Key>& generated, const std::set<Key>& expe
   return out.substr(0, 300);
 }
 
-Mask random_hand(Rng& rng, int size) {
+// `size` cards drawn from `decks` decks.
+Mask random_hand(Rng& rng, int size, int decks = 1) {
   std::vector<int> deck;
-  for (int r = 0; r < kNumRanks; ++r) deck.insert(deck.end(), r >= kBlackJoker ? 1 : 4, r);
+  for (int r = 0; r < kNumRanks; ++r) deck.insert(deck.end(), (r >= kBlackJoker ? 1 : 4) * decks, r);
   Mask h = 0;
   for (int k = 0; k < size; ++k) {
     const auto i = rng.below(static_cast<std::uint32_t>(deck.size()));
@@ -75,6 +76,17 @@ Mask dense_hand(Rng& rng) {
   return h;
 }
 
+// Two decks: three neighbouring ranks of 3..8 cards each (bombs of every size, long
+// trios and quads for kickers) and up to two of each joker (joker pairs, the rocket).
+Mask dense_two_deck_hand(Rng& rng) {
+  Mask h = 0;
+  const int low = static_cast<int>(rng.below(11));
+  for (int r = low; r < low + 3; ++r) h += cards_of(r, 3 + static_cast<int>(rng.below(6)));
+  h += cards_of(kBlackJoker, static_cast<int>(rng.below(3)));
+  h += cards_of(kRedJoker, static_cast<int>(rng.below(3)));
+  return h;
+}
+
 void check_hand(Mask hand, const Rules& r, Rng& rng) {
   const std::vector<Move> lead = legal_moves(hand, nullptr, r);
   std::set<Key> generated;
@@ -86,7 +98,7 @@ void check_hand(Mask hand, const Rules& r, Rng& rng) {
     return;
   }
   // Follow a few random moves of another hand: exactly the leads that beat them.
-  const Mask other = random_hand(rng, 1 + static_cast<int>(rng.below(14)));
+  const Mask other = random_hand(rng, 1 + static_cast<int>(rng.below(14)), r.decks);
   const std::vector<Move> theirs = legal_moves(other, nullptr, r);
   for (int t = 0; t < 4 && !theirs.empty(); ++t) {
     const Move& last = theirs[rng.below(static_cast<std::uint32_t>(theirs.size()))];
@@ -122,4 +134,19 @@ TEST(generation_equals_brute_force_for_every_field) {
     r.max_solo_kicker_copies = bits & 32 ? 4 : 2;
     for (int i = 0; i < 150; ++i) check_hand(dense_hand(rng), r, rng);
   }
+}
+
+TEST(generation_equals_brute_force_with_two_decks) {
+  Rng rng(108);
+  Rules r = rules("four_player");
+  for (int i = 0; i < 1500; ++i) check_hand(random_hand(rng, 1 + static_cast<int>(rng.below(12)), 2), r, rng);
+  for (int i = 0; i < 300; ++i) check_hand(dense_two_deck_hand(rng), r, rng);
+  // The kicker fields with two decks: repeated solo kickers, jokers as kickers, pair
+  // kickers of one rank.
+  r.max_solo_kicker_copies = 4;
+  r.kicker_trio_extends_airplane = true;
+  r.joker_kicks_four_with_two = true;
+  r.both_jokers_as_kickers = true;
+  r.pair_kickers_share_rank = true;
+  for (int i = 0; i < 300; ++i) check_hand(dense_two_deck_hand(rng), r, rng);
 }

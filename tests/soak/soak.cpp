@@ -1,10 +1,12 @@
 // ddz_soak GAMES [SEED] [THREADS]: plays GAMES random hands (each action drawn uniformly
 // from Game::legal_actions with ddz::Rng) under every preset and the variants (call and
 // rob, capped multiplier), and checks after each:
-//   - the 54 cards are conserved at every step (hands + played + the kitty until taken);
+//   - the deck (54 cards, 108 with four players) is conserved at every step (hands +
+//     played + the kitty until taken);
 //   - the game never sticks (a hand in progress always has a legal action) and ends;
 //   - check() agrees with apply() on every chosen action;
-//   - the settlement matches the scoring rules worked out independently here, and the
+//   - the settlement matches the scoring rules worked out independently here (start
+//     bonuses from the dealt hands, the landlord against two or three peasants), and the
 //     payouts sum to zero;
 //   - undoing every step restores the initial State exactly (operator==) and its hash;
 //   - replaying the history on a fresh Game built like the first (from the seed, and from
@@ -28,7 +30,6 @@ using namespace ddz;
 
 namespace {
 
-constexpr Mask kDeck = kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3);
 constexpr int kMaxSteps = 20000;  // far above any hand (a redeal costs three passes)
 
 struct Config {
@@ -55,6 +56,17 @@ std::vector<Config> configs() {
   Rules openspiel_call_rob = *preset("openspiel");
   openspiel_call_rob.bidding = Bidding::CallRob;
   out.push_back({"openspiel+call_rob", openspiel_call_rob});
+  Rules sanren_happy = *preset("sanren");
+  sanren_happy.start_bonus = true;
+  out.push_back({"sanren+happy", sanren_happy});
+  Rules four_call_rob = *preset("four_player");
+  four_call_rob.bidding = Bidding::CallRob;
+  four_call_rob.start_bonus = true;
+  out.push_back({"four_player+call_rob+happy", four_call_rob});
+  Rules four_openspiel = *preset("four_player");
+  four_openspiel.passed_may_bid_again = true;
+  four_openspiel.redeal_when_nobody_bids = false;
+  out.push_back({"four_player+bid_again+void", four_openspiel});
   return out;
 }
 
@@ -161,7 +173,22 @@ void check_settlement(const Config& cfg, std::uint64_t seed, int fb, const Game&
     if (seat != s.landlord && plays[static_cast<std::size_t>(seat)] > 0) spring = false;
   }
   if (!landlord_won) anti_spring = plays[static_cast<std::size_t>(s.landlord)] == 1;
-  long long multiplier = 1LL << (bombs + rockets + spring + anti_spring);
+  // Start bonuses: any dealt hand of the deal played with all the jokers / with 3..A.
+  int bonuses = 0;
+  if (cfg.rules.start_bonus) {
+    const Deal& dealt = g.deals().back();
+    bool jokers = false, straight = false;
+    for (int seat = 0; seat < s.seats; ++seat) {
+      const Mask h = dealt.hands[static_cast<std::size_t>(seat)];
+      jokers |= count(h, kBlackJoker) == cfg.rules.decks && count(h, kRedJoker) == cfg.rules.decks;
+      bool all = true;
+      for (int rank = 0; rank <= kAce; ++rank) all &= count(h, rank) > 0;
+      straight |= all;
+    }
+    bonuses = jokers + straight;
+  }
+  if (r.start_bonus.doublings() != bonuses) say("start bonuses differ from the dealt hands");
+  long long multiplier = 1LL << (bombs + rockets + spring + anti_spring + bonuses);
   if (cfg.rules.max_multiplier > 0) multiplier = std::min<long long>(multiplier, cfg.rules.max_multiplier);
   const int base = expected_base(cfg.rules, history, last_redeal);
   if (r.base != base) say("base " + std::to_string(r.base) + ", expected " + std::to_string(base));
@@ -171,7 +198,8 @@ void check_settlement(const Config& cfg, std::uint64_t seed, int fb, const Game&
   if (r.landlord_won != landlord_won) say("landlord_won wrong");
   const long long stake = static_cast<long long>(base) * multiplier;
   for (int seat = 0; seat < s.seats; ++seat) {
-    const long long want = seat == s.landlord ? (landlord_won ? 2 : -2) * stake : (landlord_won ? -stake : stake);
+    const long long peasants = s.seats - 1;
+    const long long want = seat == s.landlord ? (landlord_won ? peasants : -peasants) * stake : (landlord_won ? -stake : stake);
     if (r.payouts[static_cast<std::size_t>(seat)] != want) say("payout of seat " + std::to_string(seat) + " wrong");
   }
   totals.landlord_wins += landlord_won;
@@ -185,7 +213,8 @@ void play_one(const Config& cfg, std::uint64_t seed, int fb, Totals& totals) {
   const State start = g.state();
   const std::uint64_t start_hash = hash(start);
   if (!(g.initial() == start)) say("initial() differs from the state before the first action");
-  if (held(start) != kDeck) say("the deal does not hold the deck");
+  const Mask deck = cfg.rules.deck();
+  if (held(start) != deck) say("the deal does not hold the deck");
 
   Rng choose(splitmix(seed ^ 0xC0FFEE));
   int steps = 0;
@@ -196,7 +225,7 @@ void play_one(const Config& cfg, std::uint64_t seed, int fb, Totals& totals) {
     const Action& a = actions[choose.below(static_cast<std::uint32_t>(actions.size()))];
     if (const std::string why = g.check(a); !why.empty()) say("check refuses a legal action: " + why);
     if (!g.apply(a)) say("apply refuses a legal action");
-    if (held(g.state()) != kDeck) say("cards not conserved (" + state_text(g.state()) + ")");
+    if (held(g.state()) != deck) say("cards not conserved (" + state_text(g.state()) + ")");
   }
   if (!g.legal_actions().empty()) say("legal actions after the hand is over");
   check_settlement(cfg, seed, fb, g, totals);
@@ -253,7 +282,7 @@ int main(int argc, char** argv) {
       for (long long i; (i = next.fetch_add(1)) < games;) {
         const std::size_t c = static_cast<std::size_t>(i) % cfgs.size();
         const std::uint64_t seed = splitmix(base_seed * 0x1000'0000ULL + static_cast<std::uint64_t>(i));
-        play_one(cfgs[c], seed, static_cast<int>(i % 3), per_thread[t][c]);
+        play_one(cfgs[c], seed, static_cast<int>(i % cfgs[c].rules.players), per_thread[t][c]);
       }
     });
   }
