@@ -6,6 +6,7 @@
 //   douzero   - DouZero 1.1.0
 //   rlcard    - RLCard 1.2.0
 //   openspiel - OpenSpiel 2.x dou_dizhu
+//   laizi     - the standard rules with wild cards (wild.hpp)
 #pragma once
 
 #include <cstdint>
@@ -53,6 +54,8 @@ struct Rules {
   int call_base = 1;
   // The cap on the multiplier (bombs, rocket, spring); 0 means no cap.
   int max_multiplier = 0;
+  // Wild cards (laizi): after each deal a rank 3..2 is drawn whose cards stand for any rank.
+  bool wild = false;
 
   int max_per_rank() const { return 4 * decks; }
   int max_per_joker() const { return decks; }
