@@ -41,7 +41,7 @@ std::uint64_t move_word(const Move& m) {
 
 void require_wild(int wild, const Rules& rules) {
   if (rules.wild) {
-    require(wild >= 0 && wild <= kTwo, "the wild rank must be one of 3..2 (0..12)");
+    require(wild == kNoWild || (wild >= 0 && wild <= kTwo), "the wild rank must be one of 3..2 (0..12)");
   } else {
     require(wild == kNoWild, "a wild rank needs rules with wild cards (the laizi preset)");
   }

@@ -141,7 +141,7 @@ class Game {
   Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
   // A position in play (puzzles, search): 2 or 3 hands, the landlord, who moves, and the
   // move to beat with who played it (last.cards == 0: `to_move` leads), and with wild
-  // cards the wild rank.
+  // cards the wild rank (kNoWild: no rank is wild).
   static Game from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last,
                             int last_by, const Rules& rules, int wild = kNoWild);
 

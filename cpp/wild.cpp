@@ -89,7 +89,7 @@ void append_legal_moves(Mask hand, const Move* last, const Rules& rules, int wil
   }
   // Every combination lies within the hand's capacity: for each rank 3..2 its natural
   // cards plus the wild cards (at most 4), the wild rank's own cards, the jokers.
-  const Mask natural = hand & ~nibble(wild);
+  const Mask natural = per_rank_min(hand & ~nibble(wild), kOnePerRank * 4);  // no nibble overflows below
   const Mask stretch = (kWildableOnes & ~nibble(wild)) * static_cast<Mask>(wilds);
   const Mask capacity = per_rank_min(natural + stretch, kOnePerRank * 4) | cards_of(wild, wilds);
   thread_local std::vector<Move> combinations;

@@ -14,6 +14,7 @@
 #include "move.hpp"
 #include "movegen.hpp"
 #include "rules.hpp"
+#include "wild.hpp"
 
 namespace ddz::fuzz {
 
@@ -73,7 +74,8 @@ inline std::string describe(const Move& m) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(m.cards));
     return std::string(buf);
-  }() + ") " + kind_name(m.kind) + " key " + std::to_string(m.key) + " length " + std::to_string(m.length);
+  }() + ") " + kind_name(m.kind) + " key " + std::to_string(m.key) + " length " + std::to_string(m.length) +
+         (m.subs || m.wild_rank ? " subs " + std::to_string(m.subs) + " wild " + std::to_string(m.wild_rank) : std::string());
 }
 
 inline std::string describe(const Rules& r) {
@@ -82,7 +84,8 @@ inline std::string describe(const Rules& r) {
          " both_jokers=" + std::to_string(r.both_jokers_as_kickers) + " share=" + std::to_string(r.pair_kickers_share_rank) +
          " decks=" + std::to_string(r.decks) + " bidding=" + std::to_string(int(r.bidding)) +
          " again=" + std::to_string(r.passed_may_bid_again) + " redeal=" + std::to_string(r.redeal_when_nobody_bids) +
-         " call_base=" + std::to_string(r.call_base) + " cap=" + std::to_string(r.max_multiplier) + "}";
+         " call_base=" + std::to_string(r.call_base) + " cap=" + std::to_string(r.max_multiplier) +
+         " wild=" + std::to_string(r.wild) + "}";
 }
 
 // Rules from the input: one of the presets, or every field drawn. Always valid
@@ -103,15 +106,20 @@ inline Rules rules_from(Input& in) {
   r.redeal_when_nobody_bids = b & 8;
   r.call_base = 1 + in.u16() % 1000;
   r.max_multiplier = in.byte() % 70;
+  r.wild = b & 16;
   if (!validate(r).empty()) fail("rules_from made invalid rules: " + validate(r) + " " + describe(r));
   return r;
 }
 
+// Moves compare by every field: with wild cards, the same combination from other cards
+// spent is another move.
 inline bool same_move(const Move& a, const Move& b) {
-  return a.cards == b.cards && a.kind == b.kind && a.key == b.key && a.length == b.length;
+  return a.cards == b.cards && a.kind == b.kind && a.key == b.key && a.length == b.length && a.subs == b.subs &&
+         a.wild_rank == b.wild_rank;
 }
 inline bool move_less(const Move& a, const Move& b) {
-  return std::tie(a.cards, a.kind, a.key, a.length) < std::tie(b.cards, b.kind, b.key, b.length);
+  return std::tie(a.cards, a.kind, a.key, a.length, a.subs, a.wild_rank) <
+         std::tie(b.cards, b.kind, b.key, b.length, b.subs, b.wild_rank);
 }
 
 // --- The shape oracle --------------------------------------------------------------

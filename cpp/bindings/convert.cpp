@@ -134,10 +134,7 @@ std::string describe(const Move& m) {
 }
 
 int wild_arg(py::handle obj, const Rules& rules) {
-  if (obj.is_none()) {
-    if (rules.wild) throw py::value_error("wild: rules with wild cards need the wild rank (3..2, or 0..12)");
-    return kNoWild;
-  }
+  if (obj.is_none()) return kNoWild;
   if (!rules.wild) throw py::value_error("wild: a wild rank needs rules with wild cards (Rules.preset('laizi'))");
   if (py::isinstance<py::str>(obj)) {
     const ParseResult p = parse_cards(text_arg(obj, "wild"), 1, 1);

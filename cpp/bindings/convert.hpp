@@ -90,8 +90,8 @@ const Rules& to_rules(py::handle obj);
 // The single reading of `cards` (of `kind` when given); ValueError if none or several.
 Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules);
 
-// The wild rank argument: None (kNoWild), a rank index 0..12 or a rank character 3..2.
-// Rules with wild cards need one; other rules take None. TypeError / ValueError otherwise.
+// The wild rank argument: None (kNoWild: no rank is wild), a rank index 0..12 or a rank
+// character 3..2; only rules with wild cards take a rank. TypeError / ValueError otherwise.
 int wild_arg(py::handle obj, const Rules& rules);
 
 // The text of a move: its cards, or "spent=cards" when wild cards stand in (the cards

@@ -98,14 +98,11 @@ Move optional_move(py::handle obj, const Rules& rules, int wild) {
   return m ? *m : Move{};
 }
 
-// A wild rank that may be left out (None): with wild cards, the seed's draw.
-int optional_wild(py::handle obj, const Rules& rules) { return obj.is_none() ? kNoWild : wild_arg(obj, rules); }
-
 // The deal's cards; the Game constructor checks that they are a deal of the deck.
 Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules, py::handle wild) {
   if (py::len(hands) != kMaxSeats) throw py::value_error("a deal has three hands");
   Deal d;
-  d.wild = static_cast<std::int8_t>(optional_wild(wild, rules));
+  d.wild = static_cast<std::int8_t>(wild_arg(wild, rules));  // kNoWild: with wild cards, the seed's draw
   for (std::size_t seat = 0; seat < kMaxSeats; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
   d.kitty = to_mask(kitty, "kitty", rules);
   return d;
@@ -296,7 +293,7 @@ Game from_record(const py::dict& r) {
     py::object last = py::none();
     const py::object wild = p.contains("wild") ? py::object(p["wild"]) : py::object(py::none());
     if (!record_field(p, "last", "position.").is_none()) {
-      const auto readings = readings_of(text_arg(p["last"], "record: position.last"), rules, optional_wild(wild, rules));
+      const auto readings = readings_of(text_arg(p["last"], "record: position.last"), rules, wild_arg(wild, rules));
       if (readings.size() != 1) throw py::value_error("record: the position's last move must have one reading");
       last = py::cast(readings.front());
     }

@@ -15,7 +15,7 @@ const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle r
   thread_local std::vector<Move> buffer;
   const Rules& r = to_rules(rules);
   const Mask h = to_mask(hand, "hand", r);
-  const int w = wild.is_none() && !r.wild ? kNoWild : wild_arg(wild, r);
+  const int w = wild_arg(wild, r);
   const std::optional<Move> l = to_last(last, r, w);
   buffer.clear();
   if (r.wild) {
@@ -88,7 +88,7 @@ void def_position_call(py::module_& m, const char* name, const char* doc) {
 
 py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::handle wild) {
   const Rules r = to_rules(rules);
-  const int w = wild.is_none() && !r.wild ? kNoWild : wild_arg(wild, r);
+  const int w = wild_arg(wild, r);
   // Integer masks only: forcecast would turn 1.5 into 1, True into 1 and '33' into 33.
   const auto given = py::array::ensure(hands_arg);
   if (!given) throw py::type_error("hands must be a 1-d array (or sequence) of int masks");
@@ -142,8 +142,8 @@ void register_movegen(py::module_& m) {
 
 The moves `hand` may play: every move when leading (last=None), else those that beat
 `last` (a Move, or move text with exactly one reading). Pass is not listed. Under rules
-with wild cards (laizi) `wild` is the wild rank (index 0..12 or a character such as '5'),
-and every distinct (cards spent, combination) is listed once.)doc");
+with wild cards (laizi) `wild` is the wild rank (index 0..12 or a character such as '5';
+None: no rank is wild), and every distinct (cards spent, combination) is listed once.)doc");
   def_position_call<&moves_array>(m, "legal_moves_array", R"doc(legal_moves_array($module, /, hand, last=None, rules=None, wild=None)
 --
 

@@ -132,7 +132,7 @@ takes from the hand; `wilds` wild cards of rank `wild_rank` stand in for the ran
 rules=Rules.preset("laizi")) builds one.)doc")
       .def(py::init([](py::handle cards, std::optional<MoveKind> kind, py::handle rules, py::handle wild) {
              const Rules& r = to_rules(rules);
-             const int w = wild.is_none() ? kNoWild : wild_arg(wild, r);
+             const int w = wild_arg(wild, r);
              if (py::isinstance<py::str>(cards) && text_arg(cards, "cards").find('=') != std::string::npos) {
                std::vector<Move> readings = readings_of(text_arg(cards, "cards"), r, w);
                if (kind) std::erase_if(readings, [&](const Move& m) { return m.kind != *kind; });
