@@ -34,7 +34,16 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
 
 std::uint64_t move_word(const Move& m) {
   return m.cards ^ (static_cast<std::uint64_t>(m.kind) << 60) ^ (static_cast<std::uint64_t>(m.key) << 52) ^
-         (static_cast<std::uint64_t>(m.length) << 44);
+         (static_cast<std::uint64_t>(m.length) << 44) ^ (static_cast<std::uint64_t>(m.subs) << 20) ^
+         (static_cast<std::uint64_t>(m.wild_rank) << 36);
+}
+
+void require_wild(int wild, const Rules& rules) {
+  if (rules.wild) {
+    require(wild == kNoWild || (wild >= 0 && wild <= kTwo), "the wild rank must be one of 3..2 (0..12)");
+  } else {
+    require(wild == kNoWild, "a wild rank needs rules with wild cards (the laizi preset)");
+  }
 }
 
 bool contains_seat(std::uint8_t set, int seat) { return (set >> seat) & 1; }
@@ -99,7 +108,8 @@ std::uint64_t hash(const State& s) {
       s.out,                                      static_cast<std::uint64_t>(s.stage),
       static_cast<std::uint64_t>(s.caller + 1),   s.robs,
       s.to_ask,                                   s.redeals,
-      s.start_bonus.jokers,                       s.start_bonus.straight};
+      s.start_bonus.jokers,                       s.start_bonus.straight,
+      static_cast<std::uint64_t>(s.wild + 1)};
   for (std::uint64_t v : small) h = mix(h, v);
   return h;
 }
@@ -129,8 +139,7 @@ Deal deal_cards(Rng& rng, const Rules& rules) {
 Game::Game(std::uint64_t seed, const Rules& rules, int first_bidder) : Game(rules, seed) {
   require_rules(rules);
   require_seat(first_bidder, rules.players, "first_bidder");
-  const Deal d = deal_cards(rng_, rules);
-  start(d, first_bidder, rules.bidding == Bidding::None ? first_bidder : -1);
+  start(next_deal(), first_bidder, rules.bidding == Bidding::None ? first_bidder : -1);
   initial_ = state_;
 }
 
@@ -158,14 +167,18 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   require(validate_cards(deal.kitty, rules).empty() && total(deal.kitty) == rules.kitty_size,
           "the kitty holds " + std::to_string(rules.kitty_size) + " cards");
   require(left == deal.kitty, whole);
-  deal_cards(rng_, rules);
-  start(deal, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
+  Deal given = deal;
+  const Deal seeds_own = next_deal();  // redeals continue after it
+  if (given.wild == kNoWild) given.wild = seeds_own.wild;
+  require_wild(given.wild, rules);
+  start(given, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
   initial_ = state_;
 }
 
 Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last, int last_by,
-                         const Rules& rules) {
+                         const Rules& rules, int wild) {
   require_rules(rules);
+  require_wild(wild, rules);
   const int seats = static_cast<int>(hands.size());
   require(seats == 2 || seats == rules.players, "a position has 2 or " + std::to_string(rules.players) + " hands");
   Mask all = 0;
@@ -179,6 +192,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   require_seat(to_move, seats, "to_move");
   if (last.cards) {
     require(is_valid_move(last, rules), "last is not a move under these rules");
+    require(last.subs == 0 || last.wild_rank == wild, "last: its wild cards are not of the wild rank");
     require_seat(last_by, seats, "last_by");
     require(last_by != to_move, "last_by must differ from to_move");
   }
@@ -189,6 +203,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   for (std::size_t i = 0; i < hands.size(); ++i) d.hands[i] = hands[i];
   g.deals_.push_back(d);
   s.hands = d.hands;
+  s.wild = static_cast<std::int8_t>(wild);
   s.landlord = static_cast<std::int8_t>(landlord);
   s.first_bidder = static_cast<std::int8_t>(landlord);
   s.phase = Phase::Playing;
@@ -211,6 +226,7 @@ void Game::start(const Deal& deal, int first_bidder, int landlord) {
   state_.start_bonus = start_bonus_of(deal.hands, rules_);
   state_.hands = deal.hands;
   state_.kitty = deal.kitty;
+  state_.wild = deal.wild;
   state_.first_bidder = static_cast<std::int8_t>(first_bidder);
   state_.to_move = static_cast<std::int8_t>(first_bidder);
   if (landlord >= 0) start_play(landlord, 1);
@@ -226,9 +242,15 @@ void Game::start_play(int landlord, int base) {
   s.passes = 0;
 }
 
+Deal Game::next_deal() {
+  Deal d = deal_cards(rng_, rules_);
+  if (rules_.wild) d.wild = static_cast<std::int8_t>(draw_wild(rng_));
+  return d;
+}
+
 void Game::redeal() {
   ++state_.redeals;
-  start(deal_cards(rng_, rules_), state_.first_bidder, -1);
+  start(next_deal(), state_.first_bidder, -1);
 }
 
 std::vector<SeatAction> Game::history(bool current_deal_only) const {
@@ -262,7 +284,14 @@ std::string Game::check(const Action& a) const {
   if (a.type == ActionType::Pass) return s.last.cards ? std::string() : "the leader may not pass";
   if (a.type != ActionType::Play) return "the hand is in play: play a move or pass";
   const Move& m = a.move;
-  if (!contains(s.hands[static_cast<std::size_t>(s.to_move)], m.cards)) return "cards not in hand";
+  if (m.subs) {
+    if (m.wild_rank != s.wild) {
+      return s.wild == kNoWild ? "no rank is wild in this hand"
+                               : std::string("the wild cards are the ") + rank_char(s.wild) + "s";
+    }
+    if (std::string why = wilds_error(m, rules_); !why.empty()) return why;
+  }
+  if (!contains(s.hands[static_cast<std::size_t>(s.to_move)], spent(m))) return "cards not in hand";
   std::string why;
   if (!is_valid_move(m, rules_)) {
     why = " is not that combination under these rules";
@@ -385,8 +414,9 @@ void Game::apply_play(const Action& a) {
   }
   const Move& m = a.move;
   const auto i = static_cast<std::size_t>(seat);
-  s.hands[i] -= m.cards;
-  s.played[i] += m.cards;
+  const Mask cards = spent(m);
+  s.hands[i] -= cards;
+  s.played[i] += cards;
   s.plays[i] = static_cast<std::uint8_t>(std::min(s.plays[i] + 1, 255));
   if (m.kind == MoveKind::Bomb) ++s.bombs;
   if (m.kind == MoveKind::Rocket) ++s.rockets;
@@ -434,7 +464,13 @@ void Game::legal_actions(std::vector<Action>& out) const {
   }
   thread_local std::vector<Move> moves;
   moves.clear();
-  append_legal_moves(s.hands[static_cast<std::size_t>(s.to_move)], s.last.cards ? &s.last : nullptr, rules_, moves);
+  const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
+  const Move* last = s.last.cards ? &s.last : nullptr;
+  if (rules_.wild) {
+    append_legal_moves(hand, last, rules_, s.wild, moves);
+  } else {
+    append_legal_moves(hand, last, rules_, moves);
+  }
   if (s.last.cards) out.push_back(Action::pass());
   for (const Move& m : moves) out.push_back(Action::play(m));
 }

@@ -24,6 +24,7 @@
 #include "movegen.hpp"
 #include "rng.hpp"
 #include "rules.hpp"
+#include "wild.hpp"
 
 namespace ddz {
 
@@ -121,6 +122,7 @@ struct State {
   std::uint8_t to_ask = 0;  // call-and-rob: seats still to be offered a rob
   std::uint16_t redeals = 0;
   StartBonus start_bonus{};  // of the current deal
+  std::int8_t wild = kNoWild;  // the wild rank of this deal (laizi), or kNoWild
 
   friend bool operator==(const State&, const State&) = default;
 };
@@ -131,6 +133,7 @@ std::uint64_t hash(const State& s);
 struct Deal {
   std::array<Mask, kMaxSeats> hands{};
   Mask kitty = 0;
+  std::int8_t wild = kNoWild;  // the wild rank drawn after the deal (laizi), or kNoWild
   friend bool operator==(const Deal&, const Deal&) = default;
 };
 
@@ -139,7 +142,8 @@ struct Deal {
 // down, drawing with `rng.below`; with h = rules.hand_size(), cards [i*h, (i+1)*h) go to
 // seat i and the rest to the kitty. Standard: 0-16 to seat 0, 17-33 to seat 1, 34-50 to
 // seat 2, 51-53 the kitty; sanren: 18 each, no kitty; four players: 25 each, 100-107 the
-// kitty.
+// kitty. With wild cards the game then draws the wild rank from the same generator
+// (`draw_wild`, wild.hpp), before any later deal.
 Deal deal_cards(Rng& rng, const Rules& rules = Rules{});
 
 class Game {
@@ -153,11 +157,13 @@ class Game {
   Game(std::uint64_t seed, const Rules& rules, int first_bidder);
   // A given deal in place of the seed's first deal; `landlord` >= 0 skips the bidding
   // (base stake 1). Redeals draw from the seed as they would after its own first deal.
+  // With wild cards a deal whose wild is kNoWild takes the rank the seed draws.
   Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
-  // A position in play (puzzles, search): 2 hands or rules.players, the landlord, who moves, and the
-  // move to beat with who played it (last.cards == 0: `to_move` leads).
+  // A position in play (puzzles, search): 2 hands or rules.players, the landlord, who
+  // moves, and the move to beat with who played it (last.cards == 0: `to_move` leads),
+  // and with wild cards the wild rank (kNoWild: no rank is wild).
   static Game from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last,
-                            int last_by, const Rules& rules);
+                            int last_by, const Rules& rules, int wild = kNoWild);
 
   const State& state() const { return state_; }
   // The state before the first action, and whether the game began from a position.
@@ -189,6 +195,7 @@ class Game {
   void start(const Deal& deal, int first_bidder, int landlord);
   void start_play(int landlord, int base);
   void redeal();
+  Deal next_deal();  // the seed's next deal, and its wild rank when the rules have one
   void nobody_bid();
   void apply_bid(const Action& a);
   void apply_call_rob(const Action& a);

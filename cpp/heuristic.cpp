@@ -154,13 +154,13 @@ std::size_t follow(const Game& game, const std::vector<Action>& legal, const Pla
   int pick_turns = 99;
   for (std::size_t i = 1; i < legal.size(); ++i) {
     const Move& m = legal[i].move;
-    if (m.cards == hand) return i;  // going out
+    if (spent(m) == hand) return i;  // going out
     if (is_power(m)) {
       if (!power) power = i;  // the lowest bomb (the rocket is listed last)
       continue;
     }
     const bool in_plan = std::any_of(plan.groups.begin(), plan.groups.end(), [&](const Move& g) { return g == m; });
-    const int turns = in_plan ? plan.turns() - 1 : plan_hand(hand - m.cards, game.rules()).turns();
+    const int turns = in_plan ? plan.turns() - 1 : plan_hand(hand - spent(m), game.rules()).turns();
     const bool affordable = in_plan || turns <= plan.turns() || danger <= kThreat;
     if (affordable && turns < pick_turns) {
       pick = i;

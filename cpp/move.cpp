@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "wild.hpp"
+
 namespace ddz {
 
 bool is_bomb(MoveKind kind) { return kind == MoveKind::Bomb; }
@@ -11,6 +13,7 @@ bool beats(const Move& a, const Move& b) {
   if (b.kind == MoveKind::Rocket) return false;
   if (a.kind == MoveKind::Bomb) {
     if (b.kind != MoveKind::Bomb) return true;
+    if ((a.subs == 0) != (b.subs == 0)) return a.subs == 0;  // natural over soft
     return a.length != b.length ? a.length > b.length : a.key > b.key;
   }
   return a.kind == b.kind && a.length == b.length && a.key > b.key;
@@ -115,7 +118,9 @@ void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
 }
 
 bool is_valid_move(const Move& m, const Rules& rules) {
-  return deck_holds(m.cards, rules) && reads_as(m.cards, m.kind, m.key, m.length, rules);
+  const bool natural = m.subs == 0 && m.wild_rank == 0;  // the hot path: no wild card to check
+  return deck_holds(m.cards, rules) && reads_as(m.cards, m.kind, m.key, m.length, rules) &&
+         (natural || wilds_error(m, rules).empty());
 }
 
 }  // namespace ddz

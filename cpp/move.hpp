@@ -8,6 +8,8 @@
 //
 // Comparison: the same kind and length with a strictly higher key; a bomb beats any
 // non-bomb and a bomb with more cards or, as many, a higher rank; the rocket beats all.
+// With wild cards a soft bomb (one with wild cards standing in) beats any non-bomb and
+// a lower soft bomb, and loses to every natural bomb.
 #pragma once
 
 #include <cstdint>
@@ -39,13 +41,21 @@ inline constexpr int kNumMoveKinds = 14;
 // A value of 16 bytes. `key` is the lowest rank of the body (the trio of a trio+solo, the
 // first rank of a chain, the quad of four+two); kickers never count. `length` is the
 // number of chain units (singles, pairs or trios) of a chain, the number of cards of a
-// bomb or rocket, and 1 otherwise. The padding after `length` is where the variants that
-// need more (wild cards) will keep it, so the size does not change.
+// bomb or rocket, and 1 otherwise.
+//
+// With wild cards (laizi, wild.hpp) `cards` is the combination as it stands, and the
+// padding after `length` says which of its cards are wild cards standing in for another
+// rank: `subs` lists those ranks, one per nibble from the low end, each as rank + 1,
+// ascending (0 ends the list; one deck holds at most 4 wild cards), and `wild_rank` is the
+// rank of the wild cards. A natural move has subs == 0 and wild_rank == 0, so it reads as
+// before, and the size stays 16 bytes.
 struct Move {
   Mask cards = 0;
   MoveKind kind = MoveKind::Solo;
   std::uint8_t key = 0;
   std::uint8_t length = 0;
+  std::uint16_t subs = 0;
+  std::uint8_t wild_rank = 0;
 
   friend bool operator==(const Move&, const Move&) = default;
 };
@@ -115,7 +125,8 @@ inline std::vector<Move> classify(Mask cards, const Rules& rules) {
   return out;
 }
 
-// Whether `m` is a reading of its cards (checks moves handed in from outside).
+// Whether `m` is a reading of its cards, with wild cards that fit it (wild.hpp) (checks
+// moves handed in from outside).
 bool is_valid_move(const Move& m, const Rules& rules);
 
 }  // namespace ddz

@@ -16,6 +16,7 @@ std::string validate(const Rules& rules) {
   }
   if (rules.call_base < 1 || rules.call_base > 1000) return "call_base must be between 1 and 1000";
   if (rules.max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
+  if (rules.wild && rules.decks != 1) return "wild cards are played with one deck";
   return {};
 }
 
@@ -71,12 +72,16 @@ std::optional<Rules> preset(std::string_view name) {
     r.kitty_size = 8;
     return r;
   }
+  if (name == "laizi") {
+    r.wild = true;
+    return r;
+  }
   return std::nullopt;
 }
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names{"standard",  "douzero", "rlcard",
-                                                "openspiel", "sanren",  "happy",  "four_player"};
+  static const std::vector<std::string> names{"standard", "douzero", "rlcard",      "openspiel",
+                                              "sanren",   "happy",   "four_player", "laizi"};
   return names;
 }
 

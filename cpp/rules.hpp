@@ -10,6 +10,7 @@
 //   sanren      - no kitty: 18 cards each
 //   happy       - start bonuses (both jokers, or the 12-straight 3..A, in a dealt hand)
 //   four_player - two decks, 25 cards each and 8 in the kitty, landlord against three
+//   laizi       - the standard rules with wild cards (wild.hpp)
 #pragma once
 
 #include <cstdint>
@@ -66,6 +67,8 @@ struct Rules {
   int call_base = 1;
   // The cap on the multiplier (bombs, rocket, spring); 0 means no cap.
   int max_multiplier = 0;
+  // Wild cards (laizi): after each deal a rank 3..2 is drawn whose cards stand for any rank.
+  bool wild = false;
 
   int max_per_rank() const { return 4 * decks; }
   int deck_size() const { return 54 * decks; }

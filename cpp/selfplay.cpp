@@ -27,16 +27,20 @@ ActionRow to_row(int seat, const Action& a) {
     row.kind = static_cast<std::uint8_t>(a.move.kind);
     row.key = a.move.key;
     row.length = a.move.length;
+    row.subs = a.move.subs;
   }
   row.type = static_cast<std::uint8_t>(a.type);
-  row.value = a.value;
+  row.value = a.type == ActionType::Play ? a.move.wild_rank : a.value;
   row.seat = static_cast<std::uint8_t>(seat);
   return row;
 }
 
 Action from_row(const ActionRow& row) {
   Action a{static_cast<ActionType>(row.type), row.value, {}};
-  if (a.type == ActionType::Play) a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key, row.length};
+  if (a.type == ActionType::Play) {
+    a.value = 0;
+    a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key, row.length, row.subs, row.value};
+  }
   return a;
 }
 

@@ -14,6 +14,7 @@
 #include "move.hpp"
 #include "movegen.hpp"
 #include "rules.hpp"
+#include "wild.hpp"
 
 namespace ddz::fuzz {
 
@@ -73,7 +74,8 @@ inline std::string describe(const Move& m) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(m.cards));
     return std::string(buf);
-  }() + ") " + kind_name(m.kind) + " key " + std::to_string(m.key) + " length " + std::to_string(m.length);
+  }() + ") " + kind_name(m.kind) + " key " + std::to_string(m.key) + " length " + std::to_string(m.length) +
+         (m.subs || m.wild_rank ? " subs " + std::to_string(m.subs) + " wild " + std::to_string(m.wild_rank) : std::string());
 }
 
 inline std::string describe(const Rules& r) {
@@ -84,7 +86,7 @@ inline std::string describe(const Rules& r) {
          " again=" + std::to_string(r.passed_may_bid_again) + " redeal=" + std::to_string(r.redeal_when_nobody_bids) +
          " call_base=" + std::to_string(r.call_base) + " cap=" + std::to_string(r.max_multiplier) +
          " players=" + std::to_string(r.players) + " kitty=" + std::to_string(r.kitty_size) +
-         " start_bonus=" + std::to_string(r.start_bonus) + "}";
+         " start_bonus=" + std::to_string(r.start_bonus) + " wild=" + std::to_string(r.wild) + "}";
 }
 
 // Rules from the input: one of the presets, or every field drawn. Always valid
@@ -106,21 +108,26 @@ inline Rules rules_from(Input& in) {
   r.call_base = 1 + in.u16() % 1000;
   r.max_multiplier = in.byte() % 70;
   // The deal: 3 players with a kitty of 0, 3, 6 or 9, or 4 players with two decks and 0,
-  // 4, 8 or 12; start bonuses or not.
+  // 4, 8 or 12; start bonuses or not; wild cards (one deck only) or not.
   const std::uint8_t c = in.byte();
   r.players = c & 1 ? 4 : 3;
   r.decks = r.players - 2;
   r.kitty_size = ((c >> 1) & 3) * (r.players == 4 ? 4 : 3);
   r.start_bonus = c & 8;
+  r.wild = (b & 16) && r.decks == 1;
   if (!validate(r).empty()) fail("rules_from made invalid rules: " + validate(r) + " " + describe(r));
   return r;
 }
 
+// Moves compare by every field: with wild cards, the same combination from other cards
+// spent is another move.
 inline bool same_move(const Move& a, const Move& b) {
-  return a.cards == b.cards && a.kind == b.kind && a.key == b.key && a.length == b.length;
+  return a.cards == b.cards && a.kind == b.kind && a.key == b.key && a.length == b.length && a.subs == b.subs &&
+         a.wild_rank == b.wild_rank;
 }
 inline bool move_less(const Move& a, const Move& b) {
-  return std::tie(a.cards, a.kind, a.key, a.length) < std::tie(b.cards, b.kind, b.key, b.length);
+  return std::tie(a.cards, a.kind, a.key, a.length, a.subs, a.wild_rank) <
+         std::tie(b.cards, b.kind, b.key, b.length, b.subs, b.wild_rank);
 }
 
 // --- The shape oracle --------------------------------------------------------------

@@ -39,13 +39,14 @@ struct Start {
   int to_move = 0;
   Move last{};
   int last_by = -1;
+  int wild = kNoWild;  // a position's wild rank (rules with wild cards)
 };
 
 Game build(const Start& s, const Rules& r) {
   switch (s.how) {
     case 0: return Game(s.seed, r, s.first_bidder);
     case 1: return Game(s.deal, r, s.first_bidder, s.landlord, s.seed);
-    default: return Game::from_position(s.hands, s.landlord, s.to_move, s.last, s.last_by, r);
+    default: return Game::from_position(s.hands, s.landlord, s.to_move, s.last, s.last_by, r, s.wild);
   }
 }
 
@@ -83,6 +84,11 @@ bool make_start(Input& in, Rules& r, Start& s) {
     s.to_move = any_int();
     s.last_by = any_int();
     s.last = in.raw_move();
+    if (r.wild) {
+      s.last.subs = in.u16();
+      s.wild = any_int();
+      s.deal.wild = static_cast<std::int8_t>(any_int());
+    }
     for (int i = 0, n = in.byte() % 5; i < n; ++i) s.hands.push_back(in.u64());
     for (Mask& h : s.deal.hands) h = in.u64();
     s.deal.kitty = in.u64();
@@ -103,6 +109,10 @@ bool make_start(Input& in, Rules& r, Start& s) {
     return true;
   }
   if (s.how == 0) return true;
+  if (r.wild) {
+    s.wild = in.below(kTwo + 1);
+    s.deal.wild = static_cast<std::int8_t>(in.below(kTwo + 2) - 1);  // kNoWild: the seed's draw
+  }
   const std::vector<Mask> deck = shuffled_deck(s.seed ^ 0x51ED, r);
   if (s.how == 1) {
     s.deal = deal_of(deck, r);
@@ -127,7 +137,8 @@ bool make_start(Input& in, Rules& r, Start& s) {
     Mask pool = 0;
     for (std::size_t i = next; i < deck.size(); ++i) pool += deck[i];
     const Mask cards = per_rank_min(in.flag() ? pool : r.deck(), in.u64());
-    const std::vector<Move> readings = classify(trim(cards, 2 + in.below(19)), r);
+    const std::vector<Move> readings = r.wild ? legal_moves(trim(cards, 1 + in.below(8)), nullptr, r, s.wild)
+                                              : classify(trim(cards, 2 + in.below(19)), r);
     if (!readings.empty()) {
       s.last = readings[in.below(static_cast<int>(readings.size()))];
       s.last_by = in.below(seats);
@@ -176,13 +187,14 @@ Action junk_action(Input& in, const std::vector<Action>& legal) {
     return a;
   }
   Action a = legal[static_cast<std::size_t>(in.below(static_cast<int>(legal.size())))];
-  switch (how % 7) {
+  switch (how % 8) {
     case 0: a.move.cards ^= cards_of(in.below(16), 1 + in.below(3)); break;
     case 1: a.move.key = static_cast<std::uint8_t>(a.move.key + 1 + in.below(2)); break;
     case 2: a.move.length = static_cast<std::uint8_t>(a.move.length + 1); break;
     case 3: a.move.kind = static_cast<MoveKind>((static_cast<int>(a.move.kind) + 1 + in.below(13)) % kNumMoveKinds); break;
     case 4: a.value = static_cast<std::uint8_t>(a.value + 1 + in.below(4)); break;
     case 5: a.type = static_cast<ActionType>((static_cast<int>(a.type) + 1 + in.below(4)) % 5); break;
+    case 6: a.move.subs = in.u16(); a.move.wild_rank = static_cast<std::uint8_t>(in.below(14)); break;
     default: a.move.cards = per_rank_min(a.move.cards | in.u64(), kTwoDecks); break;
   }
   return a;

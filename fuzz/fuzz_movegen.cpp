@@ -9,6 +9,13 @@
 //     exactly the leads that beat last; every reading of a sub-multiset of the hand is
 //     among the leads (all sub-multisets when there are few, some drawn otherwise);
 //   - appending keeps what the vector held before.
+// Under rules with wild cards (laizi) a wild rank byte follows (any value; 0..12 is a
+// rank), the move to beat may be a wild move of another hand (a soft bomb among them),
+// and the checks are those above with a move's cards spent in place of its cards, plus:
+// every move's wild fields are valid and of the wild rank, and on small hands the leads
+// are exactly what a brute-force substitution enumerator finds (test_wild.cpp's
+// definition: every sub-multiset spent, every choice of what its wild cards stand for,
+// every natural reading; four wild cards never a soft bomb).
 #include "fuzz_common.hpp"
 
 using namespace ddz;
@@ -27,6 +34,92 @@ long long submask_count(Mask hand) {
   long long n = 1;
   for (int r = 0; r < kNumRanks; ++r) n *= count(hand, r) + 1;
   return n;
+}
+
+// Calls f(T) for every multiset T of `n` ranks among 3..2 other than `wild`, from `low` up.
+template <class F>
+void each_stand_in(int n, int wild, int low, Mask acc, F& f) {
+  if (n == 0) return f(acc);
+  for (int r = low; r <= kTwo; ++r) {
+    if (r != wild) each_stand_in(n - 1, wild, r, acc + cards_of(r, 1), f);
+  }
+}
+
+// The leads by definition, as (spent, combination) moves, sorted.
+std::vector<Move> brute_force_wild(Mask hand, int wild, const Rules& r) {
+  std::vector<Move> out;
+  const auto per_spent = [&](Mask spent_cards) {
+    for (int j = 0; j <= count(spent_cards, wild); ++j) {
+      const auto per_stand_in = [&](Mask stand_ins) {
+        for (Move m : classify(spent_cards - cards_of(wild, j) + stand_ins, r)) {
+          if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == 4) continue;
+          if (j) {
+            m.subs = encode_subs(stand_ins);
+            m.wild_rank = static_cast<std::uint8_t>(wild);
+          }
+          out.push_back(m);
+        }
+      };
+      each_stand_in(j, wild, 0, 0, per_stand_in);
+    }
+  };
+  each_submask(hand, 0, 0, per_spent);
+  sort_moves(out);
+  return out;
+}
+
+int check_wild(Input& in, Mask hand, const Move* last, const Rules& r) {
+  const int wild = static_cast<int>(in.byte()) - 1;  // -1 (none), a rank 0..12, or out of range
+  Move last_value{};
+  if (last == nullptr && in.flag()) {  // a wild move of another hand to beat
+    const std::vector<Move> theirs = legal_moves(trim(legal_hand(in.u64(), r), 1 + in.below(8)), nullptr, r, wild);
+    if (!theirs.empty()) {
+      last_value = theirs[in.below(static_cast<int>(theirs.size()))];
+      last = &last_value;
+    }
+  }
+  std::vector<Move> moves(3, Move{1, MoveKind::Solo, 0, 1});
+  append_legal_moves(hand, last, r, wild, moves);
+  FUZZ_CHECK(moves.size() >= 3 && moves[0].cards == 1 && moves[2].cards == 1, "append_legal_moves disturbed the vector");
+  moves.erase(moves.begin(), moves.begin() + 3);
+  const bool wild_ok = wild >= 0 && wild <= kTwo;
+  const bool hand_ok = validate_cards(hand, r).empty();
+  const bool last_ok = last == nullptr || (is_valid_move(*last, r) && (last->subs == 0 || last->wild_rank == wild));
+  const std::string where = " (hand " + to_text(hand) + ", wild " + std::to_string(wild) +
+                            (last ? ", last " + describe(*last) : std::string(", leading")) + ", " + describe(r) + ")";
+  for (const Move& m : moves) {
+    FUZZ_CHECK(contains(m.cards, stood_in(m)), "stand-ins outside the combination: " + describe(m) + where);
+    FUZZ_CHECK(m.subs == 0 || (wild_ok && m.wild_rank == wild), "a move with wild cards of another rank: " + describe(m) + where);
+    FUZZ_CHECK(contains(hand & kRankBits, spent(m)), "a move spends cards outside the hand: " + describe(m) + where);
+  }
+  if (!hand_ok || !last_ok) return 0;
+  for (const Move& m : moves) {
+    FUZZ_CHECK(is_valid_move(m, r), "a generated move is not valid: " + describe(m) + where);
+    FUZZ_CHECK(shape_error(m, r).empty(), "a generated combination fails the oracle: " + describe(m) + where);
+    if (last) FUZZ_CHECK(beats(m, *last), "a generated move does not beat last: " + describe(m) + where);
+  }
+  std::vector<Move> sorted = moves;
+  sort_moves(sorted);
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    FUZZ_CHECK(!same_move(sorted[i - 1], sorted[i]), "a move listed twice: " + describe(sorted[i]) + where);
+  }
+  std::vector<Move> leads = legal_moves(hand, nullptr, r, wild);
+  sort_moves(leads);
+  if (last) {
+    std::vector<Move> want;
+    for (const Move& m : leads) {
+      if (beats(m, *last)) want.push_back(m);
+    }
+    FUZZ_CHECK(want.size() == sorted.size() && std::equal(want.begin(), want.end(), sorted.begin(), same_move),
+               "follows differ from the leads that beat last" + where);
+  }
+  if (wild_ok && submask_count(hand) <= 200) {
+    const std::vector<Move> expected = brute_force_wild(hand, wild, r);
+    FUZZ_CHECK(expected.size() == leads.size() && std::equal(expected.begin(), expected.end(), leads.begin(), same_move),
+               "the leads differ from the brute-force substitutions (" + std::to_string(leads.size()) + " vs " +
+                   std::to_string(expected.size()) + ")" + where);
+  }
+  return 0;
 }
 
 }  // namespace
@@ -55,6 +148,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       last = &last_value;
     }
   }
+
+  if (r.wild) return check_wild(in, hand, last, r);
 
   std::vector<Move> moves(3, Move{1, MoveKind::Solo, 0, 1});  // appending keeps these
   append_legal_moves(hand, last, r, moves);

@@ -1,7 +1,8 @@
 // C++ move generation benchmark on mixed positions (seeded deals of 17 and 20 cards and
 // endgame hands of 1..10; follows against a move led by another hand of the same deal),
 // under the standard rules and under each variant with its own deal (sanren: 18 and 18;
-// happy: as standard, whose move rules it shares; four_player: two decks, 25 and 33).
+// happy: as standard, whose move rules it shares; four_player: two decks, 25 and 33;
+// laizi: as standard, with a wild rank drawn for each position).
 // Prints ns and moves per position; `--json` prints {"lead_ns", "follow_ns", "lead_moves",
 // "follow_moves" (standard), "variants": {name: {the same four}}} for bench/compare.py.
 #include <algorithm>
@@ -14,6 +15,7 @@
 
 #include "movegen.hpp"
 #include "rng.hpp"
+#include "wild.hpp"
 
 using namespace ddz;
 
@@ -22,6 +24,7 @@ namespace {
 struct Position {
   Mask hand;
   Move last;  // cards == 0: lead
+  int wild;   // laizi: the wild rank; kNoWild: the standard rules
 };
 
 // The rules' deck shuffled by Fisher-Yates, split into hands of the given sizes.
@@ -48,9 +51,9 @@ std::vector<Position> positions(int n, bool follow, const Rules& rules) {
     const int kind = static_cast<int>(out.size()) % 3;
     const int size = kind == 0 ? dealt : kind == 1 ? landlord : 1 + static_cast<int>(rng.below(10));
     const auto hands = deal(rng, rules, {size, dealt});
-    Position p{hands[0], {}};
+    Position p{hands[0], {}, rules.wild ? draw_wild(rng) : kNoWild};
     if (follow) {
-      const auto leads = legal_moves(hands[1], nullptr, rules);
+      const auto leads = legal_moves(hands[1], nullptr, rules, p.wild);
       p.last = leads[rng.below(static_cast<std::uint32_t>(leads.size()))];
     }
     out.push_back(p);
@@ -71,7 +74,11 @@ Timing time_positions(const std::vector<Position>& ps, const Rules& rules) {
     const auto start = std::chrono::steady_clock::now();
     for (const Position& p : ps) {
       buffer.clear();
-      append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, rules, buffer);
+      if (rules.wild) {
+        append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, rules, p.wild, buffer);
+      } else {
+        append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, rules, buffer);
+      }
       moves += buffer.size();
     }
     const auto ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
@@ -87,7 +94,7 @@ int main(int argc, char** argv) {
   const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
   std::string variants;
   Timing lead{}, follow{};
-  for (const char* name : {"standard", "sanren", "happy", "four_player"}) {
+  for (const char* name : {"standard", "sanren", "happy", "four_player", "laizi"}) {
     const Rules rules = *preset(name);
     const Timing l = time_positions(positions(30000, false, rules), rules);
     const Timing f = time_positions(positions(30000, true, rules), rules);

@@ -127,9 +127,44 @@ const Rules& to_rules(py::handle obj) {
   return value_of<Rules>(obj);
 }
 
+std::string move_text(const Move& m) { return m.subs ? to_text(spent(m)) + "=" + to_text(m.cards) : to_text(m.cards); }
+
 std::string describe(const Move& m) {
-  return to_text(m.cards) + " as " + kind_name(m.kind) + " (key " +
-         std::string(1, rank_char(m.key)) + ", length " + std::to_string(m.length) + ")";
+  return move_text(m) + " as " + kind_name(m.kind) + " (key " + std::string(1, rank_char(m.key)) + ", length " +
+         std::to_string(m.length) + ")";
+}
+
+int wild_arg(py::handle obj, const Rules& rules) {
+  if (obj.is_none()) return kNoWild;
+  if (!rules.wild) throw py::value_error("wild: a wild rank needs rules with wild cards (Rules.preset('laizi'))");
+  if (py::isinstance<py::str>(obj)) {
+    const ParseResult p = parse_cards(text_arg(obj, "wild"), 1, 1);
+    const int rank = p.ok() && total(p.cards) == 1 ? lowest_rank(ranks_with_at_least(p.cards, 1)) : -1;
+    if (rank < 0 || rank > kTwo) throw py::value_error("wild must be one rank character 3..2, such as '5'");
+    return rank;
+  }
+  return static_cast<int>(int_arg(obj, "wild", 0, kTwo));
+}
+
+std::vector<Move> readings_of(const std::string& text, const Rules& rules, int wild) {
+  const auto slash = text.find('/');
+  const std::string cards_text = text.substr(0, slash);
+  const auto equals = cards_text.find('=');
+  std::vector<Move> readings = classify(to_mask(py::str(cards_text.substr(equals == std::string::npos ? 0 : equals + 1)), "cards", rules), rules);
+  if (slash != std::string::npos) {
+    const std::string spec = text.substr(slash + 1);
+    std::erase_if(readings, [&](const Move& m) { return kind_name(m.kind) + "/" + rank_char(m.key) != spec; });
+  }
+  if (equals != std::string::npos) {
+    const Mask spent_cards = to_mask(py::str(cards_text.substr(0, equals)), "cards spent", rules);
+    std::vector<Move> played;
+    for (const Move& reading : readings) {
+      Move m;
+      if (with_spent(reading, spent_cards, wild, m) && wilds_error(m, rules).empty()) played.push_back(m);
+    }
+    readings = std::move(played);
+  }
+  return readings;
 }
 
 Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules) {
@@ -150,36 +185,45 @@ namespace {
 // One Python object per distinct value, keyed by (cards, packed fields). Never destroyed:
 // its objects must not be released after the interpreter is gone.
 template <class T>
-py::object intern(Mask cards, std::uint32_t fields, const T& value) {
+py::object intern(Mask cards, std::uint64_t fields, const T& value) {
   struct Hash {
-    std::size_t operator()(const std::pair<Mask, std::uint32_t>& k) const {
+    std::size_t operator()(const std::pair<Mask, std::uint64_t>& k) const {
       return std::hash<Mask>{}(k.first ^ (k.second * 0x9E37'79B9'7F4A'7C15ull));
     }
   };
-  static auto* table = new std::unordered_map<std::pair<Mask, std::uint32_t>, PyObject*, Hash>();
-  const std::pair<Mask, std::uint32_t> key{cards, fields};
+  static auto* table = new std::unordered_map<std::pair<Mask, std::uint64_t>, PyObject*, Hash>();
+  const std::pair<Mask, std::uint64_t> key{cards, fields};
   if (const auto it = table->find(key); it != table->end()) return py::reinterpret_borrow<py::object>(it->second);
   py::object obj = py::cast(value);
   table->emplace(key, obj.inc_ref().ptr());
   return obj;
 }
 
-std::uint32_t move_fields(const Move& m) { return static_cast<std::uint32_t>(m.kind) | m.key << 4 | m.length << 8; }
+std::uint64_t move_fields(const Move& m) {
+  return static_cast<std::uint64_t>(m.kind) | std::uint64_t{m.key} << 4 | std::uint64_t{m.length} << 8 |
+         std::uint64_t{m.subs} << 16 | std::uint64_t{m.wild_rank} << 32;
+}
 
 }  // namespace
 
 py::object interned(const Move& m) { return intern(m.cards, move_fields(m), m); }
 
 py::object interned(const Action& a) {
-  return intern(a.move.cards, move_fields(a.move) << 11 | static_cast<std::uint32_t>(a.type) | a.value << 3, a);
+  return intern(a.move.cards, move_fields(a.move) << 11 | static_cast<std::uint64_t>(a.type) | std::uint64_t{a.value} << 3, a);
 }
 
-std::optional<Move> to_last(py::handle obj, const Rules& rules) {
+std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild) {
   if (obj.is_none()) return std::nullopt;
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) {
     const Move& m = value_of<Move>(obj);
     if (!is_valid_move(m, rules)) throw py::value_error("last: " + describe(m) + " is not a move under these rules");
+    if (m.subs && m.wild_rank != wild) throw py::value_error("last: " + describe(m) + " has wild cards of another rank");
     return m;
+  }
+  if (py::isinstance<py::str>(obj) && text_arg(obj, "last").find('=') != std::string::npos) {
+    const std::vector<Move> readings = readings_of(text_arg(obj, "last"), rules, wild);
+    if (readings.size() != 1) throw py::value_error("last: '" + text_arg(obj, "last") + "' is not one move with these wild cards");
+    return readings.front();
   }
   if (py::isinstance<py::str>(obj) || py::isinstance<Cards>(obj)) {
     return single_reading(to_mask(obj, "last", rules), std::nullopt, rules);

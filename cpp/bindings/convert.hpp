@@ -13,6 +13,7 @@
 #include "../game.hpp"
 #include "../move.hpp"
 #include "../rules.hpp"
+#include "../wild.hpp"
 
 namespace ddz::py_bind {
 
@@ -89,14 +90,27 @@ const Rules& to_rules(py::handle obj);
 // The single reading of `cards` (of `kind` when given); ValueError if none or several.
 Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules);
 
+// The wild rank argument: None (kNoWild: no rank is wild), a rank index 0..12 or a rank
+// character 3..2; only rules with wild cards take a rank. TypeError / ValueError otherwise.
+int wild_arg(py::handle obj, const Rules& rules);
+
+// The text of a move: its cards, or "spent=cards" when wild cards stand in (the cards
+// spent, then the combination they form).
+std::string move_text(const Move& m);
+
+// The readings of move text, "cards" or "spent=cards" (with `wild` the wild rank),
+// narrowed to one by a "/KIND/key" suffix when it has one.
+std::vector<Move> readings_of(const std::string& text, const Rules& rules, int wild);
+
 // The Python object for a Move (or an Action), shared by every list that returns an
 // equal one: they are immutable, and reusing one costs far less than a new pybind11
 // instance. The table keeps one object per distinct value for the life of the process.
 py::object interned(const Move& m);
 py::object interned(const Action& a);
 
-// A move to beat: None (leading), a Move, or cards with one reading. Checked under `rules`.
-std::optional<Move> to_last(py::handle obj, const Rules& rules);
+// A move to beat: None (leading), a Move, or move text with one reading. Checked under
+// `rules`, with `wild` the wild rank of its wild cards.
+std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild = kNoWild);
 
 // Human-readable description of a move, for error messages and repr.
 std::string describe(const Move& m);

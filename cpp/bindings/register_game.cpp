@@ -41,8 +41,9 @@ std::uint64_t seed_arg(py::handle seed) {
   return value;
 }
 
-// Text of an action: "pass", "bid 2", "call", "decline", "rob", "no rob", or the cards of a
-// play; with `rules`, a play whose cards read several ways adds "/KIND/key".
+// Text of an action: "pass", "bid 2", "call", "decline", "rob", "no rob", or the move text
+// of a play ("spent=cards" with wild cards standing in); with `rules`, a play whose cards
+// read several ways adds "/KIND/key".
 std::string action_text(const Action& a, const Rules* rules) {
   switch (a.type) {
     case ActionType::Pass: return "pass";
@@ -51,22 +52,11 @@ std::string action_text(const Action& a, const Rules* rules) {
     case ActionType::Rob: return a.value ? "rob" : "no rob";
     case ActionType::Play: break;
   }
-  std::string text = to_text(a.move.cards);
+  std::string text = move_text(a.move);
   if (rules && classify(a.move.cards, *rules).size() > 1) {
     text += "/" + kind_name(a.move.kind) + "/" + rank_char(a.move.key);
   }
   return text;
-}
-
-// The readings of card text, narrowed to one by a "/KIND/key" suffix when it has one.
-std::vector<Move> readings_of(const std::string& text, const Rules& rules) {
-  const auto slash = text.find('/');
-  std::vector<Move> readings = classify(to_mask(py::str(text.substr(0, slash)), "cards", rules), rules);
-  if (slash != std::string::npos) {
-    const std::string spec = text.substr(slash + 1);
-    std::erase_if(readings, [&](const Move& m) { return kind_name(m.kind) + "/" + rank_char(m.key) != spec; });
-  }
-  return readings;
 }
 
 // The action that `obj` names in `game`: an Action, a Move, or text (see action_text).
@@ -86,7 +76,7 @@ Action to_action(py::handle obj, const Game& game) {
   if (text == "rob" || text == "no rob") return Action::rob(text == "rob");
 
   const std::string original = text_arg(obj, "action");
-  std::vector<Move> readings = readings_of(original, game.rules());
+  std::vector<Move> readings = readings_of(original, game.rules(), game.state().wild);
   if (readings.size() > 1) {
     std::erase_if(readings, [&](const Move& m) { return !game.check(Action::play(m)).empty(); });
   }
@@ -102,17 +92,18 @@ void act(Game& game, const Action& a) {
   game.apply(a);
 }
 
-// A Move from an optional argument: None, a Move or cards with one reading.
-Move optional_move(py::handle obj, const Rules& rules) {
-  const std::optional<Move> m = to_last(obj, rules);
+// A Move from an optional argument: None, a Move or move text with one reading.
+Move optional_move(py::handle obj, const Rules& rules, int wild) {
+  const std::optional<Move> m = to_last(obj, rules, wild);
   return m ? *m : Move{};
 }
 
 // The deal's cards; the Game constructor checks that they are a deal of the deck.
-Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules) {
+Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules, py::handle wild) {
   const auto players = static_cast<std::size_t>(rules.players);
   if (py::len(hands) != players) throw py::value_error("a deal has " + std::to_string(players) + " hands");
   Deal d;
+  d.wild = static_cast<std::int8_t>(wild_arg(wild, rules));  // kNoWild: with wild cards, the seed's draw
   for (std::size_t seat = 0; seat < players; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
   d.kitty = to_mask(kitty, "kitty", rules);
   return d;
@@ -120,7 +111,8 @@ Deal deal_arg(const py::sequence& hands, py::handle kitty, const Rules& rules) {
 
 // A position's cards and seats; Game::from_position checks how they fit together.
 Game position_game(const py::sequence& hands, py::handle landlord, py::handle to_move, py::handle last,
-                   py::handle last_by, const Rules& rules) {
+                   py::handle last_by, const Rules& rules, py::handle wild) {
+  const int w = wild_arg(wild, rules);
   const std::size_t seats = py::len(hands);  // TypeError for what has no length
   if (seats != 2 && seats != static_cast<std::size_t>(rules.players)) {
     throw py::value_error("a position has 2 or " + std::to_string(rules.players) + " hands");
@@ -130,11 +122,11 @@ Game position_game(const py::sequence& hands, py::handle landlord, py::handle to
     const py::object h = hands[i];  // an object: a handle to a fresh item would dangle
     masks.push_back(to_mask(h, "hands", rules));
   }
-  const Move l = optional_move(last, rules);
+  const Move l = optional_move(last, rules, w);
   if (l.cards && last_by.is_none()) throw py::value_error("last_by is needed with last");
   const auto n = static_cast<int>(seats);
   const int by = l.cards ? seat_from(last_by, n, "last_by") : -1;
-  return Game::from_position(masks, seat_from(landlord, n, "landlord"), seat_from(to_move, n, "to_move"), l, by, rules);
+  return Game::from_position(masks, seat_from(landlord, n, "landlord"), seat_from(to_move, n, "to_move"), l, by, rules, w);
 }
 
 py::tuple payouts_tuple(const Settlement& s) {
@@ -157,6 +149,8 @@ py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : 
 
 py::object optional_move_obj(const Move& m) { return m.cards ? interned(m) : py::object(py::none()); }
 
+py::object wild_obj(int wild) { return wild == kNoWild ? py::object(py::none()) : py::object(py::int_(wild)); }
+
 // The multiplier so far: bombs and rockets played, capped.
 int running_multiplier(const Game& g) {
   return settle(1, g.state().bombs, g.state().rockets, false, false, true, 0, 1, g.rules().max_multiplier).multiplier;
@@ -176,6 +170,7 @@ py::dict observation(const Game& g, py::handle seat_obj) {
   o["phase"] = phase_name(s.phase);
   o["to_move"] = s.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(s.to_move));
   o["landlord"] = optional_seat(s.landlord);
+  o["wild_rank"] = wild_obj(s.wild);
   o["hand"] = Cards{s.hands[static_cast<std::size_t>(seat)]};
   py::list sizes, played;
   for (int i = 0; i < s.seats; ++i) {
@@ -208,6 +203,7 @@ py::dict deal_dict(const Deal& d, int seats) {
   for (int i = 0; i < seats; ++i) hands.append(to_text(d.hands[static_cast<std::size_t>(i)]));
   out["hands"] = hands;
   out["kitty"] = to_text(d.kitty);
+  if (d.wild != kNoWild) out["wild"] = std::string(1, rank_char(d.wild));
   return out;
 }
 
@@ -270,6 +266,7 @@ py::dict to_record(const Game& g) {
     position["last"] = initial.last.cards ? py::object(py::str(action_text(Action::play(initial.last), &g.rules())))
                                           : py::object(py::none());
     position["last_by"] = optional_seat(initial.last_by);
+    if (initial.wild != kNoWild) position["wild"] = std::string(1, rank_char(initial.wild));
     r["position"] = position;
   } else {
     r["first_bidder"] = int{initial.first_bidder};
@@ -313,8 +310,9 @@ Game from_record(const py::dict& r) {
   if (r.contains("position")) {
     const auto p = record_field<py::dict>(r, "position");
     py::object last = py::none();
+    const py::object wild = p.contains("wild") ? py::object(p["wild"]) : py::object(py::none());
     if (!record_field(p, "last", "position.").is_none()) {
-      const auto readings = readings_of(text_arg(p["last"], "record: position.last"), rules);
+      const auto readings = readings_of(text_arg(p["last"], "record: position.last"), rules, wild_arg(wild, rules));
       if (readings.size() != 1) throw py::value_error("record: the position's last move must have one reading");
       last = py::cast(readings.front());
     }
@@ -324,7 +322,7 @@ Game from_record(const py::dict& r) {
     }
     game.emplace(position_game(py::reinterpret_borrow<py::sequence>(hands), record_field(p, "landlord", "position."),
                                record_field(p, "to_move", "position."), last, record_field(p, "last_by", "position."),
-                               rules));
+                               rules, wild));
   } else {
     deals = record_field<py::list>(r, "deals");
     if (deals.empty()) throw py::value_error("record: no deal");
@@ -335,7 +333,8 @@ Game from_record(const py::dict& r) {
     if (!py::isinstance<py::sequence>(hands) || py::isinstance<py::str>(hands)) {
       throw py::type_error("record: 'deals[0].hands' must be a list of hands");
     }
-    game.emplace(deal_arg(py::reinterpret_borrow<py::sequence>(hands), record_field(first, "kitty", "deals[0]."), rules), rules,
+    const py::object wild = first.contains("wild") ? py::object(first["wild"]) : py::object(py::none());
+    game.emplace(deal_arg(py::reinterpret_borrow<py::sequence>(hands), record_field(first, "kitty", "deals[0]."), rules, wild), rules,
                  seat_from(record_field(r, "first_bidder"), rules.players, "record: first_bidder"),
                  landlord.is_none() ? -1 : seat_from(landlord, rules.players, "record: landlord"),
                  seed_arg(record_field(r, "seed")));
@@ -374,7 +373,7 @@ void register_game(py::module_& m) {
   py::class_<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call or a rob (immutable).
 
 str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call",
-"decline", "rob", "no rob", or the cards of a play.)doc")
+"decline", "rob", "no rob", or the move text of a play ("spent=cards" with wild cards).)doc")
       .def_static("play", &Action::play, py::arg("move"))
       .def_static("pass_", &Action::pass)
       .def_static("bid", [](int v) {
@@ -393,7 +392,8 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
             return py::bool_(a == b.cast<const Action&>());
           })
       .def("__hash__", [](const Action& a) {
-            return py::hash(py::make_tuple(static_cast<int>(a.type), a.value, a.move.cards, static_cast<int>(a.move.kind), a.move.key));
+            return py::hash(py::make_tuple(static_cast<int>(a.type), a.value, a.move.cards, static_cast<int>(a.move.kind), a.move.key,
+                                           a.move.subs));
           });
 
   py::class_<Settlement>(m, "Settlement", "The stakes of a finished hand; payouts by seat sum to zero.")
@@ -441,25 +441,28 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
            }),
            py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = 0)
       .def_static("from_deal", [](const py::sequence& hands, py::handle kitty, py::handle first_bidder, py::handle landlord,
-                                  py::handle rules, py::handle seed) {
+                                  py::handle rules, py::handle seed, py::handle wild) {
             const Rules& r = to_rules(rules);
-            return Game(deal_arg(hands, kitty, r), r, seat_from(first_bidder, r.players, "first_bidder"),
+            return Game(deal_arg(hands, kitty, r, wild), r, seat_from(first_bidder, r.players, "first_bidder"),
                         landlord.is_none() ? -1 : seat_from(landlord, r.players, "landlord"), seed_arg(seed));
           }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = 0, py::arg("landlord") = py::none(),
-          py::arg("rules") = py::none(), py::arg("seed") = py::none(),
+          py::arg("rules") = py::none(), py::arg("seed") = py::none(), py::arg("wild") = py::none(),
           "A hand from one hand per player (17 cards each in the standard rules) and the kitty; landlord=seat skips\n"
-          "the bidding (base 1).")
+          "the bidding (base 1). With wild cards, wild is the wild rank (None: the one the seed draws).")
       .def_static("from_position", [](const py::sequence& hands, py::handle landlord, py::handle to_move, py::handle last,
-                                      py::handle last_by, py::handle rules) {
-            return position_game(hands, landlord, to_move, last, last_by, to_rules(rules));
+                                      py::handle last_by, py::handle rules, py::handle wild) {
+            return position_game(hands, landlord, to_move, last, last_by, to_rules(rules), wild);
           }, py::arg("hands"), py::arg("landlord"), py::arg("to_move"), py::arg("last") = py::none(),
-          py::arg("last_by") = py::none(), py::arg("rules") = py::none(),
-          "A position in play: 2 hands (landlord against one opponent) or one per player, who moves, the move to beat.")
+          py::arg("last_by") = py::none(), py::arg("rules") = py::none(), py::arg("wild") = py::none(),
+          "A position in play: 2 hands (landlord against one opponent) or one per player, who moves, the move to\n"
+          "beat; with wild cards, the wild rank.")
       .def_static("from_record", &from_record, py::arg("record"), "Replays a record from to_record(), checking every action.")
       .def_property_readonly("to_move", [](const Game& g) {
             return g.state().phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(g.state().to_move));
           })
       .def_property_readonly("seats", [](const Game& g) { return g.state().seats; })
+      .def_property_readonly("wild_rank", [](const Game& g) { return wild_obj(g.state().wild); },
+                             "The rank index (0..12) of this deal's wild cards (laizi), or None.")
       .def("hand", [](const Game& g, py::handle seat) {
             return Cards{g.state().hands[static_cast<std::size_t>(seat_from(seat, g.state().seats, "seat"))]};
           }, py::arg("seat"))

@@ -11,18 +11,23 @@ namespace ddz::py_bind {
 namespace {
 
 // Moves of one position into a buffer reused by the calling thread.
-const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle rules) {
+const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle rules, py::handle wild) {
   thread_local std::vector<Move> buffer;
   const Rules& r = to_rules(rules);
   const Mask h = to_mask(hand, "hand", r);
-  const std::optional<Move> l = to_last(last, r);
+  const int w = wild_arg(wild, r);
+  const std::optional<Move> l = to_last(last, r, w);
   buffer.clear();
-  append_legal_moves(h, l ? &*l : nullptr, r, buffer);
+  if (r.wild) {
+    append_legal_moves(h, l ? &*l : nullptr, r, w, buffer);
+  } else {
+    append_legal_moves(h, l ? &*l : nullptr, r, buffer);
+  }
   return buffer;
 }
 
-py::object moves_list(py::handle hand, py::handle last, py::handle rules) {
-  const auto& moves = generate(hand, last, rules);
+py::object moves_list(py::handle hand, py::handle last, py::handle rules, py::handle wild) {
+  const auto& moves = generate(hand, last, rules, wild);
   py::list out(moves.size());
   for (std::size_t i = 0; i < moves.size(); ++i) out[i] = interned(moves[i]);
   return out;
@@ -41,34 +46,35 @@ py::object no_moves() {
       .get_stored();
 }
 
-py::object moves_array(py::handle hand, py::handle last, py::handle rules) {
-  const auto& moves = generate(hand, last, rules);
+py::object moves_array(py::handle hand, py::handle last, py::handle rules, py::handle wild) {
+  const auto& moves = generate(hand, last, rules, wild);
   return moves.empty() ? no_moves() : to_array(moves.data(), moves.size());
 }
 
 // The per-position calls use CPython's vectorcall convention directly: pybind11's
 // general dispatcher costs more than generating a follow. Arguments: (hand, last=None,
-// rules=None), positional or by keyword; errors leave as the same typed exceptions.
-using PositionCall = py::object (*)(py::handle hand, py::handle last, py::handle rules);
+// rules=None, wild=None), positional or by keyword; errors leave as the same typed exceptions.
+using PositionCall = py::object (*)(py::handle hand, py::handle last, py::handle rules, py::handle wild);
 
 template <PositionCall call>
 PyObject* vectorcall(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
-  static constexpr const char* kNames[] = {"hand", "last", "rules"};
-  PyObject* slots[] = {nullptr, Py_None, Py_None};
+  static constexpr const char* kNames[] = {"hand", "last", "rules", "wild"};
+  constexpr Py_ssize_t kSlots = 4;
+  PyObject* slots[] = {nullptr, Py_None, Py_None, Py_None};
   return guarded([&] {
-    if (nargs > 3) throw py::type_error("takes at most 3 arguments (hand, last, rules)");
+    if (nargs > kSlots) throw py::type_error("takes at most 4 arguments (hand, last, rules, wild)");
     for (Py_ssize_t i = 0; i < nargs; ++i) slots[i] = args[i];
     const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; ++k) {
       PyObject* name = PyTuple_GET_ITEM(kwnames, k);
       Py_ssize_t slot = 0;
-      while (slot < 3 && PyUnicode_CompareWithASCIIString(name, kNames[slot]) != 0) ++slot;
-      if (slot == 3) throw py::type_error("unexpected keyword argument '" + py::str(name).cast<std::string>() + "'");
+      while (slot < kSlots && PyUnicode_CompareWithASCIIString(name, kNames[slot]) != 0) ++slot;
+      if (slot == kSlots) throw py::type_error("unexpected keyword argument '" + py::str(name).cast<std::string>() + "'");
       if (slot < nargs) throw py::type_error(std::string("got multiple values for argument '") + kNames[slot] + "'");
       slots[slot] = args[nargs + k];
     }
     if (!slots[0]) throw py::type_error("missing required argument 'hand'");
-    return call(slots[0], slots[1], slots[2]);
+    return call(slots[0], slots[1], slots[2], slots[3]);
   });
 }
 
@@ -80,8 +86,9 @@ void def_position_call(py::module_& m, const char* name, const char* doc) {
   m.add_object(name, py::reinterpret_steal<py::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr())));
 }
 
-py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules) {
+py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::handle wild) {
   const Rules r = to_rules(rules);
+  const int w = wild_arg(wild, r);
   // Integer masks only: forcecast would turn 1.5 into 1, True into 1 and '33' into 33.
   const auto given = py::array::ensure(hands_arg);
   if (!given) throw py::type_error("hands must be a 1-d array (or sequence) of int masks");
@@ -112,8 +119,11 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules) {
       const Move* last = last_rows[i].cards ? &last_rows[i] : nullptr;
       if (!deck_holds(h[i], r)) {
         error = "hands[" + std::to_string(i) + "]: " + validate_cards(h[i], r);
-      } else if (last && !is_valid_move(*last, r)) {
+      } else if (last && (!is_valid_move(*last, r) || (last->subs && last->wild_rank != w))) {
         error = "lasts[" + std::to_string(i) + "]: not a move under these rules";
+      } else if (r.wild) {
+        append_legal_moves(h[i], last, r, w, moves);
+        offsets[i + 1] = static_cast<std::int64_t>(moves.size());
       } else {
         append_legal_moves(h[i], last, r, moves);
         offsets[i + 1] = static_cast<std::int64_t>(moves.size());
@@ -127,20 +137,23 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules) {
 }  // namespace
 
 void register_movegen(py::module_& m) {
-  def_position_call<&moves_list>(m, "legal_moves", R"doc(legal_moves($module, /, hand, last=None, rules=None)
+  def_position_call<&moves_list>(m, "legal_moves", R"doc(legal_moves($module, /, hand, last=None, rules=None, wild=None)
 --
 
 The moves `hand` may play: every move when leading (last=None), else those that beat
-`last` (a Move, or cards with exactly one reading). Pass is not listed.)doc");
-  def_position_call<&moves_array>(m, "legal_moves_array", R"doc(legal_moves_array($module, /, hand, last=None, rules=None)
+`last` (a Move, or move text with exactly one reading). Pass is not listed. Under rules
+with wild cards (laizi) `wild` is the wild rank (index 0..12 or a character such as '5';
+None: no rank is wild), and every distinct (cards spent, combination) is listed once.)doc");
+  def_position_call<&moves_array>(m, "legal_moves_array", R"doc(legal_moves_array($module, /, hand, last=None, rules=None, wild=None)
 --
 
 legal_moves as a NumPy array of MOVE_DTYPE rows (the fast path).)doc");
   m.def("legal_moves_batch", &batch, py::arg("hands"), py::arg("lasts") = py::none(), py::arg("rules") = py::none(),
+        py::arg("wild") = py::none(),
         R"doc(Legal moves of many positions at once, in C++ with the GIL released.
 
 hands: uint64 masks; lasts: None (all lead) or MOVE_DTYPE rows, a row with cards == 0
-leading. Returns (moves, offsets): position i's moves are moves[offsets[i]:offsets[i+1]].)doc");
+leading; wild: the wild rank of every position (rules with wild cards). Returns (moves, offsets): position i's moves are moves[offsets[i]:offsets[i+1]].)doc");
 }
 
 }  // namespace ddz::py_bind

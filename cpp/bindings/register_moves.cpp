@@ -34,7 +34,33 @@ constexpr std::pair<const char*, MoveKind> kKinds[] = {
 
 std::size_t hash_move(const Move& m) {
   return std::hash<Mask>{}(m.cards) ^ (static_cast<std::size_t>(m.kind) << 1) ^
-         (static_cast<std::size_t>(m.key) << 9) ^ (static_cast<std::size_t>(m.length) << 17);
+         (static_cast<std::size_t>(m.key) << 9) ^ (static_cast<std::size_t>(m.length) << 17) ^
+         (static_cast<std::size_t>(m.subs) << 25) ^ (static_cast<std::size_t>(m.wild_rank) << 41);
+}
+
+// Rules that accept any wild-card fields a move may hold (two decks, wild cards): rows and
+// pickles are checked against them, and against the game's rules where they are used.
+const Rules& any_rules() {
+  static const Rules rules = [] {
+    Rules r = widest_rules();
+    r.wild = true;
+    return r;
+  }();
+  return rules;
+}
+
+// A Move from its pickled fields: (cards, kind, key, length[, subs, wild_rank]).
+Move unpickle(const py::tuple& t) {
+  if (t.size() != 4 && t.size() != 6) throw py::value_error("bad pickled Move");
+  const auto kind = static_cast<MoveKind>(int_arg(t[1], "pickled Move kind", 0, kNumMoveKinds - 1));
+  Move m{to_mask(t[0], "cards"), kind, static_cast<std::uint8_t>(int_arg(t[2], "pickled Move key", 0, kNumRanks - 1)),
+         static_cast<std::uint8_t>(int_arg(t[3], "pickled Move length", 0, 255))};
+  if (t.size() == 6) {
+    m.subs = static_cast<std::uint16_t>(int_arg(t[4], "pickled Move subs", 0, 0xFFFF));
+    m.wild_rank = static_cast<std::uint8_t>(int_arg(t[5], "pickled Move wild_rank", 0, kTwo));
+    if (auto why = wilds_error(m, any_rules()); !why.empty()) throw py::value_error("pickled Move: " + why);
+  }
+  return m;
 }
 
 }  // namespace
@@ -51,10 +77,10 @@ py::dtype move_dtype() {
   return storage
       .call_once_and_store_result([] {
         py::dict spec;
-        spec["names"] = py::make_tuple("cards", "kind", "key", "length");
-        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1");
+        spec["names"] = py::make_tuple("cards", "kind", "key", "length", "subs", "wild_rank");
+        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1", "<u2", "u1");
         spec["offsets"] = py::make_tuple(offsetof(Move, cards), offsetof(Move, kind), offsetof(Move, key),
-                                         offsetof(Move, length));
+                                         offsetof(Move, length), offsetof(Move, subs), offsetof(Move, wild_rank));
         spec["itemsize"] = sizeof(Move);
         return py::dtype::from_args(spec);
       })
@@ -97,6 +123,7 @@ std::vector<Move> from_array(py::handle obj, const char* what) {
     if (m.cards == 0) continue;  // an empty row: no move (leading)
     if (auto why = validate_cards(m.cards, widest_rules()); !why.empty()) throw py::value_error(row + why);
     if (m.key >= kNumRanks || m.length == 0 || m.length > total(m.cards)) throw py::value_error(row + "key or length out of range");
+    if (auto why = wilds_error(m, any_rules()); !why.empty()) throw py::value_error(row + why);
   }
   return moves;
 }
@@ -111,37 +138,53 @@ void register_moves(py::module_& m) {
 cards: the Cards played; kind: a MoveKind; key: rank index (0..14) of the lowest body
 rank (kickers never count); length: chain units for chains, cards for bombs and the
 rocket, else 1. str(move) is its card text. Move(cards, kind=None, rules=None) picks the
-only reading of the cards (of `kind` when given) and raises ValueError otherwise.)doc")
-      .def(py::init([](py::handle cards, std::optional<MoveKind> kind, py::handle rules) {
+only reading of the cards (of `kind` when given) and raises ValueError otherwise.
+
+With wild cards (laizi) `cards` is the combination as it stands and `spent` the cards it
+takes from the hand; `wilds` wild cards of rank `wild_rank` stand in for the ranks of
+`stand_ins`. str(move) is then "spent=cards", and Move("34556=34567", wild="5",
+rules=Rules.preset("laizi")) builds one.)doc")
+      .def(py::init([](py::handle cards, std::optional<MoveKind> kind, py::handle rules, py::handle wild) {
              const Rules& r = to_rules(rules);
+             const int w = wild_arg(wild, r);
+             if (py::isinstance<py::str>(cards) && text_arg(cards, "cards").find('=') != std::string::npos) {
+               std::vector<Move> readings = readings_of(text_arg(cards, "cards"), r, w);
+               if (kind) std::erase_if(readings, [&](const Move& m) { return m.kind != *kind; });
+               if (readings.size() != 1) throw py::value_error("'" + text_arg(cards, "cards") + "' is not one move with these wild cards");
+               return readings.front();
+             }
              return single_reading(to_mask(cards, "cards", r), kind, r);
            }),
-           py::arg("cards"), py::arg("kind") = py::none(), py::arg("rules") = py::none())
+           py::arg("cards"), py::arg("kind") = py::none(), py::arg("rules") = py::none(), py::arg("wild") = py::none())
       .def_property_readonly("cards", [](const Move& mv) { return Cards{mv.cards}; })
       .def_property_readonly("kind", [](const Move& mv) { return mv.kind; })
       .def_property_readonly("key", [](const Move& mv) { return mv.key; })
       .def_property_readonly("length", [](const Move& mv) { return mv.length; })
+      .def_property_readonly("spent", [](const Move& mv) { return Cards{spent(mv)}; }, "The cards the move takes from the hand.")
+      .def_property_readonly("wilds", [](const Move& mv) { return stand_in_count(mv); },
+                             "How many wild cards stand in for other ranks (0: a natural move).")
+      .def_property_readonly("stand_ins", [](const Move& mv) { return Cards{stood_in(mv)}; },
+                             "The ranks the wild cards stand in for, one card each.")
+      .def_property_readonly("wild_rank", [](const Move& mv) { return mv.subs ? py::object(py::int_(mv.wild_rank)) : py::object(py::none()); },
+                             "The rank index of the wild cards standing in, or None for a natural move.")
+      .def_property_readonly("soft", [](const Move& mv) { return is_soft_bomb(mv); }, "Whether this is a soft bomb (with wild cards).")
       .def("beats", [](const Move& a, const Move& b) { return beats(a, b); }, py::arg("other"),
            "Whether this move may be played over `other`.")
-      .def("__str__", [](const Move& mv) { return to_text(mv.cards); })
+      .def("__str__", [](const Move& mv) { return move_text(mv); })
       .def("__repr__", [](const Move& mv) {
-            return "Move('" + to_text(mv.cards) + "', MoveKind." + kind_name(mv.kind) + ", key=" +
-                   std::to_string(mv.key) + ", length=" + std::to_string(mv.length) + ")";
+            return "Move('" + move_text(mv) + "', MoveKind." + kind_name(mv.kind) + ", key=" + std::to_string(mv.key) +
+                   ", length=" + std::to_string(mv.length) +
+                   (mv.subs ? ", wild='" + std::string(1, rank_char(mv.wild_rank)) + "'" : std::string()) + ")";
           })
       .def("__eq__", [](const Move& a, py::handle b) -> py::object {
             if (!py::isinstance<Move>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
             return py::bool_(a == b.cast<const Move&>());
           })
       .def("__hash__", &hash_move)
-      .def(py::pickle([](const Move& mv) { return py::make_tuple(mv.cards, static_cast<int>(mv.kind), mv.key, mv.length); },
-                      [](const py::tuple& t) {
-                        if (t.size() != 4) throw py::value_error("bad pickled Move");
-                        const auto kind = static_cast<MoveKind>(int_arg(t[1], "pickled Move kind", 0, kNumMoveKinds - 1));
-                        const Move m{to_mask(t[0], "cards"), kind,
-                                     static_cast<std::uint8_t>(int_arg(t[2], "pickled Move key", 0, kNumRanks - 1)),
-                                     static_cast<std::uint8_t>(int_arg(t[3], "pickled Move length", 0, 255))};
-                        return m;
-                      }));
+      .def(py::pickle([](const Move& mv) {
+                        return py::make_tuple(mv.cards, static_cast<int>(mv.kind), mv.key, mv.length, mv.subs, mv.wild_rank);
+                      },
+                      &unpickle));
 
   m.def("classify", [](py::handle cards, py::handle rules) {
           const Rules& r = to_rules(rules);

@@ -31,6 +31,7 @@ constexpr Field kFields[] = {
     {"redeal_when_nobody_bids", &Rules::redeal_when_nobody_bids, nullptr, nullptr},
     {"call_base", nullptr, &Rules::call_base, nullptr},
     {"max_multiplier", nullptr, &Rules::max_multiplier, nullptr},
+    {"wild", &Rules::wild, nullptr, nullptr},
 };
 constexpr const char* kBiddingNames[] = {"classic", "call_rob", "none"};
 
@@ -99,16 +100,17 @@ four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
 joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, decks;
 and of the game: players (3, or 4 with decks=2), kitty_size (the rest of the deck is dealt
 in equal hands), start_bonus, bidding ('classic', 'call_rob' or 'none'),
-passed_may_bid_again, redeal_when_nobody_bids, call_base, max_multiplier (0: no cap).
+passed_may_bid_again, redeal_when_nobody_bids, call_base, max_multiplier (0: no cap),
+wild (laizi: a wild rank is drawn after each deal).
 Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the variants
-'sanren', 'happy' and 'four_player'.)doc")
+'sanren', 'happy', 'four_player' and 'laizi'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
       .def_static("preset", [](const std::string& name) {
             if (auto r = preset(name)) return *r;
             std::string names;
             for (const auto& n : preset_names()) names += (names.empty() ? "" : ", ") + n;
             throw py::value_error("unknown preset '" + name + "'; presets: " + names);
-          }, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy or four_player.")
+          }, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player or laizi.")
       .def_static("presets", &preset_names, "Names of the presets.")
       .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
            "A copy with the given fields changed.")

@@ -19,11 +19,11 @@ py::dtype action_dtype() {
   return storage
       .call_once_and_store_result([] {
         py::dict spec;
-        spec["names"] = py::make_tuple("cards", "kind", "key", "length", "type", "value", "seat");
-        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1", "u1", "u1", "u1");
+        spec["names"] = py::make_tuple("cards", "kind", "key", "length", "type", "value", "seat", "subs");
+        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1", "u1", "u1", "u1", "<u2");
         spec["offsets"] = py::make_tuple(offsetof(ActionRow, cards), offsetof(ActionRow, kind), offsetof(ActionRow, key),
                                          offsetof(ActionRow, length), offsetof(ActionRow, type),
-                                         offsetof(ActionRow, value), offsetof(ActionRow, seat));
+                                         offsetof(ActionRow, value), offsetof(ActionRow, seat), offsetof(ActionRow, subs));
         spec["itemsize"] = sizeof(ActionRow);
         return py::dtype::from_args(spec);
       })
@@ -95,6 +95,7 @@ py::dict run(std::int64_t games, py::handle policy, std::uint64_t seed, int thre
   out["multiplier"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.multiplier; });
   out["moves"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.moves; });
   out["redeals"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.redeals; });
+  out["wild"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.deal.wild; });
   out["payouts"] = columns<std::int64_t>(g, players, [](const GameSummary& s, int j) { return s.payouts[static_cast<std::size_t>(j)]; });
   if (record) {
     out["actions"] = structured_rows(action_dtype(), result.actions.data(), result.actions.size(), sizeof(ActionRow));
@@ -128,6 +129,8 @@ void register_selfplay(py::module_& m) {
           return structured_rows(action_dtype(), rows.data(), rows.size(), sizeof(ActionRow));
         }, py::arg("pairs"), "ACTION_DTYPE rows for (seat, Action) pairs.");
   m.def("actions_from_rows", [](py::handle rows) {
+          Rules wild_rules = widest_rules();  // rows of any game, wild cards included
+          wild_rules.wild = true;
           const std::vector<ActionRow> data = rows_from<ActionRow>(rows, action_dtype(), "ACTION_DTYPE", "rows");
           py::list out;
           for (const ActionRow& row : data) {
@@ -135,7 +138,9 @@ void register_selfplay(py::module_& m) {
                 !validate_cards(row.cards, widest_rules()).empty()) {
               throw py::value_error("rows: not an action");
             }
-            out.append(py::make_tuple(int{row.seat}, from_row(row)));
+            const Action a = from_row(row);
+            if (a.type == ActionType::Play && !wilds_error(a.move, wild_rules).empty()) throw py::value_error("rows: not an action");
+            out.append(py::make_tuple(int{row.seat}, a));
           }
           return out;
         }, py::arg("rows"), "(seat, Action) pairs for ACTION_DTYPE rows.");

@@ -17,8 +17,8 @@ _HUMAN = 0
 # ---------------------------------------------------------------------------- moves
 def _moves(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
-    moves = legal_moves(Cards(args.hand), args.last, rules)
-    header = f"{len(moves)} moves for {Cards(args.hand)}"
+    moves = legal_moves(Cards(args.hand), args.last, rules, args.wild)
+    header = f"{len(moves)} moves for {Cards(args.hand)}" + (f" with {args.wild}s wild" if args.wild else "")
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
     for move in moves:
         print(f"  {move!s:<20} {move.kind.name.lower()}", file=out)
@@ -43,6 +43,8 @@ def _board(game: Game) -> str:
     """What the human at seat 0 sees: hand, trick, counts, kitty, stakes."""
     obs = game.observation(_HUMAN)
     lines = [f"your hand: {obs['hand']}"]
+    if obs["wild_rank"] is not None:
+        lines.append(f"wild: {_wild_name(game)}s (play them as 'spent=combination', e.g. 557=577)")
     counts = ", ".join(f"seat {s}: {n}" for s, n in enumerate(obs["hand_sizes"]))
     lines.append(f"cards left: {counts}")
     if obs["kitty"] is not None:
@@ -53,6 +55,11 @@ def _board(game: Game) -> str:
         lines.append("you lead: play anything")
     lines.append(f"stake: base {game.bid_value} x {game.multiplier}")
     return "\n".join(lines)
+
+
+def _wild_name(game: Game) -> str:
+    """The wild rank's card character, or '' without wild cards."""
+    return "" if game.wild_rank is None else "3456789TJQKA2"[game.wild_rank]
 
 
 def _settlement(game: Game) -> str:
@@ -91,6 +98,8 @@ def _ask(game: Game, read: Callable[[str], str], out: TextIO) -> None:
 def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> int:
     game = Game(seed=args.seed, rules=Rules.preset(args.rules))
     print(f"Dou Dizhu, seed {game.seed}, rules {args.rules}", file=out)
+    if game.wild_rank is not None:
+        print(f"the {_wild_name(game)}s are wild", file=out)
     if args.auto:
         for dealt in range(game.seats):
             print(f"  seat {dealt}: {game.hand(dealt)}", file=out)
@@ -177,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("hand", help="the hand as card text, e.g. 33344456789TJQKA2BR")
     moves.add_argument("--last", help="the move to beat (card text); omit to lead")
     moves.add_argument("--rules", default="standard", choices=presets, help="rules preset")
+    moves.add_argument("--wild", default=None, help="the wild rank, e.g. 5 (with --rules laizi)")
     moves.set_defaults(run="moves")
     return parser
 

@@ -28,14 +28,17 @@ _PER_GAME = {
     "multiplier": np.int32,
     "moves": np.int32,
     "redeals": np.int32,
+    "wild": np.int8,
 }
 
 
 @dataclasses.dataclass(frozen=True)
 class SelfPlayResult:
     """One row per game. ``hands`` (n, players) and ``kitty`` are the masks of the deal
-    that was played, ``payouts`` (n, players) the settlement; ``landlord`` is -1 for a void hand; ``moves`` counts plays and passes after the
-    auction. With ``record``, game i's actions are ``actions[offsets[i]:offsets[i + 1]]``
+    that was played, ``payouts`` (n, players) the settlement; ``landlord`` is -1 for a void
+    hand; ``moves`` counts plays and passes after the auction; ``wild`` is the deal's wild
+    rank (laizi), -1 without wild cards. With ``record``, game i's actions are
+    ``actions[offsets[i]:offsets[i + 1]]``
     (rows of :data:`ACTION_DTYPE`; :func:`doudizhu.actions_from_rows` turns them back into
     actions)."""
 
@@ -47,6 +50,7 @@ class SelfPlayResult:
     multiplier: npt.NDArray[np.int32]
     moves: npt.NDArray[np.int32]
     redeals: npt.NDArray[np.int32]
+    wild: npt.NDArray[np.int8]
     payouts: npt.NDArray[np.int64]
     actions: npt.NDArray[np.void] | None = None
     offsets: npt.NDArray[np.int64] | None = None
@@ -73,6 +77,7 @@ class SelfPlayResult:
             fields = {name: data[name] for name in data.files}
         if "actions" in fields:
             fields["actions"] = fields["actions"].view(ACTION_DTYPE)
+        fields.setdefault("wild", np.full(len(fields["landlord"]), -1, np.int8))  # files from before wild cards
         return cls(**fields)
 
     @classmethod
@@ -212,6 +217,7 @@ def _summary(game: Game, moves: int) -> dict[str, Any]:
         "multiplier": result.multiplier,
         "moves": moves,
         "redeals": game.redeals,
+        "wild": -1 if game.wild_rank is None else game.wild_rank,
         "payouts": list(result.payouts),
     }
 

@@ -1,0 +1,182 @@
+"""The laizi (wild card) preset through the Python API: moves, the game, records, self-play."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+from doudizhu import _core
+
+LAIZI = dz.Rules.preset("laizi")
+FIVE, SEVEN = 2, 4  # rank indices
+
+
+def test_the_preset_is_the_standard_rules_with_wild_cards() -> None:
+    assert "laizi" in dz.Rules.presets()
+    assert LAIZI.wild and not dz.Rules().wild
+    assert LAIZI == dz.Rules(wild=True)
+    assert repr(LAIZI) == "Rules.preset('laizi')"
+    assert pickle.loads(pickle.dumps(LAIZI)) == LAIZI
+
+
+def test_wild_moves_counted_by_hand() -> None:
+    # 7775 with the 5s wild (worked out in tests/cpp/test_wild.cpp): 14 solos, 2 pairs,
+    # 2 trios, the soft bomb, 12 trios with a solo.
+    moves = dz.legal_moves("7775", rules=LAIZI, wild="5")
+    assert len(moves) == 31
+    assert len(set(moves)) == 31
+    texts = {str(m) for m in moves}
+    assert {"5=3", "5", "7", "5=7", "57=77", "577=777", "5777", "5777=7778", "5777=7777"} <= texts
+    bomb = dz.Move("5777=7777", rules=LAIZI, wild="5")
+    assert bomb in moves and bomb.soft and bomb.kind == dz.MoveKind.BOMB
+    assert (str(bomb.spent), str(bomb.cards), bomb.wilds, str(bomb.stand_ins), bomb.wild_rank) == ("5777", "7777", 1, "7", FIVE)
+    natural = dz.Move("7777")
+    assert (natural.wilds, natural.wild_rank, natural.soft, natural.spent) == (0, None, False, natural.cards)
+    # The wild rank may be given as an index too; a hand without wild cards has its natural moves.
+    assert dz.legal_moves("7775", rules=LAIZI, wild=FIVE) == moves
+    assert dz.legal_moves("77789", rules=LAIZI, wild="5") == dz.legal_moves("77789")
+
+
+def test_soft_bombs_beat_non_bombs_and_lose_to_natural_bombs() -> None:
+    soft7 = dz.Move("5777=7777", rules=LAIZI, wild="5")
+    soft8 = dz.Move("5888=8888", rules=LAIZI, wild="5")
+    assert soft7.beats(dz.Move("22")) and soft8.beats(soft7) and not soft7.beats(soft8)
+    assert dz.Move("3333").beats(soft8) and not soft8.beats(dz.Move("3333"))
+    assert dz.Move("BR").beats(soft8)
+    assert [str(m) for m in dz.legal_moves("3333BR", last=soft7, rules=LAIZI, wild="5")] == ["3333", "BR"]
+    assert [str(m) for m in dz.legal_moves("7775", last="88", rules=LAIZI, wild="5")] == ["5777=7777"]
+    assert dz.legal_moves("7775", last="3333", rules=LAIZI, wild="5") == []
+    # Text with wild cards works as the move to beat.
+    assert [str(m) for m in dz.legal_moves("5555", last="5666=6666", rules=LAIZI, wild="5")] == ["5555"]
+
+
+def test_bad_wild_arguments_are_clear_errors() -> None:
+    assert dz.legal_moves("7775", rules=LAIZI) == dz.legal_moves("7775")  # no rank is wild
+    with pytest.raises(ValueError, match="needs rules with wild cards"):
+        dz.legal_moves("7775", wild="5")
+    with pytest.raises(ValueError, match="wild must be in 0..12"):
+        dz.legal_moves("7775", rules=LAIZI, wild=13)
+    with pytest.raises(ValueError, match="one rank character"):
+        dz.legal_moves("7775", rules=LAIZI, wild="B")
+    with pytest.raises(TypeError, match="wild must be an int"):
+        dz.legal_moves("7775", rules=LAIZI, wild=2.0)
+    with pytest.raises(ValueError, match="not one move"):
+        dz.Move("5777=8888", rules=LAIZI, wild="5")  # a 7 cannot become an 8
+    with pytest.raises(ValueError, match="not one move"):
+        dz.Move("5555=7777", rules=LAIZI, wild="5")  # four wild cards are no soft bomb
+    soft = dz.Move("5777=7777", rules=LAIZI, wild="5")
+    with pytest.raises(ValueError, match="not a move under these rules"):
+        dz.legal_moves("3333", last=soft)  # the standard rules have no wild cards
+    with pytest.raises(ValueError, match="another rank"):
+        dz.legal_moves("3333", last=soft, rules=LAIZI, wild="6")
+
+
+def test_wild_moves_round_trip_through_arrays_pickles_and_text() -> None:
+    moves = dz.legal_moves("355577", rules=LAIZI, wild="5")
+    assert any(m.wilds == 2 for m in moves)
+    rows = dz.moves_to_array(moves)
+    assert set(rows.dtype.names or ()) >= {"subs", "wild_rank"}
+    assert dz.moves_from_array(rows) == moves
+    assert np.array_equal(dz.legal_moves_array("355577", rules=LAIZI, wild="5"), rows)
+    assert [pickle.loads(pickle.dumps(m)) for m in moves] == moves
+    assert [dz.Move(str(m), m.kind, rules=LAIZI, wild="5") for m in moves if m.wilds] == [m for m in moves if m.wilds]
+    bad = rows.copy()
+    bad["wild_rank"][0] = 3  # a wild rank on a move without stand-ins
+    with pytest.raises(ValueError, match="moves\\[0\\]"):
+        dz.moves_from_array(bad)
+    batch, offsets = dz.legal_moves_batch(np.array([dz.Cards("355577").mask], np.uint64), rules=LAIZI, wild="5")
+    assert np.array_equal(batch, rows) and list(offsets) == [0, len(rows)]
+
+
+def test_a_laizi_game_draws_its_wild_rank_from_the_seed() -> None:
+    a, b = dz.Game(seed=11, rules=LAIZI), dz.Game(seed=11, rules=LAIZI)
+    assert a.wild_rank is not None and 0 <= a.wild_rank <= 12 and a.wild_rank == b.wild_rank
+    assert dz.Game(seed=11).wild_rank is None
+    assert [str(a.hand(s)) for s in range(3)] == [str(dz.Game(seed=11).hand(s)) for s in range(3)]
+    assert len({dz.Game(seed=s, rules=LAIZI).wild_rank for s in range(200)}) == 13
+    assert a.observation(0)["wild_rank"] == a.wild_rank
+    record = a.to_record()
+    assert record["deals"][0]["wild"] == "3456789TJQKA2"[a.wild_rank]
+    deal = record["deals"][0]
+    same = dz.Game.from_deal(deal["hands"], deal["kitty"], rules=LAIZI, seed=11)
+    assert same.wild_rank == a.wild_rank and same.hash == a.hash
+    assert dz.Game.from_deal(deal["hands"], deal["kitty"], rules=LAIZI, wild="T").wild_rank == 7
+    with pytest.raises(ValueError, match="needs rules with wild cards"):
+        dz.Game.from_deal(deal["hands"], deal["kitty"], wild="T")
+
+
+def test_a_soft_bomb_in_play_applies_undoes_scores_and_replays() -> None:
+    game = dz.Game.from_position(["7775", "3", "4"], landlord=0, to_move=0, rules=LAIZI, wild="5")
+    before = game.hash
+    assert dz.Move("5777=7777", rules=LAIZI, wild="5") in [a.move for a in game.legal_actions()]
+    game.step("5777=7777")
+    assert game.phase == "over" and game.winner == 0
+    result = game.result
+    assert result is not None
+    # Base 1, the soft bomb doubles, the spring doubles: each peasant pays 4.
+    assert (result.bombs, result.spring, result.multiplier, result.payouts) == (1, True, 4, (8, -4, -4))
+    assert str(game.observation(0)["played"][0]) == "5777"
+    record = game.to_record()
+    assert record["position"]["wild"] == "5" and record["actions"] == ["5777=7777"]
+    assert dz.Game.from_record(record).hash == game.hash
+    game.undo()
+    assert game.hash == before
+    with pytest.raises(dz.IllegalActionError):
+        game.step("5777=8888")
+    with pytest.raises(dz.IllegalActionError):  # a position with no rank wild
+        dz.Game.from_position(["7775", "3"], landlord=0, to_move=0, rules=LAIZI).step("5777=7777")
+
+
+def _random_game(seed: int) -> dz.Game:
+    """A laizi hand played out by uniformly random actions, checking each step."""
+    rng = random.Random(seed)
+    game = dz.Game(seed=seed, rules=LAIZI, first_bidder=seed % 3)
+    deck = sum((dz.Cards(h) for h in game.to_record()["deals"][0]["hands"]), dz.Cards(game.to_record()["deals"][0]["kitty"]))
+    while game.phase != "over":
+        game.step(rng.choice(game.legal_actions()))
+        if game.phase == "playing":
+            obs = game.observation(0)
+            held = sum((game.hand(s) for s in range(3)), dz.Cards())
+            held = sum(obs["played"], held)
+            if game.redeals == 0:
+                assert held == deck  # every card in a hand or played, once
+    return game
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_laizi_games_keep_their_invariants(seed: int) -> None:
+    game = _random_game(seed)
+    result = game.result
+    assert result is not None
+    assert sum(result.payouts) == 0
+    plays = [a.move for _, a in game.history if a.move is not None]
+    bombs = sum(m.kind == dz.MoveKind.BOMB for m in plays)
+    assert result.bombs == bombs  # soft and natural bombs alike
+    spent = sum((m.spent for m in plays), dz.Cards())
+    assert spent == sum(game.observation(0)["played"], dz.Cards())
+    replay = dz.Game.from_record(game.to_record())
+    assert replay.hash == game.hash and replay.result is not None and replay.result.payouts == result.payouts
+    while game.history:
+        game.undo()
+    assert game.hash == dz.Game(seed=seed, rules=LAIZI, first_bidder=seed % 3).hash
+
+
+def test_selfplay_records_replay_exactly() -> None:
+    result = dz.selfplay(60, policy=["heuristic", "random", "random"], seed=5, threads=2, rules=LAIZI, record=True)
+    assert result.wild.dtype == np.int8 and ((result.wild >= 0) & (result.wild <= 12)).all()
+    assert (result.payouts.sum(axis=1) == 0).all()
+    assert result.actions is not None and result.offsets is not None
+    assert (result.actions["subs"] != 0).any()  # some plays had wild cards standing in
+    for i in range(len(result)):
+        game = dz.Game(seed=_core.game_seed(5, i), rules=LAIZI, first_bidder=i % 3)
+        for seat, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
+            assert seat == game.to_move
+            game.step(action)
+        assert game.wild_rank == result.wild[i]
+        assert game.result is not None and game.result.payouts == tuple(result.payouts[i])
+    python = dz.selfplay(3, policy=lambda obs, legal: legal[-1], seed=5, rules=LAIZI)
+    assert list(python.wild) == list(dz.selfplay(3, seed=5, rules=LAIZI).wild)
