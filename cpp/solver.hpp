@@ -7,13 +7,14 @@
 // game (a win is a move after which the other side loses, or the same side wins when a
 // partner moves next), with
 //   - immediate wins: a move that empties the hand ends the search of the node;
-//   - move ordering: moves no opponent can beat (they keep the lead), then the ones that
-//     shed the most cards; a pass first when it lets a partner's play stand;
-//   - a transposition table keyed by `ddz::hash` of the position (only what decides the
-//     rest of the hand: hands, the move to beat and who played it, who moves), buckets
-//     of four 8-byte entries holding a 56-bit tag, the value and the size of the search
-//     behind it; a full bucket gives up its smallest search. Memory is bounded by
-//     `tt_bytes`, allocated lazily.
+//   - move ordering: moves no opponent can beat (they keep the lead), then those that
+//     leave the hand the fewest plays from going out (memoized per hand), then the ones
+//     that shed the most cards; a pass last, or first when it lets a partner's play stand;
+//   - a transposition table keyed by a 64-bit hash of the position (only what decides
+//     the rest of the hand: hands, the move to beat and who played it, who moves),
+//     buckets of four 8-byte entries holding a 56-bit tag, the value and the size of
+//     the search behind it; a full bucket gives up its smallest search. Memory is
+//     bounded by `tt_bytes`, taken from the system page by page as the search uses it.
 // Limits on nodes and time end the search with Outcome::Unknown rather than running on.
 #pragma once
 

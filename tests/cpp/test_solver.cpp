@@ -161,7 +161,7 @@ TEST(solver_beats_the_partner_when_passing_loses) {
 }
 
 TEST(solver_limits_give_unknown) {
-  const Game g = Game::from_position({cards("33445566778899TTJ"), cards("3456789TJQKA2BR")}, 0, 0, Move{}, -1, Rules{});
+  const Game g = Game::from_position({cards("366789TJJJKKA2B"), cards("3344499TQKAA22R")}, 0, 0, Move{}, -1, Rules{});
   const SolveResult by_nodes = solve(g.state(), Rules{}, SolveOptions{50, 0, 1 << 16});
   CHECK(by_nodes.outcome == Outcome::Unknown);
   CHECK(by_nodes.nodes <= 51);
