@@ -441,6 +441,23 @@ bool Game::undo() {
   return true;
 }
 
+Game Game::replayed_on(const Deal& deal) const {
+  Game g = *this;
+  while (!g.steps_.empty() && !g.steps_.back().redealt) g.undo();  // back to the current deal's start
+  std::vector<Action> actions;
+  for (auto it = steps_.begin() + static_cast<std::ptrdiff_t>(g.steps_.size()); it != steps_.end(); ++it) {
+    actions.push_back(it->action);
+  }
+  State& s = g.state_;
+  s.hands = deal.hands;
+  s.kitty = deal.kitty;
+  if (s.phase == Phase::Playing && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
+  g.deals_.back() = deal;
+  if (g.steps_.empty()) g.initial_ = s;
+  for (const Action& a : actions) require(g.apply(a), "replayed_on: the deal does not hold the cards played");
+  return g;
+}
+
 std::vector<Action> Game::legal_actions() const {
   std::vector<Action> out;
   legal_actions(out);

@@ -182,6 +182,11 @@ class Game {
   // Applies an action known to be legal (one of legal_actions()), skipping the check.
   void apply_legal(const Action& a);
   bool undo();
+  // This game with its current deal (a position game: its starting hands) replaced by
+  // `deal`, and the current deal's actions replayed on it; search uses it to build the
+  // worlds a player cannot tell apart. Throws std::invalid_argument when an action no
+  // longer applies (the deal does not hold the cards that were played).
+  Game replayed_on(const Deal& deal) const;
   std::vector<Action> legal_actions() const;
   void legal_actions(std::vector<Action>& out) const;  // into a reused buffer (cleared first)
   // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.

@@ -12,6 +12,7 @@
 
 #include "../game.hpp"
 #include "../move.hpp"
+#include "../policy.hpp"
 #include "../rules.hpp"
 #include "../wild.hpp"
 
@@ -136,11 +137,15 @@ py::array to_array(const Move* moves, std::size_t n);
 std::vector<Move> from_array(py::handle obj, const char* what);
 std::string kind_name(MoveKind kind);
 
+// One built-in policy name for every seat, or one per seat (`players`); ValueError otherwise.
+std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players);
+
 void register_cards(py::module_& m);
 void register_rules(py::module_& m);
 void register_moves(py::module_& m);
 void register_movegen(py::module_& m);
 void register_game(py::module_& m);
 void register_selfplay(py::module_& m);
+void register_search(py::module_& m);
 
 }  // namespace ddz::py_bind

@@ -54,7 +54,8 @@ PolicyKind policy_arg(const std::string& name) {
   return *kind;
 }
 
-// One policy name for every seat, or one per seat.
+}  // namespace
+
 std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players) {
   std::array<PolicyKind, kMaxSeats> kinds{};
   if (py::isinstance<py::str>(policy)) {
@@ -68,6 +69,8 @@ std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players) {
   for (std::size_t i = 0; i < names.size(); ++i) kinds[i] = policy_arg(names[i]);
   return kinds;
 }
+
+namespace {
 
 py::dict run(std::int64_t games, py::handle policy, std::uint64_t seed, int threads, py::handle rules, bool record,
              std::uint64_t first) {

@@ -10,6 +10,9 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :class:`Game`, :class:`Action`, :class:`Settlement`, :func:`score`: a hand of play
   (deal, bidding, play, scoring, records); :class:`IllegalActionError` says why not.
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays.
+- :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`: search
+  support (determinized worlds, the exact endgame solver, rollouts); an example bot in
+  :mod:`doudizhu.bots`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from ._core import (
     MoveKind,
     Rules,
     Settlement,
+    SolveResult,
     actions_from_rows,
     actions_to_rows,
     classify,
@@ -34,7 +38,11 @@ from ._core import (
     legal_moves_batch,
     moves_from_array,
     moves_to_array,
+    playout,
+    sample_worlds,
     score,
+    solve,
+    solve_moves,
 )
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
@@ -53,6 +61,7 @@ __all__ = [
     "Rules",
     "SelfPlayResult",
     "Settlement",
+    "SolveResult",
     "actions_from_rows",
     "actions_to_rows",
     "classify",
@@ -61,6 +70,10 @@ __all__ = [
     "legal_moves_batch",
     "moves_from_array",
     "moves_to_array",
+    "playout",
+    "sample_worlds",
     "score",
     "selfplay",
+    "solve",
+    "solve_moves",
 ]

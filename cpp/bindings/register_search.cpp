@@ -1,0 +1,128 @@
+// Search support for Python: determinized worlds, the exact endgame solver and playouts.
+// Each call checks its arguments, then runs in C++ with the GIL released.
+#include <pybind11/stl.h>
+
+#include <cmath>
+#include <new>
+
+#include "../playout.hpp"
+#include "../solver.hpp"
+#include "../worlds.hpp"
+#include "convert.hpp"
+
+namespace ddz::py_bind {
+
+namespace {
+
+constexpr long long kMaxSeed = 0x7FFF'FFFF'FFFF'FFFF;
+constexpr long long kMaxWorlds = 1 << 20;
+constexpr long long kMaxTableMegabytes = 1 << 16;
+
+py::object outcome_obj(Outcome o) {
+  if (o == Outcome::Unknown) return py::none();
+  return py::bool_(o == Outcome::Win);
+}
+
+// The search limits and table size, checked.
+SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+  SolveOptions o;
+  if (!time_limit.is_none()) {
+    if (py::isinstance<py::bool_>(time_limit) || !(PyFloat_Check(time_limit.ptr()) || PyLong_Check(time_limit.ptr()))) {
+      throw py::type_error("time_limit must be a number of seconds or None");
+    }
+    o.time_limit = time_limit.cast<double>();
+    if (!(o.time_limit > 0) || !std::isfinite(o.time_limit)) throw py::value_error("time_limit must be a positive number of seconds");
+  }
+  if (!node_limit.is_none()) o.node_limit = int_arg(node_limit, "node_limit", 1, kMaxSeed);
+  o.tt_bytes = static_cast<std::size_t>(int_arg(tt_megabytes, "tt_megabytes", 1, kMaxTableMegabytes)) << 20;
+  return o;
+}
+
+// Runs `body` without the GIL; a table that cannot be allocated is a ValueError.
+template <class F>
+auto without_gil(F&& body, std::size_t tt_bytes) {
+  try {
+    py::gil_scoped_release release;
+    return body();
+  } catch (const std::bad_alloc&) {
+    throw py::value_error("tt_megabytes: cannot allocate " + std::to_string(tt_bytes >> 20) + " MB for the table");
+  }
+}
+
+const char* const kSolveDoc = R"doc(Solves a position in play with every hand known: does the side to move win?
+
+The side to move is the landlord, or the peasants together (either peasant going out
+wins for both); two-hand positions (Game.from_position with two hands) are the landlord
+against one opponent. Exact: alpha-beta on win/loss with a transposition table of
+`tt_megabytes` and move ordering. `time_limit` (seconds) and `node_limit` stop the
+search with ``win=None``. Raises ValueError for a game still in bidding or over.)doc";
+
+}  // namespace
+
+void register_search(py::module_& m) {
+  py::class_<SolveResult>(m, "SolveResult", R"doc(What solve() found (immutable).
+
+win: True or False for the side to move, None when a limit stopped the search.
+move: a winning Action when win is True, else None.
+nodes: positions searched; seconds: wall time of the search.)doc")
+      .def_property_readonly("win", [](const SolveResult& r) { return outcome_obj(r.outcome); })
+      .def_property_readonly("move", [](const SolveResult& r) {
+            return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
+          })
+      .def_readonly("nodes", &SolveResult::nodes)
+      .def_readonly("seconds", &SolveResult::seconds)
+      .def("__repr__", [](const SolveResult& r) {
+            const char* win = r.outcome == Outcome::Unknown ? "None" : (r.outcome == Outcome::Win ? "True" : "False");
+            return "SolveResult(win=" + std::string(win) + ", move=" + std::string(py::repr(outcome_obj(r.outcome).is_none() ? py::object(py::none()) : (r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none())))) +
+                   ", nodes=" + std::to_string(r.nodes) + ", seconds=" + std::to_string(r.seconds) + ")";
+          });
+
+  m.def("solve", [](const Game& game, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+          const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
+          return without_gil([&] { return solve(game.state(), game.rules(), o); }, o.tt_bytes);
+        }, py::arg("game"), py::arg("time_limit") = py::none(), py::arg("node_limit") = py::none(),
+        py::arg("tt_megabytes") = 64, kSolveDoc);
+
+  m.def("solve_moves", [](const Game& game, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+          const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
+          const MovesResult r = without_gil([&] { return solve_moves(game.state(), game.rules(), o); }, o.tt_bytes);
+          py::list out;
+          for (const MoveOutcome& mo : r.moves) out.append(py::make_tuple(interned(mo.action), outcome_obj(mo.outcome)));
+          return out;
+        }, py::arg("game"), py::arg("time_limit") = py::none(), py::arg("node_limit") = py::none(),
+        py::arg("tt_megabytes") = 64,
+        "Every legal action of a solvable position (as solve) with whether the side taking it then wins, in the order "
+        "of game.legal_actions(); None for those a limit left unsolved. One table serves all of them.");
+
+  m.def("sample_worlds", [](const Game& game, py::handle seat, py::handle n, py::handle seed) {
+          const int s = seat_from(seat, game.state().seats, "seat");
+          const auto count = static_cast<int>(int_arg(n, "n", 0, kMaxWorlds));
+          const auto sd = static_cast<std::uint64_t>(int_arg(seed, "seed", 0, kMaxSeed));
+          std::vector<Game> worlds;
+          {
+            py::gil_scoped_release release;
+            worlds = sample_worlds(game, s, count, sd);
+          }
+          py::list out;
+          for (Game& w : worlds) out.append(py::cast(std::move(w)));
+          return out;
+        }, py::arg("game"), py::arg("seat"), py::arg("n"), py::arg("seed") = 0,
+        R"doc(`n` complete games that `seat` cannot tell from `game`, drawn uniformly.
+
+Each keeps `seat`'s hand, every card played and by whom, the hand sizes, the shown kitty
+(its cards the landlord has not played stay with the landlord), the rules and every
+action of the current deal; the other cards are dealt afresh among the other hands (and
+the hidden kitty while bidding), every arrangement equally likely. In a game from a
+position the cards outside every hand were out of play before it, so a two-hand
+position has only itself as a world. Same seed, same worlds.)doc");
+
+  m.def("playout", [](const Game& game, py::handle policy, py::handle seed) {
+          const auto policies = policies_arg(policy, game.state().seats);
+          Rng rng(static_cast<std::uint64_t>(int_arg(seed, "seed", 0, kMaxSeed)));
+          py::gil_scoped_release release;
+          return playout(game, policies, rng);
+        }, py::arg("game"), py::arg("policy") = "heuristic", py::arg("seed") = 0,
+        "A copy of `game` played to the end by a built-in policy (one name, or one per seat); for rollouts.");
+}
+
+}  // namespace ddz::py_bind

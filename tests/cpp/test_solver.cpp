@@ -1,0 +1,181 @@
+// The solver against a plain minimax over the Game API (no table, no pruning, no
+// ordering), on thousands of small random positions; hand-worked puzzles; limits.
+#include <algorithm>
+
+#include "check.hpp"
+#include "game.hpp"
+#include "helpers.hpp"
+#include "solver.hpp"
+
+using namespace ddz;
+using namespace ddz::testing;
+
+namespace {
+
+// Whether the landlord's side wins `g` with best play: every action is tried and every
+// child valued before the results are combined.
+bool minimax_landlord_wins(Game& g) {
+  const State& s = g.state();
+  if (s.phase == Phase::Over) return s.winner == s.landlord;
+  const bool landlord_moves = s.to_move == s.landlord;
+  bool any = false, all = true;
+  for (const Action& a : g.legal_actions()) {
+    g.apply_legal(a);
+    const bool v = minimax_landlord_wins(g);
+    g.undo();
+    any = any || v;
+    all = all && v;
+  }
+  return landlord_moves ? any : all;
+}
+
+bool mover_wins(Game& g) {
+  const bool landlord_moves = g.state().to_move == g.state().landlord;
+  return minimax_landlord_wins(g) == landlord_moves;
+}
+
+// A random position: hands of 1..max_cards from a shuffled deck; half the time a move to
+// beat, drawn from the legal leads of cards outside every hand.
+Game random_position(Rng& rng, int seats, int max_cards, const Rules& rules) {
+  const Deal d = deal_cards(rng);
+  std::vector<Mask> hands;
+  Mask spare = d.kitty;
+  for (int i = 0; i < seats; ++i) {
+    const int want = 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(max_cards)));
+    Mask h = 0, from = d.hands[static_cast<std::size_t>(i)];
+    for (int r = 0; r < kNumRanks && total(h) < want; ++r) {
+      const int take = std::min(count(from, r), want - total(h));
+      if (rng.below(3) != 0) h += cards_of(r, take);
+    }
+    if (h == 0) h = cards_of(lowest_rank(ranks_with_at_least(from, 1)), 1);
+    hands.push_back(h);
+    spare += from - h;
+  }
+  const int landlord = static_cast<int>(rng.below(static_cast<std::uint32_t>(seats)));
+  const int to_move = static_cast<int>(rng.below(static_cast<std::uint32_t>(seats)));
+  Move last{};
+  int last_by = -1;
+  if (rng.below(2)) {
+    const auto leads = legal_moves(per_rank_min(spare, cards("3456789TJQKA2") * 4), nullptr, rules);
+    if (!leads.empty()) {
+      last = leads[rng.below(static_cast<std::uint32_t>(leads.size()))];
+      last_by = (to_move + 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(seats - 1)))) % seats;
+    }
+  }
+  return Game::from_position(hands, landlord, to_move, last, last_by, rules);
+}
+
+void compare_with_minimax(int seats, int max_cards, const char* preset_name, int positions, std::uint64_t seed) {
+  const Rules r = rules(preset_name);
+  Rng rng(seed);
+  int wins = 0;
+  for (int i = 0; i < positions; ++i) {
+    Game g = random_position(rng, seats, max_cards, r);
+    const bool expected = mover_wins(g);
+    const SolveResult got = solve(g.state(), r, SolveOptions{0, 0, 1 << 16});
+    CHECK(got.outcome == (expected ? Outcome::Win : Outcome::Loss));
+    if (got.outcome == Outcome::Win) {
+      ++wins;
+      // The reported move wins: after it, minimax gives the mover's side the hand.
+      const int mover = g.state().to_move;
+      const bool mover_is_landlord = mover == g.state().landlord;
+      CHECK(g.apply(got.move));
+      CHECK(minimax_landlord_wins(g) == mover_is_landlord);
+      g.undo();
+    }
+    // Every action's value, against the minimax value of the position after it.
+    // With a table of 8 buckets, so that entries are replaced all the time.
+    const MovesResult each = solve_moves(g.state(), r, SolveOptions{0, 0, 256});
+    CHECK_EQ(each.moves.size(), g.legal_actions().size());
+    const bool mover_is_landlord = g.state().to_move == g.state().landlord;
+    for (const MoveOutcome& mo : each.moves) {
+      CHECK(g.apply(mo.action));
+      CHECK(mo.outcome == (minimax_landlord_wins(g) == mover_is_landlord ? Outcome::Win : Outcome::Loss));
+      g.undo();
+    }
+  }
+  // Both values occur: a sample of only wins or only losses would test little.
+  CHECK(wins > positions / 10);
+  CHECK(wins < positions - positions / 10);
+}
+
+}  // namespace
+
+TEST(solver_matches_minimax_two_seats) {
+  compare_with_minimax(2, 5, "standard", 1500, 1);
+  compare_with_minimax(2, 5, "douzero", 500, 2);
+  compare_with_minimax(2, 5, "openspiel", 500, 3);
+}
+
+TEST(solver_matches_minimax_three_seats) {
+  compare_with_minimax(3, 3, "standard", 1500, 4);
+  compare_with_minimax(3, 3, "rlcard", 500, 5);
+  compare_with_minimax(3, 3, "douzero", 500, 6);
+}
+
+TEST(solver_two_seat_puzzle_lead_the_two) {
+  // Landlord (seat 0) holds 2 and 3, the opponent an ace; the landlord leads. Leading the
+  // 3 loses (the ace beats it and goes out); leading the 2 wins: the ace cannot beat
+  // it, the opponent passes, and the 3 goes out.
+  const Game g = Game::from_position({cards("32"), cards("A")}, 0, 0, Move{}, -1, Rules{});
+  const SolveResult r = solve(g.state(), Rules{}, SolveOptions{});
+  CHECK(r.outcome == Outcome::Win);
+  CHECK(r.move == Action::play(move("2", MoveKind::Solo)));
+}
+
+TEST(solver_two_seat_puzzle_lost) {
+  // Landlord holds 3 and 4 and leads; the opponent's 5 beats either and goes out.
+  const Game g = Game::from_position({cards("34"), cards("5")}, 0, 0, Move{}, -1, Rules{});
+  CHECK(solve(g.state(), Rules{}, SolveOptions{}).outcome == Outcome::Loss);
+}
+
+TEST(solver_peasants_cooperate) {
+  // Seat 1 (peasant) leads holding 3 and K; seat 2 (its partner) holds a 5; the landlord
+  // (seat 0) holds Q and A. Play goes 1 -> 2 -> 0. Leading the 3 lets the partner go out
+  // with the 5: a win for both peasants. Leading the K loses: the 5 cannot beat it, the
+  // landlord's A does, nobody beats the A, and the landlord's Q goes out.
+  const Game g = Game::from_position({cards("QA"), cards("3K"), cards("5")}, 0, 1, Move{}, -1, Rules{});
+  const SolveResult r = solve(g.state(), Rules{}, SolveOptions{});
+  CHECK(r.outcome == Outcome::Win);
+  CHECK(r.move == Action::play(move("3", MoveKind::Solo)));
+  const MovesResult each = solve_moves(g.state(), Rules{}, SolveOptions{});
+  CHECK_EQ(each.moves.size(), std::size_t{2});
+  for (const MoveOutcome& mo : each.moves) {
+    CHECK(mo.outcome == (mo.action.move.cards == cards("3") ? Outcome::Win : Outcome::Loss));
+  }
+}
+
+TEST(solver_beats_the_partner_when_passing_loses) {
+  // Seat 2 (peasant) follows its partner's 9 holding 2 4 4; the landlord (seat 0) holds a
+  // K; seat 1 holds a 3. Passing loses: the landlord's K beats the 9 and goes out.
+  // Beating with the 2 wins: nobody beats a 2 here, and seat 2 then leads the pair of 4s
+  // and goes out. No other action is legal (a 4 does not beat a 9).
+  const Game g = Game::from_position({cards("K"), cards("3"), cards("244")}, 0, 2, move("9", MoveKind::Solo), 1, Rules{});
+  const SolveResult r = solve(g.state(), Rules{}, SolveOptions{});
+  CHECK(r.outcome == Outcome::Win);
+  CHECK(r.move == Action::play(move("2", MoveKind::Solo)));
+  const MovesResult each = solve_moves(g.state(), Rules{}, SolveOptions{});
+  CHECK_EQ(each.moves.size(), std::size_t{2});
+  CHECK(each.moves[0].action == Action::pass() && each.moves[0].outcome == Outcome::Loss);
+  CHECK(each.moves[1].outcome == Outcome::Win);
+}
+
+TEST(solver_limits_give_unknown) {
+  const Game g = Game::from_position({cards("366789TJJJKKA2B"), cards("3344499TQKAA22R")}, 0, 0, Move{}, -1, Rules{});
+  const SolveResult by_nodes = solve(g.state(), Rules{}, SolveOptions{50, 0, 1 << 16});
+  CHECK(by_nodes.outcome == Outcome::Unknown);
+  CHECK(by_nodes.nodes <= 51);
+  const SolveResult by_time = solve(g.state(), Rules{}, SolveOptions{0, 1e-6, 1 << 16});
+  CHECK(by_time.outcome == Outcome::Unknown);
+}
+
+TEST(solver_refuses_bidding_and_finished_hands) {
+  const Game bidding(1, Rules{}, 0);
+  bool threw = false;
+  try {
+    solve(bidding.state(), Rules{}, SolveOptions{});
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+}

@@ -1,0 +1,76 @@
+// Determinization: every world agrees with what the seat knows, and keeps the game's
+// public record; the unknown cards move.
+#include "check.hpp"
+#include "game.hpp"
+#include "helpers.hpp"
+#include "policy.hpp"
+#include "worlds.hpp"
+
+using namespace ddz;
+using namespace ddz::testing;
+
+namespace {
+
+// A seeded game advanced `steps` actions by the heuristic policy.
+Game advanced(std::uint64_t seed, int steps) {
+  Game g(seed, Rules{}, 0);
+  std::vector<Action> legal;
+  Rng rng(seed);
+  for (int i = 0; i < steps && g.state().phase != Phase::Over; ++i) {
+    g.legal_actions(legal);
+    g.apply_legal(legal[choose(PolicyKind::Heuristic, g, legal, rng)]);
+  }
+  return g;
+}
+
+void check_consistent(const Game& g, const Game& w, int seat) {
+  const State& s = g.state();
+  const State& t = w.state();
+  CHECK(t.hands[static_cast<std::size_t>(seat)] == s.hands[static_cast<std::size_t>(seat)]);
+  CHECK(t.played == s.played);
+  CHECK(t.last == s.last && t.last_by == s.last_by && t.to_move == s.to_move && t.landlord == s.landlord);
+  CHECK(t.phase == s.phase && t.base == s.base && t.bombs == s.bombs && t.plays == s.plays && t.redeals == s.redeals);
+  for (int i = 0; i < s.seats; ++i) CHECK_EQ(total(t.hands[static_cast<std::size_t>(i)]), total(s.hands[static_cast<std::size_t>(i)]));
+  const auto hw = w.history(), hg = g.history();
+  CHECK_EQ(hw.size(), hg.size());
+  for (std::size_t i = 0; i < hw.size() && i < hg.size(); ++i) CHECK(hw[i].seat == hg[i].seat && hw[i].action == hg[i].action);
+  const Unknowns a = unknowns(s, seat), b = unknowns(t, seat);
+  CHECK(a.cards == b.cards);  // the same unknown cards, wherever they are now
+  if (s.landlord >= 0) {
+    CHECK(t.kitty == s.kitty);
+    CHECK(contains(t.hands[static_cast<std::size_t>(s.landlord)], a.known[static_cast<std::size_t>(s.landlord)]));
+  }
+}
+
+}  // namespace
+
+TEST(worlds_agree_with_the_seat_view) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    const Game g = advanced(seed, static_cast<int>(seed % 37));
+    for (int seat = 0; seat < 3; ++seat) {
+      bool moved = false;
+      for (const Game& w : sample_worlds(g, seat, 5, seed * 3 + static_cast<std::uint64_t>(seat))) {
+        check_consistent(g, w, seat);
+        moved = moved || w.state().hands != g.state().hands || w.state().kitty != g.state().kitty;
+      }
+      if (g.state().phase != Phase::Over) CHECK(moved);
+    }
+  }
+}
+
+TEST(worlds_of_a_two_hand_position_are_the_position) {
+  // With two hands and the rest of the deck out of play, the opponent's hand is known.
+  const Game g = Game::from_position({cards("3344"), cards("56")}, 0, 0, Move{}, -1, Rules{});
+  for (const Game& w : sample_worlds(g, 0, 3, 9)) CHECK(w.state() == g.state());
+}
+
+TEST(worlds_reject_a_seat_outside_the_game) {
+  const Game g = Game::from_position({cards("3344"), cards("56")}, 0, 0, Move{}, -1, Rules{});
+  bool threw = false;
+  try {
+    sample_worlds(g, 2, 1, 0);
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+}

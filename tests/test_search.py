@@ -1,0 +1,301 @@
+"""Search support: determinized worlds, the endgame solver, playouts, the example bot.
+
+The solver is checked against a plain minimax written here over the Game API (no table,
+no pruning), the worlds against what the seat can see (hypothesis) and against exact
+hypergeometric distributions (chi-square)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import doudizhu as dz
+from doudizhu.bots import DeterminizedBot, game_from_observation
+
+DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+
+
+# ------------------------------------------------------------------------------ solver
+def minimax_landlord_wins(game: dz.Game) -> bool:
+    """Every action tried, every child valued, then combined: the landlord's side wins."""
+    if game.phase == "over":
+        return game.winner == game.landlord
+    values = []
+    for action in game.legal_actions():
+        child = game.copy()
+        child.step(action)
+        values.append(minimax_landlord_wins(child))
+    return any(values) if game.to_move == game.landlord else all(values)
+
+
+def random_position(rng: random.Random, seats: int, most: int, rules: dz.Rules) -> dz.Game:
+    cards = list(DECK)
+    rng.shuffle(cards)
+    hands = [cards[i * most : i * most + rng.randint(1, most)] for i in range(seats)]
+    to_move = rng.randrange(seats)
+    last = last_by = None
+    if rng.random() < 0.5:
+        spare = dz.Cards("".join(cards[seats * most : seats * most + 6]))
+        leads = dz.legal_moves(spare, rules=rules)
+        last = rng.choice(leads)
+        last_by = (to_move + rng.randint(1, seats - 1)) % seats
+    return dz.Game.from_position(
+        ["".join(h) for h in hands], landlord=rng.randrange(seats), to_move=to_move, last=last, last_by=last_by, rules=rules
+    )
+
+
+@pytest.mark.parametrize(("seats", "most", "preset"), [(2, 4, "standard"), (3, 3, "standard"), (2, 4, "douzero"), (3, 3, "openspiel")])
+def test_solve_agrees_with_minimax(seats: int, most: int, preset: str) -> None:
+    rules = dz.Rules.preset(preset)
+    rng = random.Random(seats * 100 + most)
+    outcomes = Counter()
+    for _ in range(150):
+        game = random_position(rng, seats, most, rules)
+        landlord_moves = game.to_move == game.landlord
+        expected = minimax_landlord_wins(game) == landlord_moves
+        result = dz.solve(game)
+        assert result.win is expected
+        outcomes[expected] += 1
+        if result.win:
+            assert result.move in game.legal_actions()
+            child = game.copy()
+            child.step(result.move)
+            assert minimax_landlord_wins(child) == landlord_moves
+        else:
+            assert result.move is None
+        assert result.nodes >= 1 and result.seconds >= 0
+    assert outcomes[True] > 15 and outcomes[False] > 15
+
+
+def test_solve_moves_values_every_action() -> None:
+    rng = random.Random(5)
+    for _ in range(60):
+        game = random_position(rng, 3, 3, dz.Rules())
+        values = dz.solve_moves(game)
+        assert [a for a, _ in values] == game.legal_actions()
+        landlord_moves = game.to_move == game.landlord
+        for action, won in values:
+            child = game.copy()
+            child.step(action)
+            assert won is (minimax_landlord_wins(child) == landlord_moves)
+        assert any(won for _, won in values) is dz.solve(game).win
+
+
+def test_two_hand_puzzle() -> None:
+    # The landlord (seat 0) holds 3 3 2 and leads; the lone opponent holds A 2.
+    # - single 3: the opponent beats it with the 2 (nothing beats that: a 2 does not beat
+    #   a 2), then leads the ace and goes out. A loss.
+    # - pair of 3s: the opponent has no pair and passes; the 2 goes out. A win.
+    # - the 2: the opponent cannot beat it and passes; the pair of 3s goes out. A win.
+    game = dz.Game.from_position(["332", "A2"], landlord=0, to_move=0)
+    values = {str(a): won for a, won in dz.solve_moves(game)}
+    assert values == {"3": False, "33": True, "2": True}
+    result = dz.solve(game)
+    assert result.win is True and str(result.move) in {"33", "2"}
+
+
+def test_limits_give_unknown() -> None:
+    game = dz.Game.from_position(["366789TJJJKKA2B", "3344499TQKAA22R"], landlord=0, to_move=0)
+    result = dz.solve(game, node_limit=50)
+    assert result.win is None and result.move is None and result.nodes <= 51
+    assert dz.solve(game, time_limit=1e-6).win is None
+    assert all(won is None for _, won in dz.solve_moves(game, node_limit=5)[2:])
+
+
+def test_solve_errors() -> None:
+    bidding = dz.Game(seed=1)
+    with pytest.raises(ValueError, match="bid"):
+        dz.solve(bidding)
+    game = dz.Game.from_position(["3", "4"], landlord=0, to_move=0)
+    game.step("3")
+    with pytest.raises(ValueError, match="over"):
+        dz.solve(game)
+    live = dz.Game.from_position(["34", "5"], landlord=0, to_move=0)
+    for kwargs, error in [
+        ({"time_limit": 0}, ValueError),
+        ({"time_limit": float("nan")}, ValueError),
+        ({"time_limit": "1"}, TypeError),
+        ({"time_limit": True}, TypeError),
+        ({"node_limit": 0}, ValueError),
+        ({"node_limit": 1.5}, TypeError),
+        ({"tt_megabytes": 0}, ValueError),
+        ({"tt_megabytes": 10**9}, ValueError),
+    ]:
+        with pytest.raises(error):
+            dz.solve(live, **kwargs)
+    with pytest.raises(TypeError):
+        dz.solve("not a game")  # type: ignore[arg-type]
+
+
+def test_solve_a_dealt_game_in_play() -> None:
+    # Any game in the play phase is solvable: the engine knows every hand. Small enough
+    # after heuristic play to the last few cards.
+    game = dz.Game(seed=11, rules=dz.Rules(bidding="none"))
+    while game.phase == "playing" and sum(len(game.hand(s)) for s in range(3)) > 14:
+        game.step(dz.choose_action(game, "heuristic", 0))
+    if game.phase == "playing":
+        result = dz.solve(game, time_limit=20)
+        assert result.win is not None
+
+
+# ------------------------------------------------------------------------------ worlds
+def advanced(seed: int, steps: int, bidding: str = "classic") -> dz.Game:
+    game = dz.Game(seed=seed, rules=dz.Rules(bidding=bidding))
+    for i in range(steps):
+        if game.phase == "over":
+            break
+        game.step(dz.choose_action(game, "heuristic" if i % 2 else "random", seed + i))
+    return game
+
+
+def public(game: dz.Game, seat: int) -> dict[str, object]:
+    obs = game.observation(seat)
+    obs["history"] = [(s, str(a)) for s, a in obs["history"]]
+    return obs
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 80),
+    seat=st.integers(0, 2),
+    bidding=st.sampled_from(["classic", "call_rob", "none"]),
+)
+def test_worlds_agree_with_what_the_seat_knows(seed: int, steps: int, seat: int, bidding: str) -> None:
+    game = advanced(seed, steps, bidding)
+    seen = public(game, seat)
+    unknown = sum((game.hand(s) for s in range(3) if s != seat), dz.Cards())
+    if game.landlord is None:
+        unknown = unknown + game.kitty
+    for world in dz.sample_worlds(game, seat, 4, seed):
+        assert public(world, seat) == seen  # own hand, plays, sizes, kitty, history, stakes
+        assert world.rules == game.rules and world.legal_actions() == game.legal_actions() or world.to_move != seat
+        others = sum((world.hand(s) for s in range(3) if s != seat), dz.Cards())
+        assert others + (world.kitty if world.landlord is None else dz.Cards()) == unknown
+        if game.landlord is not None and game.landlord != seat:
+            # The shown kitty's cards that the landlord has not played are still its own.
+            kitty_left = [max(k - p, 0) for k, p in zip(game.kitty.counts, world.observation(seat)["played"][game.landlord].counts)]
+            assert all(h >= k for h, k in zip(world.hand(game.landlord).counts, kitty_left))
+        # A world is a full game: its record replays, and it can be played on.
+        assert dz.Game.from_record(world.to_record()).hash == world.hash
+        if world.phase != "over":
+            assert dz.playout(world).phase == "over"
+
+
+def test_worlds_are_seeded_and_move_the_unknown_cards() -> None:
+    game = advanced(3, 20)
+    a = [w.hash for w in dz.sample_worlds(game, 1, 5, seed=9)]
+    assert a == [w.hash for w in dz.sample_worlds(game, 1, 5, seed=9)]
+    assert a != [w.hash for w in dz.sample_worlds(game, 1, 5, seed=10)]
+    assert len(set(a)) == 5
+
+
+def test_worlds_errors() -> None:
+    game = dz.Game(seed=1)
+    with pytest.raises(ValueError):
+        dz.sample_worlds(game, 3, 1)
+    with pytest.raises(ValueError):
+        dz.sample_worlds(game, 0, -1)
+    with pytest.raises(TypeError):
+        dz.sample_worlds(game, 0, "2")  # type: ignore[arg-type]
+    assert dz.sample_worlds(game, 0, 0) == []
+
+
+# Upper 0.999 quantiles of the chi-square distribution by degrees of freedom.
+CHI2_999 = {1: 10.83, 2: 13.82, 3: 16.27, 4: 18.47, 5: 20.52, 6: 22.46, 7: 24.32, 8: 26.12}
+
+
+def chi_square(observed: Counter, expected: dict, draws: int) -> tuple[float, int]:
+    assert set(observed) <= set(expected)
+    stat = sum((observed[k] - draws * p) ** 2 / (draws * p) for k, p in expected.items())
+    return stat, len(expected) - 1
+
+
+def exact_split(pool: str, size: int) -> dict[str, float]:
+    """The distribution of the cards a hand of `size` gets from `pool`, by counting the
+    ways of choosing physical cards (every arrangement equally likely)."""
+    ways = Counter(str(dz.Cards("".join(pick))) for pick in itertools.combinations(pool, size))
+    return {k: v / math.comb(len(pool), size) for k, v in ways.items()}
+
+
+def test_worlds_are_uniform_in_play() -> None:
+    # Seat 0 sees its own hand; seats 1 and 2 hold 3 3 5 and 4 5 5 between them (seat 1
+    # two cards, seat 2 four): seat 1's hand follows the hypergeometric split of 335455.
+    game = dz.Game.from_position(["KK", "35", "3455"], landlord=0, to_move=0)
+    expected = exact_split("334555", 2)
+    draws = 6000
+    seen = Counter(str(w.hand(1)) for w in dz.sample_worlds(game, 0, draws, seed=1))
+    stat, df = chi_square(seen, expected, draws)
+    assert stat < CHI2_999[df]
+
+
+def test_worlds_are_uniform_while_bidding() -> None:
+    # Bidding: seat 0 sees its 17 cards; the other 37 (two hands and the kitty) are
+    # unknown. The number of 2s (of those seat 0 lacks) in the kitty is hypergeometric.
+    game = dz.Game(seed=4)
+    twos = 4 - game.hand(0).count("2")
+    unknown = 37
+    expected = {k: math.comb(twos, k) * math.comb(unknown - twos, 3 - k) / math.comb(unknown, 3) for k in range(min(twos, 3) + 1)}
+    draws = 20000
+    seen = Counter(w.kitty.count("2") for w in dz.sample_worlds(game, 0, draws, seed=2))
+    merged = {k: p for k, p in expected.items() if draws * p >= 5}  # pool the rare tail
+    tail = [k for k in expected if k not in merged]
+    if tail:
+        merged[min(tail)] = sum(expected[k] for k in tail)
+        for k in tail:
+            seen[min(tail)] += seen.pop(k, 0) if k != min(tail) else 0
+    stat, df = chi_square(seen, merged, draws)
+    assert stat < CHI2_999[df]
+
+
+def test_a_two_hand_position_is_its_only_world() -> None:
+    game = dz.Game.from_position(["3344", "56"], landlord=0, to_move=0)
+    assert {w.hash for w in dz.sample_worlds(game, 1, 4)} == {game.hash}
+
+
+# ------------------------------------------------------------------------------ playout, bot
+def test_playout_finishes_a_copy() -> None:
+    game = dz.Game(seed=2)
+    end = dz.playout(game, ["heuristic", "random", "heuristic"], seed=3)
+    assert end.phase == "over" and game.phase == "bidding"
+    assert dz.playout(game, seed=3).hash == dz.playout(game, seed=3).hash
+    with pytest.raises(ValueError):
+        dz.playout(game, "nobody")
+
+
+def test_bot_plays_only_legal_moves() -> None:
+    bot = DeterminizedBot(worlds=3, seed=1)
+    for seed in range(3):
+        game = dz.Game(seed=seed, rules=dz.Rules(bidding="none"))
+        while game.phase != "over":
+            legal = game.legal_actions()
+            action = bot.act(game) if game.to_move == seed % 3 else dz.choose_action(game, "heuristic", 0)
+            assert action in legal
+            game.step(action)
+
+
+def test_bot_as_a_selfplay_policy() -> None:
+    bot = DeterminizedBot(worlds=2, seed=1)
+    result = dz.selfplay(2, policy=bot, seed=5)
+    assert len(result) == 2 and set(result.landlord.tolist()) <= {0, 1, 2}
+
+
+def test_game_from_observation_agrees() -> None:
+    for seed in range(8):
+        game = advanced(seed, 3 * seed)
+        seat = game.to_move if game.to_move is not None else 0
+        rebuilt = game_from_observation(game.observation(seat), game.rules)
+        assert public(rebuilt, seat) == public(game, seat)
+
+
+def test_bot_finds_the_solved_win() -> None:
+    # With every card known (two hands), the bot's worlds are the position itself, and
+    # solving picks a winning lead: only the single 3 loses here (see the puzzle above).
+    game = dz.Game.from_position(["332", "A2"], landlord=0, to_move=0)
+    assert str(DeterminizedBot(worlds=2).act(game)) in {"33", "2"}
