@@ -10,6 +10,8 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :class:`Game`, :class:`Action`, :class:`Settlement`, :func:`score`: a hand of play
   (deal, bidding, play, scoring, records); :class:`IllegalActionError` says why not.
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays.
+- :class:`ActionSpace`: fixed action ids and legal-action masks (:mod:`doudizhu.actions`,
+  with RLCard and OpenSpiel conversions); environments in :mod:`doudizhu.envs`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
     Action,
+    ActionSpace,
     ActionType,
     Cards,
     Game,
@@ -43,6 +46,7 @@ __all__ = [
     "ACTION_DTYPE",
     "MOVE_DTYPE",
     "Action",
+    "ActionSpace",
     "ActionType",
     "Cards",
     "Game",
