@@ -18,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   register_movegen(m);
   register_game(m);
   register_selfplay(m);
+  register_encode(m);
 }

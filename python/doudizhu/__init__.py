@@ -10,6 +10,7 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :class:`Game`, :class:`Action`, :class:`Settlement`, :func:`score`: a hand of play
   (deal, bidding, play, scoring, records); :class:`IllegalActionError` says why not.
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays.
+- :mod:`doudizhu.encode`: observations for learning (our own vector; DouZero's features).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ._core import (
     moves_to_array,
     score,
 )
+from . import encode
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
 
@@ -56,6 +58,7 @@ __all__ = [
     "actions_from_rows",
     "actions_to_rows",
     "classify",
+    "encode",
     "legal_moves",
     "legal_moves_array",
     "legal_moves_batch",
