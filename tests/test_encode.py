@@ -12,6 +12,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import doudizhu as dz
+import peers
 from doudizhu import encode
 from doudizhu.encode import OBSERVATION_LAYOUT as L
 
@@ -272,3 +273,140 @@ def test_bad_arguments_are_clear_errors() -> None:
     check_against_game(encode.observation(over, 1), over, 1)
     with pytest.raises(ValueError, match="2..8"):
         encode.observation_layout(1)
+
+
+# ----------------------------------------------------------------------------------------
+# DouZero's features against DouZero 1.1.0's own get_obs.
+
+DOUZERO = dz.Rules.preset("douzero")
+# Our seats in DouZero's setting: seat 0 the landlord, then the order of play.
+DOUZERO_SEATS = {"landlord": 0, "landlord_down": 1, "landlord_up": 2}
+
+
+class _Scripted:
+    """A DouZero player that plays what the test tells it (DouZero's DummyAgent asserts the
+    action is in DouZero's list, which its kicker-trio bug can leave out)."""
+
+    def __init__(self) -> None:
+        self.action: list[int] = []
+
+    def act(self, infoset: object) -> list[int]:
+        return list(self.action)
+
+
+def random_deal(rng: random.Random) -> tuple[list[str], str]:
+    deck = [r for r in "3456789TJQKA2" for _ in range(4)] + ["B", "R"]
+    rng.shuffle(deck)
+    return [" ".join(deck[17 * i : 17 * i + 17]) for i in range(3)], " ".join(deck[51:])
+
+
+def douzero_cards(cards: dz.Cards) -> list[int]:
+    return peers.mask_to_douzero(cards.mask)
+
+
+def row_set(x_batch: np.ndarray) -> set[bytes]:
+    return {row.tobytes() for row in x_batch}
+
+
+def action_rows(masks: set[int], width: int) -> set[bytes]:
+    """Rows of DouZero's action plane for card masks (the x_batch row tails)."""
+    from douzero.env.env import _cards2array
+
+    return {_cards2array(peers.mask_to_douzero(m)).astype(np.float32).tobytes() for m in masks}
+
+
+def compare_step(ours: encode.DouZeroObservation, theirs: dict, game: dz.Game) -> bool:
+    """Asserts ours equals DouZero's observation; True when the step met DouZero's
+    kicker-trio bug (the action rows were then compared with the corrected list)."""
+    assert ours["position"] == theirs["position"]
+    assert DOUZERO_SEATS[ours["position"]] == ours["seat"] == game.to_move
+    for key in ("x_no_action", "z"):
+        assert ours[key].dtype == theirs[key].dtype and np.array_equal(ours[key], theirs[key]), key
+    assert ours["x_batch"].dtype == theirs["x_batch"].dtype == np.float32
+    assert ours["z_batch"].dtype == theirs["z_batch"].dtype == np.float32
+    assert all(np.array_equal(row, theirs["z_batch"][0]) for row in ours["z_batch"])
+    assert len(ours["x_batch"]) == len(ours["z_batch"]) == len(ours["legal_actions"])
+    assert ours["legal_actions"] == game.legal_actions()
+    last = game.last.cards.mask if game.last else None
+    hand = game.hand(game.to_move).mask
+    if not peers.douzero_kicker_trio_bug(hand, last):
+        assert row_set(ours["x_batch"]) == row_set(theirs["x_batch"])
+        return False
+    width = ours["x_no_action"].shape[0]
+    expected = action_rows(peers.douzero_legal_fixed(hand, last) | ({0} if last else set()), width)
+    assert {row[width:].tobytes() for row in ours["x_batch"]} == expected
+    assert all(np.array_equal(row[:width], ours["x_no_action"]) for row in ours["x_batch"])
+    return True
+
+
+def test_douzero_features_equal_douzero_at_every_step() -> None:
+    pytest.importorskip("douzero")
+    from douzero.env.env import get_obs
+    from douzero.env.game import GameEnv
+
+    rng = random.Random(20240501)
+    steps = bug_steps = 0
+    for _ in range(200):
+        hands, kitty = random_deal(rng)
+        game = dz.Game.from_deal(hands, kitty, landlord=0, rules=DOUZERO)
+        players = {position: _Scripted() for position in DOUZERO_SEATS}
+        env = GameEnv(players)
+        env.card_play_init(
+            {
+                "landlord": sorted(douzero_cards(game.hand(0))),
+                "landlord_down": sorted(douzero_cards(game.hand(1))),
+                "landlord_up": sorted(douzero_cards(game.hand(2))),
+                "three_landlord_cards": sorted(douzero_cards(dz.Cards(kitty))),
+            }
+        )
+        while game.phase == "playing":
+            bug_steps += compare_step(encode.douzero(game), get_obs(env.game_infoset), game)
+            action = rng.choice(game.legal_actions())
+            players[env.acting_player_position].action = douzero_cards(action.move.cards) if action.move else []
+            env.step()
+            game.step(action)
+            steps += 1
+        assert env.game_over and env.get_winner() == ("landlord" if game.winner == 0 else "farmer")
+    assert steps > 5000 and bug_steps < steps // 100
+
+
+def test_douzero_batch_equals_the_singles_and_positions_follow_the_landlord() -> None:
+    rng = random.Random(7)
+    games = []
+    for i in range(30):
+        hands, kitty = random_deal(rng)
+        game = dz.Game.from_deal(hands, kitty, landlord=0, rules=DOUZERO)
+        for _ in range(i * 2):
+            if game.phase == "playing":
+                game.step(rng.choice(game.legal_actions()))
+        if game.phase == "playing":
+            games.append(game)
+            # The same hand with every seat moved one place on: the landlord is seat 1.
+            rotated = dz.Game.from_deal(hands[2:] + hands[:2], kitty, landlord=1, rules=DOUZERO)
+            for _, action in game.history:
+                rotated.step(action)
+            a, b = encode.douzero(game), encode.douzero(rotated)
+            assert b["seat"] == (a["seat"] + 1) % 3
+            for key in ("x_batch", "z_batch", "x_no_action", "z"):
+                assert np.array_equal(a[key], b[key])
+    batch = encode.douzero_batch(games)
+    assert len(batch) == len(games) >= 10
+    for ours, game in zip(batch, games):
+        single = encode.douzero(game)
+        assert ours["position"] == single["position"] and ours["legal_actions"] == single["legal_actions"]
+        for key in ("x_batch", "z_batch", "x_no_action", "z"):
+            assert ours[key].dtype == single[key].dtype and np.array_equal(ours[key], single[key])
+    assert encode.douzero_batch([]) == []
+
+
+def test_douzero_features_outside_douzero_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match="in play"):
+        encode.douzero(dz.Game(seed=1))  # bidding
+    with pytest.raises(ValueError, match="three seats"):
+        encode.douzero(dz.Game.from_position(["3", "4"], landlord=0, to_move=0))
+    with pytest.raises(ValueError, match="17 for a peasant"):
+        encode.douzero(dz.Game.from_position(["3", "444555666777888999", "T"], landlord=0, to_move=1))
+    with pytest.raises(ValueError, match=r"games\[1\]: .*in play"):
+        encode.douzero_batch([dz.Game(seed=1, rules=DOUZERO), dz.Game(seed=1)])
+    with pytest.raises(TypeError, match=r"games\[0\] must be a Game"):
+        encode.douzero_batch([None])  # type: ignore[list-item]
