@@ -12,6 +12,7 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays.
 - :class:`ActionSpace`: fixed action ids and legal-action masks (:mod:`doudizhu.actions`,
   with RLCard and OpenSpiel conversions); environments in :mod:`doudizhu.envs`.
+- :mod:`doudizhu.encode`: observations for learning (our own vector; DouZero's features).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from ._core import (
     moves_to_array,
     score,
 )
+from . import actions, encode
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
 
@@ -57,9 +59,11 @@ __all__ = [
     "Rules",
     "SelfPlayResult",
     "Settlement",
+    "actions",
     "actions_from_rows",
     "actions_to_rows",
     "classify",
+    "encode",
     "legal_moves",
     "legal_moves_array",
     "legal_moves_batch",
