@@ -16,15 +16,6 @@ int max_hand(int decks) { return decks == 1 ? 20 : 33; }
 
 bool is_play_phase_action(const Action& a) { return a.type == ActionType::Play || a.type == ActionType::Pass; }
 
-// Appends to the view's history, dropping the oldest action when it is full.
-void remember(GameView& v, const SeatAction& sa) {
-  if (v.recent_count == kHistoryLength) {
-    std::move(v.recent.begin() + 1, v.recent.end(), v.recent.begin());
-    --v.recent_count;
-  }
-  v.recent[static_cast<std::size_t>(v.recent_count++)] = sa;
-}
-
 std::size_t at(int seat) { return static_cast<std::size_t>(seat); }
 
 // The whole deck (every rank's full count) for `decks` decks.
@@ -86,14 +77,22 @@ GameView view_of(const Game& g) {
   GameView v;
   v.state = g.state();
   v.rules = g.rules();
+  // The last kHistoryLength play-phase actions, gathered newest first, then reversed.
+  std::array<SeatAction, kHistoryLength> newest{};
+  int n = 0;
+  const std::vector<SeatAction> history = g.history(true);
+  for (auto it = history.rbegin(); it != history.rend() && n < kHistoryLength; ++it) {
+    if (is_play_phase_action(it->action)) newest[at(n++)] = *it;
+  }
   const State& first = g.initial();
   if (g.from_a_position() && first.last.cards && first.last_by >= 0) {
-    remember(v, {first.last_by, Action::play(first.last)});
-    for (int k = 1; k <= first.passes; ++k) remember(v, {(first.last_by + k) % first.seats, Action::pass()});
+    for (int k = first.passes; k >= 1 && n < kHistoryLength; --k) {
+      newest[at(n++)] = {(first.last_by + k) % first.seats, Action::pass()};
+    }
+    if (n < kHistoryLength) newest[at(n++)] = {first.last_by, Action::play(first.last)};
   }
-  for (const SeatAction& sa : g.history(true)) {
-    if (is_play_phase_action(sa.action)) remember(v, sa);
-  }
+  std::reverse_copy(newest.begin(), newest.begin() + n, v.recent.begin());
+  v.recent_count = n;
   return v;
 }
 

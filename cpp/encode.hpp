@@ -152,12 +152,16 @@ void douzero_batches(const std::int8_t* x_no_action, int width, const std::int8_
 template <class T>
 void write_card_plane(Mask cards, int decks, T* out) {
   const int per_rank = 4 * decks;
-  for (int r = 0; r < kNumRanks; ++r) {
-    const int slots = r >= kBlackJoker ? decks : per_rank;
-    const int base = r >= kBlackJoker ? (kNumRanks - 2) * per_rank + (r - kBlackJoker) * decks : r * per_rank;
-    const int n = count(cards, r) < slots ? count(cards, r) : slots;
-    for (int i = 0; i < n; ++i) out[base + i] = T(1);
+  const auto fill = [](T* at, int n, int slots) {
+    for (int i = 0; i < (n < slots ? n : slots); ++i) at[i] = T(1);
+  };
+  for (RankSet held = ranks_with_at_least(cards, 1) & ~kJokers; held; held &= held - 1) {
+    const int r = lowest_rank(held);
+    fill(out + r * per_rank, count(cards, r), per_rank);
   }
+  T* jokers = out + (kNumRanks - 2) * per_rank;
+  fill(jokers, count(cards, kBlackJoker), decks);
+  fill(jokers + decks, count(cards, kRedJoker), decks);
 }
 
 }  // namespace ddz
