@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "movegen.hpp"
@@ -60,8 +61,14 @@ int ActionSpace::id(const Action& a) const {
 
 Action ActionSpace::action(int id) const {
   if (id == kPassId) return Action::pass();
-  if (is_move(id)) return Action::play(move(id));
+  if (is_move(id)) return Action::play(moves_[id - 1]);
+  if (id < 0 || id >= size()) throw std::out_of_range("action id " + std::to_string(id) + " outside the action space");
   return bidding_[static_cast<std::size_t>(id - first_bid_id())];
+}
+
+const Move& ActionSpace::move(int id) const {
+  if (!is_move(id)) throw std::out_of_range("action id " + std::to_string(id) + " is not a move");
+  return moves_[id - 1];
 }
 
 int ActionSpace::ids(const std::vector<Action>& actions, std::vector<int>& out) const {

@@ -44,11 +44,12 @@ class ActionSpace {
   // The id of an action or a move, or -1 when it is not in the space.
   int id(const Action& a) const;
   int id(const Move& m) const { const int i = moves_.find(m); return i < 0 ? -1 : 1 + i; }
-  // The action of an id in [0, size()).
+  // The action of an id; std::out_of_range outside [0, size()).
   Action action(int id) const;
-  // Whether an id in [0, size()) is a play (the rest are pass and the bidding actions).
+  // Whether an id is a play (the others are pass and the bidding actions).
   bool is_move(int id) const { return id >= 1 && id <= moves_.size(); }
-  const Move& move(int id) const { return moves_[id - 1]; }
+  // The move of an id of a play; std::out_of_range for any other id.
+  const Move& move(int id) const;
 
   // The ids of `actions` in order into `out` (cleared first); returns the index of the
   // first action that is not in the space, or -1 when all are.

@@ -288,3 +288,32 @@ def test_openspiel_games_mirror_ours(seed: int) -> None:
     assert game.phase == "over"
     assert game.result is not None
     assert list(game.result.payouts) == [int(r) for r in state.returns()]
+
+
+# ---- hostile input --------------------------------------------------------------------
+
+_ANYTHING = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.binary(),
+    st.lists(st.integers(), max_size=3), st.sampled_from([dz.Action.pass_(), dz.Move("3"), dz.Cards("3"), dz.Game(seed=1)]),
+)
+
+
+@given(value=_ANYTHING)
+def test_any_argument_gives_a_result_or_a_clear_error(value: object) -> None:
+    space = ActionSpace()
+    calls = (space.id, space.action, space.move, space.mask, space.legal_ids, space.ids, space.moves,
+             to_rlcard, from_rlcard, to_openspiel, from_openspiel)
+    for call in calls:
+        try:
+            call(value)  # type: ignore[operator]
+        except (TypeError, ValueError):
+            pass
+
+
+@given(text=st.text(alphabet="3456789TJQKA2BRXbr10 pas", max_size=24))
+def test_rlcard_text_round_trips_or_is_refused(text: str) -> None:
+    try:
+        action = from_rlcard(text)
+    except ValueError:
+        return
+    assert to_rlcard(action) == text

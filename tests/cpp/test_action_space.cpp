@@ -1,6 +1,8 @@
 // Action ids and the peers' action encodings, with counts worked out by hand.
 #include <algorithm>
 #include <array>
+#include <stdexcept>
+#include <tuple>
 
 #include "action_space.hpp"
 #include "check.hpp"
@@ -76,6 +78,22 @@ TEST(space_round_trips_every_id) {
 
 TEST(space_rejects_what_it_lacks) {
   const ActionSpace space(Rules{});
+  for (int bad : {-1, space.size(), 1 << 30}) {
+    bool threw = false;
+    try {
+      (void)space.action(bad);
+    } catch (const std::out_of_range&) {
+      threw = true;
+    }
+    CHECK(threw);
+  }
+  bool threw = false;
+  try {
+    (void)space.move(ActionSpace::kPassId);
+  } catch (const std::out_of_range&) {
+    threw = true;
+  }
+  CHECK(threw);
   CHECK_EQ(space.id(Action::call(true)), -1);  // classic bidding has no call
   // 3333+44 reads as four-with-two-solos only where solo kickers may repeat a rank.
   CHECK_EQ(space.id(Move{cards("333344"), MoveKind::FourTwoSolos, 0, 1}), -1);
