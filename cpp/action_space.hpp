@@ -13,8 +13,9 @@
 //                             classic: bid 0 (pass), bid 1, bid 2, bid 3;
 //                             call-and-rob: decline, call, no rob, rob; none: nothing
 // Under RLCard's rules (preset rlcard) this gives 27471 moves + pass = 27472 actions, the
-// size of RLCard's and DouZero's action spaces; under OpenSpiel's, 26053 moves, OpenSpiel's
-// count of play actions.
+// size of RLCard's action space (and the figure the DouZero paper gives; DouZero 1.1.0's
+// own kicker rules, preset douzero, allow 30383 moves); under OpenSpiel's, 26053 moves,
+// OpenSpiel's count of play actions. Standard rules: 12342 moves.
 #pragma once
 
 #include <vector>

@@ -13,8 +13,10 @@
 
 The enumeration depends only on the rules, so ids are stable across runs and machines.
 Under ``Rules.preset("rlcard")`` the space has 27,472 ids (27,471 moves and pass), the
-size of RLCard's and DouZero's action spaces; under ``Rules.preset("openspiel")``
-26,053 moves, OpenSpiel's number of play actions.
+size of RLCard's action space and the figure the DouZero paper gives (DouZero 1.1.0's own
+kicker rules, ``Rules.preset("douzero")``, allow 30,383 moves); under
+``Rules.preset("openspiel")`` 26,053 moves, OpenSpiel's number of play actions; under the
+standard rules 12,342 moves.
 
 ``space.mask(game)`` is the legal actions of the player to move as a NumPy bool array;
 ``space.legal_ids(game)``, ``space.ids(rows)`` and ``space.moves(ids)`` convert in bulk
