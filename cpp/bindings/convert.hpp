@@ -147,5 +147,7 @@ void register_movegen(py::module_& m);
 void register_game(py::module_& m);
 void register_selfplay(py::module_& m);
 void register_search(py::module_& m);
+void register_actions(py::module_& m);
+void register_encode(py::module_& m);
 
 }  // namespace ddz::py_bind

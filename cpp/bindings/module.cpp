@@ -19,4 +19,6 @@ PYBIND11_MODULE(_core, m) {
   register_game(m);
   register_selfplay(m);
   register_search(m);
+  register_actions(m);
+  register_encode(m);
 }

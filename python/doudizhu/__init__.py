@@ -13,6 +13,9 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`: search
   support (determinized worlds, the exact endgame solver, rollouts); an example bot in
   :mod:`doudizhu.bots`.
+- :class:`ActionSpace`: fixed action ids and legal-action masks (:mod:`doudizhu.actions`,
+  with RLCard and OpenSpiel conversions); environments in :mod:`doudizhu.envs`.
+- :mod:`doudizhu.encode`: observations for learning (our own vector; DouZero's features).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
     Action,
+    ActionSpace,
     ActionType,
     Cards,
     Game,
@@ -44,6 +48,7 @@ from ._core import (
     solve,
     solve_moves,
 )
+from . import actions, encode
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
 
@@ -51,6 +56,7 @@ __all__ = [
     "ACTION_DTYPE",
     "MOVE_DTYPE",
     "Action",
+    "ActionSpace",
     "ActionType",
     "Cards",
     "Game",
@@ -62,9 +68,11 @@ __all__ = [
     "SelfPlayResult",
     "Settlement",
     "SolveResult",
+    "actions",
     "actions_from_rows",
     "actions_to_rows",
     "classify",
+    "encode",
     "legal_moves",
     "legal_moves_array",
     "legal_moves_batch",

@@ -1,0 +1,140 @@
+"""pytest-benchmark suites for action ids: legal-action masks and id conversions.
+
+    pytest bench --benchmark-only -k actions
+
+Group "mask": the same positions (random OpenSpiel games replayed in our engine under the
+openspiel preset, every decision of bidding and play) through ``ActionSpace.mask`` and
+``legal_ids``, and through OpenSpiel's ``legal_actions_mask`` / ``legal_actions``.
+Group "ids": the legal actions of those positions converted to ids and back, one call
+per action and in bulk (MOVE_DTYPE rows), and to OpenSpiel ids. One round = the whole
+set; ``extra_info`` gives the number of positions or actions.
+Skipped unless benchmarks are requested (see bench/conftest.py).
+"""
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+
+pytest.importorskip("pytest_benchmark")
+np = pytest.importorskip("numpy")
+ddz = pytest.importorskip("doudizhu")
+
+from doudizhu.actions import ActionSpace, from_openspiel, to_openspiel  # noqa: E402
+
+GAMES = 40
+DECK = ddz.Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR")
+
+
+def _deal_of(state):
+    hands = []
+    for seat in range(3):
+        text = state.observation_string(seat).split("My hand ")[1].split("\n")[0]
+        hands.append(ddz.Cards(text.replace("(BWJ)", "B").replace("(CJ)", "R")))
+    start = int(state.observation_string(0).split("start player: ")[1][0])
+    return hands, DECK - hands[0] - hands[1] - hands[2], start
+
+
+@functools.lru_cache(maxsize=None)
+def positions():
+    """(our Games, OpenSpiel states) at the same decisions of seeded random games."""
+    pyspiel = pytest.importorskip("pyspiel")
+    ours, theirs = [], []
+    for seed in range(GAMES):
+        rng = random.Random(seed)
+        state = pyspiel.load_game("dou_dizhu").new_initial_state()
+        while state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        hands, kitty, start = _deal_of(state)
+        game = ddz.Game.from_deal(hands, kitty, first_bidder=start, rules=ddz.Rules.preset("openspiel"))
+        while not state.is_terminal():
+            ours.append(game.copy())
+            theirs.append(state.clone())
+            bidding = game.phase == "bidding"
+            legal = set(game.legal_actions())
+            choices = [a for a in (from_openspiel(i, bidding=bidding) for i in state.legal_actions()) if a in legal]
+            action = rng.choice(choices)
+            state.apply_action(to_openspiel(action))
+            game.step(action)
+    return ours, theirs
+
+
+@functools.lru_cache(maxsize=None)
+def space():
+    return ActionSpace(ddz.Rules.preset("openspiel"))
+
+
+@pytest.mark.benchmark(group="mask")
+def test_mask_ours(benchmark):
+    games, _ = positions()
+    sp = space()
+    benchmark.extra_info["positions"] = len(games)
+    benchmark(lambda: [sp.mask(g) for g in games])
+
+
+@pytest.mark.benchmark(group="mask")
+def test_legal_ids_ours(benchmark):
+    games, _ = positions()
+    sp = space()
+    benchmark.extra_info["positions"] = len(games)
+    benchmark(lambda: [sp.legal_ids(g) for g in games])
+
+
+@pytest.mark.benchmark(group="mask")
+def test_mask_openspiel(benchmark):
+    _, states = positions()
+    benchmark.extra_info["positions"] = len(states)
+    benchmark(lambda: [s.legal_actions_mask() for s in states])
+
+
+@pytest.mark.benchmark(group="mask")
+def test_legal_ids_openspiel(benchmark):
+    _, states = positions()
+    benchmark.extra_info["positions"] = len(states)
+    benchmark(lambda: [s.legal_actions() for s in states])
+
+
+@functools.lru_cache(maxsize=None)
+def legal_actions():
+    games, _ = positions()
+    return [a for g in games for a in g.legal_actions()]
+
+
+@pytest.mark.benchmark(group="ids")
+def test_id_per_action(benchmark):
+    actions, sp = legal_actions(), space()
+    benchmark.extra_info["actions"] = len(actions)
+    benchmark(lambda: [sp.id(a) for a in actions])
+
+
+@pytest.mark.benchmark(group="ids")
+def test_action_per_id(benchmark):
+    sp = space()
+    ids = [sp.id(a) for a in legal_actions()]
+    benchmark.extra_info["actions"] = len(ids)
+    benchmark(lambda: [sp.action(i) for i in ids])
+
+
+@pytest.mark.benchmark(group="ids")
+def test_ids_of_rows(benchmark):
+    sp = space()
+    rows = ddz.moves_to_array([a.move for a in legal_actions() if a.move is not None])
+    benchmark.extra_info["actions"] = len(rows)
+    benchmark(lambda: sp.ids(rows))
+
+
+@pytest.mark.benchmark(group="ids")
+def test_moves_of_ids(benchmark):
+    sp = space()
+    ids = np.array([sp.id(a) for a in legal_actions() if a.move is not None])
+    benchmark.extra_info["actions"] = len(ids)
+    benchmark(lambda: sp.moves(ids))
+
+
+@pytest.mark.benchmark(group="ids")
+def test_to_openspiel_per_action(benchmark):
+    actions = legal_actions()
+    benchmark.extra_info["actions"] = len(actions)
+    benchmark(lambda: [to_openspiel(a) for a in actions])

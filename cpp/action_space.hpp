@@ -1,0 +1,65 @@
+// Action ids: a fixed enumeration of every action a player can take in one rules' game,
+// for learning agents that need a fixed-size output and a legal-action mask.
+//
+// The enumeration, for rules R (deterministic; the same on every machine):
+//   id 0                      pass (when following)
+//   ids 1 .. M                every move under R that fits in the largest hand a player can
+//                             hold (the landlord's 20 cards), that is every move a player
+//                             leading with the whole deck could play, minus those of more
+//                             cards than a hand holds; ordered by kind (MoveKind order),
+//                             then length, then key, then the cards mask as an unsigned
+//                             integer (ascending)
+//   ids M+1 ..                the bidding actions of R's bidding system:
+//                             classic: bid 0 (pass), bid 1, bid 2, bid 3;
+//                             call-and-rob: decline, call, no rob, rob; none: nothing
+// Under RLCard's rules (preset rlcard) this gives 27471 moves + pass = 27472 actions, the
+// size of RLCard's action space (and the figure the DouZero paper gives; DouZero 1.1.0's
+// own kicker rules, preset douzero, allow 30383 moves); under OpenSpiel's, 26053 moves,
+// OpenSpiel's count of play actions. Standard rules: 12342 moves.
+#pragma once
+
+#include <vector>
+
+#include "game.hpp"
+#include "move_table.hpp"
+#include "rules.hpp"
+
+namespace ddz {
+
+// The most cards one player can hold under `rules`: the 17 dealt and the 3 of the kitty.
+int max_hand_cards(const Rules& rules);
+
+class ActionSpace {
+ public:
+  static constexpr int kPassId = 0;
+
+  // Throws std::invalid_argument for rules that do not validate().
+  explicit ActionSpace(const Rules& rules);
+
+  const Rules& rules() const { return rules_; }
+  int size() const { return 1 + moves_.size() + static_cast<int>(bidding_.size()); }
+  int num_moves() const { return moves_.size(); }
+  // The id of the first bidding action (== size() when the rules have no bidding).
+  int first_bid_id() const { return 1 + moves_.size(); }
+
+  // The id of an action or a move, or -1 when it is not in the space.
+  int id(const Action& a) const;
+  int id(const Move& m) const { const int i = moves_.find(m); return i < 0 ? -1 : 1 + i; }
+  // The action of an id; std::out_of_range outside [0, size()).
+  Action action(int id) const;
+  // Whether an id is a play (the others are pass and the bidding actions).
+  bool is_move(int id) const { return id >= 1 && id <= moves_.size(); }
+  // The move of an id of a play; std::out_of_range for any other id.
+  const Move& move(int id) const;
+
+  // The ids of `actions` in order into `out` (cleared first); returns the index of the
+  // first action that is not in the space, or -1 when all are.
+  int ids(const std::vector<Action>& actions, std::vector<int>& out) const;
+
+ private:
+  Rules rules_;
+  MoveTable moves_;
+  std::vector<Action> bidding_;
+};
+
+}  // namespace ddz

@@ -1,0 +1,181 @@
+// `ActionSpace` (action ids and legal-action masks) and the conversions to and from the
+// action encodings of RLCard and OpenSpiel. The enumeration lives in action_space.cpp,
+// the peers' encodings in peer_actions.cpp; this file converts and reports.
+#include <pybind11/numpy.h>
+
+#include <cstring>
+
+#include "../action_space.hpp"
+#include "../peer_actions.hpp"
+#include "convert.hpp"
+
+namespace ddz::py_bind {
+
+namespace {
+
+std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
+
+// An Action, or a Move as its play; TypeError naming `what` otherwise.
+Action action_arg(py::handle obj, const char* what) {
+  if (is_exactly<Action>(obj) || py::isinstance<Action>(obj)) return value_of<Action>(obj);
+  if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) return Action::play(value_of<Move>(obj));
+  throw py::type_error(std::string(what) + " must be an Action or a Move, not " + type_name(obj));
+}
+
+std::string action_repr(const Action& a) { return py::str(py::repr(py::cast(a))); }
+
+int id_arg(const ActionSpace& space, py::handle obj) {
+  return static_cast<int>(int_arg(obj, "action id", 0, space.size() - 1));
+}
+
+const Game& game_arg(const ActionSpace& space, py::handle obj) {
+  if (!is_exactly<Game>(obj) && !py::isinstance<Game>(obj)) throw py::type_error("game must be a Game, not " + type_name(obj));
+  const Game& game = value_of<Game>(obj);
+  if (!(game.rules() == space.rules())) {
+    throw py::value_error("the game's rules differ from the action space's: build ActionSpace(game.rules)");
+  }
+  return game;
+}
+
+// The ids of the legal actions of the player to move, in legal_actions() order.
+const std::vector<int>& legal_ids(const ActionSpace& space, const Game& game) {
+  thread_local std::vector<Action> legal;
+  thread_local std::vector<int> ids;
+  game.legal_actions(legal);
+  if (const int missing = space.ids(legal, ids); missing >= 0) {
+    throw py::value_error("the legal action " + action_repr(legal[static_cast<std::size_t>(missing)]) +
+                          " is not in the action space (more cards than a hand of these rules holds)");
+  }
+  return ids;
+}
+
+py::array_t<bool> mask(const ActionSpace& space, py::handle game_obj) {
+  const auto& ids = legal_ids(space, game_arg(space, game_obj));
+  py::array_t<bool> out(space.size());
+  bool* data = out.mutable_data();
+  std::memset(data, 0, static_cast<std::size_t>(space.size()));
+  for (const int id : ids) data[id] = true;
+  return out;
+}
+
+py::array_t<std::int64_t> legal_id_array(const ActionSpace& space, py::handle game_obj) {
+  const auto& ids = legal_ids(space, game_arg(space, game_obj));
+  py::array_t<std::int64_t> out(static_cast<py::ssize_t>(ids.size()));
+  std::copy(ids.begin(), ids.end(), out.mutable_data());
+  return out;
+}
+
+// Ids of MOVE_DTYPE rows; an empty row (cards 0) is a pass.
+py::array_t<std::int64_t> ids_of_rows(const ActionSpace& space, py::handle rows) {
+  const std::vector<Move> moves = from_array(rows, "moves");
+  py::array_t<std::int64_t> out(static_cast<py::ssize_t>(moves.size()));
+  std::int64_t* data = out.mutable_data();
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const int id = moves[i].cards == 0 ? ActionSpace::kPassId : space.id(moves[i]);
+    if (id < 0) {
+      throw py::value_error("moves[" + std::to_string(i) + "]: " + describe(moves[i]) + " is not in the action space");
+    }
+    data[i] = id;
+  }
+  return out;
+}
+
+// MOVE_DTYPE rows of ids of moves or pass (an empty row).
+py::array rows_of_ids(const ActionSpace& space, py::handle ids_obj) {
+  const auto given = py::array::ensure(ids_obj);
+  if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
+    throw py::type_error("ids must be a 1-d array (or sequence) of ints");
+  }
+  const auto ids = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+  std::vector<Move> rows(static_cast<std::size_t>(ids.size()));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::int64_t id = ids.data()[i];
+    const std::string where = "ids[" + std::to_string(i) + "]: ";
+    if (id < 0 || id >= space.size()) throw py::value_error(where + std::to_string(id) + " is outside 0.." + std::to_string(space.size() - 1));
+    if (space.is_move(static_cast<int>(id))) {
+      rows[i] = space.move(static_cast<int>(id));
+    } else if (id != ActionSpace::kPassId) {
+      throw py::value_error(where + std::to_string(id) + " is " + action_repr(space.action(static_cast<int>(id))) + ", not a move");
+    }
+  }
+  return to_array(rows.data(), rows.size());
+}
+
+std::string space_repr(const ActionSpace& space) {
+  return "ActionSpace(" + std::string(py::str(py::repr(py::cast(space.rules())))) + ", size=" + std::to_string(space.size()) + ")";
+}
+
+void register_conversions(py::module_& m) {
+  m.def("to_rlcard", [](py::handle action) {
+          const Action a = action_arg(action, "action");
+          const auto text = to_rlcard(a);
+          if (!text) {
+            throw py::value_error(action_repr(a) + " is not in RLCard's action space (" +
+                                  (a.type == ActionType::Play ? "not a move of the rlcard preset" : "RLCard has no bidding") + ")");
+          }
+          return *text;
+        }, py::arg("action"), "RLCard 1.2.0's action string of an Action or Move ('33344456', 'pass').");
+  m.def("from_rlcard", [](py::handle text_obj) {
+          const std::string text = text_arg(text_obj, "action");
+          const auto a = from_rlcard(text);
+          if (!a) throw py::value_error("'" + text + "' is not an RLCard action string (sorted cards 3-9TJQKA2BR of one move, or 'pass')");
+          return *a;
+        }, py::arg("action"), "The Action of an RLCard 1.2.0 action string; its move is the rlcard preset's reading.");
+  m.def("to_openspiel", [](py::handle action) {
+          const Action a = action_arg(action, "action");
+          const int id = to_openspiel(a);
+          if (id < 0) throw py::value_error(action_repr(a) + " is not in OpenSpiel's dou_dizhu action space");
+          return id;
+        }, py::arg("action"), "OpenSpiel dou_dizhu's player action id of an Action or Move.");
+  m.def("from_openspiel", [](py::handle id_obj, bool bidding) {
+          const auto id = static_cast<int>(int_arg(id_obj, "action id", 0, kOpenSpielNumActions - 1));
+          return *from_openspiel(id, bidding);
+        }, py::arg("action_id"), py::kw_only(), py::arg("bidding") = false,
+        "The Action of an OpenSpiel dou_dizhu player action id; id 0 is a pass, in the auction when bidding=True.");
+  m.attr("OPENSPIEL_NUM_ACTIONS") = kOpenSpielNumActions;
+}
+
+}  // namespace
+
+void register_actions(py::module_& m) {
+  py::class_<ActionSpace>(m, "ActionSpace", R"doc(Action ids: a fixed enumeration of every action of one rules' game.
+
+ActionSpace(rules=None). Id 0 is pass; ids 1..num_moves are every move a hand of these
+rules can hold (at most 20 cards), ordered by kind, length, key, then cards mask; the
+last ids are the bidding actions (classic: bid 0..3; call_rob: decline, call, no rob,
+rob; none: nothing). len(space) is the number of ids.)doc")
+      .def(py::init([](py::handle rules) { return ActionSpace(to_rules(rules)); }), py::arg("rules") = py::none())
+      .def_property_readonly("rules", &ActionSpace::rules)
+      .def_property_readonly("size", &ActionSpace::size)
+      .def_property_readonly("num_moves", &ActionSpace::num_moves)
+      .def_property_readonly("pass_id", [](const ActionSpace&) { return ActionSpace::kPassId; })
+      .def_property_readonly("first_bid_id", &ActionSpace::first_bid_id, "The first bidding id (== size without bidding).")
+      .def("__len__", &ActionSpace::size)
+      .def("id", [](const ActionSpace& space, py::handle action) {
+            const Action a = action_arg(action, "action");
+            const int id = space.id(a);
+            if (id < 0) throw py::value_error(action_repr(a) + " is not in this action space");
+            return id;
+          }, py::arg("action"), "The id of an Action or a Move; ValueError when the space lacks it.")
+      .def("action", [](const ActionSpace& space, py::handle id) { return interned(space.action(id_arg(space, id))); },
+           py::arg("id"), "The Action of an id.")
+      .def("move", [](const ActionSpace& space, py::handle id_obj) {
+            const int id = id_arg(space, id_obj);
+            if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
+            return interned(space.move(id));
+          }, py::arg("id"), "The Move of an id of a play.")
+      .def("mask", &mask, py::arg("game"),
+           "The legal actions of the player to move as a bool array of len(space) (all False once the hand is over).")
+      .def("legal_ids", &legal_id_array, py::arg("game"), "The ids of game.legal_actions(), in that order (int64).")
+      .def("ids", &ids_of_rows, py::arg("moves"), "The ids (int64) of MOVE_DTYPE rows; an empty row (cards 0) is pass.")
+      .def("moves", &rows_of_ids, py::arg("ids"), "MOVE_DTYPE rows of ids of moves; pass gives an empty row.")
+      .def("__repr__", &space_repr)
+      .def(py::pickle([](const ActionSpace& space) { return py::make_tuple(py::cast(space.rules())); },
+                      [](const py::tuple& t) {
+                        if (t.size() != 1) throw py::value_error("bad pickled ActionSpace");
+                        return ActionSpace(to_rules(t[0]));
+                      }));
+  register_conversions(m);
+}
+
+}  // namespace ddz::py_bind

@@ -1,0 +1,182 @@
+// Observation encoders for Python: our own float vector, and DouZero's features, one game
+// or many. Batches read every game under the GIL (a GameView copy each), then fill the
+// NumPy arrays with the GIL released.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "../encode.hpp"
+#include "convert.hpp"
+
+namespace ddz::py_bind {
+
+namespace {
+
+// The games of a batch argument (a sequence of Game), with errors naming the bad item.
+std::vector<GameView> views_of(py::handle games) {
+  if (!py::isinstance<py::sequence>(games) || py::isinstance<py::str>(games)) {
+    throw py::type_error("games must be a sequence of Game");
+  }
+  const auto seq = py::reinterpret_borrow<py::sequence>(games);
+  std::vector<GameView> views;
+  views.reserve(py::len(seq));
+  for (std::size_t i = 0; i < py::len(seq); ++i) {
+    const py::object item = seq[i];
+    if (!is_exactly<Game>(item) && !py::isinstance<Game>(item)) {
+      throw py::type_error("games[" + std::to_string(i) + "] must be a Game, not " +
+                           std::string(py::str(py::type::of(item).attr("__name__"))));
+    }
+    views.push_back(view_of(value_of<Game>(item)));
+  }
+  return views;
+}
+
+// The observer of a view: `seat`, or the player to move when None.
+int observer(const GameView& v, py::handle seat, const char* what) {
+  if (!seat.is_none()) return seat_from(seat, v.state.seats, what);
+  if (v.state.phase == Phase::Over) throw py::value_error(std::string(what) + ": the hand is over, give the seat");
+  return v.state.to_move;
+}
+
+py::list layout_list(const ObservationLayout& layout) {
+  py::list out;
+  for (const Block& b : layout.blocks) out.append(py::make_tuple(b.name, b.offset, b.size));
+  return out;
+}
+
+py::array_t<float> observation(const Game& game, py::handle seat) {
+  const GameView v = view_of(game);
+  const int who = observer(v, seat, "seat");
+  const ObservationLayout layout = observation_layout_for(v);
+  py::array_t<float> out(layout.size);
+  encode_observation(v, who, layout, out.mutable_data());
+  return out;
+}
+
+// seats: None (each game's player to move), one int for all, or one per game.
+std::vector<int> observers(const std::vector<GameView>& views, py::handle seats) {
+  std::vector<int> out(views.size());
+  // A str is a sequence too, but never of seats: seat_from refuses it as one seat.
+  const bool each = py::isinstance<py::sequence>(seats) && !py::isinstance<py::str>(seats);
+  const auto seq = each ? py::reinterpret_borrow<py::sequence>(seats) : py::sequence();
+  if (each && py::len(seq) != views.size()) throw py::value_error("seats must have one entry per game");
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const std::string what = "seats[" + std::to_string(i) + "]";
+    out[i] = observer(views[i], each ? py::object(seq[i]) : py::reinterpret_borrow<py::object>(seats), what.c_str());
+  }
+  return out;
+}
+
+py::array_t<float> observation_batch(py::handle games, py::handle seats) {
+  const std::vector<GameView> views = views_of(games);
+  const std::vector<int> who = observers(views, seats);
+  const ObservationLayout layout = views.empty() ? observation_layout(3, 1) : observation_layout_for(views[0]);
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const ObservationLayout own = observation_layout_for(views[i]);
+    if (own.seats != layout.seats || own.decks != layout.decks) {
+      throw py::value_error("games[" + std::to_string(i) + "] has another observation layout than games[0]");
+    }
+  }
+  py::array_t<float> out({static_cast<py::ssize_t>(views.size()), static_cast<py::ssize_t>(layout.size)});
+  float* data = out.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < views.size(); ++i) {
+      encode_observation(views[i], who[i], layout, data + i * static_cast<std::size_t>(layout.size));
+    }
+  }
+  return out;
+}
+
+// One game's DouZero arrays, allocated under the GIL and filled without it.
+struct DouZeroArrays {
+  std::vector<Action> legal;
+  py::array_t<std::int8_t> x_no_action, z;
+  py::array_t<float> x_batch, z_batch;
+};
+
+DouZeroArrays allocate(const Game& game, const GameView& v) {
+  DouZeroArrays a;
+  game.legal_actions(a.legal);
+  const auto rows = static_cast<py::ssize_t>(a.legal.size());
+  const int width = douzero_x_width(douzero_position(v.state));
+  a.x_no_action = py::array_t<std::int8_t>(width);
+  a.z = py::array_t<std::int8_t>({kDouZeroZRows, kDouZeroZCols});
+  a.x_batch = py::array_t<float>({rows, static_cast<py::ssize_t>(width + kDouZeroCards)});
+  a.z_batch = py::array_t<float>({rows, py::ssize_t{kDouZeroZRows}, py::ssize_t{kDouZeroZCols}});
+  return a;
+}
+
+void fill(const GameView& v, DouZeroArrays& a, std::int8_t* x, std::int8_t* z, float* xb, float* zb) {
+  douzero_x_no_action(v, x);
+  douzero_z(v, z);
+  douzero_batches(x, douzero_x_width(douzero_position(v.state)), z, a.legal, xb, zb);
+}
+
+py::dict douzero_dict(const GameView& v, DouZeroArrays& a) {
+  py::dict d;
+  d["position"] = douzero_position_name(douzero_position(v.state));
+  d["seat"] = int{v.state.to_move};
+  d["x_batch"] = a.x_batch;
+  d["z_batch"] = a.z_batch;
+  py::list legal(a.legal.size());
+  for (std::size_t i = 0; i < a.legal.size(); ++i) legal[i] = interned(a.legal[i]);
+  d["legal_actions"] = legal;
+  d["x_no_action"] = a.x_no_action;
+  d["z"] = a.z;
+  return d;
+}
+
+py::list douzero_batch(py::handle games) {
+  const std::vector<GameView> views = views_of(games);
+  const auto seq = py::reinterpret_borrow<py::sequence>(games);
+  std::vector<DouZeroArrays> arrays;
+  arrays.reserve(views.size());
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    if (auto why = douzero_error(views[i]); !why.empty()) throw py::value_error("games[" + std::to_string(i) + "]: " + why);
+    arrays.push_back(allocate(value_of<Game>(seq[i]), views[i]));
+  }
+  struct Pointers {
+    std::int8_t *x, *z;
+    float *xb, *zb;
+  };
+  std::vector<Pointers> ptrs;
+  for (DouZeroArrays& a : arrays) {
+    ptrs.push_back({a.x_no_action.mutable_data(), a.z.mutable_data(), a.x_batch.mutable_data(), a.z_batch.mutable_data()});
+  }
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < views.size(); ++i) fill(views[i], arrays[i], ptrs[i].x, ptrs[i].z, ptrs[i].xb, ptrs[i].zb);
+  }
+  py::list out;
+  for (std::size_t i = 0; i < views.size(); ++i) out.append(douzero_dict(views[i], arrays[i]));
+  return out;
+}
+
+py::dict douzero_one(const Game& game) {
+  const GameView v = view_of(game);
+  if (auto why = douzero_error(v); !why.empty()) throw py::value_error(why);
+  DouZeroArrays a = allocate(game, v);
+  fill(v, a, a.x_no_action.mutable_data(), a.z.mutable_data(), a.x_batch.mutable_data(), a.z_batch.mutable_data());
+  return douzero_dict(v, a);
+}
+
+}  // namespace
+
+void register_encode(py::module_& m) {
+  m.attr("HISTORY_LENGTH") = kHistoryLength;
+  m.def("encode_observation_layout", [](int seats, int decks) {
+          if (seats < 2 || seats > 8) throw py::value_error("seats must be 2..8");
+          if (decks < 1 || decks > 2) throw py::value_error("decks must be 1 or 2");
+          return layout_list(observation_layout(seats, decks));
+        }, py::arg("seats") = 3, py::arg("decks") = 1,
+        "The blocks of the observation vector as (name, offset, size), in order.");
+  m.def("encode_observation", &observation, py::arg("game"), py::arg("seat") = py::none(),
+        "What `seat` (default: the player to move) knows, as a float32 vector.");
+  m.def("encode_observation_batch", &observation_batch, py::arg("games"), py::arg("seats") = py::none(),
+        "Observations of many games, one row each, filled without the GIL.");
+  m.def("encode_douzero", &douzero_one, py::arg("game"), "DouZero 1.1.0's get_obs features of the player to move.");
+  m.def("encode_douzero_batch", &douzero_batch, py::arg("games"),
+        "encode_douzero of each game, filled by one call without the GIL.");
+}
+
+}  // namespace ddz::py_bind

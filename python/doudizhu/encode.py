@@ -1,0 +1,168 @@
+"""Observation encoders: what a seat knows, as NumPy arrays for learning.
+
+Two encodings, both computed in C++:
+
+- :func:`observation` (and :func:`observation_batch`): our own float32 vector of shape
+  :data:`OBSERVATION_SHAPE`, the view of one seat, holding only what that seat knows.
+  :data:`OBSERVATION_LAYOUT` names its blocks (name -> slice); see :func:`observation_layout`
+  for what each block holds.
+- :func:`douzero` (and :func:`douzero_batch`): DouZero 1.1.0's observation dict
+  (``douzero.env.env.get_obs``), value for value, so models trained on DouZero run on
+  this engine without retraining.
+
+Cards are encoded as a *card plane* of 54 slots (one deck): rank ``r`` (``3`` = 0 ..
+``2`` = 12) at slots ``4r .. 4r+3``, of which the first ``count`` are 1; the black joker
+at 52 and the red joker at 53. This is DouZero's card layout too.
+
+Seats in :func:`observation` are relative to the observer: slot 0 of a per-seat block
+is the observer, slot ``k`` the seat ``k`` places after it in the direction of play
+(seat ``(observer + k) % seats``). A two-hand position (``Game.from_position`` with two
+hands) uses the three-seat layout with the third seat's slots all zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._core import HISTORY_LENGTH, Action, Game
+
+__all__ = [
+    "DOUZERO_POSITIONS",
+    "HISTORY_LENGTH",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SHAPE",
+    "DouZeroObservation",
+    "douzero",
+    "douzero_batch",
+    "observation",
+    "observation_batch",
+    "observation_layout",
+]
+
+_Seats = Union[int, Sequence[int], npt.NDArray[np.integer], None]
+
+
+def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
+    """The blocks of the observation vector, name -> slice, in order.
+
+    ``C`` is the card plane (54 with one deck), ``S`` the number of seats of the layout
+    (three for every game of this engine today), ``H`` = :data:`HISTORY_LENGTH` (15).
+    Per-seat blocks are relative to the observer (slot 0 is the observer). One-hot and
+    thermometer blocks are all zero when the thing they describe does not exist.
+
+    ========================  ===========  ============================================
+    block                     size         holds
+    ========================  ===========  ============================================
+    ``hand``                  C            the observer's hand
+    ``unseen``                C            cards neither in the observer's hand nor played
+    ``played``                S x C        the cards each seat has played this hand
+    ``hand_sizes``            S x 20       each seat's card count, thermometer (the first
+                                           ``n`` slots are 1; counts above 20 read as 20)
+    ``kitty``                 C            the kitty once the landlord is known, else zeros
+    ``last_move``             C            the move to beat (zeros when leading)
+    ``last_kind``             14           its :class:`MoveKind`, one-hot
+    ``last_by``               S            who played it, one-hot
+    ``landlord``              S            the landlord, one-hot (zeros while bidding)
+    ``to_move``               S            the player to move (zeros once over)
+    ``phase``                 3            bidding, playing, over: one-hot
+    ``bid``                   4            classic: the highest bid so far (0-3) one-hot;
+                                           call and rob: slot 1 once called; no bidding: 1
+    ``high_bidder``           S            the highest bidder / provisional landlord
+    ``out``                   S            seats that passed (classic) or declined
+    ``robs``                  S            robs so far (call and rob), thermometer
+    ``base``                  1            log2 of the stake bid so far (0 before any bid)
+    ``bombs``                 14           bombs and rockets played, thermometer
+    ``multiplier``            1            log2 of the multiplier so far (capped)
+    ``history``               H x (C+S+1)  the last H plays and passes, most recent first:
+                                           the cards, who (one-hot) and 1 for a pass
+    ``passes``                1            passes since the move to beat (in play)
+    ``leading``               1            1 when the observer is to move and leads
+    ``seats_present``         S            1 for each seat of the game
+    ========================  ===========  ============================================
+
+    Bidding actions are not in ``history``: the bidding blocks sum them up.
+    """
+    blocks = _core.encode_observation_layout(seats, decks)
+    return {name: slice(offset, offset + size) for name, offset, size in blocks}
+
+
+OBSERVATION_LAYOUT: dict[str, slice] = observation_layout()
+"""The blocks of :func:`observation`'s vector for three-seat, one-deck games."""
+
+OBSERVATION_SHAPE: tuple[int] = (max(s.stop for s in OBSERVATION_LAYOUT.values()),)
+"""The shape of one observation (1-D)."""
+
+
+def observation(game: Game, seat: int | None = None) -> npt.NDArray[np.float32]:
+    """What ``seat`` (default: the player to move) knows of ``game``, as a float32 vector.
+
+    It holds the seat's own hand and public information only: two games that differ in
+    cards the seat cannot see give equal vectors. Works in every phase (while bidding the
+    landlord blocks are zero) and for two-hand positions. Read it with
+    :data:`OBSERVATION_LAYOUT`: ``obs[OBSERVATION_LAYOUT["hand"]]``.
+
+    Raises ValueError for a seat outside the game, or no seat once the hand is over.
+    """
+    return _core.encode_observation(game, seat)
+
+
+def observation_batch(games: Sequence[Game], seats: _Seats = None) -> npt.NDArray[np.float32]:
+    """:func:`observation` of many games as one ``(len(games), *OBSERVATION_SHAPE)`` array.
+
+    ``seats`` is None (each game's player to move), one seat for all, or one per game.
+    The games are read first, then the array is filled in C++ with the GIL released.
+    """
+    return _core.encode_observation_batch(games, seats)
+
+
+DOUZERO_POSITIONS: tuple[str, str, str] = ("landlord", "landlord_down", "landlord_up")
+"""DouZero's positions: the landlord, the seat after it in play, the seat before it."""
+
+
+class DouZeroObservation(TypedDict):
+    """The dict :func:`douzero` returns: DouZero's keys, plus ``seat``.
+
+    ``x_batch`` row ``i`` (and ``z_batch[i]``) belongs to ``legal_actions[i]``, the same
+    list and order as ``game.legal_actions()``: when following, row 0 is the pass
+    (``Action.pass_()``, whose action features are all zero, as DouZero's ``[]``).
+    DouZero's own list has the pass last and repeats some moves; as sets of rows the two
+    are equal.
+    """
+
+    position: Literal["landlord", "landlord_down", "landlord_up"]
+    seat: int
+    x_batch: npt.NDArray[np.float32]
+    z_batch: npt.NDArray[np.float32]
+    legal_actions: list[Action]
+    x_no_action: npt.NDArray[np.int8]
+    z: npt.NDArray[np.int8]
+
+
+def douzero(game: Game) -> DouZeroObservation:
+    """DouZero 1.1.0's observation of the player to move (``douzero.env.env.get_obs``).
+
+    For a game in DouZero's setting (``Game.from_deal(hands, kitty, landlord=0,
+    rules=Rules.preset("douzero"))``: seat 0 the landlord, seat 1 DouZero's
+    ``landlord_down``, seat 2 ``landlord_up``) the arrays equal DouZero's element for
+    element, with the same dtypes (``x_batch``/``z_batch`` float32, ``x_no_action``/``z``
+    int8). Positions are relative to the landlord, so any landlord seat works. The
+    history ``z`` holds the last 15 plays and passes of the hand.
+
+    Raises ValueError outside DouZero's reach: a game not in play, not three seats, or a
+    hand larger than DouZero's one-hot counts (20 cards for the landlord, 17 for a peasant).
+    """
+    return _core.encode_douzero(game)  # type: ignore[return-value]
+
+
+def douzero_batch(games: Sequence[Game]) -> list[DouZeroObservation]:
+    """:func:`douzero` of each game, filled by one C++ call with the GIL released.
+
+    Returns a list of dicts (the legal-action rows make the arrays ragged, and the landlord's
+    rows are narrower than a peasant's).
+    """
+    return _core.encode_douzero_batch(games)  # type: ignore[return-value]

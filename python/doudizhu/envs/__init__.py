@@ -1,0 +1,30 @@
+"""Reinforcement-learning environments (optional: ``pip install "doudizhu-engine[envs]"``).
+
+- :mod:`doudizhu.envs.pettingzoo`: ``env(rules=...)`` / ``raw_env``, a PettingZoo AEC
+  environment in which agents ``seat_0``, ``seat_1`` and ``seat_2`` play a whole hand,
+  bidding included.
+- :mod:`doudizhu.envs.gymnasium`: ``DouDizhuEnv``, a Gymnasium environment in which the
+  agent plays one seat against the built-in bots (``random``, ``heuristic``); importing
+  the module registers it as ``"doudizhu/DouDizhu-v0"``.
+
+Both share one interface:
+
+- observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}``:
+  the vector is :func:`doudizhu.encode.observation` for the observing seat, the mask
+  marks the legal action ids (all zeros when it is not that seat's turn);
+- actions are the ids of a :class:`doudizhu.ActionSpace` of the rules (``env.space``),
+  bidding actions included, so whole hands are played;
+- rewards are the hand's payouts by seat (:attr:`doudizhu.Settlement.payouts`: base stake
+  x multiplier, the landlord winning or paying it to each peasant), times
+  ``reward_scale`` (default 1.0: unscaled, in stakes), given when the hand ends; every
+  other step rewards 0. The payouts of a hand sum to zero;
+- an illegal action id ends the hand: the actor is rewarded ``illegal_reward`` (default
+  -1.0), the others 0, and its info holds ``"illegal_action": True``;
+  ``illegal_reward=None`` raises :class:`doudizhu.IllegalActionError` instead.
+
+This package imports neither Gymnasium nor PettingZoo; its submodules do, when imported.
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,142 @@
+"""A Gymnasium environment: the agent plays one seat of Dou Dizhu against built-in bots.
+
+``DouDizhuEnv(rules=None, seat=0, opponents="heuristic", reward_scale=1.0,
+illegal_reward=-1.0, render_mode=None)``; importing this module registers it as
+``"doudizhu/DouDizhu-v0"`` (``gymnasium.make("doudizhu/DouDizhu-v0", opponents="random")``).
+
+Each episode is one hand, bidding included: ``reset(seed=...)`` deals (the deal seed, the
+first bidder and, with ``seat=None``, the agent's seat drawn from the environment's
+generator) and lets the bots act until it is the agent's turn; ``step(action_id)`` plays
+the agent's action and the bots' replies. The bots are the C++ policies ``"random"`` and
+``"heuristic"`` (:func:`doudizhu.selfplay`'s), seeded from the same generator, so a seeded
+episode replays exactly. ``opponents`` is one policy for both, or two: the seat after the
+agent's, then the one after that. A hand that ends before the agent's first turn (a
+landlord going out with its opening lead) is skipped.
+
+The legal actions are the observation's ``"action_mask"`` (int8), ``info["action_mask"]``
+(the same) and ``env.action_masks()`` (bool, for maskable learners). The reward is 0
+until the hand ends, then the agent's payout; observations, rewards and illegal actions:
+see :mod:`doudizhu.envs`. ``info`` also holds ``"seat"`` and, at the end, ``"payouts"``.
+
+Requires Gymnasium (``pip install "doudizhu-engine[envs]"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Optional, Union
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from .._core import Game, Rules, choose_action
+from ._table import RENDER_MODES, SEATS, Observation, Table, check_options, observation_space
+
+__all__ = ["ENV_ID", "DouDizhuEnv"]
+
+ENV_ID = "doudizhu/DouDizhu-v0"
+POLICIES = ("random", "heuristic")
+
+
+def _policies(opponents: Union[str, Sequence[str]]) -> tuple[str, str]:
+    names = (opponents, opponents) if isinstance(opponents, str) else tuple(opponents)
+    if len(names) != 2 or any(name not in POLICIES for name in names):
+        raise ValueError(f"opponents must be one of {POLICIES} or a pair of them, not {opponents!r}")
+    return names[0], names[1]
+
+
+class DouDizhuEnv(gym.Env[Observation, np.int64]):
+    """One seat of Dou Dizhu against two built-in bots (see the module docstring)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+
+    def __init__(
+        self,
+        rules: Optional[Rules] = None,
+        seat: Optional[int] = 0,
+        opponents: Union[str, Sequence[str]] = "heuristic",
+        reward_scale: float = 1.0,
+        illegal_reward: Optional[float] = -1.0,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        check_options(reward_scale, illegal_reward)
+        if seat is not None and (isinstance(seat, bool) or seat not in range(SEATS)):
+            raise ValueError(f"seat must be 0, 1, 2 or None (a random seat each hand), not {seat!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self._table = Table(rules)
+        self.space = self._table.space
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        self.opponents = _policies(opponents)
+        self.reward_scale = reward_scale
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.space)
+        self.action_space = spaces.Discrete(len(self.space))
+
+    @property
+    def game(self) -> Game:
+        """The :class:`doudizhu.Game` of the hand in play."""
+        return self._table.game
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The agent's legal action ids as a bool array."""
+        return self._table.mask(self.seat).astype(bool)
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        while True:
+            self._table.deal(self.np_random)
+            if self.fixed_seat is None:
+                self.seat = int(self.np_random.integers(SEATS))
+            self._bots_play()
+            if not self._table.over:
+                break
+        return self._observe(), self._info()
+
+    def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        if self._table.over:
+            raise RuntimeError("the hand is over: call reset()")
+        if not self._table.play(action):
+            if self.illegal_reward is None:
+                raise self._table.illegal(action)
+            return self._observe(), float(self.illegal_reward), True, False, {**self._info(), "illegal_action": True}
+        self._bots_play()
+        reward, info = 0.0, self._info()
+        if self._table.over:
+            payouts = self._table.payouts(self.reward_scale)
+            reward, info["payouts"] = payouts[self.seat], payouts
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, self._table.over, False, info
+
+    def _bots_play(self) -> None:
+        game = self._table.game
+        while (to_move := game.to_move) is not None and to_move != self.seat:
+            policy = self.opponents[(to_move - self.seat) % SEATS - 1]
+            game.step(choose_action(game, policy, int(self.np_random.integers(2**63))))
+
+    def _observe(self) -> Observation:
+        return self._table.observe(self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._table.mask(self.seat), "seat": self.seat}
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            gym.logger.warn("render() was called without a render_mode ('human' or 'ansi').")
+            return None
+        text = self._table.render()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+
+if ENV_ID not in gym.registry:
+    gym.register(id=ENV_ID, entry_point=f"{__name__}:DouDizhuEnv")

@@ -1,0 +1,127 @@
+"""A PettingZoo AEC environment: three agents play whole hands of Dou Dizhu.
+
+``env(rules=None, reward_scale=1.0, illegal_reward=-1.0, render_mode=None)`` gives the
+environment in PettingZoo's order-enforcing wrapper; ``raw_env`` is the class itself.
+Agents ``seat_0``, ``seat_1``, ``seat_2`` are the seats; the player to move is
+``env.agent_selection``. Each ``reset(seed=...)`` deals a new hand (the seed and the first
+bidder drawn from the environment's generator, so a seeded reset replays the same hands);
+with ``bidding="none"`` the first bidder is the landlord. Observations, actions, rewards
+and illegal actions: see :mod:`doudizhu.envs`.
+
+Requires PettingZoo (``pip install "doudizhu-engine[envs]"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+from gymnasium import logger, spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from .._core import Rules
+from ._table import RENDER_MODES, SEATS, Observation, Table, check_options, observation_space
+
+__all__ = ["env", "raw_env"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment (keyword arguments of :class:`raw_env`) in PettingZoo's
+    order-enforcing wrapper."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name for the unwrapped class)
+    """Dou Dizhu for three agents, one hand per episode (see the module docstring)."""
+
+    metadata = {"name": "doudizhu_v0", "render_modes": list(RENDER_MODES), "render_fps": 1, "is_parallelizable": False}
+
+    def __init__(
+        self,
+        rules: Optional[Rules] = None,
+        reward_scale: float = 1.0,
+        illegal_reward: Optional[float] = -1.0,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        check_options(reward_scale, illegal_reward)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self._table = Table(rules)
+        self.space = self._table.space
+        self.reward_scale = reward_scale
+        self.illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{seat}" for seat in range(SEATS)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        obs_space = observation_space(self.space)
+        self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(len(self.space)) for agent in self.possible_agents}
+        self._rng = np.random.default_rng()
+
+    @property
+    def game(self) -> Any:
+        """The :class:`doudizhu.Game` of the hand in play."""
+        return self._table.game
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self._table.deal(self._rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[self.game.to_move]
+
+    def observe(self, agent: str) -> Observation:
+        return self._table.observe(self.agent_name_mapping[agent])
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        seat = self.agent_name_mapping[agent]
+        self.rewards = {a: 0.0 for a in self.agents}
+        if not self._table.play(action):
+            if self.illegal_reward is None:
+                raise self._table.illegal(action)
+            self.rewards[agent] = float(self.illegal_reward)
+            self.infos[agent]["illegal_action"] = True
+            self._end_hand(seat)
+        elif self._table.over:
+            self.rewards = dict(zip(self.possible_agents, self._table.payouts(self.reward_scale)))
+            self._end_hand(seat)
+        else:
+            self.agent_selection = self.possible_agents[self.game.to_move]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _end_hand(self, last_seat: int) -> None:
+        self.terminations = {a: True for a in self.agents}
+        self.agent_selection = self.possible_agents[(last_seat + 1) % SEATS]
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            logger.warn("render() was called without a render_mode ('human' or 'ansi').")
+            return None
+        text = self._table.render()
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass

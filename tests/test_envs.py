@@ -1,0 +1,226 @@
+"""The PettingZoo and Gymnasium environments: the libraries' own checkers, whole seeded
+hands with random legal actions, masks against the game's legal actions, payouts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+
+gym = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from doudizhu.envs import gymnasium as dz_gym  # noqa: E402
+from doudizhu.envs import pettingzoo as dz_pz  # noqa: E402
+
+RULES = [
+    dz.Rules(),
+    dz.Rules(bidding="call_rob"),
+    dz.Rules.preset("rlcard"),   # no bidding: the first bidder is the landlord
+    dz.Rules.preset("openspiel"),  # hands nobody bids for are void
+]
+# PettingZoo's api_test warns about every dict observation of an environment missing
+# from its own list of classic games, though dicts with "action_mask" are its convention.
+DICT_OBSERVATION_WARNINGS = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+)
+
+
+def test_importing_the_package_imports_neither_library() -> None:
+    code = (
+        "import sys, doudizhu, doudizhu.envs, doudizhu.actions, doudizhu.encode\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('gymnasium', 'pettingzoo')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# ---- PettingZoo -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.bidding)
+def test_pettingzoo_api_test(rules: dz.Rules) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(dz_pz.env(rules=rules), num_cycles=300)
+    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(DICT_OBSERVATION_WARNINGS)]
+    assert unexpected == []
+
+
+def _random_hand_pz(env, seed: int) -> tuple[list[str], dict[str, float]]:
+    """One hand with random legal ids, checking masks and spaces; returns the actions
+    and the rewards the agents collected."""
+    env.reset(seed=seed)
+    raw = env.unwrapped
+    rng = np.random.default_rng(seed)
+    collected = {agent: 0.0 for agent in env.possible_agents}
+    played: list[str] = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        collected[agent] += reward
+        assert env.observation_space(agent).contains(obs)
+        game = raw.game
+        if terminated or truncated:
+            assert not obs["action_mask"].any()
+            env.step(None)
+            continue
+        assert env.possible_agents[game.to_move] == agent
+        assert np.array_equal(obs["action_mask"].astype(bool), raw.space.mask(game))
+        for other in env.possible_agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        played.append(str(raw.space.action(action)))
+        env.step(action)
+    return played, collected
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.bidding)
+def test_pettingzoo_hands_end_with_zero_sum_payouts(rules: dz.Rules) -> None:
+    env = dz_pz.env(rules=rules, reward_scale=0.5)
+    for seed in range(12):
+        played, collected = _random_hand_pz(env, seed)
+        result = env.unwrapped.game.result
+        assert result is not None and len(played) > 0
+        assert collected == {f"seat_{s}": 0.5 * p for s, p in enumerate(result.payouts)}
+        assert sum(collected.values()) == 0
+        assert env.agents == []
+        # A seeded reset replays the hand.
+        assert _random_hand_pz(env, seed)[0] == played
+
+
+def test_pettingzoo_illegal_actions() -> None:
+    env = dz_pz.env(illegal_reward=-3.0)
+    env.reset(seed=1)
+    agent = env.agent_selection
+    mask = env.last()[0]["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    env.step(illegal)
+    assert env.rewards[agent] == -3.0 and all(env.terminations.values())
+    assert env.infos[agent]["illegal_action"] is True
+    strict = dz_pz.env(illegal_reward=None)
+    strict.reset(seed=1)
+    with pytest.raises(dz.IllegalActionError, match="not legal"):
+        strict.step(illegal)
+    with pytest.raises(dz.IllegalActionError):
+        strict.step(len(strict.unwrapped.space))  # out of range
+
+
+def test_pettingzoo_bad_arguments() -> None:
+    with pytest.raises(TypeError, match="rules must be a Rules"):
+        dz_pz.raw_env(rules="standard")
+    with pytest.raises(ValueError, match="render_mode"):
+        dz_pz.raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="reward_scale"):
+        dz_pz.raw_env(reward_scale=float("nan"))
+
+
+def test_pettingzoo_render() -> None:
+    env = dz_pz.env(render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    assert "seat 0: " in text and "phase bidding" in text
+
+
+# ---- Gymnasium --------------------------------------------------------------------------
+
+
+def test_gymnasium_registered_and_made() -> None:
+    assert dz_gym.ENV_ID in gym.registry
+    env = gym.make(dz_gym.ENV_ID, opponents="random", seat=2)
+    obs, info = env.reset(seed=0)
+    assert env.unwrapped.seat == 2 and info["seat"] == 2
+    assert obs["observation"].shape == dz.encode.OBSERVATION_SHAPE
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.bidding)
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_gymnasium_check_env(rules: dz.Rules, opponents: str) -> None:
+    env = gym.make(dz_gym.ENV_ID, rules=rules, opponents=opponents, render_mode="ansi")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+def _random_hand_gym(env, seed: int) -> tuple[list[int], float, dict]:
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    actions, total = [], 0.0
+    while True:
+        assert env.observation_space.contains(obs)
+        game = env.game
+        assert game.to_move == env.seat
+        legal = env.space.mask(game)
+        assert np.array_equal(obs["action_mask"].astype(bool), legal)
+        assert np.array_equal(info["action_mask"], obs["action_mask"])
+        assert np.array_equal(env.action_masks(), legal)
+        action = int(rng.choice(np.flatnonzero(legal)))
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        assert not truncated
+        total += reward
+        if terminated:
+            assert not obs["action_mask"].any()
+            return actions, total, info
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.bidding)
+def test_gymnasium_hands_end_with_the_agents_payout(rules: dz.Rules) -> None:
+    env = dz_gym.DouDizhuEnv(rules=rules, seat=None, opponents=("heuristic", "random"), reward_scale=2.0)
+    seats = set()
+    for seed in range(16):
+        actions, total, info = _random_hand_gym(env, seed)
+        result = env.game.result
+        assert result is not None and sum(result.payouts) == 0
+        assert info["payouts"] == [2.0 * p for p in result.payouts]
+        assert total == 2.0 * result.payouts[env.seat]
+        seats.add(env.seat)
+        assert _random_hand_gym(env, seed)[0] == actions  # seeded episodes replay
+    assert seats == {0, 1, 2}
+
+
+def test_gymnasium_bots_are_the_named_policies() -> None:
+    """The heuristic bots beat random ones: a landlord seat played by random actions
+    loses more often against heuristic peasants."""
+    def landlord_wins(opponents: str) -> int:
+        env = dz_gym.DouDizhuEnv(rules=dz.Rules.preset("rlcard"), seat=0, opponents=opponents)
+        wins = 0
+        for seed in range(60):
+            _random_hand_gym(env, seed)
+            game = env.game
+            wins += game.result.landlord_won if game.landlord == 0 else not game.result.landlord_won
+        return wins
+    assert landlord_wins("heuristic") < landlord_wins("random")
+
+
+def test_gymnasium_illegal_actions() -> None:
+    env = dz_gym.DouDizhuEnv(illegal_reward=-2.5)
+    obs, _ = env.reset(seed=4)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-2.5, True, True)
+    strict = dz_gym.DouDizhuEnv(illegal_reward=None)
+    strict.reset(seed=4)
+    with pytest.raises(dz.IllegalActionError):
+        strict.step(illegal)
+
+
+def test_gymnasium_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="opponents"):
+        dz_gym.DouDizhuEnv(opponents="perfect")
+    with pytest.raises(ValueError, match="opponents"):
+        dz_gym.DouDizhuEnv(opponents=["random"])
+    with pytest.raises(ValueError, match="seat"):
+        dz_gym.DouDizhuEnv(seat=3)
+    with pytest.raises(ValueError, match="illegal_reward"):
+        dz_gym.DouDizhuEnv(illegal_reward=float("inf"))
