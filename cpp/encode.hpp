@@ -81,8 +81,8 @@ struct ObservationLayout {
 //   hand          C       the observer's hand
 //   unseen        C       cards neither in the observer's hand nor played by anyone
 //   played        S x C   cards each seat has played this hand
-//   hand_sizes    S x M   each seat's card count, thermometer (M = 20 with one deck; more
-//                         cards read as M)
+//   hand_sizes    S x M   each seat's card count, thermometer (M = 20 with one deck, 33
+//                         with two: a landlord's hand; more cards read as M)
 //   kitty         C       the kitty once it is public (after the bidding), else zeros
 //   last_move     C       the move to beat (zeros when leading)
 //   last_kind     14      its MoveKind, one-hot
@@ -95,7 +95,7 @@ struct ObservationLayout {
 //   high_bidder   S       the highest bidder (classic) or provisional landlord, one-hot
 //   out           S       seats that passed (classic) or declined (call and rob)
 //   robs          S       robs so far, thermometer
-//   base          1       log2 of the base stake (0 while nobody has bid)
+//   base          1       log2 of the stake bid so far (0 before any bid)
 //   bombs         13d+1   bombs and rockets played, thermometer
 //   multiplier    1       log2 of the multiplier so far (bombs and rockets, capped)
 //   history       H x (C + S + 1)   the last H = 15 plays and passes, most recent first:

@@ -394,3 +394,45 @@ def test_douzero_features_outside_douzero_are_clear_errors() -> None:
         encode.douzero_batch([dz.Game(seed=1, rules=DOUZERO), dz.Game(seed=1)])
     with pytest.raises(TypeError, match=r"games\[0\] must be a Game"):
         encode.douzero_batch([None])  # type: ignore[list-item]
+
+
+def test_batches_read_games_that_another_thread_is_playing() -> None:
+    """The batch calls release the GIL while filling, from copies taken under it: with one
+    thread stepping and undoing the shared games, every row a reader gets is the game
+    before or after that step, never a mix, and nothing crashes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(11)
+    games = []
+    for _ in range(60):
+        hands, kitty = random_deal(rng)
+        game = dz.Game.from_deal(hands, kitty, landlord=0, rules=DOUZERO)
+        for _ in range(rng.randrange(30)):
+            if game.phase == "playing":
+                game.step(rng.choice(game.legal_actions()))
+        if game.phase == "playing":
+            games.append(game)
+    before = encode.observation_batch(games, 0)
+    for game in games:
+        game.step(game.legal_actions()[-1])
+    after = encode.observation_batch(games, 0)
+    for game in games:
+        game.undo()
+
+    def work(i: int) -> bool:
+        if i == 0:
+            for _ in range(30):
+                for game in games:
+                    game.step(game.legal_actions()[-1])
+                    game.undo()
+            return True
+        ok = True
+        for _ in range(10):
+            rows = encode.observation_batch(games, 0)
+            ok &= all(np.array_equal(r, b) or np.array_equal(r, a) for r, b, a in zip(rows, before, after))
+            encode.douzero_batch([g.copy() for g in games])
+        return ok
+
+    with ThreadPoolExecutor(3) as pool:
+        assert all(pool.map(work, range(3)))
+    assert np.array_equal(encode.observation_batch(games, 0), before)

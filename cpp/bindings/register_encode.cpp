@@ -11,22 +11,28 @@ namespace ddz::py_bind {
 
 namespace {
 
-// The games of a batch argument (a sequence of Game), with errors naming the bad item.
-std::vector<GameView> views_of(py::handle games) {
+// Calls f(i, game) for each Game of a batch argument (a sequence of Game), with errors
+// naming the bad item. Each item is held while f runs.
+template <class F>
+void for_each_game(py::handle games, F f) {
   if (!py::isinstance<py::sequence>(games) || py::isinstance<py::str>(games)) {
     throw py::type_error("games must be a sequence of Game");
   }
   const auto seq = py::reinterpret_borrow<py::sequence>(games);
-  std::vector<GameView> views;
-  views.reserve(py::len(seq));
-  for (std::size_t i = 0; i < py::len(seq); ++i) {
+  const std::size_t n = py::len(seq);
+  for (std::size_t i = 0; i < n; ++i) {
     const py::object item = seq[i];
     if (!is_exactly<Game>(item) && !py::isinstance<Game>(item)) {
       throw py::type_error("games[" + std::to_string(i) + "] must be a Game, not " +
                            std::string(py::str(py::type::of(item).attr("__name__"))));
     }
-    views.push_back(view_of(value_of<Game>(item)));
+    f(i, value_of<Game>(item));
   }
+}
+
+std::vector<GameView> views_of(py::handle games) {
+  std::vector<GameView> views;
+  for_each_game(games, [&](std::size_t, const Game& g) { views.push_back(view_of(g)); });
   return views;
 }
 
@@ -60,7 +66,7 @@ std::vector<int> observers(const std::vector<GameView>& views, py::handle seats)
   const auto seq = each ? py::reinterpret_borrow<py::sequence>(seats) : py::sequence();
   if (each && py::len(seq) != views.size()) throw py::value_error("seats must have one entry per game");
   for (std::size_t i = 0; i < views.size(); ++i) {
-    const std::string what = "seats[" + std::to_string(i) + "]";
+    const std::string what = each ? "seats[" + std::to_string(i) + "]" : std::string("seats");
     out[i] = observer(views[i], each ? py::object(seq[i]) : py::reinterpret_borrow<py::object>(seats), what.c_str());
   }
   return out;
@@ -92,9 +98,15 @@ struct DouZeroArrays {
   std::vector<Action> legal;
   py::array_t<std::int8_t> x_no_action, z;
   py::array_t<float> x_batch, z_batch;
+  // Their buffers, taken under the GIL for the fill without it.
+  std::int8_t *x_data = nullptr, *z_data = nullptr;
+  float *x_batch_data = nullptr, *z_batch_data = nullptr;
 };
 
-DouZeroArrays allocate(const Game& game, const GameView& v) {
+// The view and legal actions are read together, so they describe one state.
+DouZeroArrays allocate(const Game& game, GameView& v, const std::string& where) {
+  v = view_of(game);
+  if (auto why = douzero_error(v); !why.empty()) throw py::value_error(where + why);
   DouZeroArrays a;
   game.legal_actions(a.legal);
   const auto rows = static_cast<py::ssize_t>(a.legal.size());
@@ -103,16 +115,21 @@ DouZeroArrays allocate(const Game& game, const GameView& v) {
   a.z = py::array_t<std::int8_t>({kDouZeroZRows, kDouZeroZCols});
   a.x_batch = py::array_t<float>({rows, static_cast<py::ssize_t>(width + kDouZeroCards)});
   a.z_batch = py::array_t<float>({rows, py::ssize_t{kDouZeroZRows}, py::ssize_t{kDouZeroZCols}});
+  a.x_data = a.x_no_action.mutable_data();
+  a.z_data = a.z.mutable_data();
+  a.x_batch_data = a.x_batch.mutable_data();
+  a.z_batch_data = a.z_batch.mutable_data();
   return a;
 }
 
-void fill(const GameView& v, DouZeroArrays& a, std::int8_t* x, std::int8_t* z, float* xb, float* zb) {
-  douzero_x_no_action(v, x);
-  douzero_z(v, z);
-  douzero_batches(x, douzero_x_width(douzero_position(v.state)), z, a.legal, xb, zb);
+void fill(const GameView& v, const DouZeroArrays& a) {
+  douzero_x_no_action(v, a.x_data);
+  douzero_z(v, a.z_data);
+  douzero_batches(a.x_data, douzero_x_width(douzero_position(v.state)), a.z_data, a.legal, a.x_batch_data,
+                  a.z_batch_data);
 }
 
-py::dict douzero_dict(const GameView& v, DouZeroArrays& a) {
+py::dict douzero_dict(const GameView& v, const DouZeroArrays& a) {
   py::dict d;
   d["position"] = douzero_position_name(douzero_position(v.state));
   d["seat"] = int{v.state.to_move};
@@ -127,25 +144,15 @@ py::dict douzero_dict(const GameView& v, DouZeroArrays& a) {
 }
 
 py::list douzero_batch(py::handle games) {
-  const std::vector<GameView> views = views_of(games);
-  const auto seq = py::reinterpret_borrow<py::sequence>(games);
+  std::vector<GameView> views;
   std::vector<DouZeroArrays> arrays;
-  arrays.reserve(views.size());
-  for (std::size_t i = 0; i < views.size(); ++i) {
-    if (auto why = douzero_error(views[i]); !why.empty()) throw py::value_error("games[" + std::to_string(i) + "]: " + why);
-    arrays.push_back(allocate(value_of<Game>(seq[i]), views[i]));
-  }
-  struct Pointers {
-    std::int8_t *x, *z;
-    float *xb, *zb;
-  };
-  std::vector<Pointers> ptrs;
-  for (DouZeroArrays& a : arrays) {
-    ptrs.push_back({a.x_no_action.mutable_data(), a.z.mutable_data(), a.x_batch.mutable_data(), a.z_batch.mutable_data()});
-  }
+  for_each_game(games, [&](std::size_t i, const Game& g) {
+    views.emplace_back();
+    arrays.push_back(allocate(g, views.back(), "games[" + std::to_string(i) + "]: "));
+  });
   {
     py::gil_scoped_release release;
-    for (std::size_t i = 0; i < views.size(); ++i) fill(views[i], arrays[i], ptrs[i].x, ptrs[i].z, ptrs[i].xb, ptrs[i].zb);
+    for (std::size_t i = 0; i < views.size(); ++i) fill(views[i], arrays[i]);
   }
   py::list out;
   for (std::size_t i = 0; i < views.size(); ++i) out.append(douzero_dict(views[i], arrays[i]));
@@ -153,10 +160,9 @@ py::list douzero_batch(py::handle games) {
 }
 
 py::dict douzero_one(const Game& game) {
-  const GameView v = view_of(game);
-  if (auto why = douzero_error(v); !why.empty()) throw py::value_error(why);
-  DouZeroArrays a = allocate(game, v);
-  fill(v, a, a.x_no_action.mutable_data(), a.z.mutable_data(), a.x_batch.mutable_data(), a.z_batch.mutable_data());
+  GameView v;
+  DouZeroArrays a = allocate(game, v, "");
+  fill(v, a);
   return douzero_dict(v, a);
 }
 
