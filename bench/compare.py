@@ -170,8 +170,9 @@ def write_variants(w: Any, cpp: Dict[str, Any]) -> None:
     """The C++ core under each variant's own deal, next to the standard rules."""
     w("## Variants (C++ core, µs per call)")
     w("")
-    w("Positions as for the standard row, dealt under each preset: a third dealt hands, a "
-      "third the landlord's hand after the kitty, a third endgame hands of 1..10 cards; "
+    w("`ddz_bench_movegen --json`: thread CPU time per position, the best of 7 rounds that time "
+      "every preset's set in turn. Positions as for the standard row, dealt under each preset: "
+      "a third dealt hands, a third the landlord's hand after the kitty, a third endgame hands of 1..10 cards; "
       "follows against a lead of another dealt hand. `happy` deals and generates exactly as `standard` (it "
       "differs in scoring only), so the gap between those two rows is the timing noise of the run.")
     w("")

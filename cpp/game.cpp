@@ -115,24 +115,22 @@ std::uint64_t hash(const State& s) {
 }
 
 Deal deal_cards(Rng& rng, const Rules& rules) {
-  std::array<int, kMaxDeckSize> deck{};
+  std::array<int, kMaxDeckSize> deck;  // the first n are filled and used
+  const Mask cards = rules.deck();
   int n = 0;
   for (int r = 0; r < kNumRanks; ++r) {
-    for (int c = 0; c < count(rules.deck(), r); ++c) deck[static_cast<std::size_t>(n++)] = r;
+    for (int c = count(cards, r); c > 0; --c) deck[static_cast<std::size_t>(n++)] = r;
   }
   for (int i = n - 1; i > 0; --i) {
     std::swap(deck[static_cast<std::size_t>(i)], deck[rng.below(static_cast<std::uint32_t>(i + 1))]);
   }
   Deal d;
   const int hand = rules.hand_size();
-  for (int i = 0; i < n; ++i) {
-    const Mask card = cards_of(deck[static_cast<std::size_t>(i)], 1);
-    if (i < rules.players * hand) {
-      d.hands[static_cast<std::size_t>(i / hand)] += card;
-    } else {
-      d.kitty += card;
-    }
+  int i = 0;
+  for (int seat = 0; seat < rules.players; ++seat) {
+    for (const int end = i + hand; i < end; ++i) d.hands[static_cast<std::size_t>(seat)] += cards_of(deck[static_cast<std::size_t>(i)], 1);
   }
+  for (; i < n; ++i) d.kitty += cards_of(deck[static_cast<std::size_t>(i)], 1);
   return d;
 }
 

@@ -4,6 +4,7 @@ through the Python API: presets, deals, bidding, play, settlement, records, self
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import pathlib
 import random
@@ -75,9 +76,9 @@ def test_variant_fields_are_typed() -> None:
     with pytest.raises(TypeError, match="rules field 'players' must be an int"):
         Rules(players=True)
     with pytest.raises(TypeError, match="rules field 'kitty_size' must be an int"):
-        Rules(kitty_size="3")
+        Rules(kitty_size="3")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="rules field 'start_bonus' must be a bool"):
-        Rules(start_bonus=1)
+        Rules(start_bonus=1)  # type: ignore[arg-type]
 
 
 def test_four_player_deals_are_checked() -> None:
@@ -160,14 +161,12 @@ def test_happy_bonuses_across_seeded_deals() -> None:
     rng = random.Random(0)
     for seed in range(400):
         game = Game(seed=seed, rules=rules)
-        dealt = [game.hand(s) for s in range(3)]
-        expected = [("jokers", s) for s in range(3) if dealt[s].count("B") and dealt[s].count("R")]
-        expected += [("straight", s) for s in range(3) if all(dealt[s].count(r) for r in str(straight))]
         play_randomly(game, rng)
         result = game.result
         assert result is not None
-        if game.redeals:  # the deal played is a later one; its bonuses are checked through the record
-            continue
+        dealt = [Cards(h) for h in game.to_record()["deals"][-1]["hands"]]  # the deal played, after any redeal
+        expected = [("jokers", s) for s in range(3) if dealt[s].count("B") and dealt[s].count("R")]
+        expected += [("straight", s) for s in range(3) if straight <= dealt[s]]
         assert result.start_bonuses == tuple(expected)
         bonus_kinds = {name for name, _ in expected}
         doublings = result.bombs + result.rockets + result.spring + result.anti_spring + len(bonus_kinds)
@@ -203,6 +202,37 @@ def test_four_player_moves() -> None:
     assert Move("BBRR", rules=rules).beats(Move("22222222", rules=rules))
     follows = dz.legal_moves("33333BB", last="22", rules=rules)
     assert sorted(str(m) for m in follows) == ["3333", "33333", "BB"]
+
+
+TWO_DECK_CARDS = [r for r in range(15) for _ in range(2 if r >= 13 else 8)]
+
+
+@st.composite
+def two_deck_hands(draw: st.DrawFn, max_size: int = 11) -> Cards:
+    picks = draw(st.lists(st.sampled_from(range(len(TWO_DECK_CARDS))), unique=True, max_size=max_size))
+    counts = [0] * 15
+    for i in picks:
+        counts[TWO_DECK_CARDS[i]] += 1
+    return Cards.from_counts(counts)
+
+
+def move_key(move: Move) -> tuple[int, int, int, int]:
+    return (move.cards.mask, int(move.kind), move.key, move.length)
+
+
+@settings(max_examples=80, deadline=None)
+@given(hand=two_deck_hands(), other=two_deck_hands(max_size=8))
+def test_four_player_generation_is_every_reading_of_every_sub_multiset(hand: Cards, other: Cards) -> None:
+    """Leads are exactly the readings of the hand's sub-multisets; follows exactly the
+    leads that beat the move to beat (up to 8 of a rank, joker pairs, the 4-joker rocket)."""
+    rules = Rules.preset("four_player")
+    leads = dz.legal_moves(hand, rules=rules)
+    subs = itertools.product(*(range(c + 1) for c in hand.counts))
+    expected = {move_key(m) for counts in subs for m in dz.classify(Cards.from_counts(list(counts)), rules)}
+    assert sorted(move_key(m) for m in leads) == sorted(expected)
+    for last in dz.legal_moves(other, rules=rules)[:6]:
+        follows = {move_key(m) for m in dz.legal_moves(hand, last=last, rules=rules)}
+        assert follows == {move_key(m) for m in leads if m.beats(last)}
 
 
 def test_four_player_settlement() -> None:

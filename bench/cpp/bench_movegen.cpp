@@ -3,10 +3,10 @@
 // under the standard rules and under each variant with its own deal (sanren: 18 and 18;
 // happy: as standard, whose move rules it shares; four_player: two decks, 25 and 33;
 // laizi: as standard, with a wild rank drawn for each position).
-// Prints ns and moves per position; `--json` prints {"lead_ns", "follow_ns", "lead_moves",
+// Times are thread CPU time, best of 7 rounds. Prints ns and moves per position; `--json` prints {"lead_ns", "follow_ns", "lead_moves",
 // "follow_moves" (standard), "variants": {name: {the same four}}} for bench/compare.py.
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -62,58 +62,79 @@ std::vector<Position> positions(int n, bool follow, const Rules& rules) {
 }
 
 struct Timing {
-  double ns;     // per position, best of the rounds
-  double moves;  // listed per position
+  double ns = 1e30;  // per position, best of the rounds
+  double moves = 0;  // listed per position
 };
 
-Timing time_positions(const std::vector<Position>& ps, const Rules& rules) {
-  std::vector<Move> buffer;
+// One set of positions under one preset, and its timing so far.
+struct Set {
+  const char* name;
+  Rules rules;
+  std::vector<Position> positions;
+  Timing timing;
+};
+
+// CPU time of this thread: the time it ran, not the time other processes on a shared
+// machine held the core (wall time under load inflates by the load factor).
+double thread_ns() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+}
+
+// One pass over the set, keeping the best time.
+void time_once(Set& set, std::vector<Move>& buffer) {
   std::size_t moves = 0;
-  double best = 1e30;
-  for (int round = 0; round < 7; ++round) {
-    const auto start = std::chrono::steady_clock::now();
-    for (const Position& p : ps) {
-      buffer.clear();
-      if (rules.wild) {
-        append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, rules, p.wild, buffer);
-      } else {
-        append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, rules, buffer);
-      }
-      moves += buffer.size();
+  const double start = thread_ns();
+  for (const Position& p : set.positions) {
+    buffer.clear();
+    if (set.rules.wild) {
+      append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, set.rules, p.wild, buffer);
+    } else {
+      append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, set.rules, buffer);
     }
-    const auto ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-    best = std::min(best, ns / static_cast<double>(ps.size()));
+    moves += buffer.size();
   }
-  if (moves == 0) std::fprintf(stderr, "no moves generated\n");
-  return {best, static_cast<double>(moves) / 7.0 / static_cast<double>(ps.size())};
+  const double ns = thread_ns() - start;
+  const auto n = static_cast<double>(set.positions.size());
+  set.timing = {std::min(set.timing.ns, ns / n), static_cast<double>(moves) / n};
+}
+
+std::string json_fields(const Timing& lead, const Timing& follow) {
+  char text[160];
+  std::snprintf(text, sizeof text, "\"lead_ns\": %.1f, \"follow_ns\": %.1f, \"lead_moves\": %.2f, \"follow_moves\": %.2f",
+                lead.ns, follow.ns, lead.moves, follow.moves);
+  return text;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const bool json = argc > 1 && std::strcmp(argv[1], "--json") == 0;
-  std::string variants;
-  Timing lead{}, follow{};
+  // Leads and follows of each preset, timed round-robin so that every set sees the same
+  // machine load; the best of 7 rounds counts.
+  std::vector<Set> sets;
   for (const char* name : {"standard", "sanren", "happy", "four_player", "laizi"}) {
     const Rules rules = *preset(name);
-    const Timing l = time_positions(positions(30000, false, rules), rules);
-    const Timing f = time_positions(positions(30000, true, rules), rules);
-    if (std::strcmp(name, "standard") == 0) {
-      lead = l;
-      follow = f;
-    } else {
-      variants += std::string(variants.empty() ? "" : ", ") + "\"" + name + "\": {\"lead_ns\": " + std::to_string(l.ns) +
-                  ", \"follow_ns\": " + std::to_string(f.ns) + ", \"lead_moves\": " + std::to_string(l.moves) +
-                  ", \"follow_moves\": " + std::to_string(f.moves) + "}";
-    }
+    sets.push_back({name, rules, positions(30000, false, rules), {}});
+    sets.push_back({name, rules, positions(30000, true, rules), {}});
+  }
+  std::vector<Move> buffer;
+  for (int round = 0; round < 7; ++round) {
+    for (Set& set : sets) time_once(set, buffer);
+  }
+  std::string variants;
+  for (std::size_t i = 0; i < sets.size(); i += 2) {
+    const Timing& l = sets[i].timing;
+    const Timing& f = sets[i + 1].timing;
+    if (l.moves == 0) std::fprintf(stderr, "no moves generated\n");
     if (!json) {
-      std::printf("%-12s lead: %7.1f ns/position (%5.1f moves)  follow: %6.1f ns/position (%4.2f moves)\n", name, l.ns,
-                  l.moves, f.ns, f.moves);
+      std::printf("%-12s lead: %7.1f ns/position (%5.1f moves)  follow: %6.1f ns/position (%4.2f moves)\n", sets[i].name,
+                  l.ns, l.moves, f.ns, f.moves);
+    } else if (i > 0) {
+      variants += std::string(variants.empty() ? "" : ", ") + "\"" + sets[i].name + "\": {" + json_fields(l, f) + "}";
     }
   }
-  if (json) {
-    std::printf("{\"lead_ns\": %.1f, \"follow_ns\": %.1f, \"lead_moves\": %.2f, \"follow_moves\": %.2f, \"variants\": {%s}}\n",
-                lead.ns, follow.ns, lead.moves, follow.moves, variants.c_str());
-  }
+  if (json) std::printf("{%s, \"variants\": {%s}}\n", json_fields(sets[0].timing, sets[1].timing).c_str(), variants.c_str());
   return 0;
 }

@@ -3,7 +3,8 @@
 The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 
 - :class:`Cards`: a multiset of cards, from text such as ``"33344456"`` or ``"BR"``.
-- :class:`Rules`: the rules configuration; ``Rules.preset("douzero")`` and friends.
+- :class:`Rules`: the rules configuration; ``Rules.preset("douzero")`` and friends,
+  and the variants ``sanren`` (no kitty), ``happy`` (start bonuses) and ``four_player``.
 - :class:`MoveKind`, :class:`Move`: a combination and one reading of cards as it.
 - :func:`classify`, :func:`legal_moves`, :func:`legal_moves_array`,
   :func:`legal_moves_batch`: what cards are, and what a hand may play.
