@@ -105,11 +105,11 @@ ObservationLayout observation_layout(int seats, int decks) {
   const int c = card_plane_size(decks), s = seats;
   const int sizes[kObservationBlocks] = {
       c, c, s * c, s * max_hand(decks), c, c, kNumMoveKinds, s, s, s, kPhases, kClassicBids, s, s, s, 1,
-      (kNumRanks - 2) * decks + 1, 1, kHistoryLength * (c + s + 1), 1, 1, s};
+      (kNumRanks - 2) * decks + 1, 1, kHistoryLength * (c + s + 1), 1, 1, s, kNumRanks - 2};
   static constexpr const char* kNames[kObservationBlocks] = {
       "hand",  "unseen",      "played", "hand_sizes", "kitty", "last_move", "last_kind",  "last_by",
       "landlord", "to_move", "phase",  "bid",        "high_bidder", "out",   "robs",      "base",
-      "bombs", "multiplier",  "history", "passes",   "leading", "seats_present"};
+      "bombs", "multiplier",  "history", "passes",   "leading", "seats_present", "wild"};
   ObservationLayout layout;
   layout.seats = seats;
   layout.decks = decks;
@@ -184,6 +184,7 @@ void encode_observation(const GameView& v, int seat, const ObservationLayout& la
     block(kPasses)[0] = static_cast<float>(s.passes);
     block(kLeading)[0] = s.to_move == seat && !s.last.cards ? 1.0f : 0.0f;
   }
+  if (v.rules.wild) one_hot(block(kWild), s.wild, kNumRanks - 2);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -227,6 +228,7 @@ std::string douzero_error(const GameView& v) {
   const State& s = v.state;
   if (s.seats != 3) return "DouZero's encoding is for three seats";
   if (v.rules.decks != 1) return "DouZero's encoding is for one deck";
+  if (v.rules.wild) return "DouZero's encoding has no wild cards";
   if (s.phase != Phase::Playing) return "DouZero's encoding is for the player to move in play";
   for (int i = 0; i < 3; ++i) {
     const int limit = i == s.landlord ? kDouZeroLandlordCards : kDouZeroPeasantCards;

@@ -63,7 +63,7 @@ struct Block {
 // The blocks, in layout order (see observation_layout).
 enum BlockId : int {
   kHand, kUnseen, kPlayed, kHandSizes, kKitty, kLastMove, kLastKind, kLastBy, kLandlord, kToMove, kPhase,
-  kBid, kHighBidder, kOut, kRobs, kBase, kBombs, kMultiplier, kHistory, kPasses, kLeading, kSeatsPresent,
+  kBid, kHighBidder, kOut, kRobs, kBase, kBombs, kMultiplier, kHistory, kPasses, kLeading, kSeatsPresent, kWild,
   kObservationBlocks
 };
 
@@ -103,6 +103,7 @@ struct ObservationLayout {
 //   passes        1       consecutive passes since the move to beat
 //   leading       1       1 when the observer is to move and leads
 //   seats_present S       1 for each seat in the game
+//   wild          13      the wild rank 3..2 (laizi), one-hot; zeros without wild cards
 ObservationLayout observation_layout(int seats, int decks);
 
 // The layout a game's observations use: at least three seats (a two-hand position is a

@@ -20,12 +20,14 @@ RULES = [dz.Rules.preset(name) for name in dz.Rules.presets()] + [dz.Rules(biddi
 DECK_COUNTS = [4] * 13 + [1, 1]
 
 
-def plane_counts(plane: np.ndarray) -> list[int]:
+def plane_counts(plane: np.ndarray, decks: int = 1) -> list[int]:
     """Card counts from a card plane, checking that each rank is a thermometer."""
-    assert plane.shape == (54,)
+    assert plane.shape == (54 * decks,)
     counts = []
     for r in range(15):
-        slots = plane[4 * r : 4 * r + 4] if r < 13 else plane[52 + r - 13 : 53 + r - 13]
+        per_rank = 4 * decks
+        start = per_rank * r if r < 13 else 13 * per_rank + (r - 13) * decks
+        slots = plane[start : start + (per_rank if r < 13 else decks)]
         n = int(slots.sum())
         assert list(slots) == [1.0] * n + [0.0] * (len(slots) - n), slots
         counts.append(n)
@@ -51,25 +53,31 @@ def random_game(seed: int, rules: dz.Rules, steps: int, first_bidder: int = 0) -
 
 def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     """Every block of `obs` read back and compared with what the game says."""
-    n = game.seats
+    n, d = game.seats, game.rules.decks
+    layout_seats, most = max(n, 3), 20 if d == 1 else 33  # the most cards a hand holds
+    L = encode.layout_for(game.rules)
     view = game.observation(seat)
     rel = [(seat + k) % n for k in range(n)]
-    assert obs.shape == encode.OBSERVATION_SHAPE and obs.dtype == np.float32
-    assert plane_counts(obs[L["hand"]]) == list(game.hand(seat).counts)
-    played = obs[L["played"]].reshape(3, 54)
-    sizes = obs[L["hand_sizes"]].reshape(3, 20)
-    for k in range(3):
+    assert obs.shape == (max(s.stop for s in L.values()),) and obs.dtype == np.float32
+
+    def counts(block: str) -> list[int]:
+        return plane_counts(obs[L[block]], d)
+
+    assert counts("hand") == list(game.hand(seat).counts)
+    played = obs[L["played"]].reshape(layout_seats, 54 * d)
+    sizes = obs[L["hand_sizes"]].reshape(layout_seats, most)
+    for k in range(layout_seats):
         if k < n:
-            assert plane_counts(played[k]) == list(view["played"][rel[k]].counts)
-            assert sizes[k].sum() == min(view["hand_sizes"][rel[k]], 20)
+            assert plane_counts(played[k], d) == list(view["played"][rel[k]].counts)
+            assert sizes[k].sum() == min(view["hand_sizes"][rel[k]], most)
             assert list(sizes[k]) == sorted(sizes[k], reverse=True)  # a thermometer
         else:
             assert not played[k].any() and not sizes[k].any()
-    unseen = plane_counts(obs[L["unseen"]])
+    unseen = counts("unseen")
     for r in range(15):
         in_play = game.hand(seat).counts[r] + sum(view["played"][i].counts[r] for i in range(n))
-        assert unseen[r] == DECK_COUNTS[r] - in_play
-    kitty = plane_counts(obs[L["kitty"]])
+        assert unseen[r] == DECK_COUNTS[r] * d - in_play
+    kitty = counts("kitty")
     assert kitty == (list(game.kitty.counts) if game.landlord is not None else [0] * 15)
     landlord = one_hot_index(obs[L["landlord"]])
     assert landlord == (None if game.landlord is None else rel.index(game.landlord))
@@ -77,7 +85,7 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     assert to_move == (None if game.to_move is None else rel.index(game.to_move))
     assert one_hot_index(obs[L["phase"]]) == ["bidding", "playing", "over"].index(game.phase)
     last = game.last
-    assert plane_counts(obs[L["last_move"]]) == (list(last.cards.counts) if last else [0] * 15)
+    assert counts("last_move") == (list(last.cards.counts) if last else [0] * 15)
     assert one_hot_index(obs[L["last_kind"]]) == (int(last.kind) if last else None)
     assert one_hot_index(obs[L["last_by"]]) == (rel.index(game.last_by) if last else None)
     assert obs[L["bombs"]].sum() == view["bombs"] + view["rockets"]
@@ -86,13 +94,14 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
         assert obs[L["base"]][0] == pytest.approx(math.log2(game.bid_value))
     if game.rules.bidding == "classic":
         assert one_hot_index(obs[L["bid"]]) == view["bidding"]["high_bid"]
-    assert list(obs[L["seats_present"]]) == [1.0] * n + [0.0] * (3 - n)
+    assert list(obs[L["seats_present"]]) == [1.0] * n + [0.0] * (layout_seats - n)
+    assert one_hot_index(obs[L["wild"]]) == game.wild_rank
     leading = game.phase == "playing" and game.to_move == seat and game.last is None
     assert obs[L["leading"]][0] == float(leading)
-    check_history(obs, game, seat)
+    check_history(obs[L["history"]], game, seat)
 
 
-def check_history(obs: np.ndarray, game: dz.Game, seat: int) -> None:
+def check_history(history: np.ndarray, game: dz.Game, seat: int) -> None:
     # Plays and passes (a redeal only ever follows bids); a position opens with its
     # move to beat and the passes after it.
     plays = [(s, a) for s, a in game.history if a.type in (dz.ActionType.PLAY, dz.ActionType.PASS)]
@@ -102,13 +111,14 @@ def check_history(obs: np.ndarray, game: dz.Game, seat: int) -> None:
         opening = [(by, dz.Action.play(dz.Move(position["last"], rules=game.rules)))]
         opening += [((by + k) % n, dz.Action.pass_()) for k in range(1, (position["to_move"] - by) % n)]
         plays = opening + plays
-    entries = obs[L["history"]].reshape(encode.HISTORY_LENGTH, 58)
+    c, s = 54 * game.rules.decks, max(game.seats, 3)
+    entries = history.reshape(encode.HISTORY_LENGTH, c + s + 1)
     recent = plays[::-1][: encode.HISTORY_LENGTH]
     for entry, (who, action) in zip(entries, recent):
         cards = action.move.cards.counts if action.move else (0,) * 15
-        assert plane_counts(entry[:54]) == list(cards)
-        assert one_hot_index(entry[54:57]) == (who - seat) % game.seats
-        assert entry[57] == float(action.type == dz.ActionType.PASS)
+        assert plane_counts(entry[:c], game.rules.decks) == list(cards)
+        assert one_hot_index(entry[c : c + s]) == (who - seat) % game.seats
+        assert entry[c + s] == float(action.type == dz.ActionType.PASS)
     assert not entries[len(recent) :].any()
 
 
@@ -117,12 +127,13 @@ def check_history(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     seed=st.integers(0, 2**32),
     rules=st.sampled_from(RULES),
     steps=st.integers(0, 80),
-    first_bidder=st.integers(0, 2),
-    seat=st.integers(0, 2),
+    first_bidder=st.integers(0, 3),
+    seat=st.integers(0, 3),
 )
 def test_every_block_reads_back_as_the_game_says(
     seed: int, rules: dz.Rules, steps: int, first_bidder: int, seat: int
 ) -> None:
+    first_bidder, seat = first_bidder % rules.players, seat % rules.players
     game = random_game(seed, rules, steps, first_bidder)
     check_against_game(encode.observation(game, seat), game, seat)
     if game.phase != "over":
@@ -132,41 +143,8 @@ def test_every_block_reads_back_as_the_game_says(
 def hidden_twin(game: dz.Game, seat: int, shuffle_seed: int) -> dz.Game:
     """The same hand with the cards `seat` cannot see dealt differently among the others
     (each keeping its count and the cards it played; the landlord keeps the public kitty
-    cards it still holds), replayed action for action."""
-    record = game.to_record()
-    deal = record["deals"][0]
-    kitty = dz.Cards(deal["kitty"])
-    public_kitty = game.landlord is not None
-    others = [i for i in range(3) if i != seat]
-    kept = {i: dz.Cards() for i in others}
-    if public_kitty:
-        held = game.hand(game.landlord).counts
-        kept[game.landlord] = dz.Cards.from_counts([min(k, h) for k, h in zip(kitty.counts, held)])
-    pool = []
-    for i in others:
-        pool += list(game.hand(i) - kept[i])
-    if not public_kitty:
-        pool += list(kitty)
-    random.Random(shuffle_seed).shuffle(pool)
-    current = {}
-    for i in others:
-        size = len(game.hand(i) - kept[i])
-        current[i] = kept[i] + " ".join(pool[:size])  # spaces: "BJ" would read as one joker
-        pool = pool[size:]
-    new_kitty = kitty if public_kitty else dz.Cards(" ".join(pool))
-    hands = []
-    for i in range(3):
-        if i == seat:
-            hands.append(dz.Cards(deal["hands"][i]))
-            continue
-        dealt = game.observation(seat)["played"][i] + current[i]
-        hands.append(dealt - new_kitty if i == game.landlord else dealt)
-    twin = dz.Game.from_deal(
-        hands, new_kitty, first_bidder=record["first_bidder"], landlord=record["landlord"], rules=game.rules, seed=game.seed
-    )
-    for _, action in game.history:
-        twin.step(action)
-    return twin
+    cards it still holds), replayed action for action: a world of :func:`sample_worlds`."""
+    return dz.sample_worlds(game, seat, 1, seed=shuffle_seed)[0]
 
 
 @settings(max_examples=120, deadline=None)
@@ -174,12 +152,13 @@ def hidden_twin(game: dz.Game, seat: int, shuffle_seed: int) -> dz.Game:
     seed=st.integers(0, 2**32),
     rules=st.sampled_from(RULES),
     steps=st.integers(0, 80),
-    seat=st.integers(0, 2),
+    seat=st.integers(0, 3),
     shuffle_seed=st.integers(0, 2**32),
 )
 def test_cards_the_seat_cannot_see_never_change_its_observation(
     seed: int, rules: dz.Rules, steps: int, seat: int, shuffle_seed: int
 ) -> None:
+    seat %= rules.players
     game = random_game(seed, rules, steps)
     assume(game.redeals == 0 and game.landlord is not None or game.phase == "bidding")
     twin = hidden_twin(game, seat, shuffle_seed)
@@ -239,8 +218,11 @@ def test_the_layout_tiles_the_vector_and_is_documented() -> None:
     assert two_decks["hand"] == slice(0, 108) and two_decks["landlord"].stop - two_decks["landlord"].start == 4
 
 
+ONE_LAYOUT = [r for r in RULES if r.players == 3]  # a batch shares one layout
+
+
 def test_batch_equals_the_singles() -> None:
-    games = [random_game(seed, RULES[seed % len(RULES)], seed % 60) for seed in range(40)]
+    games = [random_game(seed, ONE_LAYOUT[seed % len(ONE_LAYOUT)], seed % 60) for seed in range(40)]
     games.append(dz.Game.from_position(["3K", "AA"], landlord=0, to_move=1))
     seats = [seed % 3 if i < 40 else 1 for i, seed in enumerate(range(41))]
     batch = encode.observation_batch(games, seats)
@@ -252,6 +234,10 @@ def test_batch_equals_the_singles() -> None:
     assert np.array_equal(encode.observation_batch(live, 0), np.stack([encode.observation(g, 0) for g in live]))
     assert np.array_equal(encode.observation_batch(live, np.zeros(len(live), np.int64)), encode.observation_batch(live, 0))
     assert encode.observation_batch([]).shape == (0, *encode.OBSERVATION_SHAPE)
+    four = [random_game(seed, dz.Rules.preset("four_player"), seed) for seed in range(8)]
+    assert np.array_equal(encode.observation_batch(four, 3), np.stack([encode.observation(g, 3) for g in four]))
+    with pytest.raises(ValueError, match="another observation layout"):
+        encode.observation_batch([games[0], four[0]])
 
 
 def test_bad_arguments_are_clear_errors() -> None:

@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._core import HISTORY_LENGTH, Action, Game
+from ._core import HISTORY_LENGTH, Action, Game, Rules
 
 __all__ = [
     "DOUZERO_POSITIONS",
@@ -39,6 +39,7 @@ __all__ = [
     "DouZeroObservation",
     "douzero",
     "douzero_batch",
+    "layout_for",
     "observation",
     "observation_batch",
     "observation_layout",
@@ -50,8 +51,10 @@ _Seats = Union[int, Sequence[int], npt.NDArray[np.integer], None]
 def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
     """The blocks of the observation vector, name -> slice, in order.
 
-    ``C`` is the card plane (54 with one deck), ``S`` the number of seats of the layout
-    (three for every game of this engine today), ``H`` = :data:`HISTORY_LENGTH` (15).
+    ``C`` is the card plane (54 with one deck, 108 with two), ``S`` the number of seats of
+    the layout (3; 4 for four-player games), ``M`` the most cards a hand can hold (20 with
+    one deck, 33 with two), ``H`` = :data:`HISTORY_LENGTH` (15). :func:`layout_for` gives
+    the layout of a rules' games.
     Per-seat blocks are relative to the observer (slot 0 is the observer). One-hot and
     thermometer blocks are all zero when the thing they describe does not exist.
 
@@ -61,8 +64,8 @@ def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
     ``hand``                  C            the observer's hand
     ``unseen``                C            cards neither in the observer's hand nor played
     ``played``                S x C        the cards each seat has played this hand
-    ``hand_sizes``            S x 20       each seat's card count, thermometer (the first
-                                           ``n`` slots are 1; counts above 20 read as 20)
+    ``hand_sizes``            S x M        each seat's card count, thermometer (the first
+                                           ``n`` slots are 1; counts above M read as M)
     ``kitty``                 C            the kitty once the landlord is known, else zeros
     ``last_move``             C            the move to beat (zeros when leading)
     ``last_kind``             14           its :class:`MoveKind`, one-hot
@@ -76,13 +79,15 @@ def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
     ``out``                   S            seats that passed (classic) or declined
     ``robs``                  S            robs so far (call and rob), thermometer
     ``base``                  1            log2 of the stake bid so far (0 before any bid)
-    ``bombs``                 14           bombs and rockets played, thermometer
+    ``bombs``                 13d+1        bombs and rockets played, thermometer (d decks)
     ``multiplier``            1            log2 of the multiplier so far (capped)
     ``history``               H x (C+S+1)  the last H plays and passes, most recent first:
                                            the cards, who (one-hot) and 1 for a pass
     ``passes``                1            passes since the move to beat (in play)
     ``leading``               1            1 when the observer is to move and leads
     ``seats_present``         S            1 for each seat of the game
+    ``wild``                  13           the wild rank 3..2 (laizi), one-hot; zeros
+                                           without wild cards
     ========================  ===========  ============================================
 
     Bidding actions are not in ``history``: the bidding blocks sum them up.
@@ -91,8 +96,15 @@ def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
     return {name: slice(offset, offset + size) for name, offset, size in blocks}
 
 
+def layout_for(rules: Rules | None = None) -> dict[str, slice]:
+    """The layout of :func:`observation` for games under ``rules`` (default: standard)."""
+    rules = rules if rules is not None else Rules()
+    return observation_layout(max(rules.players, 3), rules.decks)
+
+
 OBSERVATION_LAYOUT: dict[str, slice] = observation_layout()
-"""The blocks of :func:`observation`'s vector for three-seat, one-deck games."""
+"""The blocks of :func:`observation`'s vector for three-seat, one-deck games (every
+preset but ``four_player``, whose layout is ``layout_for(Rules.preset("four_player"))``)."""
 
 OBSERVATION_SHAPE: tuple[int] = (max(s.stop for s in OBSERVATION_LAYOUT.values()),)
 """The shape of one observation (1-D)."""
@@ -153,8 +165,8 @@ def douzero(game: Game) -> DouZeroObservation:
     int8). Positions are relative to the landlord, so any landlord seat works. The
     history ``z`` holds the last 15 plays and passes of the hand.
 
-    Raises ValueError outside DouZero's reach: a game not in play, not three seats, or a
-    hand larger than DouZero's one-hot counts (20 cards for the landlord, 17 for a peasant).
+    Raises ValueError outside DouZero's reach: a game not in play, not three seats, with
+    wild cards, or a hand larger than DouZero's one-hot counts (20 cards for the landlord, 17 for a peasant).
     """
     return _core.encode_douzero(game)  # type: ignore[return-value]
 
