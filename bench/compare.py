@@ -430,6 +430,9 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
     if cpp:
         w(f"| ours C++ core (`{cpp.get('exe')} --json`, its own positions) | "
           f"{fmt_us(cpp.get('lead_ns'))} | {fmt_us(cpp.get('follow_ns'))} |")
+        if cpp.get("laizi_lead_ns") is not None:
+            w(f"| ours C++ core, `laizi` (a wild rank drawn per position; see \"Wild cards\" below) | "
+              f"{fmt_us(cpp.get('laizi_lead_ns'))} | {fmt_us(cpp.get('laizi_follow_ns'))} |")
     else:
         w("| ours C++ core | (build/bench/ddz_bench_movegen not built) | |")
     w("")
