@@ -8,7 +8,8 @@
 // did not decline, then the caller's rob-back; each rob doubles), or none (the landlord
 // is given, base stake 1). The landlord takes the kitty and leads. After every other
 // player passes, the last player who played leads anything. The first to empty the hand
-// ends it.
+// ends it. With wild cards (laizi) a wild rank is drawn after each deal; a play takes its
+// cards spent (wild.hpp) from the hand.
 //
 // A `State` is a plain value: copying it is the cheap copy search wants. A `Game` adds
 // the record (deals and actions), undo, and the random generator used for redeals.

@@ -45,17 +45,17 @@ inline constexpr int kNumMoveKinds = 14;
 //
 // With wild cards (laizi, wild.hpp) `cards` is the combination as it stands, and the
 // padding after `length` says which of its cards are wild cards standing in for another
-// rank: `subs` lists those ranks, one per nibble from the low end, each as rank + 1,
-// ascending (0 ends the list; one deck holds at most 4 wild cards), and `wild_rank` is the
-// rank of the wild cards. A natural move has subs == 0 and wild_rank == 0, so it reads as
+// rank: `wild_rank` is the rank of the wild cards, and `subs` lists the ranks they stand
+// for, one per nibble from the low end, each as rank + 1, ascending (0 ends the list; one
+// deck holds at most 4 wild cards). A natural move has subs == 0 and wild_rank == 0, so it reads as
 // before, and the size stays 16 bytes.
 struct Move {
   Mask cards = 0;
   MoveKind kind = MoveKind::Solo;
   std::uint8_t key = 0;
   std::uint8_t length = 0;
-  std::uint16_t subs = 0;
   std::uint8_t wild_rank = 0;
+  std::uint16_t subs = 0;
 
   friend bool operator==(const Move&, const Move&) = default;
 };

@@ -158,6 +158,10 @@ class Generator {
 
 }  // namespace
 
+void append_kind_moves(Mask hand, MoveKind kind, const Rules& rules, std::vector<Move>& out) {
+  if (static_cast<int>(kind) < kNumMoveKinds) Generator(hand, rules, out).kind(kind, {});
+}
+
 void append_legal_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out) {
   Generator gen(hand, rules, out);
   if (last == nullptr) {

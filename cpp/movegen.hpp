@@ -20,6 +20,9 @@ namespace ddz {
 // Moves of `hand` that may be played when `last` is the move to beat (nullptr: leading).
 void append_legal_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out);
 
+// The leads of one kind only (wild.cpp builds its moves kind by kind).
+void append_kind_moves(Mask hand, MoveKind kind, const Rules& rules, std::vector<Move>& out);
+
 inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& rules) {
   std::vector<Move> out;
   append_legal_moves(hand, last, rules, out);

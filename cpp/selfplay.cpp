@@ -39,7 +39,7 @@ Action from_row(const ActionRow& row) {
   Action a{static_cast<ActionType>(row.type), row.value, {}};
   if (a.type == ActionType::Play) {
     a.value = 0;
-    a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key, row.length, row.subs, row.value};
+    a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key, row.length, row.value, row.subs};
   }
   return a;
 }

@@ -68,7 +68,19 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
         dz.Move("5777=8888", rules=LAIZI, wild="5")  # a 7 cannot become an 8
     with pytest.raises(ValueError, match="not one move"):
         dz.Move("5555=7777", rules=LAIZI, wild="5")  # four wild cards are no soft bomb
+    with pytest.raises(TypeError, match="wild must be an int, not bool"):
+        dz.legal_moves("7775", rules=LAIZI, wild=True)
+    with pytest.raises(ValueError, match="needs rules with wild cards"):
+        dz.Move("5777=7777", wild="5")
     soft = dz.Move("5777=7777", rules=LAIZI, wild="5")
+    cards, kind, key, length, subs, _ = soft.__getstate__()
+    with pytest.raises(ValueError, match="pickled Move"):
+        dz.Move.__new__(dz.Move).__setstate__((cards, kind, key, length, subs, 4))  # 7s cannot stand for 7s
+    rows = dz.actions_to_rows([(0, dz.Action.play(soft))])
+    assert dz.actions_from_rows(rows) == [(0, dz.Action.play(soft))]
+    rows["subs"][0] = 0xFFFF
+    with pytest.raises(ValueError, match="not an action"):
+        dz.actions_from_rows(rows)
     with pytest.raises(ValueError, match="not a move under these rules"):
         dz.legal_moves("3333", last=soft)  # the standard rules have no wild cards
     with pytest.raises(ValueError, match="another rank"):

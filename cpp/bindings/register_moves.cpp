@@ -77,10 +77,10 @@ py::dtype move_dtype() {
   return storage
       .call_once_and_store_result([] {
         py::dict spec;
-        spec["names"] = py::make_tuple("cards", "kind", "key", "length", "subs", "wild_rank");
-        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1", "<u2", "u1");
+        spec["names"] = py::make_tuple("cards", "kind", "key", "length", "wild_rank", "subs");
+        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1", "u1", "<u2");
         spec["offsets"] = py::make_tuple(offsetof(Move, cards), offsetof(Move, kind), offsetof(Move, key),
-                                         offsetof(Move, length), offsetof(Move, subs), offsetof(Move, wild_rank));
+                                         offsetof(Move, length), offsetof(Move, wild_rank), offsetof(Move, subs));
         spec["itemsize"] = sizeof(Move);
         return py::dtype::from_args(spec);
       })

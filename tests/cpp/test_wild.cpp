@@ -221,10 +221,10 @@ TEST(wild_moves_record_what_they_spend) {
 
 TEST(wild_generation_equals_brute_force) {
   Rng rng(606);
-  for (const auto& base : {"laizi", "douzero"}) {
+  for (const auto& base : {"laizi", "douzero", "rlcard", "openspiel"}) {
     Rules r = rules(base);
     r.wild = true;
-    for (int i = 0; i < 400; ++i) {
+    for (int i = 0; i < 250; ++i) {
       const int wild = static_cast<int>(rng.below(13));
       const int wilds = 1 + static_cast<int>(rng.below(i % 20 == 0 ? 4 : 2));
       check_against_brute_force(small_hand(rng, wild, wilds, static_cast<int>(rng.below(8))), wild, r, rng);
