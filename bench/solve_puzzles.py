@@ -98,11 +98,12 @@ def row(label: str, count: int, out: dict[str, object], time_limit: float) -> st
     )
 
 
-def write_section(path: str, md: str) -> None:
-    """Replaces the section from SECTION to the next `## ` heading (or appends it)."""
+def write_section(path: str, md: str, section: str = SECTION) -> None:
+    """Replaces the section from the `section` heading to the next `## ` heading (or
+    appends it), keeping the rest of the file."""
     text = open(path).read() if os.path.exists(path) else ""
     lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.rstrip() == SECTION), None)
+    start = next((i for i, line in enumerate(lines) if line.rstrip() == section), None)
     if start is None:
         body = "".join(lines).rstrip("\n")
         text = (body + "\n\n" if body else "") + md.rstrip("\n") + "\n"

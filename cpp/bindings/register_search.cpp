@@ -23,6 +23,10 @@ py::object outcome_obj(Outcome o) {
   return py::bool_(o == Outcome::Win);
 }
 
+py::object winning_move(const SolveResult& r) {
+  return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
+}
+
 // The search limits and table size, checked.
 SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
   SolveOptions o;
@@ -66,15 +70,13 @@ win: True or False for the side to move, None when a limit stopped the search.
 move: a winning Action when win is True, else None.
 nodes: positions searched; seconds: wall time of the search.)doc")
       .def_property_readonly("win", [](const SolveResult& r) { return outcome_obj(r.outcome); })
-      .def_property_readonly("move", [](const SolveResult& r) {
-            return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
-          })
+      .def_property_readonly("move", &winning_move)
       .def_readonly("nodes", &SolveResult::nodes)
       .def_readonly("seconds", &SolveResult::seconds)
       .def("__repr__", [](const SolveResult& r) {
-            const char* win = r.outcome == Outcome::Unknown ? "None" : (r.outcome == Outcome::Win ? "True" : "False");
-            return "SolveResult(win=" + std::string(win) + ", move=" + std::string(py::repr(outcome_obj(r.outcome).is_none() ? py::object(py::none()) : (r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none())))) +
-                   ", nodes=" + std::to_string(r.nodes) + ", seconds=" + std::to_string(r.seconds) + ")";
+            return "SolveResult(win=" + std::string(py::repr(outcome_obj(r.outcome))) + ", move=" +
+                   std::string(py::repr(winning_move(r))) + ", nodes=" + std::to_string(r.nodes) +
+                   ", seconds=" + std::to_string(r.seconds) + ")";
           });
 
   m.def("solve", [](const Game& game, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
