@@ -38,10 +38,11 @@ SECTION = "## Determinized bot"
 def play(index: int, seed: int, role: str, worlds: int) -> tuple[bool, float]:
     """Plays game `index` with the bot in `role`; returns (landlord won, seconds)."""
     import doudizhu as dz
+    from doudizhu._core import choose_action, game_seed
     from doudizhu.bots import DeterminizedBot
 
     rules = dz.Rules(bidding="none")
-    game = dz.Game(seed=dz.game_seed(seed, index), rules=rules, first_bidder=index % 3)
+    game = dz.Game(seed=game_seed(seed, index), rules=rules, first_bidder=index % 3)
     bot_seat = index % 3 if role == "landlord" else (index + 1) % 3
     bot = DeterminizedBot(worlds=worlds, seed=index, rules=rules)
     started = time.process_time()
@@ -49,7 +50,7 @@ def play(index: int, seed: int, role: str, worlds: int) -> tuple[bool, float]:
         if game.to_move == bot_seat:
             game.step(bot.act(game))
         else:
-            game.step(dz.choose_action(game, "heuristic", index))
+            game.step(choose_action(game, "heuristic", index))
     result = game.result
     assert result is not None
     return result.landlord_won, time.process_time() - started
