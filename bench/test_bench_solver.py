@@ -23,6 +23,7 @@ ddz = pytest.importorskip("doudizhu")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import solve_puzzles as P  # noqa: E402
+from doudizhu._core import choose_action  # noqa: E402
 
 SEED = 2026
 PUZZLES = 4
@@ -57,6 +58,6 @@ def test_solve_three_seats(benchmark):
 def test_sample_worlds(benchmark):
     game = ddz.Game(seed=SEED, rules=ddz.Rules(bidding="none"))
     for _ in range(10):
-        game.step(ddz.choose_action(game, "heuristic", 0))
+        game.step(choose_action(game, "heuristic", 0))
     worlds = benchmark(ddz.sample_worlds, game, game.to_move, 100, 1)
     assert len(worlds) == 100
