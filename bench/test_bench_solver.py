@@ -48,7 +48,7 @@ def test_solve_two_hands(benchmark, size):
 
 @pytest.mark.benchmark(group="search")
 def test_solve_three_seats(benchmark):
-    games = _games(P.three_seat_puzzles(SEED, PUZZLES))
+    games = _games(P.three_seat_puzzles(SEED, 6, PUZZLES))
     results = benchmark.pedantic(_solve_all, args=(games,), rounds=3, iterations=1)
     assert all(r.win is not None for r in results)
     benchmark.extra_info.update(puzzles=len(games), nodes=[r.nodes for r in results])

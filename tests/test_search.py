@@ -303,3 +303,29 @@ def test_bot_finds_the_solved_win() -> None:
     # solving picks a winning lead: only the single 3 loses here (see the puzzle above).
     game = dz.Game.from_position(["332", "A2"], landlord=0, to_move=0)
     assert str(DeterminizedBot(worlds=2).act(game)) in {"33", "2"}
+
+
+# ------------------------------------------------------------------------------ hostile input
+ANYTHING = st.one_of(
+    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True), st.text(max_size=5),
+    st.lists(st.integers(-3, 3), max_size=3),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seat=ANYTHING, n=ANYTHING.filter(lambda v: not isinstance(v, int) or not 100 < v <= 100_000), seed=ANYTHING, limit=ANYTHING, nodes=ANYTHING, megabytes=ANYTHING, policy=ANYTHING)
+def test_bad_arguments_raise_typed_errors(seat, n, seed, limit, nodes, megabytes, policy) -> None:  # noqa: ANN001
+    game = dz.Game.from_position(["3456", "789"], landlord=0, to_move=0)
+    before = game.hash
+    calls = [
+        lambda: dz.sample_worlds(game, seat, n, seed),
+        lambda: dz.solve(game, limit, nodes, megabytes),
+        lambda: dz.solve_moves(game, limit, nodes, megabytes),
+        lambda: dz.playout(game, policy, seed),
+    ]
+    for call in calls:
+        try:
+            call()
+        except (TypeError, ValueError):
+            pass
+    assert game.hash == before

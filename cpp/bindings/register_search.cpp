@@ -15,7 +15,7 @@ namespace ddz::py_bind {
 namespace {
 
 constexpr long long kMaxSeed = 0x7FFF'FFFF'FFFF'FFFF;
-constexpr long long kMaxWorlds = 1 << 20;
+constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB
 constexpr long long kMaxTableMegabytes = 1 << 16;
 
 py::object outcome_obj(Outcome o) {
