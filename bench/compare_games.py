@@ -557,17 +557,20 @@ def main(argv=None) -> int:
 
 
 def write_section(path: str, md: str) -> None:
-    """Replace the section starting with SECTION (to the end of the file), keep the rest."""
-    head = ""
+    """Replace the section starting with SECTION (to the next `## ` heading of another
+    section, such as bench/solve_puzzles.py's, or the end of the file), keep the rest."""
+    head = tail = ""
     if os.path.exists(path):
         with open(path) as f:
             text = f.read()
         lines = text.splitlines(keepends=True)
         cut = next((i for i, line in enumerate(lines) if line.rstrip() == SECTION), len(lines))
+        end = next((i for i in range(cut + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
         head = "".join(lines[:cut]).rstrip("\n")
         head = head + "\n\n" if head else ""
+        tail = "".join(lines[end:])
     with open(path, "w") as f:
-        f.write(head + md.rstrip("\n") + "\n")
+        f.write(head + md.rstrip("\n") + "\n" + ("\n" + tail if tail else ""))
 
 
 def render(args, loops, rounds, round_s, load, elapsed, ddz, check_lines, sp_moves, parts=None,

@@ -13,8 +13,9 @@
 //   - a transposition table keyed by a 64-bit hash of the position (only what decides
 //     the rest of the hand: hands, the move to beat and who played it, who moves),
 //     buckets of four 8-byte entries holding a 56-bit tag, the value and the size of
-//     the search behind it; a full bucket gives up its smallest search. Memory is
-//     bounded by `tt_bytes`, taken from the system page by page as the search uses it.
+//     the search behind it; a full bucket gives up its smallest search. The table
+//     starts at 1 MB and doubles whenever it is half full, up to `tt_bytes` (at least
+//     8 KB), so small searches stay small and in cache.
 // Limits on nodes and time end the search with Outcome::Unknown rather than running on.
 #pragma once
 

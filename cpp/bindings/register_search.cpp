@@ -15,12 +15,16 @@ namespace ddz::py_bind {
 namespace {
 
 constexpr long long kMaxSeed = 0x7FFF'FFFF'FFFF'FFFF;
-constexpr long long kMaxWorlds = 1 << 20;
+constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB
 constexpr long long kMaxTableMegabytes = 1 << 16;
 
 py::object outcome_obj(Outcome o) {
   if (o == Outcome::Unknown) return py::none();
   return py::bool_(o == Outcome::Win);
+}
+
+py::object winning_move(const SolveResult& r) {
+  return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
 }
 
 // The search limits and table size, checked.
@@ -66,26 +70,28 @@ win: True or False for the side to move, None when a limit stopped the search.
 move: a winning Action when win is True, else None.
 nodes: positions searched; seconds: wall time of the search.)doc")
       .def_property_readonly("win", [](const SolveResult& r) { return outcome_obj(r.outcome); })
-      .def_property_readonly("move", [](const SolveResult& r) {
-            return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
-          })
+      .def_property_readonly("move", &winning_move)
       .def_readonly("nodes", &SolveResult::nodes)
       .def_readonly("seconds", &SolveResult::seconds)
       .def("__repr__", [](const SolveResult& r) {
-            const char* win = r.outcome == Outcome::Unknown ? "None" : (r.outcome == Outcome::Win ? "True" : "False");
-            return "SolveResult(win=" + std::string(win) + ", move=" + std::string(py::repr(outcome_obj(r.outcome).is_none() ? py::object(py::none()) : (r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none())))) +
-                   ", nodes=" + std::to_string(r.nodes) + ", seconds=" + std::to_string(r.seconds) + ")";
+            return "SolveResult(win=" + std::string(py::repr(outcome_obj(r.outcome))) + ", move=" +
+                   std::string(py::repr(winning_move(r))) + ", nodes=" + std::to_string(r.nodes) +
+                   ", seconds=" + std::to_string(r.seconds) + ")";
           });
 
   m.def("solve", [](const Game& game, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
           const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
-          return without_gil([&] { return solve(game.state(), game.rules(), o); }, o.tt_bytes);
+          const State state = game.state();  // copies: another thread may step the game meanwhile
+          const Rules rules = game.rules();
+          return without_gil([&] { return solve(state, rules, o); }, o.tt_bytes);
         }, py::arg("game"), py::arg("time_limit") = py::none(), py::arg("node_limit") = py::none(),
         py::arg("tt_megabytes") = 64, kSolveDoc);
 
   m.def("solve_moves", [](const Game& game, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
           const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
-          const MovesResult r = without_gil([&] { return solve_moves(game.state(), game.rules(), o); }, o.tt_bytes);
+          const State state = game.state();
+          const Rules rules = game.rules();
+          const MovesResult r = without_gil([&] { return solve_moves(state, rules, o); }, o.tt_bytes);
           py::list out;
           for (const MoveOutcome& mo : r.moves) out.append(py::make_tuple(interned(mo.action), outcome_obj(mo.outcome)));
           return out;
@@ -98,10 +104,11 @@ nodes: positions searched; seconds: wall time of the search.)doc")
           const int s = seat_from(seat, game.state().seats, "seat");
           const auto count = static_cast<int>(int_arg(n, "n", 0, kMaxWorlds));
           const auto sd = static_cast<std::uint64_t>(int_arg(seed, "seed", 0, kMaxSeed));
+          const Game source = game;
           std::vector<Game> worlds;
           {
             py::gil_scoped_release release;
-            worlds = sample_worlds(game, s, count, sd);
+            worlds = sample_worlds(source, s, count, sd);
           }
           py::list out;
           for (Game& w : worlds) out.append(py::cast(std::move(w)));
@@ -119,8 +126,9 @@ position has only itself as a world. Same seed, same worlds.)doc");
   m.def("playout", [](const Game& game, py::handle policy, py::handle seed) {
           const auto policies = policies_arg(policy, game.state().seats);
           Rng rng(static_cast<std::uint64_t>(int_arg(seed, "seed", 0, kMaxSeed)));
+          Game copy = game;
           py::gil_scoped_release release;
-          return playout(game, policies, rng);
+          return playout(std::move(copy), policies, rng);
         }, py::arg("game"), py::arg("policy") = "heuristic", py::arg("seed") = 0,
         "A copy of `game` played to the end by a built-in policy (one name, or one per seat); for rollouts.");
 }
