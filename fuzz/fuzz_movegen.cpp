@@ -13,9 +13,10 @@
 // rank), the move to beat may be a wild move of another hand (a soft bomb among them),
 // and the checks are those above with a move's cards spent in place of its cards, plus:
 // every move's wild fields are valid and of the wild rank, and on small hands the leads
-// are exactly what a brute-force substitution enumerator finds (test_wild.cpp's
+// are exactly what a brute-force substitution enumerator finds (oracle.hpp's
 // definition: every sub-multiset spent, every choice of what its wild cards stand for,
 // every natural reading; four wild cards never a soft bomb).
+#include "../tests/cpp/oracle.hpp"
 #include "fuzz_common.hpp"
 
 using namespace ddz;
@@ -23,47 +24,15 @@ using namespace ddz::fuzz;
 
 namespace {
 
-// Calls f(sub) for every sub-multiset of `hand` (product of count+1 of them).
-template <class F>
-void each_submask(Mask hand, int rank, Mask acc, F& f) {
-  if (rank == kNumRanks) return f(acc);
-  for (int c = 0; c <= count(hand, rank); ++c) each_submask(hand, rank + 1, acc + cards_of(rank, c), f);
-}
-
 long long submask_count(Mask hand) {
   long long n = 1;
   for (int r = 0; r < kNumRanks; ++r) n *= count(hand, r) + 1;
   return n;
 }
 
-// Calls f(T) for every multiset T of `n` ranks among 3..2 other than `wild`, from `low` up.
-template <class F>
-void each_stand_in(int n, int wild, int low, Mask acc, F& f) {
-  if (n == 0) return f(acc);
-  for (int r = low; r <= kTwo; ++r) {
-    if (r != wild) each_stand_in(n - 1, wild, r, acc + cards_of(r, 1), f);
-  }
-}
-
-// The leads by definition, as (spent, combination) moves, sorted.
+// The leads by definition (oracle.hpp), sorted.
 std::vector<Move> brute_force_wild(Mask hand, int wild, const Rules& r) {
-  std::vector<Move> out;
-  const auto per_spent = [&](Mask spent_cards) {
-    for (int j = 0; j <= count(spent_cards, wild); ++j) {
-      const auto per_stand_in = [&](Mask stand_ins) {
-        for (Move m : classify(spent_cards - cards_of(wild, j) + stand_ins, r)) {
-          if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == 4) continue;
-          if (j) {
-            m.subs = encode_subs(stand_ins);
-            m.wild_rank = static_cast<std::uint8_t>(wild);
-          }
-          out.push_back(m);
-        }
-      };
-      each_stand_in(j, wild, 0, 0, per_stand_in);
-    }
-  };
-  each_submask(hand, 0, 0, per_spent);
+  std::vector<Move> out = oracle::wild_leads(hand, wild, r);
   sort_moves(out);
   return out;
 }
@@ -208,7 +177,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   };
   if (submask_count(hand) <= 500) {
-    each_submask(hand, 0, 0, check_sub);
+    oracle::for_each_submask(hand, check_sub);
   } else {
     for (int i = 0; i < 8 && !in.empty(); ++i) check_sub(per_rank_min(hand, in.u64()));
   }

@@ -6,6 +6,7 @@
 
 #include "check.hpp"
 #include "helpers.hpp"
+#include "oracle.hpp"
 #include "rng.hpp"
 
 using namespace ddz;
@@ -19,20 +20,7 @@ Key key_of(const Move& m) { return {m.cards, static_cast<int>(m.kind), m.key, m.
 // Every sub-multiset of `hand`, each classified.
 std::set<Key> brute_force(Mask hand, const Rules& r) {
   std::set<Key> out;
-  std::vector<int> ranks;
-  for (int rank = 0; rank < kNumRanks; ++rank) {
-    if (count(hand, rank)) ranks.push_back(rank);
-  }
-  std::vector<int> pick(ranks.size(), 0);
-  while (true) {
-    Mask sub = 0;
-    for (std::size_t i = 0; i < ranks.size(); ++i) sub += cards_of(ranks[i], pick[i]);
-    for (const Move& m : classify(sub, r)) out.insert(key_of(m));
-    std::size_t i = 0;
-    while (i < ranks.size() && pick[i] == count(hand, ranks[i])) pick[i++] = 0;
-    if (i == ranks.size()) break;
-    ++pick[i];
-  }
+  for (const Move& m : oracle::natural_leads(hand, r)) out.insert(key_of(m));
   return out;
 }
 

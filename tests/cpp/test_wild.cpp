@@ -7,6 +7,7 @@
 #include "check.hpp"
 #include "game.hpp"
 #include "helpers.hpp"
+#include "oracle.hpp"
 #include "wild.hpp"
 
 using namespace ddz;
@@ -41,43 +42,10 @@ std::string describe(const Key& k) {
          std::to_string(std::get<3>(k));
 }
 
-// Calls f(T) for every multiset T of `n` ranks among 3..2 other than `wild`, from rank `low` up.
-template <class F>
-void for_each_stand_in(int n, int wild, int low, Mask acc, F& f) {
-  if (n == 0) return f(acc);
-  for (int r = low; r <= kTwo; ++r) {
-    if (r != wild) for_each_stand_in(n - 1, wild, r, acc + cards_of(r, 1), f);
-  }
-}
-
-// The definition, by brute force: every sub-multiset S of the hand, every choice of which
-// of its wild cards stand in for which ranks, every natural reading of what that forms;
-// four wild cards never a soft bomb.
+// The definition, by brute force (oracle.hpp).
 std::set<Key> brute_force(Mask hand, int wild, const Rules& r) {
   std::set<Key> out;
-  std::vector<int> ranks;
-  for (int rank = 0; rank < kNumRanks; ++rank) {
-    if (count(hand, rank)) ranks.push_back(rank);
-  }
-  std::vector<int> pick(ranks.size(), 0);
-  while (true) {
-    Mask spent_cards = 0;
-    for (std::size_t i = 0; i < ranks.size(); ++i) spent_cards += cards_of(ranks[i], pick[i]);
-    for (int j = 0; j <= count(spent_cards, wild); ++j) {
-      auto add = [&](Mask stand_ins) {
-        const Mask combination = spent_cards - cards_of(wild, j) + stand_ins;
-        for (const Move& m : classify(combination, r)) {
-          if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == 4) continue;
-          out.insert({spent_cards, m.cards, static_cast<int>(m.kind), m.key, m.length});
-        }
-      };
-      for_each_stand_in(j, wild, 0, 0, add);
-    }
-    std::size_t i = 0;
-    while (i < ranks.size() && pick[i] == count(hand, ranks[i])) pick[i++] = 0;
-    if (i == ranks.size()) break;
-    ++pick[i];
-  }
+  for (const Move& m : oracle::wild_leads(hand, wild, r)) out.insert(key_of(m));
   return out;
 }
 
