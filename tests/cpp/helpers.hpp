@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "game.hpp"
 #include "movegen.hpp"
 
 namespace ddz::testing {
@@ -30,6 +31,14 @@ inline Move move(const char* text, MoveKind kind, const Rules& r = Rules{}) {
 
 inline std::size_t follows(const char* hand, const Move& last, const Rules& r = Rules{}) {
   return legal_moves(cards(hand), &last, r).size();
+}
+
+// A fixed deal (hands of 17, kitty 3) covering the deck.
+inline Deal fixed_deal() {
+  Deal d;
+  d.hands = {cards("33334444555566667"), cards("77788889999TTTTJJ"), cards("JJQQQQKKKKAAAA222")};
+  d.kitty = cards("2BR");
+  return d;
 }
 
 }  // namespace ddz::testing

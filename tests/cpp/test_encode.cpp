@@ -13,13 +13,6 @@ using namespace ddz::testing;
 
 namespace {
 
-Deal fixed_deal() {
-  Deal d;
-  d.hands = {cards("33334444555566667"), cards("77788889999TTTTJJ"), cards("JJQQQQKKKKAAAA222")};
-  d.kitty = cards("2BR");
-  return d;
-}
-
 float sum(const std::vector<float>& v, const Block& b) {
   return std::accumulate(v.begin() + b.offset, v.begin() + b.offset + b.size, 0.0f);
 }

@@ -10,14 +10,6 @@ using namespace ddz::testing;
 
 namespace {
 
-// A fixed deal (hands of 17, kitty 3) covering the deck.
-Deal fixed_deal() {
-  Deal d;
-  d.hands = {cards("33334444555566667"), cards("77788889999TTTTJJ"), cards("JJQQQQKKKKAAAA222")};
-  d.kitty = cards("2BR");
-  return d;
-}
-
 Rules with_bidding(Bidding b) {
   Rules r;
   r.bidding = b;
