@@ -11,16 +11,9 @@ namespace ddz {
 
 namespace {
 
-// The whole deck of `rules`: 4 x decks of each rank 3..2, `decks` of each joker.
-Mask whole_deck(const Rules& rules) {
-  Mask deck = 0;
-  for (int r = 0; r < kNumRanks; ++r) deck |= cards_of(r, r >= kBlackJoker ? rules.max_per_joker() : rules.max_per_rank());
-  return deck;
-}
-
 // Every move a hand can play under `rules`, in the documented order.
 std::vector<Move> enumerate_moves(const Rules& rules) {
-  std::vector<Move> moves = legal_moves(whole_deck(rules), nullptr, rules);
+  std::vector<Move> moves = legal_moves(rules.deck(), nullptr, rules);
   const int most = max_hand_cards(rules);
   std::erase_if(moves, [most](const Move& m) { return total(m.cards) > most; });
   std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {
@@ -40,14 +33,14 @@ std::vector<Action> bidding_actions(Bidding bidding) {
 
 }  // namespace
 
-int max_hand_cards(const Rules& /*rules*/) {
-  // One deck, three players: 17 dealt and the kitty of 3. Variants with another deal
-  // (no kitty, four players) size this from their deal.
-  return 20;
-}
+int max_hand_cards(const Rules& rules) { return rules.hand_size() + rules.kitty_size; }
 
 ActionSpace::ActionSpace(const Rules& rules) : rules_(rules) {
   if (auto why = validate(rules); !why.empty()) throw std::invalid_argument(why);
+  if (rules.wild) {
+    throw std::invalid_argument("wild-card (laizi) rules have no fixed action ids: a move there also names the ranks "
+                                "its wild cards stand in for, which depend on the wild rank drawn each hand");
+  }
   moves_ = MoveTable(enumerate_moves(rules));
   bidding_ = bidding_actions(rules.bidding);
 }

@@ -4,7 +4,8 @@
 // The enumeration, for rules R (deterministic; the same on every machine):
 //   id 0                      pass (when following)
 //   ids 1 .. M                every move under R that fits in the largest hand a player can
-//                             hold (the landlord's 20 cards), that is every move a player
+//                             hold (the landlord's: 20 cards, 18 without a kitty, 33 with
+//                             four players), that is every move a player
 //                             leading with the whole deck could play, minus those of more
 //                             cards than a hand holds; ordered by kind (MoveKind order),
 //                             then length, then key, then the cards mask as an unsigned
@@ -26,14 +27,15 @@
 
 namespace ddz {
 
-// The most cards one player can hold under `rules`: the 17 dealt and the 3 of the kitty.
+// The most cards one player can hold under `rules`: the landlord's dealt hand and the kitty.
 int max_hand_cards(const Rules& rules);
 
 class ActionSpace {
  public:
   static constexpr int kPassId = 0;
 
-  // Throws std::invalid_argument for rules that do not validate().
+  // Throws std::invalid_argument for rules that do not validate() and for wild-card rules
+  // (whose moves also name what their wild cards stand in for).
   explicit ActionSpace(const Rules& rules);
 
   const Rules& rules() const { return rules_; }

@@ -16,8 +16,14 @@ import peers
 from doudizhu.actions import ActionSpace, from_openspiel, from_rlcard, to_openspiel, to_rlcard
 
 PRESETS = ("standard", "douzero", "rlcard", "openspiel")
+VARIANTS = ("sanren", "happy", "four_player")
 BIDDINGS = ("classic", "call_rob", "none")
 DECK = dz.Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR")
+
+
+def _largest_hand(rules: dz.Rules) -> int:
+    """The landlord's cards: the dealt share of the deck and the kitty."""
+    return (54 * rules.decks - rules.kitty_size) // rules.players + rules.kitty_size
 
 
 def _space(name: str) -> ActionSpace:
@@ -27,11 +33,12 @@ def _space(name: str) -> ActionSpace:
 # ---- the enumeration ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize("name", PRESETS + VARIANTS)
 def test_moves_are_every_lead_of_the_deck_that_fits_a_hand(name: str) -> None:
     space = _space(name)
     rules = dz.Rules.preset(name)
-    fitting = {m for m in dz.legal_moves(DECK, rules=rules) if len(m.cards) <= 20}
+    deck = DECK + DECK if rules.decks == 2 else DECK
+    fitting = {m for m in dz.legal_moves(deck, rules=rules) if len(m.cards) <= _largest_hand(rules)}
     listed = [space.move(i) for i in range(1, space.num_moves + 1)]
     assert len(listed) == len(set(listed)) == len(fitting)
     assert set(listed) == fitting
@@ -104,7 +111,21 @@ def test_masks_are_the_legal_actions(name: str, bidding: str) -> None:
         assert _play_out(dz.Game(seed=seed, rules=rules, first_bidder=seed % 3), space, rng) > 0
 
 
-@given(seed=st.integers(0, 2**63), name=st.sampled_from(PRESETS))
+@pytest.mark.parametrize("name", VARIANTS)
+def test_masks_of_the_variants(name: str) -> None:
+    rules = dz.Rules.preset(name)
+    space = ActionSpace(rules)
+    rng = random.Random(name)
+    for seed in range(8):
+        assert _play_out(dz.Game(seed=seed, rules=rules), space, rng) > 0
+
+
+def test_wild_card_rules_have_no_action_ids() -> None:
+    with pytest.raises(ValueError, match="wild-card"):
+        ActionSpace(dz.Rules.preset("laizi"))
+
+
+@given(seed=st.integers(0, 2**63), name=st.sampled_from(PRESETS + VARIANTS))
 def test_masks_of_any_deal(seed: int, name: str) -> None:
     rules = dz.Rules.preset(name)
     _play_out(dz.Game(seed=seed, rules=rules), _space(name), random.Random(seed))

@@ -26,6 +26,7 @@ RULES = [
     dz.Rules(bidding="call_rob"),
     dz.Rules.preset("rlcard"),   # no bidding: the first bidder is the landlord
     dz.Rules.preset("openspiel"),  # hands nobody bids for are void
+    dz.Rules.preset("four_player"),
 ]
 # PettingZoo's api_test warns about every dict observation of an environment missing
 # from its own list of classic games, though dicts with "action_mask" are its convention.
@@ -47,7 +48,7 @@ def test_importing_the_package_imports_neither_library() -> None:
 # ---- PettingZoo -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.bidding)
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}")
 def test_pettingzoo_api_test(rules: dz.Rules) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -84,14 +85,14 @@ def _random_hand_pz(env, seed: int) -> tuple[list[str], dict[str, float]]:
     return played, collected
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.bidding)
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}")
 def test_pettingzoo_hands_end_with_zero_sum_payouts(rules: dz.Rules) -> None:
     env = dz_pz.env(rules=rules, reward_scale=0.5)
     for seed in range(12):
         played, collected = _random_hand_pz(env, seed)
         result = env.unwrapped.game.result
         assert result is not None and len(played) > 0
-        assert collected == {f"seat_{s}": 0.5 * p for s, p in enumerate(result.payouts)}
+        assert collected == {f"seat_{s}": 0.5 * p for s, p in enumerate(result.payouts[: rules.players])}
         assert sum(collected.values()) == 0
         assert env.agents == []
         # A seeded reset replays the hand.
@@ -142,7 +143,7 @@ def test_gymnasium_registered_and_made() -> None:
     assert obs["observation"].shape == dz.encode.OBSERVATION_SHAPE
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.bidding)
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}")
 @pytest.mark.parametrize("opponents", ["random", "heuristic"])
 def test_gymnasium_check_env(rules: dz.Rules, opponents: str) -> None:
     env = gym.make(dz_gym.ENV_ID, rules=rules, opponents=opponents, render_mode="ansi")
@@ -174,19 +175,20 @@ def _random_hand_gym(env, seed: int) -> tuple[list[int], float, dict]:
             return actions, total, info
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.bidding)
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}")
 def test_gymnasium_hands_end_with_the_agents_payout(rules: dz.Rules) -> None:
-    env = dz_gym.DouDizhuEnv(rules=rules, seat=None, opponents=("heuristic", "random"), reward_scale=2.0)
+    opponents = ("heuristic", "random", "heuristic")[: rules.players - 1]
+    env = dz_gym.DouDizhuEnv(rules=rules, seat=None, opponents=opponents, reward_scale=2.0)
     seats = set()
     for seed in range(16):
         actions, total, info = _random_hand_gym(env, seed)
         result = env.game.result
         assert result is not None and sum(result.payouts) == 0
-        assert info["payouts"] == [2.0 * p for p in result.payouts]
+        assert info["payouts"] == [2.0 * p for p in result.payouts][: rules.players]
         assert total == 2.0 * result.payouts[env.seat]
         seats.add(env.seat)
         assert _random_hand_gym(env, seed)[0] == actions  # seeded episodes replay
-    assert seats == {0, 1, 2}
+    assert seats == set(range(rules.players))
 
 
 def test_gymnasium_bots_are_the_named_policies() -> None:

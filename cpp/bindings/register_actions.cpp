@@ -141,7 +141,7 @@ void register_actions(py::module_& m) {
   py::class_<ActionSpace>(m, "ActionSpace", R"doc(Action ids: a fixed enumeration of every action of one rules' game.
 
 ActionSpace(rules=None). Id 0 is pass; ids 1..num_moves are every move a hand of these
-rules can hold (at most 20 cards), ordered by kind, length, key, then cards mask; the
+rules can hold (the landlord's hand at most), ordered by kind, length, key, then cards mask; the
 last ids are the bidding actions (classic: bid 0..3; call_rob: decline, call, no rob,
 rob; none: nothing). len(space) is the number of ids.)doc")
       .def(py::init([](py::handle rules) { return ActionSpace(to_rules(rules)); }), py::arg("rules") = py::none())

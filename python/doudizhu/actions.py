@@ -3,8 +3,9 @@
 :class:`ActionSpace` enumerates every action of one rules' game with a fixed id:
 
 - id 0 is pass (when following);
-- ids 1 .. ``num_moves`` are every move under the rules that fits in a hand (at most
-  20 cards: every move the whole deck offers a leader, less the longer airplanes),
+- ids 1 .. ``num_moves`` are every move under the rules that fits in the largest hand
+  (the landlord's: 20 cards, 18 without a kitty, 33 with four players; every move the
+  whole deck offers a leader, less the longer ones),
   ordered by kind (:class:`~doudizhu.MoveKind` order), then length, then key, then the
   cards mask as an unsigned integer;
 - the last ids, from ``first_bid_id``, are the bidding actions of the rules' bidding
@@ -23,6 +24,9 @@ standard rules 12,342 moves.
 (rows of :data:`~doudizhu.MOVE_DTYPE`; an empty row stands for pass). Lookups are a hash
 table in C++. Ids out of range, actions the space lacks and games of other rules raise
 ``ValueError``.
+
+Wild-card (laizi) rules have no fixed enumeration (a move there also names the ranks its
+wild cards stand in for): ``ActionSpace`` raises ``ValueError`` for them.
 
 Peer encodings (no peer package is needed at run time):
 

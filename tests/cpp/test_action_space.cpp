@@ -50,6 +50,20 @@ TEST(standard_space_counts) {
   CHECK_EQ(space.size(), 1 + 12342 + 4);   // pass, the moves, bid 0..3
 }
 
+TEST(variant_spaces) {
+  // No kitty: a hand holds 18 cards, so the standard moves of 20 cards go: the 5-trio
+  // airplanes with solos (1568), the 4-trio airplanes with pairs (1134) and the 10-pair
+  // straights (3). None has 19 cards.
+  CHECK_EQ(ActionSpace(rules("sanren")).num_moves(), 12342 - 1568 - 1134 - 3);
+  bool threw = false;
+  try {
+    const ActionSpace wild(rules("laizi"));
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+}
+
 TEST(space_layout_and_order) {
   const ActionSpace space(Rules{});
   CHECK(space.action(ActionSpace::kPassId) == Action::pass());

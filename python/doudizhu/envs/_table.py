@@ -14,20 +14,23 @@ from gymnasium import spaces
 from .. import encode
 from .._core import ActionSpace, Game, IllegalActionError, Rules
 
-SEATS = 3
-# The blocks of the observation vector that are not 0/1 flags, and their bounds: log2 of
-# a 64-bit stake, and the passes since the move to beat (fewer than the seats).
-_UNBOUNDED_BLOCKS = {"base": 64.0, "multiplier": 64.0, "passes": float(SEATS)}
+# The blocks of the observation vector that are not 0/1 flags, bounded by log2 of a 64-bit
+# stake (the passes since the move to beat are fewer than the seats).
+_LOG2_BLOCKS = ("base", "multiplier")
 
 Observation = dict[str, Any]  # {"observation": float32 vector, "action_mask": int8 vector}
 RENDER_MODES = ("human", "ansi")
 
 
 def observation_space(space: ActionSpace) -> spaces.Dict:
-    """The Dict space of the observations: the encoded vector and the action mask."""
-    high = np.ones(encode.OBSERVATION_SHAPE, dtype=np.float32)
-    for name, bound in _UNBOUNDED_BLOCKS.items():
-        high[encode.OBSERVATION_LAYOUT[name]] = bound
+    """The Dict space of the observations: the encoded vector (the layout of the rules'
+    seats and decks) and the action mask."""
+    rules = space.rules
+    layout = encode.observation_layout(rules.players, rules.decks)
+    high = np.ones(max(block.stop for block in layout.values()), dtype=np.float32)
+    for name in _LOG2_BLOCKS:
+        high[layout[name]] = 64.0
+    high[layout["passes"]] = float(rules.players)
     return spaces.Dict(
         {
             "observation": spaces.Box(0.0, high, dtype=np.float32),
@@ -51,13 +54,14 @@ class Table:
             raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
         self.rules = rules if rules is not None else Rules()
         self.space = ActionSpace(self.rules)
+        self.seats = self.rules.players
         self.game = Game(seed=0, rules=self.rules)
 
     def deal(self, rng: np.random.Generator) -> None:
         """A new hand: the seed and the first bidder (the landlord without bidding) drawn
         from `rng`."""
         seed = int(rng.integers(2**63))
-        self.game = Game(seed=seed, rules=self.rules, first_bidder=int(rng.integers(SEATS)))
+        self.game = Game(seed=seed, rules=self.rules, first_bidder=int(rng.integers(self.seats)))
 
     @property
     def over(self) -> bool:
@@ -91,12 +95,12 @@ class Table:
     def payouts(self, scale: float) -> list[float]:
         result = self.game.result
         assert result is not None
-        return [float(p) * scale for p in result.payouts]
+        return [float(p) * scale for p in result.payouts[: self.seats]]
 
     def render(self) -> str:
         g = self.game
         lines = [f"phase {g.phase}, landlord {g.landlord}, to move {g.to_move}"]
-        lines += [f"seat {s}: {g.hand(s)}" for s in range(SEATS)]
+        lines += [f"seat {s}: {g.hand(s)}" for s in range(self.seats)]
         if g.last is not None:
             lines.append(f"to beat: {g.last} (seat {g.last_by})")
         if g.result is not None:

@@ -9,8 +9,8 @@ first bidder and, with ``seat=None``, the agent's seat drawn from the environmen
 generator) and lets the bots act until it is the agent's turn; ``step(action_id)`` plays
 the agent's action and the bots' replies. The bots are the C++ policies ``"random"`` and
 ``"heuristic"`` (:func:`doudizhu.selfplay`'s), seeded from the same generator, so a seeded
-episode replays exactly. ``opponents`` is one policy for both, or two: the seat after the
-agent's, then the one after that. A hand that ends before the agent's first turn (a
+episode replays exactly. ``opponents`` is one policy for all, or one for each other seat
+in the order of play from the agent's. A hand that ends before the agent's first turn (a
 landlord going out with its opening lead) is skipped.
 
 The legal actions are the observation's ``"action_mask"`` (int8), ``info["action_mask"]``
@@ -32,7 +32,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .._core import Game, Rules, choose_action
-from ._table import RENDER_MODES, SEATS, Observation, Table, check_options, observation_space
+from ._table import RENDER_MODES, Observation, Table, check_options, observation_space
 
 __all__ = ["ENV_ID", "DouDizhuEnv"]
 
@@ -40,11 +40,11 @@ ENV_ID = "doudizhu/DouDizhu-v0"
 POLICIES = ("random", "heuristic")
 
 
-def _policies(opponents: Union[str, Sequence[str]]) -> tuple[str, str]:
-    names = (opponents, opponents) if isinstance(opponents, str) else tuple(opponents)
-    if len(names) != 2 or any(name not in POLICIES for name in names):
-        raise ValueError(f"opponents must be one of {POLICIES} or a pair of them, not {opponents!r}")
-    return names[0], names[1]
+def _policies(opponents: Union[str, Sequence[str]], count: int) -> tuple[str, ...]:
+    names = (opponents,) * count if isinstance(opponents, str) else tuple(opponents)
+    if len(names) != count or any(name not in POLICIES for name in names):
+        raise ValueError(f"opponents must be one of {POLICIES} or {count} of them, not {opponents!r}")
+    return names
 
 
 class DouDizhuEnv(gym.Env[Observation, np.int64]):
@@ -62,15 +62,16 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         render_mode: Optional[str] = None,
     ) -> None:
         check_options(reward_scale, illegal_reward)
-        if seat is not None and (isinstance(seat, bool) or seat not in range(SEATS)):
-            raise ValueError(f"seat must be 0, 1, 2 or None (a random seat each hand), not {seat!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
         self._table = Table(rules)
+        seats = self._table.seats
+        if seat is not None and (isinstance(seat, bool) or seat not in range(seats)):
+            raise ValueError(f"seat must be in 0..{seats - 1} or None (a random seat each hand), not {seat!r}")
         self.space = self._table.space
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
-        self.opponents = _policies(opponents)
+        self.opponents = _policies(opponents, seats - 1)
         self.reward_scale = reward_scale
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
@@ -93,7 +94,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         while True:
             self._table.deal(self.np_random)
             if self.fixed_seat is None:
-                self.seat = int(self.np_random.integers(SEATS))
+                self.seat = int(self.np_random.integers(self._table.seats))
             self._bots_play()
             if not self._table.over:
                 break
@@ -118,7 +119,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
     def _bots_play(self) -> None:
         game = self._table.game
         while (to_move := game.to_move) is not None and to_move != self.seat:
-            policy = self.opponents[(to_move - self.seat) % SEATS - 1]
+            policy = self.opponents[(to_move - self.seat) % self._table.seats - 1]
             game.step(choose_action(game, policy, int(self.np_random.integers(2**63))))
 
     def _observe(self) -> Observation:

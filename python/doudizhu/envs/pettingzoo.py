@@ -2,7 +2,7 @@
 
 ``env(rules=None, reward_scale=1.0, illegal_reward=-1.0, render_mode=None)`` gives the
 environment in PettingZoo's order-enforcing wrapper; ``raw_env`` is the class itself.
-Agents ``seat_0``, ``seat_1``, ``seat_2`` are the seats; the player to move is
+Agents ``seat_0``, ``seat_1``, ``seat_2`` (and ``seat_3`` with four players) are the seats; the player to move is
 ``env.agent_selection``. Each ``reset(seed=...)`` deals a new hand (the seed and the first
 bidder drawn from the environment's generator, so a seeded reset replays the same hands);
 with ``bidding="none"`` the first bidder is the landlord. Observations, actions, rewards
@@ -21,7 +21,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from .._core import Rules
-from ._table import RENDER_MODES, SEATS, Observation, Table, check_options, observation_space
+from ._table import RENDER_MODES, Observation, Table, check_options, observation_space
 
 __all__ = ["env", "raw_env"]
 
@@ -53,7 +53,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.reward_scale = reward_scale
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.possible_agents = [f"seat_{seat}" for seat in range(SEATS)]
+        self.possible_agents = [f"seat_{seat}" for seat in range(self._table.seats)]
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         obs_space = observation_space(self.space)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
@@ -111,7 +111,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
 
     def _end_hand(self, last_seat: int) -> None:
         self.terminations = {a: True for a in self.agents}
-        self.agent_selection = self.possible_agents[(last_seat + 1) % SEATS]
+        self.agent_selection = self.possible_agents[(last_seat + 1) % self._table.seats]
 
     def render(self) -> Optional[str]:
         if self.render_mode is None:
