@@ -4,7 +4,9 @@
     python bench/compare.py [--quick] [--n-lead N] [--n-follow N] [--seed S] [--out PATH]
 
 All engines are timed on the same positions (bench/positions.py), leads and follows
-separately.  Per call = median over rounds of (round time / calls in the round); a
+separately.  Per call = the least over rounds of (round time / calls in the round),
+in the thread's CPU time (a shared virtual machine's other work and stolen time only
+ever add to a round, so the least is the steadiest estimate, as `timeit` advises); a
 round calls every position's prepared callable ``reps`` times (reps chosen so a
 round lasts >= --round-ms), with the garbage collector off.  The figure is thus the
 mean cost per call over the position set.  The batch call is timed as one call over
@@ -23,11 +25,10 @@ import gc
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -52,36 +53,38 @@ TARGETS = [  # (path, peer, phase, min ratio)
 
 
 # ------------------------------------------------------------------------------ timing
-def time_calls(fns: Sequence[Callable], rounds: int, round_ns: float) -> float:
-    """ns per call: median over rounds of one round's time / calls made."""
-    if not fns:
-        return float("nan")
-    for f in fns:  # warm up (and fill caches the engine itself keeps)
-        f()
-    t0 = time.perf_counter_ns()
-    for f in fns:
-        f()
-    once = max(time.perf_counter_ns() - t0, 1)
-    reps = max(1, int(round_ns / once))
-    per_call = []
+Job = Tuple[Sequence[Callable], int]  # the callables of one timing, positions per call
+
+
+def time_jobs(jobs: Dict[Any, Job], rounds: int, round_ns: float) -> Dict[Any, float]:
+    """ns per position of each job: the least over rounds of one round's thread CPU time
+    / (calls made x positions per call). The jobs take turns within every round, so that
+    the peers and ours meet the same machine; a shared machine's slow spells then spread
+    over all of them instead of landing on whichever ran at the time."""
+    reps: Dict[Any, int] = {}
+    for key, (fns, _) in jobs.items():
+        for f in fns:  # warm up (and fill caches the engine itself keeps)
+            f()
+        t0 = time.thread_time_ns()
+        for f in fns:
+            f()
+        reps[key] = max(1, int(round_ns / max(time.thread_time_ns() - t0, 1)))
+    best = {key: float("inf") for key in jobs}
     gc_was = gc.isenabled()
     gc.disable()
     try:
         for _ in range(rounds):
-            t0 = time.perf_counter_ns()
-            for _ in range(reps):
-                for f in fns:
-                    f()
-            per_call.append((time.perf_counter_ns() - t0) / (reps * len(fns)))
+            for key, (fns, per_call) in jobs.items():
+                t0 = time.thread_time_ns()
+                for _ in range(reps[key]):
+                    for f in fns:
+                        f()
+                ns = (time.thread_time_ns() - t0) / (reps[key] * len(fns) * per_call)
+                best[key] = min(best[key], ns)
     finally:
         if gc_was:
             gc.enable()
-    return statistics.median(per_call)
-
-
-def time_batch(fn: Callable, n_positions: int, rounds: int, round_ns: float) -> float:
-    """ns per position of one batch call over n_positions."""
-    return time_calls([fn], rounds, round_ns) / max(n_positions, 1)
+    return {key: ns if jobs[key][0] else float("nan") for key, ns in best.items()}
 
 
 # --------------------------------------------------------------------------- our engine
@@ -271,28 +274,25 @@ def main(argv=None) -> int:
             subsets[(peer, ph)] = list(ps)
 
     # ---- peers
-    res: Dict[tuple, float] = {}
+    jobs: Dict[Any, Job] = {}  # ("peer", peer, phase) or ("ours", path, preset, subset, phase)
     peer_counts: Dict[tuple, List[int]] = {}
     for ph in pos:
         fns = [peers.prepare_openspiel(st) for _, st in os_states[ph]]
         peer_counts[("openspiel", ph)] = [peer_count("openspiel", f()) for f in fns]
-        res[("openspiel", ph)] = time_calls(fns, rounds, round_ns)
-        print(f"OpenSpiel {ph}: {fmt_us(res[('openspiel', ph)])} us/call over {len(fns)}")
+        jobs[("peer", "openspiel", ph)] = (fns, 1)
         for peer, prep in (("douzero", peers.prepare_douzero), ("rlcard", peers.prepare_rlcard)):
             fns = [prep(p.hand, p.last) for p in subsets[(peer, ph)]]
             peer_counts[(peer, ph)] = [peer_count(peer, f()) for f in fns]
-            res[(peer, ph)] = time_calls(fns, rounds, round_ns)
-            print(f"{PEER_LABEL[peer]} {ph}: {fmt_us(res[(peer, ph)])} us/call over {len(fns)}")
+            jobs[("peer", peer, ph)] = (fns, 1)
 
     # ---- ours
     ddz = load_ours()
-    ours: Dict[tuple, float] = {}   # (path, preset, peer-subset, phase) -> ns
+    ours_job: Dict[tuple, tuple] = {}  # (path, preset, peer, phase) -> its job's key
     agreement: Dict[tuple, tuple] = {}
     errors: List[str] = []
     if ddz is not None:
         presets_for = {"openspiel": ("standard", "openspiel"), "douzero": ("standard", "douzero"),
                        "rlcard": ("standard", "rlcard")}
-        done: Dict[tuple, float] = {}
         for peer in PEERS:
             for preset in presets_for[peer]:
                 try:
@@ -305,15 +305,11 @@ def main(argv=None) -> int:
                     # DouZero and RLCard subsets are the full sets: time once per preset
                     key_set = "os" if peer == "openspiel" and ph == "follow" else "all"
                     for path in ("list", "array", "batch"):
-                        k = (path, preset, key_set, ph)
+                        k = ("ours", path, preset, key_set, ph)
                         try:
-                            if k not in done:
-                                if path == "batch":
-                                    done[k] = time_batch(o.batch(ps), len(ps), rounds, round_ns)
-                                else:
-                                    done[k] = time_calls(o.per_call(path, ps), rounds, round_ns)
-                                print(f"ours {path:5s} {preset:9s} {ph:6s} ({key_set}): {fmt_us(done[k])} us")
-                            ours[(path, preset, peer, ph)] = done[k]
+                            if k not in jobs:
+                                jobs[k] = ([o.batch(ps)], len(ps)) if path == "batch" else (o.per_call(path, ps), 1)
+                            ours_job[(path, preset, peer, ph)] = k
                         except Exception as e:
                             errors.append(f"{path} {preset} {ph}: {e!r}")
                             print(f"[compare] ours {path} {preset} {ph} failed: {e!r}", file=sys.stderr)
@@ -327,6 +323,11 @@ def main(argv=None) -> int:
                         except Exception as e:
                             errors.append(f"counts {peer} {ph}: {e!r}")
 
+    timed = time_jobs(jobs, rounds, round_ns)
+    res = {(peer, ph): ns for (side, peer, ph), ns in ((k, v) for k, v in timed.items() if k[0] == "peer")}
+    ours = {key: timed[job] for key, job in ours_job.items()}
+    for key, ns in timed.items():
+        print(f"{' '.join(map(str, key)):45s} {fmt_us(ns)} us")
     overhead = fixed_overhead(ddz, rounds, round_ns) if ddz is not None else {}
     args.load = (load_before, _loadavg())
     cpp = run_cpp()
@@ -370,13 +371,15 @@ def fixed_overhead(ddz, rounds, round_ns) -> Dict[str, float]:
         last = ddz.Move(ddz.Cards("BR"), ddz.MoveKind.ROCKET, r)
         hs = np.array([h], dtype=np.uint64)
         ls = ddz.moves_to_array([last])
-        out["legal_moves"] = time_calls([functools.partial(ddz.legal_moves, h, last, r)], rounds, round_ns)
-        out["legal_moves_array"] = time_calls([functools.partial(ddz.legal_moves_array, h, last, r)], rounds, round_ns)
-        out["legal_moves_batch (1 position)"] = time_calls([functools.partial(ddz.legal_moves_batch, hs, ls, r)],
-                                                           rounds, round_ns)
-        out["numpy.empty(0, MOVE_DTYPE)"] = time_calls([functools.partial(np.empty, 0, ddz.MOVE_DTYPE)], rounds, round_ns)
         a = np.zeros(8, dtype=ddz.MOVE_DTYPE)
-        out["copy of an 8-row MOVE_DTYPE array"] = time_calls([a.copy], rounds, round_ns)
+        jobs: Dict[Any, Job] = {
+            "legal_moves": ([functools.partial(ddz.legal_moves, h, last, r)], 1),
+            "legal_moves_array": ([functools.partial(ddz.legal_moves_array, h, last, r)], 1),
+            "legal_moves_batch (1 position)": ([functools.partial(ddz.legal_moves_batch, hs, ls, r)], 1),
+            "numpy.empty(0, MOVE_DTYPE)": ([functools.partial(np.empty, 0, ddz.MOVE_DTYPE)], 1),
+            "copy of an 8-row MOVE_DTYPE array": ([a.copy], 1),
+        }
+        out = time_jobs(jobs, rounds, round_ns)
     except Exception as e:  # pragma: no cover
         print(f"[compare] fixed overhead: {e!r}", file=sys.stderr)
     return out
@@ -409,7 +412,7 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
       f"all {nl - len(os_skipped['lead'])} leads, {nos} of {nf} follows "
       f"({len(os_skipped['follow'])} four-with-two follows are not expressible in OpenSpiel); "
       f"ours is re-timed on the same {nos} follows for the OpenSpiel ratios.")
-    w(f"- Timing: `time.perf_counter_ns`, GC off, median of {rounds} rounds of >= "
+    w(f"- Timing: the thread's CPU time (`time.thread_time_ns`), GC off, the least of {rounds} rounds of >= "
       f"{round_ns / 1e6:.0f} ms; µs per call = mean over the positions of the set. "
       "Each callable is prepared once (state steered, hand mask and `Move` built) and only "
       "the legal-move call is timed. Batch: one `legal_moves_batch` call over the whole set, "
@@ -539,8 +542,7 @@ def _loadavg() -> str:
 
 @functools.lru_cache(maxsize=None)
 def loop_overhead_ns() -> float:
-    fns = [int] * 1000
-    return time_calls(fns, 5, 20e6)
+    return time_jobs({"loop": ([int] * 1000, 1)}, 5, 20e6)["loop"]
 
 
 if __name__ == "__main__":
