@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+from gymnasium import logger, spaces
 
 from .. import encode
 from .._core import ActionSpace, Game, IllegalActionError, Rules
@@ -26,7 +26,7 @@ def observation_space(space: ActionSpace) -> spaces.Dict:
     """The Dict space of the observations: the encoded vector (the layout of the rules'
     seats and decks) and the action mask."""
     rules = space.rules
-    layout = encode.observation_layout(rules.players, rules.decks)
+    layout = encode.layout_for(rules)
     high = np.ones(max(block.stop for block in layout.values()), dtype=np.float32)
     for name in _LOG2_BLOCKS:
         high[layout[name]] = 64.0
@@ -39,7 +39,9 @@ def observation_space(space: ActionSpace) -> spaces.Dict:
     )
 
 
-def check_options(reward_scale: float, illegal_reward: Optional[float]) -> None:
+def check_options(reward_scale: float, illegal_reward: Optional[float], render_mode: Optional[str]) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
     if not np.isfinite(reward_scale):
         raise ValueError("reward_scale must be a finite number")
     if illegal_reward is not None and not np.isfinite(illegal_reward):
@@ -96,6 +98,18 @@ class Table:
         result = self.game.result
         assert result is not None
         return [float(p) * scale for p in result.payouts[: self.seats]]
+
+    def show(self, render_mode: Optional[str]) -> Optional[str]:
+        """Both environments' render(): the table as text ('ansi'), printed ('human'), or a
+        warning when the environment has no render mode."""
+        if render_mode is None:
+            logger.warn("render() was called without a render_mode ('human' or 'ansi').")
+            return None
+        text = self.render()
+        if render_mode == "ansi":
+            return text
+        print(text)
+        return None
 
     def render(self) -> str:
         g = self.game

@@ -61,9 +61,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         illegal_reward: Optional[float] = -1.0,
         render_mode: Optional[str] = None,
     ) -> None:
-        check_options(reward_scale, illegal_reward)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        check_options(reward_scale, illegal_reward, render_mode)
         self._table = Table(rules)
         seats = self._table.seats
         if seat is not None and (isinstance(seat, bool) or seat not in range(seats)):
@@ -129,14 +127,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         return {"action_mask": self._table.mask(self.seat), "seat": self.seat}
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gym.logger.warn("render() was called without a render_mode ('human' or 'ansi').")
-            return None
-        text = self._table.render()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self._table.show(self.render_mode)
 
 
 if ENV_ID not in gym.registry:

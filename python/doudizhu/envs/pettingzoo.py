@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import numpy as np
-from gymnasium import logger, spaces
+from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
@@ -45,9 +45,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
-        check_options(reward_scale, illegal_reward)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        check_options(reward_scale, illegal_reward, render_mode)
         self._table = Table(rules)
         self.space = self._table.space
         self.reward_scale = reward_scale
@@ -114,14 +112,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.agent_selection = self.possible_agents[(last_seat + 1) % self._table.seats]
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            logger.warn("render() was called without a render_mode ('human' or 'ansi').")
-            return None
-        text = self._table.render()
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return self._table.show(self.render_mode)
 
     def close(self) -> None:
         pass
