@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 namespace ddz {
 
@@ -69,13 +70,46 @@ class Generator {
     for (int k = 1; k <= 4; ++k) at_least_[k] = ranks_with_at_least(hand_, k);
   }
 
+  // The moves of one kind. The kind is a template argument so that each kind's shape is a
+  // constant and compiles to a loop of its own.
+  template <MoveKind K>
+  void kind_of(Want want) {
+    if constexpr (K == MoveKind::Bomb) {
+      bombs(want);
+    } else if constexpr (K == MoveKind::Rocket) {
+      rocket();
+    } else if constexpr (kind_shape(K).kicker_size != 0) {
+      if ((K == MoveKind::FourTwoSolos || K == MoveKind::FourTwoPairs) && !rules_.four_with_two) return;
+      with_kickers<K>(want);
+    } else {
+      plain<K>(want);
+    }
+  }
+
   void kind(MoveKind kind, Want want) {
-    if (kind == MoveKind::Bomb) return bombs(want);
-    if (kind == MoveKind::Rocket) return rocket();
-    if ((kind == MoveKind::FourTwoSolos || kind == MoveKind::FourTwoPairs) && !rules_.four_with_two) return;
-    const KindShape shape = kind_shape(kind);
-    if (shape.kicker_size) return with_kickers(kind, shape, want);
-    return plain(kind, shape.unit, shape.chain, want);
+    switch (kind) {
+      case MoveKind::Solo: return kind_of<MoveKind::Solo>(want);
+      case MoveKind::Pair: return kind_of<MoveKind::Pair>(want);
+      case MoveKind::Trio: return kind_of<MoveKind::Trio>(want);
+      case MoveKind::TrioSolo: return kind_of<MoveKind::TrioSolo>(want);
+      case MoveKind::TrioPair: return kind_of<MoveKind::TrioPair>(want);
+      case MoveKind::Straight: return kind_of<MoveKind::Straight>(want);
+      case MoveKind::PairStraight: return kind_of<MoveKind::PairStraight>(want);
+      case MoveKind::Airplane: return kind_of<MoveKind::Airplane>(want);
+      case MoveKind::AirplaneSolos: return kind_of<MoveKind::AirplaneSolos>(want);
+      case MoveKind::AirplanePairs: return kind_of<MoveKind::AirplanePairs>(want);
+      case MoveKind::FourTwoSolos: return kind_of<MoveKind::FourTwoSolos>(want);
+      case MoveKind::FourTwoPairs: return kind_of<MoveKind::FourTwoPairs>(want);
+      case MoveKind::Bomb: return kind_of<MoveKind::Bomb>(want);
+      case MoveKind::Rocket: return kind_of<MoveKind::Rocket>(want);
+    }
+  }
+
+  // Every kind, for a lead.
+  void all_kinds() {
+    [this]<std::size_t... k>(std::index_sequence<k...>) {
+      (kind_of<static_cast<MoveKind>(k)>({}), ...);
+    }(std::make_index_sequence<kNumMoveKinds>{});
   }
 
  private:
@@ -106,9 +140,11 @@ class Generator {
   }
 
   // Solo, pair, trio (a joker pair only exists with two decks), and chains of them.
-  void plain(MoveKind kind, int unit, bool chain, Want want) {
-    for_each_body(unit, chain, kAllRanks, want, [&](int low, int length) {
-      emit(body_cards(unit, chain, low, length), kind, low, length);
+  template <MoveKind K>
+  void plain(Want want) {
+    constexpr KindShape shape = kind_shape(K);
+    for_each_body(shape.unit, shape.chain, kAllRanks, want, [&](int low, int length) {
+      emit(body_cards(shape.unit, shape.chain, low, length), K, low, length);
     });
   }
 
@@ -120,15 +156,16 @@ class Generator {
     return lo >= limits.shortest && hi <= limits.longest;
   }
 
-  // A body of `shape.unit` cards per rank (one rank, or an airplane chain) with kickers.
-  void with_kickers(MoveKind kind, KindShape shape, Want want) {
-    const int unit = shape.unit, kicker_size = shape.kicker_size;
-    const bool chain = shape.chain;
-    for_each_body(unit, chain, ~kJokers, want, [&](int low, int length) {
+  // A body of `unit` cards per rank (one rank, or an airplane chain) with kickers.
+  template <MoveKind K>
+  void with_kickers(Want want) {
+    constexpr KindShape shape = kind_shape(K);
+    constexpr int kicker_size = shape.kicker_size;
+    for_each_body(shape.unit, shape.chain, ~kJokers, want, [&](int low, int length) {
       const RankSet body_ranks = ((RankSet{1} << length) - 1) << low;
-      const Mask body = body_cards(unit, chain, low, length);
-      const auto add = [&](Mask kickers) { emit(body + kickers * static_cast<Mask>(kicker_size), kind, low, length); };
-      const Mask avail = kicker_size == 1 ? per_rank_min(hand_, solo_kicker_caps(body_ranks, kind, rules_))
+      const Mask body = body_cards(shape.unit, shape.chain, low, length);
+      const auto add = [&](Mask kickers) { emit(body + kickers * static_cast<Mask>(kicker_size), K, low, length); };
+      const Mask avail = kicker_size == 1 ? per_rank_min(hand_, solo_kicker_caps(body_ranks, K, rules_))
                                           : per_rank_min(pairs_in(hand_), pair_kicker_caps(body_ranks, rules_));
       for_each_kicker_set(avail, length * shape.kickers_per_unit, kicker_size == 2 || rules_.both_jokers_as_kickers, add);
     });
@@ -165,18 +202,18 @@ void append_kind_moves(Mask hand, MoveKind kind, const Rules& rules, std::vector
 void append_legal_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out) {
   Generator gen(hand, rules, out);
   if (last == nullptr) {
-    for (int k = 0; k < kNumMoveKinds; ++k) gen.kind(static_cast<MoveKind>(k), {});
+    gen.all_kinds();
     return;
   }
   switch (last->kind) {
     case MoveKind::Rocket: return;
-    case MoveKind::Bomb: gen.kind(MoveKind::Bomb, {last->length, last->key + 1}); break;
+    case MoveKind::Bomb: gen.kind_of<MoveKind::Bomb>({last->length, last->key + 1}); break;
     default:
       if (static_cast<int>(last->kind) >= kNumMoveKinds) return;
       gen.kind(last->kind, {std::max<int>(last->length, 1), last->key + 1});
-      gen.kind(MoveKind::Bomb, {});
+      gen.kind_of<MoveKind::Bomb>({});
   }
-  gen.kind(MoveKind::Rocket, {});
+  gen.kind_of<MoveKind::Rocket>({});
 }
 
 }  // namespace ddz
