@@ -492,6 +492,24 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
             name = {"array": "`legal_moves_array`", "batch": "`legal_moves_batch` per position"}[path]
             w(f"| {name} >= {goal:g}x {PEER_LABEL[peer]} on {ph}s | {fmt_x(vals[0])} | {fmt_x(vals[1])} | "
               f"{'yes' if met else '**no**'} |")
+        n = {ph: len(pos[ph]) - len(os_skipped[ph]) for ph in pos}
+
+        def together(preset: str) -> Optional[float]:
+            """OpenSpiel's time over ours on all its positions, leads and follows together."""
+            our = {ph: ours.get(("batch", preset, "openspiel", ph)) for ph in pos}
+            if any(v is None for v in our.values()):
+                return None
+            return sum(res[("openspiel", ph)] * n[ph] for ph in pos) / sum(our[ph] * n[ph] for ph in pos)
+
+        vals = [together("standard"), together("openspiel")]
+        met = all(v is not None and v >= 20 for v in vals)
+        w(f"| `legal_moves_batch` per position >= 20x OpenSpiel, the {n['lead']} leads and {n['follow']} follows "
+          f"together | {fmt_x(vals[0])} | {fmt_x(vals[1])} | {'yes' if met else '**no**'} |")
+        if cpp:
+            for ph, goal in (("lead", 300), ("follow", 50)):
+                ns = cpp.get(f"{ph}_ns")
+                w(f"| C++ core <= {goal / 1000:g} µs per {ph} (its own positions) | {fmt_us(ns)} µs | | "
+                  f"{'yes' if ns is not None and ns <= goal else '**no**'} |")
         w("")
 
     # ---- agreement (informative)

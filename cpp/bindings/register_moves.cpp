@@ -114,16 +114,25 @@ py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t 
 
 py::array to_array(const Move* moves, std::size_t n) { return structured_rows(move_dtype(), moves, n, sizeof(Move)); }
 
+namespace {
+
+// Why a MOVE_DTYPE row is no move of any rules, or empty (an empty row is no move: a lead).
+std::string row_error(const Move& m) {
+  if (static_cast<int>(m.kind) >= kNumMoveKinds) return "unknown move kind";
+  if (m.cards == 0) return {};
+  if (!deck_holds(m.cards, widest_rules())) return validate_cards(m.cards, widest_rules());
+  if (m.key >= kNumRanks || m.length == 0 || m.length > total(m.cards)) return "key or length out of range";
+  return m.subs == 0 && m.wild_rank == 0 ? std::string() : wilds_error(m, any_rules());
+}
+
+}  // namespace
+
 std::vector<Move> from_array(py::handle obj, const char* what) {
   std::vector<Move> moves = rows_from<Move>(obj, move_dtype(), "MOVE_DTYPE", what);
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    const Move& m = moves[i];
-    const std::string row = std::string(what) + "[" + std::to_string(i) + "]: ";
-    if (static_cast<int>(m.kind) >= kNumMoveKinds) throw py::value_error(row + "unknown move kind");
-    if (m.cards == 0) continue;  // an empty row: no move (leading)
-    if (auto why = validate_cards(m.cards, widest_rules()); !why.empty()) throw py::value_error(row + why);
-    if (m.key >= kNumRanks || m.length == 0 || m.length > total(m.cards)) throw py::value_error(row + "key or length out of range");
-    if (auto why = wilds_error(m, any_rules()); !why.empty()) throw py::value_error(row + why);
+    if (auto why = row_error(moves[i]); !why.empty()) {
+      throw py::value_error(std::string(what) + "[" + std::to_string(i) + "]: " + why);
+    }
   }
   return moves;
 }
