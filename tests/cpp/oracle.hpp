@@ -3,6 +3,7 @@
 // choice of what the wild cards spent stand for.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "move.hpp"
@@ -55,6 +56,19 @@ inline std::vector<Move> wild_leads(Mask hand, int wild, const Rules& r) {
     }
   });
   return out;
+}
+
+// What `generated` has that `expected` lacks and the reverse, briefly, for a failure message.
+template <class Set, class Describe>
+std::string difference(const Set& generated, const Set& expected, Describe describe) {
+  std::string out;
+  for (const auto& k : generated) {
+    if (!expected.count(k)) out += " extra " + describe(k);
+  }
+  for (const auto& k : expected) {
+    if (!generated.count(k)) out += " missing " + describe(k);
+  }
+  return out.substr(0, 400);
 }
 
 }  // namespace ddz::oracle

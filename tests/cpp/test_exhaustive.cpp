@@ -29,18 +29,6 @@ std::string describe(const Key& k) {
          "/len" + std::to_string(std::get<3>(k));
 }
 
-// What one set has that the other lacks, briefly.
-std::string difference(const std::set<Key>& generated, const std::set<Key>& expected) {
-  std::string out;
-  for (const Key& k : generated) {
-    if (!expected.count(k)) out += " extra " + describe(k);
-  }
-  for (const Key& k : expected) {
-    if (!generated.count(k)) out += " missing " + describe(k);
-  }
-  return out.substr(0, 300);
-}
-
 // `size` cards drawn from `decks` decks.
 Mask random_hand(Rng& rng, int size, int decks = 1) {
   std::vector<int> deck;
@@ -82,7 +70,7 @@ void check_hand(Mask hand, const Rules& r, Rng& rng) {
   CHECK_EQ(generated.size(), lead.size());  // each (cards, combination) once
   const std::set<Key> expected = brute_force(hand, r);
   if (generated != expected) {
-    check::fail(__FILE__, __LINE__, "lead set differs for hand " + to_text(hand) + ": " + difference(generated, expected));
+    check::fail(__FILE__, __LINE__, "lead set differs for hand " + to_text(hand) + ": " + oracle::difference(generated, expected, describe));
     return;
   }
   // Follow a few random moves of another hand: exactly the leads that beat them.

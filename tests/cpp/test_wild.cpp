@@ -49,17 +49,6 @@ std::set<Key> brute_force(Mask hand, int wild, const Rules& r) {
   return out;
 }
 
-std::string difference(const std::set<Key>& generated, const std::set<Key>& expected) {
-  std::string out;
-  for (const Key& k : generated) {
-    if (!expected.count(k)) out += " extra " + describe(k);
-  }
-  for (const Key& k : expected) {
-    if (!generated.count(k)) out += " missing " + describe(k);
-  }
-  return out.substr(0, 400);
-}
-
 // A few random cards and `wilds` cards of the wild rank (at most 4 of any rank).
 Mask small_hand(Rng& rng, int wild, int wilds, int others) {
   Mask h = cards_of(wild, wilds);
@@ -89,7 +78,7 @@ void check_against_brute_force(Mask hand, int wild, const Rules& r, Rng& rng) {
   const std::set<Key> expected = brute_force(hand, wild, r);
   if (generated != expected) {
     check::fail(__FILE__, __LINE__,
-                "lead set differs for hand " + to_text(hand) + " wild " + rank_char(wild) + ":" + difference(generated, expected));
+                "lead set differs for hand " + to_text(hand) + " wild " + rank_char(wild) + ":" + oracle::difference(generated, expected, describe));
     return;
   }
   // Follow moves of another hand with wild cards (soft bombs among them): exactly the
@@ -104,7 +93,7 @@ void check_against_brute_force(Mask hand, int wild, const Rules& r, Rng& rng) {
     for (const Move& m : legal_moves(hand, &last, r, wild)) got.insert(key_of(m));
     if (want != got) {
       check::fail(__FILE__, __LINE__, "follow set differs for hand " + to_text(hand) + " over " + to_text(last.cards) + ":" +
-                                          difference(got, want));
+                                          oracle::difference(got, want, describe));
     }
   }
 }
