@@ -10,6 +10,14 @@
 
 namespace ddz {
 
+// splitmix64's finalizer: every input bit reaches every output bit. The generator's
+// seeding and the engine's hashes share it.
+constexpr std::uint64_t splitmix_finalize(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
+  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
+  return z ^ (z >> 31);
+}
+
 class Rng {
  public:
   explicit Rng(std::uint64_t seed) {
@@ -44,12 +52,7 @@ class Rng {
 
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-  static std::uint64_t splitmix64(std::uint64_t& x) {
-    std::uint64_t z = (x += 0x9E37'79B9'7F4A'7C15);
-    z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
-    z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
-    return z ^ (z >> 31);
-  }
+  static std::uint64_t splitmix64(std::uint64_t& x) { return splitmix_finalize(x += 0x9E37'79B9'7F4A'7C15); }
 
   std::uint64_t state_[4];
 };

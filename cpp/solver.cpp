@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "wild.hpp"
+
 namespace ddz {
 
 namespace {
@@ -22,11 +24,18 @@ struct Node {
   std::int8_t to_move = 0;
   std::int8_t landlord = 0;
   std::int8_t seats = 3;
+  std::int8_t wild = kNoWild;  // the same in every node of a search
 };
 
 Node node_of(const State& s) {
   return {s.hands, s.last.cards ? s.last : Move{}, static_cast<std::int8_t>(s.last.cards ? s.last_by : -1), s.to_move,
-          s.landlord, s.seats};
+          s.landlord, s.seats, s.wild};
+}
+
+// What `hand` may play over `last` (nullptr: leading), wild cards included.
+void generate(const Node& n, Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out) {
+  out.clear();
+  append_legal_moves(hand, last, rules, n.wild, out);
 }
 
 // The node after the player to move plays `m` (nullptr: passes). The trick ends when
@@ -36,7 +45,7 @@ Node after(const Node& n, const Move* m) {
   const int p = n.to_move;
   c.to_move = static_cast<std::int8_t>((p + 1) % n.seats);
   if (m) {
-    c.hands[static_cast<std::size_t>(p)] -= m->cards;
+    c.hands[static_cast<std::size_t>(p)] -= spent(*m);
     c.last = *m;
     c.last_by = static_cast<std::int8_t>(p);
   } else if (c.to_move == n.last_by) {
@@ -48,24 +57,19 @@ Node after(const Node& n, const Move* m) {
 
 bool same_side(const Node& n, int a, int b) { return (a == n.landlord) == (b == n.landlord); }
 
-std::uint64_t finalize(std::uint64_t z) {  // splitmix64's finalizer
-  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
-  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
-  return z ^ (z >> 31);
-}
-
 // The position's 64-bit hash, over the node's fields only (plays, bombs and the cards
 // played before do not change who wins, so transpositions that differ in them meet).
-// Five finalizer rounds: ddz::hash of the equivalent State mixes 27 words, and costs
-// the search about a quarter of its speed.
+// One finalizer round per hand and two more: ddz::hash of the equivalent State mixes 27
+// words, and costs the search about a quarter of its speed. The wild rank is the same in
+// every node of a search; the move to beat's stand-ins count (a soft bomb loses to a
+// natural one).
 std::uint64_t key_of(const Node& n) {
-  std::uint64_t h = finalize(n.hands[0] + 0x9E37'79B9'7F4A'7C15);
-  h = finalize(h ^ n.hands[1]);
-  h = finalize(h ^ n.hands[2]);
+  std::uint64_t h = 0x9E37'79B9'7F4A'7C15;
+  for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ n.hands[static_cast<std::size_t>(i)]);
   const Move& m = n.last;
-  h = finalize(h ^ m.cards ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.key} << 52) ^
-               (std::uint64_t{m.length} << 44));
-  return finalize(h ^ static_cast<std::uint64_t>(n.last_by + 1) ^ (static_cast<std::uint64_t>(n.to_move) << 8) ^
+  h = splitmix_finalize(h ^ m.cards ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.key} << 52) ^
+               (std::uint64_t{m.length} << 44) ^ (std::uint64_t{m.subs} << 28));
+  return splitmix_finalize(h ^ static_cast<std::uint64_t>(n.last_by + 1) ^ (static_cast<std::uint64_t>(n.to_move) << 8) ^
                   (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24));
 }
 
@@ -206,10 +210,9 @@ class Search {
     list.clear();
     const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)];
     const Move* last = n.last.cards ? &n.last : nullptr;
-    moves_.clear();
-    append_legal_moves(hand, last, rules_, moves_);
+    generate(n, hand, last, rules_, moves_);
     for (const Move& m : moves_) {
-      if (m.cards == hand) {
+      if (spent(m) == hand) {
         list.assign(1, {m, kGoesOut});
         return list;
       }
@@ -223,7 +226,7 @@ class Search {
   // Order: moves no opponent can beat (they keep the lead), then those that leave the
   // hand fewest plays from going out, then the ones that shed more cards.
   int score(const Node& n, const Move& m) {
-    const Mask rest = n.hands[static_cast<std::size_t>(n.to_move)] - m.cards;
+    const Mask rest = n.hands[static_cast<std::size_t>(n.to_move)] - spent(m);
     int s = 64 * (kMaxTurns - turns(rest)) + total(m.cards);
     if (!beatable(n, m)) s += kKeepsLead;
     return s;
@@ -234,8 +237,7 @@ class Search {
     for (int o = 0; o < n.seats; ++o) {
       if (same_side(n, o, n.to_move)) continue;
       const Mask opp = n.hands[static_cast<std::size_t>(o)];
-      follows_.clear();
-      append_legal_moves(opp, &m, rules_, follows_);
+      generate(n, opp, &m, rules_, follows_);
       if (!follows_.empty()) return true;
     }
     return false;
@@ -310,11 +312,12 @@ MovesResult solve_moves(const State& s, const Rules& rules, const SolveOptions& 
   Search search(rules, options);
   MovesResult r;
   const Mask hand = root.hands[static_cast<std::size_t>(root.to_move)];
-  std::vector<Move> moves = legal_moves(hand, root.last.cards ? &root.last : nullptr, rules);
+  std::vector<Move> moves;
+  generate(root, hand, root.last.cards ? &root.last : nullptr, rules, moves);
   if (root.last.cards) moves.insert(moves.begin(), Move{});
   for (const Move& m : moves) {
     MoveOutcome mo{action_of(m), Outcome::Unknown};
-    if (m.cards == hand) {
+    if (m.cards && spent(m) == hand) {
       mo.outcome = Outcome::Win;
     } else if (!search.aborted()) {
       const bool won = search.takes(root, {m, 0}, 0);

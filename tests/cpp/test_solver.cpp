@@ -34,10 +34,11 @@ bool mover_wins(Game& g) {
   return minimax_landlord_wins(g) == landlord_moves;
 }
 
-// A random position: hands of 1..max_cards from a shuffled deck; half the time a move to
-// beat, drawn from the legal leads of cards outside every hand.
+// A random position: hands of 1..max_cards from a shuffled deck of the rules; half the
+// time a move to beat, drawn from the legal leads of cards outside every hand; with wild
+// cards, a random wild rank.
 Game random_position(Rng& rng, int seats, int max_cards, const Rules& rules) {
-  const Deal d = deal_cards(rng);
+  const Deal d = deal_cards(rng, rules);
   std::vector<Mask> hands;
   Mask spare = d.kitty;
   for (int i = 0; i < seats; ++i) {
@@ -62,7 +63,8 @@ Game random_position(Rng& rng, int seats, int max_cards, const Rules& rules) {
       last_by = (to_move + 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(seats - 1)))) % seats;
     }
   }
-  return Game::from_position(hands, landlord, to_move, last, last_by, rules);
+  const int wild = rules.wild ? static_cast<int>(rng.below(kTwo + 1)) : kNoWild;
+  return Game::from_position(hands, landlord, to_move, last, last_by, rules, wild);
 }
 
 void compare_with_minimax(int seats, int max_cards, const char* preset_name, int positions, std::uint64_t seed) {
@@ -111,6 +113,14 @@ TEST(solver_matches_minimax_three_seats) {
   compare_with_minimax(3, 3, "standard", 1500, 4);
   compare_with_minimax(3, 3, "rlcard", 500, 5);
   compare_with_minimax(3, 3, "douzero", 500, 6);
+}
+
+TEST(solver_matches_minimax_under_the_variants) {
+  // Four seats (the landlord against three peasants, two decks), and wild cards: moves
+  // that spend other cards than the combination shows.
+  compare_with_minimax(4, 2, "four_player", 400, 7);
+  compare_with_minimax(2, 4, "laizi", 800, 8);
+  compare_with_minimax(3, 3, "laizi", 400, 9);
 }
 
 TEST(solver_two_seat_puzzle_lead_the_two) {
