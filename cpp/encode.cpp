@@ -18,16 +18,9 @@ bool is_play_phase_action(const Action& a) { return a.type == ActionType::Play |
 
 std::size_t at(int seat) { return static_cast<std::size_t>(seat); }
 
-// The whole deck (every rank's full count) for `decks` decks.
-Mask full_deck(int decks) {
-  Mask deck = 0;
-  for (int r = 0; r < kNumRanks; ++r) deck += cards_of(r, r >= kBlackJoker ? decks : 4 * decks);
-  return deck;
-}
-
-// Per rank, `deck` minus `hand` minus everything played, never below zero.
-Mask unseen_cards(const State& s, int seat, int decks) {
-  const Mask deck = full_deck(decks);
+// Per rank, the deck minus `hand` minus everything played, never below zero.
+Mask unseen_cards(const State& s, int seat, const Rules& rules) {
+  const Mask deck = rules.deck();
   Mask out = 0;
   for (int r = 0; r < kNumRanks; ++r) {
     int n = count(deck, r) - count(s.hands[at(seat)], r);
@@ -142,7 +135,7 @@ void encode_observation(const GameView& v, int seat, const ObservationLayout& la
   std::fill(out, out + layout.size, 0.0f);
 
   write_card_plane(s.hands[at(seat)], d, block(kHand));
-  write_card_plane(unseen_cards(s, seat, d), d, block(kUnseen));
+  write_card_plane(unseen_cards(s, seat, v.rules), d, block(kUnseen));
   for (int i = 0; i < n; ++i) {
     const int k = rel(i);
     write_card_plane(s.played[at(i)], d, block(kPlayed) + k * c);

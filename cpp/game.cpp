@@ -26,10 +26,7 @@ void require_seat(int seat, int seats, const char* what) {
 
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   // splitmix64's finalizer over the running value: order-sensitive and well spread.
-  std::uint64_t z = h ^ (v + 0x9E37'79B9'7F4A'7C15 + (h << 6) + (h >> 2));
-  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
-  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
-  return z ^ (z >> 31);
+  return splitmix_finalize(h ^ (v + 0x9E37'79B9'7F4A'7C15 + (h << 6) + (h >> 2)));
 }
 
 std::uint64_t move_word(const Move& m) {

@@ -4,20 +4,9 @@
 #include <bit>
 #include <stdexcept>
 
+#include "rng.hpp"
+
 namespace ddz {
-
-namespace {
-
-// splitmix64's finaliser: every input bit reaches every output bit.
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 MoveTable::MoveTable(std::vector<Move> moves) : moves_(std::move(moves)) {
   const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(2 * moves_.size(), 16));
@@ -39,7 +28,7 @@ std::size_t MoveTable::slot_of(const Move& m) const {
   // The cards use the low 60 bits; the reading's kind, key and length fold in above.
   const std::uint64_t reading = (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 16) |
                                 (std::uint64_t{m.key} << 8) | m.length;
-  return static_cast<std::size_t>(mix(m.cards ^ mix(reading)) & slot_mask_);
+  return static_cast<std::size_t>(splitmix_finalize(m.cards ^ splitmix_finalize(reading)) & slot_mask_);
 }
 
 int MoveTable::find(const Move& m) const {
