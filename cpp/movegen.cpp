@@ -10,17 +10,19 @@ namespace {
 
 constexpr int kMaxChain = 12;  // 3..A
 
-// Calls emit(acc + subset) for every n-subset of the ranks in `s`, one card each.
+// Calls emit(acc + subset) for every n-subset of the ranks in `s`, one card each. A sum,
+// not a union: with two decks `acc` may already hold a card of a rank in `s` (the red
+// joker that for_each_kicker_set puts first).
 template <class Emit>
 void for_each_subset(RankSet s, int n, Mask acc, Emit& emit) {
   if (n == 1) {
-    for (; s; s &= s - 1) emit(acc | cards_of(lowest_rank(s), 1));
+    for (; s; s &= s - 1) emit(acc + cards_of(lowest_rank(s), 1));
     return;
   }
   for (int left = size_of(s); left >= n; --left) {
     const int r = lowest_rank(s);
     s &= s - 1;
-    for_each_subset(s, n - 1, acc | cards_of(r, 1), emit);
+    for_each_subset(s, n - 1, acc + cards_of(r, 1), emit);
   }
 }
 

@@ -117,12 +117,16 @@ TEST(generation_equals_brute_force_with_two_decks) {
   Rules r = rules("four_player");
   for (int i = 0; i < 1500; ++i) check_hand(random_hand(rng, 1 + static_cast<int>(rng.below(12)), 2), r, rng);
   for (int i = 0; i < 300; ++i) check_hand(dense_two_deck_hand(rng), r, rng);
-  // The kicker fields with two decks: repeated solo kickers, jokers as kickers, pair
-  // kickers of one rank.
-  r.max_solo_kicker_copies = 4;
-  r.kicker_trio_extends_airplane = true;
-  r.joker_kicks_four_with_two = true;
-  r.both_jokers_as_kickers = true;
-  r.pair_kickers_share_rank = true;
-  for (int i = 0; i < 300; ++i) check_hand(dense_two_deck_hand(rng), r, rng);
+  // Every combination of the kicker fields with two decks: repeated solo kickers (two red
+  // jokers among them, which are not "both jokers"), jokers as kickers, pair kickers of
+  // one rank.
+  for (int bits = 0; bits < 64; ++bits) {
+    r.four_with_two = bits & 1;
+    r.kicker_trio_extends_airplane = bits & 2;
+    r.joker_kicks_four_with_two = bits & 4;
+    r.both_jokers_as_kickers = bits & 8;
+    r.pair_kickers_share_rank = bits & 16;
+    r.max_solo_kicker_copies = bits & 32 ? 4 : 2;
+    for (int i = 0; i < 25; ++i) check_hand(dense_two_deck_hand(rng), r, rng);
+  }
 }
