@@ -32,6 +32,7 @@ inline constexpr Mask kRankBits = 0x0FFF'FFFF'FFFF'FFFF;  // the 15 nibbles in u
 inline constexpr Mask kOnePerRank = 0x0111'1111'1111'1111;
 
 constexpr Mask nibble(int rank) { return Mask{0xF} << (4 * rank); }
+inline constexpr Mask kJokerNibbles = nibble(kBlackJoker) | nibble(kRedJoker);
 constexpr int count(Mask m, int rank) { return static_cast<int>((m >> (4 * rank)) & 0xF); }
 constexpr Mask cards_of(int rank, int n) { return Mask(n) << (4 * rank); }
 

@@ -21,8 +21,6 @@ bool beats(const Move& a, const Move& b) {
 
 namespace {
 
-constexpr Mask kJokerNibbles = nibble(kBlackJoker) | nibble(kRedJoker);
-
 Mask without_ranks(Mask m, RankSet ranks) { return m & ~(spread(ranks) * 0xF); }
 
 // Caps one rank's nibble at `most`.
@@ -54,36 +52,49 @@ bool jokers_allowed(Mask kickers, const Rules& rules) {
          count(kickers, kRedJoker) == 0;
 }
 
-bool reads_as(Mask cards, MoveKind kind, int key, int length, const Rules& rules) {
-  // No cards is no move, and a kind past Rocket has no shape (kind_shape gives an empty
-  // one, which every empty mask would fit).
-  if (cards == 0 || static_cast<int>(kind) >= kNumMoveKinds || key < 0 || key >= kNumRanks) return false;
-  if (kind == MoveKind::Rocket) return cards == rules.rocket() && key == kBlackJoker && length == total(cards);
-  if (kind == MoveKind::Bomb) {
+namespace {
+
+// reads_as for one kind, its shape a constant.
+template <MoveKind K>
+bool reads_as_kind(Mask cards, int key, int length, const Rules& rules) {
+  if constexpr (K == MoveKind::Rocket) {
+    return cards == rules.rocket() && key == kBlackJoker && length == total(cards);
+  } else if constexpr (K == MoveKind::Bomb) {
     return key < kBlackJoker && length >= 4 && length <= rules.max_per_rank() && cards == cards_of(key, length);
-  }
-  if ((kind == MoveKind::FourTwoSolos || kind == MoveKind::FourTwoPairs) && !rules.four_with_two) return false;
-  const KindShape s = kind_shape(kind);
-  if (s.chain) {
-    const ChainLimits limits = chain_limits(s.unit);
-    if (length < limits.shortest || length > limits.longest || key + length > kAce + 1) return false;
-  } else if (length != 1) {
-    return false;
-  }
-  const RankSet body_ranks = ((RankSet{1} << length) - 1) << key;
-  const Mask body = spread(body_ranks) * static_cast<Mask>(s.unit);
-  if (!contains(cards, body)) return false;
-  const Mask kickers = cards - body;
-  const int wanted = length * s.kickers_per_unit;
-  switch (s.kicker_size) {
-    case 0: return kickers == 0;
-    case 1:
-      return total(kickers) == wanted && contains(solo_kicker_caps(body_ranks, kind, rules), kickers) &&
+  } else {
+    if ((K == MoveKind::FourTwoSolos || K == MoveKind::FourTwoPairs) && !rules.four_with_two) return false;
+    constexpr KindShape s = kind_shape(K);
+    if constexpr (s.chain) {
+      constexpr ChainLimits limits = chain_limits(s.unit);
+      if (length < limits.shortest || length > limits.longest || key + length > kAce + 1) return false;
+    } else if (length != 1) {
+      return false;
+    }
+    const RankSet body_ranks = ((RankSet{1} << length) - 1) << key;
+    const Mask body = spread(body_ranks) * static_cast<Mask>(s.unit);
+    if (!contains(cards, body)) return false;
+    const Mask kickers = cards - body;
+    const int wanted = length * s.kickers_per_unit;
+    if constexpr (s.kicker_size == 0) {
+      return kickers == 0;
+    } else if constexpr (s.kicker_size == 1) {
+      return total(kickers) == wanted && contains(solo_kicker_caps(body_ranks, K, rules), kickers) &&
              jokers_allowed(kickers, rules);
-    default:
+    } else {
       return (kickers & kOnePerRank) == 0 && total(kickers) == 2 * wanted &&
              contains(pair_kicker_caps(body_ranks, rules), kickers >> 1);
+    }
   }
+}
+
+}  // namespace
+
+bool reads_as(Mask cards, MoveKind kind, int key, int length, const Rules& rules) {
+  // No cards is no move, and visit_kind calls nothing for a kind past Rocket.
+  if (cards == 0 || key < 0 || key >= kNumRanks) return false;
+  bool reads = false;
+  visit_kind(kind, [&]<MoveKind K>() { reads = reads_as_kind<K>(cards, key, length, rules); });
+  return reads;
 }
 
 void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {

@@ -90,6 +90,30 @@ constexpr KindShape kind_shape(MoveKind kind) {
   return {0, 0, 0, false};
 }
 
+// Calls f.template operator()<K>() with K == kind, a compile-time constant there, so that
+// code written once per kind compiles to a branch of its own; nothing for a kind past
+// Rocket. (A switch: a fold over the kinds compiles to a chain of compares, slower.)
+template <class F>
+void visit_kind(MoveKind kind, F&& f) {
+  using enum MoveKind;
+  switch (kind) {
+    case Solo: return f.template operator()<Solo>();
+    case Pair: return f.template operator()<Pair>();
+    case Trio: return f.template operator()<Trio>();
+    case TrioSolo: return f.template operator()<TrioSolo>();
+    case TrioPair: return f.template operator()<TrioPair>();
+    case Straight: return f.template operator()<Straight>();
+    case PairStraight: return f.template operator()<PairStraight>();
+    case Airplane: return f.template operator()<Airplane>();
+    case AirplaneSolos: return f.template operator()<AirplaneSolos>();
+    case AirplanePairs: return f.template operator()<AirplanePairs>();
+    case FourTwoSolos: return f.template operator()<FourTwoSolos>();
+    case FourTwoPairs: return f.template operator()<FourTwoPairs>();
+    case Bomb: return f.template operator()<Bomb>();
+    case Rocket: return f.template operator()<Rocket>();
+  }
+}
+
 // Chain lengths by unit size (1 singles, 2 pairs, 3 trios), RULES.md: straights 5-12,
 // pair straights 3-10, airplanes (with or without kickers) 2-6 trios.
 struct ChainLimits {

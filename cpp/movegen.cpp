@@ -67,10 +67,7 @@ struct Want {
 
 class Generator {
  public:
-  Generator(Mask hand, const Rules& rules, std::vector<Move>& out)
-      : hand_(hand & kRankBits), rules_(rules), out_(out) {
-    for (int k = 1; k <= 4; ++k) at_least_[k] = ranks_with_at_least(hand_, k);
-  }
+  Generator(Mask hand, const Rules& rules, std::vector<Move>& out) : hand_(hand & kRankBits), rules_(rules), out_(out) {}
 
   // The moves of one kind. The kind is a template argument so that each kind's shape is a
   // constant and compiles to a loop of its own.
@@ -89,22 +86,7 @@ class Generator {
   }
 
   void kind(MoveKind kind, Want want) {
-    switch (kind) {
-      case MoveKind::Solo: return kind_of<MoveKind::Solo>(want);
-      case MoveKind::Pair: return kind_of<MoveKind::Pair>(want);
-      case MoveKind::Trio: return kind_of<MoveKind::Trio>(want);
-      case MoveKind::TrioSolo: return kind_of<MoveKind::TrioSolo>(want);
-      case MoveKind::TrioPair: return kind_of<MoveKind::TrioPair>(want);
-      case MoveKind::Straight: return kind_of<MoveKind::Straight>(want);
-      case MoveKind::PairStraight: return kind_of<MoveKind::PairStraight>(want);
-      case MoveKind::Airplane: return kind_of<MoveKind::Airplane>(want);
-      case MoveKind::AirplaneSolos: return kind_of<MoveKind::AirplaneSolos>(want);
-      case MoveKind::AirplanePairs: return kind_of<MoveKind::AirplanePairs>(want);
-      case MoveKind::FourTwoSolos: return kind_of<MoveKind::FourTwoSolos>(want);
-      case MoveKind::FourTwoPairs: return kind_of<MoveKind::FourTwoPairs>(want);
-      case MoveKind::Bomb: return kind_of<MoveKind::Bomb>(want);
-      case MoveKind::Rocket: return kind_of<MoveKind::Rocket>(want);
-    }
+    visit_kind(kind, [&]<MoveKind K>() { kind_of<K>(want); });
   }
 
   // Every kind, for a lead.
@@ -121,6 +103,14 @@ class Generator {
 
   static RankSet from_key(int min_key) { return min_key >= 15 ? 0 : kAllRanks & ~((RankSet{1} << min_key) - 1); }
 
+  // The ranks holding at least k cards (1 <= k <= 8), computed on first use: a follow
+  // needs one or two of these sets, a lead all of them many times.
+  RankSet at_least(int k) {
+    constexpr RankSet kKnown = 1u << 15;
+    if (!at_least_[k]) at_least_[k] = ranks_with_at_least(hand_, k) | kKnown;
+    return at_least_[k] & kAllRanks;
+  }
+
   // Calls f(low, length) for each body the hand holds with the wanted length and key: a
   // chain of `unit` cards per rank within 3..A when `chain`, else `unit` cards of one rank
   // among `ranks`.
@@ -128,7 +118,7 @@ class Generator {
   void for_each_body(int unit, bool chain, RankSet ranks, Want want, F&& f) {
     int lo = 1, hi = 1;
     if (chain ? !lengths(unit, want, lo, hi) : want.length > 1) return;
-    const RankSet base = at_least_[unit] & (chain ? kChainRanks : ranks);
+    const RankSet base = at_least(unit) & (chain ? kChainRanks : ranks);
     RankSet starts = base;
     for (int length = 1; length <= hi && starts; ++length) {
       if (length > 1) starts &= base >> (length - 1);
@@ -175,9 +165,11 @@ class Generator {
 
   // Bombs of 4..8 cards of one rank; following a bomb: more cards, or as many and higher.
   void bombs(Want want) {
-    for (int size = std::max(4, want.length); size <= rules_.max_per_rank(); ++size) {
+    constexpr Mask kFourOrMore = kOnePerRank * 0xC;  // a count of 4..15 sets bit 2 or 3
+    if ((hand_ & kFourOrMore & ~kJokerNibbles) == 0) return;  // most hands: no bomb
+    for (int size = std::max(4, want.length); size <= std::min(rules_.max_per_rank(), 8); ++size) {
       const RankSet keys = size == want.length ? from_key(want.min_key) : kAllRanks;
-      for (RankSet s = ranks_with_at_least(hand_, size) & ~kJokers & keys; s; s &= s - 1) {
+      for (RankSet s = at_least(size) & ~kJokers & keys; s; s &= s - 1) {
         const int r = lowest_rank(s);
         emit(cards_of(r, size), MoveKind::Bomb, r, size);
       }
@@ -192,7 +184,7 @@ class Generator {
   Mask hand_;
   const Rules& rules_;
   std::vector<Move>& out_;
-  RankSet at_least_[5] = {};
+  RankSet at_least_[9] = {};  // index k: at_least(k), with bit 15 set once computed
 };
 
 }  // namespace

@@ -87,8 +87,7 @@ std::string validate(const Rules& rules);
 
 // Whether the decks of `rules` can hold `cards`: the fast check of the hot paths.
 inline bool deck_holds(Mask cards, const Rules& rules) {
-  return (cards & ~kRankBits) == 0 && (ranks_with_at_least(cards, rules.max_per_rank() + 1) & ~kJokers) == 0 &&
-         (ranks_with_at_least(cards, rules.max_per_joker() + 1) & kJokers) == 0;
+  return (cards & ~kRankBits) == 0 && contains(rules.deck(), cards);
 }
 
 // Why `cards` cannot be held under `rules` (a count above what the decks hold, or bits

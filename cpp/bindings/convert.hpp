@@ -135,6 +135,8 @@ std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* d
 }
 py::array to_array(const Move* moves, std::size_t n);
 std::vector<Move> from_array(py::handle obj, const char* what);
+// Why a MOVE_DTYPE row is no move under any rules, or empty (an empty row is no move: a lead).
+std::string row_error(const Move& m);
 std::string kind_name(MoveKind kind);
 
 // One built-in policy name for every seat, or one per seat (`players`); ValueError otherwise.

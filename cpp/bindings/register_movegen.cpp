@@ -86,6 +86,42 @@ void def_position_call(py::module_& m, const char* name, const char* doc) {
   m.add_object(name, py::reinterpret_steal<py::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr())));
 }
 
+// A batch's positions and results, reused by the calling thread: fresh large buffers each
+// call cost more than the work.
+struct Batch {
+  std::vector<Mask> hands;  // copied: another thread may write to the caller's array while the GIL is released
+  std::vector<Move> lasts;  // a row with no cards leads
+  std::vector<Move> moves;
+  std::vector<std::int64_t> offsets;
+
+  std::string run(const Rules& r, int w);
+};
+
+// Generates every position's moves (GIL released); returns the first invalid position's
+// error, or empty. Not inlined into the caller, so that the thread_local's address is
+// computed once, not at each access (each is a call from a shared library).
+[[gnu::noinline]] std::string Batch::run(const Rules& r, int w) {
+  py::gil_scoped_release release;
+  moves.clear();
+  offsets.assign(hands.size() + 1, 0);
+  for (std::size_t i = 0; i < hands.size(); ++i) {
+    const Move* last = lasts[i].cards ? &lasts[i] : nullptr;
+    if (!deck_holds(hands[i], r)) return "hands[" + std::to_string(i) + "]: " + validate_cards(hands[i], r);
+    // The one check of a move to beat: is_valid_move covers what from_array checks.
+    if (last && (!is_valid_move(*last, r) || (last->subs && last->wild_rank != w))) {
+      const std::string why = row_error(*last);
+      return "lasts[" + std::to_string(i) + "]: " + (why.empty() ? "not a move under these rules" : why);
+    }
+    if (r.wild) {
+      append_legal_moves(hands[i], last, r, w, moves);
+    } else {
+      append_legal_moves(hands[i], last, r, moves);
+    }
+    offsets[i + 1] = static_cast<std::int64_t>(moves.size());
+  }
+  return {};
+}
+
 py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::handle wild) {
   const Rules r = to_rules(rules);
   const int w = wild_arg(wild, r);
@@ -101,37 +137,16 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::ha
       given.size() > 0 ? py::object(given) : py::object(py::array_t<std::uint64_t>(0)));
   if (!hands) throw py::type_error("hands must hold int masks");
   const auto n = static_cast<std::size_t>(hands.shape(0));
-  std::vector<Move> last_rows = lasts.is_none() ? std::vector<Move>(n) : from_array(lasts, "lasts");
-  if (last_rows.size() != n) throw py::value_error("lasts must have one row per hand");
-  // Reused by the calling thread: fresh large buffers each call cost more than the work.
-  // The hands are copied: another thread may write to the caller's array while the GIL
-  // is released, between the check of a hand and its use.
-  thread_local std::vector<Mask> h;
-  h.assign(hands.data(), hands.data() + n);
-  thread_local std::vector<Move> moves;
-  thread_local std::vector<std::int64_t> offsets;
-  moves.clear();
-  offsets.assign(n + 1, 0);
-  std::string error;
-  {
-    py::gil_scoped_release release;
-    for (std::size_t i = 0; i < n && error.empty(); ++i) {
-      const Move* last = last_rows[i].cards ? &last_rows[i] : nullptr;
-      if (!deck_holds(h[i], r)) {
-        error = "hands[" + std::to_string(i) + "]: " + validate_cards(h[i], r);
-      } else if (last && (!is_valid_move(*last, r) || (last->subs && last->wild_rank != w))) {
-        error = "lasts[" + std::to_string(i) + "]: not a move under these rules";
-      } else if (r.wild) {
-        append_legal_moves(h[i], last, r, w, moves);
-        offsets[i + 1] = static_cast<std::int64_t>(moves.size());
-      } else {
-        append_legal_moves(h[i], last, r, moves);
-        offsets[i + 1] = static_cast<std::int64_t>(moves.size());
-      }
-    }
+  thread_local Batch b;
+  b.hands.assign(hands.data(), hands.data() + n);
+  if (lasts.is_none()) {
+    b.lasts.assign(n, Move{});
+  } else {
+    b.lasts = rows_from<Move>(lasts, move_dtype(), "MOVE_DTYPE", "lasts");
+    if (b.lasts.size() != n) throw py::value_error("lasts must have one row per hand");
   }
-  if (!error.empty()) throw py::value_error(error);
-  return py::make_tuple(to_array(moves.data(), moves.size()), py::array_t<std::int64_t>(offsets.size(), offsets.data()));
+  if (const std::string error = b.run(r, w); !error.empty()) throw py::value_error(error);
+  return py::make_tuple(to_array(b.moves.data(), b.moves.size()), py::array_t<std::int64_t>(b.offsets.size(), b.offsets.data()));
 }
 
 }  // namespace

@@ -114,9 +114,6 @@ py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t 
 
 py::array to_array(const Move* moves, std::size_t n) { return structured_rows(move_dtype(), moves, n, sizeof(Move)); }
 
-namespace {
-
-// Why a MOVE_DTYPE row is no move of any rules, or empty (an empty row is no move: a lead).
 std::string row_error(const Move& m) {
   if (static_cast<int>(m.kind) >= kNumMoveKinds) return "unknown move kind";
   if (m.cards == 0) return {};
@@ -124,8 +121,6 @@ std::string row_error(const Move& m) {
   if (m.key >= kNumRanks || m.length == 0 || m.length > total(m.cards)) return "key or length out of range";
   return m.subs == 0 && m.wild_rank == 0 ? std::string() : wilds_error(m, any_rules());
 }
-
-}  // namespace
 
 std::vector<Move> from_array(py::handle obj, const char* what) {
   std::vector<Move> moves = rows_from<Move>(obj, move_dtype(), "MOVE_DTYPE", what);
