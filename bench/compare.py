@@ -1,10 +1,12 @@
 #!/usr/bin/env python
 """Side-by-side legal-move generation timings: ours vs OpenSpiel, DouZero, RLCard.
 
-    python bench/compare.py [--quick] [--n-lead N] [--n-follow N] [--seed S] [--out PATH]
+    python bench/compare.py [--quick] [--n-lead N] [--n-follow N] [--n-play N] [--seed S] [--out PATH]
 
-All engines are timed on the same positions (bench/positions.py), leads and follows
-separately.  Per call = the least over rounds of (round time / calls in the round),
+All engines are timed on the same positions, in three sets: leads and follows built by
+bench/positions.py (the follows' move to beat cycles through all 14 kinds, so most of
+them can only pass), and follows in play (the follow decisions of seeded OpenSpiel games
+with random legal actions, bench/openspiel_positions.py: mostly against solos and pairs).  Per call = the least over rounds of (round time / calls in the round),
 in the thread's CPU time (a shared virtual machine's other work and stolen time only
 ever add to a round, so the least is the steadiest estimate, as `timeit` advises); a
 round calls every position's prepared callable ``reps`` times (reps chosen so a
@@ -44,12 +46,17 @@ PEER_CALL = {
     "douzero": "`GameEnv.get_legal_card_play_actions()`",
     "rlcard": "leads `playable_cards_from_hand`, follows `get_gt_cards`",
 }
+PHASES = ("lead", "follow", "play")
+PHASE_LABEL = {"lead": "leads", "follow": "follows", "play": "follows in play"}
 TARGETS = [  # (path, peer, phase, min ratio)
     ("array", "openspiel", "lead", 5.0),
     ("array", "openspiel", "follow", 1.5),
+    ("array", "openspiel", "play", 1.5),
     ("batch", "openspiel", "lead", 20.0),
     ("batch", "openspiel", "follow", 20.0),
+    ("batch", "openspiel", "play", 20.0),
 ]
+PRESETS = ("standard", "openspiel", "douzero", "rlcard")
 
 
 # ------------------------------------------------------------------------------ timing
@@ -131,6 +138,14 @@ class Ours:
         else:
             lasts = self.ddz.moves_to_array([self.move(p) for p in ps])
         return functools.partial(self.ddz.legal_moves_batch, hands, lasts, self.rules)
+
+    def readable(self, pos: P.Position) -> bool:
+        """Whether the position's move to beat is one move of its kind under these rules."""
+        try:
+            self.move(pos)
+            return True
+        except ValueError:
+            return False
 
     def counts(self, ps: Sequence[P.Position]) -> List[int]:
         return [len(self.ddz.legal_moves(self.mask(p.hand), self.move(p), self.rules)) for p in ps]
@@ -242,6 +257,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer positions and rounds")
     ap.add_argument("--n-lead", type=int, default=None)
     ap.add_argument("--n-follow", type=int, default=None)
+    ap.add_argument("--n-play", type=int, default=None, help="follows in play (OpenSpiel games)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--round-ms", type=float, default=None)
@@ -251,6 +267,7 @@ def main(argv=None) -> int:
 
     n_lead = args.n_lead or (60 if args.quick else 300)
     n_follow = args.n_follow or (112 if args.quick else 560)
+    n_play = args.n_play or (150 if args.quick else 600)
     rounds = args.rounds or (3 if args.quick else 7)
     round_ns = (args.round_ms or (20 if args.quick else 100)) * 1e6
 
@@ -259,7 +276,7 @@ def main(argv=None) -> int:
     pos = {"lead": P.lead_positions_detailed(n_lead, args.seed),
            "follow": P.follow_positions_detailed(n_follow, args.seed)}
 
-    # ---- OpenSpiel steering
+    # ---- OpenSpiel states: steered to each position, or played to (follows in play)
     import openspiel_positions as O
     steer = O.OpenSpielSteer()
     os_states: Dict[str, list] = {}
@@ -268,6 +285,14 @@ def main(argv=None) -> int:
         ok, skipped = O.steer_all(ps, steer, seed=args.seed)
         os_states[ph] = ok
         os_skipped[ph] = skipped
+    ddz = load_ours()
+    # A play's move to beat is OpenSpiel's; the set keeps those that are one move of
+    # their kind under every preset timed, so that every row times the same positions.
+    os_states["play"] = [(p, st) for p, st in O.game_follows(n_play, args.seed, steer)
+                         if ddz is None or all(Ours(ddz, preset).readable(p) for preset in PRESETS)]
+    os_skipped["play"] = []
+    pos["play"] = [p for p, _ in os_states["play"]]
+    args.play_dropped = n_play - len(pos["play"])
     subsets = {("openspiel", ph): [p for p, _ in os_states[ph]] for ph in pos}
     for peer in ("douzero", "rlcard"):
         for ph, ps in pos.items():
@@ -286,7 +311,6 @@ def main(argv=None) -> int:
             jobs[("peer", peer, ph)] = (fns, 1)
 
     # ---- ours
-    ddz = load_ours()
     ours_job: Dict[tuple, tuple] = {}  # (path, preset, peer, phase) -> its job's key
     agreement: Dict[tuple, tuple] = {}
     errors: List[str] = []
@@ -334,9 +358,8 @@ def main(argv=None) -> int:
     elapsed = time.time() - t_start
 
     dz = {ph: peer_counts[("douzero", ph)] for ph in pos}
-    shape = {"lead_moves": sum(dz["lead"]) / max(len(dz["lead"]), 1),
-             "follow_moves": sum(dz["follow"]) / max(len(dz["follow"]), 1),
-             "follow_empty": sum(1 for c in dz["follow"] if c == 0)}
+    shape = {f"{ph}_moves": sum(dz[ph]) / max(len(dz[ph]), 1) for ph in pos}
+    shape.update({f"{ph}_empty": sum(1 for c in dz[ph] if c == 0) for ph in pos})
     md = render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds, round_ns, elapsed,
                 overhead, shape)
     if not args.no_write:
@@ -407,6 +430,13 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
       + (f" Legal moves per position (DouZero preset, pass excluded): {shape['lead_moves']:.1f} on "
          f"leads, {shape['follow_moves']:.2f} on follows; {shape['follow_empty']} of {nf} follows "
          f"have no legal move but pass." if shape else ""))
+    npl = len(pos["play"])
+    w(f"- Follows in play (bench/openspiel_positions.py `game_follows`, seed {args.seed}): the first "
+      f"{npl + args.play_dropped} follow decisions of OpenSpiel games played with random legal actions, "
+      f"timed on the states themselves; {npl} kept, whose move to beat is one move of its kind under every "
+      f"preset timed. Kinds to beat: {kind_mix(pos['play'])}."
+      + (f" Legal moves per position (DouZero preset, pass excluded): {shape['play_moves']:.2f}; "
+         f"{shape['play_empty']} of {npl} have no legal move but pass." if shape else ""))
     nos = nf - len(os_skipped["follow"])
     w(f"- OpenSpiel is timed on states steered to each position (bench/openspiel_positions.py): "
       f"all {nl - len(os_skipped['lead'])} leads, {nos} of {nf} follows "
@@ -424,35 +454,34 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
     # ---- table 1: µs per call
     w("## µs per call (lower is better)")
     w("")
-    w("| engine / call | leads | follows |")
-    w("|---|---:|---:|")
+    w("| engine / call | leads | follows | follows in play |")
+    w("|---|---:|---:|---:|")
     for peer in PEERS:
         sub = " (no 4+2)" if peer == "openspiel" else ""
         w(f"| {PEER_LABEL[peer]} {PEER_CALL[peer]} | {fmt_us(res.get((peer, 'lead')))} | "
-          f"{fmt_us(res.get((peer, 'follow')))}{sub} |")
+          f"{fmt_us(res.get((peer, 'follow')))}{sub} | {fmt_us(res.get((peer, 'play')))} |")
     if ours:
         for preset in ("standard", "openspiel", "douzero", "rlcard"):
             peer = "douzero" if preset == "standard" else preset
             for path, label in (("list", "`legal_moves` (list of Move)"),
                                 ("array", "`legal_moves_array` (NumPy)"),
                                 ("batch", "`legal_moves_batch`, per position")):
-                lead = ours.get((path, preset, peer, "lead"))
-                fol = ours.get((path, preset, peer, "follow"))
+                lead, fol, play = (ours.get((path, preset, peer, ph)) for ph in PHASES)
                 if lead is None and fol is None:
                     continue
                 sub = " (no 4+2)" if preset == "openspiel" else ""
-                w(f"| ours {label}, `{preset}` | {fmt_us(lead)} | {fmt_us(fol)}{sub} |")
+                w(f"| ours {label}, `{preset}` | {fmt_us(lead)} | {fmt_us(fol)}{sub} | {fmt_us(play)} |")
             if preset == "standard":
                 for path, label in (("list", "`legal_moves`"), ("array", "`legal_moves_array`"),
                                     ("batch", "`legal_moves_batch`, per position")):
                     fol = ours.get((path, "standard", "openspiel", "follow"))
                     if fol is not None:
-                        w(f"| ours {label}, `standard`, OpenSpiel's follow subset | | {fmt_us(fol)} (no 4+2) |")
+                        w(f"| ours {label}, `standard`, OpenSpiel's follow subset | | {fmt_us(fol)} (no 4+2) | |")
     else:
         w("| ours | (doudizhu not importable) | |")
     if cpp:
         w(f"| ours C++ core (`{cpp.get('exe')} --json`, its own positions) | "
-          f"{fmt_us(cpp.get('lead_ns'))} | {fmt_us(cpp.get('follow_ns'))} |")
+          f"{fmt_us(cpp.get('lead_ns'))} | {fmt_us(cpp.get('follow_ns'))} | |")
     else:
         w("| ours C++ core | (build/bench/ddz_bench_movegen not built) | |")
     w("")
@@ -463,16 +492,16 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
     if ours:
         w("## Speed-up of ours over each peer (peer time / our time, same positions)")
         w("")
-        w("| our call, rules | vs OpenSpiel leads | vs OpenSpiel follows | vs DouZero leads | "
-          "vs DouZero follows | vs RLCard leads | vs RLCard follows |")
-        w("|---|---:|---:|---:|---:|---:|---:|")
+        w("| our call, rules | " + " | ".join(f"vs {PEER_LABEL[peer]} {PHASE_LABEL[ph]}"
+                                              for peer in PEERS for ph in PHASES) + " |")
+        w("|---|" + "---:|" * (len(PEERS) * len(PHASES)))
         for path, label in (("list", "`legal_moves`"), ("array", "`legal_moves_array`"),
                             ("batch", "`legal_moves_batch` / position")):
             for which in ("standard", "peer preset"):
                 cells = []
                 for peer in PEERS:
                     preset = "standard" if which == "standard" else peer
-                    for ph in ("lead", "follow"):
+                    for ph in PHASES:
                         o = ours.get((path, preset, peer, ph))
                         r = res.get((peer, ph))
                         cells.append(fmt_x(r / o) if o and r else "–")
@@ -490,21 +519,23 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
                 vals.append(r / o if o and r else None)
             met = all(v is not None and v >= goal for v in vals)
             name = {"array": "`legal_moves_array`", "batch": "`legal_moves_batch` per position"}[path]
-            w(f"| {name} >= {goal:g}x {PEER_LABEL[peer]} on {ph}s | {fmt_x(vals[0])} | {fmt_x(vals[1])} | "
+            w(f"| {name} >= {goal:g}x {PEER_LABEL[peer]} on {PHASE_LABEL[ph]} | {fmt_x(vals[0])} | {fmt_x(vals[1])} | "
               f"{'yes' if met else '**no**'} |")
         n = {ph: len(pos[ph]) - len(os_skipped[ph]) for ph in pos}
 
-        def together(preset: str) -> Optional[float]:
-            """OpenSpiel's time over ours on all its positions, leads and follows together."""
-            our = {ph: ours.get(("batch", preset, "openspiel", ph)) for ph in pos}
+        def together(preset: str, phases: Tuple[str, str]) -> Optional[float]:
+            """OpenSpiel's time over ours on all its positions of two sets together."""
+            our = {ph: ours.get(("batch", preset, "openspiel", ph)) for ph in phases}
             if any(v is None for v in our.values()):
                 return None
-            return sum(res[("openspiel", ph)] * n[ph] for ph in pos) / sum(our[ph] * n[ph] for ph in pos)
+            return sum(res[("openspiel", ph)] * n[ph] for ph in phases) / sum(our[ph] * n[ph] for ph in phases)
 
-        vals = [together("standard"), together("openspiel")]
-        met = all(v is not None and v >= 20 for v in vals)
-        w(f"| `legal_moves_batch` per position >= 20x OpenSpiel, the {n['lead']} leads and {n['follow']} follows "
-          f"together | {fmt_x(vals[0])} | {fmt_x(vals[1])} | {'yes' if met else '**no**'} |")
+        for phases in (("lead", "follow"), ("lead", "play")):
+            vals = [together("standard", phases), together("openspiel", phases)]
+            met = all(v is not None and v >= 20 for v in vals)
+            w(f"| `legal_moves_batch` per position >= 20x OpenSpiel, the {n[phases[0]]} {PHASE_LABEL[phases[0]]} "
+              f"and {n[phases[1]]} {PHASE_LABEL[phases[1]]} together | {fmt_x(vals[0])} | {fmt_x(vals[1])} | "
+              f"{'yes' if met else '**no**'} |")
         if cpp:
             for ph, goal in (("lead", 300), ("follow", 50)):
                 ns = cpp.get(f"{ph}_ns")
@@ -548,6 +579,13 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
         w("- Errors while timing ours: " + "; ".join(errors))
     w("")
     return "\n".join(L)
+
+
+def kind_mix(ps: Sequence[P.Position]) -> str:
+    """'solo 73%, pair 13%, ...' for the moves to beat of a position set."""
+    from collections import Counter
+    counts = Counter(p.last_kind for p in ps)
+    return ", ".join(f"{k} {100 * c / len(ps):.0f}%" for k, c in counts.most_common()) if ps else "none"
 
 
 def _loadavg() -> str:

@@ -315,6 +315,32 @@ def steer_all(positions: Sequence[P.Position], steer: Optional[OpenSpielSteer] =
     return ok, skipped
 
 
+def game_follows(n: int, seed: int = 0, steer: Optional[OpenSpielSteer] = None):
+    """[(position, state)] for the first ``n`` follow decisions (a move to beat, Pass
+    legal) of OpenSpiel games played with uniformly random legal actions from
+    ``random.Random(seed)``: follows as they arise in play, mostly against solos and
+    pairs, where the steered set cycles through every kind. ``size_class`` is 'play'."""
+    steer = steer or OpenSpielSteer()
+    rng = random.Random(seed)
+    out: list = []
+    while len(out) < n:
+        st = steer.game.new_initial_state()
+        to_beat = None  # the last non-pass play of the playing phase
+        while not st.is_terminal() and len(out) < n:
+            if st.is_chance_node():
+                st.apply_action(rng.choice([a for a, _ in st.chance_outcomes()]))
+                continue
+            legal = st.legal_actions()
+            if to_beat is not None and PASS in legal:
+                hand, last = steer.hand_and_last(st)
+                out.append((P.Position(len(out), hand, last, kind_of_action(to_beat), "play"), st.clone()))
+            action = rng.choice(legal)
+            if kind_of_action(action) is not None:
+                to_beat = action
+            st.apply_action(action)
+    return out
+
+
 def _self_check():
     s = OpenSpielSteer()
     assert s.action_of[("3", "solo")] == 4

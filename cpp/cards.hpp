@@ -92,9 +92,9 @@ constexpr Mask spread(RankSet s) {
   return x;
 }
 
-// n cards of each rank in the consecutive run [low, low + length).
+// n cards of each rank in the consecutive run [low, low + length), within the 15 ranks.
 constexpr Mask run_of(int low, int length, int n) {
-  return spread(((RankSet{1} << length) - 1) << low) * static_cast<Mask>(n);
+  return ((kOnePerRank & ((Mask{1} << (4 * length)) - 1)) << (4 * low)) * static_cast<Mask>(n);
 }
 
 // Number of ranks in a set. (std::popcount without -mpopcnt is a library call.)

@@ -71,7 +71,7 @@ bool reads_as_kind(Mask cards, int key, int length, const Rules& rules) {
       return false;
     }
     const RankSet body_ranks = ((RankSet{1} << length) - 1) << key;
-    const Mask body = spread(body_ranks) * static_cast<Mask>(s.unit);
+    const Mask body = run_of(key, length, s.unit);
     if (!contains(cards, body)) return false;
     const Mask kickers = cards - body;
     const int wanted = length * s.kickers_per_unit;

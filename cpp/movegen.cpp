@@ -177,8 +177,10 @@ class Generator {
   }
 
   void rocket() {
-    const Mask rocket = rules_.rocket();
-    if (contains(hand_, rocket)) emit(rocket, MoveKind::Rocket, kBlackJoker, total(rocket));
+    const int copies = rules_.max_per_joker();
+    if (count(hand_, kBlackJoker) >= copies && count(hand_, kRedJoker) >= copies) {
+      emit(rules_.rocket(), MoveKind::Rocket, kBlackJoker, 2 * copies);
+    }
   }
 
   Mask hand_;
