@@ -84,6 +84,12 @@ def test_batch_matches_one_call_per_position() -> None:
         assert dz.moves_from_array(moves[offsets[i] : offsets[i + 1]]) == dz.legal_moves(hand, last)
     all_lead, lead_offsets = dz.legal_moves_batch([h.mask for h in hands])
     assert lead_offsets[-1] == sum(len(dz.legal_moves(h)) for h in hands) == len(all_lead)
+    # Strided views (not C-contiguous) are read through a copy, with the same result.
+    every_other = dz.moves_to_array([m for m in lasts for _ in range(2)])[::2]
+    assert not every_other.flags.c_contiguous
+    strided, strided_offsets = dz.legal_moves_batch(np.array([h.mask for h in hands], np.uint64), every_other)
+    assert (strided == moves).all() and (strided_offsets == offsets).all()
+    assert dz.moves_from_array(every_other[1:]) == lasts[1:]
 
 
 def test_bad_input_raises_typed_errors() -> None:

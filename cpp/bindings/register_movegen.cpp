@@ -146,7 +146,8 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::ha
     if (b.lasts.size() != n) throw py::value_error("lasts must have one row per hand");
   }
   if (const std::string error = b.run(r, w); !error.empty()) throw py::value_error(error);
-  return py::make_tuple(to_array(b.moves.data(), b.moves.size()), py::array_t<std::int64_t>(b.offsets.size(), b.offsets.data()));
+  return py::make_tuple(to_array(b.moves.data(), b.moves.size()),
+                        structured_rows(py::dtype::of<std::int64_t>(), b.offsets.data(), b.offsets.size(), sizeof(std::int64_t)));
 }
 
 }  // namespace
