@@ -137,6 +137,8 @@ std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* d
   return rows;
 }
 py::array to_array(const Move* moves, std::size_t n);
+// The moves as an array over the vector's own buffer (no copy).
+py::array to_array(std::vector<Move>&& moves);
 std::vector<Move> from_array(py::handle obj, const char* what);
 // Why a MOVE_DTYPE row is no move under any rules, or empty (an empty row is no move: a lead).
 std::string row_error(const Move& m);

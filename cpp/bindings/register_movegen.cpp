@@ -86,13 +86,15 @@ void def_position_call(py::module_& m, const char* name, const char* doc) {
   m.add_object(name, py::reinterpret_steal<py::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr())));
 }
 
-// A batch's positions and results, reused by the calling thread: fresh large buffers each
-// call cost more than the work.
+// A batch's positions and results. The position buffers are reused by the calling
+// thread; the moves go to the returned array without a copy, in a buffer reserved at the
+// size of the thread's previous batch.
 struct Batch {
   std::vector<Mask> hands;  // copied: another thread may write to the caller's array while the GIL is released
   std::vector<Move> lasts;  // a row with no cards leads
   std::vector<Move> moves;
   std::vector<std::int64_t> offsets;
+  std::size_t last_moves = 0;
 
   std::string run(const Rules& r, int w);
 };
@@ -103,6 +105,7 @@ struct Batch {
 [[gnu::noinline]] std::string Batch::run(const Rules& r, int w) {
   py::gil_scoped_release release;
   moves.clear();
+  moves.reserve(last_moves);
   offsets.assign(hands.size() + 1, 0);
   for (std::size_t i = 0; i < hands.size(); ++i) {
     const Move* last = lasts[i].cards ? &lasts[i] : nullptr;
@@ -119,6 +122,7 @@ struct Batch {
     }
     offsets[i + 1] = static_cast<std::int64_t>(moves.size());
   }
+  last_moves = moves.size();
   return {};
 }
 
@@ -146,7 +150,7 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::ha
     if (b.lasts.size() != n) throw py::value_error("lasts must have one row per hand");
   }
   if (const std::string error = b.run(r, w); !error.empty()) throw py::value_error(error);
-  return py::make_tuple(to_array(b.moves.data(), b.moves.size()),
+  return py::make_tuple(to_array(std::move(b.moves)),
                         structured_rows(py::dtype::of<std::int64_t>(), b.offsets.data(), b.offsets.size(), sizeof(std::int64_t)));
 }
 

@@ -87,19 +87,15 @@ py::dtype move_dtype() {
       .get_stored();
 }
 
-py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size) {
-  // NumPy allocates a structured dtype array by a slow path (it asks how to zero-fill
-  // it); an array over memory of our own, freed by a capsule, skips that. NumPy's C API
-  // is called directly: pybind11's array constructor builds shape and stride vectors on
-  // the heap, which costs about as much as generating a follow.
-  void* data = std::malloc(std::max<std::size_t>(n * row_size, 1));
-  if (!data) throw std::bad_alloc();
-  if (n) std::memcpy(data, rows, n * row_size);
-  PyObject* owner = PyCapsule_New(data, nullptr, [](PyObject* capsule) { std::free(PyCapsule_GetPointer(capsule, nullptr)); });
-  if (!owner) {
-    std::free(data);
-    throw py::error_already_set();
-  }
+namespace {
+
+// A 1-d array of `n` rows of `dtype` over `data`, which the capsule `owner` frees (on
+// failure too). NumPy allocates a structured dtype array by a slow path (it asks how to
+// zero-fill it); memory of our own skips that. NumPy's C API is called directly:
+// pybind11's array constructor builds shape and stride vectors on the heap, which costs
+// about as much as generating a follow.
+py::array array_over(const py::dtype& dtype, void* data, std::size_t n, PyObject* owner) {
+  if (!owner) throw py::error_already_set();
   const auto& api = py::detail::npy_api::get();
   const Py_intptr_t length = static_cast<Py_intptr_t>(n);
   PyObject* array = api.PyArray_NewFromDescr_(api.PyArray_Type_, dtype.inc_ref().ptr(), 1, &length, nullptr, data,
@@ -112,7 +108,30 @@ py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t 
   return py::reinterpret_steal<py::array>(array);
 }
 
+}  // namespace
+
+py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size) {
+  void* data = std::malloc(std::max<std::size_t>(n * row_size, 1));
+  if (!data) throw std::bad_alloc();
+  if (n) std::memcpy(data, rows, n * row_size);
+  PyObject* owner = PyCapsule_New(data, nullptr, [](PyObject* capsule) { std::free(PyCapsule_GetPointer(capsule, nullptr)); });
+  if (!owner) std::free(data);
+  return array_over(dtype, data, n, owner);
+}
+
 py::array to_array(const Move* moves, std::size_t n) { return structured_rows(move_dtype(), moves, n, sizeof(Move)); }
+
+py::array to_array(std::vector<Move>&& moves) {
+  if (moves.empty()) return to_array(nullptr, 0);
+  auto* owned = new std::vector<Move>(std::move(moves));
+  Move* data = owned->data();
+  const std::size_t n = owned->size();
+  PyObject* owner = PyCapsule_New(owned, nullptr, [](PyObject* capsule) {
+    delete static_cast<std::vector<Move>*>(PyCapsule_GetPointer(capsule, nullptr));
+  });
+  if (!owner) delete owned;
+  return array_over(move_dtype(), data, n, owner);
+}
 
 std::string row_error(const Move& m) {
   if (static_cast<int>(m.kind) >= kNumMoveKinds) return "unknown move kind";
