@@ -107,13 +107,17 @@ struct Batch {
   moves.clear();
   moves.reserve(last_moves);
   offsets.assign(hands.size() + 1, 0);
+  Move checked{};  // the last move to beat found valid: positions in a row often share one
   for (std::size_t i = 0; i < hands.size(); ++i) {
     const Move* last = lasts[i].cards ? &lasts[i] : nullptr;
     if (!deck_holds(hands[i], r)) return "hands[" + std::to_string(i) + "]: " + validate_cards(hands[i], r);
     // The one check of a move to beat: is_valid_move covers what from_array checks.
-    if (last && (!is_valid_move(*last, r) || (last->subs && last->wild_rank != w))) {
-      const std::string why = row_error(*last);
-      return "lasts[" + std::to_string(i) + "]: " + (why.empty() ? "not a move under these rules" : why);
+    if (last && !(*last == checked)) {
+      if (!is_valid_move(*last, r) || (last->subs && last->wild_rank != w)) {
+        const std::string why = row_error(*last);
+        return "lasts[" + std::to_string(i) + "]: " + (why.empty() ? "not a move under these rules" : why);
+      }
+      checked = *last;
     }
     if (r.wild) {
       append_legal_moves(hands[i], last, r, w, moves);
