@@ -92,6 +92,22 @@ def test_batch_matches_one_call_per_position() -> None:
     assert dz.moves_from_array(every_other[1:]) == lasts[1:]
 
 
+def test_batch_results_outlive_later_batches() -> None:
+    # The moves' buffer is handed to the returned array, or copied when it is much larger
+    # than the moves: either way a later batch, of any size, leaves earlier results intact.
+    hands = [Cards(t) for t in ("33344455566677789TJQKA2", "3456789TJQKA2BR", "33", "BR")]
+    masks = np.array([h.mask for h in hands], np.uint64)
+    sizes = [4, 1, 4, 4, 2, 4]
+    results = [dz.legal_moves_batch(masks[:n]) for n in sizes]
+    kept = [(moves.copy(), offsets.copy()) for moves, offsets in results]
+    results += [dz.legal_moves_batch(masks[:n]) for n in reversed(sizes)]
+    for (moves, offsets), (moves_then, offsets_then) in zip(results, kept):
+        assert (moves == moves_then).all() and (offsets == offsets_then).all()
+    for (moves, offsets), n in zip(results, sizes + sizes[::-1]):
+        for i in range(n):
+            assert dz.moves_from_array(moves[offsets[i] : offsets[i + 1]]) == dz.legal_moves(hands[i])
+
+
 def test_bad_input_raises_typed_errors() -> None:
     with pytest.raises(ValueError, match="hand: 5 cards of rank 3"):
         dz.legal_moves("33333")

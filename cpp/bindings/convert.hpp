@@ -122,8 +122,9 @@ py::dtype move_dtype();
 // A 1-d NumPy array of `n` rows of `row_size` bytes, viewed through `dtype`.
 py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size);
 // The rows of a 1-d array of `dtype` (called `dtype_name` in errors) as C++ values;
-// TypeError naming `what` otherwise. A C-contiguous array is taken as it is: NumPy's conversion would check, field by field,
-// that a structured dtype casts to itself, and that costs more than a small batch call.
+// TypeError naming `what` otherwise. A C-contiguous array is read as it is: NumPy's
+// conversion would check, field by field, that a structured dtype casts to itself, which
+// costs more than a small batch call.
 template <class Row>
 std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* dtype_name, const char* what) {
   const bool c_array = py::isinstance<py::array>(obj) &&
@@ -137,8 +138,9 @@ std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* d
   return rows;
 }
 py::array to_array(const Move* moves, std::size_t n);
-// The moves as an array over the vector's own buffer (no copy).
-py::array to_array(std::vector<Move>&& moves);
+// The moves as an array over the vector's own buffer, taken from it (no copy), when the
+// buffer is about their size; else a copy, and `moves` keeps its buffer.
+py::array take_array(std::vector<Move>& moves);
 std::vector<Move> from_array(py::handle obj, const char* what);
 // Why a MOVE_DTYPE row is no move under any rules, or empty (an empty row is no move: a lead).
 std::string row_error(const Move& m);

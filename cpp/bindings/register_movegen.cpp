@@ -86,15 +86,15 @@ void def_position_call(py::module_& m, const char* name, const char* doc) {
   m.add_object(name, py::reinterpret_steal<py::object>(PyCFunction_NewEx(def, m.ptr(), m.attr("__name__").ptr())));
 }
 
-// A batch's positions and results. The position buffers are reused by the calling
-// thread; the moves go to the returned array without a copy, in a buffer reserved at the
-// size of the thread's previous batch.
+// A batch's positions and results, reused by the calling thread. The moves' buffer,
+// reserved at the size of the thread's previous batch, usually becomes the returned
+// array's (take_array).
 struct Batch {
   std::vector<Mask> hands;  // copied: another thread may write to the caller's array while the GIL is released
   std::vector<Move> lasts;  // a row with no cards leads
   std::vector<Move> moves;
   std::vector<std::int64_t> offsets;
-  std::size_t last_moves = 0;
+  std::size_t previous_size = 0;  // moves in the thread's previous batch
 
   std::string run(const Rules& r, int w);
 };
@@ -105,7 +105,10 @@ struct Batch {
 [[gnu::noinline]] std::string Batch::run(const Rules& r, int w) {
   py::gil_scoped_release release;
   moves.clear();
-  moves.reserve(last_moves);
+  if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
+    moves = std::vector<Move>();
+    moves.reserve(previous_size);
+  }
   offsets.assign(hands.size() + 1, 0);
   Move checked{};  // the last move to beat found valid: positions in a row often share one
   for (std::size_t i = 0; i < hands.size(); ++i) {
@@ -126,7 +129,7 @@ struct Batch {
     }
     offsets[i + 1] = static_cast<std::int64_t>(moves.size());
   }
-  last_moves = moves.size();
+  previous_size = moves.size();
   return {};
 }
 
@@ -154,7 +157,7 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::ha
     if (b.lasts.size() != n) throw py::value_error("lasts must have one row per hand");
   }
   if (const std::string error = b.run(r, w); !error.empty()) throw py::value_error(error);
-  return py::make_tuple(to_array(std::move(b.moves)),
+  return py::make_tuple(take_array(b.moves),
                         structured_rows(py::dtype::of<std::int64_t>(), b.offsets.data(), b.offsets.size(), sizeof(std::int64_t)));
 }
 

@@ -121,8 +121,10 @@ py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t 
 
 py::array to_array(const Move* moves, std::size_t n) { return structured_rows(move_dtype(), moves, n, sizeof(Move)); }
 
-py::array to_array(std::vector<Move>&& moves) {
-  if (moves.empty()) return to_array(nullptr, 0);
+py::array take_array(std::vector<Move>& moves) {
+  // An array keeps its whole buffer alive: a buffer much larger than its moves is copied.
+  const std::size_t slack = moves.capacity() - moves.size();
+  if (moves.empty() || slack > moves.size() / 8 + 64) return to_array(moves.data(), moves.size());
   auto* owned = new std::vector<Move>(std::move(moves));
   Move* data = owned->data();
   const std::size_t n = owned->size();
