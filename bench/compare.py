@@ -288,8 +288,9 @@ def main(argv=None) -> int:
     ddz = load_ours()
     # A play's move to beat is OpenSpiel's; the set keeps those that are one move of
     # their kind under every preset timed, so that every row times the same positions.
+    readers = [Ours(ddz, preset) for preset in PRESETS] if ddz is not None else []
     os_states["play"] = [(p, st) for p, st in O.game_follows(n_play, args.seed, steer)
-                         if ddz is None or all(Ours(ddz, preset).readable(p) for preset in PRESETS)]
+                         if all(o.readable(p) for o in readers)]
     os_skipped["play"] = []
     pos["play"] = [p for p, _ in os_states["play"]]
     args.play_dropped = n_play - len(pos["play"])

@@ -21,33 +21,20 @@ pytest.importorskip("pytest_benchmark")
 np = pytest.importorskip("numpy")
 ddz = pytest.importorskip("doudizhu")
 
+import peers  # noqa: E402  (tests/peers.py, on pytest's pythonpath)
 from doudizhu.actions import ActionSpace, from_openspiel, to_openspiel  # noqa: E402
 
 GAMES = 40
-DECK = ddz.Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR")
-
-
-def _deal_of(state):
-    hands = []
-    for seat in range(3):
-        text = state.observation_string(seat).split("My hand ")[1].split("\n")[0]
-        hands.append(ddz.Cards(text.replace("(BWJ)", "B").replace("(CJ)", "R")))
-    start = int(state.observation_string(0).split("start player: ")[1][0])
-    return hands, DECK - hands[0] - hands[1] - hands[2], start
 
 
 @functools.lru_cache(maxsize=None)
 def positions():
     """(our Games, OpenSpiel states) at the same decisions of seeded random games."""
-    pyspiel = pytest.importorskip("pyspiel")
+    pytest.importorskip("pyspiel")
     ours, theirs = [], []
     for seed in range(GAMES):
         rng = random.Random(seed)
-        state = pyspiel.load_game("dou_dizhu").new_initial_state()
-        while state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, probs)[0])
-        hands, kitty, start = _deal_of(state)
+        state, hands, kitty, start = peers.openspiel_deal(rng)
         game = ddz.Game.from_deal(hands, kitty, first_bidder=start, rules=ddz.Rules.preset("openspiel"))
         while not state.is_terminal():
             ours.append(game.copy())

@@ -21,7 +21,10 @@ Peers
   ``utils.get_gt_cards`` (the action-space table ``TYPE_CARD`` filtered by the led type
   from ``CARD_TYPE``, by weight and by ``contains_cards``).
 
-Both peers are imported lazily, so this module imports without them.
+* OpenSpiel (``pyspiel``): :func:`openspiel_deal` deals a ``dou_dizhu`` state and reads
+  its deal back as text, for replaying OpenSpiel games in our engine.
+
+The peers are imported lazily, so this module imports without them.
 """
 
 from __future__ import annotations
@@ -541,3 +544,25 @@ def random_positions(seed: int, n: int, peer: str = "douzero",
             continue
         yield ranks_to_mask(hand), last
         produced += 1
+
+
+# ----------------------------------------------------------------------------------------
+# OpenSpiel
+
+
+def openspiel_deal(rng: random.Random):
+    """A new OpenSpiel ``dou_dizhu`` state dealt by ``rng`` (each chance outcome drawn by
+    its probability), and its deal in our text: ``(state, hands, kitty, first_bidder)``."""
+    import pyspiel
+
+    state = pyspiel.load_game("dou_dizhu").new_initial_state()
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(rng.choices(outcomes, probs)[0])
+    hands = []
+    for seat in range(3):
+        text = state.observation_string(seat).split("My hand ")[1].split("\n")[0]
+        hands.append(mask_to_text(text_to_mask(text.replace("(BWJ)", "B").replace("(CJ)", "R"))))
+    kitty = counts_to_mask(FULL_DECK_COUNTS) - sum(text_to_mask(h) for h in hands)
+    first_bidder = int(state.observation_string(0).split("start player: ")[1][0])
+    return state, hands, mask_to_text(kitty), first_bidder

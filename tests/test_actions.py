@@ -256,18 +256,6 @@ def test_every_openspiel_id_is_our_openspiel_move() -> None:
     assert ours == set(range(1, space.num_moves + 1))
 
 
-def _deal_of(state) -> tuple[list[dz.Cards], dz.Cards, int]:
-    """The hands, the kitty and the first bidder of an OpenSpiel state after the deal."""
-    hands = []
-    for seat in range(3):
-        text = state.observation_string(seat)
-        hand = text.split("My hand ")[1].split("\n")[0].replace("(BWJ)", "B").replace("(CJ)", "R")
-        hands.append(dz.Cards(hand))
-    kitty = DECK - hands[0] - hands[1] - hands[2]
-    start = int(state.observation_string(0).split("start player: ")[1][0])
-    return hands, kitty, start
-
-
 def _bug_difference(game: dz.Game, theirs: set, mine: set) -> None:
     """The documented OpenSpiel bugs (RULES.md) are the only differences allowed: it never
     offers a chain whose lowest rank the hand holds four of, and offers bombs over the
@@ -288,13 +276,9 @@ def test_openspiel_games_mirror_ours(seed: int) -> None:
     """Random OpenSpiel games replayed in our engine under the openspiel preset: at every
     turn pyspiel's legal ids are our legal actions (but for its documented bugs), and
     the hands settle to OpenSpiel's returns."""
-    pyspiel = _pyspiel()
+    _pyspiel()
     rng = random.Random(seed)
-    state = pyspiel.load_game("dou_dizhu").new_initial_state()
-    while state.is_chance_node():
-        outcomes, probs = zip(*state.chance_outcomes())
-        state.apply_action(rng.choices(outcomes, probs)[0])
-    hands, kitty, start = _deal_of(state)
+    state, hands, kitty, start = peers.openspiel_deal(rng)
     game = dz.Game.from_deal(hands, kitty, first_bidder=start, rules=dz.Rules.preset("openspiel"))
     space = ActionSpace(game.rules)
     while not state.is_terminal():
