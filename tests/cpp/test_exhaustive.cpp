@@ -87,6 +87,17 @@ void check_hand(Mask hand, const Rules& r, Rng& rng) {
   }
 }
 
+// `r` with its kicker fields set from the six bits of `bits` (0..63: every combination).
+Rules with_kicker_fields(Rules r, int bits) {
+  r.four_with_two = bits & 1;
+  r.kicker_trio_extends_airplane = bits & 2;
+  r.joker_kicks_four_with_two = bits & 4;
+  r.both_jokers_as_kickers = bits & 8;
+  r.pair_kickers_share_rank = bits & 16;
+  r.max_solo_kicker_copies = bits & 32 ? 4 : 2;
+  return r;
+}
+
 }  // namespace
 
 TEST(generation_equals_brute_force_under_every_preset) {
@@ -101,32 +112,21 @@ TEST(generation_equals_brute_force_under_every_preset) {
 TEST(generation_equals_brute_force_for_every_field) {
   Rng rng(99);
   for (int bits = 0; bits < 64; ++bits) {
-    Rules r;
-    r.four_with_two = bits & 1;
-    r.kicker_trio_extends_airplane = bits & 2;
-    r.joker_kicks_four_with_two = bits & 4;
-    r.both_jokers_as_kickers = bits & 8;
-    r.pair_kickers_share_rank = bits & 16;
-    r.max_solo_kicker_copies = bits & 32 ? 4 : 2;
+    const Rules r = with_kicker_fields(Rules{}, bits);
     for (int i = 0; i < 150; ++i) check_hand(dense_hand(rng), r, rng);
   }
 }
 
 TEST(generation_equals_brute_force_with_two_decks) {
   Rng rng(108);
-  Rules r = rules("four_player");
+  const Rules r = rules("four_player");
   for (int i = 0; i < 1500; ++i) check_hand(random_hand(rng, 1 + static_cast<int>(rng.below(12)), 2), r, rng);
   for (int i = 0; i < 300; ++i) check_hand(dense_two_deck_hand(rng), r, rng);
   // Every combination of the kicker fields with two decks: repeated solo kickers (two red
   // jokers among them, which are not "both jokers"), jokers as kickers, pair kickers of
   // one rank.
   for (int bits = 0; bits < 64; ++bits) {
-    r.four_with_two = bits & 1;
-    r.kicker_trio_extends_airplane = bits & 2;
-    r.joker_kicks_four_with_two = bits & 4;
-    r.both_jokers_as_kickers = bits & 8;
-    r.pair_kickers_share_rank = bits & 16;
-    r.max_solo_kicker_copies = bits & 32 ? 4 : 2;
-    for (int i = 0; i < 25; ++i) check_hand(dense_two_deck_hand(rng), r, rng);
+    const Rules fields = with_kicker_fields(r, bits);
+    for (int i = 0; i < 25; ++i) check_hand(dense_two_deck_hand(rng), fields, rng);
   }
 }
