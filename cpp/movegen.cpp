@@ -101,7 +101,8 @@ class Generator {
     out_.push_back({cards, kind, static_cast<std::uint8_t>(key), static_cast<std::uint8_t>(length)});
   }
 
-  static RankSet from_key(int min_key) { return min_key >= 15 ? 0 : kAllRanks & ~((RankSet{1} << min_key) - 1); }
+  // The ranks >= min_key (0 <= min_key <= 256: a key + 1).
+  static RankSet from_key(int min_key) { return kAllRanks & static_cast<RankSet>(~std::uint64_t{0} << std::min(min_key, 63)); }
 
   // The ranks holding at least k cards (1 <= k <= 8), computed on first use: a follow
   // needs one or two of these sets, a lead all of them many times.
@@ -119,11 +120,12 @@ class Generator {
     int lo = 1, hi = 1;
     if (chain ? !lengths(unit, want, lo, hi) : want.length > 1) return;
     const RankSet base = at_least(unit) & (chain ? kChainRanks : ranks);
-    RankSet starts = base;
-    for (int length = 1; length <= hi && starts; ++length) {
-      if (length > 1) starts &= base >> (length - 1);
-      if (length < lo) continue;
-      for (RankSet s = starts & from_key(want.min_key); s; s &= s - 1) f(lowest_rank(s), length);
+    const RankSet keys = from_key(want.min_key);
+    RankSet starts = base;  // the lowest ranks of the runs of `length` ranks in base
+    for (int length = 2; length <= lo; ++length) starts &= base >> (length - 1);
+    for (int length = lo; length <= hi && starts; ++length) {
+      for (RankSet s = starts & keys; s; s &= s - 1) f(lowest_rank(s), length);
+      starts &= base >> length;
     }
   }
 
@@ -177,8 +179,9 @@ class Generator {
   }
 
   void rocket() {
+    // One branch, not one per joker: a hand holds a joker more often than the rocket.
     const int copies = rules_.max_per_joker();
-    if (count(hand_, kBlackJoker) >= copies && count(hand_, kRedJoker) >= copies) {
+    if (std::min(count(hand_, kBlackJoker), count(hand_, kRedJoker)) >= copies) {
       emit(rules_.rocket(), MoveKind::Rocket, kBlackJoker, 2 * copies);
     }
   }
@@ -206,7 +209,9 @@ void append_legal_moves(Mask hand, const Move* last, const Rules& rules, std::ve
     case MoveKind::Bomb: gen.kind_of<MoveKind::Bomb>({last->length, last->key + 1}); break;
     default:
       if (static_cast<int>(last->kind) >= kNumMoveKinds) return;
-      gen.kind(last->kind, {std::max<int>(last->length, 1), last->key + 1});
+      visit_kind_usual_first(last->kind, [&, want = Want{std::max<int>(last->length, 1), last->key + 1}]<MoveKind K>() {
+        gen.kind_of<K>(want);
+      });
       gen.kind_of<MoveKind::Bomb>({});
   }
   gen.kind_of<MoveKind::Rocket>({});
