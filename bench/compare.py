@@ -1,12 +1,13 @@
 #!/usr/bin/env python
 """Side-by-side legal-move generation timings: ours vs OpenSpiel, DouZero, RLCard.
 
-    python bench/compare.py [--quick] [--n-lead N] [--n-follow N] [--n-play N] [--seed S] [--out PATH]
+    python bench/compare.py [--quick] [--n-lead N] [--n-follow N] [--n-play N] [--n-game N] [--seed S] [--out PATH]
 
-All engines are timed on the same positions, in three sets: leads and follows built by
+All engines are timed on the same positions, in four sets: leads and follows built by
 bench/positions.py (the follows' move to beat cycles through all 14 kinds, so most of
-them can only pass), and follows in play (the follow decisions of seeded OpenSpiel games
-with random legal actions, bench/openspiel_positions.py: mostly against solos and pairs).  Per call = the least over rounds of (round time / calls in the round),
+them can only pass), follows in play (the follow decisions of seeded OpenSpiel games
+with random legal actions, bench/openspiel_positions.py: mostly against solos and pairs),
+and decisions in play (every decision of such games, leads and follows as they come).  Per call = the least over rounds of (round time / calls in the round),
 in the thread's CPU time (a shared virtual machine's other work and stolen time only
 ever add to a round, so the least is the steadiest estimate, as `timeit` advises); a
 round calls every position's prepared callable ``reps`` times (reps chosen so a
@@ -46,8 +47,8 @@ PEER_CALL = {
     "douzero": "`GameEnv.get_legal_card_play_actions()`",
     "rlcard": "leads `playable_cards_from_hand`, follows `get_gt_cards`",
 }
-PHASES = ("lead", "follow", "play")
-PHASE_LABEL = {"lead": "leads", "follow": "follows", "play": "follows in play"}
+PHASES = ("lead", "follow", "play", "game")
+PHASE_LABEL = {"lead": "leads", "follow": "follows", "play": "follows in play", "game": "decisions in play"}
 TARGETS = [  # (path, peer, phase, min ratio)
     ("array", "openspiel", "lead", 5.0),
     ("array", "openspiel", "follow", 1.5),
@@ -55,6 +56,7 @@ TARGETS = [  # (path, peer, phase, min ratio)
     ("batch", "openspiel", "lead", 20.0),
     ("batch", "openspiel", "follow", 20.0),
     ("batch", "openspiel", "play", 20.0),
+    ("batch", "openspiel", "game", 20.0),
 ]
 PRESETS = ("standard", "openspiel", "douzero", "rlcard")
 
@@ -258,6 +260,7 @@ def main(argv=None) -> int:
     ap.add_argument("--n-lead", type=int, default=None)
     ap.add_argument("--n-follow", type=int, default=None)
     ap.add_argument("--n-play", type=int, default=None, help="follows in play (OpenSpiel games)")
+    ap.add_argument("--n-game", type=int, default=None, help="decisions in play, leads and follows (OpenSpiel games)")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--round-ms", type=float, default=None)
@@ -268,6 +271,7 @@ def main(argv=None) -> int:
     n_lead = args.n_lead or (60 if args.quick else 300)
     n_follow = args.n_follow or (112 if args.quick else 560)
     n_play = args.n_play or (150 if args.quick else 600)
+    n_game = args.n_game or (300 if args.quick else 1500)
     rounds = args.rounds or (3 if args.quick else 7)
     round_ns = (args.round_ms or (20 if args.quick else 100)) * 1e6
 
@@ -286,14 +290,16 @@ def main(argv=None) -> int:
         os_states[ph] = ok
         os_skipped[ph] = skipped
     ddz = load_ours()
-    # A play's move to beat is OpenSpiel's; the set keeps those that are one move of
+    # A play's move to beat is OpenSpiel's; the sets keep those that are one move of
     # their kind under every preset timed, so that every row times the same positions.
     readers = [Ours(ddz, preset) for preset in PRESETS] if ddz is not None else []
-    os_states["play"] = [(p, st) for p, st in O.game_follows(n_play, args.seed, steer)
+    args.dropped = {}
+    for ph, n, leads in (("play", n_play, False), ("game", n_game, True)):
+        os_states[ph] = [(p, st) for p, st in O.game_positions(n, args.seed, steer, leads)
                          if all(o.readable(p) for o in readers)]
-    os_skipped["play"] = []
-    pos["play"] = [p for p, _ in os_states["play"]]
-    args.play_dropped = n_play - len(pos["play"])
+        os_skipped[ph] = []
+        pos[ph] = [p for p, _ in os_states[ph]]
+        args.dropped[ph] = n - len(pos[ph])
     subsets = {("openspiel", ph): [p for p, _ in os_states[ph]] for ph in pos}
     for peer in ("douzero", "rlcard"):
         for ph, ps in pos.items():
@@ -431,13 +437,14 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
       + (f" Legal moves per position (DouZero preset, pass excluded): {shape['lead_moves']:.1f} on "
          f"leads, {shape['follow_moves']:.2f} on follows; {shape['follow_empty']} of {nf} follows "
          f"have no legal move but pass." if shape else ""))
-    npl = len(pos["play"])
-    w(f"- Follows in play (bench/openspiel_positions.py `game_follows`, seed {args.seed}): the first "
-      f"{npl + args.play_dropped} follow decisions of OpenSpiel games played with random legal actions, "
-      f"timed on the states themselves; {npl} kept, whose move to beat is one move of its kind under every "
-      f"preset timed. Kinds to beat: {kind_mix(pos['play'])}."
-      + (f" Legal moves per position (DouZero preset, pass excluded): {shape['play_moves']:.2f}; "
-         f"{shape['play_empty']} of {npl} have no legal move but pass." if shape else ""))
+    for ph, what in (("play", "follow decisions"), ("game", "decisions (leads and follows)")):
+        npl = len(pos[ph])
+        w(f"- {PHASE_LABEL[ph].capitalize()} (bench/openspiel_positions.py `game_positions`, seed {args.seed}): "
+          f"the first {npl + args.dropped[ph]} {what} of the playing phase of OpenSpiel games played with random "
+          f"legal actions, timed on the states themselves; {npl} kept, whose move to beat is one move of its kind "
+          f"under every preset timed. Moves to beat: {kind_mix(pos[ph])}."
+          + (f" Legal moves per position (DouZero preset, pass excluded): {shape[ph + '_moves']:.2f}; "
+             f"{shape[ph + '_empty']} of {npl} have no legal move but pass." if shape else ""))
     nos = nf - len(os_skipped["follow"])
     w(f"- OpenSpiel is timed on states steered to each position (bench/openspiel_positions.py): "
       f"all {nl - len(os_skipped['lead'])} leads, {nos} of {nf} follows "
@@ -455,34 +462,35 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
     # ---- table 1: µs per call
     w("## µs per call (lower is better)")
     w("")
-    w("| engine / call | leads | follows | follows in play |")
-    w("|---|---:|---:|---:|")
+    w("| engine / call | " + " | ".join(PHASE_LABEL[ph] for ph in PHASES) + " |")
+    w("|---|" + "---:|" * len(PHASES))
     for peer in PEERS:
         sub = " (no 4+2)" if peer == "openspiel" else ""
         w(f"| {PEER_LABEL[peer]} {PEER_CALL[peer]} | {fmt_us(res.get((peer, 'lead')))} | "
-          f"{fmt_us(res.get((peer, 'follow')))}{sub} | {fmt_us(res.get((peer, 'play')))} |")
+          f"{fmt_us(res.get((peer, 'follow')))}{sub} | {fmt_us(res.get((peer, 'play')))} | "
+          f"{fmt_us(res.get((peer, 'game')))} |")
     if ours:
         for preset in ("standard", "openspiel", "douzero", "rlcard"):
             peer = "douzero" if preset == "standard" else preset
             for path, label in (("list", "`legal_moves` (list of Move)"),
                                 ("array", "`legal_moves_array` (NumPy)"),
                                 ("batch", "`legal_moves_batch`, per position")):
-                lead, fol, play = (ours.get((path, preset, peer, ph)) for ph in PHASES)
+                lead, fol, play, game = (ours.get((path, preset, peer, ph)) for ph in PHASES)
                 if lead is None and fol is None:
                     continue
                 sub = " (no 4+2)" if preset == "openspiel" else ""
-                w(f"| ours {label}, `{preset}` | {fmt_us(lead)} | {fmt_us(fol)}{sub} | {fmt_us(play)} |")
+                w(f"| ours {label}, `{preset}` | {fmt_us(lead)} | {fmt_us(fol)}{sub} | {fmt_us(play)} | {fmt_us(game)} |")
             if preset == "standard":
                 for path, label in (("list", "`legal_moves`"), ("array", "`legal_moves_array`"),
                                     ("batch", "`legal_moves_batch`, per position")):
                     fol = ours.get((path, "standard", "openspiel", "follow"))
                     if fol is not None:
-                        w(f"| ours {label}, `standard`, OpenSpiel's follow subset | | {fmt_us(fol)} (no 4+2) | |")
+                        w(f"| ours {label}, `standard`, OpenSpiel's follow subset | | {fmt_us(fol)} (no 4+2) | | |")
     else:
         w("| ours | (doudizhu not importable) | |")
     if cpp:
         w(f"| ours C++ core (`{cpp.get('exe')} --json`, its own positions) | "
-          f"{fmt_us(cpp.get('lead_ns'))} | {fmt_us(cpp.get('follow_ns'))} | |")
+          f"{fmt_us(cpp.get('lead_ns'))} | {fmt_us(cpp.get('follow_ns'))} | | |")
     else:
         w("| ours C++ core | (build/bench/ddz_bench_movegen not built) | |")
     w("")
@@ -583,9 +591,9 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
 
 
 def kind_mix(ps: Sequence[P.Position]) -> str:
-    """'solo 73%, pair 13%, ...' for the moves to beat of a position set."""
+    """'solo 73%, pair 13%, ...' for the moves to beat of a position set ('none' for a lead)."""
     from collections import Counter
-    counts = Counter(p.last_kind for p in ps)
+    counts = Counter(p.last_kind or "none" for p in ps)
     return ", ".join(f"{k} {100 * c / len(ps):.0f}%" for k, c in counts.most_common()) if ps else "none"
 
 

@@ -315,13 +315,17 @@ def steer_all(positions: Sequence[P.Position], steer: Optional[OpenSpielSteer] =
     return ok, skipped
 
 
-def game_follows(n: int, seed: int = 0, steer: Optional[OpenSpielSteer] = None):
-    """[(position, state)] for the first ``n`` follow decisions (a move to beat, Pass
-    legal) of OpenSpiel games played with uniformly random legal actions from
-    ``random.Random(seed)``: follows as they arise in play, mostly against solos and
-    pairs, where the steered set cycles through every kind. ``size_class`` is 'play'."""
+def game_positions(n: int, seed: int = 0, steer: Optional[OpenSpielSteer] = None,
+                   leads: bool = False):
+    """[(position, state)] for the first ``n`` decisions of the playing phase of OpenSpiel
+    games played with uniformly random legal actions from ``random.Random(seed)``: only
+    the follows (a move to beat, Pass legal) unless ``leads``, where every decision counts,
+    leads and follows as they arise in play. Follows in play are mostly against solos and
+    pairs, where the steered set cycles through every kind. ``size_class`` is 'game' with
+    the leads, else 'play'."""
     steer = steer or OpenSpielSteer()
     rng = random.Random(seed)
+    size_class = "game" if leads else "play"
     out: list = []
     while len(out) < n:
         st = steer.game.new_initial_state()
@@ -333,7 +337,10 @@ def game_follows(n: int, seed: int = 0, steer: Optional[OpenSpielSteer] = None):
             legal = st.legal_actions()
             if to_beat is not None and PASS in legal:
                 hand, last = steer.hand_and_last(st)
-                out.append((P.Position(len(out), hand, last, kind_of_action(to_beat), "play"), st.clone()))
+                out.append((P.Position(len(out), hand, last, kind_of_action(to_beat), size_class), st.clone()))
+            elif leads and any(kind_of_action(a) is not None for a in legal):  # a lead, not a bid
+                hand, _ = steer.hand_and_last(st)
+                out.append((P.Position(len(out), hand, None, None, size_class), st.clone()))
             action = rng.choice(legal)
             if kind_of_action(action) is not None:
                 to_beat = action
