@@ -130,6 +130,12 @@ void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
 
 bool is_valid_move(const Move& m, const Rules& rules) {
   const bool natural = m.subs == 0 && m.wild_rank == 0;  // the hot path: no wild card to check
+  // A natural solo, pair or trio (most moves to beat in play) is `unit` cards of its key,
+  // which the decks hold if they have that many of the rank.
+  if (natural && m.kind <= MoveKind::Trio) {
+    const int unit = static_cast<int>(m.kind) + 1;
+    return m.length == 1 && m.key < kNumRanks && m.cards == cards_of(m.key, unit) && unit <= count(rules.deck(), m.key);
+  }
   return deck_holds(m.cards, rules) && reads_as(m.cards, m.kind, m.key, m.length, rules) &&
          (natural || wilds_error(m, rules).empty());
 }

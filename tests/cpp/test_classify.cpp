@@ -106,3 +106,27 @@ TEST(beats_follows_the_rules) {
   CHECK(beats(move("3444", MoveKind::TrioSolo), move("333K", MoveKind::TrioSolo)));
   CHECK(!beats(move("444K", MoveKind::TrioSolo), move("33344", MoveKind::TrioPair)));
 }
+
+TEST(is_valid_move_shortcut_agrees_with_reads_as) {
+  // is_valid_move answers natural solos, pairs and trios without reads_as; on every key,
+  // length and one- or two-rank card set it must answer as the definition does, with one
+  // deck (no joker pair) and two (joker pairs, no joker trio).
+  for (const Rules& r : {Rules{}, rules("four_player")}) {
+    for (MoveKind kind : {MoveKind::Solo, MoveKind::Pair, MoveKind::Trio}) {
+      for (int key = 0; key <= 17; ++key) {
+        for (int length = 0; length <= 2; ++length) {
+          for (int a = 0; a < 16; ++a) {
+            for (int n = 0; n <= 9; ++n) {
+              for (Mask extra : {Mask{0}, cards_of((a + 1) % 16, 1)}) {
+                const Move m{cards_of(a, n) + extra, kind, static_cast<std::uint8_t>(key), static_cast<std::uint8_t>(length)};
+                const bool defined = deck_holds(m.cards, r) && reads_as(m.cards, kind, key, length, r);
+                CHECK_EQ(is_valid_move(m, r), defined);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(is_valid_move(move("BB", MoveKind::Pair, rules("four_player")), rules("four_player")));
+}
