@@ -85,15 +85,25 @@ class Generator {
     }
   }
 
+  template <MoveKind... K>
+  void kinds() {
+    (kind_of<K>({}), ...);
+  }
+
   void kind(MoveKind kind, Want want) {
     visit_kind(kind, [&]<MoveKind K>() { kind_of<K>(want); });
   }
 
-  // Every kind, for a lead.
+  // Every kind, for a lead, in kind order. The kinds built on a trio or a quad are skipped
+  // together when no rank holds three cards: most hands late in a game.
   void all_kinds() {
-    [this]<std::size_t... k>(std::index_sequence<k...>) {
-      (kind_of<static_cast<MoveKind>(k)>({}), ...);
-    }(std::make_index_sequence<kNumMoveKinds>{});
+    using enum MoveKind;
+    kinds<Solo, Pair>();
+    const bool trio = at_least(3) != 0;
+    if (trio) kinds<Trio, TrioSolo, TrioPair>();
+    kinds<Straight, PairStraight>();
+    if (trio) kinds<Airplane, AirplaneSolos, AirplanePairs, FourTwoSolos, FourTwoPairs, Bomb>();
+    kinds<Rocket>();
   }
 
  private:
