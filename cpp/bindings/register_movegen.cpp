@@ -99,10 +99,18 @@ struct Batch {
   std::string run(const Rules& r, int w);
 };
 
+// The calling thread's batch, out of line so that its address is a value to the caller.
+// Each access to a thread_local is a call (__tls_get_addr) from a shared library; where
+// the address was known, GCC specialised Batch::run for it and made three such calls per
+// position.
+[[gnu::noinline]] Batch& thread_batch() {
+  thread_local Batch b;
+  return b;
+}
+
 // Generates every position's moves (GIL released); returns the first invalid position's
-// error, or empty. Not inlined into the caller, so that the thread_local's address is
-// computed once, not at each access (each is a call from a shared library).
-[[gnu::noinline]] std::string Batch::run(const Rules& r, int w) {
+// error, or empty.
+std::string Batch::run(const Rules& r, int w) {
   py::gil_scoped_release release;
   moves.clear();
   if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
@@ -148,7 +156,7 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::ha
       given.size() > 0 ? py::object(given) : py::object(py::array_t<std::uint64_t>(0)));
   if (!hands) throw py::type_error("hands must hold int masks");
   const auto n = static_cast<std::size_t>(hands.shape(0));
-  thread_local Batch b;
+  Batch& b = thread_batch();
   b.hands.assign(hands.data(), hands.data() + n);
   if (lasts.is_none()) {
     b.lasts.assign(n, Move{});
