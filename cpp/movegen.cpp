@@ -31,7 +31,8 @@ void for_each_subset(RankSet s, int n, Mask acc, Emit& emit) {
 template <class Emit>
 void for_each_multiset(Mask avail, int n, Mask acc, Emit& emit) {
   if (n == 0) return emit(acc);
-  if ((avail & ~kOnePerRank) == 0) return for_each_subset(ranks_with_at_least(avail, 1), n, acc, emit);
+  // One unit, or at most one per rank: a subset of the ranks (in the same order).
+  if (n == 1 || (avail & ~kOnePerRank) == 0) return for_each_subset(ranks_with_at_least(avail, 1), n, acc, emit);
   if (total(avail) < n) return;
   const int r = std::countr_zero(avail) / 4;
   const Mask rest = avail & ~nibble(r);
