@@ -145,8 +145,10 @@ class Generator {
   }
 
   // Solo, pair, trio (a joker pair only exists with two decks), and chains of them.
+  // Always inline, as bombs(): GCC called both out of line from a follow, and the call
+  // cost about as much as following a solo.
   template <MoveKind K>
-  void plain(Want want) {
+  [[gnu::always_inline]] void plain(Want want) {
     constexpr KindShape shape = kind_shape(K);
     for_each_body(shape.unit, shape.chain, kAllRanks, want, [&](int low, int length) {
       emit(body_cards(shape.unit, shape.chain, low, length), K, low, length);
@@ -177,7 +179,7 @@ class Generator {
   }
 
   // Bombs of 4..8 cards of one rank; following a bomb: more cards, or as many and higher.
-  void bombs(Want want) {
+  [[gnu::always_inline]] void bombs(Want want) {
     constexpr Mask kFourOrMore = kOnePerRank * 0xC;  // a count of 4..15 sets bit 2 or 3
     if ((hand_ & kFourOrMore & ~kJokerNibbles) == 0) return;  // most hands: no bomb
     for (int size = std::max(4, want.length); size <= std::min(rules_.max_per_rank(), 8); ++size) {
