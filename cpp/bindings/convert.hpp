@@ -121,20 +121,26 @@ std::string describe(const Move& m);
 py::dtype move_dtype();
 // A 1-d NumPy array of `n` rows of `row_size` bytes, viewed through `dtype`.
 py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size);
-// The rows of a 1-d array of `dtype` (called `dtype_name` in errors) as C++ values;
-// TypeError naming `what` otherwise. A C-contiguous array is read as it is: NumPy's
-// conversion would check, field by field, that a structured dtype casts to itself, which
-// costs more than a small batch call.
+// The rows of a 1-d array of `dtype` (called `dtype_name` in errors) as C++ values, in
+// `rows` (its buffer reused: a batch call's thread keeps one); TypeError naming `what`
+// otherwise. A C-contiguous array is read as it is: NumPy's conversion would check, field
+// by field, that a structured dtype casts to itself, which costs more than a small batch call.
 template <class Row>
-std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* dtype_name, const char* what) {
+void rows_into(std::vector<Row>& rows, py::handle obj, const py::dtype& dtype, const char* dtype_name, const char* what) {
   const bool c_array = py::isinstance<py::array>(obj) &&
                        (py::detail::array_proxy(obj.ptr())->flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_);
   const auto arr = c_array ? py::reinterpret_borrow<py::array>(obj) : py::array::ensure(obj, py::array::c_style);
   if (!arr || (arr.dtype().ptr() != dtype.ptr() && !arr.dtype().equal(dtype)) || arr.ndim() != 1) {
     throw py::type_error(std::string(what) + " must be a 1-d array of doudizhu." + dtype_name);
   }
-  std::vector<Row> rows(static_cast<std::size_t>(arr.shape(0)));
+  rows.resize(static_cast<std::size_t>(arr.shape(0)));
   if (!rows.empty()) std::memcpy(rows.data(), arr.data(), rows.size() * sizeof(Row));
+}
+
+template <class Row>
+std::vector<Row> rows_from(py::handle obj, const py::dtype& dtype, const char* dtype_name, const char* what) {
+  std::vector<Row> rows;
+  rows_into(rows, obj, dtype, dtype_name, what);
   return rows;
 }
 py::array to_array(const Move* moves, std::size_t n);

@@ -93,10 +93,9 @@ struct Batch {
   std::vector<Mask> hands;  // copied: another thread may write to the caller's array while the GIL is released
   std::vector<Move> lasts;  // a row with no cards leads
   std::vector<Move> moves;
-  std::vector<std::int64_t> offsets;
   std::size_t previous_size = 0;  // moves in the thread's previous batch
 
-  std::string run(const Rules& r, int w);
+  std::string run(const Rules& r, int w, std::int64_t* offsets);
 };
 
 // The calling thread's batch, out of line so that its address is a value to the caller.
@@ -108,16 +107,16 @@ struct Batch {
   return b;
 }
 
-// Generates every position's moves (GIL released); returns the first invalid position's
-// error, or empty.
-std::string Batch::run(const Rules& r, int w) {
+// Generates every position's moves (GIL released), and their offsets into `offsets`
+// (hands.size() + 1 of them); returns the first invalid position's error, or empty.
+std::string Batch::run(const Rules& r, int w, std::int64_t* offsets) {
   py::gil_scoped_release release;
   moves.clear();
   if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
     moves = std::vector<Move>();
     moves.reserve(previous_size);
   }
-  offsets.assign(hands.size() + 1, 0);
+  offsets[0] = 0;
   Move checked{};  // the last move to beat found valid: positions in a row often share one
   for (std::size_t i = 0; i < hands.size(); ++i) {
     const Move* last = lasts[i].cards ? &lasts[i] : nullptr;
@@ -161,12 +160,12 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::ha
   if (lasts.is_none()) {
     b.lasts.assign(n, Move{});
   } else {
-    b.lasts = rows_from<Move>(lasts, move_dtype(), "MOVE_DTYPE", "lasts");
+    rows_into(b.lasts, lasts, move_dtype(), "MOVE_DTYPE", "lasts");
     if (b.lasts.size() != n) throw py::value_error("lasts must have one row per hand");
   }
-  if (const std::string error = b.run(r, w); !error.empty()) throw py::value_error(error);
-  return py::make_tuple(take_array(b.moves),
-                        structured_rows(py::dtype::of<std::int64_t>(), b.offsets.data(), b.offsets.size(), sizeof(std::int64_t)));
+  py::array_t<std::int64_t> offsets(static_cast<py::ssize_t>(n + 1));
+  if (const std::string error = b.run(r, w, offsets.mutable_data()); !error.empty()) throw py::value_error(error);
+  return py::make_tuple(take_array(b.moves), offsets);
 }
 
 }  // namespace
