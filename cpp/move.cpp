@@ -93,7 +93,7 @@ bool reads_as(Mask cards, MoveKind kind, int key, int length, const Rules& rules
   // No cards is no move, and visit_kind calls nothing for a kind past Rocket.
   if (cards == 0 || key < 0 || key >= kNumRanks) return false;
   bool reads = false;
-  visit_kind_usual_first(kind, [&]<MoveKind K>() { reads = reads_as_kind<K>(cards, key, length, rules); });
+  visit_kind(kind, [&]<MoveKind K>() { reads = reads_as_kind<K>(cards, key, length, rules); });
   return reads;
 }
 

@@ -114,18 +114,6 @@ void visit_kind(MoveKind kind, F&& f) {
   }
 }
 
-// visit_kind for the hot paths: solos, pairs and trios, most moves of a game, are tested
-// for first, so that their code may be inlined into the caller; the switch's jump table
-// costs more than their work.
-template <class F>
-void visit_kind_usual_first(MoveKind kind, F&& f) {
-  using enum MoveKind;
-  if (kind == Solo) return f.template operator()<Solo>();
-  if (kind == Pair) return f.template operator()<Pair>();
-  if (kind == Trio) return f.template operator()<Trio>();
-  visit_kind(kind, f);
-}
-
 // Chain lengths by unit size (1 singles, 2 pairs, 3 trios), RULES.md: straights 5-12,
 // pair straights 3-10, airplanes (with or without kickers) 2-6 trios.
 struct ChainLimits {
