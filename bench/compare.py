@@ -7,12 +7,13 @@ All engines are timed on the same positions, in four sets: leads and follows bui
 bench/positions.py (the follows' move to beat cycles through all 14 kinds, so most of
 them can only pass), follows in play (the follow decisions of seeded OpenSpiel games
 with random legal actions, bench/openspiel_positions.py: mostly against solos and pairs),
-and decisions in play (every decision of such games, leads and follows as they come).  Per call = the least over rounds of (round time / calls in the round),
-in the thread's CPU time (a shared virtual machine's other work and stolen time only
-ever add to a round, so the least is the steadiest estimate, as `timeit` advises); a
-round calls every position's prepared callable ``reps`` times (reps chosen so a
-round lasts >= --round-ms), with the garbage collector off.  The figure is thus the
-mean cost per call over the position set.  The batch call is timed as one call over
+and decisions in play (every decision of such games, leads and follows as they come).
+Per call = the least over rounds of (round time / calls in the round), in the thread's
+CPU time (a shared virtual machine's other work and stolen time only ever add to a
+round, so the least is the steadiest estimate, as `timeit` advises); a round calls every
+position's prepared callable ``reps`` times (reps chosen so a round lasts >= --round-ms),
+with the garbage collector off.  The figure is thus the mean cost per call over the
+position set.  The batch call is timed as one call over
 the whole set and reported per position.
 
 OpenSpiel cannot express four-with-two (no such actions), so its follow subset drops
