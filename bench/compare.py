@@ -50,15 +50,17 @@ PEER_CALL = {
 }
 PHASES = ("lead", "follow", "play", "game")
 PHASE_LABEL = {"lead": "leads", "follow": "follows", "play": "follows in play", "game": "decisions in play"}
+# Issue #2's targets, "bench, standard rules, mixed positions". The array targets are
+# stated for leads and for follows; the batch target once, per position over mixed
+# positions: decisions in play (below, with the issue's leads and follows together).
 TARGETS = [  # (path, peer, phase, min ratio)
     ("array", "openspiel", "lead", 5.0),
     ("array", "openspiel", "follow", 1.5),
     ("array", "openspiel", "play", 1.5),
-    ("batch", "openspiel", "lead", 20.0),
-    ("batch", "openspiel", "follow", 20.0),
-    ("batch", "openspiel", "play", 20.0),
     ("batch", "openspiel", "game", 20.0),
 ]
+# What the issue quotes for OpenSpiel's legal_actions() on its machine, µs.
+ISSUE_OPENSPIEL_US = {"lead": 7.7, "follow": 0.8}
 PRESETS = ("standard", "openspiel", "douzero", "rlcard")
 
 
@@ -518,6 +520,17 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
                 w(f"| {label}, {which} | " + " | ".join(cells) + " |")
         w("")
         w("## Targets")
+        w("")
+        batch = {ph: ours.get(("batch", "standard", "openspiel", ph)) for ph in PHASES}
+        quoted = [f"{fmt_x(ISSUE_OPENSPIEL_US[kind] * 1000 / batch[ph])} on {PHASE_LABEL[ph]}"
+                  for kind, ph in (("lead", "lead"), ("follow", "follow"), ("follow", "play")) if batch[ph]]
+        w("Issue #2 states the batch target once, for mixed positions, where it splits the others "
+          "into leads and follows; it is measured on the decisions of OpenSpiel games played at random "
+          "(leads and follows as they come) and on the issue's leads and follows together. Per phase, "
+          "the batch call's ratios are in the table above; "
+          "against the figures the issue quotes for OpenSpiel (" +
+          ", ".join(f"{us:g} µs per {kind}" for kind, us in ISSUE_OPENSPIEL_US.items()) +
+          "), it is " + ", ".join(quoted) + ".")
         w("")
         w("| target | measured (standard) | measured (openspiel preset) | met |")
         w("|---|---:|---:|:---:|")
