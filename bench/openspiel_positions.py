@@ -44,10 +44,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import pyspiel
 
-try:
-    from . import positions as P
-except ImportError:  # run as a script / from bench/ on sys.path
-    import positions as P
+import positions as P
 
 PASS = 0
 BID3 = 3

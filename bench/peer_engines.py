@@ -20,10 +20,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-try:
-    from . import positions as P
-except ImportError:
-    import positions as P
+import positions as P
 
 # ----------------------------------------------------------------------------- DouZero
 _DZ_CARD = {"3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11,

@@ -28,10 +28,7 @@ pytest.importorskip("pytest_benchmark")
 dz = pytest.importorskip("doudizhu")
 from doudizhu import encode  # noqa: E402
 
-try:
-    from . import peer_engines as peers
-except ImportError:
-    import peer_engines as peers
+import peer_engines as peers  # noqa: E402
 
 SEED = 2024
 HANDS = 40
