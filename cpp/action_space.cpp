@@ -14,7 +14,7 @@ namespace {
 // Every move a hand can play under `rules`, in the documented order.
 std::vector<Move> enumerate_moves(const Rules& rules) {
   std::vector<Move> moves = legal_moves(rules.deck(), nullptr, rules);
-  const int most = max_hand_cards(rules);
+  const int most = rules.max_hand();
   std::erase_if(moves, [most](const Move& m) { return total(m.cards) > most; });
   std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {
     return std::tuple(a.kind, a.length, a.key, a.cards) < std::tuple(b.kind, b.length, b.key, b.cards);
@@ -33,7 +33,6 @@ std::vector<Action> bidding_actions(Bidding bidding) {
 
 }  // namespace
 
-int max_hand_cards(const Rules& rules) { return rules.hand_size() + rules.kitty_size; }
 
 ActionSpace::ActionSpace(const Rules& rules) : rules_(rules) {
   if (auto why = validate(rules); !why.empty()) throw std::invalid_argument(why);

@@ -21,14 +21,12 @@
 
 #include <vector>
 
+#include "action.hpp"
 #include "game.hpp"
 #include "move_table.hpp"
 #include "rules.hpp"
 
 namespace ddz {
-
-// The most cards one player can hold under `rules`: the landlord's dealt hand and the kitty.
-int max_hand_cards(const Rules& rules);
 
 class ActionSpace {
  public:

@@ -5,15 +5,15 @@
 // B = black joker, R = red joker). Suits never matter, so they are not stored. A nibble
 // holds up to 15, enough for two decks (8 of a rank) and any arbitrary input the
 // functions below are asked about: every helper here is defined for all 64-bit values.
+// Their text is notation.hpp's.
 //
 // A `RankSet` is a 15-bit set of ranks (bit r = rank r); most move generation is bit
 // logic on the sets "ranks holding at least k cards" derived once from a mask.
 #pragma once
 
 #include <bit>
+#include <initializer_list>
 #include <cstdint>
-#include <string>
-#include <string_view>
 
 namespace ddz {
 
@@ -83,7 +83,7 @@ constexpr Mask per_rank_min(Mask a, Mask b) {
 constexpr Mask pairs_in(Mask m) { return (m >> 1) & 0x7777'7777'7777'7777; }
 
 // One card of each rank in the set.
-constexpr Mask spread(RankSet s) {
+constexpr Mask one_of_each(RankSet s) {
   Mask x = s & kAllRanks;
   x = (x | (x << 24)) & 0x0000'00FF'0000'00FF;
   x = (x | (x << 12)) & 0x000F'000F'000F'000F;
@@ -98,7 +98,7 @@ constexpr Mask run_of(int low, int length, int n) {
 }
 
 // Number of ranks in a set. (std::popcount without -mpopcnt is a library call.)
-constexpr int size_of(RankSet s) {
+constexpr int rank_count(RankSet s) {
   s = s - ((s >> 1) & 0x5555);
   s = (s & 0x3333) + ((s >> 2) & 0x3333);
   s = (s + (s >> 4)) & 0x0F0F;
@@ -107,21 +107,5 @@ constexpr int size_of(RankSet s) {
 
 constexpr int lowest_rank(RankSet s) { return std::countr_zero(s); }
 constexpr int highest_rank(RankSet s) { return 31 - std::countl_zero(s); }
-
-// Text form: one character per card, sorted ascending ("33344456", "BR"; T is ten).
-char rank_char(int rank);  // the rank's character, or '?' outside 0..14
-std::string to_text(Mask m);
-
-struct ParseResult {
-  Mask cards = 0;
-  std::string error;  // empty on success; otherwise names the bad token and its position
-  bool ok() const { return error.empty(); }
-};
-
-// Parses card text: case-insensitive ranks 3-9 T J Q K A 2 B R, with `10`, `X` for ten and
-// `BJ`/`RJ` for the jokers; an optional suit after a rank (`s h d c` or a suit symbol) is
-// ignored; spaces and commas separate tokens. Counts above `max_per_rank` (jokers:
-// `max_per_joker`) are errors.
-ParseResult parse_cards(std::string_view text, int max_per_rank = 8, int max_per_joker = 2);
 
 }  // namespace ddz

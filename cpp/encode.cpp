@@ -11,8 +11,9 @@ namespace {
 constexpr int kPhases = 3;
 constexpr int kClassicBids = 4;  // 0 (none yet) .. 3
 
-// Cards a seat can hold with `decks` decks: 17 + the 3-card kitty (one deck), 25 + 8 (two).
-int max_hand(int decks) { return decks == 1 ? 20 : 33; }
+// The hand-size slots of a layout: the landlord's hand in the standard deal of that many
+// decks (20 cards with one, 33 with two), so that a layout depends on seats and decks only.
+int max_hand(int decks) { return preset(decks == 1 ? "standard" : "four_player")->max_hand(); }
 
 bool is_play_phase_action(const Action& a) { return a.type == ActionType::Play || a.type == ActionType::Pass; }
 
@@ -36,19 +37,6 @@ void one_hot(float* block, int index, int size) {
 
 void thermometer(float* block, int n, int size) {
   std::fill(block, block + std::clamp(n, 0, size), 1.0f);
-}
-
-// The multiplier so far (bombs and rockets, capped), as the settlement computes it.
-int running_multiplier(const State& s, const Rules& rules) {
-  return settle(1, s.bombs, s.rockets, false, false, true, 0, 1, rules.max_multiplier).multiplier;
-}
-
-// The stake bid so far: classic the highest bid, call and rob the call doubled by each
-// rob (0 before a call), and the base once in play.
-int stake_so_far(const State& s, const Rules& rules) {
-  if (s.phase != Phase::Bidding) return s.base;
-  if (rules.bidding == Bidding::Classic) return s.high_bid;
-  return s.caller >= 0 ? rules.call_base << std::min<int>(s.robs, 20) : 0;
 }
 
 int bid_slot(const State& s, const Rules& rules) {
@@ -78,7 +66,7 @@ GameView view_of(const Game& g) {
     if (is_play_phase_action(it->action)) newest[at(n++)] = *it;
   }
   const State& first = g.initial();
-  if (g.from_a_position() && first.last.cards && first.last_by >= 0) {
+  if (g.started_from_position() && first.last.cards && first.last_by >= 0) {
     for (int k = first.passes; k >= 1 && n < kHistoryLength; --k) {
       newest[at(n++)] = {(first.last_by + k) % first.seats, Action::pass()};
     }
@@ -157,13 +145,13 @@ void encode_observation(const GameView& v, int seat, const ObservationLayout& la
   one_hot(block(kBid), bid_slot(s, v.rules), kClassicBids);
   if (s.high_bidder >= 0) one_hot(block(kHighBidder), rel(s.high_bidder), seats);
   for (int i = 0; i < n; ++i) {
-    if ((s.out >> i) & 1) block(kOut)[rel(i)] = 1.0f;
+    if ((s.out_of_auction >> i) & 1) block(kOut)[rel(i)] = 1.0f;
   }
   thermometer(block(kRobs), s.robs, seats);
-  const int stake = stake_so_far(s, v.rules);
-  block(kBase)[0] = stake > 0 ? static_cast<float>(std::log2(stake)) : 0.0f;
+  const Stake stake = stake_so_far(s, v.rules);
+  block(kBase)[0] = stake.base > 0 ? static_cast<float>(std::log2(stake.base)) : 0.0f;
   thermometer(block(kBombs), s.bombs + s.rockets, layout[kBombs].size);
-  block(kMultiplier)[0] = static_cast<float>(std::log2(running_multiplier(s, v.rules)));
+  block(kMultiplier)[0] = static_cast<float>(std::log2(stake.multiplier));
 
   float* history = block(kHistory);
   for (int j = 0; j < v.recent_count; ++j) {

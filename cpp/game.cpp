@@ -1,7 +1,10 @@
 #include "game.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
+
+#include "notation.hpp"
 
 namespace ddz {
 
@@ -29,12 +32,6 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return splitmix_finalize(h ^ (v + 0x9E37'79B9'7F4A'7C15 + (h << 6) + (h >> 2)));
 }
 
-std::uint64_t move_word(const Move& m) {
-  return m.cards ^ (static_cast<std::uint64_t>(m.kind) << 60) ^ (static_cast<std::uint64_t>(m.key) << 52) ^
-         (static_cast<std::uint64_t>(m.length) << 44) ^ (static_cast<std::uint64_t>(m.subs) << 20) ^
-         (static_cast<std::uint64_t>(m.wild_rank) << 36);
-}
-
 void require_wild(int wild, const Rules& rules) {
   if (rules.wild) {
     require(wild == kNoWild || (wild >= 0 && wild <= kTwo), "the wild rank must be one of 3..2 (0..12)");
@@ -44,6 +41,13 @@ void require_wild(int wild, const Rules& rules) {
 }
 
 bool contains_seat(std::uint8_t set, int seat) { return (set >> seat) & 1; }
+
+constexpr int kBombsPerDeck = 13;  // a bomb of each rank 3..2
+
+int capped(int multiplier, int max_multiplier) { return max_multiplier > 0 ? std::min(multiplier, max_multiplier) : multiplier; }
+
+// Call and rob: the call's stake doubled by each rob (at most 1000 x 2^4 with four seats).
+int call_rob_base(const Rules& rules, int robs) { return rules.call_base << robs; }
 
 }  // namespace
 
@@ -58,11 +62,27 @@ StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules&
   return b;
 }
 
+std::string score_error(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                        int seats, int max_multiplier) {
+  if (seats < 2 || seats > kMaxSeats) return "seats must be 2, 3 or 4";
+  if (landlord < 0 || landlord >= seats) return "landlord must be a seat in 0.." + std::to_string(seats - 1);
+  if (base < 0) return "base cannot be negative";
+  const int decks = seats == kMaxSeats ? 2 : 1;
+  if (bombs < 0 || bombs > kBombsPerDeck * decks) {
+    return "bombs must be in 0.." + std::to_string(kBombsPerDeck * decks) + ", the most " + std::to_string(decks) +
+           " deck(s) hold";
+  }
+  if (rockets < 0 || rockets > 1) return "rockets must be 0 or 1: the decks hold one rocket";
+  if (spring && (anti_spring || !landlord_won)) return "a spring needs the landlord to win";
+  if (anti_spring && landlord_won) return "an anti-spring needs the peasants to win";
+  if (max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
+  return {};
+}
+
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
                   int seats, int max_multiplier, StartBonus bonus) {
-  require(seats >= 1 && seats <= kMaxSeats, "seats must be 1..4");
-  require_seat(landlord, seats, "landlord");
-  require(base >= 0 && bombs >= 0 && rockets >= 0, "base, bombs and rockets cannot be negative");
+  const std::string why = score_error(base, bombs, rockets, spring, anti_spring, landlord_won, landlord, seats, max_multiplier);
+  require(why.empty(), why);
   Settlement s;
   s.landlord_won = landlord_won;
   s.base = base;
@@ -72,18 +92,31 @@ Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_sprin
   s.anti_spring = anti_spring;
   s.start_bonus = bonus;
   s.seats = seats;
-  const long long doublings = static_cast<long long>(std::clamp(bombs, 0, 64)) + std::clamp(rockets, 0, 64) +
-                              (spring ? 1 : 0) + (anti_spring ? 1 : 0) + bonus.doublings();
-  long long multiplier = 1LL << std::min<long long>(doublings, 30);
-  if (max_multiplier > 0) multiplier = std::min<long long>(multiplier, max_multiplier);
-  s.multiplier = static_cast<int>(multiplier);
-  const long long stake = static_cast<long long>(base) * multiplier;
+  s.landlord = landlord;
+  // At most 26 bombs, a rocket, a spring and two bonuses: 2^30 is exact in an int.
+  const int doublings = bombs + rockets + (spring ? 1 : 0) + (anti_spring ? 1 : 0) + bonus.doublings();
+  assert(doublings <= 30);
+  s.multiplier = capped(1 << doublings, max_multiplier);
+  const long long stake = static_cast<long long>(base) * s.multiplier;
   for (int seat = 0; seat < seats; ++seat) {
     if (seat == landlord) continue;
     s.payouts[static_cast<std::size_t>(seat)] = landlord_won ? -stake : stake;
     s.payouts[static_cast<std::size_t>(landlord)] += landlord_won ? stake : -stake;
   }
   return s;
+}
+
+Stake stake_so_far(const State& s, const Rules& rules) {
+  Stake stake;
+  if (s.phase != Phase::Bidding) {
+    stake.base = s.base;
+  } else if (rules.bidding == Bidding::Classic) {
+    stake.base = s.high_bid;
+  } else {
+    stake.base = s.caller >= 0 ? call_rob_base(rules, s.robs) : 0;
+  }
+  stake.multiplier = capped(1 << (s.bombs + s.rockets), rules.max_multiplier);
+  return stake;
 }
 
 std::uint64_t hash(const State& s) {
@@ -94,7 +127,7 @@ std::uint64_t hash(const State& s) {
     h = mix(h, s.plays[static_cast<std::size_t>(seat)]);
   }
   h = mix(h, s.kitty);
-  h = mix(h, move_word(s.last));
+  h = mix(h, move_hash(s.last));
   const std::uint64_t small[] = {
       static_cast<std::uint64_t>(s.last_by + 1), static_cast<std::uint64_t>(s.to_move),
       static_cast<std::uint64_t>(s.landlord + 1), static_cast<std::uint64_t>(s.seats),
@@ -102,7 +135,7 @@ std::uint64_t hash(const State& s) {
       s.bombs,                                    s.rockets,
       static_cast<std::uint64_t>(s.first_bidder), s.base,
       s.high_bid,                                 static_cast<std::uint64_t>(s.high_bidder + 1),
-      s.out,                                      static_cast<std::uint64_t>(s.stage),
+      s.out_of_auction,                                      static_cast<std::uint64_t>(s.stage),
       static_cast<std::uint64_t>(s.caller + 1),   s.robs,
       s.to_ask,                                   s.redeals,
       s.start_bonus.jokers,                       s.start_bonus.straight,
@@ -168,6 +201,7 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   require_wild(given.wild, rules);
   start(given, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
   initial_ = state_;
+  deal_given_ = true;
 }
 
 Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last, int last_by,
@@ -187,7 +221,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   require_seat(to_move, seats, "to_move");
   if (last.cards) {
     require(is_valid_move(last, rules), "last is not a move under these rules");
-    require(last.subs == 0 || last.wild_rank == wild, "last: its wild cards are not of the wild rank");
+    require(last.stand_ins == 0 || last.wild_rank == wild, "last: its wild cards are not of the wild rank");
     require_seat(last_by, seats, "last_by");
     require(last_by != to_move, "last_by must differ from to_move");
   }
@@ -202,6 +236,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   s.landlord = static_cast<std::int8_t>(landlord);
   s.first_bidder = static_cast<std::int8_t>(landlord);
   s.phase = Phase::Playing;
+  s.base = 1;
   s.to_move = static_cast<std::int8_t>(to_move);
   s.last = last.cards ? last : Move{};
   s.last_by = static_cast<std::int8_t>(last.cards ? last_by : -1);
@@ -214,7 +249,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
 
 void Game::start(const Deal& deal, int first_bidder, int landlord) {
   deals_.push_back(deal);
-  const std::uint16_t redeals = state_.redeals;
+  const std::uint32_t redeals = state_.redeals;
   state_ = State{};
   state_.seats = static_cast<std::int8_t>(rules_.players);
   state_.redeals = redeals;
@@ -230,7 +265,7 @@ void Game::start(const Deal& deal, int first_bidder, int landlord) {
 void Game::start_play(int landlord, int base) {
   State& s = state_;
   s.landlord = static_cast<std::int8_t>(landlord);
-  s.base = static_cast<std::uint16_t>(base);  // at most 1000 x 2^3
+  s.base = static_cast<std::uint16_t>(base);  // at most 1000 x 2^4
   s.hands[static_cast<std::size_t>(landlord)] += s.kitty;
   s.phase = Phase::Playing;
   s.to_move = static_cast<std::int8_t>(landlord);
@@ -279,7 +314,7 @@ std::string Game::check(const Action& a) const {
   if (a.type == ActionType::Pass) return s.last.cards ? std::string() : "the leader may not pass";
   if (a.type != ActionType::Play) return "the hand is in play: play a move or pass";
   const Move& m = a.move;
-  if (m.subs) {
+  if (m.stand_ins) {
     if (m.wild_rank != s.wild) {
       return s.wild == kNoWild ? "no rank is wild in this hand"
                                : std::string("the wild cards are the ") + rank_char(s.wild) + "s";
@@ -322,7 +357,7 @@ void Game::apply_bid(const Action& a) {
   const int seat = s.to_move;
   if (a.value == 0) {
     ++s.passes;
-    if (!rules_.passed_may_bid_again) s.out |= static_cast<std::uint8_t>(1u << seat);
+    if (!rules_.passed_may_bid_again) s.out_of_auction |= static_cast<std::uint8_t>(1u << seat);
   } else {
     s.passes = 0;
     s.high_bid = a.value;
@@ -338,21 +373,21 @@ void Game::apply_bid(const Action& a) {
   }
   // The next seat still in the auction; the auction ends when only the high bidder is.
   int next = next_seat(seat);
-  while (contains_seat(s.out, next) && next != seat) next = next_seat(next);
-  if (contains_seat(s.out, next)) return nobody_bid();
+  while (contains_seat(s.out_of_auction, next) && next != seat) next = next_seat(next);
+  if (contains_seat(s.out_of_auction, next)) return nobody_bid();
   if (next == s.high_bidder) return start_play(next, s.high_bid);
   s.to_move = static_cast<std::int8_t>(next);
 }
 
 void Game::nobody_bid() {
-  if (rules_.redeal_when_nobody_bids) return redeal();
+  if (rules_.redeal_when_nobody_bids && state_.redeals < static_cast<std::uint32_t>(rules_.max_redeals)) return redeal();
   state_.phase = Phase::Over;  // a void hand: no landlord, no stakes
 }
 
 void Game::apply_call_rob(const Action& a) {
   State& s = state_;
   const int seat = s.to_move;
-  const auto finish = [&] { start_play(s.high_bidder, rules_.call_base << std::min<int>(s.robs, 20)); };
+  const auto finish = [&] { start_play(s.high_bidder, call_rob_base(rules_, s.robs)); };
   // The next seat still to be asked to rob, or the caller's rob-back, or the end.
   const auto advance = [&] {
     if (s.to_ask) {
@@ -370,15 +405,15 @@ void Game::apply_call_rob(const Action& a) {
   switch (s.stage) {
     case CallRobStage::Calling:
       if (!a.value) {
-        s.out |= static_cast<std::uint8_t>(1u << seat);
-        if (s.out == (1u << s.seats) - 1) return nobody_bid();
+        s.out_of_auction |= static_cast<std::uint8_t>(1u << seat);
+        if (s.out_of_auction == (1u << s.seats) - 1) return nobody_bid();
         s.to_move = static_cast<std::int8_t>(next_seat(seat));
         return;
       }
       s.caller = s.high_bidder = static_cast<std::int8_t>(seat);
       s.stage = CallRobStage::Robbing;
       // Those after the caller who have not declined (the ones before it all declined).
-      s.to_ask = static_cast<std::uint8_t>(((1u << s.seats) - 1) & ~s.out & ~(1u << seat));
+      s.to_ask = static_cast<std::uint8_t>(((1u << s.seats) - 1) & ~s.out_of_auction & ~(1u << seat));
       return advance();
     case CallRobStage::Robbing:
       if (a.value) {
@@ -478,11 +513,7 @@ void Game::legal_actions(std::vector<Action>& out) const {
   moves.clear();
   const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
   const Move* last = s.last.cards ? &s.last : nullptr;
-  if (rules_.wild) {
-    append_legal_moves(hand, last, rules_, s.wild, moves);
-  } else {
-    append_legal_moves(hand, last, rules_, moves);
-  }
+  append_legal_moves(hand, last, rules_, s.wild, moves);
   if (s.last.cards) out.push_back(Action::pass());
   for (const Move& m : moves) out.push_back(Action::play(m));
 }

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "action.hpp"
 #include "move.hpp"
 #include "movegen.hpp"
 #include "rng.hpp"
@@ -32,32 +33,6 @@ namespace ddz {
 inline constexpr int kMaxSeats = 4;  // the four-player variant
 
 enum class Phase : std::uint8_t { Bidding, Playing, Over };
-
-enum class ActionType : std::uint8_t {
-  Play,  // a Move
-  Pass,  // when following
-  Bid,   // classic: value 0 (pass) or 1..3
-  Call,  // call-and-rob: value 1 call, 0 decline
-  Rob,   // call-and-rob: value 1 rob, 0 not
-};
-
-struct Action {
-  ActionType type = ActionType::Pass;
-  std::uint8_t value = 0;
-  Move move{};
-
-  static Action play(const Move& m) { return {ActionType::Play, 0, m}; }
-  static Action pass() { return {ActionType::Pass, 0, {}}; }
-  static Action bid(int v) { return {ActionType::Bid, static_cast<std::uint8_t>(v), {}}; }
-  static Action call(bool yes) { return {ActionType::Call, static_cast<std::uint8_t>(yes), {}}; }
-  static Action rob(bool yes) { return {ActionType::Rob, static_cast<std::uint8_t>(yes), {}}; }
-  friend bool operator==(const Action&, const Action&) = default;
-};
-
-struct SeatAction {
-  int seat;
-  Action action;
-};
 
 // Start bonuses (variant "happy", RULES.md): the seats whose dealt hand held both jokers,
 // and those whose dealt hand held the 12-straight 3..A (bit i: seat i). Each kind of
@@ -83,16 +58,25 @@ struct Settlement {
   bool anti_spring = false;
   StartBonus start_bonus{};
   int seats = 3;
+  int landlord = -1;  // -1: a void hand (nobody bid, no redeal), which settles to zero
   std::array<long long, kMaxSeats> payouts{};  // by seat (the first `seats`); sums to zero
+  friend bool operator==(const Settlement&, const Settlement&) = default;
 };
 
-// Settlement arithmetic alone (throws std::invalid_argument for a landlord outside
-// 0..seats-1, seats outside 1..4 or a negative base, bomb or rocket count): multiplier
-// 2^(bombs + rockets), doubled by spring, by anti-spring and by each start bonus, capped
-// by max_multiplier (0: no cap); stake = base x multiplier; the landlord wins or pays the
-// stake from or to each peasant (so with four players it wins or pays 3 x stake).
+// Settlement arithmetic alone (throws std::invalid_argument for what `score_error`
+// refuses): multiplier 2^(bombs + rockets), doubled by spring, by anti-spring and by each
+// start bonus, capped by max_multiplier (0: no cap); stake = base x multiplier; the
+// landlord wins or pays the stake from or to each peasant (so with four players it wins
+// or pays 3 x stake). Every count a deck allows gives an exact multiplier.
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
                   int seats, int max_multiplier, StartBonus bonus = {});
+
+// Why settle() refuses its arguments, or empty: seats 2..4 (2: a two-hand position), a
+// landlord among them, a base of 0 (a void hand) or more, at most the bombs and rockets
+// the decks of that many seats hold (13 bombs and one rocket a deck of 54 cards), a
+// spring only when the landlord wins and an anti-spring only when it loses.
+std::string score_error(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                        int seats, int max_multiplier);
 
 enum class CallRobStage : std::uint8_t { Calling, Robbing, RobBack };
 
@@ -113,20 +97,31 @@ struct State {
   std::int8_t winner = -1;
   // Bidding.
   std::int8_t first_bidder = 0;
-  std::uint16_t base = 1;        // the base stake: the winning bid, or call_base x 2^robs
+  std::uint16_t base = 0;        // the base stake once in play: the winning bid, call_base x 2^robs, or 1
   std::uint8_t high_bid = 0;     // classic
   std::int8_t high_bidder = -1;  // classic; call-and-rob: provisional landlord
-  std::uint8_t out = 0;          // seats that passed (classic) or declined (call-and-rob)
+  std::uint8_t out_of_auction = 0;  // seats that passed (classic) or declined (call-and-rob)
   CallRobStage stage = CallRobStage::Calling;
   std::int8_t caller = -1;
   std::uint8_t robs = 0;
   std::uint8_t to_ask = 0;  // call-and-rob: seats still to be offered a rob
-  std::uint16_t redeals = 0;
+  std::uint32_t redeals = 0;    // at most rules.max_redeals
   StartBonus start_bonus{};  // of the current deal
   std::int8_t wild = kNoWild;  // the wild rank of this deal (laizi), or kNoWild
 
   friend bool operator==(const State&, const State&) = default;
 };
+
+// The stake so far (docs/rules.md, "Scoring"), the one definition every reading uses: the
+// base is the highest bid (classic), the call doubled by each rob (call and rob), 0
+// before anyone bids or calls, and once in play the base the hand is played for (1
+// without bidding); the multiplier is 2 to the bombs and rockets played, capped by
+// rules.max_multiplier. Spring, anti-spring and start bonuses join it in the Settlement.
+struct Stake {
+  int base = 0;
+  int multiplier = 1;
+};
+Stake stake_so_far(const State& s, const Rules& rules);
 
 // A 64-bit hash of everything in the state that matters for what follows.
 std::uint64_t hash(const State& s);
@@ -169,7 +164,9 @@ class Game {
   const State& state() const { return state_; }
   // The state before the first action, and whether the game began from a position.
   const State& initial() const { return initial_; }
-  bool from_a_position() const { return from_position_; }
+  bool started_from_position() const { return from_position_; }
+  // Whether the first deal was given (Game(deal, ...)) rather than the seed's own.
+  bool deal_given() const { return deal_given_; }
   const Rules& rules() const { return rules_; }
   const std::vector<Deal>& deals() const { return deals_; }
   // Every action since the first deal, or only those since the current deal began.
@@ -219,6 +216,7 @@ class Game {
   State state_;
   State initial_;
   bool from_position_ = false;
+  bool deal_given_ = false;
   Rng rng_;
   std::uint64_t seed_;
   std::vector<Deal> deals_;

@@ -77,11 +77,11 @@ Plan plan_hand(Mask hand, const Rules& rules) {
   }
   for (auto run = longest_run(rest, 1, 5, 12); run.first >= 0; run = longest_run(rest, 1, 5, 12)) {
     const Mask straight = run_of(run.first, run.second, 1);
-    const int singles = size_of(ranks_with_at_least(straight, 1) & ~ranks_with_at_least(rest, 2));
+    const int singles = rank_count(ranks_with_at_least(straight, 1) & ~ranks_with_at_least(rest, 2));
     if (singles * 2 < run.second) break;  // it would break more pairs and trios than it saves
     take(chains, straight, MoveKind::Straight, run.first, run.second);
   }
-  const auto pairs_only = [&] { return rest & ~(spread(ranks_with_at_least(rest, 3)) * 0xF); };
+  const auto pairs_only = [&] { return rest & ~(one_of_each(ranks_with_at_least(rest, 3)) * 0xF); };
   for (auto run = longest_run(pairs_only(), 2, 3, 10); run.first >= 0; run = longest_run(pairs_only(), 2, 3, 10)) {
     take(chains, run_of(run.first, run.second, 2), MoveKind::PairStraight, run.first, run.second);
   }
@@ -114,7 +114,7 @@ std::size_t index_of(const std::vector<Action>& legal, const Action& a) {
 // A bid from the hand's strength: jokers, 2s and bombs.
 int strength(Mask hand) {
   return 4 * count(hand, kRedJoker) + 3 * count(hand, kBlackJoker) + 2 * count(hand, kTwo) +
-         5 * size_of(ranks_with_at_least(hand, 4) & ~kJokers) + count(hand, kAce);
+         5 * rank_count(ranks_with_at_least(hand, 4) & ~kJokers) + count(hand, kAce);
 }
 
 std::size_t bid(const Game& game, const std::vector<Action>& legal) {

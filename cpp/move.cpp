@@ -2,18 +2,15 @@
 
 #include <algorithm>
 
-#include "wild.hpp"
-
 namespace ddz {
 
-bool is_bomb(MoveKind kind) { return kind == MoveKind::Bomb; }
 
 bool beats(const Move& a, const Move& b) {
   if (a.kind == MoveKind::Rocket) return b.kind != MoveKind::Rocket;
   if (b.kind == MoveKind::Rocket) return false;
   if (a.kind == MoveKind::Bomb) {
     if (b.kind != MoveKind::Bomb) return true;
-    if ((a.subs == 0) != (b.subs == 0)) return a.subs == 0;  // natural over soft
+    if ((a.stand_ins == 0) != (b.stand_ins == 0)) return a.stand_ins == 0;  // natural over soft
     return a.length != b.length ? a.length > b.length : a.key > b.key;
   }
   return a.kind == b.kind && a.length == b.length && a.key > b.key;
@@ -21,7 +18,7 @@ bool beats(const Move& a, const Move& b) {
 
 namespace {
 
-Mask without_ranks(Mask m, RankSet ranks) { return m & ~(spread(ranks) * 0xF); }
+Mask without_ranks(Mask m, RankSet ranks) { return m & ~(one_of_each(ranks) * 0xF); }
 
 // Caps one rank's nibble at `most`.
 Mask cap_rank(Mask caps, int rank, int most) {
@@ -129,7 +126,7 @@ void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
 }
 
 bool is_valid_move(const Move& m, const Rules& rules) {
-  const bool natural = m.subs == 0 && m.wild_rank == 0;  // the hot path: no wild card to check
+  const bool natural = m.stand_ins == 0 && m.wild_rank == 0;  // the hot path: no wild card to check
   // A natural solo, pair or trio (most moves to beat in play) is `unit` cards of its key,
   // which the decks hold if they have that many of the rank.
   if (natural && m.kind <= MoveKind::Trio) {
@@ -138,6 +135,26 @@ bool is_valid_move(const Move& m, const Rules& rules) {
   }
   return deck_holds(m.cards, rules) && reads_as(m.cards, m.kind, m.key, m.length, rules) &&
          (natural || wilds_error(m, rules).empty());
+}
+
+std::string wilds_error(const Move& m, const Rules& rules) {
+  if (m.stand_ins == 0) return m.wild_rank == 0 ? std::string() : "a wild rank without wild cards standing in";
+  if (!rules.wild) return "wild cards standing in, under rules without wild cards";
+  if (m.wild_rank > kTwo) return "the wild rank must be one of 3..2";
+  int previous = 0;
+  for (unsigned s = m.stand_ins; s; s >>= 4) {
+    const int entry = static_cast<int>(s & 0xF);  // rank + 1
+    if (entry == 0 || entry < previous || entry > kTwo + 1) return "the stood-in ranks must be ranks 3..2, ascending";
+    if (entry - 1 == m.wild_rank) return "a wild card standing for its own rank is natural, not a stand-in";
+    previous = entry;
+  }
+  const Mask stand_ins = stand_in_cards(m);
+  if (!contains(m.cards, stand_ins)) return "the stood-in ranks are not in the combination";
+  if (!validate_cards(spent(m), rules).empty()) return "more wild cards than the deck holds";
+  if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == kMaxWilds) {
+    return "four wild cards are the bomb of their own rank, not of another";
+  }
+  return {};
 }
 
 }  // namespace ddz

@@ -13,9 +13,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cards.hpp"
+#include "rng.hpp"
 #include "rules.hpp"
 
 namespace ddz {
@@ -45,21 +47,58 @@ inline constexpr int kNumMoveKinds = 14;
 //
 // With wild cards (laizi, wild.hpp) `cards` is the combination as it stands, and the
 // padding after `length` says which of its cards are wild cards standing in for another
-// rank: `wild_rank` is the rank of the wild cards, and `subs` lists the ranks they stand
+// rank: `wild_rank` is the rank of the wild cards, and `stand_ins` lists the ranks they stand
 // for, one per nibble from the low end, each as rank + 1, ascending (0 ends the list; one
-// deck holds at most 4 wild cards). A natural move has subs == 0 and wild_rank == 0, so it reads as
-// before, and the size stays 16 bytes.
+// deck holds at most 4 wild cards). A natural move has stand_ins == 0 and wild_rank == 0,
+// so it reads as before. The last two bytes are always zero, so that equal moves are equal
+// byte for byte (NumPy rows, hashes, files).
 struct Move {
   Mask cards = 0;
   MoveKind kind = MoveKind::Solo;
   std::uint8_t key = 0;
   std::uint8_t length = 0;
   std::uint8_t wild_rank = 0;
-  std::uint16_t subs = 0;
+  std::uint16_t stand_ins = 0;
+  std::uint16_t zero = 0;
 
   friend bool operator==(const Move&, const Move&) = default;
 };
 static_assert(sizeof(Move) == 16);
+
+inline constexpr int kNoWild = -1;   // a wild rank argument: no rank is wild
+inline constexpr int kMaxWilds = 4;  // cards of one rank in one deck
+
+// Every field but the cards, packed into one word (kind, key, length, wild rank and
+// stand-ins): with `cards`, the whole value of a move.
+constexpr std::uint64_t fields_word(const Move& m) {
+  return std::uint64_t{static_cast<std::uint8_t>(m.kind)} | std::uint64_t{m.key} << 8 | std::uint64_t{m.length} << 16 |
+         std::uint64_t{m.wild_rank} << 24 | std::uint64_t{m.stand_ins} << 32;
+}
+
+// The one hash of a move, for hash tables, the game's hash and Python's __hash__.
+constexpr std::uint64_t move_hash(const Move& m) { return splitmix_finalize(m.cards ^ splitmix_finalize(fields_word(m) + 1)); }
+
+// Number of wild cards standing in for other ranks.
+constexpr int stand_in_count(const Move& m) {
+  int n = 0;
+  for (unsigned s = m.stand_ins; s & 0xF; s >>= 4) ++n;
+  return n;
+}
+
+// The stood-in ranks as a mask (a count per rank).
+constexpr Mask stand_in_cards(const Move& m) {
+  Mask out = 0;
+  for (unsigned s = m.stand_ins; s & 0xF; s >>= 4) out += cards_of(static_cast<int>(s & 0xF) - 1, 1);
+  return out;
+}
+
+// The cards a move takes from the hand. Only for moves that passed `wilds_error` (or came
+// from the generator): the subtraction assumes the stand-ins lie within `cards`.
+constexpr Mask spent(const Move& m) {
+  return m.stand_ins ? m.cards - stand_in_cards(m) + cards_of(m.wild_rank, stand_in_count(m)) : m.cards;
+}
+
+constexpr bool is_soft_bomb(const Move& m) { return m.kind == MoveKind::Bomb && m.stand_ins != 0; }
 
 // How a kind is built: `unit` cards of each body rank (a chain of them when `chain`),
 // and `kickers_per_unit` kickers of `kicker_size` cards (0: none, 1: solos, 2: pairs) for
@@ -125,7 +164,6 @@ constexpr ChainLimits chain_limits(int unit) {
   return kLimits[unit - 1];
 }
 
-bool is_bomb(MoveKind kind);
 bool beats(const Move& a, const Move& b);
 
 // Kicker rules (RULES.md rules 1-4), stated once for classification and generation:
@@ -152,5 +190,11 @@ inline std::vector<Move> classify(Mask cards, const Rules& rules) {
 // Whether `m` is a reading of its cards, with wild cards that fit it (wild.hpp) (checks
 // moves handed in from outside).
 bool is_valid_move(const Move& m, const Rules& rules);
+
+// Why the wild-card fields of `m` do not fit its cards under `rules`, or empty when they
+// do (always for a natural move). Checks the encoding (ascending ranks 3..2 below 4
+// entries, none of the wild rank), that the stand-ins lie within the combination, that a
+// deck holds the cards spent, and that four wild cards are no soft bomb.
+std::string wilds_error(const Move& m, const Rules& rules);
 
 }  // namespace ddz

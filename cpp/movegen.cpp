@@ -19,7 +19,7 @@ void for_each_subset(RankSet s, int n, Mask acc, Emit& emit) {
     for (; s; s &= s - 1) emit(acc + cards_of(lowest_rank(s), 1));
     return;
   }
-  for (int left = size_of(s); left >= n; --left) {
+  for (int left = rank_count(s); left >= n; --left) {
     const int r = lowest_rank(s);
     s &= s - 1;
     for_each_subset(s, n - 1, acc + cards_of(r, 1), emit);
@@ -222,7 +222,7 @@ void append_kind_moves(Mask hand, MoveKind kind, const Rules& rules, std::vector
   if (static_cast<int>(kind) < kNumMoveKinds) Generator(hand, rules, out).kind(kind, {});
 }
 
-void append_legal_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out) {
+void append_natural_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out) {
   Generator gen(hand, rules, out);
   if (last == nullptr) {
     gen.all_kinds();

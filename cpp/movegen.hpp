@@ -17,16 +17,22 @@
 
 namespace ddz {
 
-// Moves of `hand` that may be played when `last` is the move to beat (nullptr: leading).
-void append_legal_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out);
+// The one entry: the moves of `hand` that may be played when `last` is the move to beat
+// (nullptr: leading), with `wild` the wild rank (kNoWild: no rank is wild). With wild
+// cards (wild.hpp) they are every distinct (cards spent, combination) the hand holds; with
+// no wild card in the hand, the natural moves, except that every natural bomb also beats
+// a soft `last`.
+void append_legal_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out);
 
-// The leads of one kind only (wild.cpp builds its moves kind by kind).
-void append_kind_moves(Mask hand, MoveKind kind, const Rules& rules, std::vector<Move>& out);
-
-inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& rules) {
+inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& rules, int wild = kNoWild) {
   std::vector<Move> out;
-  append_legal_moves(hand, last, rules, out);
+  append_legal_moves(hand, last, rules, wild, out);
   return out;
 }
+
+// The natural generator behind it (no card is wild), and the leads of one kind only: the
+// wild-card generator builds on them.
+void append_natural_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out);
+void append_kind_moves(Mask hand, MoveKind kind, const Rules& rules, std::vector<Move>& out);
 
 }  // namespace ddz

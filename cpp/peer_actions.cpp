@@ -2,6 +2,7 @@
 
 #include "action_space.hpp"
 #include "move_table.hpp"
+#include "notation.hpp"
 
 namespace ddz {
 
@@ -99,7 +100,7 @@ const MoveTable& openspiel_table() {
 
 std::optional<std::string> to_rlcard(const Action& a) {
   if (a.type == ActionType::Pass) return "pass";
-  if (a.type != ActionType::Play || !is_valid_move(a.move, rlcard_rules()) || total(a.move.cards) > max_hand_cards(rlcard_rules())) {
+  if (a.type != ActionType::Play || !is_valid_move(a.move, rlcard_rules()) || total(a.move.cards) > rlcard_rules().max_hand()) {
     return std::nullopt;
   }
   return to_text(a.move.cards);
@@ -109,7 +110,7 @@ std::optional<Action> from_rlcard(std::string_view text) {
   if (text == "pass") return Action::pass();
   const ParseResult parsed = parse_cards(text, 4, 1);
   // RLCard writes each card as one character, sorted: accept that form only.
-  if (!parsed.ok() || to_text(parsed.cards) != text || total(parsed.cards) > max_hand_cards(rlcard_rules())) {
+  if (!parsed.ok() || to_text(parsed.cards) != text || total(parsed.cards) > rlcard_rules().max_hand()) {
     return std::nullopt;
   }
   const std::vector<Move> readings = classify(parsed.cards, rlcard_rules());

@@ -1,5 +1,7 @@
 #include "rules.hpp"
 
+#include "notation.hpp"
+
 namespace ddz {
 
 std::string validate(const Rules& rules) {
@@ -16,6 +18,7 @@ std::string validate(const Rules& rules) {
   }
   if (rules.call_base < 1 || rules.call_base > 1000) return "call_base must be between 1 and 1000";
   if (rules.max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
+  if (rules.max_redeals < 0 || rules.max_redeals > 10'000) return "max_redeals must be between 0 and 10000";
   if (rules.wild && rules.decks != 1) return "wild cards are played with one deck";
   return {};
 }

@@ -63,6 +63,9 @@ struct Rules {
   bool passed_may_bid_again = false;
   // When nobody bids: redeal (standard), or end the hand with no stakes (OpenSpiel).
   bool redeal_when_nobody_bids = true;
+  // The most redeals of one hand (0..10000); when nobody bids after that many, the hand
+  // ends with no stakes, as without redeals, so a table where nobody ever bids ends.
+  int max_redeals = 100;
   // Call-and-rob: the stake of a call before any rob.
   int call_base = 1;
   // The cap on the multiplier (bombs, rocket, spring); 0 means no cap.
@@ -73,6 +76,8 @@ struct Rules {
   int max_per_rank() const { return 4 * decks; }
   int deck_size() const { return 54 * decks; }
   int hand_size() const { return (deck_size() - kitty_size) / players; }
+  // The most cards a seat holds: the landlord's hand with the kitty.
+  int max_hand() const { return hand_size() + kitty_size; }
   // The whole deck: 4 x decks of each rank 3..2, `decks` of each joker.
   Mask deck() const { return (kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3)) * static_cast<Mask>(decks); }
   int max_per_joker() const { return decks; }

@@ -27,7 +27,7 @@ ActionRow to_row(int seat, const Action& a) {
     row.kind = static_cast<std::uint8_t>(a.move.kind);
     row.key = a.move.key;
     row.length = a.move.length;
-    row.subs = a.move.subs;
+    row.stand_ins = a.move.stand_ins;
   }
   row.type = static_cast<std::uint8_t>(a.type);
   row.value = a.type == ActionType::Play ? a.move.wild_rank : a.value;
@@ -39,7 +39,7 @@ Action from_row(const ActionRow& row) {
   Action a{static_cast<ActionType>(row.type), row.value, {}};
   if (a.type == ActionType::Play) {
     a.value = 0;
-    a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key, row.length, row.value, row.subs};
+    a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key, row.length, row.value, row.stand_ins};
   }
   return a;
 }

@@ -13,7 +13,7 @@ namespace ddz {
 
 // One action of a recorded game, 16 bytes: the move's fields first (as in a Move), then
 // what the action is and who took it. A play with wild cards standing in keeps the
-// move's `subs` and, in `value`, its wild rank.
+// move's `stand_ins` and, in `value`, its wild rank.
 struct ActionRow {
   Mask cards = 0;
   std::uint8_t kind = 0;
@@ -22,7 +22,7 @@ struct ActionRow {
   std::uint8_t type = 0;   // ActionType
   std::uint8_t value = 0;  // bid, or 1/0 for call and rob; a play's wild rank
   std::uint8_t seat = 0;
-  std::uint16_t subs = 0;  // a play's stood-in ranks (Move::subs)
+  std::uint16_t stand_ins = 0;  // a play's stood-in ranks (Move::stand_ins)
 };
 static_assert(sizeof(ActionRow) == 16);
 

@@ -68,7 +68,7 @@ std::uint64_t key_of(const Node& n) {
   for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ n.hands[static_cast<std::size_t>(i)]);
   const Move& m = n.last;
   h = splitmix_finalize(h ^ m.cards ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.key} << 52) ^
-               (std::uint64_t{m.length} << 44) ^ (std::uint64_t{m.subs} << 28));
+               (std::uint64_t{m.length} << 44) ^ (std::uint64_t{m.stand_ins} << 28));
   return splitmix_finalize(h ^ static_cast<std::uint64_t>(n.last_by + 1) ^ (static_cast<std::uint64_t>(n.to_move) << 8) ^
                   (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24));
 }
@@ -249,7 +249,7 @@ class Search {
     if (hand == 0) return 0;
     if (const auto it = turns_.find(hand); it != turns_.end()) return it->second;
     std::vector<Move> leads;
-    append_legal_moves(hand, nullptr, rules_, leads);
+    append_legal_moves(hand, nullptr, rules_, kNoWild, leads);
     const Mask low = nibble(lowest_rank(ranks_with_at_least(hand, 1)));
     int best = kMaxTurns;
     for (const Move& m : leads) {

@@ -9,7 +9,7 @@ namespace ddz {
 namespace {
 
 constexpr RankSet kWildable = (RankSet{1} << (kTwo + 1)) - 1;  // 3..2: what a wild card may stand for
-constexpr Mask kWildableOnes = spread(kWildable);
+constexpr Mask kWildableOnes = one_of_each(kWildable);
 
 // Calls f(acc + e) for every sub-multiset e of `avail` of at most `budget` cards.
 template <class F>
@@ -22,40 +22,20 @@ void for_each_within(Mask avail, int budget, Mask acc, F& f) {
 
 }  // namespace
 
-std::uint16_t encode_subs(Mask stand_ins) {
-  unsigned subs = 0;
+std::uint16_t encode_stand_ins(Mask stand_ins) {
+  unsigned packed = 0;
   int shift = 0;
   for (Mask left = stand_ins & (kWildableOnes * 0xF); left && shift < 4 * kMaxWilds; ) {
     const int r = std::countr_zero(left) / 4;  // the lowest rank left
-    for (int c = count(left, r); c > 0 && shift < 4 * kMaxWilds; --c, shift += 4) subs |= static_cast<unsigned>(r + 1) << shift;
+    for (int c = count(left, r); c > 0 && shift < 4 * kMaxWilds; --c, shift += 4) packed |= static_cast<unsigned>(r + 1) << shift;
     left &= ~nibble(r);
   }
-  return static_cast<std::uint16_t>(subs);
+  return static_cast<std::uint16_t>(packed);
 }
 
-std::string wilds_error(const Move& m, const Rules& rules) {
-  if (m.subs == 0) return m.wild_rank == 0 ? std::string() : "a wild rank without wild cards standing in";
-  if (!rules.wild) return "wild cards standing in, under rules without wild cards";
-  if (m.wild_rank > kTwo) return "the wild rank must be one of 3..2";
-  int previous = 0;
-  for (unsigned s = m.subs; s; s >>= 4) {
-    const int entry = static_cast<int>(s & 0xF);  // rank + 1
-    if (entry == 0 || entry < previous || entry > kTwo + 1) return "the stood-in ranks must be ranks 3..2, ascending";
-    if (entry - 1 == m.wild_rank) return "a wild card standing for its own rank is natural, not a stand-in";
-    previous = entry;
-  }
-  const Mask stand_ins = stood_in(m);
-  if (!contains(m.cards, stand_ins)) return "the stood-in ranks are not in the combination";
-  if (!validate_cards(spent(m), rules).empty()) return "more wild cards than the deck holds";
-  if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == kMaxWilds) {
-    return "four wild cards are the bomb of their own rank, not of another";
-  }
-  return {};
-}
-
-bool with_spent(const Move& combination, Mask spent_cards, int wild, Move& out) {
+bool played_with(const Move& combination, Mask spent_cards, int wild, Move& out) {
   out = combination;
-  out.subs = 0;
+  out.stand_ins = 0;
   out.wild_rank = 0;
   if (spent_cards == combination.cards) return true;
   if (wild < 0 || wild > kTwo) return false;
@@ -67,7 +47,7 @@ bool with_spent(const Move& combination, Mask spent_cards, int wild, Move& out) 
   if (count(spent_cards, wild) != count(combination.cards, wild) + total(stand_ins) || total(stand_ins) > kMaxWilds) {
     return false;
   }
-  out.subs = encode_subs(stand_ins);
+  out.stand_ins = encode_stand_ins(stand_ins);
   out.wild_rank = static_cast<std::uint8_t>(wild);
   return spent(out) == spent_cards;
 }
@@ -108,7 +88,7 @@ class WildGenerator {
   void follow(const Move* follow, const Move& last) {
     thread_local std::vector<Move> combinations;
     combinations.clear();
-    append_legal_moves(capacity(wilds_, 4), follow, rules_, combinations);
+    append_natural_moves(capacity(wilds_, 4), follow, rules_, combinations);
     for (const Move& c : combinations) expand(c, last.kind == MoveKind::Bomb ? &last : nullptr);
   }
 
@@ -144,7 +124,7 @@ class WildGenerator {
     if (left < 0) return;
     const KindShape shape = kind_shape(kind);
     const int most = shape.kicker_size == 1 ? rules_.max_solo_kicker_copies : (rules_.pair_kickers_share_rank ? 4 : 2);
-    const Mask kickers = capacity(left, most) & ~(spread(ranks_with_at_least(body.cards, 1)) * 0xF);
+    const Mask kickers = capacity(left, most) & ~(one_of_each(ranks_with_at_least(body.cards, 1)) * 0xF);
     thread_local std::vector<Move> combinations;
     combinations.clear();
     append_kind_moves(body.cards + kickers, kind, rules_, combinations);
@@ -165,12 +145,12 @@ class WildGenerator {
       Move m = c;
       if (stand_ins) {
         if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == kMaxWilds) return;
-        m.subs = encode_subs(stand_ins);
+        m.stand_ins = encode_stand_ins(stand_ins);
         m.wild_rank = static_cast<std::uint8_t>(wild_);
       }
       if (!bomb_to_beat || beats(m, *bomb_to_beat)) out_.push_back(m);
     };
-    for_each_within(own & ~(spread(kJokers) * 0xF), budget, short_by & ~nibble(wild_), emit);
+    for_each_within(own & ~(one_of_each(kJokers) * 0xF), budget, short_by & ~nibble(wild_), emit);
   }
 
   Mask natural_;
@@ -183,6 +163,7 @@ class WildGenerator {
 }  // namespace
 
 void append_legal_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out) {
+  if (wild == kNoWild) return append_natural_moves(hand, last, rules, out);
   hand &= kRankBits;
   const int wilds = wild >= 0 && wild <= kTwo ? std::min(count(hand, wild), kMaxWilds) : 0;
   // Over a soft bomb every natural bomb beats too, where the natural generator offers only
@@ -192,7 +173,7 @@ void append_legal_moves(Mask hand, const Move* last, const Rules& rules, int wil
   const Move* follow = last && is_soft_bomb(*last) ? &kRedSolo : last;
   if (wilds == 0) {
     const std::size_t first = out.size();
-    append_legal_moves(hand, follow, rules, out);
+    append_natural_moves(hand, follow, rules, out);
     if (last && last->kind == MoveKind::Bomb) {
       out.erase(std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
                                [&](const Move& m) { return !beats(m, *last); }),

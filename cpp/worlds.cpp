@@ -68,7 +68,7 @@ Game sample_world(const Game& game, int seat, Rng& rng) {
     if (i != seat) hands[k] = u.known[k] + draw(u.slots[k]);
   }
   const Mask kitty = u.kitty_slots ? draw(u.kitty_slots) : s.kitty;
-  return game.replayed_on(deal_behind(s, hands, kitty, game.from_a_position()));
+  return game.replayed_on(deal_behind(s, hands, kitty, game.started_from_position()));
 }
 
 std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t seed) {

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "notation.hpp"
 #include "move.hpp"
 #include "movegen.hpp"
 #include "rules.hpp"
@@ -75,7 +76,7 @@ inline std::string describe(const Move& m) {
     std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(m.cards));
     return std::string(buf);
   }() + ") " + kind_name(m.kind) + " key " + std::to_string(m.key) + " length " + std::to_string(m.length) +
-         (m.subs || m.wild_rank ? " subs " + std::to_string(m.subs) + " wild " + std::to_string(m.wild_rank) : std::string());
+         (m.stand_ins || m.wild_rank ? " stand_ins " + std::to_string(m.stand_ins) + " wild " + std::to_string(m.wild_rank) : std::string());
 }
 
 inline std::string describe(const Rules& r) {
@@ -122,12 +123,12 @@ inline Rules rules_from(Input& in) {
 // Moves compare by every field: with wild cards, the same combination from other cards
 // spent is another move.
 inline bool same_move(const Move& a, const Move& b) {
-  return a.cards == b.cards && a.kind == b.kind && a.key == b.key && a.length == b.length && a.subs == b.subs &&
+  return a.cards == b.cards && a.kind == b.kind && a.key == b.key && a.length == b.length && a.stand_ins == b.stand_ins &&
          a.wild_rank == b.wild_rank;
 }
 inline bool move_less(const Move& a, const Move& b) {
-  return std::tie(a.cards, a.kind, a.key, a.length, a.subs, a.wild_rank) <
-         std::tie(b.cards, b.kind, b.key, b.length, b.subs, b.wild_rank);
+  return std::tie(a.cards, a.kind, a.key, a.length, a.stand_ins, a.wild_rank) <
+         std::tie(b.cards, b.kind, b.key, b.length, b.stand_ins, b.wild_rank);
 }
 
 // --- The shape oracle --------------------------------------------------------------

@@ -85,7 +85,7 @@ bool make_start(Input& in, Rules& r, Start& s) {
     s.last_by = any_int();
     s.last = in.raw_move();
     if (r.wild) {
-      s.last.subs = in.u16();
+      s.last.stand_ins = in.u16();
       s.wild = any_int();
       s.deal.wild = static_cast<std::int8_t>(any_int());
     }
@@ -194,7 +194,7 @@ Action junk_action(Input& in, const std::vector<Action>& legal) {
     case 3: a.move.kind = static_cast<MoveKind>((static_cast<int>(a.move.kind) + 1 + in.below(13)) % kNumMoveKinds); break;
     case 4: a.value = static_cast<std::uint8_t>(a.value + 1 + in.below(4)); break;
     case 5: a.type = static_cast<ActionType>((static_cast<int>(a.type) + 1 + in.below(4)) % 5); break;
-    case 6: a.move.subs = in.u16(); a.move.wild_rank = static_cast<std::uint8_t>(in.below(14)); break;
+    case 6: a.move.stand_ins = in.u16(); a.move.wild_rank = static_cast<std::uint8_t>(in.below(14)); break;
     default: a.move.cards = per_rank_min(a.move.cards | in.u64(), kTwoDecks); break;
   }
   return a;

@@ -53,12 +53,12 @@ int check_wild(Input& in, Mask hand, const Move* last, const Rules& r) {
   moves.erase(moves.begin(), moves.begin() + 3);
   const bool wild_ok = wild >= 0 && wild <= kTwo;
   const bool hand_ok = validate_cards(hand, r).empty();
-  const bool last_ok = last == nullptr || (is_valid_move(*last, r) && (last->subs == 0 || last->wild_rank == wild));
+  const bool last_ok = last == nullptr || (is_valid_move(*last, r) && (last->stand_ins == 0 || last->wild_rank == wild));
   const std::string where = " (hand " + to_text(hand) + ", wild " + std::to_string(wild) +
                             (last ? ", last " + describe(*last) : std::string(", leading")) + ", " + describe(r) + ")";
   for (const Move& m : moves) {
-    FUZZ_CHECK(contains(m.cards, stood_in(m)), "stand-ins outside the combination: " + describe(m) + where);
-    FUZZ_CHECK(m.subs == 0 || (wild_ok && m.wild_rank == wild), "a move with wild cards of another rank: " + describe(m) + where);
+    FUZZ_CHECK(contains(m.cards, stand_in_cards(m)), "stand-ins outside the combination: " + describe(m) + where);
+    FUZZ_CHECK(m.stand_ins == 0 || (wild_ok && m.wild_rank == wild), "a move with wild cards of another rank: " + describe(m) + where);
     FUZZ_CHECK(contains(hand & kRankBits, spent(m)), "a move spends cards outside the hand: " + describe(m) + where);
   }
   if (!hand_ok || !last_ok) return 0;
@@ -123,7 +123,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (r.wild) return check_wild(in, hand, last, r);
 
   std::vector<Move> moves(3, Move{1, MoveKind::Solo, 0, 1});  // appending keeps these
-  append_legal_moves(hand, last, r, moves);
+  append_legal_moves(hand, last, r, kNoWild, moves);
   FUZZ_CHECK(moves.size() >= 3 && moves[0].cards == 1 && moves[1].cards == 1 && moves[2].cards == 1,
              "append_legal_moves disturbed what the vector held");
   moves.erase(moves.begin(), moves.begin() + 3);

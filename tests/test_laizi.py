@@ -78,7 +78,7 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
         dz.Move.__new__(dz.Move).__setstate__((cards, kind, key, length, subs, 4))  # 7s cannot stand for 7s
     rows = dz.actions_to_rows([(0, dz.Action.play(soft))])
     assert dz.actions_from_rows(rows) == [(0, dz.Action.play(soft))]
-    rows["subs"][0] = 0xFFFF
+    rows["stand_ins"][0] = 0xFFFF
     with pytest.raises(ValueError, match="not an action"):
         dz.actions_from_rows(rows)
     with pytest.raises(ValueError, match="not a move under these rules"):
@@ -91,7 +91,7 @@ def test_wild_moves_round_trip_through_arrays_pickles_and_text() -> None:
     moves = dz.legal_moves("355577", rules=LAIZI, wild="5")
     assert any(m.wilds == 2 for m in moves)
     rows = dz.moves_to_array(moves)
-    assert set(rows.dtype.names or ()) >= {"subs", "wild_rank"}
+    assert set(rows.dtype.names or ()) >= {"stand_ins", "wild_rank"}
     assert dz.moves_from_array(rows) == moves
     assert np.array_equal(dz.legal_moves_array("355577", rules=LAIZI, wild="5"), rows)
     assert [pickle.loads(pickle.dumps(m)) for m in moves] == moves
@@ -182,7 +182,7 @@ def test_selfplay_records_replay_exactly() -> None:
     assert result.wild.dtype == np.int8 and ((result.wild >= 0) & (result.wild <= 12)).all()
     assert (result.payouts.sum(axis=1) == 0).all()
     assert result.actions is not None and result.offsets is not None
-    assert (result.actions["subs"] != 0).any()  # some plays had wild cards standing in
+    assert (result.actions["stand_ins"] != 0).any()  # some plays had wild cards standing in
     for i in range(len(result)):
         game = dz.Game(seed=_core.game_seed(5, i), rules=LAIZI, first_bidder=i % 3)
         for seat, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):

@@ -88,11 +88,7 @@ void time_once(Set& set, std::vector<Move>& buffer) {
   const double start = thread_ns();
   for (const Position& p : set.positions) {
     buffer.clear();
-    if (set.rules.wild) {
-      append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, set.rules, p.wild, buffer);
-    } else {
-      append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, set.rules, buffer);
-    }
+    append_legal_moves(p.hand, p.last.cards ? &p.last : nullptr, set.rules, p.wild, buffer);
     moves += buffer.size();
   }
   const double ns = thread_ns() - start;

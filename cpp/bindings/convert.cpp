@@ -3,7 +3,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <unordered_map>
+#include <array>
+#include <random>
 
 namespace ddz::py_bind {
 
@@ -16,42 +17,107 @@ const Rules& widest_rules() {
   return rules;
 }
 
+std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
+
 namespace {
 
-[[noreturn]] void value_error(const char* what, const std::string& why) {
-  throw py::value_error(std::string(what) + ": " + why);
+// Python types looked up once: enum.Enum, collections.abc.Mapping and numpy.bool_.
+struct PythonTypes {
+  py::object enum_type, mapping_type, numpy_bool;
+};
+const PythonTypes& python_types() {
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<PythonTypes> storage;
+  return storage
+      .call_once_and_store_result([] {
+        return PythonTypes{py::module_::import("enum").attr("Enum"), py::module_::import("collections.abc").attr("Mapping"),
+                           py::module_::import("numpy").attr("bool_")};
+      })
+      .get_stored();
 }
 
+bool is_instance(py::handle obj, const py::object& type) { return PyObject_IsInstance(obj.ptr(), type.ptr()) == 1; }
+
+[[noreturn]] void cards_error(const char* what, const std::string& why) { raise(ErrorKind::Cards, std::string(what) + ": " + why); }
+
 Mask checked(Mask mask, const char* what, const Rules& rules) {
-  if (!deck_holds(mask, rules)) value_error(what, validate_cards(mask, rules));
+  if (!deck_holds(mask, rules)) cards_error(what, validate_cards(mask, rules));
   return mask;
 }
 
-std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
-
-Mask parse(const std::string& text, const char* what, const Rules& rules) {
+Mask parse(const std::string& text, const char* what, const Rules& rules, bool list_element = false) {
   // Parse against the widest deck so that counts get the same message as other inputs.
-  const ParseResult parsed = parse_cards(text, widest_rules().max_per_rank(), widest_rules().max_per_joker());
-  if (!parsed.ok()) value_error(what, parsed.error + " in '" + text + "'");
+  const ParseResult parsed = parse_cards(text, widest_rules().max_per_rank(), widest_rules().max_per_joker(), list_element);
+  if (!parsed.ok()) cards_error(what, parsed.error);
   return checked(parsed.cards, what, rules);
 }
 
-// An int-like object (int, numpy.uint64, ...) as a mask, or ValueError.
-Mask int_mask(py::handle obj, const char* what) {
+// The value of an int-like object (is_int_like), as a signed 64-bit value with overflow
+// reported: -1 or +1 in `overflow` when it lies outside.
+long long index_value(py::handle obj, int& overflow) {
   const py::object index = PyLong_CheckExact(obj.ptr()) ? py::reinterpret_borrow<py::object>(obj)
                                                         : py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
   if (!index) throw py::error_already_set();
-  // The signed conversion: masks fit in 60 bits, and CPython converts to a signed 64-bit
-  // value digit by digit, where the unsigned one goes through a byte array.
-  int overflow = 0;
-  const long long signed_value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (signed_value == -1 && PyErr_Occurred()) throw py::error_already_set();
-  const unsigned long long value = overflow || signed_value < 0 ? ~0ull : static_cast<unsigned long long>(signed_value);
-  if (value > kRankBits) value_error(what, "an int mask must lie in 0..2**60-1");
+  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
   return value;
 }
 
+[[noreturn]] void not_an_int(py::handle obj, const char* what) {
+  throw py::type_error(std::string(what) + " must be an int, not " + type_name(obj));
+}
+
+// An int-like object as a mask, or CardsError.
+Mask int_mask(py::handle obj, const char* what) {
+  // The signed conversion: masks fit in 60 bits, and CPython converts to a signed 64-bit
+  // value digit by digit, where the unsigned one goes through a byte array.
+  int overflow = 0;
+  const long long value = index_value(obj, overflow);
+  if (overflow || value < 0 || static_cast<unsigned long long>(value) > kRankBits) {
+    cards_error(what, "an int mask must lie in 0..2**60-1");
+  }
+  return static_cast<Mask>(value);
+}
+
+// A mapping rank -> count (a Counter of card tokens): each key names one card's rank.
+Mask mapping_mask(py::handle obj, const char* what) {
+  Mask sum = 0;
+  const py::dict items(py::reinterpret_borrow<py::object>(obj));  // a copy: no user code runs while reading it
+  for (auto [key, value] : items) {
+    if (!py::isinstance<py::str>(key)) throw py::type_error(std::string(what) + ": mapping keys must be card text, not " + type_name(key));
+    const std::string name = text_arg(key, what);
+    const int rank = rank_named(name);
+    if (rank < 0) cards_error(what, "mapping key " + quoted(name) + " is not one card such as '3', 'T' or 'BJ'");
+    const long long n = int_arg(value, (std::string(what) + ": the count of " + quoted(name)).c_str(), 0, 15);
+    sum = add_checked(sum, cards_of(rank, static_cast<int>(n)), what);
+  }
+  return sum;
+}
+
+Mask tokens_mask(py::handle obj, const char* what) {
+  Mask sum = 0;
+  for (py::handle token : obj) {
+    Mask cards = 0;
+    if (py::isinstance<py::str>(token)) {
+      cards = parse(text_arg(token, what), what, widest_rules(), true);
+    } else if (py::isinstance<Cards>(token)) {
+      cards = value_of<Cards>(token).mask;
+    } else {
+      throw py::type_error(std::string(what) + ": tokens must be str or Cards, not " + type_name(token));
+    }
+    sum = add_checked(sum, cards, what);
+  }
+  return sum;
+}
+
 }  // namespace
+
+bool is_int_like(py::handle obj) {
+  if (PyLong_CheckExact(obj.ptr())) return true;
+  if (PyBool_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) return false;
+  const PythonTypes& types = python_types();
+  if (PyLong_Check(obj.ptr())) return !is_instance(obj, types.enum_type);
+  return PyIndex_Check(obj.ptr()) && !is_instance(obj, types.numpy_bool) && !is_instance(obj, types.enum_type);
+}
 
 std::string text_arg(py::handle obj, const char* what) {
   if (!py::isinstance<py::str>(obj)) throw py::type_error(std::string(what) + " must be a str, not " + type_name(obj));
@@ -59,29 +125,40 @@ std::string text_arg(py::handle obj, const char* what) {
   const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
   if (!data) {
     PyErr_Clear();
-    throw py::value_error(std::string(what) + ": the text holds a lone surrogate (not valid Unicode)");
+    cards_error(what, "the text holds a lone surrogate (not valid Unicode)");
   }
   return std::string(data, static_cast<std::size_t>(size));
 }
 
 long long int_arg(py::handle obj, const char* what, long long lo, long long hi) {
-  const auto range = [&] {
-    return py::value_error(std::string(what) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi));
-  };
-  if (py::isinstance<py::bool_>(obj) || !PyIndex_Check(obj.ptr())) {
-    throw py::type_error(std::string(what) + " must be an int, not " + type_name(obj));
-  }
-  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
-  if (!index) throw py::error_already_set();
+  if (!is_int_like(obj)) not_an_int(obj, what);
   int overflow = 0;
-  const long long value = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-  if (value == -1 && PyErr_Occurred()) throw py::error_already_set();
-  if (overflow || value < lo || value > hi) throw range();
+  const long long value = index_value(obj, overflow);
+  if (overflow || value < lo || value > hi) {
+    throw py::value_error(std::string(what) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi));
+  }
   return value;
 }
 
-int seat_from(py::handle obj, int seats, const char* what) {
-  return static_cast<int>(int_arg(obj, what, 0, seats - 1));
+std::uint64_t seed_arg(py::handle obj, const char* what) {
+  if (obj.is_none()) return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+  if (!is_int_like(obj)) not_an_int(obj, what);
+  const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
+  if (!index) throw py::error_already_set();
+  const unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
+  if (value == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw py::value_error(std::string(what) + " must be in 0..2**64-1");
+  }
+  return value;
+}
+
+int seat_from(py::handle obj, int seats, const char* what) { return static_cast<int>(int_arg(obj, what, 0, seats - 1)); }
+
+bool bool_arg(py::handle obj, const char* what) {
+  if (PyBool_Check(obj.ptr())) return obj.ptr() == Py_True;
+  if (is_instance(obj, python_types().numpy_bool)) return PyObject_IsTrue(obj.ptr()) == 1;
+  throw py::type_error(std::string(what) + " must be True or False, not " + type_name(obj));
 }
 
 Mask add_checked(Mask a, Mask b, const char* what) {
@@ -98,74 +175,50 @@ Mask to_mask(py::handle obj, const char* what, const Rules& rules) {
   if (PyLong_CheckExact(obj.ptr())) return checked(int_mask(obj, what), what, rules);
   if (is_exactly<Cards>(obj) || py::isinstance<Cards>(obj)) return checked(value_of<Cards>(obj).mask, what, rules);
   if (py::isinstance<py::str>(obj)) return parse(text_arg(obj, what), what, rules);
-  if (py::isinstance<py::bool_>(obj)) {
-    throw py::type_error(std::string(what) + " must be Cards, str or an int mask, not bool");
+  if (is_int_like(obj)) return checked(int_mask(obj, what), what, rules);  // NumPy integers
+  if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) {
+    throw py::type_error(std::string(what) + " must be Cards, card text or an int mask, not " + type_name(obj));
   }
-  if (PyIndex_Check(obj.ptr())) return checked(int_mask(obj, what), what, rules);  // NumPy ints
-  if (py::isinstance<py::iterable>(obj) && !py::isinstance<py::bytes>(obj)) {
-    Mask sum = 0;
-    for (py::handle token : obj) {
-      if (!py::isinstance<py::str>(token) && !py::isinstance<Cards>(token)) {
-        throw py::type_error(std::string(what) + ": tokens must be str or Cards, not " +
-                             std::string(py::str(py::type::of(token).attr("__name__"))));
-      }
-      sum = add_checked(sum, to_mask(token, what, widest_rules()), what);
-    }
-    return checked(sum, what, rules);
-  }
-  throw py::type_error(std::string(what) + " must be Cards, str, an int mask or an iterable of card tokens, not " +
-                       std::string(py::str(py::type::of(obj).attr("__name__"))));
+  if (is_instance(obj, python_types().mapping_type)) return checked(mapping_mask(obj, what), what, rules);
+  if (py::isinstance<py::iterable>(obj) && !py::isinstance<py::bytes>(obj)) return checked(tokens_mask(obj, what), what, rules);
+  throw py::type_error(std::string(what) + " must be Cards, card text, an int mask, a mapping rank -> count or an iterable of "
+                       "card tokens, not " + type_name(obj));
 }
 
 const Rules& to_rules(py::handle obj) {
   static const Rules standard;
   if (obj.is_none()) return standard;
-  if (!is_exactly<Rules>(obj) && !py::isinstance<Rules>(obj)) {
-    throw py::type_error("rules must be a Rules or None, not " +
-                         std::string(py::str(py::type::of(obj).attr("__name__"))));
-  }
+  if (!is_exactly<Rules>(obj) && !py::isinstance<Rules>(obj)) throw py::type_error("rules must be a Rules or None, not " + type_name(obj));
   return value_of<Rules>(obj);
-}
-
-std::string move_text(const Move& m) { return m.subs ? to_text(spent(m)) + "=" + to_text(m.cards) : to_text(m.cards); }
-
-std::string describe(const Move& m) {
-  return move_text(m) + " as " + kind_name(m.kind) + " (key " + std::string(1, rank_char(m.key)) + ", length " +
-         std::to_string(m.length) + ")";
 }
 
 int wild_arg(py::handle obj, const Rules& rules) {
   if (obj.is_none()) return kNoWild;
   if (!rules.wild) throw py::value_error("wild: a wild rank needs rules with wild cards (Rules.preset('laizi'))");
   if (py::isinstance<py::str>(obj)) {
-    const ParseResult p = parse_cards(text_arg(obj, "wild"), 1, 1);
-    const int rank = p.ok() && total(p.cards) == 1 ? lowest_rank(ranks_with_at_least(p.cards, 1)) : -1;
+    const int rank = rank_named(text_arg(obj, "wild"));
     if (rank < 0 || rank > kTwo) throw py::value_error("wild must be one rank character 3..2, such as '5'");
     return rank;
   }
   return static_cast<int>(int_arg(obj, "wild", 0, kTwo));
 }
 
-std::vector<Move> readings_of(const std::string& text, const Rules& rules, int wild) {
-  const auto slash = text.find('/');
-  const std::string cards_text = text.substr(0, slash);
-  const auto equals = cards_text.find('=');
-  std::vector<Move> readings = classify(to_mask(py::str(cards_text.substr(equals == std::string::npos ? 0 : equals + 1)), "cards", rules), rules);
-  if (slash != std::string::npos) {
-    const std::string spec = text.substr(slash + 1);
-    std::erase_if(readings, [&](const Move& m) { return kind_name(m.kind) + "/" + rank_char(m.key) != spec; });
-  }
-  if (equals != std::string::npos) {
-    const Mask spent_cards = to_mask(py::str(cards_text.substr(0, equals)), "cards spent", rules);
-    std::vector<Move> played;
-    for (const Move& reading : readings) {
-      Move m;
-      if (with_spent(reading, spent_cards, wild, m) && wilds_error(m, rules).empty()) played.push_back(m);
-    }
-    readings = std::move(played);
-  }
+std::vector<Move> readings_arg(const std::string& text, const Rules& rules, int wild, const char* what) {
+  std::string error;
+  std::vector<Move> readings = readings_of(text, rules, wild, error);
+  if (!error.empty()) cards_error(what, error);
   return readings;
 }
+
+namespace {
+
+std::string reading_list(const std::vector<Move>& readings) {
+  std::string list;
+  for (const Move& m : readings) list += (list.empty() ? "" : "; ") + describe(m);
+  return list;
+}
+
+}  // namespace
 
 Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules) {
   std::vector<Move> readings;
@@ -173,63 +226,66 @@ Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules
     if (!kind || m.kind == *kind) readings.push_back(m);
   }
   if (readings.size() == 1) return readings.front();
-  if (readings.empty()) throw py::value_error("'" + to_text(cards) + "' is no combination under these rules" +
-                                              (kind ? std::string(" of that kind") : std::string()));
-  std::string list;
-  for (const Move& m : readings) list += (list.empty() ? "" : "; ") + describe(m);
-  throw py::value_error("'" + to_text(cards) + "' has several readings, pass a Move: " + list);
+  if (readings.empty()) {
+    raise(ErrorKind::Move, quoted(to_text(cards)) + " is no combination under these rules" + (kind ? " of that kind" : ""));
+  }
+  raise(ErrorKind::Move, quoted(to_text(cards)) + " has several readings, pass a Move or write one as cards/KIND/key: " +
+                             reading_list(readings));
+}
+
+Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, int wild, const char* what) {
+  if (!py::isinstance<py::str>(obj)) return single_reading(to_mask(obj, what, rules), kind, rules);
+  const std::string text = text_arg(obj, what);
+  if (text.find_first_of("=/") == std::string::npos) return single_reading(to_mask(obj, what, rules), kind, rules);
+  std::vector<Move> readings = readings_arg(text, rules, wild, what);
+  if (kind) std::erase_if(readings, [&](const Move& m) { return m.kind != *kind; });
+  if (readings.size() == 1) return readings.front();
+  if (readings.empty()) raise(ErrorKind::Move, std::string(what) + ": " + quoted(text) + " is no move under these rules");
+  raise(ErrorKind::Move, std::string(what) + ": " + quoted(text) + " reads several ways: " + reading_list(readings));
 }
 
 namespace {
 
-// One Python object per distinct value, keyed by (cards, packed fields). Never destroyed:
-// its objects must not be released after the interpreter is gone.
+// A direct-mapped cache of Python objects keyed by a value's words: a slot holds the
+// newest object that hashed to it. Never destroyed: its objects must not be released
+// after the interpreter is gone.
 template <class T>
 py::object intern(Mask cards, std::uint64_t fields, const T& value) {
-  struct Hash {
-    std::size_t operator()(const std::pair<Mask, std::uint64_t>& k) const {
-      return std::hash<Mask>{}(k.first ^ (k.second * 0x9E37'79B9'7F4A'7C15ull));
-    }
+  struct Slot {
+    Mask cards = 0;
+    std::uint64_t fields = 0;
+    PyObject* object = nullptr;
   };
-  static auto* table = new std::unordered_map<std::pair<Mask, std::uint64_t>, PyObject*, Hash>();
-  const std::pair<Mask, std::uint64_t> key{cards, fields};
-  if (const auto it = table->find(key); it != table->end()) return py::reinterpret_borrow<py::object>(it->second);
+  constexpr std::size_t kSlots = std::size_t{1} << 16;  // 1.5 MB of slots, at most 65,536 objects
+  static auto* slots = new std::array<Slot, kSlots>();
+  Slot& slot = (*slots)[splitmix_finalize(cards ^ splitmix_finalize(fields + 1)) & (kSlots - 1)];
+  if (slot.object && slot.cards == cards && slot.fields == fields) return py::reinterpret_borrow<py::object>(slot.object);
   py::object obj = py::cast(value);
-  table->emplace(key, obj.inc_ref().ptr());
+  Py_XDECREF(slot.object);
+  slot = {cards, fields, obj.inc_ref().ptr()};
   return obj;
-}
-
-std::uint64_t move_fields(const Move& m) {
-  return static_cast<std::uint64_t>(m.kind) | std::uint64_t{m.key} << 4 | std::uint64_t{m.length} << 8 |
-         std::uint64_t{m.subs} << 16 | std::uint64_t{m.wild_rank} << 32;
 }
 
 }  // namespace
 
-py::object interned(const Move& m) { return intern(m.cards, move_fields(m), m); }
+py::object interned(const Move& m) { return intern(m.cards, fields_word(m), m); }
 
 py::object interned(const Action& a) {
-  return intern(a.move.cards, move_fields(a.move) << 11 | static_cast<std::uint64_t>(a.type) | std::uint64_t{a.value} << 3, a);
+  // A play's fields fill 48 bits; the type and value of other actions go above them.
+  return intern(a.move.cards, fields_word(a.move) | std::uint64_t{static_cast<std::uint8_t>(a.type)} << 48 | std::uint64_t{a.value} << 56,
+                a);
 }
 
 std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild) {
   if (obj.is_none()) return std::nullopt;
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) {
     const Move& m = value_of<Move>(obj);
-    if (!is_valid_move(m, rules)) throw py::value_error("last: " + describe(m) + " is not a move under these rules");
-    if (m.subs && m.wild_rank != wild) throw py::value_error("last: " + describe(m) + " has wild cards of another rank");
+    if (!is_valid_move(m, rules)) raise(ErrorKind::Move, "last: " + describe(m) + " is not a move under these rules");
+    if (m.stand_ins && m.wild_rank != wild) raise(ErrorKind::Move, "last: " + describe(m) + " has wild cards of another rank");
     return m;
   }
-  if (py::isinstance<py::str>(obj) && text_arg(obj, "last").find('=') != std::string::npos) {
-    const std::vector<Move> readings = readings_of(text_arg(obj, "last"), rules, wild);
-    if (readings.size() != 1) throw py::value_error("last: '" + text_arg(obj, "last") + "' is not one move with these wild cards");
-    return readings.front();
-  }
-  if (py::isinstance<py::str>(obj) || py::isinstance<Cards>(obj)) {
-    return single_reading(to_mask(obj, "last", rules), std::nullopt, rules);
-  }
-  throw py::type_error("last must be a Move, card text, Cards or None, not " +
-                       std::string(py::str(py::type::of(obj).attr("__name__"))));
+  if (py::isinstance<py::str>(obj) || py::isinstance<Cards>(obj)) return move_arg(obj, std::nullopt, rules, wild, "last");
+  throw py::type_error("last must be a Move, card text, Cards or None, not " + type_name(obj));
 }
 
 }  // namespace ddz::py_bind

@@ -6,15 +6,18 @@
 #include <pybind11/pybind11.h>
 
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "../game.hpp"
 #include "../move.hpp"
+#include "../notation.hpp"
 #include "../policy.hpp"
 #include "../rules.hpp"
 #include "../wild.hpp"
+#include "errors.hpp"
 
 namespace ddz::py_bind {
 
@@ -58,54 +61,69 @@ PyObject* guarded(F&& body) {
     e.set_error();
   } catch (const std::invalid_argument& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   }
   return nullptr;
 }
 
+// The name of obj's type, for messages.
+std::string type_name(py::handle obj);
+
 // The widest deck a `Cards` may describe (two decks).
 const Rules& widest_rules();
 
-// A mask from Cards, card text, an int mask or an iterable of card tokens; `what` names
-// the argument in errors. Counts are checked against `rules` (default: two decks).
-Mask to_mask(py::handle obj, const char* what, const Rules& rules = widest_rules());
+// Whether `obj` is an int as the engine reads ints: a Python int or a NumPy integer, but
+// never a bool, an enum member (IntEnum, IntFlag) or a float.
+bool is_int_like(py::handle obj);
 
-// a + b, with a ValueError naming `what` when a rank would exceed two decks.
-Mask add_checked(Mask a, Mask b, const char* what);
-
-// The UTF-8 text of a str, or TypeError (not a str) / ValueError (a lone surrogate, which
-// has no UTF-8 form) naming `what`. pybind11's own cast raises RuntimeError for both.
-std::string text_arg(py::handle obj, const char* what);
-
-// An int (or an object with __index__, not a bool) in [lo, hi], or TypeError /
-// ValueError naming `what`; pybind11's .cast<long>() raises RuntimeError instead.
+// An int-like `obj` in [lo, hi], or TypeError / ValueError naming `what`.
 long long int_arg(py::handle obj, const char* what, long long lo, long long hi);
+
+// A seed: an int-like value in 0..2**64-1 (ValueError outside, TypeError for other types);
+// None draws one from the system's entropy.
+std::uint64_t seed_arg(py::handle obj, const char* what = "seed");
 
 // A seat in 0..seats-1 from any Python object, with the same errors.
 int seat_from(py::handle obj, int seats, const char* what);
 
+// A strict bool: True or False (a NumPy bool too), TypeError for anything else.
+bool bool_arg(py::handle obj, const char* what);
+
+// A mask from Cards, card text, an int mask, a mapping rank -> count (a Counter) or an
+// iterable of card tokens; `what` names the argument in errors. Counts are checked
+// against `rules` (default: two decks). CardsError for what names no cards.
+Mask to_mask(py::handle obj, const char* what, const Rules& rules = widest_rules());
+
+// a + b, with a CardsError naming `what` when a rank would exceed two decks.
+Mask add_checked(Mask a, Mask b, const char* what);
+
+// The UTF-8 text of a str, or TypeError (not a str) / CardsError (a lone surrogate, which
+// has no UTF-8 form) naming `what`. pybind11's own cast raises RuntimeError for both.
+std::string text_arg(py::handle obj, const char* what);
+
 // The rules argument: None means the standard rules.
 const Rules& to_rules(py::handle obj);
 
-// The single reading of `cards` (of `kind` when given); ValueError if none or several.
+// The single reading of `cards` (of `kind` when given); MoveError if none or several.
 Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules);
+
+// The moves move text names (notation.hpp), CardsError when it is not well formed.
+std::vector<Move> readings_arg(const std::string& text, const Rules& rules, int wild, const char* what);
+
+// The one move of move text or Cards (narrowed to `kind` when given), MoveError otherwise.
+Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, int wild, const char* what);
 
 // The wild rank argument: None (kNoWild: no rank is wild), a rank index 0..12 or a rank
 // character 3..2; only rules with wild cards take a rank. TypeError / ValueError otherwise.
 int wild_arg(py::handle obj, const Rules& rules);
 
-// The text of a move: its cards, or "spent=cards" when wild cards stand in (the cards
-// spent, then the combination they form).
-std::string move_text(const Move& m);
-
-// The readings of move text, "cards" or "spent=cards" (with `wild` the wild rank),
-// narrowed to one by a "/KIND/key" suffix when it has one.
-std::vector<Move> readings_of(const std::string& text, const Rules& rules, int wild);
-
-// The Python object for a Move (or an Action), shared by every list that returns an
-// equal one: they are immutable, and reusing one costs far less than a new pybind11
-// instance. The table keeps one object per distinct value for the life of the process.
+// The Python object for a Move (or an Action), shared by lists that return an equal one:
+// they are immutable, and reusing one costs far less than a new pybind11 instance. A
+// bounded cache (one object per slot, the newest wins), so memory stays bounded however
+// many distinct moves pass through.
 py::object interned(const Move& m);
 py::object interned(const Action& a);
 
@@ -113,12 +131,12 @@ py::object interned(const Action& a);
 // `rules`, with `wild` the wild rank of its wild cards.
 std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild = kNoWild);
 
-// Human-readable description of a move, for error messages and repr.
-std::string describe(const Move& m);
-
 // The NumPy row format of moves: the Move struct itself (16 bytes), fields cards, kind,
-// key and length; rows with cards == 0 stand for "no move" (leading).
+// key, length, wild_rank and stand_ins; rows with cards == 0 stand for "no move" (leading).
 py::dtype move_dtype();
+// A structured dtype of `names` and `formats` at `offsets` in rows of `itemsize` bytes.
+py::dtype structured_dtype(std::initializer_list<const char*> names, std::initializer_list<const char*> formats,
+                           std::initializer_list<std::size_t> offsets, std::size_t itemsize);
 // A 1-d NumPy array of `n` rows of `row_size` bytes, viewed through `dtype`.
 py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size);
 // The rows of a 1-d array of `dtype` (called `dtype_name` in errors) as C++ values, in
@@ -131,10 +149,13 @@ void rows_into(std::vector<Row>& rows, py::handle obj, const py::dtype& dtype, c
                        (py::detail::array_proxy(obj.ptr())->flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_);
   const auto arr = c_array ? py::reinterpret_borrow<py::array>(obj) : py::array::ensure(obj, py::array::c_style);
   if (!arr || (arr.dtype().ptr() != dtype.ptr() && !arr.dtype().equal(dtype)) || arr.ndim() != 1) {
-    throw py::type_error(std::string(what) + " must be a 1-d array of doudizhu." + dtype_name);
+    throw py::type_error(std::string(what) + " must be a 1-d array of doudizhu." + dtype_name + ", not " + type_name(obj));
   }
   rows.resize(static_cast<std::size_t>(arr.shape(0)));
   if (!rows.empty()) std::memcpy(rows.data(), arr.data(), rows.size() * sizeof(Row));
+  if constexpr (requires(Row r) { r.zero; }) {
+    for (Row& row : rows) row.zero = 0;  // the bytes no field names: whatever the caller's array held
+  }
 }
 
 template <class Row>
@@ -147,10 +168,16 @@ py::array to_array(const Move* moves, std::size_t n);
 // The moves as an array over the vector's own buffer, taken from it (no copy), when the
 // buffer is about their size; else a copy, and `moves` keeps its buffer.
 py::array take_array(std::vector<Move>& moves);
-std::vector<Move> from_array(py::handle obj, const char* what);
-// Why a MOVE_DTYPE row is no move under any rules, or empty (an empty row is no move: a lead).
-std::string row_error(const Move& m);
-std::string kind_name(MoveKind kind);
+// The moves of MOVE_DTYPE rows, each checked as the Move constructor checks (under
+// `rules`, or under some rules when null); MoveError naming the row otherwise.
+std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rules = nullptr);
+// Why `m` is no move under `rules`, or under any rules when null; empty when it is one
+// (an empty row, cards == 0, is no move: a lead).
+std::string move_error(const Move& m, const Rules* rules = nullptr);
+
+// Why `a` is no action of any game (its move under some rules, a bid of 0..3, a call or
+// rob of 0 or 1, no cards or value where it has none), or empty.
+std::string action_error(const Action& a);
 
 // One built-in policy name for every seat, or one per seat (`players`); ValueError otherwise.
 std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players);

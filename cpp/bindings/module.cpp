@@ -12,6 +12,7 @@ PYBIND11_MODULE(_core, m) {
       PyErr_SetString(PyExc_TypeError, e.what());
     }
   });
+  register_errors(m);
   register_cards(m);
   register_rules(m);
   register_moves(m);

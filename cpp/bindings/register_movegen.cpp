@@ -18,11 +18,7 @@ const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle r
   const int w = wild_arg(wild, r);
   const std::optional<Move> l = to_last(last, r, w);
   buffer.clear();
-  if (r.wild) {
-    append_legal_moves(h, l ? &*l : nullptr, r, w, buffer);
-  } else {
-    append_legal_moves(h, l ? &*l : nullptr, r, buffer);
-  }
+  append_legal_moves(h, l ? &*l : nullptr, r, w, buffer);
   return buffer;
 }
 
@@ -123,17 +119,13 @@ std::string Batch::run(const Rules& r, int w, std::int64_t* offsets) {
     if (!deck_holds(hands[i], r)) return "hands[" + std::to_string(i) + "]: " + validate_cards(hands[i], r);
     // The one check of a move to beat: is_valid_move covers what from_array checks.
     if (last && !(*last == checked)) {
-      if (!is_valid_move(*last, r) || (last->subs && last->wild_rank != w)) {
-        const std::string why = row_error(*last);
-        return "lasts[" + std::to_string(i) + "]: " + (why.empty() ? "not a move under these rules" : why);
+      if (!is_valid_move(*last, r) || (last->stand_ins && last->wild_rank != w)) {
+        const std::string why = move_error(*last);
+        return "lasts[" + std::to_string(i) + "]: " + (why.empty() ? describe(*last) + " is no move under these rules" : why);
       }
       checked = *last;
     }
-    if (r.wild) {
-      append_legal_moves(hands[i], last, r, w, moves);
-    } else {
-      append_legal_moves(hands[i], last, r, moves);
-    }
+    append_legal_moves(hands[i], last, r, w, moves);
     offsets[i + 1] = static_cast<std::int64_t>(moves.size());
   }
   previous_size = moves.size();

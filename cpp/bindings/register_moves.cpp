@@ -15,59 +15,49 @@ namespace ddz::py_bind {
 
 namespace {
 
-constexpr std::pair<const char*, MoveKind> kKinds[] = {
-    {"SOLO", MoveKind::Solo},
-    {"PAIR", MoveKind::Pair},
-    {"TRIO", MoveKind::Trio},
-    {"TRIO_SOLO", MoveKind::TrioSolo},
-    {"TRIO_PAIR", MoveKind::TrioPair},
-    {"STRAIGHT", MoveKind::Straight},
-    {"PAIR_STRAIGHT", MoveKind::PairStraight},
-    {"AIRPLANE", MoveKind::Airplane},
-    {"AIRPLANE_SOLOS", MoveKind::AirplaneSolos},
-    {"AIRPLANE_PAIRS", MoveKind::AirplanePairs},
-    {"FOUR_TWO_SOLOS", MoveKind::FourTwoSolos},
-    {"FOUR_TWO_PAIRS", MoveKind::FourTwoPairs},
-    {"BOMB", MoveKind::Bomb},
-    {"ROCKET", MoveKind::Rocket},
-};
-
-std::size_t hash_move(const Move& m) {
-  return std::hash<Mask>{}(m.cards) ^ (static_cast<std::size_t>(m.kind) << 1) ^
-         (static_cast<std::size_t>(m.key) << 9) ^ (static_cast<std::size_t>(m.length) << 17) ^
-         (static_cast<std::size_t>(m.subs) << 25) ^ (static_cast<std::size_t>(m.wild_rank) << 41);
-}
-
-// Rules that accept any wild-card fields a move may hold (two decks, wild cards): rows and
-// pickles are checked against them, and against the game's rules where they are used.
-const Rules& any_rules() {
-  static const Rules rules = [] {
-    Rules r = widest_rules();
-    r.wild = true;
-    return r;
+// The widest rules of one deck and of two (every kicker rule relaxed, wild cards with one
+// deck): a move under some rules is a move under one of them.
+const std::array<Rules, 2>& loosest_rules() {
+  static const std::array<Rules, 2> rules = [] {
+    Rules one = *preset("douzero");
+    one.pair_kickers_share_rank = true;
+    one.wild = true;
+    Rules two = one;
+    two.wild = false;
+    two.decks = 2;
+    return std::array<Rules, 2>{one, two};
   }();
   return rules;
 }
 
-// A Move from its pickled fields: (cards, kind, key, length[, subs, wild_rank]).
+// A Move from its pickled fields: (cards, kind, key, length, stand_ins, wild_rank), checked
+// as a row is.
 Move unpickle(const py::tuple& t) {
-  if (t.size() != 4 && t.size() != 6) throw py::value_error("bad pickled Move");
-  const auto kind = static_cast<MoveKind>(int_arg(t[1], "pickled Move kind", 0, kNumMoveKinds - 1));
-  Move m{to_mask(t[0], "cards"), kind, static_cast<std::uint8_t>(int_arg(t[2], "pickled Move key", 0, kNumRanks - 1)),
-         static_cast<std::uint8_t>(int_arg(t[3], "pickled Move length", 0, 255))};
-  if (t.size() == 6) {
-    m.subs = static_cast<std::uint16_t>(int_arg(t[4], "pickled Move subs", 0, 0xFFFF));
-    m.wild_rank = static_cast<std::uint8_t>(int_arg(t[5], "pickled Move wild_rank", 0, kTwo));
-    if (auto why = wilds_error(m, any_rules()); !why.empty()) throw py::value_error("pickled Move: " + why);
-  }
+  if (t.size() != 6) raise(ErrorKind::Move, "a pickled Move has 6 fields, not " + std::to_string(t.size()));
+  Move m{to_mask(t[0], "pickled Move cards"),
+         static_cast<MoveKind>(int_arg(t[1], "pickled Move kind", 0, kNumMoveKinds - 1)),
+         static_cast<std::uint8_t>(int_arg(t[2], "pickled Move key", 0, kNumRanks - 1)),
+         static_cast<std::uint8_t>(int_arg(t[3], "pickled Move length", 1, 255)),
+         static_cast<std::uint8_t>(int_arg(t[5], "pickled Move wild_rank", 0, kTwo)),
+         static_cast<std::uint16_t>(int_arg(t[4], "pickled Move stand_ins", 0, 0xFFFF))};
+  if (auto why = move_error(m); !why.empty()) raise(ErrorKind::Move, "pickled Move: " + why);
   return m;
 }
 
 }  // namespace
 
-std::string kind_name(MoveKind kind) {
-  const auto i = static_cast<std::size_t>(kind);
-  return i < std::size(kKinds) ? kKinds[i].first : "UNKNOWN";
+py::dtype structured_dtype(std::initializer_list<const char*> names, std::initializer_list<const char*> formats,
+                           std::initializer_list<std::size_t> offsets, std::size_t itemsize) {
+  py::list n, f, o;
+  for (const char* name : names) n.append(name);
+  for (const char* format : formats) f.append(format);
+  for (const std::size_t offset : offsets) o.append(offset);
+  py::dict spec;
+  spec["names"] = n;
+  spec["formats"] = f;
+  spec["offsets"] = o;
+  spec["itemsize"] = itemsize;
+  return py::dtype::from_args(spec);
 }
 
 py::dtype move_dtype() {
@@ -76,13 +66,11 @@ py::dtype move_dtype() {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::dtype> storage;
   return storage
       .call_once_and_store_result([] {
-        py::dict spec;
-        spec["names"] = py::make_tuple("cards", "kind", "key", "length", "wild_rank", "subs");
-        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1", "u1", "<u2");
-        spec["offsets"] = py::make_tuple(offsetof(Move, cards), offsetof(Move, kind), offsetof(Move, key),
-                                         offsetof(Move, length), offsetof(Move, wild_rank), offsetof(Move, subs));
-        spec["itemsize"] = sizeof(Move);
-        return py::dtype::from_args(spec);
+        return structured_dtype({"cards", "kind", "key", "length", "wild_rank", "stand_ins"},
+                                {"<u8", "u1", "u1", "u1", "u1", "<u2"},
+                                {offsetof(Move, cards), offsetof(Move, kind), offsetof(Move, key), offsetof(Move, length),
+                                 offsetof(Move, wild_rank), offsetof(Move, stand_ins)},
+                                sizeof(Move));
       })
       .get_stored();
 }
@@ -135,27 +123,43 @@ py::array take_array(std::vector<Move>& moves) {
   return array_over(move_dtype(), data, n, owner);
 }
 
-std::string row_error(const Move& m) {
-  if (static_cast<int>(m.kind) >= kNumMoveKinds) return "unknown move kind";
+std::string move_error(const Move& m, const Rules* rules) {
   if (m.cards == 0) return {};
-  if (!deck_holds(m.cards, widest_rules())) return validate_cards(m.cards, widest_rules());
-  if (m.key >= kNumRanks || m.length == 0 || m.length > total(m.cards)) return "key or length out of range";
-  return m.subs == 0 && m.wild_rank == 0 ? std::string() : wilds_error(m, any_rules());
+  if (static_cast<int>(m.kind) >= kNumMoveKinds) return "unknown move kind " + std::to_string(static_cast<int>(m.kind));
+  if (rules) {
+    if (!deck_holds(spent(m) & kRankBits, *rules) || !is_valid_move(m, *rules)) return describe(m) + " is no move under these rules";
+    return {};
+  }
+  for (const Rules& r : loosest_rules()) {
+    if (is_valid_move(m, r)) return {};
+  }
+  return describe(m) + " is no move under any rules";
 }
 
-std::vector<Move> from_array(py::handle obj, const char* what) {
+std::string action_error(const Action& a) {
+  if (static_cast<int>(a.type) >= kNumActionTypes) return "unknown action type";
+  if (a.type == ActionType::Play) {
+    if (a.value != 0) return "a play has no value";
+    if (a.move.cards == 0) return "a play holds cards";
+    return move_error(a.move);
+  }
+  if (!(a.move == Move{})) return "only a play holds cards";
+  const int most = a.type == ActionType::Bid ? 3 : a.type == ActionType::Pass ? 0 : 1;
+  if (a.value > most) return "value " + std::to_string(a.value) + " of " + action_text(Action{a.type, 0, {}}) + " is past " + std::to_string(most);
+  return {};
+}
+
+std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rules) {
   std::vector<Move> moves = rows_from<Move>(obj, move_dtype(), "MOVE_DTYPE", what);
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    if (auto why = row_error(moves[i]); !why.empty()) {
-      throw py::value_error(std::string(what) + "[" + std::to_string(i) + "]: " + why);
-    }
+    if (auto why = move_error(moves[i], rules); !why.empty()) raise(ErrorKind::Move, std::string(what) + "[" + std::to_string(i) + "]: " + why);
   }
   return moves;
 }
 
 void register_moves(py::module_& m) {
   py::native_enum<MoveKind> kinds(m, "MoveKind", "enum.IntEnum", "The 14 kinds of combination.");
-  for (const auto& [name, kind] : kKinds) kinds.value(name, kind);
+  for (int k = 0; k < kNumMoveKinds; ++k) kinds.value(kind_name(static_cast<MoveKind>(k)), static_cast<MoveKind>(k));
   kinds.finalize();
 
   py::class_<Move>(m, "Move", R"doc(One reading of a set of cards as a combination (immutable).
@@ -171,14 +175,7 @@ takes from the hand; `wilds` wild cards of rank `wild_rank` stand in for the ran
 rules=Rules.preset("laizi")) builds one.)doc")
       .def(py::init([](py::handle cards, std::optional<MoveKind> kind, py::handle rules, py::handle wild) {
              const Rules& r = to_rules(rules);
-             const int w = wild_arg(wild, r);
-             if (py::isinstance<py::str>(cards) && text_arg(cards, "cards").find('=') != std::string::npos) {
-               std::vector<Move> readings = readings_of(text_arg(cards, "cards"), r, w);
-               if (kind) std::erase_if(readings, [&](const Move& m) { return m.kind != *kind; });
-               if (readings.size() != 1) throw py::value_error("'" + text_arg(cards, "cards") + "' is not one move with these wild cards");
-               return readings.front();
-             }
-             return single_reading(to_mask(cards, "cards", r), kind, r);
+             return move_arg(cards, kind, r, wild_arg(wild, r), "cards");
            }),
            py::arg("cards"), py::arg("kind") = py::none(), py::arg("rules") = py::none(), py::arg("wild") = py::none())
       .def_property_readonly("cards", [](const Move& mv) { return Cards{mv.cards}; })
@@ -188,9 +185,9 @@ rules=Rules.preset("laizi")) builds one.)doc")
       .def_property_readonly("spent", [](const Move& mv) { return Cards{spent(mv)}; }, "The cards the move takes from the hand.")
       .def_property_readonly("wilds", [](const Move& mv) { return stand_in_count(mv); },
                              "How many wild cards stand in for other ranks (0: a natural move).")
-      .def_property_readonly("stand_ins", [](const Move& mv) { return Cards{stood_in(mv)}; },
+      .def_property_readonly("stand_ins", [](const Move& mv) { return Cards{stand_in_cards(mv)}; },
                              "The ranks the wild cards stand in for, one card each.")
-      .def_property_readonly("wild_rank", [](const Move& mv) { return mv.subs ? py::object(py::int_(mv.wild_rank)) : py::object(py::none()); },
+      .def_property_readonly("wild_rank", [](const Move& mv) { return mv.stand_ins ? py::object(py::int_(mv.wild_rank)) : py::object(py::none()); },
                              "The rank index of the wild cards standing in, or None for a natural move.")
       .def_property_readonly("soft", [](const Move& mv) { return is_soft_bomb(mv); }, "Whether this is a soft bomb (with wild cards).")
       .def("beats", [](const Move& a, const Move& b) { return beats(a, b); }, py::arg("other"),
@@ -199,15 +196,15 @@ rules=Rules.preset("laizi")) builds one.)doc")
       .def("__repr__", [](const Move& mv) {
             return "Move('" + move_text(mv) + "', MoveKind." + kind_name(mv.kind) + ", key=" + std::to_string(mv.key) +
                    ", length=" + std::to_string(mv.length) +
-                   (mv.subs ? ", wild='" + std::string(1, rank_char(mv.wild_rank)) + "'" : std::string()) + ")";
+                   (mv.stand_ins ? ", wild='" + std::string(1, rank_char(mv.wild_rank)) + "'" : std::string()) + ")";
           })
       .def("__eq__", [](const Move& a, py::handle b) -> py::object {
             if (!py::isinstance<Move>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
             return py::bool_(a == b.cast<const Move&>());
           })
-      .def("__hash__", &hash_move)
+      .def("__hash__", [](const Move& mv) { return static_cast<py::ssize_t>(move_hash(mv) >> 1); })
       .def(py::pickle([](const Move& mv) {
-                        return py::make_tuple(mv.cards, static_cast<int>(mv.kind), mv.key, mv.length, mv.subs, mv.wild_rank);
+                        return py::make_tuple(mv.cards, static_cast<int>(mv.kind), mv.key, mv.length, mv.stand_ins, mv.wild_rank);
                       },
                       &unpickle));
 
@@ -221,13 +218,15 @@ rules=Rules.preset("laizi")) builds one.)doc")
   m.def("moves_to_array", [](py::handle moves) {
           std::vector<Move> rows;
           for (py::handle mv : moves) {
-            if (!mv.is_none() && !py::isinstance<Move>(mv)) throw py::type_error("moves must hold Move or None");
+            if (!mv.is_none() && !py::isinstance<Move>(mv)) throw py::type_error("moves must hold Move or None, not " + type_name(mv));
             rows.push_back(mv.is_none() ? Move{} : mv.cast<const Move&>());
           }
           return to_array(rows.data(), rows.size());
         }, py::arg("moves"), "Rows of MOVE_DTYPE for Moves; None becomes an empty row (cards 0: lead).");
-  m.def("moves_from_array", [](py::handle arr) { return from_array(arr, "moves"); }, py::arg("moves"),
-        "Moves for rows of MOVE_DTYPE.");
+  m.def("moves_from_array", [](py::handle arr, py::handle rules) {
+          return rules.is_none() ? from_array(arr, "moves") : from_array(arr, "moves", &to_rules(rules));
+        }, py::arg("moves"), py::arg("rules") = py::none(),
+        "Moves for rows of MOVE_DTYPE, each checked as Move() checks it: under `rules`, or under some rules when None.");
 }
 
 }  // namespace ddz::py_bind

@@ -31,6 +31,7 @@ constexpr Field kFields[] = {
     {"redeal_when_nobody_bids", &Rules::redeal_when_nobody_bids, nullptr, nullptr},
     {"call_base", nullptr, &Rules::call_base, nullptr},
     {"max_multiplier", nullptr, &Rules::max_multiplier, nullptr},
+    {"max_redeals", nullptr, &Rules::max_redeals, nullptr},
     {"wild", &Rules::wild, nullptr, nullptr},
 };
 constexpr const char* kBiddingNames[] = {"classic", "call_rob", "none"};

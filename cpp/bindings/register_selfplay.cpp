@@ -18,14 +18,12 @@ py::dtype action_dtype() {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::dtype> storage;
   return storage
       .call_once_and_store_result([] {
-        py::dict spec;
-        spec["names"] = py::make_tuple("cards", "kind", "key", "length", "type", "value", "seat", "subs");
-        spec["formats"] = py::make_tuple("<u8", "u1", "u1", "u1", "u1", "u1", "u1", "<u2");
-        spec["offsets"] = py::make_tuple(offsetof(ActionRow, cards), offsetof(ActionRow, kind), offsetof(ActionRow, key),
-                                         offsetof(ActionRow, length), offsetof(ActionRow, type),
-                                         offsetof(ActionRow, value), offsetof(ActionRow, seat), offsetof(ActionRow, subs));
-        spec["itemsize"] = sizeof(ActionRow);
-        return py::dtype::from_args(spec);
+        return structured_dtype({"cards", "kind", "key", "length", "type", "value", "seat", "stand_ins"},
+                                {"<u8", "u1", "u1", "u1", "u1", "u1", "u1", "<u2"},
+                                {offsetof(ActionRow, cards), offsetof(ActionRow, kind), offsetof(ActionRow, key),
+                                 offsetof(ActionRow, length), offsetof(ActionRow, type), offsetof(ActionRow, value),
+                                 offsetof(ActionRow, seat), offsetof(ActionRow, stand_ins)},
+                                sizeof(ActionRow));
       })
       .get_stored();
 }
@@ -48,9 +46,10 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
   return out;
 }
 
-PolicyKind policy_arg(const std::string& name) {
-  const auto kind = policy_named(name);
-  if (!kind) throw py::value_error("unknown policy '" + name + "'; built-in policies: random, heuristic");
+PolicyKind policy_arg(py::handle name) {
+  const std::string text = text_arg(name, "policy");
+  const auto kind = policy_named(text);
+  if (!kind) throw py::value_error("unknown policy " + quoted(text) + "; built-in policies: random, heuristic");
   return *kind;
 }
 
@@ -59,12 +58,15 @@ PolicyKind policy_arg(const std::string& name) {
 std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players) {
   std::array<PolicyKind, kMaxSeats> kinds{};
   if (py::isinstance<py::str>(policy)) {
-    kinds.fill(policy_arg(policy.cast<std::string>()));
+    kinds.fill(policy_arg(policy));
     return kinds;
   }
-  const auto names = policy.cast<std::vector<std::string>>();
+  if (!py::isinstance<py::sequence>(policy)) {
+    throw py::type_error("policy must be a built-in policy name or one per seat, not " + type_name(policy));
+  }
+  const auto names = py::list(py::reinterpret_borrow<py::object>(policy));  // a copy: reading it runs no user code
   if (names.size() != static_cast<std::size_t>(players)) {
-    throw py::value_error("give one policy, or one per seat (" + std::to_string(players) + ")");
+    throw py::value_error("policy: give one policy, or one per seat (" + std::to_string(players) + ")");
   }
   for (std::size_t i = 0; i < names.size(); ++i) kinds[i] = policy_arg(names[i]);
   return kinds;
@@ -72,12 +74,15 @@ std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players) {
 
 namespace {
 
-py::dict run(std::int64_t games, py::handle policy, std::uint64_t seed, int threads, py::handle rules, bool record,
-             std::uint64_t first) {
-  if (games < 0) throw py::value_error("games cannot be negative");
-  if (threads < 1) throw py::value_error("threads must be at least 1");
+constexpr long long kMaxGames = 1'000'000'000'000;
+
+py::dict run(py::handle games_obj, py::handle policy, py::handle seed, py::handle threads, py::handle rules, py::handle record_obj,
+             py::handle first) {
+  const long long games = int_arg(games_obj, "games", 0, kMaxGames);
+  const bool record = bool_arg(record_obj, "record");
   const Rules& r = to_rules(rules);
-  SelfPlayOptions options{games, seed, first, threads, policies_arg(policy, r.players), r, record};
+  SelfPlayOptions options{games, seed_arg(seed), static_cast<std::uint64_t>(int_arg(first, "first", 0, kMaxGames)),
+                          static_cast<int>(int_arg(threads, "threads", 1, 256)), policies_arg(policy, r.players), r, record};
   const int players = r.players;
   SelfPlayResult result;
   try {
@@ -114,35 +119,44 @@ void register_selfplay(py::module_& m) {
   m.def("selfplay", &run, py::arg("games"), py::arg("policy") = "random", py::arg("seed") = 0, py::arg("threads") = 1,
         py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
         "Whole games in C++ on `threads` threads without the GIL; a dict of NumPy arrays.");
-  m.def("choose_action", [](const Game& game, const std::string& policy, std::uint64_t seed) {
+  m.def("choose_action", [](const Game& game, py::handle policy, py::handle seed) {
           const PolicyKind kind = policy_arg(policy);
           const auto legal = game.legal_actions();
-          if (legal.empty()) throw py::value_error("the hand is over");
-          Rng rng(seed);
+          if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
+          Rng rng(seed_arg(seed));
           return legal[choose(kind, game, legal, rng)];
         }, py::arg("game"), py::arg("policy"), py::arg("seed"), "The action a built-in policy plays in `game`.");
-  m.def("game_seed", &game_seed, py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
+  m.def("game_seed", [](py::handle seed, py::handle index) { return game_seed(seed_arg(seed), seed_arg(index, "index")); },
+        py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
+  m.def("checked_seed", [](py::handle seed) { return seed_arg(seed); }, py::arg("seed"),
+        "The seed argument as every call reads it: an int in 0..2**64-1 (None: a random one).");
+  m.def("checked_int", [](py::handle value, const std::string& what, long long lo, long long hi) {
+          return int_arg(value, what.c_str(), lo, hi);
+        }, py::arg("value"), py::arg("what"), py::arg("lo"), py::arg("hi"),
+        "An int argument as every call reads it (an int or a NumPy integer, never a bool or an enum) in lo..hi.");
   m.def("actions_to_rows", [](py::handle pairs) {
           std::vector<ActionRow> rows;
           for (py::handle pair : py::iter(pairs)) {
-            const auto t = pair.cast<py::tuple>();
+            if (!py::isinstance<py::tuple>(pair)) throw py::type_error("expected (seat, Action) pairs, not " + type_name(pair));
+            const auto t = py::reinterpret_borrow<py::tuple>(pair);
             if (t.size() != 2 || !py::isinstance<Action>(t[1])) throw py::type_error("expected (seat, Action) pairs");
             rows.push_back(to_row(seat_from(t[0], kMaxSeats, "seat"), t[1].cast<const Action&>()));
           }
           return structured_rows(action_dtype(), rows.data(), rows.size(), sizeof(ActionRow));
         }, py::arg("pairs"), "ACTION_DTYPE rows for (seat, Action) pairs.");
   m.def("actions_from_rows", [](py::handle rows) {
-          Rules wild_rules = widest_rules();  // rows of any game, wild cards included
-          wild_rules.wild = true;
           const std::vector<ActionRow> data = rows_from<ActionRow>(rows, action_dtype(), "ACTION_DTYPE", "rows");
           py::list out;
-          for (const ActionRow& row : data) {
-            if (row.type > static_cast<int>(ActionType::Rob) || row.kind >= kNumMoveKinds || row.seat >= kMaxSeats ||
-                !validate_cards(row.cards, widest_rules()).empty()) {
-              throw py::value_error("rows: not an action");
+          for (std::size_t i = 0; i < data.size(); ++i) {
+            const ActionRow& row = data[i];
+            const std::string where = "rows[" + std::to_string(i) + "]: ";
+            if (row.seat >= kMaxSeats) raise(ErrorKind::Move, where + "seat " + std::to_string(row.seat) + " is no seat");
+            if (row.type >= kNumActionTypes) raise(ErrorKind::Move, where + "unknown action type " + std::to_string(row.type));
+            if (row.type != static_cast<int>(ActionType::Play) && (row.cards || row.kind || row.key || row.length || row.stand_ins)) {
+              raise(ErrorKind::Move, where + "only a play holds cards");
             }
             const Action a = from_row(row);
-            if (a.type == ActionType::Play && !wilds_error(a.move, wild_rules).empty()) throw py::value_error("rows: not an action");
+            if (auto why = action_error(a); !why.empty()) raise(ErrorKind::Move, where + why);
             out.append(py::make_tuple(int{row.seat}, a));
           }
           return out;

@@ -9,7 +9,9 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :func:`classify`, :func:`legal_moves`, :func:`legal_moves_array`,
   :func:`legal_moves_batch`: what cards are, and what a hand may play.
 - :class:`Game`, :class:`Action`, :class:`Settlement`, :func:`score`: a hand of play
-  (deal, bidding, play, scoring, records); :class:`IllegalActionError` says why not.
+  (deal, bidding, play, scoring, records in :mod:`doudizhu.record`).
+- Errors: :class:`DoudizhuError` (a ValueError) and its kinds :class:`CardsError`,
+  :class:`MoveError`, :class:`IllegalActionError` and :class:`RecordError`.
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays.
 - :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`: search
   support (determinized worlds, the exact endgame solver, rollouts); an example bot in
@@ -28,10 +30,14 @@ from ._core import (
     ActionSpace,
     ActionType,
     Cards,
+    CardsError,
+    DoudizhuError,
     Game,
     IllegalActionError,
     Move,
+    MoveError,
     MoveKind,
+    RecordError,
     Rules,
     Settlement,
     SolveResult,
@@ -49,9 +55,13 @@ from ._core import (
     solve,
     solve_moves,
 )
-from . import actions, encode
+from . import actions, encode, record
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
+
+# Records are Python (record.py) over the core's Game.deals and Game.origin.
+Game.to_record = record.to_record  # type: ignore[method-assign]
+Game.from_record = staticmethod(record.from_record)  # type: ignore[assignment]
 
 __all__ = [
     "ACTION_DTYPE",
@@ -60,11 +70,15 @@ __all__ = [
     "ActionSpace",
     "ActionType",
     "Cards",
+    "CardsError",
+    "DoudizhuError",
     "Game",
     "IllegalActionError",
     "Match",
     "Move",
+    "MoveError",
     "MoveKind",
+    "RecordError",
     "Rules",
     "SelfPlayResult",
     "Settlement",
@@ -80,6 +94,7 @@ __all__ = [
     "moves_from_array",
     "moves_to_array",
     "playout",
+    "record",
     "sample_worlds",
     "score",
     "selfplay",

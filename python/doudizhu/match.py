@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._core import Game, Rules, Settlement
+from ._core import Game, Rules, Settlement, checked_int, checked_seed
 
 _GOLDEN = 0x9E3779B97F4A7C15  # spreads hand numbers over the seed space
 _MASK64 = (1 << 64) - 1
@@ -10,7 +10,7 @@ _MASK64 = (1 << 64) - 1
 
 class Match:
     """Hands dealt one after another; the dealer rotates each hand and the seat after the
-    dealer bids first (RULES.md, "Bidding, classic"), over ``rules.players`` seats.
+    dealer bids first (docs/rules.md, "Bidding"), over ``rules.players`` seats.
 
     Hand ``i`` is dealt from seed ``(seed + i * 0x9E3779B97F4A7C15) mod 2**64``, so a
     match seed fixes every deal::
@@ -23,12 +23,12 @@ class Match:
     """
 
     def __init__(self, seed: int = 0, rules: Rules | None = None, dealer: int = 0) -> None:
+        if rules is not None and not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__} (Rules.preset(name) gives a preset)")
         self.rules = rules if rules is not None else Rules()
         self.players = self.rules.players
-        if not 0 <= dealer < self.players:
-            raise ValueError(f"dealer must be a seat in 0..{self.players - 1}")
-        self.seed = seed & _MASK64
-        self.dealer = dealer
+        self.seed = checked_seed(seed)
+        self.dealer = checked_int(dealer, "dealer", 0, self.players - 1)
         self.settlements: list[Settlement] = []
         self._scores = [0] * self.players
         self._open: Game | None = None

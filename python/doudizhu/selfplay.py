@@ -18,8 +18,7 @@ PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
 Policy = Union[str, Sequence[str], PolicyFn]
 
 
-_MASK64 = (1 << 64) - 1
-_MAX_REDEALS = 100  # a policy that never bids would deal forever
+_MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
 _PER_GAME = {
     "kitty": np.uint64,
     "landlord": np.int8,
@@ -126,24 +125,17 @@ def selfplay(
     local one started on demand; ``pip install doudizhu-engine[ray]``) and gathers the
     same arrays as a local run of the same seed.
     """
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+    games = _core.checked_int(games, "games", 0, _MAX_GAMES)
+    first = _core.checked_int(first, "first", 0, _MAX_GAMES)
+    seed = _core.checked_seed(seed)
     if backend == "ray":
         return _ray_selfplay(games, policy, seed, rules, record, first, address)
-    if backend != "local":
-        raise ValueError(f"unknown backend {backend!r}; backends: local, ray")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ValueError("games must be a non-negative int")
-    if isinstance(first, bool) or not isinstance(first, int) or first < 0:
-        raise ValueError("first must be a non-negative int")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
-    if threads is None:
-        threads = os.cpu_count() or 1
+    threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
     if not callable(policy) or games == 0:
-        names = "random" if callable(policy) else policy
-        if not isinstance(names, str) and not (isinstance(names, Sequence) and all(isinstance(n, str) for n in names)):
-            raise TypeError("policy must be a built-in policy name, one name per seat, or a callable")
-        return SelfPlayResult(**_core.selfplay(games, names, seed & _MASK64, threads, rules, record, first))
-    return _python_selfplay(range(first, first + games), policy, seed & _MASK64, rules, record)
+        return SelfPlayResult(**_core.selfplay(games, "random" if callable(policy) else policy, seed, threads, rules, record, first))
+    return _python_selfplay(range(first, first + games), policy, seed, rules, record)
 
 
 def _ray_selfplay(
@@ -176,7 +168,7 @@ def _python_selfplay(
     actions: list[tuple[int, Action]] = []
     offsets = [0]
     for index in indices:
-        players = rules.players if rules is not None else 3
+        players = (rules or Rules()).players
         game = Game(seed=_core.game_seed(seed, index), rules=rules, first_bidder=index % players)
         moves = 0
         while game.phase != "over":
@@ -188,8 +180,6 @@ def _python_selfplay(
                 raise ValueError(f"policy returned {action!r}, not one of the legal actions")
             moves += game.phase == "playing"
             game.step(action)
-            if game.redeals > _MAX_REDEALS:
-                raise RuntimeError(f"game {index}: {game.redeals} redeals; the policy never bids")
             actions.append((seat, action))
         offsets.append(len(actions))
         rows.append(_summary(game, moves))

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "notation.hpp"
 #include "game.hpp"
 #include "movegen.hpp"
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "notation.hpp"
 #include "move.hpp"
 #include "wild.hpp"
 
@@ -47,7 +48,7 @@ inline std::vector<Move> wild_leads(Mask hand, int wild, const Rules& r) {
         for (Move m : classify(spent_cards - cards_of(wild, j) + stand_ins, r)) {
           if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == 4) continue;
           if (j) {
-            m.subs = encode_subs(stand_ins);
+            m.stand_ins = encode_stand_ins(stand_ins);
             m.wild_rank = static_cast<std::uint8_t>(wild);
           }
           out.push_back(m);

@@ -1,3 +1,4 @@
+#include "notation.hpp"
 #include "cards.hpp"
 #include "check.hpp"
 #include "rng.hpp"
@@ -35,11 +36,11 @@ TEST(counting_helpers) {
   CHECK_EQ(ranks_with_at_least(m, 4), RankSet{0});
   CHECK(contains(m, parse_cards("3345B").cards));
   CHECK(!contains(m, parse_cards("3333").cards));
-  CHECK_EQ(spread(0b101), parse_cards("35").cards);
+  CHECK_EQ(one_of_each(0b101), parse_cards("35").cards);
   CHECK_EQ(run_of(2, 3, 2), parse_cards("556677").cards);
   CHECK_EQ(per_rank_min(parse_cards("3334").cards, parse_cards("3344").cards), parse_cards("334").cards);
   CHECK_EQ(pairs_in(parse_cards("33334445").cards), parse_cards("334").cards);
-  CHECK_EQ(size_of(0x7FFF), 15);
+  CHECK_EQ(rank_count(0x7FFF), 15);
 }
 
 TEST(helpers_agree_with_per_rank_loops_on_any_mask) {

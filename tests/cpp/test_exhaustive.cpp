@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "notation.hpp"
 #include "check.hpp"
 #include "helpers.hpp"
 #include "oracle.hpp"

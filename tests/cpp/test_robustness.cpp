@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "notation.hpp"
 #include "check.hpp"
 #include "game.hpp"
 #include "helpers.hpp"
@@ -55,11 +56,16 @@ TEST(call_rob_base_is_not_capped_at_255) {
   CHECK_EQ(int{g.state().base}, 800);
 }
 
-TEST(settle_does_not_overflow) {
-  // hostile input: score(1, bombs=2**31-1, rockets=1) overflowed an int (UB), multiplier 1.
-  const Settlement s = settle(1, 2147483647, 1, true, false, true, 0, 3, 0);
-  CHECK_EQ(s.multiplier, 1 << 30);
-  CHECK_EQ(s.payouts[0] + s.payouts[1] + s.payouts[2], 0LL);
+TEST(settle_is_exact_or_refuses) {
+  // hostile input: score(1, bombs=2**31-1, rockets=1) overflowed an int (UB), multiplier 1;
+  // later it was capped at 2**30 without a word. Counts no deck holds are refused now.
+  CHECK(refuses([] { settle(1, 2147483647, 1, true, false, true, 0, 3, 0); }));
+  CHECK(refuses([] { settle(3, 40, 0, false, false, true, 0, 3, 0); }));
+  CHECK(refuses([] { settle(1, 0, 2, false, false, true, 0, 3, 0); }));
+  const Settlement most = settle(1, 26, 1, true, false, true, 0, 4, 0);  // two decks' every bomb, the rocket, a spring
+  CHECK_EQ(most.multiplier, 1 << 28);
+  CHECK_EQ(most.payouts[0], 3LL << 28);
+  CHECK_EQ(most.payouts[0] + most.payouts[1] + most.payouts[2] + most.payouts[3], 0LL);
   CHECK(refuses([] { settle(1, 0, 0, false, false, true, 5, 3, 0); }));  // landlord out of range wrote past payouts
 }
 

@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "notation.hpp"
 #include "check.hpp"
 #include "game.hpp"
 #include "helpers.hpp"
@@ -29,7 +30,7 @@ std::size_t wild_follows(const char* hand, const Move& last, int wild) {
 // A soft bomb of `rank` with one wild card of `wild` standing in.
 Move soft_bomb(int rank, int wild) {
   Move m{cards_of(rank, 4), MoveKind::Bomb, static_cast<std::uint8_t>(rank), 4};
-  m.subs = encode_subs(cards_of(rank, 1));
+  m.stand_ins = encode_stand_ins(cards_of(rank, 1));
   m.wild_rank = static_cast<std::uint8_t>(wild);
   return m;
 }
@@ -64,13 +65,13 @@ void check_against_brute_force(Mask hand, int wild, const Rules& r, Rng& rng) {
   std::set<Key> generated;
   for (const Move& m : lead) {
     generated.insert(key_of(m));
-    if (!is_valid_move(m, r) || (m.subs != 0 && m.wild_rank != wild)) {
+    if (!is_valid_move(m, r) || (m.stand_ins != 0 && m.wild_rank != wild)) {
       check::fail(__FILE__, __LINE__, "invalid generated move " + to_text(m.cards) + " from " + to_text(hand));
     }
     Move rebuilt;
     for (const Move& reading : classify(m.cards, r)) {
-      if (reading.kind == m.kind && reading.key == m.key && with_spent(reading, spent(m), wild, rebuilt) && rebuilt == m) {
-        generated.insert(key_of(rebuilt));  // already there: with_spent finds the same move
+      if (reading.kind == m.kind && reading.key == m.key && played_with(reading, spent(m), wild, rebuilt) && rebuilt == m) {
+        generated.insert(key_of(rebuilt));  // already there: played_with finds the same move
       }
     }
   }
@@ -163,17 +164,17 @@ TEST(wild_moves_record_what_they_spend) {
   bad.wild_rank = kSeven;  // a wild card cannot stand in for its own rank
   CHECK(!wilds_error(bad, laizi()).empty());
   Move four = m;
-  four.subs = encode_subs(cards_of(kSeven, 4));  // four wild cards as a bomb of 7s
+  four.stand_ins = encode_stand_ins(cards_of(kSeven, 4));  // four wild cards as a bomb of 7s
   CHECK(!wilds_error(four, laizi()).empty());
   Move outside = m;
-  outside.subs = encode_subs(cards_of(kSeven + 1, 1));  // an 8 stood in, in a bomb of 7s
+  outside.stand_ins = encode_stand_ins(cards_of(kSeven + 1, 1));  // an 8 stood in, in a bomb of 7s
   CHECK(!wilds_error(outside, laizi()).empty());
   Move natural = move("7777", MoveKind::Bomb);
   natural.wild_rank = kFive;  // a wild rank with no stand-ins is not canonical
   CHECK(!wilds_error(natural, laizi()).empty());
   Move rebuilt;
-  CHECK(with_spent(move("7777", MoveKind::Bomb), cards("5777"), kFive, rebuilt) && rebuilt == m);
-  CHECK(!with_spent(move("7777", MoveKind::Bomb), cards("5577"), kSeven, rebuilt));
+  CHECK(played_with(move("7777", MoveKind::Bomb), cards("5777"), kFive, rebuilt) && rebuilt == m);
+  CHECK(!played_with(move("7777", MoveKind::Bomb), cards("5577"), kSeven, rebuilt));
 }
 
 TEST(wild_generation_equals_brute_force) {

@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "notation.hpp"
 #include "game.hpp"
 
 using namespace ddz;

@@ -1,0 +1,34 @@
+#include "errors.hpp"
+
+#include <array>
+
+namespace ddz::py_bind {
+
+namespace {
+
+// Made at registration and kept for the life of the process: set_error() uses them.
+std::array<PyObject*, 4> types{};
+
+}  // namespace
+
+void Error::set_error() const { PyErr_SetString(types[static_cast<std::size_t>(kind)], what()); }
+
+void register_errors(py::module_& m) {
+  const auto make = [&](const char* name, PyObject* base, const char* doc) {
+    const std::string qualified = std::string("doudizhu.") + name;
+    PyObject* type = PyErr_NewExceptionWithDoc(qualified.c_str(), doc, base, nullptr);
+    if (!type) throw py::error_already_set();
+    m.add_object(name, py::reinterpret_borrow<py::object>(type));
+    return type;
+  };
+  PyObject* base = make("DoudizhuError", PyExc_ValueError, "The base of the engine's errors (a ValueError).");
+  types[static_cast<std::size_t>(ErrorKind::Cards)] =
+      make("CardsError", base, "Card text, a mask, a count or a mapping that names no cards the rules allow.");
+  types[static_cast<std::size_t>(ErrorKind::Move)] =
+      make("MoveError", base, "Cards that form no combination, or several where one is needed; invalid move data.");
+  types[static_cast<std::size_t>(ErrorKind::IllegalAction)] =
+      make("IllegalActionError", base, "An action the game refuses now (nothing changes).");
+  types[static_cast<std::size_t>(ErrorKind::Record)] = make("RecordError", base, "A game record that is not valid.");
+}
+
+}  // namespace ddz::py_bind

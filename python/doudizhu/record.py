@@ -1,0 +1,242 @@
+"""Game records: a hand as JSON-serialisable data, and its replay (README, "Records").
+
+A record (version 2) is a dict::
+
+    {"format": "doudizhu.record", "version": 2,
+     "rules": {...every field of Rules.to_dict()...},
+     "seed": 42,                      # 0..2**64-1: the shuffles of every redeal
+     "start": "seed",                 # how the first deal came about: "seed", "deal" or "position"
+     "first_bidder": 0,               # "seed" and "deal"
+     "landlord": None,                # "deal": a given landlord skips the auction
+     "deals": [{"hands": ["...", "...", "..."], "kitty": "...", "wild": "5"}],  # "seed" and "deal"
+     "position": {"hands": [...], "landlord": 0, "to_move": 1, "last": "4", "last_by": 0, "wild": None},
+     "actions": ["bid 1", "bid 0", ..., "33344456", "pass", ...]}
+
+``deals`` lists every deal of the hand in order (a redeal adds one; ``wild`` only under
+wild-card rules); ``position`` replaces ``first_bidder``, ``landlord`` and ``deals`` for
+a hand that began from a position. Replay copies the record into plain values first,
+rebuilds the first deal (checking it against the seed when ``start`` is "seed"), plays
+every action through the engine's own checks and compares each deal. Anything else is a
+:class:`RecordError` naming the field; nothing of the record's own objects runs during it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._core import Action, Cards, Game, IllegalActionError, RecordError, Rules, checked_seed
+
+FORMAT = "doudizhu.record"
+VERSION = 2
+_STARTS = ("seed", "deal", "position")
+_COMMON = {"format", "version", "rules", "seed", "start", "actions"}
+_FIELDS = {
+    "seed": _COMMON | {"first_bidder", "landlord", "deals"},
+    "deal": _COMMON | {"first_bidder", "landlord", "deals"},
+    "position": _COMMON | {"position"},
+}
+_DEAL_FIELDS = {"hands", "kitty", "wild"}
+_POSITION_FIELDS = {"hands", "landlord", "to_move", "last", "last_by", "wild"}
+
+
+def to_record(game: Game) -> dict[str, Any]:
+    """The record of ``game`` so far: every action since the first deal."""
+    origin = game.origin
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.to_dict(),
+        "seed": game.seed,
+        "start": origin["start"],
+    }
+    if origin["start"] == "position":
+        last = origin["last"]
+        record["position"] = {
+            "hands": [str(hand) for hand in origin["hands"]],
+            "landlord": origin["landlord"],
+            "to_move": origin["to_move"],
+            "last": None if last is None else _play_text(game, last),
+            "last_by": origin["last_by"],
+            "wild": _rank_text(origin["wild"]),
+        }
+    else:
+        record["first_bidder"] = origin["first_bidder"]
+        record["landlord"] = origin["landlord"]
+        record["deals"] = [_deal_dict(deal, game.rules) for deal in game.deals]
+    record["actions"] = [_action_text(game, action) for _, action in game.history]
+    return record
+
+
+def from_record(record: Mapping[str, Any]) -> Game:
+    """Replays a record made by :func:`to_record` (or by hand), checking every field and action."""
+    data = _plain(record, "record")
+    if not isinstance(data, dict):
+        raise TypeError(f"a record is a dict, not {type(record).__name__}")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a doudizhu record: 'format' must be {FORMAT!r}")
+    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+        raise RecordError(f"unsupported record version {data.get('version')!r}: this engine reads version {VERSION}")
+    start = data.get("start")
+    if start not in _STARTS:
+        raise RecordError(f"'start' must be one of {', '.join(map(repr, _STARTS))}, not {start!r}")
+    _check_keys(data, _FIELDS[start], _FIELDS[start], "the record")
+    rules = _rules(data["rules"])
+    seed = _field(lambda: checked_seed(data["seed"]), "seed")
+    actions = _list(data["actions"], "actions")
+    if start == "position":
+        game = _position_game(data["position"], rules, seed)
+        deals: list[Any] = []
+    else:
+        deals = _list(data["deals"], "deals")
+        if not deals:
+            raise RecordError("'deals' is empty: a record holds at least its first deal")
+        game = _first_deal_game(data, deals[0], rules, seed, start)
+    _replay(game, actions, deals)
+    return game
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def _rank_text(rank: int | None) -> str | None:
+    return None if rank is None else str(Cards(1 << (4 * rank)))
+
+
+def _deal_dict(deal: tuple[tuple[Cards, ...], Cards, int | None], rules: Rules) -> dict[str, Any]:
+    hands, kitty, wild = deal
+    out: dict[str, Any] = {"hands": [str(hand) for hand in hands], "kitty": str(kitty)}
+    if rules.wild:
+        out["wild"] = _rank_text(wild)
+    return out
+
+
+def _play_text(game: Game, move: Any) -> str:
+    return Action.play(move).text(game.rules)
+
+
+def _action_text(game: Game, action: Action) -> str:
+    return action.text(game.rules)
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def _plain(value: Any, where: str) -> Any:
+    """A copy of JSON-like data in exact built-in types (a str subclass becomes a str, a tuple
+    a list), so that no method of the record's own objects runs while it is replayed."""
+    if value is None or type(value) in (bool, int, float):
+        return value
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, Mapping):
+        items = dict.items(value) if isinstance(value, dict) else list(value.items())
+        out = {}
+        for key, item in items:
+            if not isinstance(key, str):
+                raise RecordError(f"{where}: keys must be text, not {type(key).__name__}")
+            name = str.__str__(key)
+            out[name] = _plain(item, f"{where}.{name}")
+        return out
+    if isinstance(value, (list, tuple)):
+        items = list.copy(value) if isinstance(value, list) else list(value)
+        return [_plain(item, f"{where}[{i}]") for i, item in enumerate(items)]
+    raise RecordError(f"{where}: {type(value).__name__} is no JSON value")
+
+
+def _field(read: Any, name: str) -> Any:
+    """read() with its ValueError or TypeError as a RecordError naming the field."""
+    try:
+        return read()
+    except (ValueError, TypeError) as error:
+        raise RecordError(f"{name}: {error}") from error
+
+
+def _check_keys(data: dict[str, Any], required: set[str], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise RecordError(f"{where} has unknown field(s) {', '.join(map(repr, unknown))}")
+    missing = sorted(required - set(data))
+    if missing:
+        raise RecordError(f"{where} lacks the field(s) {', '.join(map(repr, missing))}")
+
+
+def _list(value: Any, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(f"{name!r} must be a list, not {type(value).__name__}")
+    return value
+
+
+def _dict(value: Any, name: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(f"{name!r} must be a dict, not {type(value).__name__}")
+    return value
+
+
+def _rules(value: Any) -> Rules:
+    fields = _dict(value, "rules")
+    names = set(Rules().to_dict())
+    _check_keys(fields, names, names, "'rules'")
+    return _field(lambda: Rules(**fields), "rules")
+
+
+def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, start: str) -> Game:
+    deal = _dict(first, "deals[0]")
+    _check_keys(deal, {"hands", "kitty"} | ({"wild"} if rules.wild else set()), _DEAL_FIELDS, "'deals[0]'")
+    first_bidder, landlord = data["first_bidder"], data["landlord"]
+    if start == "seed":
+        if landlord is not None:
+            raise RecordError("'landlord' is given only with start 'deal': a seeded hand bids for it")
+        game = _field(lambda: Game(seed=seed, rules=rules, first_bidder=first_bidder), "first_bidder")
+        if _deal_dict(game.deals[0], rules) != deal:
+            raise RecordError(f"deals[0] is not the deal of seed {seed} (write start 'deal' for a given deal)")
+        return game
+    return _field(
+        lambda: Game.from_deal(
+            deal["hands"], deal["kitty"], first_bidder=first_bidder, landlord=landlord, rules=rules, seed=seed,
+            wild=deal.get("wild"),
+        ),
+        "deals[0]",
+    )
+
+
+def _position_game(value: Any, rules: Rules, seed: int) -> Game:
+    position = _dict(value, "position")
+    _check_keys(position, _POSITION_FIELDS, _POSITION_FIELDS, "'position'")
+    if seed != 0:
+        raise RecordError("'seed' of a hand from a position is 0: it deals nothing")
+    return _field(
+        lambda: Game.from_position(
+            position["hands"], position["landlord"], position["to_move"], last=position["last"],
+            last_by=position["last_by"], rules=rules, wild=position["wild"],
+        ),
+        "position",
+    )
+
+
+def _replay(game: Game, actions: list[Any], deals: list[Any]) -> None:
+    for index, text in enumerate(actions):
+        if not isinstance(text, str):
+            raise RecordError(f"actions[{index}] must be action text, not {type(text).__name__}")
+        try:
+            game.step(text)
+        except (ValueError, TypeError) as error:
+            kind = "illegal" if isinstance(error, IllegalActionError) else "unreadable"
+            raise RecordError(f"actions[{index}] ({text!r}) is {kind}: {error}") from error
+        _check_deals(game, deals, len(game.deals))
+    if deals and len(game.deals) != len(deals):
+        raise RecordError(f"'deals' holds {len(deals)} deals, but the actions lead to {len(game.deals)}")
+
+
+def _check_deals(game: Game, deals: list[Any], dealt: int) -> None:
+    """The latest deal against the record's (a redeal is the seed's next deal)."""
+    if not deals or dealt == 1:
+        return
+    if dealt > len(deals):
+        raise RecordError(f"the actions lead to deal {dealt - 1}, which 'deals' lacks")
+    if _deal_dict(game.deals[dealt - 1], game.rules) != deals[dealt - 1]:
+        raise RecordError(f"deals[{dealt - 1}] is not the redeal that follows from the seed")
