@@ -10,6 +10,7 @@ import pytest
 
 import doudizhu as dz
 from doudizhu import _core
+from helpers import held_cards, play_randomly
 
 LAIZI = dz.Rules.preset("laizi")
 FIVE, SEVEN = 2, 4  # rank indices
@@ -145,18 +146,14 @@ def test_a_soft_bomb_in_play_applies_undoes_scores_and_replays() -> None:
 
 def _random_game(seed: int) -> dz.Game:
     """A laizi hand played out by uniformly random actions, checking each step."""
-    rng = random.Random(seed)
     game = dz.Game(seed=seed, rules=LAIZI, first_bidder=seed % 3)
     deck = sum((dz.Cards(h) for h in game.to_record()["deals"][0]["hands"]), dz.Cards(game.to_record()["deals"][0]["kitty"]))
-    while game.phase != "over":
-        game.step(rng.choice(game.legal_actions()))
-        if game.phase == "playing":
-            obs = game.observation(0)
-            held = sum((game.hand(s) for s in range(3)), dz.Cards())
-            held = sum(obs["played"], held)
-            if game.redeals == 0:
-                assert held == deck  # every card in a hand or played, once
-    return game
+
+    def check(game: dz.Game) -> None:
+        if game.phase == "playing" and game.redeals == 0:
+            assert held_cards(game) == deck  # every card in a hand or played, once
+
+    return play_randomly(game, random.Random(seed), each=check)
 
 
 @pytest.mark.parametrize("seed", range(12))
