@@ -88,6 +88,18 @@ def random_game(seed: int, rules: Rules, steps: int, first_bidder: int = 0) -> G
     return play_randomly(Game(seed=seed, rules=rules, first_bidder=first_bidder), random.Random(seed), steps)
 
 
+def replay_selfplay_game(result: dz.SelfPlayResult, seed: int, i: int, rules: Optional[Rules] = None) -> Game:
+    """Game ``i`` of ``selfplay(..., seed=seed, rules=rules, record=True)`` replayed through
+    Game from its recorded actions, each checked to be the move of the seat to move."""
+    assert result.actions is not None and result.offsets is not None
+    players = (rules or Rules()).players
+    game = Game(seed=dz._core.game_seed(seed, i), rules=rules, first_bidder=i % players)
+    for seat, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
+        assert game.to_move == seat
+        game.step(action)
+    return game
+
+
 def held_cards(game: Game) -> Cards:
     """Every card of the game: the hands, the cards played, and the kitty while nobody has
     taken it (during the auction, or in a hand nobody bid for)."""

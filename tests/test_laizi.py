@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import doudizhu as dz
-from doudizhu import _core
-from helpers import held_cards, play_randomly
+from helpers import held_cards, play_randomly, replay_selfplay_game
 
 LAIZI = dz.Rules.preset("laizi")
 FIVE, SEVEN = 2, 4  # rank indices
@@ -181,10 +180,7 @@ def test_selfplay_records_replay_exactly() -> None:
     assert result.actions is not None and result.offsets is not None
     assert (result.actions["subs"] != 0).any()  # some plays had wild cards standing in
     for i in range(len(result)):
-        game = dz.Game(seed=_core.game_seed(5, i), rules=LAIZI, first_bidder=i % 3)
-        for seat, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
-            assert seat == game.to_move
-            game.step(action)
+        game = replay_selfplay_game(result, 5, i, LAIZI)
         assert game.wild_rank == result.wild[i]
         assert game.result is not None and game.result.payouts == tuple(result.payouts[i])
     python = dz.selfplay(3, policy=lambda obs, legal: legal[-1], seed=5, rules=LAIZI)

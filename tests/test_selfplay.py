@@ -13,7 +13,7 @@ import pytest
 
 import doudizhu as dz
 from doudizhu import Action, Game, Rules, SelfPlayResult
-from helpers import FULL_DECK
+from helpers import FULL_DECK, replay_selfplay_game
 
 
 def arrays(result: SelfPlayResult) -> dict[str, Any]:
@@ -51,11 +51,7 @@ def test_records_replay_to_the_same_outcomes() -> None:
     result = dz.selfplay(150, seed=9, rules=Rules(bidding="call_rob"), record=True)
     assert result.actions is not None and result.offsets is not None
     for i in range(len(result)):
-        game = Game(seed=dz._core.game_seed(9, i), rules=Rules(bidding="call_rob"), first_bidder=i % 3)
-        rows = result.actions[result.offsets[i] : result.offsets[i + 1]]
-        for seat, action in dz.actions_from_rows(rows):
-            assert game.to_move == seat
-            game.step(action)
+        game = replay_selfplay_game(result, 9, i, Rules(bidding="call_rob"))
         assert game.result is not None
         assert game.result.payouts == tuple(result.payouts[i])
         assert (game.landlord, game.result.multiplier, game.redeals) == (

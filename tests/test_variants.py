@@ -18,7 +18,7 @@ import doudizhu as dz
 from doudizhu import Cards, Game, Move, MoveKind, Rules
 from doudizhu._core import choose_action, game_seed
 from doudizhu.cli import main
-from helpers import VARIANTS, deck, hand_size, hands, held_cards, move_key, seeds, sub_multisets
+from helpers import VARIANTS, deck, hand_size, hands, held_cards, move_key, replay_selfplay_game, seeds, sub_multisets
 from helpers import play_randomly as play_randomly_from
 
 
@@ -274,9 +274,7 @@ def test_selfplay_of_each_variant(preset: str) -> None:
     # The recorded actions replay to the same payouts through Game.
     assert result.actions is not None and result.offsets is not None
     for i in range(10):
-        game = Game(seed=game_seed(4, i), rules=rules, first_bidder=i % n)
-        for _, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
-            game.step(action)
+        game = replay_selfplay_game(result, 4, i, rules)
         assert game.result is not None and game.result.payouts == tuple(int(p) for p in result.payouts[i])
     python = dz.selfplay(20, policy=lambda obs, legal: legal[-1], seed=4, rules=rules)
     assert python.payouts.shape == (20, n) and not python.payouts.sum(axis=1).any()
