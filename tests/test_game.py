@@ -10,7 +10,7 @@ import pytest
 
 import doudizhu as dz
 import peers
-from doudizhu import Game, IllegalActionError, Move, Rules
+from doudizhu import Game, IllegalActionError, Rules
 from helpers import FULL_DECK, PRESETS, held_cards, play_randomly
 
 MASK64 = (1 << 64) - 1

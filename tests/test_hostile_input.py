@@ -25,7 +25,7 @@ from hypothesis.extra import numpy as hnp
 
 import doudizhu as dz
 from doudizhu import MOVE_DTYPE, Cards, Game, IllegalActionError, Move, Rules
-from helpers import seeds
+from helpers import seeds, step_counts
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -363,7 +363,7 @@ def test_refused_actions_change_nothing(seed: int, steps: int, x: Any, preset: s
 
 
 @FAST
-@given(seeds, st.integers(0, 80))
+@given(seeds, step_counts)
 def test_illegal_actions_in_every_phase(seed: int, steps: int) -> None:
     g = played_game(seed, steps, Rules(bidding="call_rob") if seed % 2 else None)
     before = game_fingerprint(g)
