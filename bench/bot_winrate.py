@@ -30,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import solve_puzzles  # noqa: E402  (write_section)
+from results_md import add_output_arguments, publish  # noqa: E402
 
 SECTION = "## Determinized bot"
 
@@ -68,8 +68,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--worlds", type=int, default=12)
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
-    ap.add_argument("--no-write", action="store_true")
+    add_output_arguments(ap)
     args = ap.parse_args()
 
     import doudizhu as dz
@@ -105,11 +104,7 @@ def main() -> int:
         "|---|---|---:|---:|---:|",
         *lines,
     ]
-    text = "\n".join(md) + "\n"
-    print(text)
-    if not args.no_write:
-        solve_puzzles.write_section(args.out, text, SECTION)
-        print(f"wrote the '{SECTION}' section of {args.out}")
+    publish("\n".join(md) + "\n", args.out, SECTION, write=not args.no_write)
     return 0
 
 

@@ -38,8 +38,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+import peer_engines as engines  # noqa: E402
 import positions as P  # noqa: E402
-import peer_engines as peers  # noqa: E402
+import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
+from peers import PEER_PRESETS as PRESETS  # noqa: E402
+from peers import text_to_mask  # noqa: E402
+from results_md import add_output_arguments  # noqa: E402
 
 PEERS = ("openspiel", "douzero", "rlcard")
 PEER_LABEL = {"openspiel": "OpenSpiel", "douzero": "DouZero", "rlcard": "RLCard"}
@@ -61,7 +65,6 @@ TARGETS = [  # (path, peer, phase, min ratio)
 ]
 # What the issue quotes for OpenSpiel's legal_actions() on its machine, µs.
 ISSUE_OPENSPIEL_US = {"lead": 7.7, "follow": 0.8}
-PRESETS = ("standard", "openspiel", "douzero", "rlcard")
 
 
 # ------------------------------------------------------------------------------ timing
@@ -118,7 +121,7 @@ class Ours:
 
     def mask(self, text: str) -> int:
         m = self.ddz.Cards(text).mask
-        assert m == P.text_to_mask(text), (text, m)
+        assert m == text_to_mask(text), (text, m)
         return m
 
     def move(self, pos: P.Position):
@@ -246,8 +249,8 @@ def machine_info() -> Dict[str, str]:
 
 def versions(ddz) -> Dict[str, str]:
     import numpy
-    v = {"OpenSpiel": peers.openspiel_version(), "DouZero": peers.douzero_version(),
-         "RLCard": peers.rlcard_version(), "NumPy": numpy.__version__}
+    v = {"OpenSpiel": engines.openspiel_version(), "DouZero": engines.douzero_version(),
+         "RLCard": engines.rlcard_version(), "NumPy": numpy.__version__}
     if ddz is not None:
         v["doudizhu"] = getattr(ddz, "__version__", "?")
         try:
@@ -283,8 +286,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--rounds", type=int, default=None)
     ap.add_argument("--round-ms", type=float, default=None)
-    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
-    ap.add_argument("--no-write", action="store_true")
+    add_output_arguments(ap)
     args = ap.parse_args(argv)
 
     n_lead = args.n_lead or (60 if args.quick else 300)
@@ -328,10 +330,10 @@ def main(argv=None) -> int:
     jobs: Dict[Any, Job] = {}  # ("peer", peer, phase) or ("ours", path, preset, subset, phase)
     peer_counts: Dict[tuple, List[int]] = {}
     for ph in pos:
-        fns = [peers.prepare_openspiel(st) for _, st in os_states[ph]]
+        fns = [engines.prepare_openspiel(st) for _, st in os_states[ph]]
         peer_counts[("openspiel", ph)] = [peer_count("openspiel", f()) for f in fns]
         jobs[("peer", "openspiel", ph)] = (fns, 1)
-        for peer, prep in (("douzero", peers.prepare_douzero), ("rlcard", peers.prepare_rlcard)):
+        for peer, prep in (("douzero", engines.prepare_douzero), ("rlcard", engines.prepare_rlcard)):
             fns = [prep(p.hand, p.last) for p in subsets[(peer, ph)]]
             peer_counts[(peer, ph)] = [peer_count(peer, f()) for f in fns]
             jobs[("peer", peer, ph)] = (fns, 1)
@@ -490,7 +492,7 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
           f"{fmt_us(res.get((peer, 'follow')))}{sub} | {fmt_us(res.get((peer, 'play')))} | "
           f"{fmt_us(res.get((peer, 'game')))} |")
     if ours:
-        for preset in ("standard", "openspiel", "douzero", "rlcard"):
+        for preset in PRESETS:
             peer = "douzero" if preset == "standard" else preset
             for path, label in (("list", "`legal_moves` (list of Move)"),
                                 ("array", "`legal_moves_array` (NumPy)"),

@@ -58,6 +58,9 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 import compare as C  # noqa: E402  (machine_info, versions, _loadavg)
+from results_md import add_output_arguments, publish  # noqa: E402
+import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
+from peers import FULL_DECK_COUNTS, counts_to_mask, mask_to_douzero  # noqa: E402
 
 SECTION = "## Whole games"
 
@@ -139,7 +142,7 @@ class _DZRandomAgent:
         return self.choice(infoset.legal_actions)
 
 
-_DZ_DECK = [r for r in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
+_DZ_DECK = mask_to_douzero(counts_to_mask(FULL_DECK_COUNTS))  # DouZero's card ints, in order
 
 
 def douzero_deal(rng: random.Random) -> dict:
@@ -484,8 +487,7 @@ def main(argv=None) -> int:
     ap.add_argument("--round-s", type=float, default=None, help="seconds per round of a Python/OpenSpiel loop "
                     "(default 1.0, --quick 0.4)")
     ap.add_argument("--selfplay-s", type=float, default=2.0, help="minimum seconds per selfplay call")
-    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
-    ap.add_argument("--no-write", action="store_true")
+    add_output_arguments(ap)
     args = ap.parse_args(argv)
     rounds = args.rounds or (2 if args.quick else 5)
     round_s = args.round_s or (0.4 if args.quick else 1.0)
@@ -549,28 +551,8 @@ def main(argv=None) -> int:
 
     md = render(args, loops, rounds, round_s, (load_before, load_after), elapsed, ddz, check_lines, sp_moves,
                 parts, probe)
-    print(md)
-    if not args.no_write:
-        write_section(args.out, md)
-        print(f"wrote the '{SECTION}' section of {args.out}")
+    publish(md, args.out, SECTION, write=not args.no_write)
     return 0
-
-
-def write_section(path: str, md: str) -> None:
-    """Replace the section starting with SECTION (to the next `## ` heading of another
-    section, such as bench/solve_puzzles.py's, or the end of the file), keep the rest."""
-    head = tail = ""
-    if os.path.exists(path):
-        with open(path) as f:
-            text = f.read()
-        lines = text.splitlines(keepends=True)
-        cut = next((i for i, line in enumerate(lines) if line.rstrip() == SECTION), len(lines))
-        end = next((i for i in range(cut + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        head = "".join(lines[:cut]).rstrip("\n")
-        head = head + "\n\n" if head else ""
-        tail = "".join(lines[end:])
-    with open(path, "w") as f:
-        f.write(head + md.rstrip("\n") + "\n" + ("\n" + tail if tail else ""))
 
 
 def render(args, loops, rounds, round_s, load, elapsed, ddz, check_lines, sp_moves, parts=None,

@@ -45,6 +45,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import pyspiel
 
 import positions as P
+import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
+from peers import FULL_DECK_COUNTS, NUM_RANKS, RANKS, openspiel_card, openspiel_to_text, text_to_counts
 
 PASS = 0
 BID3 = 3
@@ -55,12 +57,6 @@ KIND_RANGES = [
     (23104, 26042, "airplane_pairs"), (26043, 26055, "bomb"), (26056, 26056, "rocket"),
 ]
 UNREACHABLE_KINDS = {"four_two_solos", "four_two_pairs"}
-
-
-def os_text_to_ours(s: str) -> str:
-    """OpenSpiel card string ('333444-5(BWJ)') -> our sorted text ('3334445B')."""
-    s = s.replace("(BWJ)", "B").replace("(CJ)", "R").replace("-", "")
-    return "".join(sorted(s, key=P.RANK_INDEX.__getitem__))
 
 
 def kind_of_action(a: int) -> Optional[str]:
@@ -77,7 +73,7 @@ class OpenSpielSteer:
         self.action_of: Dict[Tuple[str, str], int] = {}
         self.text_of: Dict[int, str] = {}
         for a in range(4, self.game.num_distinct_actions()):
-            text = os_text_to_ours(s0.action_to_string(0, a))
+            text = openspiel_to_text(s0.action_to_string(0, a))
             self.text_of[a] = text
             self.action_of.setdefault((text, kind_of_action(a)), a)
 
@@ -85,19 +81,16 @@ class OpenSpielSteer:
     @staticmethod
     def _cards_of(seat_counts: Sequence[Sequence[int]]) -> List[List[int]]:
         """Give each seat concrete OpenSpiel card ids (suits assigned in order)."""
-        used = [0] * P.NUM_RANKS
+        used = [0] * NUM_RANKS
         out = []
         for counts in seat_counts:
             cards = []
             for r, c in enumerate(counts):
                 for _ in range(c):
-                    if r < 13:
-                        cards.append(used[r] * 13 + r)
-                    else:
-                        cards.append(52 + (r - 13))
+                    cards.append(openspiel_card(r, used[r]))
                     used[r] += 1
             out.append(cards)
-        assert all(used[r] <= P.DECK_COUNTS[r] for r in range(P.NUM_RANKS)), used
+        assert all(used[r] <= FULL_DECK_COUNTS[r] for r in range(NUM_RANKS)), used
         return out
 
     def _deal(self, seats: Sequence[Sequence[int]], rng: random.Random):
@@ -139,7 +132,7 @@ class OpenSpielSteer:
         ``pos.last`` (or leads).  Raises ``Unreachable`` if OpenSpiel cannot."""
         if pos.last_kind in UNREACHABLE_KINDS:
             raise _Unreachable(f"OpenSpiel has no {pos.last_kind}")
-        hand = P.text_to_counts(pos.hand)
+        hand = text_to_counts(pos.hand)
         if pos.last is not None and sum(hand) > 17:
             raise _Unreachable("a follower never holds more than 17 cards")
         last_reason = ""
@@ -157,7 +150,7 @@ class OpenSpielSteer:
         raise _Unreachable(f"gave up after {tries} tries: {last_reason}")
 
     def _steer_lead(self, hand, rng):
-        pool = _minus(P.DECK_COUNTS, hand)
+        pool = _minus(FULL_DECK_COUNTS, hand)
         extra = _sample(rng, pool, 20 - sum(hand))
         rest = _minus(pool, extra)
         s1 = _sample(rng, rest, 17)
@@ -166,14 +159,14 @@ class OpenSpielSteer:
         solos = _cards_list(extra)
         rng.shuffle(solos)
         for r in solos:
-            self._play(st, 0, P.RANKS[r])
+            self._play(st, 0, RANKS[r])
             self._play(st, 1, None)
             self._play(st, 2, None)
         return st, 0
 
     def _steer_follow(self, hand, last, kind, rng):
-        lastc = P.text_to_counts(last)
-        pool = _minus(_minus(P.DECK_COUNTS, hand), lastc)
+        lastc = text_to_counts(last)
+        pool = _minus(_minus(FULL_DECK_COUNTS, hand), lastc)
         n = sum(hand)
         if n == 17:
             fill = _sample(rng, pool, 20 - sum(lastc))
@@ -201,18 +194,18 @@ class OpenSpielSteer:
         st = self._deal([seat0, _plus(hand, y), s2], rng)
         y_hi, y_lo, middle = ys[-1], ys[0], ys[1:-1]
         rng.shuffle(middle)
-        self._play(st, 0, P.RANKS[a])
-        self._play(st, 1, P.RANKS[y_hi])
+        self._play(st, 0, RANKS[a])
+        self._play(st, 1, RANKS[y_hi])
         self._play(st, 2, None)
         if len(ys) > 1:
             self._play(st, 0, None)
             for r in middle:
-                self._play(st, 1, P.RANKS[r])
+                self._play(st, 1, RANKS[r])
                 self._play(st, 2, None)
                 self._play(st, 0, None)
-            self._play(st, 1, P.RANKS[y_lo])
+            self._play(st, 1, RANKS[y_lo])
             self._play(st, 2, None)
-        self._play(st, 0, P.RANKS[z])
+        self._play(st, 0, RANKS[z])
         self._play(st, 1, None)
         self._play(st, 2, None)
         self._play(st, 0, last, kind)
@@ -224,7 +217,7 @@ class OpenSpielSteer:
             raise _Retry(f"player to move {st.current_player()} != {who}")
         obs = st.observation_string(who)
         m = re.match(r"My hand (.*)\n", obs)
-        got = os_text_to_ours(m.group(1)) if m else None
+        got = openspiel_to_text(m.group(1)) if m else None
         if got != hand:
             raise _Retry(f"hand {got} != {hand}")
         legal = st.legal_actions()
@@ -237,18 +230,18 @@ class OpenSpielSteer:
         else:
             if PASS not in legal:
                 raise _Retry("expected a follow, Pass is not legal")
-            if not plays or plays[-1][0] != "0" or os_text_to_ours(plays[-1][1]) != last:
+            if not plays or plays[-1][0] != "0" or openspiel_to_text(plays[-1][1]) != last:
                 raise _Retry(f"move to beat {plays[-1:]} != {last}")
 
     def hand_and_last(self, st) -> Tuple[str, Optional[str]]:
         """(hand, move to beat) as seen in the state (for reporting)."""
         who = st.current_player()
-        hand = os_text_to_ours(re.match(r"My hand (.*)\n", st.observation_string(who)).group(1))
+        hand = openspiel_to_text(re.match(r"My hand (.*)\n", st.observation_string(who)).group(1))
         plays = _play_log(st)
         if PASS not in st.legal_actions():
             return hand, None
         nonpass = [p for p in plays if p[1] != "Pass"]
-        return hand, os_text_to_ours(nonpass[-1][1])
+        return hand, openspiel_to_text(nonpass[-1][1])
 
 
 def _play_log(st) -> List[Tuple[str, str]]:
@@ -283,7 +276,7 @@ def _plus(a, b):
 
 
 def _one(r):
-    c = [0] * P.NUM_RANKS
+    c = [0] * NUM_RANKS
     c[r] = 1
     return c
 
@@ -293,7 +286,7 @@ def _cards_list(counts) -> List[int]:
 
 
 def _sample(rng, counts, k):
-    out = [0] * P.NUM_RANKS
+    out = [0] * NUM_RANKS
     for r in rng.sample(_cards_list(counts), k):
         out[r] += 1
     return out

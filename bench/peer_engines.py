@@ -3,12 +3,14 @@
 Each ``prepare_*`` turns a position into a zero-argument callable that runs exactly
 the engine's per-decision legal-action computation (the part timed by compare.py);
 setup (state steering, object construction) happens once, outside the timed call.
+The cards are converted by tests/peers.py, as in the differential tests.
 
 * OpenSpiel 2.0.2: ``state.legal_actions()`` on a state steered to the position
   (``openspiel_positions.py``).
 * DouZero 1.1.0: ``douzero.env.game.GameEnv.get_legal_card_play_actions()``, the method
   the DouZero env calls each turn: it builds ``MovesGener(hand)`` from scratch, reads the
-  rival move from ``card_play_action_seq``, generates, filters, appends bombs/pass.
+  rival move from ``card_play_action_seq``, generates, filters, appends bombs/pass
+  (set up by ``peers.douzero_legal_call``, as the differential tests do).
 * RLCard 1.2.0: follows: ``rlcard.games.doudizhu.utils.get_gt_cards(player,
   greater_player)`` (what ``DoudizhuPlayer.available_actions`` calls when following);
   leads: ``DoudizhuJudger.playable_cards_from_hand(hand)``, the from-scratch lead
@@ -20,29 +22,13 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-import positions as P
+import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
+from peers import douzero_legal_call, rlcard_cards, text_to_mask
+
 
 # ----------------------------------------------------------------------------- DouZero
-_DZ_CARD = {"3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11,
-            "Q": 12, "K": 13, "A": 14, "2": 17, "B": 20, "R": 30}
-_DZ_BACK = {v: k for k, v in _DZ_CARD.items()}
-
-
-def douzero_cards(text: str):
-    return [_DZ_CARD[c] for c in text]
-
-
-def douzero_text(cards) -> str:
-    return "".join(sorted((_DZ_BACK[c] for c in cards), key=P.RANK_INDEX.__getitem__))
-
-
 def prepare_douzero(hand: str, last: Optional[str]) -> Callable[[], list]:
-    from douzero.env.game import GameEnv
-    env = GameEnv(None)
-    env.acting_player_position = "landlord"
-    env.info_sets["landlord"].player_hand_cards = douzero_cards(hand)
-    env.card_play_action_seq = [douzero_cards(last)] if last else []
-    return env.get_legal_card_play_actions
+    return douzero_legal_call(text_to_mask(hand), text_to_mask(last) if last else None)
 
 
 def douzero_version() -> str:
@@ -61,31 +47,13 @@ class _RLPlayer:
         self.played_cards = played_cards
 
 
-def rlcard_hand(text: str):
-    """RLCard Card objects, in RLCard's sorted order (ascending rank)."""
-    from rlcard.games.base import Card
-    suits = "SHDC"
-    used = {}
-    out = []
-    for c in text:
-        if c == "B":
-            out.append(Card("BJ", ""))
-        elif c == "R":
-            out.append(Card("RJ", ""))
-        else:
-            k = used.get(c, 0)
-            used[c] = k + 1
-            out.append(Card(suits[k], c))
-    return out
-
-
 def prepare_rlcard(hand: str, last: Optional[str]) -> Callable[[], object]:
     if last is None:
         from rlcard.games.doudizhu.judger import DoudizhuJudger
         f = DoudizhuJudger.playable_cards_from_hand
         return lambda: f(hand)
     from rlcard.games.doudizhu.utils import get_gt_cards
-    me = _RLPlayer(1, rlcard_hand(hand))
+    me = _RLPlayer(1, rlcard_cards(text_to_mask(hand)))
     other = _RLPlayer(0, None, last)
     return lambda: get_gt_cards(me, other)
 

@@ -7,6 +7,7 @@ same ``(n, seed)`` gives the same positions on every machine and Python version
 Text form: ranks ``3456789TJQKA2BR`` (T = ten, B/R = black/red joker), one character
 per card, sorted ascending, e.g. ``'33344456'``, ``'BR'``.
 Masks: rank index 0..14 for 3..R, 4 bits per rank (rank r at bits 4r..4r+3).
+The notation and its conversions are tests/peers.py's (bench/tests_path.py).
 
 Position sets ("mixed positions")
 ---------------------------------
@@ -34,10 +35,9 @@ import random
 from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
-RANKS = "3456789TJQKA2BR"
-NUM_RANKS = 15
-RANK_INDEX = {c: i for i, c in enumerate(RANKS)}
-DECK_COUNTS = (4,) * 13 + (1, 1)
+import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
+from peers import FULL_DECK_COUNTS, NUM_RANKS, counts_to_text, deck_ranks, text_to_mask
+
 ACE = 11  # highest rank allowed in chains
 TWO = 12
 BLACK_JOKER = 13
@@ -76,35 +76,10 @@ class Position:
 
 
 # --------------------------------------------------------------------------- helpers
-def counts_to_text(counts: Sequence[int]) -> str:
-    return "".join(RANKS[r] * c for r, c in enumerate(counts))
-
-
-def text_to_counts(text: str) -> List[int]:
-    counts = [0] * NUM_RANKS
-    for ch in text:
-        counts[RANK_INDEX[ch.upper()]] += 1
-    return counts
-
-
-def text_to_mask(text: Optional[str]) -> int:
-    if not text:
-        return 0
-    mask = 0
-    for r, c in enumerate(text_to_counts(text)):
-        mask |= c << (4 * r)
-    return mask
-
-
-def mask_to_text(mask: int) -> str:
-    return counts_to_text([(mask >> (4 * r)) & 0xF for r in range(NUM_RANKS)])
-
-
 def _deal(rng: random.Random, n: int) -> List[int]:
     """n cards drawn from the 54-card deck, as a rank-count vector."""
-    deck = [r for r in range(NUM_RANKS) for _ in range(DECK_COUNTS[r])]
     counts = [0] * NUM_RANKS
-    for r in rng.sample(deck, n):
+    for r in rng.sample(deck_ranks(), n):
         counts[r] += 1
     return counts
 
@@ -235,7 +210,7 @@ def follow_positions_detailed(n: int, seed: int = 0) -> List[Position]:
         while True:
             size = 17 if cls == "deal17" else rng.randint(1, 10)
             hand = _deal(rng, size)
-            avail = [DECK_COUNTS[r] - hand[r] for r in range(NUM_RANKS)]
+            avail = [FULL_DECK_COUNTS[r] - hand[r] for r in range(NUM_RANKS)]
             last = make_last(rng, kind, avail)
             if last is not None and sum(last) <= MAX_LAST_CARDS:
                 break
@@ -272,7 +247,7 @@ def export_lines(n_lead: int, n_follow: int, seed: int) -> List[str]:
     for p in lead_positions_detailed(n_lead, seed) + follow_positions_detailed(n_follow, seed):
         phase = "lead" if p.last is None else "follow"
         lines.append(f"{phase} {p.hand} {p.last or '-'} {p.last_kind or '-'} "
-                     f"{text_to_mask(p.hand):#x} {text_to_mask(p.last):#x}")
+                     f"{text_to_mask(p.hand):#x} {text_to_mask(p.last or ''):#x}")
     return lines
 
 

@@ -33,27 +33,32 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from results_md import add_output_arguments, publish  # noqa: E402
+import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
+from peers import FULL_DECK_TEXT  # noqa: E402
+
 SECTION = "## Endgame solver"
-DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+
+
+def _deal(rng: random.Random, seats: int, size: int) -> list[str]:
+    """`seats` hands of `size` cards from a shuffled deck."""
+    cards = list(FULL_DECK_TEXT)
+    rng.shuffle(cards)
+    return ["".join(cards[i * size : (i + 1) * size]) for i in range(seats)]
 
 
 def two_hand_puzzles(seed: int, size: int, count: int) -> list[dict[str, object]]:
     rng = random.Random(f"{seed}-two-{size}")
-    out = []
-    for _ in range(count):
-        cards = list(DECK)
-        rng.shuffle(cards)
-        out.append({"hands": ["".join(cards[:size]), "".join(cards[size : 2 * size])], "landlord": 0, "to_move": 0})
-    return out
+    return [{"hands": _deal(rng, 2, size), "landlord": 0, "to_move": 0} for _ in range(count)]
 
 
 def three_seat_puzzles(seed: int, size: int, count: int) -> list[dict[str, object]]:
     rng = random.Random(f"{seed}-three-{size}")
     out = []
     for _ in range(count):
-        cards = list(DECK)
-        rng.shuffle(cards)
-        hands = ["".join(cards[i * size : (i + 1) * size]) for i in range(3)]
+        hands = _deal(rng, 3, size)
         out.append({"hands": hands, "landlord": rng.randrange(3), "to_move": rng.randrange(3)})
     return out
 
@@ -99,23 +104,6 @@ def row(label: str, count: int, out: dict[str, object], time_limit: float) -> st
     )
 
 
-def write_section(path: str, md: str, section: str = SECTION) -> None:
-    """Replaces the section from the `section` heading to the next `## ` heading (or
-    appends it), keeping the rest of the file."""
-    text = open(path).read() if os.path.exists(path) else ""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines) if line.rstrip() == section), None)
-    if start is None:
-        body = "".join(lines).rstrip("\n")
-        text = (body + "\n\n" if body else "") + md.rstrip("\n") + "\n"
-    else:
-        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
-        tail = "".join(lines[end:])
-        text = "".join(lines[:start]) + md.rstrip("\n") + "\n" + ("\n" + tail if tail else "")
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def parse_sizes(text: str) -> list[int]:
     if "-" in text:
         lo, hi = text.split("-")
@@ -133,8 +121,7 @@ def main() -> int:
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--tt-megabytes", type=int, default=256)
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--out", default=os.path.join(HERE, "RESULTS.md"))
-    ap.add_argument("--no-write", action="store_true")
+    add_output_arguments(ap)
     args = ap.parse_args()
     if args.worker:
         worker(json.loads(sys.stdin.read()))
@@ -174,11 +161,7 @@ def main() -> int:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         *rows,
     ]
-    text = "\n".join(md) + "\n"
-    print(text)
-    if not args.no_write:
-        write_section(args.out, text)
-        print(f"wrote the '{SECTION}' section of {args.out}")
+    publish("\n".join(md) + "\n", args.out, SECTION, write=not args.no_write)
     return 0
 
 

@@ -54,33 +54,18 @@ def space():
 
 
 @pytest.mark.benchmark(group="mask")
-def test_mask_ours(benchmark):
-    games, _ = positions()
-    sp = space()
-    benchmark.extra_info["positions"] = len(games)
-    benchmark(lambda: [sp.mask(g) for g in games])
-
-
-@pytest.mark.benchmark(group="mask")
-def test_legal_ids_ours(benchmark):
-    games, _ = positions()
-    sp = space()
-    benchmark.extra_info["positions"] = len(games)
-    benchmark(lambda: [sp.legal_ids(g) for g in games])
-
-
-@pytest.mark.benchmark(group="mask")
-def test_mask_openspiel(benchmark):
-    _, states = positions()
-    benchmark.extra_info["positions"] = len(states)
-    benchmark(lambda: [s.legal_actions_mask() for s in states])
-
-
-@pytest.mark.benchmark(group="mask")
-def test_legal_ids_openspiel(benchmark):
-    _, states = positions()
-    benchmark.extra_info["positions"] = len(states)
-    benchmark(lambda: [s.legal_actions() for s in states])
+@pytest.mark.parametrize(("engine", "call"), [("ours", "mask"), ("ours", "legal_ids"),
+                                              ("openspiel", "legal_actions_mask"), ("openspiel", "legal_actions")])
+def test_masks_and_legal_ids(benchmark, engine, call):
+    """Ours: ``ActionSpace.mask`` / ``legal_ids`` of each Game; OpenSpiel: the state's
+    ``legal_actions_mask()`` / ``legal_actions()``."""
+    games, states = positions()
+    if engine == "ours":
+        f, items = getattr(space(), call), games
+    else:
+        f, items = getattr(type(states[0]), call), states
+    benchmark.extra_info["positions"] = len(items)
+    benchmark(lambda: [f(x) for x in items])
 
 
 @functools.lru_cache(maxsize=None)

@@ -28,44 +28,25 @@ pytest.importorskip("pytest_benchmark")
 dz = pytest.importorskip("doudizhu")
 from doudizhu import encode  # noqa: E402
 
-import peer_engines as peers  # noqa: E402
+import peers  # noqa: E402  (tests/peers.py, on pytest's pythonpath)
 
 SEED = 2024
 HANDS = 40
 
 
-class _Scripted:
-    """A DouZero player that plays the action it is given."""
-
-    action: list = []
-
-    def act(self, infoset):
-        return list(self.action)
-
-
 def _states():
     """(our game copy, DouZero's infoset) for every decision of HANDS random hands."""
-    from douzero.env.game import GameEnv
-
     rng = random.Random(SEED)
     rules = dz.Rules.preset("douzero")
     out = []
     for i in range(HANDS):
         deal = dz.Game(seed=SEED + i).to_record()["deals"][0]
         game = dz.Game.from_deal(deal["hands"], deal["kitty"], landlord=0, rules=rules)
-        players = {p: _Scripted() for p in ("landlord", "landlord_down", "landlord_up")}
-        env = GameEnv(players)
-        env.card_play_init({
-            "landlord": sorted(peers.douzero_cards(str(game.hand(0)))),
-            "landlord_down": sorted(peers.douzero_cards(str(game.hand(1)))),
-            "landlord_up": sorted(peers.douzero_cards(str(game.hand(2)))),
-            "three_landlord_cards": sorted(peers.douzero_cards(deal["kitty"])),
-        })
+        env = peers.douzero_env([game.hand(s).mask for s in range(3)], dz.Cards(deal["kitty"]).mask)
         while game.phase == "playing":
             out.append((game.copy(), env.game_infoset))
             action = rng.choice(game.legal_actions())
-            players[env.acting_player_position].action = peers.douzero_cards(str(action.move.cards)) if action.move else []
-            env.step()
+            peers.douzero_play(env, action.move.cards.mask if action.move else 0)
             game.step(action)
     return out
 
@@ -83,17 +64,20 @@ def _per_state(benchmark, n):
         benchmark.extra_info["median_us_per_state"] = round(stats.stats.median / n * 1e6, 3)
 
 
-def test_douzero_ours(benchmark, states):
-    benchmark.group = "encode_douzero"
+@pytest.mark.parametrize("encoder", ["douzero", "observation"])
+def test_ours(benchmark, states, encoder):
+    benchmark.group = f"encode_{encoder}"
     games = [g for g, _ in states]
-    benchmark(lambda: [encode.douzero(g) for g in games])
+    f = getattr(encode, encoder)
+    benchmark(lambda: [f(g) for g in games])
     _per_state(benchmark, len(games))
 
 
-def test_douzero_ours_batch(benchmark, states):
-    benchmark.group = "encode_douzero"
+@pytest.mark.parametrize("encoder", ["douzero", "observation"])
+def test_ours_batch(benchmark, states, encoder):
+    benchmark.group = f"encode_{encoder}"
     games = [g for g, _ in states]
-    benchmark(encode.douzero_batch, games)
+    benchmark(getattr(encode, f"{encoder}_batch"), games)
     _per_state(benchmark, len(games))
 
 
@@ -104,17 +88,3 @@ def test_douzero_theirs(benchmark, states):
     infosets = [i for _, i in states]
     benchmark(lambda: [get_obs(i) for i in infosets])
     _per_state(benchmark, len(infosets))
-
-
-def test_observation_single(benchmark, states):
-    benchmark.group = "encode_observation"
-    games = [g for g, _ in states]
-    benchmark(lambda: [encode.observation(g) for g in games])
-    _per_state(benchmark, len(games))
-
-
-def test_observation_batch(benchmark, states):
-    benchmark.group = "encode_observation"
-    games = [g for g, _ in states]
-    benchmark(encode.observation_batch, games)
-    _per_state(benchmark, len(games))

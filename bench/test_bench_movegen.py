@@ -26,11 +26,11 @@ ddz = pytest.importorskip("doudizhu")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import positions as P  # noqa: E402
+from peers import PEER_PRESETS as PRESETS  # noqa: E402
 
 SEED = 2024
 N_LEAD = 300
 N_FOLLOW = 560  # a multiple of 28: every kind x both hand-size classes equally often
-PRESETS = ("standard", "openspiel", "douzero", "rlcard")
 
 
 @functools.lru_cache(maxsize=None)
@@ -78,29 +78,18 @@ def classify_set():
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_classify_text(benchmark, classify_set, preset):
+@pytest.mark.parametrize("form", ["text", "mask"])
+def test_classify(benchmark, classify_set, form, preset):
     benchmark.group = "classify"
-    texts, _ = classify_set
+    texts, masks = classify_set
+    moves = texts if form == "text" else masks
     r, f = rules(preset), ddz.classify
 
     def run():
-        return [f(t, r) for t in texts]
+        return [f(m, r) for m in moves]
 
     out = benchmark(run)
-    _finish(benchmark, len(texts), sum(map(len, out)), preset=preset, input="text")
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_classify_mask(benchmark, classify_set, preset):
-    benchmark.group = "classify"
-    _, masks = classify_set
-    r, f = rules(preset), ddz.classify
-
-    def run():
-        return [f(m, r) for m in masks]
-
-    out = benchmark(run)
-    _finish(benchmark, len(masks), sum(map(len, out)), preset=preset, input="mask")
+    _finish(benchmark, len(moves), sum(map(len, out)), preset=preset, input=form)
 
 
 # ---------------------------------------------------------------------- lead/follow
@@ -130,30 +119,13 @@ def _batch(benchmark, phase, preset):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_lead_list(benchmark, preset):
-    _per_call(benchmark, "lead", preset, ddz.legal_moves, "legal_moves")
+@pytest.mark.parametrize("path", ["legal_moves", "legal_moves_array"])
+@pytest.mark.parametrize("phase", ["lead", "follow"])
+def test_per_call(benchmark, phase, path, preset):
+    _per_call(benchmark, phase, preset, getattr(ddz, path), path)
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_lead_array(benchmark, preset):
-    _per_call(benchmark, "lead", preset, ddz.legal_moves_array, "legal_moves_array")
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_lead_batch(benchmark, preset):
-    _batch(benchmark, "lead", preset)
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_follow_list(benchmark, preset):
-    _per_call(benchmark, "follow", preset, ddz.legal_moves, "legal_moves")
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_follow_array(benchmark, preset):
-    _per_call(benchmark, "follow", preset, ddz.legal_moves_array, "legal_moves_array")
-
-
-@pytest.mark.parametrize("preset", PRESETS)
-def test_follow_batch(benchmark, preset):
-    _batch(benchmark, "follow", preset)
+@pytest.mark.parametrize("phase", ["lead", "follow"])
+def test_batch(benchmark, phase, preset):
+    _batch(benchmark, phase, preset)

@@ -2,10 +2,10 @@
 
     pytest bench --benchmark-only -k search
 
-* ``test_solve_two_hands[size]``: ``doudizhu.solve`` over a fixed set of two-hand puzzles
+* ``test_solve[two_hand-size]``: ``doudizhu.solve`` over a fixed set of two-hand puzzles
   (the landlord leads, `size` cards a side, the first puzzles of bench/solve_puzzles.py's
   seeded set), one round solving them all; ``extra_info`` gives the nodes.
-* ``test_solve_three_seats``: the same for the three-seat endgames of that set.
+* ``test_solve[three_seat-6]``: the same for the three-seat endgames of that set.
 * ``test_sample_worlds``: 100 worlds of a dealt game in play, for the seat to move.
 
 Skipped unless benchmarks are requested (see bench/conftest.py);
@@ -38,17 +38,9 @@ def _solve_all(games):
 
 
 @pytest.mark.benchmark(group="search")
-@pytest.mark.parametrize("size", [8, 10, 12])
-def test_solve_two_hands(benchmark, size):
-    games = _games(P.two_hand_puzzles(SEED, size, PUZZLES))
-    results = benchmark.pedantic(_solve_all, args=(games,), rounds=3, iterations=1)
-    assert all(r.win is not None for r in results)
-    benchmark.extra_info.update(puzzles=len(games), nodes=[r.nodes for r in results])
-
-
-@pytest.mark.benchmark(group="search")
-def test_solve_three_seats(benchmark):
-    games = _games(P.three_seat_puzzles(SEED, 6, PUZZLES))
+@pytest.mark.parametrize(("puzzles", "size"), [("two_hand", 8), ("two_hand", 10), ("two_hand", 12), ("three_seat", 6)])
+def test_solve(benchmark, puzzles, size):
+    games = _games(getattr(P, f"{puzzles}_puzzles")(SEED, size, PUZZLES))
     results = benchmark.pedantic(_solve_all, args=(games,), rounds=3, iterations=1)
     assert all(r.win is not None for r in results)
     benchmark.extra_info.update(puzzles=len(games), nodes=[r.nodes for r in results])

@@ -24,6 +24,10 @@ Peers
 * OpenSpiel (``pyspiel``): :func:`openspiel_deal` deals a ``dou_dizhu`` state and reads
   its deal back as text, for replaying OpenSpiel games in our engine.
 
+This module is the one definition of the card conversions between our notation and the
+peers' (DouZero's card ints, RLCard's strings and Card objects, OpenSpiel's card strings
+and ids); bench/ imports it too (bench/tests_path.py puts tests/ on sys.path).
+
 The peers are imported lazily, so this module imports without them.
 """
 
@@ -37,9 +41,19 @@ RANKS = "3456789TJQKA2BR"
 NUM_RANKS = 15
 RANK_INDEX = {c: i for i, c in enumerate(RANKS)}
 FULL_DECK_COUNTS = (4,) * 13 + (1, 1)
+# The 54-card deck in rank order, as text (a list of it shuffled deals random hands).
+FULL_DECK_TEXT = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+# Our standard rules and the presets that reproduce each peer's move sets.
+PEER_PRESETS = ("standard", "openspiel", "douzero", "rlcard")
+
+
+def deck_ranks(decks: int = 1) -> list:
+    """The deck (``decks`` of them) in rank order, as a list of rank indexes."""
+    return [r for r in range(NUM_RANKS) for _ in range(decks * FULL_DECK_COUNTS[r])]
+
 
 # ----------------------------------------------------------------------------------------
-# masks
+# masks, counts and text
 
 
 def counts_to_mask(counts) -> int:
@@ -82,7 +96,22 @@ def text_to_mask(text: str) -> int:
 
 def mask_to_text(mask: int) -> str:
     """Mask -> sorted text; this is also exactly RLCard's card-string notation."""
-    return "".join(RANKS[r] for r in mask_to_ranks(mask))
+    return counts_to_text(mask_to_counts(mask))
+
+
+def counts_to_text(counts) -> str:
+    """Rank counts -> sorted text."""
+    return "".join(RANKS[r] * n for r, n in enumerate(counts))
+
+
+def text_to_counts(text: str) -> list:
+    """Text -> the 15 rank counts."""
+    return mask_to_counts(text_to_mask(text))
+
+
+def sorted_text(text: str) -> str:
+    """Cards in our notation, in rank order (upper case)."""
+    return "".join(sorted(text.upper(), key=RANK_INDEX.__getitem__))
 
 
 # ----------------------------------------------------------------------------------------
@@ -100,8 +129,12 @@ def douzero_to_mask(cards) -> int:
     return ranks_to_mask(DOUZERO_RANK[c] for c in cards)
 
 
-def douzero_legal_list(hand_mask: int, last_mask: Optional[int] = None) -> list:
-    """DouZero's raw legal-action list as masks (duplicates kept, pass removed)."""
+def douzero_legal_call(hand_mask: int, last_mask: Optional[int] = None):
+    """DouZero's per-decision legal-action computation at a position, as a zero-argument
+    callable: ``GameEnv.get_legal_card_play_actions`` (the method DouZero's env calls each
+    turn) of an env whose acting player holds the hand and whose action sequence ends with
+    the rival's move (lead if last is None). It returns DouZero's raw list of card-int
+    lists, pass (``[]``) and duplicates included."""
     from douzero.env.game import GameEnv
 
     env = GameEnv(players={})
@@ -110,7 +143,12 @@ def douzero_legal_list(hand_mask: int, last_mask: Optional[int] = None) -> list:
     # A rival's move followed by nothing (or by a pass: get_legal_card_play_actions then
     # looks one move further back, same result). Empty sequence: the player leads.
     env.card_play_action_seq = [] if last_mask is None else [mask_to_douzero(last_mask)]
-    return [douzero_to_mask(m) for m in env.get_legal_card_play_actions() if m]
+    return env.get_legal_card_play_actions
+
+
+def douzero_legal_list(hand_mask: int, last_mask: Optional[int] = None) -> list:
+    """DouZero's raw legal-action list as masks (duplicates kept, pass removed)."""
+    return [douzero_to_mask(m) for m in douzero_legal_call(hand_mask, last_mask)() if m]
 
 
 def douzero_legal(hand_mask: int, last_mask: Optional[int] = None) -> set:
@@ -226,6 +264,40 @@ def douzero_legal_fixed(hand_mask: int, last_mask: Optional[int]) -> set:
     return (raw - cands) | fixed
 
 
+# DouZero's positions, dealt as our seats 0, 1, 2 (the landlord, then the order of play).
+DOUZERO_POSITIONS = ("landlord", "landlord_down", "landlord_up")
+
+
+class _ScriptedDouZeroPlayer:
+    """A DouZero player that plays the action it is given (DouZero's DummyAgent asserts
+    the action is in DouZero's list, which its kicker-trio bug can leave out)."""
+
+    def __init__(self) -> None:
+        self.action: list = []
+
+    def act(self, infoset) -> list:
+        return list(self.action)
+
+
+def douzero_env(hand_masks, kitty_mask: int):
+    """DouZero's ``GameEnv`` dealt ``hand_masks`` (our seats 0, 1, 2 as
+    DOUZERO_POSITIONS; the landlord's hand includes the kitty) and the kitty, with
+    players that play what :func:`douzero_play` gives them."""
+    from douzero.env.game import GameEnv
+
+    env = GameEnv({position: _ScriptedDouZeroPlayer() for position in DOUZERO_POSITIONS})
+    deal = {position: mask_to_douzero(m) for position, m in zip(DOUZERO_POSITIONS, hand_masks)}
+    deal["three_landlord_cards"] = mask_to_douzero(kitty_mask)
+    env.card_play_init(deal)
+    return env
+
+
+def douzero_play(env, mask: int) -> None:
+    """The player to move in a :func:`douzero_env` plays ``mask`` (0: pass)."""
+    env.players[env.acting_player_position].action = mask_to_douzero(mask)
+    env.step()
+
+
 # ----------------------------------------------------------------------------------------
 # RLCard representation: sorted strings over '3456789TJQKA2BR' (== mask_to_text)
 
@@ -237,17 +309,21 @@ def rlcard_to_mask(cards: str) -> int:
     return text_to_mask(cards)
 
 
-def _rlcard_card_objects(mask: int) -> list:
+def rlcard_cards(mask: int) -> list:
+    """RLCard ``Card`` objects, in RLCard's sorted order (ascending rank); the copies of a
+    rank get the suits S, H, D, C in turn (RLCard's rules read only the ranks)."""
     from rlcard.games.base import Card
 
     out = []
+    copies = [0] * NUM_RANKS
     for r in mask_to_ranks(mask):
         if r == 13:
             out.append(Card("BJ", ""))
         elif r == 14:
             out.append(Card("RJ", ""))
         else:
-            out.append(Card("S", RANKS[r]))
+            out.append(Card("SHDC"[copies[r]], RANKS[r]))
+            copies[r] += 1
     return out
 
 
@@ -259,7 +335,7 @@ def rlcard_legal_list(hand_mask: int, last_mask: Optional[int] = None) -> list:
 
     rng = np.random.RandomState(0)
     me = DoudizhuPlayer(0, rng)
-    me.set_current_hand(_rlcard_card_objects(hand_mask))
+    me.set_current_hand(rlcard_cards(hand_mask))
     if last_mask is None:
         judger = DoudizhuJudger([me], rng)  # playable_cards_from_hand(current hand)
         actions = me.available_actions(None, judger)
@@ -455,7 +531,7 @@ def random_lead(rng: random.Random, pool: list, peer: str, target: str,
 
 def deal(rng: random.Random) -> list:
     """A shuffled 54-card deck as a list of rank indexes."""
-    deck = [r for r in range(NUM_RANKS) for _ in range(FULL_DECK_COUNTS[r])]
+    deck = deck_ranks()
     rng.shuffle(deck)
     return deck
 
@@ -547,7 +623,28 @@ def random_positions(seed: int, n: int, peer: str = "douzero",
 
 
 # ----------------------------------------------------------------------------------------
-# OpenSpiel
+# OpenSpiel (``pyspiel`` dou_dizhu): cards as text with '(BWJ)' and '(CJ)' for the jokers
+# and '-' between an airplane's body and kickers; card ids suit * 13 + rank for the ranks
+# 3..2, 52 and 53 for the black and red joker.
+
+OPENSPIEL_JOKERS = {"B": "(BWJ)", "R": "(CJ)"}
+
+
+def openspiel_to_text(cards: str) -> str:
+    """OpenSpiel card string ('333444-5(BWJ)') -> our sorted text ('3334445B')."""
+    for ours, theirs in OPENSPIEL_JOKERS.items():
+        cards = cards.replace(theirs, ours)
+    return sorted_text(cards.replace("-", ""))
+
+
+def text_to_openspiel(text: str) -> str:
+    """Our text -> OpenSpiel's card string (no body-kicker separator)."""
+    return "".join(OPENSPIEL_JOKERS.get(c, c) for c in text)
+
+
+def openspiel_card(rank: int, copy: int) -> int:
+    """OpenSpiel's card id of copy ``copy`` (0..3, the suit) of rank index ``rank``."""
+    return copy * 13 + rank if rank < 13 else 52 + (rank - 13)
 
 
 def openspiel_deal(rng: random.Random):
@@ -562,7 +659,7 @@ def openspiel_deal(rng: random.Random):
     hands = []
     for seat in range(3):
         text = state.observation_string(seat).split("My hand ")[1].split("\n")[0]
-        hands.append(mask_to_text(text_to_mask(text.replace("(BWJ)", "B").replace("(CJ)", "R"))))
+        hands.append(openspiel_to_text(text))
     kitty = counts_to_mask(FULL_DECK_COUNTS) - sum(text_to_mask(h) for h in hands)
     first_bidder = int(state.observation_string(0).split("start player: ")[1][0])
     return state, hands, mask_to_text(kitty), first_bidder

@@ -28,14 +28,16 @@ import pytest
 
 import doudizhu
 import peers
+from helpers import FULL_DECK, move_key
 
-DZ_SEEDS = range(30)           # x POSITIONS_PER_CHUNK positions, all led types
-RL_SEEDS = range(30)
+SEEDS = range(30)                 # x POSITIONS_PER_CHUNK positions, all led types
 AIRPLANE_SEEDS = range(100, 106)  # chunks restricted to airplane / four-with-two leads
 POSITIONS_PER_CHUNK = 100
 AIRPLANE_TYPES = ("AIRPLANE", "AIRPLANE_SOLOS", "AIRPLANE_PAIRS", "FOUR_TWO_SOLOS",
                   "FOUR_TWO_PAIRS")
 MAX_REPORTED = 12
+# The chunks of each peer: (seed, restricted to airplane / four-with-two leads).
+CHUNKS = [(seed, False) for seed in SEEDS] + [(seed, True) for seed in AIRPLANE_SEEDS]
 
 
 def _dz():
@@ -105,64 +107,46 @@ def _fail_if(bad, total, peer):
 # ----------------------------------------------------------------------------------------
 # main differential comparisons
 
-def _run_douzero(positions):
-    rules = _rules("douzero")
+def _theirs(peer, hand, last, stats):
+    """The peer's answer at a position; for DouZero at the positions of its kicker-trio
+    bug (RULES.md peer bug; excluded from the raw comparison), DouZero's own candidates
+    ranked by body instead."""
+    if peer == "rlcard":
+        return peers.rlcard_legal(hand, last)
+    if peers.douzero_kicker_trio_bug(hand, last):
+        stats["kicker_trio_bug"] += 1
+        return peers.douzero_legal_fixed(hand, last)
+    return peers.douzero_legal(hand, last)
+
+
+# Per peer: its name, how our Move of a led move is chosen, and the skip if it is missing.
+PEERS = {
+    "douzero": ("DouZero", led_move_douzero, _dz),
+    "rlcard": ("RLCard", led_move_rlcard, _rl),
+}
+
+
+def _run(peer, positions):
+    rules = _rules(peer)
+    label, led_move, _ = PEERS[peer]
     bad, stats = [], collections.Counter()
     for hand, last in positions:
-        move = None if last is None else led_move_douzero(last, rules)
+        move = None if last is None else led_move(last, rules)
         mine = ours(hand, move, rules)
-        if peers.douzero_kicker_trio_bug(hand, last):
-            # Excluded from the raw comparison (RULES.md peer bug); compared instead with
-            # DouZero's own candidates ranked by body.
-            stats["kicker_trio_bug"] += 1
-            theirs = peers.douzero_legal_fixed(hand, last)
-        else:
-            theirs = peers.douzero_legal(hand, last)
+        theirs = _theirs(peer, hand, last, stats)
         stats["lead" if last is None else move.kind.name] += 1
         if mine != theirs:
             bad.append(_describe(hand, last, move, mine, theirs))
-    _fail_if(bad, sum(v for k, v in stats.items() if k != "kicker_trio_bug"), "DouZero")
+    _fail_if(bad, sum(v for k, v in stats.items() if k != "kicker_trio_bug"), label)
     return stats
 
 
-def _run_rlcard(positions):
-    rules = _rules("rlcard")
-    bad, stats = [], collections.Counter()
-    for hand, last in positions:
-        move = None if last is None else led_move_rlcard(last, rules)
-        mine = ours(hand, move, rules)
-        theirs = peers.rlcard_legal(hand, last)
-        stats["lead" if last is None else move.kind.name] += 1
-        if mine != theirs:
-            bad.append(_describe(hand, last, move, mine, theirs))
-    _fail_if(bad, sum(stats.values()), "RLCard")
-    return stats
-
-
-@pytest.mark.parametrize("seed", DZ_SEEDS)
-def test_douzero_differential(seed):
-    _dz()
-    _run_douzero(peers.random_positions(seed, POSITIONS_PER_CHUNK, "douzero"))
-
-
-@pytest.mark.parametrize("seed", AIRPLANE_SEEDS)
-def test_douzero_differential_airplanes(seed):
-    _dz()
-    _run_douzero(peers.random_positions(seed, POSITIONS_PER_CHUNK, "douzero",
-                                        lead_fraction=0.0, categories=AIRPLANE_TYPES))
-
-
-@pytest.mark.parametrize("seed", RL_SEEDS)
-def test_rlcard_differential(seed):
-    _rl()
-    _run_rlcard(peers.random_positions(seed, POSITIONS_PER_CHUNK, "rlcard"))
-
-
-@pytest.mark.parametrize("seed", AIRPLANE_SEEDS)
-def test_rlcard_differential_airplanes(seed):
-    _rl()
-    _run_rlcard(peers.random_positions(seed, POSITIONS_PER_CHUNK, "rlcard",
-                                       lead_fraction=0.0, categories=AIRPLANE_TYPES))
+@pytest.mark.parametrize(("seed", "airplanes"), CHUNKS, ids=[f"{'airplanes' if a else 'all'}-{s}" for s, a in CHUNKS])
+@pytest.mark.parametrize("peer", PEERS)
+def test_differential(peer, seed, airplanes):
+    PEERS[peer][2]()
+    options = {"lead_fraction": 0.0, "categories": AIRPLANE_TYPES} if airplanes else {}
+    _run(peer, peers.random_positions(seed, POSITIONS_PER_CHUNK, peer, **options))
 
 
 # ----------------------------------------------------------------------------------------
@@ -216,7 +200,7 @@ def test_douzero_duplicate_entries():
     assert len(raw) > len(set(raw))
     assert collections.Counter(raw)[peers.text_to_mask("333345")] == 2
     moves = doudizhu.legal_moves(doudizhu.Cards.from_mask(hand), None, rules=rules)
-    keys = [(m.cards.mask, m.kind, m.key, m.length) for m in moves]
+    keys = [move_key(m) for m in moves]
     assert len(keys) == len(set(keys))
     assert {m.cards.mask for m in moves} == set(raw)
 
@@ -260,8 +244,7 @@ def test_rlcard_action_space_readings():
 
 
 def _full_deck_lead(rules):
-    deck = doudizhu.Cards.from_mask(peers.counts_to_mask(peers.FULL_DECK_COUNTS))
-    return doudizhu.legal_moves(deck, None, rules=rules)
+    return doudizhu.legal_moves(FULL_DECK, None, rules=rules)
 
 
 def test_rlcard_action_space_is_full_deck_lead():

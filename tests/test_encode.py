@@ -15,9 +15,12 @@ import doudizhu as dz
 import peers
 from doudizhu import encode
 from doudizhu.encode import OBSERVATION_LAYOUT as L
+from helpers import random_game, small_seeds, step_counts
 
 RULES = [dz.Rules.preset(name) for name in dz.Rules.presets()] + [dz.Rules(bidding="call_rob")]
-DECK_COUNTS = [4] * 13 + [1, 1]
+DECK_COUNTS = peers.FULL_DECK_COUNTS
+# A seeded hand of any rules after some random actions, and a seat (taken modulo the seats).
+RANDOM_GAMES = {"seed": small_seeds, "rules": st.sampled_from(RULES), "steps": step_counts, "seat": st.integers(0, 3)}
 
 
 def plane_counts(plane: np.ndarray, decks: int = 1) -> list[int]:
@@ -38,17 +41,6 @@ def one_hot_index(block: np.ndarray) -> int | None:
     """The index of the single 1 in a one-hot block, None when all zero."""
     assert set(np.unique(block)) <= {0.0, 1.0} and block.sum() <= 1
     return int(block.argmax()) if block.sum() else None
-
-
-def random_game(seed: int, rules: dz.Rules, steps: int, first_bidder: int = 0) -> dz.Game:
-    """A seeded hand after up to `steps` random actions."""
-    game = dz.Game(seed=seed, rules=rules, first_bidder=first_bidder)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if game.phase == "over":
-            break
-        game.step(rng.choice(game.legal_actions()))
-    return game
 
 
 def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
@@ -123,13 +115,7 @@ def check_history(history: np.ndarray, game: dz.Game, seat: int) -> None:
 
 
 @settings(max_examples=120, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    rules=st.sampled_from(RULES),
-    steps=st.integers(0, 80),
-    first_bidder=st.integers(0, 3),
-    seat=st.integers(0, 3),
-)
+@given(**RANDOM_GAMES, first_bidder=st.integers(0, 3))
 def test_every_block_reads_back_as_the_game_says(
     seed: int, rules: dz.Rules, steps: int, first_bidder: int, seat: int
 ) -> None:
@@ -148,13 +134,7 @@ def hidden_twin(game: dz.Game, seat: int, shuffle_seed: int) -> dz.Game:
 
 
 @settings(max_examples=120, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    rules=st.sampled_from(RULES),
-    steps=st.integers(0, 80),
-    seat=st.integers(0, 3),
-    shuffle_seed=st.integers(0, 2**32),
-)
+@given(**RANDOM_GAMES, shuffle_seed=small_seeds)
 def test_cards_the_seat_cannot_see_never_change_its_observation(
     seed: int, rules: dz.Rules, steps: int, seat: int, shuffle_seed: int
 ) -> None:
@@ -266,28 +246,13 @@ def test_bad_arguments_are_clear_errors() -> None:
 
 DOUZERO = dz.Rules.preset("douzero")
 # Our seats in DouZero's setting: seat 0 the landlord, then the order of play.
-DOUZERO_SEATS = {"landlord": 0, "landlord_down": 1, "landlord_up": 2}
-
-
-class _Scripted:
-    """A DouZero player that plays what the test tells it (DouZero's DummyAgent asserts the
-    action is in DouZero's list, which its kicker-trio bug can leave out)."""
-
-    def __init__(self) -> None:
-        self.action: list[int] = []
-
-    def act(self, infoset: object) -> list[int]:
-        return list(self.action)
+DOUZERO_SEATS = {position: seat for seat, position in enumerate(peers.DOUZERO_POSITIONS)}
 
 
 def random_deal(rng: random.Random) -> tuple[list[str], str]:
-    deck = [r for r in "3456789TJQKA2" for _ in range(4)] + ["B", "R"]
+    deck = list(peers.FULL_DECK_TEXT)
     rng.shuffle(deck)
     return [" ".join(deck[17 * i : 17 * i + 17]) for i in range(3)], " ".join(deck[51:])
-
-
-def douzero_cards(cards: dz.Cards) -> list[int]:
-    return peers.mask_to_douzero(cards.mask)
 
 
 def row_set(x_batch: np.ndarray) -> set[bytes]:
@@ -312,28 +277,17 @@ def compare_step(ours: encode.DouZeroObservation, theirs: dict, game: dz.Game) -
 def test_douzero_features_equal_douzero_at_every_step() -> None:
     pytest.importorskip("douzero")
     from douzero.env.env import get_obs
-    from douzero.env.game import GameEnv
 
     rng = random.Random(20240501)
     steps = 0
     for _ in range(200):
         hands, kitty = random_deal(rng)
         game = dz.Game.from_deal(hands, kitty, landlord=0, rules=DOUZERO)
-        players = {position: _Scripted() for position in DOUZERO_SEATS}
-        env = GameEnv(players)
-        env.card_play_init(
-            {
-                "landlord": sorted(douzero_cards(game.hand(0))),
-                "landlord_down": sorted(douzero_cards(game.hand(1))),
-                "landlord_up": sorted(douzero_cards(game.hand(2))),
-                "three_landlord_cards": sorted(douzero_cards(dz.Cards(kitty))),
-            }
-        )
+        env = peers.douzero_env([game.hand(s).mask for s in range(3)], dz.Cards(kitty).mask)
         while game.phase == "playing":
             compare_step(encode.douzero(game), get_obs(env.game_infoset), game)
             action = rng.choice(game.legal_actions())
-            players[env.acting_player_position].action = douzero_cards(action.move.cards) if action.move else []
-            env.step()
+            peers.douzero_play(env, action.move.cards.mask if action.move else 0)
             game.step(action)
             steps += 1
         assert env.game_over and env.get_winner() == ("landlord" if game.winner == 0 else "farmer")

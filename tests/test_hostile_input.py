@@ -25,6 +25,7 @@ from hypothesis.extra import numpy as hnp
 
 import doudizhu as dz
 from doudizhu import MOVE_DTYPE, Cards, Game, IllegalActionError, Move, Rules
+from helpers import seeds, step_counts
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -330,7 +331,7 @@ def test_from_record_not_a_record(x: Any) -> None:
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 2**64 - 1), st.integers(0, 60), junk, st.sampled_from(["standard", "douzero", "openspiel"]))
+@given(seeds, st.integers(0, 60), junk, st.sampled_from(["standard", "douzero", "openspiel"]))
 def test_refused_actions_change_nothing(seed: int, steps: int, x: Any, preset: str) -> None:
     rules = Rules.preset(preset)
     g = played_game(seed, steps, rules)
@@ -362,7 +363,7 @@ def test_refused_actions_change_nothing(seed: int, steps: int, x: Any, preset: s
 
 
 @FAST
-@given(st.integers(0, 2**64 - 1), st.integers(0, 80))
+@given(seeds, step_counts)
 def test_illegal_actions_in_every_phase(seed: int, steps: int) -> None:
     g = played_game(seed, steps, Rules(bidding="call_rob") if seed % 2 else None)
     before = game_fingerprint(g)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import doudizhu as dz
-from doudizhu import _core
+from helpers import held_cards, play_randomly, replay_selfplay_game
 
 LAIZI = dz.Rules.preset("laizi")
 FIVE, SEVEN = 2, 4  # rank indices
@@ -145,18 +145,14 @@ def test_a_soft_bomb_in_play_applies_undoes_scores_and_replays() -> None:
 
 def _random_game(seed: int) -> dz.Game:
     """A laizi hand played out by uniformly random actions, checking each step."""
-    rng = random.Random(seed)
     game = dz.Game(seed=seed, rules=LAIZI, first_bidder=seed % 3)
     deck = sum((dz.Cards(h) for h in game.to_record()["deals"][0]["hands"]), dz.Cards(game.to_record()["deals"][0]["kitty"]))
-    while game.phase != "over":
-        game.step(rng.choice(game.legal_actions()))
-        if game.phase == "playing":
-            obs = game.observation(0)
-            held = sum((game.hand(s) for s in range(3)), dz.Cards())
-            held = sum(obs["played"], held)
-            if game.redeals == 0:
-                assert held == deck  # every card in a hand or played, once
-    return game
+
+    def check(game: dz.Game) -> None:
+        if game.phase == "playing" and game.redeals == 0:
+            assert held_cards(game) == deck  # every card in a hand or played, once
+
+    return play_randomly(game, random.Random(seed), each=check)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -184,10 +180,7 @@ def test_selfplay_records_replay_exactly() -> None:
     assert result.actions is not None and result.offsets is not None
     assert (result.actions["stand_ins"] != 0).any()  # some plays had wild cards standing in
     for i in range(len(result)):
-        game = dz.Game(seed=_core.game_seed(5, i), rules=LAIZI, first_bidder=i % 3)
-        for seat, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
-            assert seat == game.to_move
-            game.step(action)
+        game = replay_selfplay_game(result, 5, i, LAIZI)
         assert game.wild_rank == result.wild[i]
         assert game.result is not None and game.result.payouts == tuple(result.payouts[i])
     python = dz.selfplay(3, policy=lambda obs, legal: legal[-1], seed=5, rules=LAIZI)

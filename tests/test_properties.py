@@ -2,34 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import doudizhu as dz
 from doudizhu import Cards, Rules
+from helpers import hands, sub_multisets
+from helpers import move_key as key
 
 PRESETS = [Rules.preset(name) for name in Rules.presets()]
-DECK = [r for r in range(15) for _ in range(1 if r >= 13 else 4)]
-
-
-@st.composite
-def hands(draw: st.DrawFn, max_size: int = 20) -> Cards:
-    picks = draw(st.lists(st.sampled_from(range(len(DECK))), unique=True, max_size=max_size))
-    counts = [0] * 15
-    for i in picks:
-        counts[DECK[i]] += 1
-    return Cards.from_counts(counts)
-
-
-def sub_multisets(hand: Cards) -> list[Cards]:
-    ranges = [range(c + 1) for c in hand.counts]
-    return [Cards.from_counts(list(counts)) for counts in itertools.product(*ranges)]
-
-
-def key(move: dz.Move) -> tuple[int, int, int, int]:
-    return (move.cards.mask, int(move.kind), move.key, move.length)
 
 
 @settings(max_examples=150, deadline=None)

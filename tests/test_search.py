@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import doudizhu as dz
+import peers
 from doudizhu._core import choose_action
 from doudizhu.bots import DeterminizedBot, game_from_observation
-
-DECK = "3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR"
+from helpers import BIDDINGS, anything, small_seeds, step_counts
 
 
 # ------------------------------------------------------------------------------ solver
@@ -36,7 +36,7 @@ def minimax_landlord_wins(game: dz.Game) -> bool:
 
 
 def random_position(rng: random.Random, seats: int, most: int, rules: dz.Rules) -> dz.Game:
-    cards = list(DECK)
+    cards = list(peers.FULL_DECK_TEXT)
     rng.shuffle(cards)
     hands = [cards[i * most : i * most + rng.randint(1, most)] for i in range(seats)]
     to_move = rng.randrange(seats)
@@ -162,12 +162,7 @@ def public(game: dz.Game, seat: int) -> dict[str, object]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    steps=st.integers(0, 80),
-    seat=st.integers(0, 2),
-    bidding=st.sampled_from(["classic", "call_rob", "none"]),
-)
+@given(seed=small_seeds, steps=step_counts, seat=st.integers(0, 2), bidding=st.sampled_from(BIDDINGS))
 def test_worlds_agree_with_what_the_seat_knows(seed: int, steps: int, seat: int, bidding: str) -> None:
     game = advanced(seed, steps, bidding)
     seen = public(game, seat)
@@ -306,14 +301,8 @@ def test_bot_finds_the_solved_win() -> None:
 
 
 # ------------------------------------------------------------------------------ hostile input
-ANYTHING = st.one_of(
-    st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True), st.text(max_size=5),
-    st.lists(st.integers(-3, 3), max_size=3),
-)
-
-
 @settings(max_examples=150, deadline=None)
-@given(seat=ANYTHING, n=ANYTHING.filter(lambda v: not isinstance(v, int) or not 100 < v <= 100_000), seed=ANYTHING, limit=ANYTHING, nodes=ANYTHING, megabytes=ANYTHING, policy=ANYTHING)
+@given(seat=anything, n=anything.filter(lambda v: not isinstance(v, int) or not 100 < v <= 100_000), seed=anything, limit=anything, nodes=anything, megabytes=anything, policy=anything)
 def test_bad_arguments_raise_typed_errors(seat, n, seed, limit, nodes, megabytes, policy) -> None:  # noqa: ANN001
     game = dz.Game.from_position(["3456", "789"], landlord=0, to_move=0)
     before = game.hash

@@ -12,9 +12,8 @@ import numpy as np
 import pytest
 
 import doudizhu as dz
-from doudizhu import Action, Cards, Game, Rules, SelfPlayResult
-
-DECK = Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR").mask
+from doudizhu import Action, Game, Rules, SelfPlayResult
+from helpers import FULL_DECK, replay_selfplay_game
 
 
 def arrays(result: SelfPlayResult) -> dict[str, Any]:
@@ -42,7 +41,7 @@ def test_games_are_whole_and_zero_sum(preset: str) -> None:
     assert len(result) == 2000
     assert np.all(result.payouts.sum(axis=1) == 0)
     dealt = np.bitwise_or.reduce(result.hands, axis=1)  # disjoint hands: the sum is the union
-    assert np.all(result.hands.sum(axis=1, dtype=np.uint64) + result.kitty == np.uint64(DECK))
+    assert np.all(result.hands.sum(axis=1, dtype=np.uint64) + result.kitty == np.uint64(FULL_DECK.mask))
     assert dealt.shape == (2000,)
     assert np.all(result.moves > 0) or preset == "openspiel"
     assert 0.3 < result.landlord_win_rate < 0.8
@@ -52,11 +51,7 @@ def test_records_replay_to_the_same_outcomes() -> None:
     result = dz.selfplay(150, seed=9, rules=Rules(bidding="call_rob"), record=True)
     assert result.actions is not None and result.offsets is not None
     for i in range(len(result)):
-        game = Game(seed=dz._core.game_seed(9, i), rules=Rules(bidding="call_rob"), first_bidder=i % 3)
-        rows = result.actions[result.offsets[i] : result.offsets[i + 1]]
-        for seat, action in dz.actions_from_rows(rows):
-            assert game.to_move == seat
-            game.step(action)
+        game = replay_selfplay_game(result, 9, i, Rules(bidding="call_rob"))
         assert game.result is not None
         assert game.result.payouts == tuple(result.payouts[i])
         assert (game.landlord, game.result.multiplier, game.redeals) == (

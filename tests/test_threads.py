@@ -15,9 +15,9 @@ import pytest
 
 import doudizhu as dz
 from doudizhu import Game, Rules
+from helpers import PRESETS
 
 THREADS = 4
-PRESETS = ["standard", "douzero", "rlcard", "openspiel"]
 
 
 def run_concurrently(jobs: list[Callable[[], Any]]) -> list[Any]:

@@ -4,7 +4,6 @@ through the Python API: presets, deals, bidding, play, settlement, records, self
 from __future__ import annotations
 
 import io
-import itertools
 import json
 import pathlib
 import random
@@ -19,28 +18,16 @@ import doudizhu as dz
 from doudizhu import Cards, Game, Move, MoveKind, Rules
 from doudizhu._core import choose_action, game_seed
 from doudizhu.cli import main
-
-VARIANTS = ["sanren", "happy", "four_player"]
-ONE_DECK = Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR")
-TWO_DECKS = ONE_DECK + ONE_DECK
+from helpers import VARIANTS, deck, hand_size, hands, held_cards, move_key, replay_selfplay_game, seeds, sub_multisets
+from helpers import play_randomly as play_randomly_from
 
 
-def deck(rules: Rules) -> Cards:
-    return TWO_DECKS if rules.decks == 2 else ONE_DECK
-
-
-def held(game: Game) -> Cards:
-    """Every card of the game: hands, cards played, and the kitty until it is taken."""
-    total = Cards("")
-    for seat in range(game.seats):
-        total = total + game.hand(seat) + game.observation(seat)["played"][seat]
-    return total + (game.kitty if game.phase == "bidding" else Cards(""))
+def assert_cards_conserved(game: Game) -> None:
+    assert held_cards(game) == deck(game.rules)
 
 
 def play_randomly(game: Game, rng: random.Random) -> None:
-    while game.phase != "over":
-        game.step(rng.choice(game.legal_actions()))
-        assert held(game) == deck(game.rules)
+    play_randomly_from(game, rng, each=assert_cards_conserved)
 
 
 # ---------------------------------------------------------------------------- presets
@@ -204,31 +191,14 @@ def test_four_player_moves() -> None:
     assert sorted(str(m) for m in follows) == ["3333", "33333", "BB"]
 
 
-TWO_DECK_CARDS = [r for r in range(15) for _ in range(2 if r >= 13 else 8)]
-
-
-@st.composite
-def two_deck_hands(draw: st.DrawFn, max_size: int = 11) -> Cards:
-    picks = draw(st.lists(st.sampled_from(range(len(TWO_DECK_CARDS))), unique=True, max_size=max_size))
-    counts = [0] * 15
-    for i in picks:
-        counts[TWO_DECK_CARDS[i]] += 1
-    return Cards.from_counts(counts)
-
-
-def move_key(move: Move) -> tuple[int, int, int, int]:
-    return (move.cards.mask, int(move.kind), move.key, move.length)
-
-
 @settings(max_examples=80, deadline=None)
-@given(hand=two_deck_hands(), other=two_deck_hands(max_size=8))
+@given(hand=hands(max_size=11, decks=2), other=hands(max_size=8, decks=2))
 def test_four_player_generation_is_every_reading_of_every_sub_multiset(hand: Cards, other: Cards) -> None:
     """Leads are exactly the readings of the hand's sub-multisets; follows exactly the
     leads that beat the move to beat (up to 8 of a rank, joker pairs, the 4-joker rocket)."""
     rules = Rules.preset("four_player")
     leads = dz.legal_moves(hand, rules=rules)
-    subs = itertools.product(*(range(c + 1) for c in hand.counts))
-    expected = {move_key(m) for counts in subs for m in dz.classify(Cards.from_counts(list(counts)), rules)}
+    expected = {move_key(m) for sub in sub_multisets(hand) for m in dz.classify(sub, rules)}
     assert sorted(move_key(m) for m in leads) == sorted(expected)
     for last in dz.legal_moves(other, rules=rules)[:6]:
         follows = {move_key(m) for m in dz.legal_moves(hand, last=last, rules=rules)}
@@ -271,7 +241,7 @@ def test_four_player_match_rotates_over_four_seats() -> None:
 
 # -------------------------------------------------------- random-game invariants
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**64 - 1), preset=st.sampled_from(["standard", *VARIANTS]), first=st.integers(0, 3))
+@given(seed=seeds, preset=st.sampled_from(["standard", *VARIANTS]), first=st.integers(0, 3))
 def test_random_games_conserve_cards_pay_zero_sum_and_replay(seed: int, preset: str, first: int) -> None:
     rules = Rules.preset(preset)
     game = Game(seed=seed, rules=rules, first_bidder=first % rules.players)
@@ -298,16 +268,13 @@ def test_selfplay_of_each_variant(preset: str) -> None:
     n = rules.players
     assert result.hands.shape == (300, n) and result.payouts.shape == (300, n)
     assert not result.payouts.sum(axis=1).any()
-    hand_size = (54 * rules.decks - rules.kitty_size) // n
     for row, kitty in zip(result.hands[:20], result.kitty[:20]):
-        assert [len(Cards(int(h))) for h in row] == [hand_size] * n
+        assert [len(Cards(int(h))) for h in row] == [hand_size(rules)] * n
         assert sum((Cards(int(h)) for h in row), Cards(int(kitty))) == deck(rules)
     # The recorded actions replay to the same payouts through Game.
     assert result.actions is not None and result.offsets is not None
     for i in range(10):
-        game = Game(seed=game_seed(4, i), rules=rules, first_bidder=i % n)
-        for _, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
-            game.step(action)
+        game = replay_selfplay_game(result, 4, i, rules)
         assert game.result is not None and game.result.payouts == tuple(int(p) for p in result.payouts[i])
     python = dz.selfplay(20, policy=lambda obs, legal: legal[-1], seed=4, rules=rules)
     assert python.payouts.shape == (20, n) and not python.payouts.sum(axis=1).any()
@@ -324,8 +291,7 @@ def test_cli_plays_and_selfplays_each_variant(preset: str, tmp_path: pathlib.Pat
     assert main(["play", "--auto", "--rules", preset, "--seed", "6", "--policy", "heuristic"], out=out) == 0
     lines = out.getvalue().splitlines()
     dealt = [line for line in lines if re.match(r"\s+seat \d: ", line)]
-    hand_size = (54 * rules.decks - rules.kitty_size) // rules.players
-    assert [len(line.split(": ")[1]) for line in dealt] == [hand_size] * rules.players
+    assert [len(line.split(": ")[1]) for line in dealt] == [hand_size(rules)] * rules.players
     payouts = [int(p) for p in re.findall(r"seat \d ([+-]\d+)", lines[-1])]
     assert len(payouts) == rules.players and sum(payouts) == 0
     path = tmp_path / "games.npz"

@@ -1,0 +1,110 @@
+"""What the test files share: the decks, the preset names, hypothesis strategies, and
+helpers that play games or compare moves. (The peers' card conversions are in peers.py,
+which does not import doudizhu, so that bench/ can use them too.)"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Callable, Optional
+
+from hypothesis import strategies as st
+
+import doudizhu as dz
+import peers
+from doudizhu import Cards, Game, Move, Rules
+
+# ---------------------------------------------------------------------------- constants
+FULL_DECK = Cards(peers.FULL_DECK_TEXT)
+TWO_DECKS = FULL_DECK + FULL_DECK
+# Our standard rules and the presets of the peers' rules, by name.
+PRESETS = peers.PEER_PRESETS
+VARIANTS = ("sanren", "happy", "four_player")
+BIDDINGS = ("classic", "call_rob", "none")
+
+
+def deck(rules: Rules) -> Cards:
+    """Every card the rules deal."""
+    return TWO_DECKS if rules.decks == 2 else FULL_DECK
+
+
+def hand_size(rules: Rules) -> int:
+    """The cards each seat is dealt (before the kitty)."""
+    return (54 * rules.decks - rules.kitty_size) // rules.players
+
+
+# --------------------------------------------------------------------------- strategies
+seeds = st.integers(0, 2**64 - 1)  # any Game seed
+# Seeds that also seed sample_worlds (0..2**63 - 1) or count on from there.
+small_seeds = st.integers(0, 2**32)
+step_counts = st.integers(0, 80)  # random actions played before a check
+# Arguments of any type, for calls that must answer or raise TypeError / ValueError.
+anything = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True),
+    st.text(max_size=5), st.text(), st.binary(), st.lists(st.integers(-3, 3), max_size=3),
+    st.lists(st.integers(), max_size=3),
+    st.sampled_from([dz.Action.pass_(), dz.Move("3"), dz.Cards("3"), dz.Game(seed=1)]),
+)
+
+
+@st.composite
+def hands(draw: st.DrawFn, max_size: int = 20, decks: int = 1) -> Cards:
+    """A hand of up to ``max_size`` distinct physical cards of ``decks`` decks."""
+    cards = peers.deck_ranks(decks)
+    picks = draw(st.lists(st.sampled_from(range(len(cards))), unique=True, max_size=max_size))
+    counts = [0] * 15
+    for i in picks:
+        counts[cards[i]] += 1
+    return Cards.from_counts(counts)
+
+
+# ------------------------------------------------------------------------------- moves
+def move_key(move: Move) -> tuple[int, int, int, int]:
+    """A move as plain values: (cards mask, kind, key, length)."""
+    return (move.cards.mask, int(move.kind), move.key, move.length)
+
+
+def sub_multisets(hand: Cards) -> list[Cards]:
+    """Every sub-multiset of the hand, the empty one and the hand included."""
+    return [Cards.from_counts(list(counts)) for counts in itertools.product(*(range(c + 1) for c in hand.counts))]
+
+
+# ------------------------------------------------------------------------------- games
+def play_randomly(game: Game, rng: random.Random, steps: Optional[int] = None,
+                  each: Optional[Callable[[Game], None]] = None) -> Game:
+    """Steps the game with uniformly random legal actions until it is over, or for at most
+    ``steps`` actions; calls ``each(game)`` after every action. Returns the game."""
+    for _ in itertools.count() if steps is None else range(steps):
+        if game.phase == "over":
+            break
+        game.step(rng.choice(game.legal_actions()))
+        if each is not None:
+            each(game)
+    return game
+
+
+def random_game(seed: int, rules: Rules, steps: int, first_bidder: int = 0) -> Game:
+    """A seeded hand after up to `steps` random actions (drawn from ``Random(seed)``)."""
+    return play_randomly(Game(seed=seed, rules=rules, first_bidder=first_bidder), random.Random(seed), steps)
+
+
+def replay_selfplay_game(result: dz.SelfPlayResult, seed: int, i: int, rules: Optional[Rules] = None) -> Game:
+    """Game ``i`` of ``selfplay(..., seed=seed, rules=rules, record=True)`` replayed through
+    Game from its recorded actions, each checked to be the move of the seat to move."""
+    assert result.actions is not None and result.offsets is not None
+    players = (rules or Rules()).players
+    game = Game(seed=dz._core.game_seed(seed, i), rules=rules, first_bidder=i % players)
+    for seat, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
+        assert game.to_move == seat
+        game.step(action)
+    return game
+
+
+def held_cards(game: Game) -> Cards:
+    """Every card of the game: the hands, the cards played, and the kitty while nobody has
+    taken it (during the auction, or in a hand nobody bid for)."""
+    total = Cards("")
+    for seat in range(game.seats):
+        total = total + game.hand(seat) + game.observation(seat)["played"][seat]
+    untaken = game.phase == "bidding" or game.landlord is None
+    return total + (game.kitty if untaken else Cards(""))
