@@ -483,6 +483,7 @@ Game Game::replayed_on(const Deal& deal) const {
   s.kitty = deal.kitty;
   if (s.phase == Phase::Playing && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
   g.deals_.back() = deal;
+  if (g.deals_.size() == 1 && !from_position_) g.deal_given_ = true;
   if (g.steps_.empty()) g.initial_ = s;
   for (const Action& a : actions) require(g.apply(a), "replayed_on: the deal does not hold the cards played");
   return g;

@@ -1,5 +1,7 @@
 #include "selfplay.hpp"
 
+#include "playout.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -14,10 +16,7 @@ constexpr std::int64_t kChunk = 64;  // games a thread claims at a time
 }  // namespace
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
-  std::uint64_t z = seed + (index + 1) * 0x9E37'79B9'7F4A'7C15;
-  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
-  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
-  return z ^ (z >> 31);
+  return splitmix_finalize(seed + (index + 1) * 0x9E37'79B9'7F4A'7C15);
 }
 
 ActionRow to_row(int seat, const Action& a) {
@@ -48,16 +47,11 @@ GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::v
   const std::uint64_t s = game_seed(options.seed, index);
   Game game(s, options.rules, static_cast<int>(index % static_cast<std::uint64_t>(options.rules.players)));
   Rng rng(s ^ kPolicyStream);
-  thread_local std::vector<Action> legal;
   GameSummary summary;
-  while (game.state().phase != Phase::Over) {
-    game.legal_actions(legal);
-    const int seat = game.state().to_move;
-    const Action& a = legal[choose(options.policies[static_cast<std::size_t>(seat)], game, legal, rng)];
+  play_to_end(game, options.policies, rng, [&](int seat, const Action& a) {
     if (game.state().phase == Phase::Playing) ++summary.moves;
     if (record) record->push_back(to_row(seat, a));
-    game.apply_legal(a);
-  }
+  });
   const State& st = game.state();
   const Settlement result = game.result();
   summary.deal = game.deals().back();

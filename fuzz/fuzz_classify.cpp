@@ -20,12 +20,12 @@ void check_readings(Mask cards, const Rules& r, std::vector<Move>& got) {
   classify(cards, r, got);
   std::vector<Move> want = oracle_readings(cards, r);
   for (std::size_t i = 0; i < got.size(); ++i) {
-    FUZZ_CHECK(got[i].cards == cards, "a reading with other cards: " + describe(got[i]));
+    FUZZ_CHECK(got[i].cards == cards, "a reading with other cards: " + dump(got[i]));
     if (i > 0) {
       const Move& a = got[i - 1];
       const Move& b = got[i];
       FUZZ_CHECK(a.kind < b.kind || (a.kind == b.kind && a.key <= b.key), "readings out of order" + list(got));
-      FUZZ_CHECK(!same_move(a, b), "a reading listed twice: " + describe(b));
+      FUZZ_CHECK(!same_move(a, b), "a reading listed twice: " + dump(b));
     }
   }
   std::vector<Move> sorted = got;
@@ -61,31 +61,31 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // is_valid_move on an arbitrary Move, and on readings with one field changed.
   const Move raw = in.raw_move();
   FUZZ_CHECK(is_valid_move(raw, r) == shape_error(raw, r).empty(),
-             "is_valid_move disagrees with the oracle on " + describe(raw) + ": " + shape_error(raw, r));
+             "is_valid_move disagrees with the oracle on " + dump(raw) + ": " + shape_error(raw, r));
   for (const Move& m : ra) {
-    FUZZ_CHECK(is_valid_move(m, r), "a reading is not valid: " + describe(m));
+    FUZZ_CHECK(is_valid_move(m, r), "a reading is not valid: " + dump(m));
     Move k = m, l = m, c = m;
     k.key = static_cast<std::uint8_t>(k.key + 1 + in.below(3));
     l.length = static_cast<std::uint8_t>(l.length + 1);
     c.kind = static_cast<MoveKind>((static_cast<int>(c.kind) + 1 + in.below(13)) % kNumMoveKinds);
     for (const Move& x : {k, l, c}) {
-      FUZZ_CHECK(is_valid_move(x, r) == shape_error(x, r).empty(), "is_valid_move disagrees with the oracle on " + describe(x));
+      FUZZ_CHECK(is_valid_move(x, r) == shape_error(x, r).empty(), "is_valid_move disagrees with the oracle on " + dump(x));
     }
   }
 
   // Comparison.
   for (const Move& x : ra) {
-    FUZZ_CHECK(!beats(x, x), "a move beats itself: " + describe(x));
+    FUZZ_CHECK(!beats(x, x), "a move beats itself: " + dump(x));
     for (const Move& y : rb) {
-      FUZZ_CHECK(!(beats(x, y) && beats(y, x)), "each beats the other: " + describe(x) + " / " + describe(y));
+      FUZZ_CHECK(!(beats(x, y) && beats(y, x)), "each beats the other: " + dump(x) + " / " + dump(y));
       if (x.kind == MoveKind::Rocket) FUZZ_CHECK(beats(x, y) == (y.kind != MoveKind::Rocket), "the rocket");
-      if (y.kind == MoveKind::Rocket) FUZZ_CHECK(!beats(x, y), "something beats the rocket: " + describe(x));
+      if (y.kind == MoveKind::Rocket) FUZZ_CHECK(!beats(x, y), "something beats the rocket: " + dump(x));
       if (x.kind == MoveKind::Bomb && y.kind != MoveKind::Bomb && y.kind != MoveKind::Rocket) {
         FUZZ_CHECK(beats(x, y), "a bomb does not beat a non-bomb");
       }
       if (x.kind != MoveKind::Bomb && x.kind != MoveKind::Rocket && beats(x, y)) {
         FUZZ_CHECK(x.kind == y.kind && x.length == y.length && x.key > y.key && total(x.cards) == total(y.cards),
-                   "a non-bomb beats a different shape: " + describe(x) + " over " + describe(y));
+                   "a non-bomb beats a different shape: " + dump(x) + " over " + dump(y));
       }
     }
   }

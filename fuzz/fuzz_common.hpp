@@ -62,15 +62,8 @@ class Input {
   std::size_t i_ = 0;
 };
 
-inline const char* kind_name(MoveKind k) {
-  static const char* names[] = {"Solo",          "Pair",          "Trio",         "TrioSolo",    "TrioPair",
-                                "Straight",      "PairStraight",  "Airplane",     "AirplaneSolos", "AirplanePairs",
-                                "FourTwoSolos",  "FourTwoPairs",  "Bomb",         "Rocket"};
-  const auto i = static_cast<std::size_t>(k);
-  return i < 14 ? names[i] : "?";
-}
-
-inline std::string describe(const Move& m) {
+// Every raw field of a move, valid or not (notation.hpp's describe() is for valid moves).
+inline std::string dump(const Move& m) {
   return "'" + to_text(m.cards) + "' (mask 0x" + [&] {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%llx", static_cast<unsigned long long>(m.cards));

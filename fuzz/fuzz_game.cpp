@@ -165,7 +165,7 @@ bool same_action(const Action& a, const Action& b) {
 
 std::string text(const Action& a) {
   return "Action{type " + std::to_string(int(a.type)) + ", value " + std::to_string(a.value) + ", move " +
-         describe(a.move) + "}";
+         dump(a.move) + "}";
 }
 
 std::string text(const State& s) {

@@ -55,22 +55,22 @@ int check_wild(Input& in, Mask hand, const Move* last, const Rules& r) {
   const bool hand_ok = validate_cards(hand, r).empty();
   const bool last_ok = last == nullptr || (is_valid_move(*last, r) && (last->stand_ins == 0 || last->wild_rank == wild));
   const std::string where = " (hand " + to_text(hand) + ", wild " + std::to_string(wild) +
-                            (last ? ", last " + describe(*last) : std::string(", leading")) + ", " + describe(r) + ")";
+                            (last ? ", last " + dump(*last) : std::string(", leading")) + ", " + describe(r) + ")";
   for (const Move& m : moves) {
-    FUZZ_CHECK(contains(m.cards, stand_in_cards(m)), "stand-ins outside the combination: " + describe(m) + where);
-    FUZZ_CHECK(m.stand_ins == 0 || (wild_ok && m.wild_rank == wild), "a move with wild cards of another rank: " + describe(m) + where);
-    FUZZ_CHECK(contains(hand & kRankBits, spent(m)), "a move spends cards outside the hand: " + describe(m) + where);
+    FUZZ_CHECK(contains(m.cards, stand_in_cards(m)), "stand-ins outside the combination: " + dump(m) + where);
+    FUZZ_CHECK(m.stand_ins == 0 || (wild_ok && m.wild_rank == wild), "a move with wild cards of another rank: " + dump(m) + where);
+    FUZZ_CHECK(contains(hand & kRankBits, spent(m)), "a move spends cards outside the hand: " + dump(m) + where);
   }
   if (!hand_ok || !last_ok) return 0;
   for (const Move& m : moves) {
-    FUZZ_CHECK(is_valid_move(m, r), "a generated move is not valid: " + describe(m) + where);
-    FUZZ_CHECK(shape_error(m, r).empty(), "a generated combination fails the oracle: " + describe(m) + where);
-    if (last) FUZZ_CHECK(beats(m, *last), "a generated move does not beat last: " + describe(m) + where);
+    FUZZ_CHECK(is_valid_move(m, r), "a generated move is not valid: " + dump(m) + where);
+    FUZZ_CHECK(shape_error(m, r).empty(), "a generated combination fails the oracle: " + dump(m) + where);
+    if (last) FUZZ_CHECK(beats(m, *last), "a generated move does not beat last: " + dump(m) + where);
   }
   std::vector<Move> sorted = moves;
   sort_moves(sorted);
   for (std::size_t i = 1; i < sorted.size(); ++i) {
-    FUZZ_CHECK(!same_move(sorted[i - 1], sorted[i]), "a move listed twice: " + describe(sorted[i]) + where);
+    FUZZ_CHECK(!same_move(sorted[i - 1], sorted[i]), "a move listed twice: " + dump(sorted[i]) + where);
   }
   std::vector<Move> leads = legal_moves(hand, nullptr, r, wild);
   sort_moves(leads);
@@ -128,25 +128,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
              "append_legal_moves disturbed what the vector held");
   moves.erase(moves.begin(), moves.begin() + 3);
   for (const Move& m : moves) {
-    FUZZ_CHECK(contains(hand & kRankBits, m.cards), "a move outside the hand: " + describe(m));
+    FUZZ_CHECK(contains(hand & kRankBits, m.cards), "a move outside the hand: " + dump(m));
   }
 
   const bool hand_ok = validate_cards(hand, r).empty();
   const bool last_ok = last == nullptr || is_valid_move(*last, r);
   if (!hand_ok || !last_ok) return 0;
-  const std::string where = " (hand " + to_text(hand) + (last ? ", last " + describe(*last) : std::string(", leading")) +
+  const std::string where = " (hand " + to_text(hand) + (last ? ", last " + dump(*last) : std::string(", leading")) +
                             ", " + describe(r) + ")";
 
   for (const Move& m : moves) {
-    FUZZ_CHECK(is_valid_move(m, r), "a generated move is not valid: " + describe(m) + where);
-    FUZZ_CHECK(shape_error(m, r).empty(), "a generated move fails the oracle: " + describe(m) + ": " +
+    FUZZ_CHECK(is_valid_move(m, r), "a generated move is not valid: " + dump(m) + where);
+    FUZZ_CHECK(shape_error(m, r).empty(), "a generated move fails the oracle: " + dump(m) + ": " +
                                               shape_error(m, r) + where);
-    if (last) FUZZ_CHECK(beats(m, *last), "a generated move does not beat last: " + describe(m) + where);
+    if (last) FUZZ_CHECK(beats(m, *last), "a generated move does not beat last: " + dump(m) + where);
   }
   std::vector<Move> sorted = moves;
   sort_moves(sorted);
   for (std::size_t i = 1; i < sorted.size(); ++i) {
-    FUZZ_CHECK(!same_move(sorted[i - 1], sorted[i]), "a move listed twice: " + describe(sorted[i]) + where);
+    FUZZ_CHECK(!same_move(sorted[i - 1], sorted[i]), "a move listed twice: " + dump(sorted[i]) + where);
   }
 
   // Follows are exactly the leads that beat last.
@@ -174,7 +174,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     classify(sub, r, readings);
     for (const Move& m : readings) {
       if (!std::binary_search(leads.begin(), leads.end(), m, move_less)) {
-        fail("a reading of a sub-multiset of the hand is not a lead: " + describe(m) + where);
+        fail("a reading of a sub-multiset of the hand is not a lead: " + dump(m) + where);
       }
     }
   };

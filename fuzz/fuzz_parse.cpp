@@ -45,11 +45,30 @@ int ref_rank(char c) {
   }
 }
 
+bool is_sep(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == ','; }
+
+// Positions in messages count characters: a valid UTF-8 sequence is one, any other byte one.
+std::size_t chars_before(std::string_view s, std::size_t end) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < end; ++chars) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    std::size_t n = b < 0x80 ? 1 : (b >= 0xC2 && b <= 0xDF) ? 2 : (b >= 0xE0 && b <= 0xEF) ? 3 : (b >= 0xF0 && b <= 0xF4) ? 4 : 0;
+    for (std::size_t k = 1; n && k < n; ++k) {
+      if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) n = 0;
+    }
+    i += n ? n : 1;
+  }
+  return chars;
+}
+
 Ref reference(std::string_view s, int max_rank, int max_joker) {
   Ref out;
+  std::size_t tokens = 0;
+  for (std::size_t k = 0; k < s.size(); ++k) tokens += !is_sep(s[k]) && (k == 0 || is_sep(s[k - 1]));
+  const bool long_names = tokens >= 2;
   const auto error = [&](std::size_t at) {
     out.ok = false;
-    out.error_at = at;
+    out.error_at = chars_before(s, at);
     return out;
   };
   std::size_t i = 0;
@@ -65,8 +84,9 @@ Ref reference(std::string_view s, int max_rank, int max_joker) {
     if (c == '1' && next == '0') {
       rank = 7;
       i += 2;
-    } else if ((c == 'B' || c == 'b' || c == 'R' || c == 'r') && (next == 'J' || next == 'j')) {
-      rank = (c == 'B' || c == 'b') ? 13 : 14;
+    } else if (long_names && (i == 0 || is_sep(s[i - 1])) && (i + 2 >= s.size() || is_sep(s[i + 2])) &&
+               (c == 'B' || c == 'b' || c == 'R' || c == 'r') && (next == 'J' || next == 'j')) {
+      rank = (c == 'B' || c == 'b') ? 13 : 14;  // a long joker name: a whole token of text of two or more
       i += 2;
     } else {
       rank = ref_rank(c);
@@ -81,6 +101,7 @@ Ref reference(std::string_view s, int max_rank, int max_joker) {
                  static_cast<unsigned char>(s[i + 1]) == 0x99 && static_cast<unsigned char>(s[i + 2]) >= 0xA0 &&
                  static_cast<unsigned char>(s[i + 2]) <= 0xA7) {
         i += 3;
+        if (s.compare(i, 3, "\xEF\xB8\x8F") == 0) i += 3;  // the emoji variation selector
       }
     }
     // A nibble holds 15: a limit above that cannot be honoured and acts as 15.
@@ -92,7 +113,7 @@ Ref reference(std::string_view s, int max_rank, int max_joker) {
 }
 
 std::optional<std::size_t> position_in(const std::string& message) {
-  const auto at = message.rfind("at position ");
+  const auto at = message.find("at position ");  // the first: the quoted text may hold the words too
   if (at == std::string::npos) return std::nullopt;
   return static_cast<std::size_t>(std::strtoull(message.c_str() + at + 12, nullptr, 10));
 }

@@ -230,7 +230,7 @@ def test_records_reject_tampering() -> None:
     record = game.to_record()
     bad = json.loads(json.dumps(record))
     bad["actions"][-1] = "pass" if bad["actions"][-1] != "pass" else "bid 1"
-    with pytest.raises(ValueError, match="record action"):
+    with pytest.raises(dz.RecordError, match=r"actions\[\d+\] \('pass'\) is illegal"):
         Game.from_record(bad)
     bad = json.loads(json.dumps(record))
     bad["deals"][0]["kitty"] = "333"

@@ -551,5 +551,5 @@ def test_accepted_inputs_still_work() -> None:
 
 def test_regression_position_hands_without_length() -> None:
     # Found by hypothesis in CI: a 0-d array passes as a sequence but cannot be iterated.
-    with pytest.raises(TypeError, match="unsized"):
+    with pytest.raises(TypeError, match="hands must be a list of hands"):
         dz.Game.from_position(np.array(False), 0, 0)  # type: ignore[arg-type]

@@ -64,9 +64,9 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
         dz.legal_moves("7775", rules=LAIZI, wild="B")
     with pytest.raises(TypeError, match="wild must be an int"):
         dz.legal_moves("7775", rules=LAIZI, wild=2.0)
-    with pytest.raises(ValueError, match="not one move"):
+    with pytest.raises(dz.MoveError, match="is no move under these rules"):
         dz.Move("5777=8888", rules=LAIZI, wild="5")  # a 7 cannot become an 8
-    with pytest.raises(ValueError, match="not one move"):
+    with pytest.raises(dz.MoveError, match="is no move under these rules"):
         dz.Move("5555=7777", rules=LAIZI, wild="5")  # four wild cards are no soft bomb
     with pytest.raises(TypeError, match="wild must be an int, not bool"):
         dz.legal_moves("7775", rules=LAIZI, wild=True)
@@ -79,7 +79,7 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
     rows = dz.actions_to_rows([(0, dz.Action.play(soft))])
     assert dz.actions_from_rows(rows) == [(0, dz.Action.play(soft))]
     rows["stand_ins"][0] = 0xFFFF
-    with pytest.raises(ValueError, match="not an action"):
+    with pytest.raises(ValueError, match=r"rows\[0\]: .* is no move under any rules"):
         dz.actions_from_rows(rows)
     with pytest.raises(ValueError, match="not a move under these rules"):
         dz.legal_moves("3333", last=soft)  # the standard rules have no wild cards

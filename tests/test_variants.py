@@ -208,7 +208,7 @@ def test_four_player_generation_is_every_reading_of_every_sub_multiset(hand: Car
 def test_four_player_settlement() -> None:
     assert dz.score(2, bombs=1, players=4, landlord=1).payouts == (-4, 12, -4, -4)
     assert dz.score(1, players=4, landlord=0, landlord_won=False).payouts == (-3, 1, 1, 1)
-    with pytest.raises(ValueError, match="players must be 3 or 4"):
+    with pytest.raises(ValueError, match=r"players must be in 3\.\.4"):
         dz.score(1, players=5)
 
 
@@ -235,7 +235,7 @@ def test_four_player_match_rotates_over_four_seats() -> None:
         play_randomly(game, rng)
         match.finish(game)
     assert len(match.scores) == 4 and sum(match.scores) == 0 and match.dealer == 0
-    with pytest.raises(ValueError, match="dealer must be a seat in 0..3"):
+    with pytest.raises(ValueError, match=r"dealer must be in 0\.\.3"):
         dz.Match(rules=Rules.preset("four_player"), dealer=4)
 
 

@@ -59,7 +59,12 @@ py::list hands_arg(py::handle hands) {
   if (!py::isinstance<py::sequence>(hands) || py::isinstance<py::str>(hands)) {
     throw py::type_error("hands must be a list of hands, not " + type_name(hands));
   }
-  return py::list(py::reinterpret_borrow<py::object>(hands));
+  PyObject* copy = PySequence_List(hands.ptr());
+  if (!copy) {
+    PyErr_Clear();
+    throw py::type_error("hands must be a list of hands, not " + type_name(hands));
+  }
+  return py::reinterpret_steal<py::list>(copy);
 }
 
 // The deal's cards; the Game constructor checks that they are a deal of the deck.
@@ -275,11 +280,14 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
           })
       .def("__copy__", [](const Action& a) { return a; })
       .def("__deepcopy__", [](const Action& a, py::handle) { return a; }, py::arg("memo"))
-      .def(py::pickle([](const Action& a) { return py::make_tuple(static_cast<int>(a.type), a.value, a.move); },
+      .def(py::pickle([](const Action& a) {
+                        return py::make_tuple(static_cast<int>(a.type), a.value, a.type == ActionType::Play ? py::cast(a.move) : py::none());
+                      },
                       [](const py::tuple& t) {
                         if (t.size() != 3) raise(ErrorKind::Move, "a pickled Action has 3 fields, not " + std::to_string(t.size()));
                         const Action a{static_cast<ActionType>(int_arg(t[0], "pickled Action type", 0, kNumActionTypes - 1)),
-                                       static_cast<std::uint8_t>(int_arg(t[1], "pickled Action value", 0, 3)), t[2].cast<Move>()};
+                                       static_cast<std::uint8_t>(int_arg(t[1], "pickled Action value", 0, 3)),
+                                       t[2].is_none() ? Move{} : t[2].cast<Move>()};
                         if (auto why = action_error(a); !why.empty()) raise(ErrorKind::Move, "pickled Action: " + why);
                         return a;
                       }));

@@ -14,7 +14,7 @@ namespace ddz::py_bind {
 
 namespace {
 
-constexpr long long kMaxSeed = 0x7FFF'FFFF'FFFF'FFFF;
+constexpr long long kMaxNodes = 0x7FFF'FFFF'FFFF'FFFF;
 constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB
 constexpr long long kMaxTableMegabytes = 1 << 16;
 
@@ -37,7 +37,7 @@ SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handl
     o.time_limit = time_limit.cast<double>();
     if (!(o.time_limit > 0) || !std::isfinite(o.time_limit)) throw py::value_error("time_limit must be a positive number of seconds");
   }
-  if (!node_limit.is_none()) o.node_limit = int_arg(node_limit, "node_limit", 1, kMaxSeed);
+  if (!node_limit.is_none()) o.node_limit = int_arg(node_limit, "node_limit", 1, kMaxNodes);
   o.tt_bytes = static_cast<std::size_t>(int_arg(tt_megabytes, "tt_megabytes", 1, kMaxTableMegabytes)) << 20;
   return o;
 }
@@ -103,7 +103,7 @@ nodes: positions searched; seconds: wall time of the search.)doc")
   m.def("sample_worlds", [](const Game& game, py::handle seat, py::handle n, py::handle seed) {
           const int s = seat_from(seat, game.state().seats, "seat");
           const auto count = static_cast<int>(int_arg(n, "n", 0, kMaxWorlds));
-          const auto sd = static_cast<std::uint64_t>(int_arg(seed, "seed", 0, kMaxSeed));
+          const std::uint64_t sd = seed_arg(seed);
           const Game source = game;
           std::vector<Game> worlds;
           {
@@ -125,7 +125,7 @@ position has only itself as a world. Same seed, same worlds.)doc");
 
   m.def("playout", [](const Game& game, py::handle policy, py::handle seed) {
           const auto policies = policies_arg(policy, game.state().seats);
-          Rng rng(static_cast<std::uint64_t>(int_arg(seed, "seed", 0, kMaxSeed)));
+          Rng rng(seed_arg(seed));
           Game copy = game;
           py::gil_scoped_release release;
           return playout(std::move(copy), policies, rng);

@@ -126,13 +126,15 @@ def selfplay(
     same arrays as a local run of the same seed.
     """
     if backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+        raise ValueError(f"unknown backend {backend!r}; backends: local, ray")
     games = _core.checked_int(games, "games", 0, _MAX_GAMES)
     first = _core.checked_int(first, "first", 0, _MAX_GAMES)
     seed = _core.checked_seed(seed)
     if backend == "ray":
         return _ray_selfplay(games, policy, seed, rules, record, first, address)
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
+    if not (callable(policy) or isinstance(policy, (str, Sequence))):
+        raise TypeError(f"policy must be a built-in policy name, one name per seat, or a callable, not {type(policy).__name__}")
     if not callable(policy) or games == 0:
         return SelfPlayResult(**_core.selfplay(games, "random" if callable(policy) else policy, seed, threads, rules, record, first))
     return _python_selfplay(range(first, first + games), policy, seed, rules, record)

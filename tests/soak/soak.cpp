@@ -75,12 +75,7 @@ std::vector<Config> configs() {
   return out;
 }
 
-std::uint64_t splitmix(std::uint64_t x) {
-  std::uint64_t z = x + 0x9E37'79B9'7F4A'7C15;
-  z = (z ^ (z >> 30)) * 0xBF58'476D'1CE4'E5B9;
-  z = (z ^ (z >> 27)) * 0x94D0'49BB'1331'11EB;
-  return z ^ (z >> 31);
-}
+std::uint64_t splitmix(std::uint64_t x) { return splitmix_finalize(x + 0x9E37'79B9'7F4A'7C15); }
 
 std::mutex print_mutex;
 

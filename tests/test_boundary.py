@@ -1,0 +1,471 @@
+"""Every input means exactly what it says, or is refused: one regression test per defect
+the boundary review found (card text, Python values, records, the stake, bytes and memory,
+reconstruction, messages), and property tests of the text grammar."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from helpers import play_randomly
+from hypothesis import given
+from hypothesis import strategies as st
+
+import doudizhu as dz
+from doudizhu import Cards, Game, Move, MoveKind, Rules
+
+# --- card text ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("QRJ8", "8JQR"),  # a run is one card per character: the jack is not swallowed
+        ("K2RJ3", "3JK2R"),
+        ("BJ", "JB"),  # the whole text is a run too
+        ("rj", "JR"),
+        ("BJ RJ", "BR"),  # whole tokens of multi-token text are the long joker names
+        ("3 4 bj", "34B"),
+        ("3,BJ,rJ", "3BR"),
+        ("3BJ RJ", "3JBR"),  # inside a run, never
+        ("10 J Q", "TJQ"),
+        ("3♠3♥3♦", "333"),
+        ("3♠️ 4♥️", "34"),  # suit symbols with the emoji variation selector
+        ("ts jh", "TJ"),
+    ],
+)
+def test_card_text_reads_every_card(text: str, expected: str) -> None:
+    assert str(Cards(text)) == expected
+
+
+def test_every_entry_point_reads_a_run_one_card_per_character() -> None:
+    assert len(dz.legal_moves("QRJ8")) == len(dz.legal_moves(Cards("8JQR")))
+    assert dz.classify("RJ") == []  # a red joker and a jack are no combination
+    assert str(Move("QJT98").cards) == "89TJQ"
+    game = Game.from_position(["QRJ8", "3"], landlord=0, to_move=0)
+    assert len(game.hand(0)) == 4
+    assert Cards(["BJ", "RJ"]) == Cards("BR")  # each element of a list is a whole token
+
+
+def test_action_words_are_not_read_as_cards() -> None:
+    game = Game(seed=1)
+    with pytest.raises(dz.IllegalActionError, match="bid 0"):
+        game.step("bid")  # once read as the black joker and "id"
+    assert game.history == []
+    game.step("BID 2")
+    assert game.bid_value == 2
+
+
+@given(st.lists(st.sampled_from("3456789TJQKA2"), max_size=17), st.integers(0, 1), st.integers(0, 1), st.randoms())
+def test_hands_in_any_spelling_parse_to_the_cards_written(ranks: list[str], black: int, red: int, rnd: random.Random) -> None:
+    cards = ranks + ["B"] * black + ["R"] * red
+    expected = Cards(Counter(cards))
+    rnd.shuffle(cards)
+    spelled = []
+    for c in cards:
+        if c in "BR" and rnd.random() < 0.5:
+            c += "J"  # a long name, used only where it is a whole token below
+        elif c == "T" and rnd.random() < 0.3:
+            c = rnd.choice(["10", "x", "t"])
+        elif c not in "BR" and rnd.random() < 0.3:
+            c += rnd.choice(["s", "h", "D", "c", "♠", "♥", "♦", "♣"])
+        spelled.append(c.lower() if rnd.random() < 0.3 else c)
+    separator = rnd.choice([" ", ", ", ",", "  "])
+    if len(spelled) >= 2 or not any(t.upper() in ("BJ", "RJ") for t in spelled):
+        assert Cards(separator.join(spelled)) == expected
+    assert Cards(spelled) == expected
+
+
+@given(st.integers(0, (1 << 60) - 1))
+def test_text_round_trips(mask: int) -> None:
+    try:
+        cards = Cards.from_mask(mask)
+    except dz.CardsError:
+        return
+    assert Cards(str(cards)) == cards
+
+
+# --- Python values -----------------------------------------------------------------------
+
+
+def test_a_mapping_is_rank_to_count() -> None:
+    assert Cards(Counter("33334")) == Cards("33334")
+    assert Cards({"3": 4}) == Cards("3333")
+    assert Cards({"t": 2, "BJ": 1, "10": 1}) == Cards("TTTB")
+    with pytest.raises(dz.CardsError, match="not one card"):
+        Cards({"33": 1})
+    with pytest.raises(ValueError, match="count"):
+        Cards({"3": -1})
+    with pytest.raises(TypeError, match="count"):
+        Cards({"3": True})
+    with pytest.raises(dz.CardsError, match="cards of rank 3"):
+        Cards({"3": 9})
+
+
+@pytest.mark.parametrize("value", [True, False, MoveKind.PAIR, 1.0, np.float64(1.0), np.bool_(True)])
+def test_bools_enums_and_floats_are_no_ints(value: object) -> None:
+    with pytest.raises(TypeError):
+        Cards(value)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Game(seed=value)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Game(seed=1).bid(value)  # type: ignore[arg-type]
+
+
+def test_call_and_rob_take_a_strict_bool() -> None:
+    game = Game(seed=1, rules=Rules(bidding="call_rob"))
+    for bad in (None, 0.5, 1, "yes"):
+        with pytest.raises(TypeError, match="True or False"):
+            game.call(bad)  # type: ignore[arg-type]
+    assert game.history == []
+    game.call(np.bool_(True))
+    assert game.history[0][1] == dz.Action.call(True)
+
+
+def test_numpy_integers_are_ints() -> None:
+    assert Cards(np.uint64(Cards("33").mask)) == Cards("33")
+    game = Game(seed=np.int64(5))
+    game.bid(np.int8(1))
+    assert game.bid_value == 1
+    assert len(dz.selfplay(np.int64(3), seed=np.uint64(2))) == 3
+
+
+# --- seeds: one range everywhere ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**64 + 42])
+def test_seeds_outside_the_range_are_refused_everywhere(seed: int) -> None:
+    game = Game(seed=3)
+    calls = [
+        lambda: Game(seed=seed),
+        lambda: dz.selfplay(1, seed=seed),
+        lambda: dz.Match(seed=seed),
+        lambda: dz.sample_worlds(game, 0, 1, seed=seed),
+        lambda: dz.playout(game, seed=seed),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"seed must be in 0\.\.2\*\*64-1"):
+            call()
+    record = game.to_record()
+    record["seed"] = seed
+    with pytest.raises(dz.RecordError, match="seed"):
+        Game.from_record(record)
+
+
+@pytest.mark.parametrize("seed", [0, 2**63, 2**64 - 1])
+def test_seeds_at_the_ends_of_the_range_work_everywhere(seed: int) -> None:
+    game = Game(seed=seed)
+    assert game.seed == seed
+    assert Game.from_record(game.to_record()).seed == seed
+    assert len(dz.sample_worlds(game, 0, 2, seed=seed)) == 2
+    dz.playout(game, seed=seed)
+    assert len(dz.selfplay(2, seed=seed)) == 2
+
+
+# --- records -----------------------------------------------------------------------------
+
+
+def _record(seed: int = 4, rules: Rules | None = None) -> dict:
+    game = Game(seed=seed, rules=rules)
+    play_randomly(game, random.Random(seed))
+    return json.loads(json.dumps(game.to_record()))
+
+
+def _tampered(change) -> dict:  # type: ignore[no-untyped-def]
+    record = _record()
+    change(record)
+    return record
+
+
+def _set(path: list, value: object):  # type: ignore[no-untyped-def]
+    def change(record: dict) -> None:
+        target = record
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+
+    return change
+
+
+def _delete(path: list):  # type: ignore[no-untyped-def]
+    def change(record: dict) -> None:
+        target = record
+        for key in path[:-1]:
+            target = target[key]
+        del target[path[-1]]
+
+    return change
+
+
+TAMPERINGS = {
+    "format": (_set(["format"], "other"), "format"),
+    "no format": (_delete(["format"]), "format"),
+    "version 1": (_set(["version"], 1), "version"),
+    "version True": (_set(["version"], True), "version"),
+    "version text": (_set(["version"], "2"), "version"),
+    "start": (_set(["start"], "magic"), "start"),
+    "no start": (_delete(["start"]), "start"),
+    "extra key": (_set(["comment"], "hi"), "unknown field.*'comment'"),
+    "no rules": (_delete(["rules"]), "lacks.*'rules'"),
+    "rules not a dict": (_set(["rules"], "standard"), "'rules' must be a dict"),
+    "rules lack a field": (_delete(["rules", "max_solo_kicker_copies"]), "lacks.*'max_solo_kicker_copies'"),
+    "rules extra field": (_set(["rules", "jokers_wild"], True), "unknown field.*'jokers_wild'"),
+    "rules bad value": (_set(["rules", "players"], 5), "rules"),
+    "rules bad type": (_set(["rules", "four_with_two"], 1), "rules"),
+    "seed negative": (_set(["seed"], -1), "seed"),
+    "seed float": (_set(["seed"], 4.0), "seed"),
+    "seed other": (_set(["seed"], 5), "deals\\[0\\] is not the deal of seed 5"),
+    "no seed": (_delete(["seed"]), "lacks.*'seed'"),
+    "first bidder": (_set(["first_bidder"], 3), "first_bidder"),
+    "landlord on a seeded hand": (_set(["landlord"], 0), "landlord"),
+    "deals empty": (_set(["deals"], []), "'deals' is empty"),
+    "deals not a list": (_set(["deals"], {}), "'deals' must be a list"),
+    "deal lower case": (_set(["deals", 0, "kitty"], "48j"), "deals\\[0\\] is not the deal of seed"),
+    "deal other kitty": (_set(["deals", 0, "kitty"], "333"), "deals\\[0\\]"),
+    "deal extra key": (_set(["deals", 0, "dealer"], 1), "unknown field.*'dealer'"),
+    "deal no hands": (_delete(["deals", 0, "hands"]), "lacks.*'hands'"),
+    "actions not a list": (_set(["actions"], "pass"), "'actions' must be a list"),
+    "action not text": (_set(["actions", 0], 1), "actions\\[0\\] must be action text"),
+    "action unreadable": (_set(["actions", 0], "bid x"), "actions\\[0\\].*bid"),
+    "action illegal": (_set(["actions", -1], "pass"), "is illegal"),
+    "action extra": (lambda r: r["actions"].append("pass"), "illegal"),
+    "no actions": (_delete(["actions"]), "lacks.*'actions'"),
+    "not JSON": (_set(["actions", 0], object()), "no JSON value"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERINGS))
+def test_tampered_records_are_refused_naming_the_field(name: str) -> None:
+    change, message = TAMPERINGS[name]
+    with pytest.raises(dz.RecordError, match=message):
+        Game.from_record(_tampered(change))
+
+
+def test_a_given_deal_says_so_and_replays() -> None:
+    deal = Game(seed=9).to_record()["deals"][0]
+    game = Game.from_deal(deal["hands"], deal["kitty"], landlord=1, rules=Rules.preset("douzero"), seed=3)
+    record = game.to_record()
+    assert record["start"] == "deal" and record["landlord"] == 1
+    assert Game.from_record(json.loads(json.dumps(record))).hash == game.hash
+    record["start"] = "seed"
+    record["landlord"] = None
+    with pytest.raises(dz.RecordError, match="not the deal of seed 3"):
+        Game.from_record(record)
+
+
+def test_a_position_record_replays() -> None:
+    game = Game.from_position(["333444", "5"], landlord=0, to_move=1, last="4", last_by=0)
+    record = json.loads(json.dumps(game.to_record()))
+    assert record["start"] == "position"
+    assert Game.from_record(record).hash == game.hash
+
+
+def test_replay_runs_none_of_the_records_objects() -> None:
+    # Once a str subclass mutated the list of actions while the C++ replay walked it
+    # (a heap-use-after-free under ASan); replay now copies the record first.
+    record = _record()
+    actions = record["actions"]
+
+    class Sneaky(str):
+        def __eq__(self, other: object) -> bool:
+            actions.clear()
+            return str.__eq__(self, other)
+
+        __hash__ = str.__hash__
+
+        def lower(self) -> str:
+            actions.clear()
+            return str.lower(self)
+
+    record["actions"] = [Sneaky(a) for a in actions]
+    record["deals"][0]["kitty"] = Sneaky(record["deals"][0]["kitty"])
+    replayed = Game.from_record(record)
+    assert len(replayed.history) == len(record["actions"])
+
+
+# --- the stake ----------------------------------------------------------------------------
+
+
+def _readings(game: Game) -> set[tuple[int, int]]:
+    seat = game.to_move if game.to_move is not None else 0
+    obs = game.observation(seat)
+    encoded = dz.encode.observation(game, seat)
+    layout = dz.encode.layout_for(game.rules)
+    base_block = float(encoded[layout["base"]][0])
+    multiplier_block = float(encoded[layout["multiplier"]][0])
+    assert base_block == (np.float32(np.log2(game.bid_value)) if game.bid_value > 0 else 0.0)
+    assert multiplier_block == np.float32(np.log2(game.multiplier))
+    return {(game.bid_value, game.multiplier), (obs["base"], obs["multiplier"])}
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [Rules(), Rules(bidding="call_rob", call_base=4), Rules(bidding="none"), Rules.preset("openspiel"),
+     Rules.preset("four_player"), Rules(max_multiplier=4)],
+    ids=["classic", "call_rob", "none", "openspiel", "four_player", "capped"],
+)
+def test_every_reading_of_the_stake_agrees_at_every_step(rules: Rules) -> None:
+    for seed in range(8):
+        game = Game(seed=seed, rules=rules)
+        rnd = random.Random(seed)
+        while game.phase != "over":
+            assert len(_readings(game)) == 1
+            game.step(rnd.choice(game.legal_actions()))
+        result = game.result
+        assert result is not None
+        if result.landlord >= 0:
+            assert result.base == game.bid_value
+
+
+def test_the_stake_before_anyone_bids_is_zero() -> None:
+    game = Game(seed=1, rules=Rules(bidding="call_rob", call_base=4))
+    assert (game.bid_value, game.observation(0)["base"]) == (0, 0)
+    game.call(True)
+    assert (game.bid_value, game.observation(0)["base"]) == (4, 4)
+    classic = Game(seed=1)
+    classic.bid(2)
+    assert classic.observation(1)["base"] == 2
+
+
+def test_the_multiplier_is_exact_or_refused() -> None:
+    with pytest.raises(ValueError, match="bombs must be in 0..13"):
+        dz.score(3, bombs=40)
+    with pytest.raises(ValueError, match="rockets"):
+        dz.score(3, rockets=2)
+    assert dz.score(1, bombs=13, rockets=1, spring=True).multiplier == 2**15
+    assert dz.score(1, bombs=26, rockets=1, players=4).multiplier == 2**27
+
+
+# --- bytes and memory ---------------------------------------------------------------------
+
+
+def test_equal_batches_are_equal_byte_for_byte() -> None:
+    hands = np.array([Cards("33344456789TJQKA2BR").mask, Cards("3456").mask], np.uint64)
+    first, _ = dz.legal_moves_batch(hands)
+    garbage = np.frombuffer(bytes(range(256)) * 1000, np.uint8).copy()  # dirty the heap
+    del garbage
+    second, _ = dz.legal_moves_batch(hands)
+    assert first.tobytes() == second.tobytes()
+    assert dz.legal_moves_array("33344456").tobytes() == dz.legal_moves_array("33344456").tobytes()
+    pair = dz.moves_to_array([Move("33")]).tobytes()
+    assert pair[8:] == bytes([int(MoveKind.PAIR), 0, 1, 0, 0, 0, 0, 0])  # kind, key, length, wild, stand-ins, zero
+
+
+def test_move_rows_have_zero_padding() -> None:
+    rows = dz.legal_moves_array("33344456789TJQKA2BR", rules=Rules.preset("laizi"), wild="3")
+    raw = rows.view(np.uint8).reshape(-1, 16)
+    assert (raw[:, 14:] == 0).all()
+
+
+def test_interning_is_bounded() -> None:
+    import resource
+
+    laizi = Rules.preset("laizi")
+    rnd = random.Random(0)
+    deck = list("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222")
+
+    def churn(n: int) -> None:
+        for _ in range(n):
+            rnd.shuffle(deck)
+            dz.legal_moves("".join(deck[:12]), rules=laizi, wild=rnd.choice("3456789TJQKA2"))
+
+    churn(400)  # fills the cache
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    churn(1500)
+    grown_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+    assert grown_kb < 64 * 1024, f"RSS grew by {grown_kb} kB over fresh hands"
+
+
+def test_a_table_where_nobody_bids_ends() -> None:
+    game = Game(seed=0, rules=Rules(max_redeals=3))
+    while game.phase == "bidding":
+        game.bid(0)
+    assert game.phase == "over" and game.redeals == 3
+    assert game.result is not None and game.result.payouts == (0, 0, 0) and game.landlord is None
+    with pytest.raises(ValueError, match="max_redeals"):
+        Rules(max_redeals=10_001)
+    many = Game(seed=0)
+    while many.phase == "bidding":
+        many.bid(0)
+    assert many.redeals == Rules().max_redeals
+
+
+# --- reconstruction -----------------------------------------------------------------------
+
+
+def test_rows_and_pickles_that_are_no_move_are_refused() -> None:
+    rows = dz.moves_to_array([Move("3")])
+    rows["kind"][0] = int(MoveKind.ROCKET)
+    with pytest.raises(dz.MoveError, match="no move under any rules"):
+        dz.moves_from_array(rows)
+    with pytest.raises(dz.MoveError):
+        Move.__new__(Move).__setstate__((1, 13, 0, 1, 0, 0))
+    rows = dz.moves_to_array([Move("333345")])  # four with two solos
+    with pytest.raises(dz.MoveError, match="under these rules"):
+        dz.moves_from_array(rows, rules=Rules.preset("openspiel"))  # which has no four-with-two
+    assert dz.moves_from_array(rows, rules=Rules()) == [Move("333345")]
+
+
+def test_action_rows_that_are_no_action_are_refused() -> None:
+    rows = dz.actions_to_rows([(0, dz.Action.bid(2))])
+    rows["value"][0] = 7
+    with pytest.raises(dz.MoveError, match="rows\\[0\\]"):
+        dz.actions_from_rows(rows)
+    rows = dz.actions_to_rows([(0, dz.Action.pass_())])
+    rows["cards"][0] = 1
+    with pytest.raises(dz.MoveError, match="only a play holds cards"):
+        dz.actions_from_rows(rows)
+
+
+def test_actions_and_settlements_copy_and_pickle() -> None:
+    game = Game(seed=2)
+    play_randomly(game, random.Random(2))
+    history = copy.deepcopy(game.history)
+    assert history == game.history
+    assert pickle.loads(pickle.dumps(game.history)) == game.history
+    result = game.result
+    assert result is not None
+    assert copy.copy(result) == result and pickle.loads(pickle.dumps(result)) == result
+    with pytest.raises(ValueError, match="value"):
+        dz.Action.__new__(dz.Action).__setstate__((2, 9, None))  # a bid of 9
+    with pytest.raises(dz.MoveError, match="only a play holds cards"):
+        dz.Action.__new__(dz.Action).__setstate__((1, 0, Move("3")))  # a pass with cards
+
+
+# --- messages -----------------------------------------------------------------------------
+
+
+def test_messages_are_short_valid_and_nul_safe() -> None:
+    with pytest.raises(dz.CardsError) as cut:
+        Cards("Z123456♠" * 10)
+    cut.value.args[0].encode("utf-8")  # valid UTF-8, never cut inside a character
+    with pytest.raises(dz.CardsError) as nul:
+        Cards("33\x00Z")
+    assert "\\x00" in str(nul.value)
+    with pytest.raises(dz.CardsError) as huge:
+        Cards("3" * 5 + "Z" * 5_000_000)
+    assert len(str(huge.value)) < 300 and "5000005 characters" in str(huge.value)
+
+
+def test_argument_errors_are_sentences_naming_the_argument() -> None:
+    with pytest.raises(TypeError, match="seed must be an int"):
+        dz.Match(seed=1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be a Rules"):
+        dz.Match(rules="douzero")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="games must be in"):
+        dz.selfplay(2**63)
+
+
+def test_the_error_classes_are_value_errors() -> None:
+    for error in (dz.CardsError, dz.MoveError, dz.IllegalActionError, dz.RecordError):
+        assert issubclass(error, dz.DoudizhuError) and issubclass(error, ValueError)
+    game = Game(seed=1)
+    with pytest.raises(dz.CardsError):
+        game.step("3Z")  # unreadable text
+    with pytest.raises(dz.IllegalActionError):
+        game.step("33")  # readable, not legal now
