@@ -1,5 +1,7 @@
 #include "encode.hpp"
 
+#include "seat_view.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -18,18 +20,6 @@ int max_hand(int decks) { return preset(decks == 1 ? "standard" : "four_player")
 bool is_play_phase_action(const Action& a) { return a.type == ActionType::Play || a.type == ActionType::Pass; }
 
 std::size_t at(int seat) { return static_cast<std::size_t>(seat); }
-
-// Per rank, the deck minus `hand` minus everything played, never below zero.
-Mask unseen_cards(const State& s, int seat, const Rules& rules) {
-  const Mask deck = rules.deck();
-  Mask out = 0;
-  for (int r = 0; r < kNumRanks; ++r) {
-    int n = count(deck, r) - count(s.hands[at(seat)], r);
-    for (int i = 0; i < s.seats; ++i) n -= count(s.played[at(i)], r);
-    out += cards_of(r, std::max(n, 0));
-  }
-  return out;
-}
 
 void one_hot(float* block, int index, int size) {
   if (index >= 0 && index < size) block[index] = 1.0f;
@@ -123,15 +113,16 @@ void encode_observation(const GameView& v, int seat, const ObservationLayout& la
   std::fill(out, out + layout.size, 0.0f);
 
   write_card_plane(s.hands[at(seat)], d, block(kHand));
-  write_card_plane(unseen_cards(s, seat, v.rules), d, block(kUnseen));
+  const SeatView view = seat_view(s, seat);
+  write_card_plane(view.others, d, block(kUnseen));
   for (int i = 0; i < n; ++i) {
     const int k = rel(i);
     write_card_plane(s.played[at(i)], d, block(kPlayed) + k * c);
     thermometer(block(kHandSizes) + k * max_hand(d), total(s.hands[at(i)]), max_hand(d));
     block(kSeatsPresent)[k] = 1.0f;
   }
+  if (view.kitty_shown) write_card_plane(s.kitty, d, block(kKitty));
   if (s.landlord >= 0) {
-    write_card_plane(s.kitty, d, block(kKitty));
     one_hot(block(kLandlord), rel(s.landlord), seats);
   }
   if (s.last.cards && s.last_by >= 0) {

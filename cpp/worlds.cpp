@@ -7,9 +7,6 @@ namespace ddz {
 
 namespace {
 
-// Per-rank a - b, floored at zero (the kitty cards the landlord may have played).
-Mask saturating_minus(Mask a, Mask b) { return a - per_rank_min(a, b); }
-
 // The current deal (a position game: the starting hands) that leads to `hands` and
 // `kitty` after the plays recorded in `s`.
 Deal deal_behind(const State& s, const std::array<Mask, kMaxSeats>& hands, Mask kitty, bool from_position) {
@@ -27,33 +24,15 @@ Deal deal_behind(const State& s, const std::array<Mask, kMaxSeats>& hands, Mask 
 
 }  // namespace
 
-Unknowns unknowns(const State& s, int seat) {
-  Unknowns u;
-  for (int i = 0; i < s.seats; ++i) {
-    if (i == seat) continue;
-    const auto k = static_cast<std::size_t>(i);
-    // The landlord showed the kitty when taking it; ranks cannot tell which copies it
-    // played since, so only the kitty cards beyond its plays of that rank are known.
-    if (i == s.landlord) u.known[k] = saturating_minus(s.kitty, s.played[k]);
-    u.cards += s.hands[k] - u.known[k];
-    u.slots[k] = total(s.hands[k] - u.known[k]);
-  }
-  if (s.landlord < 0) {  // bidding (or a void hand): the kitty is still face down
-    u.cards += s.kitty;
-    u.kitty_slots = total(s.kitty);
-  }
-  return u;
-}
-
 Game sample_world(const Game& game, int seat, Rng& rng) {
   const State& s = game.state();
   if (seat < 0 || seat >= s.seats) throw std::invalid_argument("seat must be a seat of the game");
-  const Unknowns u = unknowns(s, seat);
+  const SeatView u = seat_view(s, seat);
   // The unknown cards one by one, shuffled (Fisher-Yates), then dealt in order.
   std::array<std::uint8_t, 256> pool{};  // 15 ranks of at most 15 cards
   int n = 0;
   for (int r = 0; r < kNumRanks; ++r) {
-    for (int c = 0; c < count(u.cards, r); ++c) pool[static_cast<std::size_t>(n++)] = static_cast<std::uint8_t>(r);
+    for (int c = 0; c < count(u.unknown, r); ++c) pool[static_cast<std::size_t>(n++)] = static_cast<std::uint8_t>(r);
   }
   for (int i = n - 1; i > 0; --i) std::swap(pool[static_cast<std::size_t>(i)], pool[rng.below(static_cast<std::uint32_t>(i + 1))]);
   std::array<Mask, kMaxSeats> hands = s.hands;
@@ -65,7 +44,7 @@ Game sample_world(const Game& game, int seat, Rng& rng) {
   };
   for (int i = 0; i < s.seats; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    if (i != seat) hands[k] = u.known[k] + draw(u.slots[k]);
+    if (i != seat) hands[k] = u.known[k] + draw(u.unknown_slots[k]);
   }
   const Mask kitty = u.kitty_slots ? draw(u.kitty_slots) : s.kitty;
   return game.replayed_on(deal_behind(s, hands, kitty, game.started_from_position()));

@@ -65,10 +65,14 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
             assert list(sizes[k]) == sorted(sizes[k], reverse=True)  # a thermometer
         else:
             assert not played[k].any() and not sizes[k].any()
-    unseen = counts("unseen")
-    for r in range(15):
-        in_play = game.hand(seat).counts[r] + sum(view["played"][i].counts[r] for i in range(n))
-        assert unseen[r] == DECK_COUNTS[r] * d - in_play
+    # Unseen: the other hands and the kitty while face down (in a dealt game, the deck less
+    # the seat's hand and every card played; in a position, cards out of play are known).
+    others = [game.hand(i) for i in range(n) if i != seat] + ([game.kitty] if game.landlord is None else [])
+    assert counts("unseen") == [sum(h.counts[r] for h in others) for r in range(15)]
+    if not game.origin["start"] == "position":
+        for r in range(15):
+            in_play = game.hand(seat).counts[r] + sum(view["played"][i].counts[r] for i in range(n))
+            assert counts("unseen")[r] == DECK_COUNTS[r] * d - in_play
     kitty = counts("kitty")
     assert kitty == (list(game.kitty.counts) if game.landlord is not None else [0] * 15)
     landlord = one_hot_index(obs[L["landlord"]])
@@ -83,7 +87,7 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     assert obs[L["bombs"]].sum() == view["bombs"] + view["rockets"]
     assert obs[L["multiplier"]][0] == pytest.approx(math.log2(game.multiplier))
     if game.phase != "bidding":
-        assert obs[L["base"]][0] == pytest.approx(math.log2(game.bid_value))
+        assert obs[L["base"]][0] == pytest.approx(math.log2(game.bid_value) if game.bid_value else 0.0)
     if game.rules.bidding == "classic":
         assert one_hot_index(obs[L["bid"]]) == view["bidding"]["high_bid"]
     assert list(obs[L["seats_present"]]) == [1.0] * n + [0.0] * (layout_seats - n)

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "../game.hpp"
+#include "../seat_view.hpp"
 #include "convert.hpp"
 
 namespace ddz::py_bind {
@@ -153,7 +154,7 @@ py::dict observation(const Game& g, py::handle seat_obj) {
   o["played"] = py::tuple(played);
   o["last"] = optional_move_obj(s.last);
   o["last_by"] = optional_seat(s.last_by);
-  o["kitty"] = s.phase == Phase::Bidding || s.seats < g.rules().players ? py::object(py::none()) : py::cast(Cards{s.kitty});
+  o["kitty"] = seat_view(s, seat).kitty_shown ? py::cast(Cards{s.kitty}) : py::object(py::none());
   py::dict bidding;
   bidding["first_bidder"] = int{s.first_bidder};
   bidding["high_bid"] = int{s.high_bid};

@@ -34,8 +34,8 @@ void check_consistent(const Game& g, const Game& w, int seat) {
   const auto hw = w.history(), hg = g.history();
   CHECK_EQ(hw.size(), hg.size());
   for (std::size_t i = 0; i < hw.size() && i < hg.size(); ++i) CHECK(hw[i].seat == hg[i].seat && hw[i].action == hg[i].action);
-  const Unknowns a = unknowns(s, seat), b = unknowns(t, seat);
-  CHECK(a.cards == b.cards);  // the same unknown cards, wherever they are now
+  const SeatView a = seat_view(s, seat), b = seat_view(t, seat);
+  CHECK(a.unknown == b.unknown);  // the same unknown cards, wherever they are now
   if (s.landlord >= 0) {
     CHECK(t.kitty == s.kitty);
     CHECK(contains(t.hands[static_cast<std::size_t>(s.landlord)], a.known[static_cast<std::size_t>(s.landlord)]));
