@@ -21,6 +21,9 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _metadata_version
+
 from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
@@ -86,3 +89,8 @@ __all__ = [
     "solve",
     "solve_moves",
 ]
+
+try:
+    __version__ = _metadata_version("doudizhu-engine")
+except PackageNotFoundError:  # the package run from a source tree, not installed
+    __version__ = "unknown"

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from . import __version__
 from ._core import Cards, Game, Rules, choose_action, game_seed, legal_moves
 from .selfplay import SelfPlayResult, selfplay
 
@@ -163,6 +164,7 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="doudizhu", description="A fast, exact Dou Dizhu rules engine.")
+    parser.add_argument("--version", action="version", version=f"doudizhu-engine {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     presets = Rules.presets()
 
