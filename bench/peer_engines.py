@@ -18,7 +18,7 @@ setup (state steering, object construction) happens once, outside the timed call
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable
 
 import positions as P
 
@@ -36,7 +36,7 @@ def douzero_text(cards) -> str:
     return "".join(sorted((_DZ_BACK[c] for c in cards), key=P.RANK_INDEX.__getitem__))
 
 
-def prepare_douzero(hand: str, last: Optional[str]) -> Callable[[], list]:
+def prepare_douzero(hand: str, last: str | None) -> Callable[[], list]:
     from douzero.env.game import GameEnv
     env = GameEnv(None)
     env.acting_player_position = "landlord"
@@ -53,7 +53,7 @@ def douzero_version() -> str:
 # ------------------------------------------------------------------------------ RLCard
 class _RLPlayer:
     """The two attributes get_gt_cards reads."""
-    __slots__ = ("player_id", "current_hand", "played_cards")
+    __slots__ = ("current_hand", "played_cards", "player_id")
 
     def __init__(self, pid, current_hand=None, played_cards=None):
         self.player_id = pid
@@ -79,7 +79,7 @@ def rlcard_hand(text: str):
     return out
 
 
-def prepare_rlcard(hand: str, last: Optional[str]) -> Callable[[], object]:
+def prepare_rlcard(hand: str, last: str | None) -> Callable[[], object]:
     if last is None:
         from rlcard.games.doudizhu.judger import DoudizhuJudger
         f = DoudizhuJudger.playable_cards_from_hand

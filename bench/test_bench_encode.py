@@ -22,7 +22,7 @@ import random
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy: idle OpenBLAS threads spin
 
-import pytest  # noqa: E402
+import pytest
 
 pytest.importorskip("pytest_benchmark")
 dz = pytest.importorskip("doudizhu")
@@ -37,7 +37,8 @@ HANDS = 40
 class _Scripted:
     """A DouZero player that plays the action it is given."""
 
-    action: list = []
+    def __init__(self) -> None:
+        self.action: list = []
 
     def act(self, infoset):
         return list(self.action)
@@ -64,7 +65,8 @@ def _states():
         while game.phase == "playing":
             out.append((game.copy(), env.game_infoset))
             action = rng.choice(game.legal_actions())
-            players[env.acting_player_position].action = peers.douzero_cards(str(action.move.cards)) if action.move else []
+            cards = peers.douzero_cards(str(action.move.cards)) if action.move else []
+            players[env.acting_player_position].action = cards
             env.step()
             game.step(action)
     return out

@@ -3,8 +3,10 @@ action ids, checked against the peers themselves where they are installed."""
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 import random
+import re
 
 import numpy as np
 import pytest
@@ -12,8 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import doudizhu as dz
-import peers
 from doudizhu.actions import ActionSpace, from_openspiel, from_rlcard, to_openspiel, to_rlcard
+
+import peers
 
 PRESETS = ("standard", "douzero", "rlcard", "openspiel")
 VARIANTS = ("sanren", "happy", "four_player")
@@ -136,7 +139,7 @@ def test_masks_of_any_deal(seed: int, name: str) -> None:
 
 def test_bad_ids_and_actions() -> None:
     space = ActionSpace()
-    with pytest.raises(ValueError, match="action id must be in 0.."):
+    with pytest.raises(ValueError, match=re.escape("action id must be in 0..")):
         space.action(len(space))
     with pytest.raises(ValueError, match="action id"):
         space.action(-1)
@@ -299,7 +302,8 @@ def test_openspiel_games_mirror_ours(seed: int) -> None:
 
 _ANYTHING = st.one_of(
     st.none(), st.booleans(), st.integers(), st.floats(), st.text(), st.binary(),
-    st.lists(st.integers(), max_size=3), st.sampled_from([dz.Action.pass_(), dz.Move("3"), dz.Cards("3"), dz.Game(seed=1)]),
+    st.lists(st.integers(), max_size=3),
+    st.sampled_from([dz.Action.pass_(), dz.Move("3"), dz.Cards("3"), dz.Game(seed=1)]),
 )
 
 
@@ -309,10 +313,8 @@ def test_any_argument_gives_a_result_or_a_clear_error(value: object) -> None:
     calls = (space.id, space.action, space.move, space.mask, space.legal_ids, space.ids, space.moves,
              to_rlcard, from_rlcard, to_openspiel, from_openspiel)
     for call in calls:
-        try:
+        with contextlib.suppress(TypeError, ValueError):
             call(value)  # type: ignore[operator]
-        except (TypeError, ValueError):
-            pass
 
 
 @given(text=st.text(alphabet="3456789TJQKA2BRXbr10 pas", max_size=24))

@@ -27,6 +27,7 @@ import collections
 import pytest
 
 import doudizhu
+
 import peers
 
 DZ_SEEDS = range(30)           # x POSITIONS_PER_CHUNK positions, all led types

@@ -9,7 +9,7 @@ import random
 import pytest
 
 import doudizhu as dz
-from doudizhu import Cards, Game, IllegalActionError, Move, Rules
+from doudizhu import Cards, Game, IllegalActionError, Rules
 
 FULL_DECK = Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR")
 
@@ -57,7 +57,9 @@ def reference_deal(seed: int, decks: int = 1, players: int = 3, kitty: int = 3) 
         deck[i], deck[j] = deck[j], deck[i]
     text = "3456789TJQKA2BR"
     size = (len(deck) - kitty) // players
-    hands = ["".join(sorted((text[r] for r in deck[size * s : size * s + size]), key=text.index)) for s in range(players)]
+    hands = [
+        "".join(sorted((text[r] for r in deck[size * s : size * s + size]), key=text.index)) for s in range(players)
+    ]
     return hands, "".join(sorted((text[r] for r in deck[size * players :]), key=text.index))
 
 

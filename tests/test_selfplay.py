@@ -115,7 +115,9 @@ def test_bad_arguments() -> None:
     with pytest.raises(RuntimeError, match="redeals"):
         dz.selfplay(1, policy=lambda obs, legal: legal[0])  # always passes the auction
     with pytest.raises(ValueError, match="not one of the legal actions"):
-        dz.selfplay(1, policy=lambda obs, legal: Action.bid(3) if legal[0].type != dz.ActionType.BID else Action.pass_())
+        dz.selfplay(
+            1, policy=lambda obs, legal: Action.bid(3) if legal[0].type != dz.ActionType.BID else Action.pass_()
+        )
 
 
 @pytest.mark.parametrize("heuristic_lands", [True, False])

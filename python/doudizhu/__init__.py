@@ -24,6 +24,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _metadata_version
 
+from . import actions, encode
 from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
@@ -52,7 +53,6 @@ from ._core import (
     solve,
     solve_moves,
 )
-from . import actions, encode
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
 

@@ -142,7 +142,9 @@ def game_from_observation(observation: dict[str, Any], rules: Rules) -> Game:
     history: list[tuple[int, Action]] = observation["history"]
     given = landlord if landlord is not None and not any(a.type in _AUCTION for _, a in history) else None
     first_bidder = observation["bidding"]["first_bidder"]
-    game = Game.from_deal(hands, Cards.from_counts(kitty_counts), first_bidder=first_bidder, landlord=given, rules=rules)
+    game = Game.from_deal(
+        hands, Cards.from_counts(kitty_counts), first_bidder=first_bidder, landlord=given, rules=rules
+    )
     for _, action in history:
         game.step(action)
     return game

@@ -71,7 +71,8 @@ def _settlement(game: Game) -> str:
     side = "landlord" if result.landlord_won else "peasants"
     extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
     extras += [f"start bonus: {name} in seat {seat}'s hand" for name, seat in result.start_bonuses]
-    lines = [f"the {side} win: base {result.base} x {result.multiplier}" + (f" ({', '.join(extras)})" if extras else "")]
+    headline = f"the {side} win: base {result.base} x {result.multiplier}"
+    lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
     lines.append("payouts: " + ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts)))
     return "\n".join(lines)
 

@@ -89,7 +89,9 @@ class SelfPlayResult:
             name: np.concatenate([getattr(p, name) for p in parts]) for name in ("hands", "payouts", *_PER_GAME)
         }
         if all(p.actions is not None and p.offsets is not None for p in parts):
-            fields["actions"] = np.concatenate([_raw(p.actions) for p in parts if p.actions is not None]).view(ACTION_DTYPE)
+            fields["actions"] = np.concatenate(
+                [_raw(p.actions) for p in parts if p.actions is not None]
+            ).view(ACTION_DTYPE)
             starts = np.cumsum([0] + [len(p.actions) for p in parts if p.actions is not None])
             rebased = [p.offsets[:-1] + start for p, start in zip(parts, starts) if p.offsets is not None]
             fields["offsets"] = np.concatenate([*rebased, [starts[-1]]]).astype(np.int64)
@@ -200,7 +202,9 @@ def _python_selfplay(
     )
     if not record:
         return result
-    return dataclasses.replace(result, actions=_core.actions_to_rows(actions), offsets=np.array(offsets, dtype=np.int64))
+    return dataclasses.replace(
+        result, actions=_core.actions_to_rows(actions), offsets=np.array(offsets, dtype=np.int64)
+    )
 
 
 def _summary(game: Game, moves: int) -> dict[str, Any]:
