@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -185,7 +185,7 @@ def _python_selfplay(
             seat = game.to_move
             assert seat is not None
             legal = game.legal_actions()
-            action = policy(game.observation(seat), legal)
+            action = policy(cast("dict[str, Any]", game.observation(seat)), legal)  # the TypedDict is that dict
             if action not in legal:
                 raise ValueError(f"policy returned {action!r}, not one of the legal actions")
             moves += game.phase == "playing"
