@@ -79,7 +79,8 @@ def main() -> int:
     cpu = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for role in ("landlord", "peasant"):
-            runs = list(pool.map(play, range(args.games), [args.seed] * args.games, [role] * args.games, [args.worlds] * args.games))
+            runs = list(pool.map(play, range(args.games), [args.seed] * args.games, [role] * args.games,
+                                 [args.worlds] * args.games))
             won = sum(w for w, _ in runs)
             cpu[role] = sum(s for _, s in runs) / args.games
             label = "**bot** | heuristic, heuristic" if role == "landlord" else "heuristic | **bot**, heuristic"

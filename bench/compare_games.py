@@ -51,7 +51,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -220,12 +220,12 @@ class Loop:
     label: str
     run: Callable[[int], int]
     n: int = 0                       # games per round (calibrated)
-    wall: List[float] = field(default_factory=list)  # games / wall s, per round
-    cpu: List[float] = field(default_factory=list)   # games / CPU s, per round
-    busy: List[float] = field(default_factory=list)  # CPU s / wall s, per round
+    wall: list[float] = field(default_factory=list)  # games / wall s, per round
+    cpu: list[float] = field(default_factory=list)   # games / CPU s, per round
+    busy: list[float] = field(default_factory=list)  # CPU s / wall s, per round
     decisions: int = 0
     games: int = 0
-    error: Optional[str] = None
+    error: str | None = None
 
     @property
     def rate(self) -> float:
@@ -244,7 +244,7 @@ class Loop:
         return self.decisions / self.games if self.games and self.decisions > 0 else float("nan")
 
 
-def timed(run: Callable[[int], int], n: int) -> Tuple[float, float, int]:
+def timed(run: Callable[[int], int], n: int) -> tuple[float, float, int]:
     gc.collect()
     c0, t0 = time.process_time(), time.perf_counter()
     d = run(n)
@@ -260,7 +260,7 @@ def calibrate(loop: Loop, seconds: float, min_n: int = 1) -> None:
         if wall >= 0.2 or n >= 1_000_000:
             break
         n *= 4 if wall < 0.05 else 2
-    loop.n = max(min_n, int(math.ceil(n * seconds / max(wall, 1e-9))))
+    loop.n = max(min_n, math.ceil(n * seconds / max(wall, 1e-9)))
 
 
 def selfplay_games(ddz, threads: int, seconds: float) -> int:
@@ -275,7 +275,7 @@ def selfplay_games(ddz, threads: int, seconds: float) -> int:
         if cpu >= 0.2:
             break
         n *= 4
-    return int(math.ceil(n / cpu * threads * seconds / 1000.0)) * 1000
+    return math.ceil(n / cpu * threads * seconds / 1000.0) * 1000
 
 
 def two_core_probe(seconds: float = 0.3) -> float:
@@ -301,7 +301,7 @@ def two_core_probe(seconds: float = 0.3) -> float:
     return (time.process_time() - c0) / (time.perf_counter() - t0)
 
 
-def measure(loops: List[Loop], rounds: int) -> None:
+def measure(loops: list[Loop], rounds: int) -> None:
     for r in range(rounds):
         for lp in loops:
             if lp.error:
@@ -323,7 +323,7 @@ def measure(loops: List[Loop], rounds: int) -> None:
 
 
 # ------------------------------------------------------------------------- correctness
-def checks(ddz, seed: int) -> List[str]:
+def checks(ddz, seed: int) -> list[str]:
     """Checks beyond the per-game terminal asserts; one line per check, for RESULTS."""
     out = []
     import pyspiel
@@ -396,10 +396,10 @@ def _each(f: Callable, items) -> Callable[[], None]:
     return run
 
 
-def breakdown(ddz, seed: int, games: int = 60) -> Dict[str, list]:
+def breakdown(ddz, seed: int, games: int = 60) -> dict[str, list]:
     """Where a Python-loop game's time goes: each call of the loop timed on the states of
     ``games`` recorded random games, as (call, calls per game, ns per call, µs per game)."""
-    out: Dict[str, list] = {}
+    out: dict[str, list] = {}
     rng = random.Random(seed)
     if ddz is not None:
         states, legal, picks = [], [], []
@@ -496,7 +496,7 @@ def main(argv=None) -> int:
     load_before = C._loadavg()
     ddz = C.load_ours()
 
-    loops: List[Loop] = []
+    loops: list[Loop] = []
 
     def add(key, label, make):
         try:
@@ -572,7 +572,7 @@ def render(args, loops, rounds, round_s, load, elapsed, ddz, check_lines, sp_mov
         return lp.rate if lp is not None and not lp.error else float("nan")
 
     cmd = "python bench/compare_games.py" + (" --quick" if args.quick else "")
-    L: List[str] = []
+    L: list[str] = []
     w = L.append
     w(SECTION)
     w("")

@@ -21,13 +21,14 @@ pytest.importorskip("pytest_benchmark")
 np = pytest.importorskip("numpy")
 ddz = pytest.importorskip("doudizhu")
 
-import peers  # noqa: E402  (tests/peers.py, on pytest's pythonpath)
 from doudizhu.actions import ActionSpace, from_openspiel, to_openspiel  # noqa: E402
+
+import peers  # noqa: E402  (tests/peers.py, on pytest's pythonpath)
 
 GAMES = 40
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def positions():
     """(our Games, OpenSpiel states) at the same decisions of seeded random games."""
     pytest.importorskip("pyspiel")
@@ -48,7 +49,7 @@ def positions():
     return ours, theirs
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def space():
     return ActionSpace(ddz.Rules.preset("openspiel"))
 
@@ -68,7 +69,7 @@ def test_masks_and_legal_ids(benchmark, engine, call):
     benchmark(lambda: [f(x) for x in items])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def legal_actions():
     games, _ = positions()
     return [a for g in games for a in g.legal_actions()]

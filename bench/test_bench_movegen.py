@@ -33,12 +33,12 @@ N_LEAD = 300
 N_FOLLOW = 560  # a multiple of 28: every kind x both hand-size classes equally often
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def rules(preset):
     return ddz.Rules.preset(preset)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def position_set(phase: str, preset: str):
     """(hand masks, last Moves or None, skipped) for the phase under the preset.
 
@@ -100,7 +100,7 @@ def _per_call(benchmark, phase, preset, fn, path):
     args = list(zip(hands, lasts))
 
     def run():
-        return [fn(h, l, r) for h, l in args]
+        return [fn(h, last, r) for h, last in args]
 
     out = benchmark(run)
     _finish(benchmark, len(args), sum(map(len, out)), preset=preset, path=path, skipped=skipped)
@@ -111,11 +111,11 @@ def _batch(benchmark, phase, preset):
     hands, lasts, skipped = position_set(phase, preset)
     r = rules(preset)
     h = np.array(hands, dtype=np.uint64)
-    l = None if phase == "lead" else ddz.moves_to_array(lasts)
+    last_rows = None if phase == "lead" else ddz.moves_to_array(lasts)
     f = ddz.legal_moves_batch
-    moves, offsets = benchmark(f, h, l, r)
+    moves, offsets = benchmark(f, h, last_rows, r)
     assert len(offsets) == len(hands) + 1 and offsets[-1] == len(moves)
-    _finish(benchmark, len(hands), int(len(moves)), preset=preset, path="batch", skipped=skipped)
+    _finish(benchmark, len(hands), len(moves), preset=preset, path="batch", skipped=skipped)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -22,8 +22,9 @@ pytest.importorskip("pytest_benchmark")
 ddz = pytest.importorskip("doudizhu")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import solve_puzzles as P  # noqa: E402
 from doudizhu._core import choose_action  # noqa: E402
+
+import solve_puzzles as P  # noqa: E402
 
 SEED = 2026
 PUZZLES = 4

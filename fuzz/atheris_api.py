@@ -18,7 +18,6 @@ import sys
 from typing import Any, Callable
 
 import atheris
-
 import numpy as np
 
 with atheris.instrument_imports(include=["doudizhu"]):

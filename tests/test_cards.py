@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 
@@ -71,9 +72,9 @@ def test_bad_inputs_raise_typed_errors() -> None:
         Cards.from_counts([-1] + [0] * 14)
     with pytest.raises(ValueError, match="15 entries"):
         Cards.from_counts([1, 2])
-    with pytest.raises(ValueError, match="0..2"):
+    with pytest.raises(ValueError, match=re.escape("0..2")):
         Cards.from_mask(-1)
-    with pytest.raises(ValueError, match="0..2"):
+    with pytest.raises(ValueError, match=re.escape("0..2")):
         Cards.from_mask(1 << 64)
     with pytest.raises(TypeError):
         Cards.from_mask("33")  # type: ignore[arg-type]

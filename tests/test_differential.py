@@ -27,6 +27,7 @@ import collections
 import pytest
 
 import doudizhu
+
 import peers
 from helpers import FULL_DECK, move_key
 

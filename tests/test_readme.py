@@ -13,4 +13,4 @@ def test_readme_examples_run() -> None:
     assert blocks, "README has no Python examples"
     namespace: dict[str, object] = {}
     for block in blocks:
-        exec(compile(block, str(README), "exec"), namespace)  # noqa: S102 - our own docs
+        exec(compile(block, str(README), "exec"), namespace)  # our own docs

@@ -13,7 +13,8 @@ def test_presets_hold_the_measured_fields() -> None:
     # RULES.md, "Rule presets".
     assert Rules() == Rules.preset("standard")
     douzero, rlcard, openspiel = (Rules.preset(n) for n in ("douzero", "rlcard", "openspiel"))
-    assert (douzero.max_solo_kicker_copies, rlcard.max_solo_kicker_copies, openspiel.max_solo_kicker_copies) == (4, 3, 3)
+    copies = (douzero.max_solo_kicker_copies, rlcard.max_solo_kicker_copies, openspiel.max_solo_kicker_copies)
+    assert copies == (4, 3, 3)
     assert douzero.four_with_two and rlcard.four_with_two and not openspiel.four_with_two
     assert douzero.kicker_trio_extends_airplane and openspiel.kicker_trio_extends_airplane
     assert not rlcard.kicker_trio_extends_airplane

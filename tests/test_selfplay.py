@@ -110,7 +110,9 @@ def test_bad_arguments() -> None:
     never_bids = dz.selfplay(1, policy=lambda obs, legal: legal[0])  # always passes the auction
     assert never_bids.redeals[0] == dz.Rules().max_redeals and never_bids.landlord[0] == -1  # the hand ends void
     with pytest.raises(ValueError, match="not one of the legal actions"):
-        dz.selfplay(1, policy=lambda obs, legal: Action.bid(3) if legal[0].type != dz.ActionType.BID else Action.pass_())
+        dz.selfplay(
+            1, policy=lambda obs, legal: Action.bid(3) if legal[0].type != dz.ActionType.BID else Action.pass_()
+        )
 
 
 @pytest.mark.parametrize("heuristic_lands", [True, False])

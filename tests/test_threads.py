@@ -88,10 +88,10 @@ def test_per_position_calls_from_threads() -> None:
     hands, lasts = positions(3, 400, rules)
     last_moves = dz.moves_from_array(lasts)
     args = [(int(h), m if m.cards else None) for h, m in zip(hands, last_moves)]
-    serial = [(dz.legal_moves(h, l, rules), dz.legal_moves_array(h, l, rules)) for h, l in args]
+    serial = [(dz.legal_moves(h, last, rules), dz.legal_moves_array(h, last, rules)) for h, last in args]
 
     def job() -> list[Any]:
-        return [(dz.legal_moves(h, l, rules), dz.legal_moves_array(h, l, rules)) for h, l in args]
+        return [(dz.legal_moves(h, last, rules), dz.legal_moves_array(h, last, rules)) for h, last in args]
 
     for result in run_concurrently([job] * THREADS):
         for (lst, arr), (want_lst, want_arr) in zip(result, serial):

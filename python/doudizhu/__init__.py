@@ -23,6 +23,10 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _metadata_version
+
+from . import actions, encode, record
 from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
@@ -55,7 +59,6 @@ from ._core import (
     solve,
     solve_moves,
 )
-from . import actions, encode, record
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
 
@@ -101,3 +104,8 @@ __all__ = [
     "solve",
     "solve_moves",
 ]
+
+try:
+    __version__ = _metadata_version("doudizhu-engine")
+except PackageNotFoundError:  # the package run from a source tree, not installed
+    __version__ = "unknown"

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Union
+from typing import Any, Literal, TypedDict
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import TypeAlias
 
-_CardsLike = Union["Cards", str, int, Iterable[str]]
-_LastLike = Union["Move", "Cards", str, None]
-_WildLike = Union[int, str, None]
+from .encode import DouZeroObservation
+
+_CardsLike: TypeAlias = Cards | str | int | Iterable[str]
+_LastLike: TypeAlias = Move | Cards | str | None
+_WildLike: TypeAlias = int | str | None
+_Phase: TypeAlias = Literal["bidding", "playing", "over"]
 
 MOVE_DTYPE: np.dtype[np.void]
 ACTION_DTYPE: np.dtype[np.void]
@@ -39,6 +43,26 @@ class Cards:
     def __add__(self, other: _CardsLike) -> Cards: ...
     def __sub__(self, other: _CardsLike) -> Cards: ...
 
+class _RulesFields(TypedDict):
+    """Rules.to_dict(): every field by name (Rules(**fields) rebuilds the rules)."""
+
+    four_with_two: bool
+    max_solo_kicker_copies: int
+    kicker_trio_extends_airplane: bool
+    joker_kicks_four_with_two: bool
+    both_jokers_as_kickers: bool
+    pair_kickers_share_rank: bool
+    decks: int
+    players: int
+    kitty_size: int
+    start_bonus: bool
+    bidding: str
+    passed_may_bid_again: bool
+    redeal_when_nobody_bids: bool
+    call_base: int
+    max_multiplier: int
+    wild: bool
+
 class Rules:
     def __init__(
         self,
@@ -64,8 +88,27 @@ class Rules:
     def preset(name: str) -> Rules: ...
     @staticmethod
     def presets() -> list[str]: ...
-    def replace(self, **fields: bool | int) -> Rules: ...
-    def to_dict(self) -> dict[str, bool | int]: ...
+    def replace(
+        self,
+        *,
+        four_with_two: bool = ...,
+        max_solo_kicker_copies: int = ...,
+        kicker_trio_extends_airplane: bool = ...,
+        joker_kicks_four_with_two: bool = ...,
+        both_jokers_as_kickers: bool = ...,
+        pair_kickers_share_rank: bool = ...,
+        decks: int = ...,
+        players: int = ...,
+        kitty_size: int = ...,
+        start_bonus: bool = ...,
+        bidding: str = ...,
+        passed_may_bid_again: bool = ...,
+        redeal_when_nobody_bids: bool = ...,
+        call_base: int = ...,
+        max_multiplier: int = ...,
+        wild: bool = ...,
+    ) -> Rules: ...
+    def to_dict(self) -> _RulesFields: ...
     @property
     def four_with_two(self) -> bool: ...
     @property
@@ -221,7 +264,35 @@ def score(
     players: int = 3,
 ) -> Settlement: ...
 
-_ActionLike = Union[Action, Move, str]
+_ActionLike: TypeAlias = Action | Move | str
+
+class _BiddingState(TypedDict):
+    first_bidder: int
+    high_bid: int
+    high_bidder: int | None
+    robs: int
+    redeals: int
+
+class _Observation(TypedDict):
+    """Game.observation(seat): what that seat knows."""
+
+    seat: int
+    phase: _Phase
+    to_move: int | None
+    landlord: int | None
+    wild_rank: int | None
+    hand: Cards
+    hand_sizes: tuple[int, ...]
+    played: tuple[Cards, ...]
+    last: Move | None
+    last_by: int | None
+    kitty: Cards | None
+    bidding: _BiddingState
+    base: int
+    bombs: int
+    rockets: int
+    multiplier: int
+    history: list[tuple[int, Action]]
 
 class Game:
     def __init__(self, seed: int | None = None, rules: Rules | None = None, first_bidder: int = 0) -> None: ...
@@ -248,7 +319,7 @@ class Game:
     @staticmethod
     def from_record(record: dict[str, Any]) -> Game: ...
     @property
-    def phase(self) -> str: ...
+    def phase(self) -> _Phase: ...
     @property
     def to_move(self) -> int | None: ...
     @property
@@ -293,7 +364,7 @@ class Game:
     def copy(self) -> Game: ...
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
-    def observation(self, seat: int) -> dict[str, Any]: ...
+    def observation(self, seat: int) -> _Observation: ...
     def to_record(self) -> dict[str, Any]: ...
 
 def selfplay(
@@ -363,5 +434,5 @@ def encode_observation(game: Game, seat: int | None = None) -> npt.NDArray[np.fl
 def encode_observation_batch(
     games: Sequence[Game], seats: int | Sequence[int] | npt.NDArray[np.integer] | None = None
 ) -> npt.NDArray[np.float32]: ...
-def encode_douzero(game: Game) -> dict[str, Any]: ...
-def encode_douzero_batch(games: Sequence[Game]) -> list[dict[str, Any]]: ...
+def encode_douzero(game: Game) -> DouZeroObservation: ...
+def encode_douzero_batch(games: Sequence[Game]) -> list[DouZeroObservation]: ...

@@ -15,7 +15,7 @@ Use it on a :class:`~doudizhu.Game` (``bot.act(game)``), or as a self-play polic
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, playout, sample_worlds, solve_moves
@@ -75,7 +75,7 @@ class DeterminizedBot:
             return fallback
         return legal[wins.index(best)]
 
-    def __call__(self, observation: dict[str, Any], legal: Sequence[Action]) -> Action:
+    def __call__(self, observation: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """The self-play hook: rebuilds a game consistent with ``observation`` (a dealt
         game; the hidden cards placed arbitrarily, which the worlds then redeal) and acts."""
         action = self.act(game_from_observation(observation, self.rules))
@@ -109,7 +109,7 @@ def _counts(cards: Cards) -> list[int]:
     return list(cards.counts)
 
 
-def game_from_observation(observation: dict[str, Any], rules: Rules) -> Game:
+def game_from_observation(observation: Mapping[str, Any], rules: Rules) -> Game:
     """A dealt game that agrees with ``observation`` (``Game.observation(seat)``): the
     seat's hand, the plays, hand sizes, shown kitty and this deal's actions; the cards the
     seat cannot see are placed in some consistent way (not at random)."""
@@ -142,7 +142,9 @@ def game_from_observation(observation: dict[str, Any], rules: Rules) -> Game:
     history: list[tuple[int, Action]] = observation["history"]
     given = landlord if landlord is not None and not any(a.type in _AUCTION for _, a in history) else None
     first_bidder = observation["bidding"]["first_bidder"]
-    game = Game.from_deal(hands, Cards.from_counts(kitty_counts), first_bidder=first_bidder, landlord=given, rules=rules)
+    game = Game.from_deal(
+        hands, Cards.from_counts(kitty_counts), first_bidder=first_bidder, landlord=given, rules=rules
+    )
     for _, action in history:
         game.step(action)
     return game

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from . import __version__
 from ._core import Cards, Game, Rules, choose_action, game_seed, legal_moves
 from .selfplay import SelfPlayResult, selfplay
 
@@ -70,7 +71,8 @@ def _settlement(game: Game) -> str:
     side = "landlord" if result.landlord_won else "peasants"
     extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
     extras += [f"start bonus: {name} in seat {seat}'s hand" for name, seat in result.start_bonuses]
-    lines = [f"the {side} win: base {result.base} x {result.multiplier}" + (f" ({', '.join(extras)})" if extras else "")]
+    headline = f"the {side} win: base {result.base} x {result.multiplier}"
+    lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
     lines.append("payouts: " + ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts)))
     return "\n".join(lines)
 
@@ -163,6 +165,7 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
 # --------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="doudizhu", description="A fast, exact Dou Dizhu rules engine.")
+    parser.add_argument("--version", action="version", version=f"doudizhu-engine {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     presets = Rules.presets()
 

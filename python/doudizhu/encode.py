@@ -168,7 +168,7 @@ def douzero(game: Game) -> DouZeroObservation:
     Raises ValueError outside DouZero's reach: a game not in play, not three seats, with
     wild cards, or a hand larger than DouZero's one-hot counts (20 cards for the landlord, 17 for a peasant).
     """
-    return _core.encode_douzero(game)  # type: ignore[return-value]
+    return _core.encode_douzero(game)
 
 
 def douzero_batch(games: Sequence[Game]) -> list[DouZeroObservation]:
@@ -177,4 +177,4 @@ def douzero_batch(games: Sequence[Game]) -> list[DouZeroObservation]:
     Returns a list of dicts (the legal-action rows make the arrays ragged, and the landlord's
     rows are narrower than a peasant's).
     """
-    return _core.encode_douzero_batch(games)  # type: ignore[return-value]
+    return _core.encode_douzero_batch(games)

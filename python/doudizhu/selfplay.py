@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, Union
+from typing import Any, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -88,7 +88,9 @@ class SelfPlayResult:
             name: np.concatenate([getattr(p, name) for p in parts]) for name in ("hands", "payouts", *_PER_GAME)
         }
         if all(p.actions is not None and p.offsets is not None for p in parts):
-            fields["actions"] = np.concatenate([_raw(p.actions) for p in parts if p.actions is not None]).view(ACTION_DTYPE)
+            fields["actions"] = np.concatenate(
+                [_raw(p.actions) for p in parts if p.actions is not None]
+            ).view(ACTION_DTYPE)
             starts = np.cumsum([0] + [len(p.actions) for p in parts if p.actions is not None])
             rebased = [p.offsets[:-1] + start for p, start in zip(parts, starts) if p.offsets is not None]
             fields["offsets"] = np.concatenate([*rebased, [starts[-1]]]).astype(np.int64)
@@ -177,7 +179,7 @@ def _python_selfplay(
             seat = game.to_move
             assert seat is not None
             legal = game.legal_actions()
-            action = policy(game.observation(seat), legal)
+            action = policy(cast("dict[str, Any]", game.observation(seat)), legal)  # the TypedDict is that dict
             if action not in legal:
                 raise ValueError(f"policy returned {action!r}, not one of the legal actions")
             moves += game.phase == "playing"
@@ -192,7 +194,9 @@ def _python_selfplay(
     )
     if not record:
         return result
-    return dataclasses.replace(result, actions=_core.actions_to_rows(actions), offsets=np.array(offsets, dtype=np.int64))
+    return dataclasses.replace(
+        result, actions=_core.actions_to_rows(actions), offsets=np.array(offsets, dtype=np.int64)
+    )
 
 
 def _summary(game: Game, moves: int) -> dict[str, Any]:

@@ -5,7 +5,7 @@ Imports Gymnasium (for the spaces), so only the environment modules import it.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -39,7 +39,7 @@ def observation_space(space: ActionSpace) -> spaces.Dict:
     )
 
 
-def check_options(reward_scale: float, illegal_reward: Optional[float], render_mode: Optional[str]) -> None:
+def check_options(reward_scale: float, illegal_reward: float | None, render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
     if not np.isfinite(reward_scale):
@@ -51,7 +51,7 @@ def check_options(reward_scale: float, illegal_reward: Optional[float], render_m
 class Table:
     """The hand in play, dealt from an environment's random generator."""
 
-    def __init__(self, rules: Optional[Rules]) -> None:
+    def __init__(self, rules: Rules | None) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
         self.rules = rules if rules is not None else Rules()
@@ -99,7 +99,7 @@ class Table:
         assert result is not None
         return [float(p) * scale for p in result.payouts[: self.seats]]
 
-    def show(self, render_mode: Optional[str]) -> Optional[str]:
+    def show(self, render_mode: str | None) -> str | None:
         """Both environments' render(): the table as text ('ansi'), printed ('human'), or a
         warning when the environment has no render mode."""
         if render_mode is None:

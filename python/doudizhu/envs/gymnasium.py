@@ -24,7 +24,7 @@ Requires Gymnasium (``pip install "doudizhu-engine[envs]"``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional, Union
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -40,7 +40,7 @@ ENV_ID = "doudizhu/DouDizhu-v0"
 POLICIES = ("random", "heuristic")
 
 
-def _policies(opponents: Union[str, Sequence[str]], count: int) -> tuple[str, ...]:
+def _policies(opponents: str | Sequence[str], count: int) -> tuple[str, ...]:
     names = (opponents,) * count if isinstance(opponents, str) else tuple(opponents)
     if len(names) != count or any(name not in POLICIES for name in names):
         raise ValueError(f"opponents must be one of {POLICIES} or {count} of them, not {opponents!r}")
@@ -54,12 +54,12 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        rules: Optional[Rules] = None,
-        seat: Optional[int] = 0,
-        opponents: Union[str, Sequence[str]] = "heuristic",
+        rules: Rules | None = None,
+        seat: int | None = 0,
+        opponents: str | Sequence[str] = "heuristic",
         reward_scale: float = 1.0,
-        illegal_reward: Optional[float] = -1.0,
-        render_mode: Optional[str] = None,
+        illegal_reward: float | None = -1.0,
+        render_mode: str | None = None,
     ) -> None:
         check_options(reward_scale, illegal_reward, render_mode)
         self._table = Table(rules)
@@ -86,7 +86,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         return self._table.mask(self.seat).astype(bool)
 
     def reset(
-        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         while True:
@@ -126,7 +126,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._table.mask(self.seat), "seat": self.seat}
 
-    def render(self) -> Optional[str]:
+    def render(self) -> str | None:
         return self._table.show(self.render_mode)
 
 

@@ -13,7 +13,7 @@ Requires PettingZoo (``pip install "doudizhu-engine[envs]"``).
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -32,17 +32,17 @@ def env(**kwargs: Any) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name for the unwrapped class)
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrapped class
     """Dou Dizhu for three agents, one hand per episode (see the module docstring)."""
 
     metadata = {"name": "doudizhu_v0", "render_modes": list(RENDER_MODES), "render_fps": 1, "is_parallelizable": False}
 
     def __init__(
         self,
-        rules: Optional[Rules] = None,
+        rules: Rules | None = None,
         reward_scale: float = 1.0,
-        illegal_reward: Optional[float] = -1.0,
-        render_mode: Optional[str] = None,
+        illegal_reward: float | None = -1.0,
+        render_mode: str | None = None,
     ) -> None:
         super().__init__()
         check_options(reward_scale, illegal_reward, render_mode)
@@ -69,7 +69,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._table.deal(self._rng)
@@ -111,7 +111,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's name fo
         self.terminations = {a: True for a in self.agents}
         self.agent_selection = self.possible_agents[(last_seat + 1) % self._table.seats]
 
-    def render(self) -> Optional[str]:
+    def render(self) -> str | None:
         return self._table.show(self.render_mode)
 
     def close(self) -> None:
