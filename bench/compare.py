@@ -23,6 +23,7 @@ Results go to bench/RESULTS.md (unless --no-write).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import functools
 import gc
@@ -32,18 +33,20 @@ import platform
 import subprocess
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any, Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
+from results_md import add_output_arguments  # noqa: E402
+
 import peer_engines as engines  # noqa: E402
 import positions as P  # noqa: E402
-import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
 from peers import PEER_PRESETS as PRESETS  # noqa: E402
 from peers import text_to_mask  # noqa: E402
-from results_md import add_output_arguments  # noqa: E402
 
 PEERS = ("openspiel", "douzero", "rlcard")
 PEER_LABEL = {"openspiel": "OpenSpiel", "douzero": "DouZero", "rlcard": "RLCard"}
@@ -68,15 +71,15 @@ ISSUE_OPENSPIEL_US = {"lead": 7.7, "follow": 0.8}
 
 
 # ------------------------------------------------------------------------------ timing
-Job = Tuple[Sequence[Callable], int]  # the callables of one timing, positions per call
+Job = tuple[Sequence[Callable], int]  # the callables of one timing, positions per call
 
 
-def time_jobs(jobs: Dict[Any, Job], rounds: int, round_ns: float) -> Dict[Any, float]:
+def time_jobs(jobs: dict[Any, Job], rounds: int, round_ns: float) -> dict[Any, float]:
     """ns per position of each job: the least over rounds of one round's thread CPU time
     / (calls made x positions per call). The jobs take turns within every round, so that
     the peers and ours meet the same machine; a shared machine's slow spells then spread
     over all of them instead of landing on whichever ran at the time."""
-    reps: Dict[Any, int] = {}
+    reps: dict[Any, int] = {}
     for key, (fns, _) in jobs.items():
         for f in fns:  # warm up (and fill caches the engine itself keeps)
             f()
@@ -105,7 +108,7 @@ def time_jobs(jobs: Dict[Any, Job], rounds: int, round_ns: float) -> Dict[Any, f
 # --------------------------------------------------------------------------- our engine
 def load_ours():
     try:
-        import doudizhu  # noqa: F401
+        import doudizhu
         return doudizhu
     except Exception as e:  # pragma: no cover - reported in RESULTS
         print(f"[compare] doudizhu not importable ({e!r}); timing peers only", file=sys.stderr)
@@ -117,7 +120,7 @@ class Ours:
         self.ddz = ddz
         self.preset = preset
         self.rules = ddz.Rules.preset(preset)
-        self.notes: List[str] = []
+        self.notes: list[str] = []
 
     def mask(self, text: str) -> int:
         m = self.ddz.Cards(text).mask
@@ -134,7 +137,7 @@ class Ours:
             readings = self.ddz.classify(self.ddz.Cards(pos.last), self.rules)
             return readings[0]
 
-    def per_call(self, path: str, ps: Sequence[P.Position]) -> List[Callable]:
+    def per_call(self, path: str, ps: Sequence[P.Position]) -> list[Callable]:
         f = {"list": self.ddz.legal_moves, "array": self.ddz.legal_moves_array}[path]
         return [functools.partial(f, self.mask(p.hand), self.move(p), self.rules) for p in ps]
 
@@ -155,7 +158,7 @@ class Ours:
         except ValueError:
             return False
 
-    def counts(self, ps: Sequence[P.Position]) -> List[int]:
+    def counts(self, ps: Sequence[P.Position]) -> list[int]:
         return [len(self.ddz.legal_moves(self.mask(p.hand), self.move(p), self.rules)) for p in ps]
 
 
@@ -170,7 +173,7 @@ def peer_count(peer: str, out) -> int:
 
 
 # --------------------------------------------------------------------------------- C++
-def run_cpp(timeout: float = 600) -> Optional[Dict[str, Any]]:
+def run_cpp(timeout: float = 600) -> dict[str, Any] | None:
     exe = os.environ.get("DDZ_BENCH_MOVEGEN") or os.path.join(ROOT, "build", "bench", "ddz_bench_movegen")
     if not os.path.exists(exe):
         import glob
@@ -192,7 +195,7 @@ def run_cpp(timeout: float = 600) -> Optional[Dict[str, Any]]:
     return None
 
 
-def least_ns(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+def least_ns(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any] | None:
     """Two runs of the C++ benchmark as one, each ``*_ns`` time the least of the two (the
     variants' too). Its rounds take a few seconds back to back, so one run can fall wholly
     in a slow spell of the machine; two runs minutes apart, as the Python jobs' rounds are
@@ -208,12 +211,13 @@ def least_ns(a: Optional[Dict[str, Any]], b: Optional[Dict[str, Any]]) -> Option
     return out
 
 
-def write_variants(w: Any, cpp: Dict[str, Any]) -> None:
+def write_variants(w: Any, cpp: dict[str, Any]) -> None:
     """The C++ core under each variant's own deal, next to the standard rules."""
     w("## Variants (C++ core, µs per call)")
     w("")
     w("`ddz_bench_movegen --json`: thread CPU time per position, the best of 7 rounds that time "
-      "every preset's set in turn, the lesser of two runs (before and after the Python timings). Positions as for the standard row, dealt under each preset: "
+      "every preset's set in turn, the lesser of two runs (before and after the Python timings). "
+      "Positions as for the standard row, dealt under each preset: "
       "a third dealt hands, a third the landlord's hand after the kitty, a third endgame hands of 1..10 cards; "
       "follows against a lead of another dealt hand. `happy` deals and generates exactly as `standard` (it "
       "differs in scoring only), so the gap between those two rows is the timing noise of the run.")
@@ -229,7 +233,7 @@ def write_variants(w: Any, cpp: Dict[str, Any]) -> None:
 
 
 # ------------------------------------------------------------------------------ machine
-def machine_info() -> Dict[str, str]:
+def machine_info() -> dict[str, str]:
     cpu = "?"
     try:
         with open("/proc/cpuinfo") as f:
@@ -247,30 +251,28 @@ def machine_info() -> Dict[str, str]:
             "platform": platform.platform()}
 
 
-def versions(ddz) -> Dict[str, str]:
+def versions(ddz) -> dict[str, str]:
     import numpy
     v = {"OpenSpiel": engines.openspiel_version(), "DouZero": engines.douzero_version(),
          "RLCard": engines.rlcard_version(), "NumPy": numpy.__version__}
     if ddz is not None:
         v["doudizhu"] = getattr(ddz, "__version__", "?")
-        try:
+        with contextlib.suppress(OSError):
             v["doudizhu commit"] = subprocess.run(
                 ["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
                 text=True).stdout.strip() or "(no commit yet)"
-        except OSError:
-            pass
     return v
 
 
 # --------------------------------------------------------------------------------- main
-def fmt_us(ns: Optional[float]) -> str:
+def fmt_us(ns: float | None) -> str:
     if ns is None or ns != ns:
         return "–"
     us = ns / 1000.0
     return f"{us:.3f}" if us < 1 else (f"{us:.2f}" if us < 100 else f"{us:.0f}")
 
 
-def fmt_x(r: Optional[float]) -> str:
+def fmt_x(r: float | None) -> str:
     if r is None or r != r:
         return "–"
     return f"{r:.1f}x" if r < 100 else f"{r:.0f}x"
@@ -304,8 +306,8 @@ def main(argv=None) -> int:
     # ---- OpenSpiel states: steered to each position, or played to (follows in play)
     import openspiel_positions as O
     steer = O.OpenSpielSteer()
-    os_states: Dict[str, list] = {}
-    os_skipped: Dict[str, list] = {}
+    os_states: dict[str, list] = {}
+    os_skipped: dict[str, list] = {}
     for ph, ps in pos.items():
         ok, skipped = O.steer_all(ps, steer, seed=args.seed)
         os_states[ph] = ok
@@ -327,8 +329,8 @@ def main(argv=None) -> int:
             subsets[(peer, ph)] = list(ps)
 
     # ---- peers
-    jobs: Dict[Any, Job] = {}  # ("peer", peer, phase) or ("ours", path, preset, subset, phase)
-    peer_counts: Dict[tuple, List[int]] = {}
+    jobs: dict[Any, Job] = {}  # ("peer", peer, phase) or ("ours", path, preset, subset, phase)
+    peer_counts: dict[tuple, list[int]] = {}
     for ph in pos:
         fns = [engines.prepare_openspiel(st) for _, st in os_states[ph]]
         peer_counts[("openspiel", ph)] = [peer_count("openspiel", f()) for f in fns]
@@ -339,9 +341,9 @@ def main(argv=None) -> int:
             jobs[("peer", peer, ph)] = (fns, 1)
 
     # ---- ours
-    ours_job: Dict[tuple, tuple] = {}  # (path, preset, peer, phase) -> its job's key
-    agreement: Dict[tuple, tuple] = {}
-    errors: List[str] = []
+    ours_job: dict[tuple, tuple] = {}  # (path, preset, peer, phase) -> its job's key
+    agreement: dict[tuple, tuple] = {}
+    errors: list[str] = []
     if ddz is not None:
         presets_for = {"openspiel": ("standard", "openspiel"), "douzero": ("standard", "douzero"),
                        "rlcard": ("standard", "rlcard")}
@@ -412,7 +414,7 @@ def write_keeping_games(path: str, md: str) -> None:
         f.write(md.rstrip("\n") + "\n" + tail)
 
 
-def fixed_overhead(ddz, rounds, round_ns) -> Dict[str, float]:
+def fixed_overhead(ddz, rounds, round_ns) -> dict[str, float]:
     """ns per call of each path on a position with no legal move ('3' against the
     rocket): the fixed cost of the call and of building its result."""
     import numpy as np
@@ -424,7 +426,7 @@ def fixed_overhead(ddz, rounds, round_ns) -> Dict[str, float]:
         hs = np.array([h], dtype=np.uint64)
         ls = ddz.moves_to_array([last])
         a = np.zeros(8, dtype=ddz.MOVE_DTYPE)
-        jobs: Dict[Any, Job] = {
+        jobs: dict[Any, Job] = {
             "legal_moves": ([functools.partial(ddz.legal_moves, h, last, r)], 1),
             "legal_moves_array": ([functools.partial(ddz.legal_moves_array, h, last, r)], 1),
             "legal_moves_batch (1 position)": ([functools.partial(ddz.legal_moves_batch, hs, ls, r)], 1),
@@ -441,7 +443,7 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
            overhead=None, shape=None) -> str:
     mi = machine_info()
     vs = versions(ddz)
-    L: List[str] = []
+    L: list[str] = []
     w = L.append
     w("# Legal-move generation: doudizhu vs OpenSpiel, DouZero, RLCard")
     w("")
@@ -501,7 +503,8 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
                 if lead is None and fol is None:
                     continue
                 sub = " (no 4+2)" if preset == "openspiel" else ""
-                w(f"| ours {label}, `{preset}` | {fmt_us(lead)} | {fmt_us(fol)}{sub} | {fmt_us(play)} | {fmt_us(game)} |")
+                row = f"{fmt_us(lead)} | {fmt_us(fol)}{sub} | {fmt_us(play)} | {fmt_us(game)}"
+                w(f"| ours {label}, `{preset}` | {row} |")
             if preset == "standard":
                 for path, label in (("list", "`legal_moves`"), ("array", "`legal_moves_array`"),
                                     ("batch", "`legal_moves_batch`, per position")):
@@ -565,7 +568,7 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
               f"{'yes' if met else '**no**'} |")
         n = {ph: len(pos[ph]) - len(os_skipped[ph]) for ph in pos}
 
-        def together(preset: str, phases: Tuple[str, str]) -> Optional[float]:
+        def together(preset: str, phases: tuple[str, str]) -> float | None:
             """OpenSpiel's time over ours on all its positions of two sets together."""
             our = {ph: ours.get(("batch", preset, "openspiel", ph)) for ph in phases}
             if any(v is None for v in our.values()):
@@ -594,10 +597,11 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
           "known bug (RULES.md: OpenSpiel omits chains whose lowest rank the hand holds "
           "four of, and offers bombs over the rocket).")
         w("")
-        w("| peer | phase | positions | differing | our moves | peer moves | first differences (hand, last, ours, peer) |")
+        w("| peer | phase | positions | differing | our moves | peer moves "
+          "| first differences (hand, last, ours, peer) |")
         w("|---|---|---:|---:|---:|---:|---|")
         for (peer, ph), (n, nd, a, b, ex) in agreement.items():
-            exs = "; ".join(f"{h} / {l} : {x} vs {y}" for h, l, x, y in ex)
+            exs = "; ".join(f"{hand} / {last} : {x} vs {y}" for hand, last, x, y in ex)
             w(f"| {PEER_LABEL[peer]} | {ph} | {n} | {nd} | {a} | {b} | {exs} |")
         w("")
     if overhead:
@@ -638,7 +642,7 @@ def _loadavg() -> str:
         return "?"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def loop_overhead_ns() -> float:
     return time_jobs({"loop": ([int] * 1000, 1)}, 5, 20e6)["loop"]
 

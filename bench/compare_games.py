@@ -57,9 +57,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
-import compare as C  # noqa: E402  (machine_info, versions, _loadavg)
-from results_md import add_output_arguments, publish  # noqa: E402
 import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
+from results_md import add_output_arguments, publish  # noqa: E402
+
+import compare as C  # noqa: E402  (machine_info, versions, _loadavg)
 from peers import FULL_DECK_COUNTS, counts_to_mask, mask_to_douzero  # noqa: E402
 
 SECTION = "## Whole games"

@@ -7,7 +7,6 @@ import os
 import pathlib
 
 import pytest
-
 import tests_path  # noqa: F401  (tests/ on sys.path: the benchmarks import tests/peers.py)
 
 HERE = pathlib.Path(__file__).resolve().parent

@@ -40,12 +40,12 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 import pyspiel
+import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
 
 import positions as P
-import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
 from peers import FULL_DECK_COUNTS, NUM_RANKS, RANKS, openspiel_card, openspiel_to_text, text_to_counts
 
 PASS = 0
@@ -59,7 +59,7 @@ KIND_RANGES = [
 UNREACHABLE_KINDS = {"four_two_solos", "four_two_pairs"}
 
 
-def kind_of_action(a: int) -> Optional[str]:
+def kind_of_action(a: int) -> str | None:
     for lo, hi, k in KIND_RANGES:
         if lo <= a <= hi:
             return k
@@ -70,8 +70,8 @@ class OpenSpielSteer:
     def __init__(self):
         self.game = pyspiel.load_game("dou_dizhu")
         s0 = self.game.new_initial_state()
-        self.action_of: Dict[Tuple[str, str], int] = {}
-        self.text_of: Dict[int, str] = {}
+        self.action_of: dict[tuple[str, str], int] = {}
+        self.text_of: dict[int, str] = {}
         for a in range(4, self.game.num_distinct_actions()):
             text = openspiel_to_text(s0.action_to_string(0, a))
             self.text_of[a] = text
@@ -79,7 +79,7 @@ class OpenSpielSteer:
 
     # ------------------------------------------------------------------ building blocks
     @staticmethod
-    def _cards_of(seat_counts: Sequence[Sequence[int]]) -> List[List[int]]:
+    def _cards_of(seat_counts: Sequence[Sequence[int]]) -> list[list[int]]:
         """Give each seat concrete OpenSpiel card ids (suits assigned in order)."""
         used = [0] * NUM_RANKS
         out = []
@@ -99,7 +99,7 @@ class OpenSpielSteer:
         assert [sum(c) for c in seats] == [20, 17, 17], [sum(c) for c in seats]
         cards = self._cards_of(seats)
         rng.shuffle(cards[0])
-        deal0, kitty = cards[0][:17], cards[0][17:]
+        deal0, _kitty = cards[0][:17], cards[0][17:]
         q = [list(deal0), list(cards[1]), list(cards[2])]
         for lst in q:
             rng.shuffle(lst)
@@ -112,7 +112,7 @@ class OpenSpielSteer:
         assert st.current_player() == 0
         return st
 
-    def _play(self, st, seat: int, text: Optional[str], kind: Optional[str] = None):
+    def _play(self, st, seat: int, text: str | None, kind: str | None = None):
         if st.current_player() != seat:
             raise _Retry(f"seat {st.current_player()} to move, expected {seat}")
         if text is None:
@@ -212,7 +212,7 @@ class OpenSpielSteer:
         return st, 1
 
     # ------------------------------------------------------------------ verification
-    def verify(self, st, who: int, hand: str, last: Optional[str]):
+    def verify(self, st, who: int, hand: str, last: str | None):
         if st.current_player() != who:
             raise _Retry(f"player to move {st.current_player()} != {who}")
         obs = st.observation_string(who)
@@ -233,7 +233,7 @@ class OpenSpielSteer:
             if not plays or plays[-1][0] != "0" or openspiel_to_text(plays[-1][1]) != last:
                 raise _Retry(f"move to beat {plays[-1:]} != {last}")
 
-    def hand_and_last(self, st) -> Tuple[str, Optional[str]]:
+    def hand_and_last(self, st) -> tuple[str, str | None]:
         """(hand, move to beat) as seen in the state (for reporting)."""
         who = st.current_player()
         hand = openspiel_to_text(re.match(r"My hand (.*)\n", st.observation_string(who)).group(1))
@@ -244,7 +244,7 @@ class OpenSpielSteer:
         return hand, openspiel_to_text(nonpass[-1][1])
 
 
-def _play_log(st) -> List[Tuple[str, str]]:
+def _play_log(st) -> list[tuple[str, str]]:
     """[(seat, move string)] of the playing phase, from str(state)."""
     text = str(st)
     if "Playing phase begin" not in text:
@@ -281,7 +281,7 @@ def _one(r):
     return c
 
 
-def _cards_list(counts) -> List[int]:
+def _cards_list(counts) -> list[int]:
     return [r for r, c in enumerate(counts) for _ in range(c)]
 
 
@@ -292,7 +292,7 @@ def _sample(rng, counts, k):
     return out
 
 
-def steer_all(positions: Sequence[P.Position], steer: Optional[OpenSpielSteer] = None,
+def steer_all(positions: Sequence[P.Position], steer: OpenSpielSteer | None = None,
               seed: int = 0):
     """[(position, state)] for the reachable positions, and [(position, reason)]."""
     steer = steer or OpenSpielSteer()
@@ -305,7 +305,7 @@ def steer_all(positions: Sequence[P.Position], steer: Optional[OpenSpielSteer] =
     return ok, skipped
 
 
-def game_positions(n: int, seed: int = 0, steer: Optional[OpenSpielSteer] = None,
+def game_positions(n: int, seed: int = 0, steer: OpenSpielSteer | None = None,
                    leads: bool = False):
     """[(position, state)] for the first ``n`` decisions of the playing phase of OpenSpiel
     games played with uniformly random legal actions from ``random.Random(seed)``: only

@@ -20,14 +20,15 @@ The cards are converted by tests/peers.py, as in the differential tests.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable
 
 import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
+
 from peers import douzero_legal_call, rlcard_cards, text_to_mask
 
 
 # ----------------------------------------------------------------------------- DouZero
-def prepare_douzero(hand: str, last: Optional[str]) -> Callable[[], list]:
+def prepare_douzero(hand: str, last: str | None) -> Callable[[], list]:
     return douzero_legal_call(text_to_mask(hand), text_to_mask(last) if last else None)
 
 
@@ -39,7 +40,7 @@ def douzero_version() -> str:
 # ------------------------------------------------------------------------------ RLCard
 class _RLPlayer:
     """The two attributes get_gt_cards reads."""
-    __slots__ = ("player_id", "current_hand", "played_cards")
+    __slots__ = ("current_hand", "played_cards", "player_id")
 
     def __init__(self, pid, current_hand=None, played_cards=None):
         self.player_id = pid
@@ -47,7 +48,7 @@ class _RLPlayer:
         self.played_cards = played_cards
 
 
-def prepare_rlcard(hand: str, last: Optional[str]) -> Callable[[], object]:
+def prepare_rlcard(hand: str, last: str | None) -> Callable[[], object]:
     if last is None:
         from rlcard.games.doudizhu.judger import DoudizhuJudger
         f = DoudizhuJudger.playable_cards_from_hand

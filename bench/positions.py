@@ -32,10 +32,11 @@ the hand-size class, used by the OpenSpiel steering (``openspiel_positions.py``)
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
 
 import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
+
 from peers import FULL_DECK_COUNTS, NUM_RANKS, counts_to_text, deck_ranks, text_to_mask
 
 ACE = 11  # highest rank allowed in chains
@@ -66,17 +67,17 @@ KINDS = (
 class Position:
     index: int
     hand: str                 # text form, sorted ascending
-    last: Optional[str]       # None: the player leads
-    last_kind: Optional[str]  # one of KINDS, None for leads
+    last: str | None       # None: the player leads
+    last_kind: str | None  # one of KINDS, None for leads
     size_class: str           # 'deal20', 'deal17', 'endgame'
 
     @property
-    def pair(self) -> Tuple[str, Optional[str]]:
+    def pair(self) -> tuple[str, str | None]:
         return (self.hand, self.last)
 
 
 # --------------------------------------------------------------------------- helpers
-def _deal(rng: random.Random, n: int) -> List[int]:
+def _deal(rng: random.Random, n: int) -> list[int]:
     """n cards drawn from the 54-card deck, as a rank-count vector."""
     counts = [0] * NUM_RANKS
     for r in rng.sample(deck_ranks(), n):
@@ -117,7 +118,7 @@ def _pick_kickers(rng, avail, exclude, k, width, allow_jokers, allow_both_jokers
     return None
 
 
-def make_last(rng: random.Random, kind: str, avail: Sequence[int]) -> Optional[List[int]]:
+def make_last(rng: random.Random, kind: str, avail: Sequence[int]) -> list[int] | None:
     """A random move of ``kind`` drawn from the available counts, or None."""
     move = [0] * NUM_RANKS
     if kind in ("solo", "pair", "trio", "bomb"):
@@ -186,13 +187,13 @@ def make_last(rng: random.Random, kind: str, avail: Sequence[int]) -> Optional[L
 
 
 # --------------------------------------------------------------------------- sets
-def _lead_hand(rng: random.Random, i: int) -> Tuple[List[int], str]:
+def _lead_hand(rng: random.Random, i: int) -> tuple[list[int], str]:
     cls = ("deal20", "deal17", "endgame")[i % 3]
     n = {"deal20": 20, "deal17": 17}.get(cls) or rng.randint(1, 10)
     return _deal(rng, n), cls
 
 
-def lead_positions_detailed(n: int, seed: int = 0) -> List[Position]:
+def lead_positions_detailed(n: int, seed: int = 0) -> list[Position]:
     rng = random.Random(seed)
     out = []
     for i in range(n):
@@ -201,7 +202,7 @@ def lead_positions_detailed(n: int, seed: int = 0) -> List[Position]:
     return out
 
 
-def follow_positions_detailed(n: int, seed: int = 0) -> List[Position]:
+def follow_positions_detailed(n: int, seed: int = 0) -> list[Position]:
     rng = random.Random(seed + 0x9E3779B1)
     out = []
     for i in range(n):
@@ -218,17 +219,17 @@ def follow_positions_detailed(n: int, seed: int = 0) -> List[Position]:
     return out
 
 
-def lead_positions(n: int, seed: int = 0) -> List[Tuple[str, None]]:
+def lead_positions(n: int, seed: int = 0) -> list[tuple[str, None]]:
     """n lead positions: list of (hand_text, None)."""
     return [p.pair for p in lead_positions_detailed(n, seed)]
 
 
-def follow_positions(n: int, seed: int = 0) -> List[Tuple[str, str]]:
+def follow_positions(n: int, seed: int = 0) -> list[tuple[str, str]]:
     """n follow positions: list of (hand_text, last_text)."""
     return [p.pair for p in follow_positions_detailed(n, seed)]
 
 
-def classify_positions(n: int, seed: int = 0) -> List[str]:
+def classify_positions(n: int, seed: int = 0) -> list[str]:
     """n move texts covering every combination kind (the follow set's ``last``)."""
     return [p.last for p in follow_positions_detailed(n, seed)]
 
@@ -240,7 +241,7 @@ def summary(positions: Sequence[Position]) -> str:
     return f"{len(positions)} positions; sizes {dict(sizes)}; kinds {dict(kinds)}"
 
 
-def export_lines(n_lead: int, n_follow: int, seed: int) -> List[str]:
+def export_lines(n_lead: int, n_follow: int, seed: int) -> list[str]:
     """Text dump for other harnesses (e.g. the C++ bench): one position per line,
     ``phase hand last kind hand_mask last_mask`` (last/kind '-' for leads, masks hex)."""
     lines = [f"# doudizhu bench positions: seed {seed}, {n_lead} leads, {n_follow} follows"]

@@ -22,7 +22,7 @@ import random
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before NumPy: idle OpenBLAS threads spin
 
-import pytest  # noqa: E402
+import pytest
 
 pytest.importorskip("pytest_benchmark")
 dz = pytest.importorskip("doudizhu")

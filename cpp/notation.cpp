@@ -223,7 +223,9 @@ MoveText parse_move_text(std::string_view text, const Rules& rules) {
     const std::string_view key = second == std::string_view::npos ? std::string_view() : spec.substr(second + 1);
     out.key = rank_named(key);
     if (!out.kind || out.key < 0) {
-      return fail("a reading is written /KIND/key, such as '/AIRPLANE_SOLOS/3', not " + quoted("/" + std::string(spec)));
+      std::string written(1, '/');
+      written += spec;
+      return fail("a reading is written /KIND/key, such as '/AIRPLANE_SOLOS/3', not " + quoted(written));
     }
   }
   return out;
@@ -256,7 +258,10 @@ std::string action_text(const Action& a, const Rules* rules) {
   }
   std::string text = move_text(a.move);
   if (rules && classify(a.move.cards, *rules).size() > 1) {
-    text += "/" + std::string(kind_name(a.move.kind)) + "/" + rank_char(a.move.key);
+    text += '/';
+    text += kind_name(a.move.kind);
+    text += '/';
+    text += rank_char(a.move.key);
   }
   return text;
 }

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Callable, Optional
+from typing import Callable
 
 from hypothesis import strategies as st
 
 import doudizhu as dz
-import peers
 from doudizhu import Cards, Game, Move, Rules
+
+import peers
 
 # ---------------------------------------------------------------------------- constants
 FULL_DECK = Cards(peers.FULL_DECK_TEXT)
@@ -70,8 +71,8 @@ def sub_multisets(hand: Cards) -> list[Cards]:
 
 
 # ------------------------------------------------------------------------------- games
-def play_randomly(game: Game, rng: random.Random, steps: Optional[int] = None,
-                  each: Optional[Callable[[Game], None]] = None) -> Game:
+def play_randomly(game: Game, rng: random.Random, steps: int | None = None,
+                  each: Callable[[Game], None] | None = None) -> Game:
     """Steps the game with uniformly random legal actions until it is over, or for at most
     ``steps`` actions; calls ``each(game)`` after every action. Returns the game."""
     for _ in itertools.count() if steps is None else range(steps):
@@ -88,7 +89,7 @@ def random_game(seed: int, rules: Rules, steps: int, first_bidder: int = 0) -> G
     return play_randomly(Game(seed=seed, rules=rules, first_bidder=first_bidder), random.Random(seed), steps)
 
 
-def replay_selfplay_game(result: dz.SelfPlayResult, seed: int, i: int, rules: Optional[Rules] = None) -> Game:
+def replay_selfplay_game(result: dz.SelfPlayResult, seed: int, i: int, rules: Rules | None = None) -> Game:
     """Game ``i`` of ``selfplay(..., seed=seed, rules=rules, record=True)`` replayed through
     Game from its recorded actions, each checked to be the move of the seat to move."""
     assert result.actions is not None and result.offsets is not None

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import collections
 import random
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 RANKS = "3456789TJQKA2BR"
 NUM_RANKS = 15
@@ -129,7 +129,7 @@ def douzero_to_mask(cards) -> int:
     return ranks_to_mask(DOUZERO_RANK[c] for c in cards)
 
 
-def douzero_legal_call(hand_mask: int, last_mask: Optional[int] = None):
+def douzero_legal_call(hand_mask: int, last_mask: int | None = None):
     """DouZero's per-decision legal-action computation at a position, as a zero-argument
     callable: ``GameEnv.get_legal_card_play_actions`` (the method DouZero's env calls each
     turn) of an env whose acting player holds the hand and whose action sequence ends with
@@ -146,12 +146,12 @@ def douzero_legal_call(hand_mask: int, last_mask: Optional[int] = None):
     return env.get_legal_card_play_actions
 
 
-def douzero_legal_list(hand_mask: int, last_mask: Optional[int] = None) -> list:
+def douzero_legal_list(hand_mask: int, last_mask: int | None = None) -> list:
     """DouZero's raw legal-action list as masks (duplicates kept, pass removed)."""
     return [douzero_to_mask(m) for m in douzero_legal_call(hand_mask, last_mask)() if m]
 
 
-def douzero_legal(hand_mask: int, last_mask: Optional[int] = None) -> set:
+def douzero_legal(hand_mask: int, last_mask: int | None = None) -> set:
     """Set of distinct card masks DouZero offers (lead if last is None), pass excluded."""
     return set(douzero_legal_list(hand_mask, last_mask))
 
@@ -221,7 +221,7 @@ def _douzero_airplane_solo_candidates(hand_mask: int, length: int) -> list:
     return [douzero_to_mask(m) for m in mg.gen_type_11_serial_3_1(repeat_num=length)]
 
 
-def douzero_kicker_trio_bug(hand_mask: int, last_mask: Optional[int]) -> bool:
+def douzero_kicker_trio_bug(hand_mask: int, last_mask: int | None) -> bool:
     """True iff DouZero's airplane-with-solos bug (RULES.md peer bugs: "following an
     airplane with solos, ranks a kicker trio as if it were the body") changes DouZero's
     answer at this position.
@@ -250,7 +250,7 @@ def douzero_kicker_trio_bug(hand_mask: int, last_mask: Optional[int]) -> bool:
     return False
 
 
-def douzero_legal_fixed(hand_mask: int, last_mask: Optional[int]) -> set:
+def douzero_legal_fixed(hand_mask: int, last_mask: int | None) -> set:
     """DouZero's answer with only the kicker-trio ranking bug corrected: the airplane +
     solos candidates DouZero generates are compared by body (RULES.md), everything else
     is DouZero's own list. Used for the positions excluded by douzero_kicker_trio_bug."""
@@ -327,7 +327,7 @@ def rlcard_cards(mask: int) -> list:
     return out
 
 
-def rlcard_legal_list(hand_mask: int, last_mask: Optional[int] = None) -> list:
+def rlcard_legal_list(hand_mask: int, last_mask: int | None = None) -> list:
     """RLCard's raw legal-action strings (pass removed), as its game computes them."""
     import numpy as np
     from rlcard.games.doudizhu.judger import DoudizhuJudger
@@ -346,7 +346,7 @@ def rlcard_legal_list(hand_mask: int, last_mask: Optional[int] = None) -> list:
     return [a for a in actions if a != "pass"]
 
 
-def rlcard_legal(hand_mask: int, last_mask: Optional[int] = None) -> set:
+def rlcard_legal(hand_mask: int, last_mask: int | None = None) -> set:
     """Set of distinct card masks RLCard offers (lead if last is None), pass excluded."""
     return {rlcard_to_mask(a) for a in rlcard_legal_list(hand_mask, last_mask)}
 
@@ -446,7 +446,7 @@ _SIZES = {
 }
 
 
-def _peer_leads_by_category(hand_mask: int, peer: str, target: Optional[str] = None) -> dict:
+def _peer_leads_by_category(hand_mask: int, peer: str, target: str | None = None) -> dict:
     """The peer's own lead moves of a hand grouped by the peer's reading (kind) as lists
     of (mask, length). Only moves the peer itself can read as a led move are kept
     (DouZero's detector rejects some of the airplanes its generator makes; RLCard needs
@@ -489,7 +489,7 @@ def _may_have(counts, target: str) -> bool:
 
 
 def random_lead(rng: random.Random, pool: list, peer: str, target: str,
-                tries: int = 12) -> Optional[int]:
+                tries: int = 12) -> int | None:
     """A random led move of type ``target`` for a follow position.
 
     Up to ``tries`` times, another hand is taken from ``pool`` (rank indexes of the cards
@@ -545,7 +545,7 @@ def random_hand_size(rng: random.Random) -> int:
     return rng.randint(1, 12)  # endgame hands
 
 
-def clustered_hand(rng: random.Random, pool: list) -> Optional[list]:
+def clustered_hand(rng: random.Random, pool: list) -> list | None:
     """Take from ``pool`` (shuffled rank indexes, modified in place) a hand of up to 20
     cards built around a chain of 2..5 trios (sometimes with a quad in it), often plus a
     separate trio or quad, filled up with the next cards of the pool: hands that can

@@ -25,11 +25,11 @@ from __future__ import annotations
 import collections
 
 import pytest
+from helpers import FULL_DECK, move_key
 
 import doudizhu
 
 import peers
-from helpers import FULL_DECK, move_key
 
 SEEDS = range(30)                 # x POSITIONS_PER_CHUNK positions, all led types
 AIRPLANE_SEEDS = range(100, 106)  # chunks restricted to airplane / four-with-two leads

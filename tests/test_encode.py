@@ -9,13 +9,13 @@ import re
 
 import numpy as np
 import pytest
+from helpers import random_game, small_seeds, step_counts
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import doudizhu as dz
 from doudizhu import encode
 from doudizhu.encode import OBSERVATION_LAYOUT as L
-from helpers import random_game, small_seeds, step_counts
 
 import peers
 
@@ -71,7 +71,7 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     # the seat's hand and every card played; in a position, cards out of play are known).
     others = [game.hand(i) for i in range(n) if i != seat] + ([game.kitty] if game.landlord is None else [])
     assert counts("unseen") == [sum(h.counts[r] for h in others) for r in range(15)]
-    if not game.origin["start"] == "position":
+    if game.origin["start"] != "position":
         for r in range(15):
             in_play = game.hand(seat).counts[r] + sum(view["played"][i].counts[r] for i in range(n))
             assert counts("unseen")[r] == DECK_COUNTS[r] * d - in_play

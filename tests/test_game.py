@@ -7,11 +7,12 @@ import json
 import random
 
 import pytest
+from helpers import FULL_DECK, PRESETS, held_cards, play_randomly
 
 import doudizhu as dz
-import peers
 from doudizhu import Game, IllegalActionError, Rules
-from helpers import FULL_DECK, PRESETS, held_cards, play_randomly
+
+import peers
 
 MASK64 = (1 << 64) - 1
 

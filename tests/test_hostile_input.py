@@ -19,13 +19,13 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+from helpers import seeds, step_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import doudizhu as dz
 from doudizhu import MOVE_DTYPE, Cards, Game, IllegalActionError, Move, Rules
-from helpers import seeds, step_counts
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

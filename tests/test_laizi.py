@@ -7,9 +7,9 @@ import random
 
 import numpy as np
 import pytest
+from helpers import held_cards, play_randomly, replay_selfplay_game
 
 import doudizhu as dz
-from helpers import held_cards, play_randomly, replay_selfplay_game
 
 LAIZI = dz.Rules.preset("laizi")
 FIVE, SEVEN = 2, 4  # rank indices
@@ -18,7 +18,7 @@ FIVE, SEVEN = 2, 4  # rank indices
 def test_the_preset_is_the_standard_rules_with_wild_cards() -> None:
     assert "laizi" in dz.Rules.presets()
     assert LAIZI.wild and not dz.Rules().wild
-    assert LAIZI == dz.Rules(wild=True)
+    assert dz.Rules(wild=True) == LAIZI
     assert repr(LAIZI) == "Rules.preset('laizi')"
     assert pickle.loads(pickle.dumps(LAIZI)) == LAIZI
 
@@ -33,7 +33,13 @@ def test_wild_moves_counted_by_hand() -> None:
     assert {"5=3", "5", "7", "5=7", "57=77", "577=777", "5777", "5777=7778", "5777=7777"} <= texts
     bomb = dz.Move("5777=7777", rules=LAIZI, wild="5")
     assert bomb in moves and bomb.soft and bomb.kind == dz.MoveKind.BOMB
-    assert (str(bomb.spent), str(bomb.cards), bomb.wilds, str(bomb.stand_ins), bomb.wild_rank) == ("5777", "7777", 1, "7", FIVE)
+    assert (str(bomb.spent), str(bomb.cards), bomb.wilds, str(bomb.stand_ins), bomb.wild_rank) == (
+        "5777",
+        "7777",
+        1,
+        "7",
+        FIVE,
+    )
     natural = dz.Move("7777")
     assert (natural.wilds, natural.wild_rank, natural.soft, natural.spent) == (0, None, False, natural.cards)
     # The wild rank may be given as an index too; a hand without wild cards has its natural moves.
@@ -58,7 +64,7 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
     assert dz.legal_moves("7775", rules=LAIZI) == dz.legal_moves("7775")  # no rank is wild
     with pytest.raises(ValueError, match="needs rules with wild cards"):
         dz.legal_moves("7775", wild="5")
-    with pytest.raises(ValueError, match="wild must be in 0..12"):
+    with pytest.raises(ValueError, match=r"wild must be in 0\.\.12"):
         dz.legal_moves("7775", rules=LAIZI, wild=13)
     with pytest.raises(ValueError, match="one rank character"):
         dz.legal_moves("7775", rules=LAIZI, wild="B")
@@ -146,7 +152,9 @@ def test_a_soft_bomb_in_play_applies_undoes_scores_and_replays() -> None:
 def _random_game(seed: int) -> dz.Game:
     """A laizi hand played out by uniformly random actions, checking each step."""
     game = dz.Game(seed=seed, rules=LAIZI, first_bidder=seed % 3)
-    deck = sum((dz.Cards(h) for h in game.to_record()["deals"][0]["hands"]), dz.Cards(game.to_record()["deals"][0]["kitty"]))
+    deck = sum(
+        (dz.Cards(h) for h in game.to_record()["deals"][0]["hands"]), dz.Cards(game.to_record()["deals"][0]["kitty"])
+    )
 
     def check(game: dz.Game) -> None:
         if game.phase == "playing" and game.redeals == 0:

@@ -142,5 +142,7 @@ def test_bad_input_raises_typed_errors() -> None:
         dz.legal_moves_batch(np.array([1, 1], np.uint64), bad)
     # A move under some rules, not these: four with two without four_with_two.
     four_two = dz.moves_to_array([Move("333345")])
-    with pytest.raises(ValueError, match=r"lasts\[0\]: 333345 as FOUR_TWO_SOLOS \(key 3, length 1\) is no move under these rules"):
+    with pytest.raises(
+        ValueError, match=r"lasts\[0\]: 333345 as FOUR_TWO_SOLOS \(key 3, length 1\) is no move under these rules"
+    ):
         dz.legal_moves_batch(np.array([1], np.uint64), four_two, Rules.preset("openspiel"))

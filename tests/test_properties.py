@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from helpers import hands, sub_multisets
+from helpers import move_key as key
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import doudizhu as dz
 from doudizhu import Cards, Rules
-from helpers import hands, sub_multisets
-from helpers import move_key as key
 
 PRESETS = [Rules.preset(name) for name in Rules.presets()]
 

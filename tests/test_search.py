@@ -6,20 +6,22 @@ hypergeometric distributions (chi-square)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import random
 from collections import Counter
 
 import pytest
+from helpers import BIDDINGS, anything, small_seeds, step_counts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import doudizhu as dz
-import peers
 from doudizhu._core import choose_action
 from doudizhu.bots import DeterminizedBot, game_from_observation
-from helpers import BIDDINGS, anything, small_seeds, step_counts
+
+import peers
 
 
 # ------------------------------------------------------------------------------ solver
@@ -47,11 +49,18 @@ def random_position(rng: random.Random, seats: int, most: int, rules: dz.Rules) 
         last = rng.choice(leads)
         last_by = (to_move + rng.randint(1, seats - 1)) % seats
     return dz.Game.from_position(
-        ["".join(h) for h in hands], landlord=rng.randrange(seats), to_move=to_move, last=last, last_by=last_by, rules=rules
+        ["".join(h) for h in hands],
+        landlord=rng.randrange(seats),
+        to_move=to_move,
+        last=last,
+        last_by=last_by,
+        rules=rules,
     )
 
 
-@pytest.mark.parametrize(("seats", "most", "preset"), [(2, 4, "standard"), (3, 3, "standard"), (2, 4, "douzero"), (3, 3, "openspiel")])
+@pytest.mark.parametrize(
+    ("seats", "most", "preset"), [(2, 4, "standard"), (3, 3, "standard"), (2, 4, "douzero"), (3, 3, "openspiel")]
+)
 def test_solve_agrees_with_minimax(seats: int, most: int, preset: str) -> None:
     rules = dz.Rules.preset(preset)
     rng = random.Random(seats * 100 + most)
@@ -171,12 +180,15 @@ def test_worlds_agree_with_what_the_seat_knows(seed: int, steps: int, seat: int,
         unknown = unknown + game.kitty
     for world in dz.sample_worlds(game, seat, 4, seed):
         assert public(world, seat) == seen  # own hand, plays, sizes, kitty, history, stakes
-        assert world.rules == game.rules and world.legal_actions() == game.legal_actions() or world.to_move != seat
+        assert (world.rules == game.rules and world.legal_actions() == game.legal_actions()) or world.to_move != seat
         others = sum((world.hand(s) for s in range(3) if s != seat), dz.Cards())
         assert others + (world.kitty if world.landlord is None else dz.Cards()) == unknown
         if game.landlord is not None and game.landlord != seat:
             # The shown kitty's cards that the landlord has not played are still its own.
-            kitty_left = [max(k - p, 0) for k, p in zip(game.kitty.counts, world.observation(seat)["played"][game.landlord].counts)]
+            kitty_left = [
+                max(k - p, 0)
+                for k, p in zip(game.kitty.counts, world.observation(seat)["played"][game.landlord].counts)
+            ]
             assert all(h >= k for h, k in zip(world.hand(game.landlord).counts, kitty_left))
         # A world is a full game: it can be played on, and its record replays (unless the
         # hand was redealt: a record's later deals must follow from its seed, and a
@@ -240,7 +252,10 @@ def test_worlds_are_uniform_while_bidding() -> None:
     game = dz.Game(seed=4)
     twos = 4 - game.hand(0).count("2")
     unknown = 37
-    expected = {k: math.comb(twos, k) * math.comb(unknown - twos, 3 - k) / math.comb(unknown, 3) for k in range(min(twos, 3) + 1)}
+    expected = {
+        k: math.comb(twos, k) * math.comb(unknown - twos, 3 - k) / math.comb(unknown, 3)
+        for k in range(min(twos, 3) + 1)
+    }
     draws = 20000
     seen = Counter(w.kitty.count("2") for w in dz.sample_worlds(game, 0, draws, seed=2))
     merged = {k: p for k, p in expected.items() if draws * p >= 5}  # pool the rare tail
@@ -302,8 +317,16 @@ def test_bot_finds_the_solved_win() -> None:
 
 # ------------------------------------------------------------------------------ hostile input
 @settings(max_examples=150, deadline=None)
-@given(seat=anything, n=anything.filter(lambda v: not isinstance(v, int) or not 100 < v <= 100_000), seed=anything, limit=anything, nodes=anything, megabytes=anything, policy=anything)
-def test_bad_arguments_raise_typed_errors(seat, n, seed, limit, nodes, megabytes, policy) -> None:  # noqa: ANN001
+@given(
+    seat=anything,
+    n=anything.filter(lambda v: not isinstance(v, int) or not 100 < v <= 100_000),
+    seed=anything,
+    limit=anything,
+    nodes=anything,
+    megabytes=anything,
+    policy=anything,
+)
+def test_bad_arguments_raise_typed_errors(seat, n, seed, limit, nodes, megabytes, policy) -> None:
     game = dz.Game.from_position(["3456", "789"], landlord=0, to_move=0)
     before = game.hash
     calls = [
@@ -313,8 +336,6 @@ def test_bad_arguments_raise_typed_errors(seat, n, seed, limit, nodes, megabytes
         lambda: dz.playout(game, policy, seed),
     ]
     for call in calls:
-        try:
+        with contextlib.suppress(TypeError, ValueError):
             call()
-        except (TypeError, ValueError):
-            pass
     assert game.hash == before

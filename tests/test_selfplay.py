@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import FULL_DECK, replay_selfplay_game
 
 import doudizhu as dz
 from doudizhu import Action, Game, Rules, SelfPlayResult
-from helpers import FULL_DECK, replay_selfplay_game
 
 
 def arrays(result: SelfPlayResult) -> dict[str, Any]:

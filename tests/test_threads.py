@@ -12,10 +12,10 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+from helpers import PRESETS
 
 import doudizhu as dz
 from doudizhu import Game, Rules
-from helpers import PRESETS
 
 THREADS = 4
 

@@ -210,15 +210,14 @@ std::vector<Move> readings_arg(const std::string& text, const Rules& rules, int 
   return readings;
 }
 
-namespace {
-
 std::string reading_list(const std::vector<Move>& readings) {
   std::string list;
-  for (const Move& m : readings) list += (list.empty() ? "" : "; ") + describe(m);
+  for (const Move& m : readings) {
+    if (!list.empty()) list += "; ";
+    list += describe(m);
+  }
   return list;
 }
-
-}  // namespace
 
 Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules) {
   std::vector<Move> readings;

@@ -110,6 +110,9 @@ const Rules& to_rules(py::handle obj);
 // The single reading of `cards` (of `kind` when given); MoveError if none or several.
 Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules);
 
+// The readings, described and separated by "; ", for messages.
+std::string reading_list(const std::vector<Move>& readings);
+
 // The moves move text names (notation.hpp), CardsError when it is not well formed.
 std::vector<Move> readings_arg(const std::string& text, const Rules& rules, int wild, const char* what);
 

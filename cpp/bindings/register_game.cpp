@@ -44,9 +44,7 @@ Action to_action(py::handle obj, const Game& game) {
   }
   if (readings.size() == 1) return Action::play(readings.front());
   if (readings.empty()) illegal(quoted(text) + " is no legal combination here");
-  std::string list;
-  for (const Move& m : readings) list += (list.empty() ? "" : "; ") + describe(m);
-  illegal(quoted(text) + " has several readings, pass a Move or write one as cards/KIND/key: " + list);
+  illegal(quoted(text) + " has several readings, pass a Move or write one as cards/KIND/key: " + reading_list(readings));
 }
 
 void act(Game& game, const Action& a) {

@@ -63,8 +63,8 @@ from .match import Match
 from .selfplay import SelfPlayResult, selfplay
 
 # Records are Python (record.py) over the core's Game.deals and Game.origin.
-Game.to_record = record.to_record  # type: ignore[method-assign]
-Game.from_record = staticmethod(record.from_record)  # type: ignore[assignment]
+setattr(Game, "to_record", record.to_record)  # noqa: B010 (a method of a C++ class, set from Python)
+setattr(Game, "from_record", staticmethod(record.from_record))  # noqa: B010
 
 __all__ = [
     "ACTION_DTYPE",

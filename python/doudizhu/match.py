@@ -24,7 +24,9 @@ class Match:
 
     def __init__(self, seed: int = 0, rules: Rules | None = None, dealer: int = 0) -> None:
         if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__} (Rules.preset(name) gives a preset)")
+            raise TypeError(
+                f"rules must be a Rules or None, not {type(rules).__name__} (Rules.preset(name) gives a preset)"
+            )
         self.rules = rules if rules is not None else Rules()
         self.players = self.rules.players
         self.seed = checked_seed(seed)

@@ -22,10 +22,12 @@ every action through the engine's own checks and compares each deal. Anything el
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from ._core import Action, Cards, Game, IllegalActionError, RecordError, Rules, checked_seed
+
+_T = TypeVar("_T")
 
 FORMAT = "doudizhu.record"
 VERSION = 2
@@ -148,7 +150,7 @@ def _plain(value: Any, where: str) -> Any:
     raise RecordError(f"{where}: {type(value).__name__} is no JSON value")
 
 
-def _field(read: Any, name: str) -> Any:
+def _field(read: Callable[[], _T], name: str) -> _T:
     """read() with its ValueError or TypeError as a RecordError naming the field."""
     try:
         return read()

@@ -136,9 +136,12 @@ def selfplay(
         return _ray_selfplay(games, policy, seed, rules, record, first, address)
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
     if not (callable(policy) or isinstance(policy, (str, Sequence))):
-        raise TypeError(f"policy must be a built-in policy name, one name per seat, or a callable, not {type(policy).__name__}")
+        raise TypeError(
+            f"policy must be a built-in policy name, one name per seat, or a callable, not {type(policy).__name__}"
+        )
     if not callable(policy) or games == 0:
-        return SelfPlayResult(**_core.selfplay(games, "random" if callable(policy) else policy, seed, threads, rules, record, first))
+        names = "random" if callable(policy) else policy
+        return SelfPlayResult(**_core.selfplay(games, names, seed, threads, rules, record, first))
     return _python_selfplay(range(first, first + games), policy, seed, rules, record)
 
 
