@@ -594,7 +594,7 @@ def render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds
         w("")
         w("Distinct non-pass moves per position, ours under the peer preset vs the peer "
           "(DouZero duplicates removed). Differences are expected where the peer has a "
-          "known bug (RULES.md: OpenSpiel omits chains whose lowest rank the hand holds "
+          "known bug (docs/rules.md: OpenSpiel omits chains whose lowest rank the hand holds "
           "four of, and offers bombs over the rocket).")
         w("")
         w("| peer | phase | positions | differing | our moves | peer moves "

@@ -338,6 +338,7 @@ bool Game::apply(const Action& a) {
 }
 
 void Game::apply_legal(const Action& a) {
+  assert(check(a).empty());  // callers pass one of legal_actions()
   steps_.push_back({a, state_, rng_, false});
   const auto deals_before = deals_.size();
   if (state_.phase == Phase::Bidding) {
@@ -445,6 +446,7 @@ void Game::apply_play(const Action& a) {
   const Move& m = a.move;
   const auto i = static_cast<std::size_t>(seat);
   const Mask cards = spent(m);
+  assert(contains(s.hands[i], cards));
   s.hands[i] -= cards;
   s.played[i] += cards;
   s.plays[i] = static_cast<std::uint8_t>(std::min(s.plays[i] + 1, 255));

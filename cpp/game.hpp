@@ -1,4 +1,4 @@
-// A hand of Dou Dizhu as a state machine: deal, bidding, play, scoring (RULES.md, "A hand
+// A hand of Dou Dizhu as a state machine: deal, bidding, play, scoring (docs/rules.md, "A hand
 // of play", "Bidding", "Scoring").
 //
 // Seats 0, 1, 2 (and 3 with four players) play in that order (the direction of play).
@@ -34,7 +34,7 @@ inline constexpr int kMaxSeats = 4;  // the four-player variant
 
 enum class Phase : std::uint8_t { Bidding, Playing, Over };
 
-// Start bonuses (variant "happy", RULES.md): the seats whose dealt hand held both jokers,
+// Start bonuses (variant "happy", docs/rules.md): the seats whose dealt hand held both jokers,
 // and those whose dealt hand held the 12-straight 3..A (bit i: seat i). Each kind of
 // bonus doubles the stake once when any seat holds it.
 struct StartBonus {
@@ -47,7 +47,7 @@ struct StartBonus {
 // The start bonuses of a dealt hand under `rules` (none unless rules.start_bonus).
 StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules& rules);
 
-// The stakes of a finished hand (RULES.md "Scoring").
+// The stakes of a finished hand (docs/rules.md "Scoring").
 struct Settlement {
   bool landlord_won = false;
   int base = 1;

@@ -1,6 +1,6 @@
 // Moves: a set of cards read as one combination.
 //
-// Combinations (RULES.md): solo, pair, trio, trio+solo, trio+pair, straight (>= 5
+// Combinations (docs/rules.md): solo, pair, trio, trio+solo, trio+pair, straight (>= 5
 // singles), pair straight (>= 3 pairs), airplane (>= 2 trios), airplane+solos,
 // airplane+pairs, four+two solos, four+two pairs, bomb, rocket. Chains lie within 3..A.
 // The same cards may read as several combinations (`333444555666` is a 4-airplane and,
@@ -78,19 +78,15 @@ constexpr std::uint64_t fields_word(const Move& m) {
 // The one hash of a move, for hash tables, the game's hash and Python's __hash__.
 constexpr std::uint64_t move_hash(const Move& m) { return splitmix_finalize(m.cards ^ splitmix_finalize(fields_word(m) + 1)); }
 
-// Number of wild cards standing in for other ranks.
-constexpr int stand_in_count(const Move& m) {
-  int n = 0;
-  for (unsigned s = m.stand_ins; s & 0xF; s >>= 4) ++n;
-  return n;
-}
-
 // The stood-in ranks as a mask (a count per rank).
 constexpr Mask stand_in_cards(const Move& m) {
   Mask out = 0;
   for (unsigned s = m.stand_ins; s & 0xF; s >>= 4) out += cards_of(static_cast<int>(s & 0xF) - 1, 1);
   return out;
 }
+
+// Number of wild cards standing in for other ranks.
+constexpr int stand_in_count(const Move& m) { return total(stand_in_cards(m)); }
 
 // The cards a move takes from the hand. Only for moves that passed `wilds_error` (or came
 // from the generator): the subtraction assumes the stand-ins lie within `cards`.
@@ -153,7 +149,7 @@ void visit_kind(MoveKind kind, F&& f) {
   }
 }
 
-// Chain lengths by unit size (1 singles, 2 pairs, 3 trios), RULES.md: straights 5-12,
+// Chain lengths by unit size (1 singles, 2 pairs, 3 trios), docs/rules.md: straights 5-12,
 // pair straights 3-10, airplanes (with or without kickers) 2-6 trios.
 struct ChainLimits {
   int shortest;
@@ -166,7 +162,7 @@ constexpr ChainLimits chain_limits(int unit) {
 
 bool beats(const Move& a, const Move& b);
 
-// Kicker rules (RULES.md rules 1-4), stated once for classification and generation:
+// Kicker rules (docs/rules.md rules 1-4), stated once for classification and generation:
 // the most cards of each rank that the solo kickers of a `kind` move with body ranks
 // `body` may hold, and the most pair kickers of each rank. Both jokers among the
 // kickers is checked apart (`jokers_allowed`), as it couples two ranks.

@@ -1,6 +1,7 @@
 #include "movegen.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <array>
 #include <utility>
 
@@ -120,6 +121,11 @@ class Generator {
 
  private:
   void emit(Mask cards, MoveKind kind, int key, int length) {
+    // Invariants (checked in the debug and sanitizer builds, so the soak and the fuzzers
+    // test them from inside): a move the hand holds, keyed within the ranks, that reads
+    // as the kind it is listed as.
+    assert(contains(hand_, cards) && key >= 0 && key < kNumRanks && length >= 1);
+    assert(reads_as(cards, kind, key, length, rules_));
     out_.push_back({cards, kind, static_cast<std::uint8_t>(key), static_cast<std::uint8_t>(length)});
   }
 

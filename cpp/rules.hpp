@@ -1,12 +1,12 @@
 // The rules configuration: every rule that differs between rule books or between the
-// public engines is a field here (see RULES.md, "Kicker rules" and "Rule presets").
+// public engines is a field here (see docs/rules.md, "Kicker rules" and "Rule presets").
 //
 // Presets reproduce the public engines' move sets:
 //   standard  - the seed rules (default)
 //   douzero   - DouZero 1.1.0
 //   rlcard    - RLCard 1.2.0
 //   openspiel - OpenSpiel 2.x dou_dizhu
-// and the variants of RULES.md ("Variants named by the seed rules"):
+// and the variants of docs/rules.md ("Variants"):
 //   sanren      - no kitty: 18 cards each
 //   happy       - start bonuses (both jokers, or the 12-straight 3..A, in a dealt hand)
 //   four_player - two decks, 25 cards each and 8 in the kitty, landlord against three

@@ -1,4 +1,4 @@
-// Wild cards (laizi; RULES.md, "Variants").
+// Wild cards (laizi; docs/rules.md, "Variants").
 //
 // After the deal one rank 3..2 is drawn as wild (`draw_wild`). Its cards may stand for any
 // rank 3..2, never a joker, in any combination; a wild card may also stand for itself, and

@@ -1,5 +1,5 @@
 // Shared pieces of the fuzz targets: reading the fuzzer's bytes, rules from bytes, an
-// independent shape oracle for moves (RULES.md's table restated), and failure reports.
+// independent shape oracle for moves (docs/rules.md's table restated), and failure reports.
 #pragma once
 
 #include <algorithm>
@@ -125,7 +125,7 @@ inline bool move_less(const Move& a, const Move& b) {
 }
 
 // --- The shape oracle --------------------------------------------------------------
-// Whether `m` is a (cards, combination) pair under `rules`, from RULES.md's tables,
+// Whether `m` is a (cards, combination) pair under `rules`, from docs/rules.md's tables,
 // written independently of move.cpp (no shared helpers beyond counting). Empty: yes.
 
 inline int cnt(Mask m, int r) { return r >= 0 && r < 16 ? count(m, r) : 0; }

@@ -1,4 +1,4 @@
-// Card text parsing: parse_cards against a reference tokenizer written from RULES.md.
+// Card text parsing: parse_cards against a reference tokenizer written from docs/rules.md.
 //
 // Input: byte 0 and 1 choose max_per_rank and max_per_joker (0..17, so limits past what a
 // nibble holds are tried too); the rest is the text. Checked:

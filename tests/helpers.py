@@ -106,6 +106,6 @@ def held_cards(game: Game) -> Cards:
     taken it (during the auction, or in a hand nobody bid for)."""
     total = Cards("")
     for seat in range(game.seats):
-        total = total + game.hand(seat) + game.observation(seat)["played"][seat]
+        total = total + game.hand(seat) + game.seat_view(seat)["played"][seat]
     untaken = game.phase == "bidding" or game.landlord is None
     return total + (game.kitty if untaken else Cards(""))

@@ -6,7 +6,7 @@ Conventions
 -----------
 * Rank index 0..14 = ``3 4 5 6 7 8 9 T J Q K A 2 B R`` (B = black joker, R = red joker).
 * A *mask* is a card multiset packed in a Python int: 4 bits per rank, the count of rank
-  ``r`` at bits ``4r .. 4r+3`` (same packing as the engine, see RULES.md).
+  ``r`` at bits ``4r .. 4r+3`` (same packing as the engine, see docs/rules.md).
 
 Peers
 -----
@@ -222,14 +222,14 @@ def _douzero_airplane_solo_candidates(hand_mask: int, length: int) -> list:
 
 
 def douzero_kicker_trio_bug(hand_mask: int, last_mask: int | None) -> bool:
-    """True iff DouZero's airplane-with-solos bug (RULES.md peer bugs: "following an
+    """True iff DouZero's airplane-with-solos bug (docs/rules.md peer bugs: "following an
     airplane with solos, ranks a kicker trio as if it were the body") changes DouZero's
     answer at this position.
 
     Precisely: the led move is read by DouZero as TYPE_11 (airplane + solos) of length n
     with lowest body rank k, and for at least one candidate m that DouZero generates
     (``gen_type_11_serial_3_1(n)``) the verdict of DouZero's comparison
-    ``douzero_trio_top(m) > douzero_trio_top(last)`` differs from the RULES.md verdict
+    ``douzero_trio_top(m) > douzero_trio_top(last)`` differs from the docs/rules.md verdict
     ``top(m) > k + n - 1``, where top(m) is the top of the highest n-trio body of m (a
     kicker trio adjacent to the body is a legal alternative body in the douzero preset,
     so any reading may be used).
@@ -252,7 +252,7 @@ def douzero_kicker_trio_bug(hand_mask: int, last_mask: int | None) -> bool:
 
 def douzero_legal_fixed(hand_mask: int, last_mask: int | None) -> set:
     """DouZero's answer with only the kicker-trio ranking bug corrected: the airplane +
-    solos candidates DouZero generates are compared by body (RULES.md), everything else
+    solos candidates DouZero generates are compared by body (docs/rules.md), everything else
     is DouZero's own list. Used for the positions excluded by douzero_kicker_trio_bug."""
     raw = douzero_legal(hand_mask, last_mask)
     reading = douzero_reading(last_mask) if last_mask is not None else None

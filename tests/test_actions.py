@@ -248,7 +248,7 @@ def test_every_openspiel_id_is_our_openspiel_move() -> None:
 
 
 def _bug_difference(game: dz.Game, theirs: set, mine: set) -> None:
-    """The documented OpenSpiel bugs (RULES.md) are the only differences allowed: it never
+    """The documented OpenSpiel bugs (docs/rules.md) are the only differences allowed: it never
     offers a chain whose lowest rank the hand holds four of, and offers bombs over the
     rocket."""
     hand = game.hand(game.to_move)

@@ -1,5 +1,5 @@
 """Differential tests: our legal-move generator against DouZero 1.1.0 and RLCard 1.2.0
-under the ``douzero`` and ``rlcard`` rule presets (RULES.md, presets table).
+under the ``douzero`` and ``rlcard`` rule presets (docs/rules.md, presets table).
 
 For every seeded position (peers.random_positions) the set of distinct card masks the
 peer offers (pass excluded) must equal ``{m.cards.mask for m in legal_moves(...)}``.
@@ -12,7 +12,7 @@ E.g. ``333444555666`` under the douzero preset reads as an airplane of 4, or as 
 airplane with solos keyed 3 or 4; both peers read it as an airplane of 4 (DouZero
 TYPE_10, RLCard 'trio_chain_4'), so the AIRPLANE reading is used.
 
-The only peer bug excluded (RULES.md, peer bugs): DouZero, following an airplane with
+The only peer bug excluded (docs/rules.md, peer bugs): DouZero, following an airplane with
 solos, ranks a kicker trio as if it were the body (its lists also hold duplicates, which
 the set comparison ignores). The positions where that bug changes DouZero's answer are
 exactly those where peers.douzero_kicker_trio_bug holds; they are not compared to
@@ -110,7 +110,7 @@ def _fail_if(bad, total, peer):
 
 def _theirs(peer, hand, last, stats):
     """The peer's answer at a position; for DouZero at the positions of its kicker-trio
-    bug (RULES.md peer bug; excluded from the raw comparison), DouZero's own candidates
+    bug (docs/rules.md peer bug; excluded from the raw comparison), DouZero's own candidates
     ranked by body instead."""
     if peer == "rlcard":
         return peers.rlcard_legal(hand, last)
@@ -154,9 +154,9 @@ def test_differential(peer, seed, airplanes):
 # documented DouZero bugs
 
 def test_douzero_airplane_kicker_trio_bug():
-    """RULES.md peer bug: DouZero, following an airplane with solos, compares the highest
+    """docs/rules.md peer bug: DouZero, following an airplane with solos, compares the highest
     rank held three times in each move, so a kicker trio is ranked as if it were the
-    body. RULES.md: compare the lowest body rank; kickers never count."""
+    body. docs/rules.md: compare the lowest body rank; kickers never count."""
     _dz()
     rules = _rules("douzero")
     T = peers.text_to_mask
@@ -192,7 +192,7 @@ def test_douzero_airplane_kicker_trio_bug():
 
 
 def test_douzero_duplicate_entries():
-    """RULES.md peer bug: DouZero's lists hold duplicates (itertools.groupby only drops
+    """docs/rules.md peer bug: DouZero's lists hold duplicates (itertools.groupby only drops
     adjacent repeats); ours lists each (cards, combination) once."""
     _dz()
     rules = _rules("douzero")
@@ -207,7 +207,7 @@ def test_douzero_duplicate_entries():
 
 
 def test_douzero_rejects_some_of_its_own_airplanes():
-    """Not in RULES.md: DouZero's generator (gen_type_11_serial_3_1 picks any kicker
+    """Not in docs/rules.md: DouZero's generator (gen_type_11_serial_3_1 picks any kicker
     cards) offers airplanes with solos that its own detector calls TYPE_15_WRONG (a
     kicker quad, or a kicker trio that makes five trios), so a DouZero player facing one
     may only bomb or pass. Such moves are never drawn as led moves by
@@ -266,7 +266,7 @@ def test_rlcard_action_space_is_full_deck_lead():
 @pytest.mark.parametrize("preset", ["douzero", "rlcard"])
 def test_full_deck_chain_caps(preset):
     """Found by the full-deck comparison above (moves of more than 20 cards, which no
-    peer can hold): RULES.md caps chains at straight 5-12, pair straight 3-10 pairs,
+    peer can hold): docs/rules.md caps chains at straight 5-12, pair straight 3-10 pairs,
     airplane body 2-6 trios, whatever the hand size (four-player hands hold 25-33)."""
     caps = {doudizhu.MoveKind.STRAIGHT: 12, doudizhu.MoveKind.PAIR_STRAIGHT: 10,
             doudizhu.MoveKind.AIRPLANE: 6, doudizhu.MoveKind.AIRPLANE_SOLOS: 6,

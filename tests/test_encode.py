@@ -50,7 +50,7 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     n, d = game.seats, game.rules.decks
     layout_seats, most = max(n, 3), 20 if d == 1 else 33  # the most cards a hand holds
     L = encode.layout_for(game.rules)
-    view = game.observation(seat)
+    view = game.seat_view(seat)
     rel = [(seat + k) % n for k in range(n)]
     assert obs.shape == (max(s.stop for s in L.values()),) and obs.dtype == np.float32
 
@@ -269,7 +269,7 @@ def row_set(x_batch: np.ndarray) -> set[bytes]:
 
 def compare_step(ours: encode.DouZeroObservation, theirs: dict, game: dz.Game) -> None:
     """Asserts that ours equals DouZero's observation of the same state. (The seeded games
-    never meet DouZero's kicker-trio bug, RULES.md, where its list would differ.)"""
+    never meet DouZero's kicker-trio bug, docs/rules.md, where its list would differ.)"""
     assert ours["position"] == theirs["position"]
     assert DOUZERO_SEATS[ours["position"]] == ours["seat"] == game.to_move
     for key in ("x_no_action", "z"):

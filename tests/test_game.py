@@ -216,11 +216,11 @@ def test_puzzle_positions() -> None:
 
 def test_observation_hides_what_the_seat_cannot_know() -> None:
     game = Game(seed=11)
-    obs = game.observation(1)
+    obs = game.seat_view(1)
     assert obs["hand"] == game.hand(1) and obs["kitty"] is None and obs["landlord"] is None
     assert obs["hand_sizes"] == (17, 17, 17)
     game.bid(3)
-    obs = game.observation(2)
+    obs = game.seat_view(2)
     assert obs["kitty"] == game.kitty and obs["landlord"] == 0 and obs["hand_sizes"] == (20, 17, 17)
     assert [(seat, str(a)) for seat, a in obs["history"]] == [(0, "bid 3")]
 
@@ -245,7 +245,7 @@ def test_match_rotates_the_dealer_and_keeps_scores() -> None:
     bidders = []
     for _ in range(6):
         game = match.new_hand()
-        bidders.append(game.observation(0)["bidding"]["first_bidder"])
+        bidders.append(game.seat_view(0)["bidding"]["first_bidder"])
         play_randomly(game, rng)
         match.finish(game)
     assert bidders == [1, 2, 0, 1, 2, 0]

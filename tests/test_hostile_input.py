@@ -344,7 +344,7 @@ def test_refused_actions_change_nothing(seed: int, steps: int, x: Any, preset: s
         lambda: g.call(x),
         lambda: g.rob(x),
         lambda: g.hand(x),
-        lambda: g.observation(x),
+        lambda: g.seat_view(x),
         lambda: g.step(str(x)[:50]),
     ):
         try:

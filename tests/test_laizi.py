@@ -116,7 +116,7 @@ def test_a_laizi_game_draws_its_wild_rank_from_the_seed() -> None:
     assert dz.Game(seed=11).wild_rank is None
     assert [str(a.hand(s)) for s in range(3)] == [str(dz.Game(seed=11).hand(s)) for s in range(3)]
     assert len({dz.Game(seed=s, rules=LAIZI).wild_rank for s in range(200)}) == 13
-    assert a.observation(0)["wild_rank"] == a.wild_rank
+    assert a.seat_view(0)["wild_rank"] == a.wild_rank
     record = a.to_record()
     assert record["deals"][0]["wild"] == "3456789TJQKA2"[a.wild_rank]
     deal = record["deals"][0]
@@ -137,7 +137,7 @@ def test_a_soft_bomb_in_play_applies_undoes_scores_and_replays() -> None:
     assert result is not None
     # Base 1, the soft bomb doubles, the spring doubles: each peasant pays 4.
     assert (result.bombs, result.spring, result.multiplier, result.payouts) == (1, True, 4, (8, -4, -4))
-    assert str(game.observation(0)["played"][0]) == "5777"
+    assert str(game.seat_view(0)["played"][0]) == "5777"
     record = game.to_record()
     assert record["position"]["wild"] == "5" and record["actions"] == ["5777=7777"]
     assert dz.Game.from_record(record).hash == game.hash
@@ -173,7 +173,7 @@ def test_random_laizi_games_keep_their_invariants(seed: int) -> None:
     bombs = sum(m.kind == dz.MoveKind.BOMB for m in plays)
     assert result.bombs == bombs  # soft and natural bombs alike
     spent = sum((m.spent for m in plays), dz.Cards())
-    assert spent == sum(game.observation(0)["played"], dz.Cards())
+    assert spent == sum(game.seat_view(0)["played"], dz.Cards())
     replay = dz.Game.from_record(game.to_record())
     assert replay.hash == game.hash and replay.result is not None and replay.result.payouts == result.payouts
     while game.history:

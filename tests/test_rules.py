@@ -10,7 +10,7 @@ from doudizhu import Rules
 
 
 def test_presets_hold_the_measured_fields() -> None:
-    # RULES.md, "Rule presets".
+    # docs/rules.md, "Rule presets".
     assert Rules() == Rules.preset("standard")
     douzero, rlcard, openspiel = (Rules.preset(n) for n in ("douzero", "rlcard", "openspiel"))
     copies = (douzero.max_solo_kicker_copies, rlcard.max_solo_kicker_copies, openspiel.max_solo_kicker_copies)

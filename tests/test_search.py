@@ -165,7 +165,7 @@ def advanced(seed: int, steps: int, bidding: str = "classic") -> dz.Game:
 
 
 def public(game: dz.Game, seat: int) -> dict[str, object]:
-    obs = game.observation(seat)
+    obs = game.seat_view(seat)
     obs["history"] = [(s, str(a)) for s, a in obs["history"]]
     return obs
 
@@ -187,7 +187,7 @@ def test_worlds_agree_with_what_the_seat_knows(seed: int, steps: int, seat: int,
             # The shown kitty's cards that the landlord has not played are still its own.
             kitty_left = [
                 max(k - p, 0)
-                for k, p in zip(game.kitty.counts, world.observation(seat)["played"][game.landlord].counts)
+                for k, p in zip(game.kitty.counts, world.seat_view(seat)["played"][game.landlord].counts)
             ]
             assert all(h >= k for h, k in zip(world.hand(game.landlord).counts, kitty_left))
         # A world is a full game: it can be played on, and its record replays (unless the
@@ -304,7 +304,7 @@ def test_game_from_observation_agrees() -> None:
     for seed in range(8):
         game = advanced(seed, 3 * seed)
         seat = game.to_move if game.to_move is not None else 0
-        rebuilt = game_from_observation(game.observation(seat), game.rules)
+        rebuilt = game_from_observation(game.seat_view(seat), game.rules)
         assert public(rebuilt, seat) == public(game, seat)
 
 

@@ -35,7 +35,7 @@ copies: int = fields["max_solo_kicker_copies"]
 again = dz.Rules(**fields)
 game = dz.Game(seed=1, rules=again)
 phase: Literal["bidding", "playing", "over"] = game.phase
-obs = game.observation(0)
+obs = game.seat_view(0)
 hand: dz.Cards = obs["hand"]
 sizes: tuple[int, ...] = obs["hand_sizes"]
 last: dz.Move | None = obs["last"]

@@ -132,7 +132,7 @@ def test_shared_game_read_from_threads() -> None:
         g.step(g.legal_actions()[0])
 
     def read() -> Any:
-        return [(list(map(str, g.legal_actions())), g.observation(s)["hand"], g.to_record(), g.hash)
+        return [(list(map(str, g.legal_actions())), g.seat_view(s)["hand"], g.to_record(), g.hash)
                 for s in range(3) for _ in range(20)]
 
     want = read()

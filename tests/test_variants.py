@@ -88,7 +88,7 @@ def test_sanren_deals_18_each_and_the_landlord_keeps_18() -> None:
     assert [len(game.hand(s)) for s in range(3)] == [18, 18, 18] and len(game.kitty) == 0
     game.bid(3)
     assert game.landlord == 0 and len(game.hand(0)) == 18
-    assert game.observation(1)["kitty"] == Cards("")
+    assert game.seat_view(1)["kitty"] == Cards("")
 
 
 def test_sanren_from_deal_checks_the_sizes() -> None:
@@ -174,7 +174,7 @@ def test_four_player_deal_and_auction() -> None:
     for _ in range(3):
         game.bid(0)  # seats 0, 1, 2
     assert (game.phase, game.landlord, game.bid_value, len(game.hand(3))) == ("playing", 3, 1, 33)
-    assert game.observation(0)["hand_sizes"] == (25, 25, 25, 33)
+    assert game.seat_view(0)["hand_sizes"] == (25, 25, 25, 33)
     with pytest.raises(ValueError, match=r"first_bidder must be in 0\.\.3"):
         Game(seed=1, rules=rules, first_bidder=4)
     with pytest.raises(ValueError, match=r"first_bidder must be in 0\.\.2"):

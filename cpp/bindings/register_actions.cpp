@@ -13,7 +13,6 @@ namespace ddz::py_bind {
 
 namespace {
 
-std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
 
 // An Action, or a Move as its play; TypeError naming `what` otherwise.
 Action action_arg(py::handle obj, const char* what) {

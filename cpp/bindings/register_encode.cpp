@@ -24,7 +24,7 @@ void for_each_game(py::handle games, F f) {
     const py::object item = seq[i];
     if (!is_exactly<Game>(item) && !py::isinstance<Game>(item)) {
       throw py::type_error("games[" + std::to_string(i) + "] must be a Game, not " +
-                           std::string(py::str(py::type::of(item).attr("__name__"))));
+                           type_name(item));
     }
     f(i, value_of<Game>(item));
   }

@@ -133,7 +133,7 @@ py::list history_list(const Game& g, bool current_deal_only) {
   return out;
 }
 
-py::dict observation(const Game& g, py::handle seat_obj) {
+py::dict seat_view_dict(const Game& g, py::handle seat_obj) {
   const State& s = g.state();
   const int seat = seat_from(seat_obj, s.seats, "seat");
   py::dict o;
@@ -434,7 +434,8 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def("copy", [](const Game& g) { return Game(g); })
       .def("__copy__", [](const Game& g) { return Game(g); })
       .def("__deepcopy__", [](const Game& g, py::handle) { return Game(g); }, py::arg("memo"))
-      .def("observation", &observation, py::arg("seat"), "What `seat` knows, as a dict.")
+      .def("seat_view", &seat_view_dict, py::arg("seat"),
+           "What `seat` knows (docs/rules.md, \"What a seat knows\") with the public state of the hand, as a dict.")
       .def("__repr__", [](const Game& g) {
             const State& s = g.state();
             std::string hands;

@@ -96,13 +96,13 @@ py::dict as_dict(const Rules& r) {
 void register_rules(py::module_& m) {
   py::class_<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
 
-Every field of RULES.md's kicker rules and presets table is a keyword argument:
+Every field (docs/rules.md, "The fields of Rules") is a keyword argument: the combinations'
 four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
 joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, decks;
-and of the game: players (3, or 4 with decks=2), kitty_size (the rest of the deck is dealt
+and the game's players (3, or 4 with decks=2), kitty_size (the rest of the deck is dealt
 in equal hands), start_bonus, bidding ('classic', 'call_rob' or 'none'),
 passed_may_bid_again, redeal_when_nobody_bids, call_base, max_multiplier (0: no cap),
-wild (laizi: a wild rank is drawn after each deal).
+max_redeals, wild (laizi: a wild rank is drawn after each deal).
 Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the variants
 'sanren', 'happy', 'four_player' and 'laizi'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))

@@ -12,7 +12,9 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
   (deal, bidding, play, scoring, records in :mod:`doudizhu.record`).
 - Errors: :class:`DoudizhuError` (a ValueError) and its kinds :class:`CardsError`,
   :class:`MoveError`, :class:`IllegalActionError` and :class:`RecordError`.
-- :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays.
+- :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays; game ``i``
+  of a seed is dealt from :func:`game_seed` ``(seed, i)``, and :func:`choose_action` is
+  the action a built-in policy (``"random"``, ``"heuristic"``) plays in a game.
 - :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`: search
   support (determinized worlds, the exact endgame solver, rollouts); an example bot in
   :mod:`doudizhu.bots`.
@@ -47,7 +49,9 @@ from ._core import (
     SolveResult,
     actions_from_rows,
     actions_to_rows,
+    choose_action,
     classify,
+    game_seed,
     legal_moves,
     legal_moves_array,
     legal_moves_batch,
@@ -89,8 +93,10 @@ __all__ = [
     "actions",
     "actions_from_rows",
     "actions_to_rows",
+    "choose_action",
     "classify",
     "encode",
+    "game_seed",
     "legal_moves",
     "legal_moves_array",
     "legal_moves_batch",

@@ -8,7 +8,7 @@ from typing import Any, Literal, TypedDict
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import TypeAlias
+from typing_extensions import TypeAlias, Unpack
 
 from .encode import DouZeroObservation
 
@@ -43,8 +43,8 @@ class Cards:
     def __add__(self, other: _CardsLike) -> Cards: ...
     def __sub__(self, other: _CardsLike) -> Cards: ...
 
-class _RulesFields(TypedDict):
-    """Rules.to_dict(): every field by name (Rules(**fields) rebuilds the rules)."""
+class _RulesFields(TypedDict, total=False):
+    """The fields of Rules by name: Rules(**fields) and replace(**fields) take any of them, to_dict() gives them all."""
 
     four_with_two: bool
     max_solo_kicker_copies: int
@@ -65,52 +65,12 @@ class _RulesFields(TypedDict):
     wild: bool
 
 class Rules:
-    def __init__(
-        self,
-        *,
-        four_with_two: bool = ...,
-        max_solo_kicker_copies: int = ...,
-        kicker_trio_extends_airplane: bool = ...,
-        joker_kicks_four_with_two: bool = ...,
-        both_jokers_as_kickers: bool = ...,
-        pair_kickers_share_rank: bool = ...,
-        decks: int = ...,
-        players: int = ...,
-        kitty_size: int = ...,
-        start_bonus: bool = ...,
-        bidding: str = ...,
-        passed_may_bid_again: bool = ...,
-        redeal_when_nobody_bids: bool = ...,
-        call_base: int = ...,
-        max_multiplier: int = ...,
-        max_redeals: int = ...,
-        wild: bool = ...,
-    ) -> None: ...
+    def __init__(self, **fields: Unpack[_RulesFields]) -> None: ...
     @staticmethod
     def preset(name: str) -> Rules: ...
     @staticmethod
     def presets() -> list[str]: ...
-    def replace(
-        self,
-        *,
-        four_with_two: bool = ...,
-        max_solo_kicker_copies: int = ...,
-        kicker_trio_extends_airplane: bool = ...,
-        joker_kicks_four_with_two: bool = ...,
-        both_jokers_as_kickers: bool = ...,
-        pair_kickers_share_rank: bool = ...,
-        decks: int = ...,
-        players: int = ...,
-        kitty_size: int = ...,
-        start_bonus: bool = ...,
-        bidding: str = ...,
-        passed_may_bid_again: bool = ...,
-        redeal_when_nobody_bids: bool = ...,
-        call_base: int = ...,
-        max_multiplier: int = ...,
-        max_redeals: int = ...,
-        wild: bool = ...,
-    ) -> Rules: ...
+    def replace(self, **fields: Unpack[_RulesFields]) -> Rules: ...
     def to_dict(self) -> _RulesFields: ...
     @property
     def four_with_two(self) -> bool: ...
@@ -290,8 +250,8 @@ class _BiddingState(TypedDict):
     robs: int
     redeals: int
 
-class _Observation(TypedDict):
-    """Game.observation(seat): what that seat knows."""
+class _SeatView(TypedDict):
+    """Game.seat_view(seat): what that seat knows, with the public state of the hand."""
 
     seat: int
     phase: _Phase
@@ -385,7 +345,7 @@ class Game:
     def copy(self) -> Game: ...
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
-    def observation(self, seat: int) -> _Observation: ...
+    def seat_view(self, seat: int) -> _SeatView: ...
     def to_record(self) -> dict[str, Any]: ...
 
 def selfplay(

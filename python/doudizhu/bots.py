@@ -110,7 +110,7 @@ def _counts(cards: Cards) -> list[int]:
 
 
 def game_from_observation(observation: Mapping[str, Any], rules: Rules) -> Game:
-    """A dealt game that agrees with ``observation`` (``Game.observation(seat)``): the
+    """A dealt game that agrees with ``observation`` (``Game.seat_view(seat)``): the
     seat's hand, the plays, hand sizes, shown kitty and this deal's actions; the cards the
     seat cannot see are placed in some consistent way (not at random)."""
     seat: int = observation["seat"]

@@ -42,7 +42,7 @@ def _who(game: Game, seat: int) -> str:
 
 def _board(game: Game) -> str:
     """What the human at seat 0 sees: hand, trick, counts, kitty, stakes."""
-    obs = game.observation(_HUMAN)
+    obs = game.seat_view(_HUMAN)
     lines = [f"your hand: {obs['hand']}"]
     if obs["wild_rank"] is not None:
         lines.append(f"wild: {_wild_name(game)}s (play them as 'spent=combination', e.g. 557=577)")
@@ -60,7 +60,7 @@ def _board(game: Game) -> str:
 
 def _wild_name(game: Game) -> str:
     """The wild rank's card character, or '' without wild cards."""
-    return "" if game.wild_rank is None else "3456789TJQKA2"[game.wild_rank]
+    return "" if game.wild_rank is None else str(Cards.from_counts([int(r == game.wild_rank) for r in range(15)]))
 
 
 def _settlement(game: Game) -> str:

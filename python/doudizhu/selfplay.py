@@ -182,7 +182,7 @@ def _python_selfplay(
             seat = game.to_move
             assert seat is not None
             legal = game.legal_actions()
-            action = policy(cast("dict[str, Any]", game.observation(seat)), legal)  # the TypedDict is that dict
+            action = policy(cast("dict[str, Any]", game.seat_view(seat)), legal)  # the TypedDict is that dict
             if action not in legal:
                 raise ValueError(f"policy returned {action!r}, not one of the legal actions")
             moves += game.phase == "playing"

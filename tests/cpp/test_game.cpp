@@ -60,13 +60,13 @@ TEST(classic_three_passes_redeal) {
   Game g(fixed_deal(), Rules{}, 0, -1, 7);
   CHECK(apply_all(g, {Action::bid(0), Action::bid(0), Action::bid(0)}));
   CHECK(g.state().phase == Phase::Bidding);
-  CHECK_EQ(int{g.state().redeals}, 1);
+  CHECK_EQ(static_cast<int>(g.state().redeals), 1);
   CHECK_EQ(g.deals().size(), 2u);
   CHECK(g.deals()[1] != g.deals()[0]);
   CHECK_EQ(int{g.state().to_move}, 0);  // the same first bidder
   CHECK(g.undo());
   CHECK_EQ(g.deals().size(), 1u);
-  CHECK_EQ(int{g.state().redeals}, 0);
+  CHECK_EQ(static_cast<int>(g.state().redeals), 0);
 }
 
 TEST(call_and_rob) {
@@ -103,7 +103,7 @@ TEST(call_and_rob) {
   {
     Game g(fixed_deal(), r, 0, -1, 7);
     CHECK(apply_all(g, {Action::call(false), Action::call(false), Action::call(false)}));
-    CHECK_EQ(int{g.state().redeals}, 1);
+    CHECK_EQ(static_cast<int>(g.state().redeals), 1);
     CHECK(!g.apply(Action::bid(1)));  // not a classic auction
   }
 }
@@ -220,7 +220,7 @@ TEST(openspiel_style_auction) {
     Game g(fixed_deal(), r, 0, -1, 7);
     CHECK(apply_all(g, {Action::bid(0), Action::bid(0), Action::bid(0)}));
     CHECK(g.state().phase == Phase::Over);
-    CHECK_EQ(int{g.state().redeals}, 0);
+    CHECK_EQ(static_cast<int>(g.state().redeals), 0);
     CHECK_EQ(g.result().payouts[0] + g.result().payouts[1] + g.result().payouts[2], 0LL);
     CHECK_EQ(g.result().base, 0);
   }

@@ -142,7 +142,7 @@ TEST(happy_doubles_once_per_bonus) {
 }
 
 TEST(happy_bonus_of_a_peasant_doubles_too) {
-  // Seat 1 is the landlord; the bonuses sit in seat 0's dealt hand (RULES.md: "a dealt hand").
+  // Seat 1 is the landlord; the bonuses sit in seat 0's dealt hand (docs/rules.md, "Start bonuses": a dealt hand).
   Deal d = happy_deal();
   std::swap(d.hands[0], d.hands[1]);
   Game g(d, rules("happy"), 0, 1, 3);
@@ -261,7 +261,7 @@ TEST(four_player_bidding) {
   Game v(1, r, 2);
   CHECK(apply_all(v, {Action::bid(0), Action::bid(0), Action::bid(0), Action::bid(0)}));
   CHECK(v.state().phase == Phase::Bidding);
-  CHECK_EQ(int{v.state().redeals}, 1);
+  CHECK_EQ(static_cast<int>(v.state().redeals), 1);
 }
 
 TEST(four_player_hand_and_settlement) {

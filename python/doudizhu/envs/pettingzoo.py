@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment: three agents play whole hands of Dou Dizhu.
+"""A PettingZoo AEC environment: one agent a seat (``rules.players`` of them) plays whole hands.
 
 ``env(rules=None, reward_scale=1.0, illegal_reward=-1.0, render_mode=None)`` gives the
 environment in PettingZoo's order-enforcing wrapper; ``raw_env`` is the class itself.
@@ -33,7 +33,7 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrapped class
-    """Dou Dizhu for three agents, one hand per episode (see the module docstring)."""
+    """Dou Dizhu for ``rules.players`` agents, one hand per episode (see the module docstring)."""
 
     metadata = {"name": "doudizhu_v0", "render_modes": list(RENDER_MODES), "render_fps": 1, "is_parallelizable": False}
 
