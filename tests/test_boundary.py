@@ -414,7 +414,9 @@ def test_rows_and_pickles_that_are_no_move_are_refused() -> None:
     with pytest.raises(dz.MoveError, match="no move under any rules"):
         dz.moves_from_array(rows)
     with pytest.raises(dz.MoveError):
-        Move.__new__(Move).__setstate__((1, 13, 0, 1, 0, 0))
+        Move.__new__(Move).__setstate__((1, 13, 0, 1, 0, 0))  # a 3 as a rocket
+    with pytest.raises(dz.MoveError, match="6 fields"):
+        Move.__new__(Move).__setstate__((1, 13, 0, 1))  # the old four-field form, unchecked then
     rows = dz.moves_to_array([Move("333345")])  # four with two solos
     with pytest.raises(dz.MoveError, match="under these rules"):
         dz.moves_from_array(rows, rules=Rules.preset("openspiel"))  # which has no four-with-two
