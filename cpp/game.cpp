@@ -313,20 +313,22 @@ std::string Game::check(const Action& a) const {
   }
   if (a.type == ActionType::Pass) return s.last.cards ? std::string() : "the leader may not pass";
   if (a.type != ActionType::Play) return "the hand is in play: play a move or pass";
-  const Move& m = a.move;
+  return play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild);
+}
+
+std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& rules, int wild) {
   if (m.stand_ins) {
-    if (m.wild_rank != s.wild) {
-      return s.wild == kNoWild ? "no rank is wild in this hand"
-                               : std::string("the wild cards are the ") + rank_char(s.wild) + "s";
+    if (m.wild_rank != wild) {
+      return wild == kNoWild ? "no rank is wild in this hand" : std::string("the wild cards are the ") + rank_char(wild) + "s";
     }
-    if (std::string why = wilds_error(m, rules_); !why.empty()) return why;
+    if (std::string why = wilds_error(m, rules); !why.empty()) return why;
   }
-  if (!contains(s.hands[static_cast<std::size_t>(s.to_move)], spent(m))) return "cards not in hand";
+  if (!contains(hand, spent(m))) return "cards not in hand";
   std::string why;
-  if (!is_valid_move(m, rules_)) {
+  if (!is_valid_move(m, rules)) {
     why = " is not that combination under these rules";
-  } else if (s.last.cards && !beats(m, s.last)) {
-    why = " does not beat " + to_text(s.last.cards);
+  } else if (last && !beats(m, *last)) {
+    why = " does not beat " + to_text(last->cards);
   }
   return why.empty() ? why : to_text(m.cards).append(why);
 }

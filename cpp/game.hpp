@@ -133,6 +133,11 @@ struct Deal {
   friend bool operator==(const Deal&, const Deal&) = default;
 };
 
+// Why `hand` may not play `m` over `last` (nullptr: leading) under `rules` with `wild`
+// the wild rank (kNoWild: none), or empty when it may: the one check of a play, which
+// Game::check and doudizhu.can_play share.
+std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& rules, int wild);
+
 // The seeded deal: the deck in rank order (4 x decks of each rank 3..2, then `decks` B,
 // then `decks` R: 54 or 108 cards) is shuffled by Fisher-Yates from the last position
 // down, drawing with `rng.below`; with h = rules.hand_size(), cards [i*h, (i+1)*h) go to
@@ -172,6 +177,8 @@ class Game {
   // Every action since the first deal, or only those since the current deal began.
   std::vector<SeatAction> history(bool current_deal_only = false) const;
   std::uint64_t seed() const { return seed_; }
+  // How many actions have been applied since the first deal (undo takes them back).
+  std::size_t actions_taken() const { return steps_.size(); }
 
   // Why `a` is illegal now, or empty when legal.
   std::string check(const Action& a) const;

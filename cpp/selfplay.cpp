@@ -1,17 +1,15 @@
 #include "selfplay.hpp"
 
-#include "playout.hpp"
-
 #include <algorithm>
-#include <atomic>
-#include <thread>
+
+#include "parallel.hpp"
+#include "playout.hpp"
 
 namespace ddz {
 
 namespace {
 
 constexpr std::uint64_t kPolicyStream = 0x5DEE'CE66'D1CE'4E5B;
-constexpr std::int64_t kChunk = 64;  // games a thread claims at a time
 
 }  // namespace
 
@@ -69,21 +67,10 @@ SelfPlayResult self_play(const SelfPlayOptions& options) {
   SelfPlayResult result;
   result.games.resize(n);
   std::vector<std::vector<ActionRow>> records(options.record ? n : 0);
-  std::atomic<std::int64_t> next{0};
-  const auto worker = [&] {
-    for (std::int64_t start; (start = next.fetch_add(kChunk)) < static_cast<std::int64_t>(n);) {
-      const auto end = std::min<std::int64_t>(start + kChunk, static_cast<std::int64_t>(n));
-      for (std::int64_t i = start; i < end; ++i) {
-        const auto k = static_cast<std::size_t>(i);
-        result.games[k] = play_one(options.first + k, options, options.record ? &records[k] : nullptr);
-      }
-    }
-  };
-  const int threads = std::clamp(options.threads, 1, 256);
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  parallel_for(static_cast<std::int64_t>(n), options.threads, [&](std::int64_t i) {
+    const auto k = static_cast<std::size_t>(i);
+    result.games[k] = play_one(options.first + k, options, options.record ? &records[k] : nullptr);
+  });
   if (options.record) {
     result.offsets.reserve(n + 1);
     result.offsets.push_back(0);

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import doudizhu as dz
 from doudizhu._core import choose_action
-from doudizhu.bots import DeterminizedBot, game_from_observation
+from doudizhu.bots import DeterminizedBot
 
 import peers
 
@@ -298,14 +298,6 @@ def test_bot_as_a_selfplay_policy() -> None:
     bot = DeterminizedBot(worlds=2, seed=1)
     result = dz.selfplay(2, policy=bot, seed=5)
     assert len(result) == 2 and set(result.landlord.tolist()) <= {0, 1, 2}
-
-
-def test_game_from_observation_agrees() -> None:
-    for seed in range(8):
-        game = advanced(seed, 3 * seed)
-        seat = game.to_move if game.to_move is not None else 0
-        rebuilt = game_from_observation(game.seat_view(seat), game.rules)
-        assert public(rebuilt, seat) == public(game, seat)
 
 
 def test_bot_finds_the_solved_win() -> None:

@@ -275,6 +275,15 @@ py::object interned(const Action& a) {
                 a);
 }
 
+PolicyKind policy_arg(py::handle policy) {
+  // A built-in bot (doudizhu.bots.Random, Heuristic) names its policy on its class.
+  const py::object builtin = py::getattr(py::type::of(policy), "__builtin_policy__", py::none());
+  const std::string text = text_arg(builtin.is_none() ? policy : py::handle(builtin), "policy");
+  const auto kind = policy_named(text);
+  if (!kind) throw py::value_error("unknown policy " + quoted(text) + "; built-in policies: random, heuristic");
+  return *kind;
+}
+
 std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild) {
   if (obj.is_none()) return std::nullopt;
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) {

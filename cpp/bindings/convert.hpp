@@ -178,6 +178,19 @@ std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rule
 // (an empty row, cards == 0, is no move: a lead).
 std::string move_error(const Move& m, const Rules* rules = nullptr);
 
+// A 1-d NumPy array of field(row) for each row.
+template <class T, class Rows, class F>
+py::array_t<T> column(const Rows& rows, F field) {
+  py::array_t<T> out(static_cast<py::ssize_t>(rows.size()));
+  T* data = out.mutable_data();
+  for (std::size_t i = 0; i < rows.size(); ++i) data[i] = static_cast<T>(field(rows[i]));
+  return out;
+}
+
+// A built-in policy by name ("random", "heuristic") or built-in bot (bots.Random,
+// bots.Heuristic: their class's __builtin_policy__); ValueError naming the others.
+PolicyKind policy_arg(py::handle name);
+
 // Why `a` is no action of any game (its move under some rules, a bid of 0..3, a call or
 // rob of 0 or 1, no cards or value where it has none), or empty.
 std::string action_error(const Action& a);
@@ -194,5 +207,6 @@ void register_selfplay(py::module_& m);
 void register_search(py::module_& m);
 void register_actions(py::module_& m);
 void register_encode(py::module_& m);
+void register_evaluate(py::module_& m);
 
 }  // namespace ddz::py_bind

@@ -22,4 +22,5 @@ PYBIND11_MODULE(_core, m) {
   register_search(m);
   register_actions(m);
   register_encode(m);
+  register_evaluate(m);
 }

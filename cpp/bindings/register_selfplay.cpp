@@ -29,14 +29,6 @@ py::dtype action_dtype() {
 }
 
 template <class T, class F>
-py::array_t<T> column(const std::vector<GameSummary>& games, F field) {
-  py::array_t<T> out(static_cast<py::ssize_t>(games.size()));
-  T* data = out.mutable_data();
-  for (std::size_t i = 0; i < games.size(); ++i) data[i] = static_cast<T>(field(games[i]));
-  return out;
-}
-
-template <class T, class F>
 py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field) {
   py::array_t<T> out({static_cast<py::ssize_t>(games.size()), static_cast<py::ssize_t>(width)});
   T* data = out.mutable_data();
@@ -46,18 +38,11 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
   return out;
 }
 
-PolicyKind policy_arg(py::handle name) {
-  const std::string text = text_arg(name, "policy");
-  const auto kind = policy_named(text);
-  if (!kind) throw py::value_error("unknown policy " + quoted(text) + "; built-in policies: random, heuristic");
-  return *kind;
-}
-
 }  // namespace
 
 std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players) {
   std::array<PolicyKind, kMaxSeats> kinds{};
-  if (py::isinstance<py::str>(policy)) {
+  if (py::isinstance<py::str>(policy) || py::hasattr(py::type::of(policy), "__builtin_policy__")) {
     kinds.fill(policy_arg(policy));
     return kinds;
   }

@@ -28,7 +28,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _metadata_version
 
-from . import actions, encode, record
+from . import actions, bots, encode, record
 from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
@@ -63,6 +63,8 @@ from ._core import (
     solve,
     solve_moves,
 )
+from .checks import PlayCheck, can_play
+from .evaluate import Evaluation, evaluate
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
 
@@ -79,12 +81,14 @@ __all__ = [
     "Cards",
     "CardsError",
     "DoudizhuError",
+    "Evaluation",
     "Game",
     "IllegalActionError",
     "Match",
     "Move",
     "MoveError",
     "MoveKind",
+    "PlayCheck",
     "RecordError",
     "Rules",
     "SelfPlayResult",
@@ -93,9 +97,12 @@ __all__ = [
     "actions",
     "actions_from_rows",
     "actions_to_rows",
+    "bots",
+    "can_play",
     "choose_action",
     "classify",
     "encode",
+    "evaluate",
     "game_seed",
     "legal_moves",
     "legal_moves_array",

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from . import __version__
 from ._core import Cards, Game, Rules, choose_action, game_seed, legal_moves
+from .evaluate import evaluate, print_progress
 from .selfplay import SelfPlayResult, selfplay
 
 _HUMAN = 0
@@ -162,6 +163,15 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
+    rules = Rules.preset(args.rules)
+    result = evaluate(args.a, args.b, deals=args.deals, rules=rules, seed=args.seed, threads=args.threads,
+                      progress=print_progress)
+    print(f"{args.a} against {args.b}, rules {args.rules}, seed {args.seed}\n", file=out)
+    print(result.table(args.a, args.b), file=out)
+    return 0
+
+
 # --------------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="doudizhu", description="A fast, exact Dou Dizhu rules engine.")
@@ -185,6 +195,15 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--out", default=None, help="save the games (with their actions) to this .npz file")
     sp.set_defaults(run="selfplay")
 
+    ev = commands.add_parser("evaluate", help="policy A against policy B by DouZero's protocol (WP, ADP)")
+    ev.add_argument("a", choices=["random", "heuristic"], help="policy A")
+    ev.add_argument("b", choices=["random", "heuristic"], help="policy B")
+    ev.add_argument("--deals", type=int, default=10_000, help="number of deals (default 10000)")
+    ev.add_argument("--rules", default="standard", choices=presets, help="rules preset (default standard)")
+    ev.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    ev.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
+    ev.set_defaults(run="evaluate")
+
     moves = commands.add_parser("moves", help="list the legal moves of a hand")
     moves.add_argument("hand", help="the hand as card text, e.g. 33344456789TJQKA2BR")
     moves.add_argument("--last", help="the move to beat (card text); omit to lead")
@@ -202,6 +221,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
             return _play(args, out, read)
         if args.run == "selfplay":
             return _selfplay(args, out)
+        if args.run == "evaluate":
+            return _evaluate(args, out)
         return _moves(args, out)
     except (ValueError, TypeError) as error:
         print(f"doudizhu: {error}", file=sys.stderr)

@@ -11,11 +11,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._core import ACTION_DTYPE, Action, Game, Rules
+from ._core import ACTION_DTYPE, Action, ActionType, Game, Rules
+from .bots import Bot, builtin_name
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
 PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
-Policy = Union[str, Sequence[str], PolicyFn]
+#: A player of one seat: a built-in name, a bot (``act(game)``) or a PolicyFn.
+Player = Union[str, Bot, PolicyFn]
+Policy = Union[Player, Sequence[Player]]
+_POLICY_STREAM = 0x5DEECE66D1CE4E5B  # Python seats' games draw the built-in seats' numbers from here
 
 
 _MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
@@ -115,13 +119,15 @@ def selfplay(
 ) -> SelfPlayResult:
     """Plays ``games`` whole games (bidding as ``rules`` say) and returns their outcomes.
 
-    A built-in ``policy`` ("random" or "heuristic", or one name per seat) runs in C++ on
-    ``threads`` threads (default: every core) with the GIL released; the same ``seed`` gives the same games whatever the
-    thread count. Games are numbered from ``first``: ``selfplay(n, first=k)`` plays games
-    k..k+n-1 of the seed, so a run may be split into parts and put back together with
-    :meth:`SelfPlayResult.concatenate`. A callable policy is called in Python as
-    ``policy(observation, legal)`` and must return one of ``legal``; it plays the same
-    deals, one game at a time.
+    ``policy`` is one player for every seat or one a seat: a built-in name ("random",
+    "heuristic") or bot (:class:`doudizhu.bots.Random`, :class:`~doudizhu.bots.Heuristic`),
+    a bot of your own (``act(game) -> Action``), or a callable ``policy(view, legal)``
+    given ``game.seat_view(seat)`` and the legal actions. Built-in players only: the games
+    run in C++ on ``threads`` threads (default: every core) with the GIL released, and the
+    same ``seed`` gives the same games whatever the thread count. With Python players the
+    same deals are played one game at a time, the built-in seats still in C++. Games are
+    numbered from ``first``: ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a
+    run may be split into parts and put back together with :meth:`SelfPlayResult.concatenate`.
 
     ``backend="ray"`` splits the games into tasks on a Ray cluster (``address``, or a
     local one started on demand; ``pip install doudizhu-engine[ray]``) and gathers the
@@ -135,14 +141,56 @@ def selfplay(
     if backend == "ray":
         return _ray_selfplay(games, policy, seed, rules, record, first, address)
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
-    if not (callable(policy) or isinstance(policy, (str, Sequence))):
-        raise TypeError(
-            f"policy must be a built-in policy name, one name per seat, or a callable, not {type(policy).__name__}"
-        )
-    if not callable(policy) or games == 0:
-        names = "random" if callable(policy) else policy
-        return SelfPlayResult(**_core.selfplay(games, names, seed, threads, rules, record, first))
-    return _python_selfplay(range(first, first + games), policy, seed, rules, record)
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
+    players = seat_players(policy, (rules or Rules()).players)
+    names = [builtin_name(p) for p in players]
+    if all(name is not None for name in names) or games == 0:
+        builtin = [name or "random" for name in names]
+        return SelfPlayResult(**_core.selfplay(games, builtin, seed, threads, rules, record, first))
+    return _python_selfplay(range(first, first + games), players, seed, rules, record)
+
+
+def seat_players(policy: Policy, seats: int) -> list[Player]:
+    """One player a seat: ``policy`` for every seat, or its entries one a seat."""
+    if isinstance(policy, (str, Bot)) or callable(policy):
+        return [policy] * seats
+    if not isinstance(policy, Sequence):
+        kind = type(policy).__name__
+        raise TypeError(f"policy must be a built-in name, a bot, a callable or one of those per seat, not {kind}")
+    players = list(policy)
+    if len(players) != seats:
+        raise ValueError(f"policy: give one policy, or one per seat ({seats})")
+    for player in players:
+        if not (isinstance(player, (str, Bot)) or callable(player)):
+            raise TypeError(f"policy: a seat's player must be a name, a bot or a callable, not {type(player).__name__}")
+    return players
+
+
+def choose(player: Player, game: Game) -> Action:
+    """The action a Python player takes in ``game``, checked against the legal actions."""
+    legal = game.legal_actions()
+    if isinstance(player, Bot):
+        action = player.act(game)
+    else:
+        seat = game.to_move
+        assert seat is not None and callable(player)
+        action = player(cast("dict[str, Any]", game.seat_view(seat)), legal)  # the TypedDict is that dict
+    if action not in legal:
+        raise ValueError(f"policy returned {action!r}, not one of the legal actions")
+    return action
+
+
+def play_out(game: Game, players: Sequence[Player], stream: int) -> None:
+    """Plays ``game`` to the end: built-in seats in C++ (drawing from ``stream``), the others in Python."""
+    names = [builtin_name(p) for p in players]
+    while True:
+        _core.play_builtin_seats(game, names, stream)
+        if game.phase == "over":
+            return
+        seat = game.to_move
+        assert seat is not None
+        game.step(choose(players[seat], game))
 
 
 def _ray_selfplay(
@@ -168,27 +216,20 @@ def _part(games: int, policy: Policy, seed: int, rules: Rules | None, record: bo
 
 
 def _python_selfplay(
-    indices: range, policy: PolicyFn, seed: int, rules: Rules | None, record: bool
+    indices: range, players: Sequence[Player], seed: int, rules: Rules | None, record: bool
 ) -> SelfPlayResult:
-    """The same deals as the C++ runner (game i from game_seed(seed, i)), played in Python."""
+    """The same deals as the C++ runner (game i from game_seed(seed, i)), with the Python seats played in Python."""
     rows: list[dict[str, Any]] = []
     actions: list[tuple[int, Action]] = []
     offsets = [0]
     for index in indices:
-        players = (rules or Rules()).players
-        game = Game(seed=_core.game_seed(seed, index), rules=rules, first_bidder=index % players)
-        moves = 0
-        while game.phase != "over":
-            seat = game.to_move
-            assert seat is not None
-            legal = game.legal_actions()
-            action = policy(cast("dict[str, Any]", game.seat_view(seat)), legal)  # the TypedDict is that dict
-            if action not in legal:
-                raise ValueError(f"policy returned {action!r}, not one of the legal actions")
-            moves += game.phase == "playing"
-            game.step(action)
-            actions.append((seat, action))
+        deal_seed = _core.game_seed(seed, index)
+        game = Game(seed=deal_seed, rules=rules, first_bidder=index % len(players))
+        play_out(game, players, deal_seed ^ _POLICY_STREAM)
+        history = game.history
+        actions.extend(history)
         offsets.append(len(actions))
+        moves = sum(action.type in (ActionType.PLAY, ActionType.PASS) for _, action in history[-_deal_actions(game):])
         rows.append(_summary(game, moves))
     result = SelfPlayResult(
         hands=np.array([r["hands"] for r in rows], dtype=np.uint64),
@@ -202,14 +243,18 @@ def _python_selfplay(
     )
 
 
+def _deal_actions(game: Game) -> int:
+    """How many of the game's actions belong to its last deal."""
+    return len(game.seat_view(0)["history"])
+
+
 def _summary(game: Game, moves: int) -> dict[str, Any]:
-    record = game.to_record()
-    deal = record["deals"][-1]
+    hands, kitty, _ = game.deals[-1]
     result = game.result
     assert result is not None
     return {
-        "hands": [_core.Cards(h).mask for h in deal["hands"]],
-        "kitty": _core.Cards(deal["kitty"]).mask,
+        "hands": [hand.mask for hand in hands],
+        "kitty": kitty.mask,
         "landlord": -1 if game.landlord is None else game.landlord,
         "landlord_won": result.landlord_won,
         "base": result.base,
@@ -221,4 +266,4 @@ def _summary(game: Game, moves: int) -> dict[str, Any]:
     }
 
 
-__all__ = ["Policy", "PolicyFn", "SelfPlayResult", "selfplay"]
+__all__ = ["Player", "Policy", "PolicyFn", "SelfPlayResult", "choose", "play_out", "seat_players", "selfplay"]

@@ -23,7 +23,6 @@ Requires Gymnasium (``pip install "doudizhu-engine[envs]"``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -32,6 +31,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .._core import Game, Rules, choose_action
+from ..bots import builtin_name
+from ..selfplay import Player, Policy, choose, seat_players
 from ._table import RENDER_MODES, Observation, Table, check_options, observation_space
 
 __all__ = ["ENV_ID", "DouDizhuEnv"]
@@ -40,11 +41,14 @@ ENV_ID = "doudizhu/DouDizhu-v0"
 POLICIES = ("random", "heuristic")
 
 
-def _policies(opponents: str | Sequence[str], count: int) -> tuple[str, ...]:
-    names = (opponents,) * count if isinstance(opponents, str) else tuple(opponents)
-    if len(names) != count or any(name not in POLICIES for name in names):
-        raise ValueError(f"opponents must be one of {POLICIES} or {count} of them, not {opponents!r}")
-    return names
+def _policies(opponents: Policy, count: int) -> tuple[Player, ...]:
+    try:
+        players = tuple(seat_players(opponents, count))
+    except ValueError as error:
+        raise ValueError(f"opponents: {error}") from error
+    if any(builtin_name(p) not in (None, *POLICIES) for p in players):
+        raise ValueError(f"opponents must be one of {POLICIES}, a bot, or {count} of them, not {opponents!r}")
+    return players
 
 
 class DouDizhuEnv(gym.Env[Observation, np.int64]):
@@ -56,7 +60,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         self,
         rules: Rules | None = None,
         seat: int | None = 0,
-        opponents: str | Sequence[str] = "heuristic",
+        opponents: Policy = "heuristic",
         reward_scale: float = 1.0,
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
@@ -117,8 +121,9 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
     def _bots_play(self) -> None:
         game = self._table.game
         while (to_move := game.to_move) is not None and to_move != self.seat:
-            policy = self.opponents[(to_move - self.seat) % self._table.seats - 1]
-            game.step(choose_action(game, policy, int(self.np_random.integers(2**63))))
+            player = self.opponents[(to_move - self.seat) % self._table.seats - 1]
+            name = builtin_name(player)
+            game.step(choose_action(game, name, int(self.np_random.integers(2**63))) if name else choose(player, game))
 
     def _observe(self) -> Observation:
         return self._table.observe(self.seat)

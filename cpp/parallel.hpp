@@ -1,0 +1,29 @@
+// Work split over threads: indices claimed in chunks from a shared counter, so results
+// land by index and never depend on the thread count.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+namespace ddz {
+
+// Calls body(i) for every i in [0, n) on `threads` threads (the caller's among them).
+template <class Body>
+void parallel_for(std::int64_t n, int threads, Body&& body) {
+  constexpr std::int64_t kChunk = 64;  // indices a thread claims at a time
+  std::atomic<std::int64_t> next{0};
+  const auto worker = [&] {
+    for (std::int64_t start; (start = next.fetch_add(kChunk)) < n;) {
+      for (std::int64_t i = start, end = std::min(start + kChunk, n); i < end; ++i) body(i);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::clamp(threads, 1, 256); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace ddz

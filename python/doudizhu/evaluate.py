@@ -1,0 +1,197 @@
+"""Evaluation of one policy against another: DouZero's protocol, generalised (README, "Bots").
+
+Every deal is played once for each seat that policy ``a`` plays alone, the other seats
+``b``'s, and once more with the two swapped; random policies draw the same numbers in a
+game and its swap. Without bidding the seat is the landlord's (the first bidder, deal
+mod players), so each deal is DouZero's two games: ``a`` as the landlord against ``b`` as
+the peasants, then the reverse. With bidding every seat takes its turn, so each policy
+bids from each seat equally. ``a``'s score in a game is the sum of its seats' payouts in
+stakes; it wins a game when that is positive. Void hands (nobody bid, no redeal) count in
+``games`` and ``adp`` and not in ``wp``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._core import Game, Rules
+from .bots import builtin_name
+from .selfplay import Player, play_out
+
+_Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+_MAX_DEALS = 100_000_000
+
+
+@dataclasses.dataclass(frozen=True)
+class Side:
+    """WP and ADP over some games, with 95% intervals over deals (a deal's games are paired)."""
+
+    games: int
+    wp: float
+    adp: float
+    wp_ci: tuple[float, float]
+    adp_ci: tuple[float, float]
+
+
+@dataclasses.dataclass(frozen=True)
+class Evaluation:
+    """``a``'s results against ``b``: overall and by the role ``a``'s seats played."""
+
+    wp: float
+    adp: float
+    wp_ci: tuple[float, float]
+    adp_ci: tuple[float, float]
+    games: int
+    deals: int
+    void: int
+    mean_bombs: float
+    mean_multiplier: float
+    # "landlord": a played the landlord alone; "peasants": a played every peasant; "mixed":
+    # the other games of bidding rules (the landlord's seat and a peasant's of one policy).
+    by_role: dict[str, Side]
+    columns: dict[str, npt.NDArray[Any]] = dataclasses.field(repr=False)
+
+    def table(self, a: str = "a", b: str = "b") -> str:
+        """A Markdown table of the results."""
+        lines = [f"| {a} against {b} | games | WP (95% CI) | ADP (95% CI) |", "|---|---:|---:|---:|"]
+        rows = [("all", Side(self.games, self.wp, self.adp, self.wp_ci, self.adp_ci)), *self.by_role.items()]
+        for name, side in rows:
+            if not side.games:
+                continue
+            lines.append(
+                f"| {name} | {side.games} | {side.wp:.3f} ({side.wp_ci[0]:.3f}-{side.wp_ci[1]:.3f}) "
+                f"| {side.adp:+.3f} ({side.adp_ci[0]:+.3f} to {side.adp_ci[1]:+.3f}) |"
+            )
+        lines.append(f"\n{self.deals} deals, {self.void} void hands; mean bombs {self.mean_bombs:.3f}, "
+                     f"mean multiplier {self.mean_multiplier:.3f}")
+        return "\n".join(lines)
+
+
+def evaluate(
+    a: Player,
+    b: Player,
+    deals: int = 10_000,
+    rules: Rules | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Evaluation:
+    """Plays ``deals`` deals by the protocol above and returns ``a``'s results against ``b``.
+
+    Built-in policies (names, :class:`~doudizhu.bots.Random`, :class:`~doudizhu.bots.Heuristic`)
+    against each other run in C++ on ``threads`` threads (default: every core) without the
+    GIL; any other bot or callable plays in Python on the same deals. The same seed gives
+    the same result whatever the thread count. ``progress(done, total)`` is called as deals
+    finish (Python players) or once at the end."""
+    rules = rules if rules is not None else Rules()
+    deals = _core.checked_int(deals, "deals", 0, _MAX_DEALS)
+    seed = _core.checked_seed(seed)
+    threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
+    name_a, name_b = builtin_name(a), builtin_name(b)
+    if name_a is not None and name_b is not None:
+        columns = _core.evaluate_builtin(name_a, name_b, deals, rules, seed, threads)
+        if progress:
+            progress(deals, deals)
+    else:
+        columns = _python_games(a, b, deals, rules, seed, progress)
+    return _summarise(columns, deals)
+
+
+def _python_games(
+    a: Player, b: Player, deals: int, rules: Rules, seed: int, progress: Callable[[int, int], None] | None
+) -> dict[str, npt.NDArray[Any]]:
+    """The games of the protocol, played with Python players in Python (as evaluate.hpp orders them)."""
+    rows: list[tuple[int, int, bool, int, int, int, int]] = []
+    for deal in range(deals):
+        deal_seed, policy_seed, first_bidder, seats = _core.evaluation_deal(rules, seed, deal)
+        for seat in seats:
+            for swapped in (False, True):
+                players = [a if (s == seat) != swapped else b for s in range(rules.players)]
+                game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
+                play_out(game, players, (policy_seed + seat) & ((1 << 64) - 1))
+                result = game.result
+                assert result is not None
+                score = sum(p for s, p in enumerate(result.payouts) if (s == seat) != swapped)
+                landlord = -1 if game.landlord is None else game.landlord
+                rows.append((deal, seat, swapped, landlord, score, result.multiplier, result.bombs + result.rockets))
+        if progress:
+            progress(deal + 1, deals)
+    names = ("deal", "seat", "swapped", "landlord", "a_score", "multiplier", "bombs")
+    types = (np.int64, np.int8, np.bool_, np.int8, np.int64, np.int32, np.int32)
+    return {name: np.array([r[i] for r in rows], dtype=t) for i, (name, t) in enumerate(zip(names, types))}
+
+
+def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], deals: int) -> Side:
+    """WP and ADP over the chosen games, with intervals over the deals' means."""
+    score = columns["a_score"][chosen]
+    decided = score != 0
+    deal = columns["deal"][chosen]
+    games = int(chosen.sum())
+    wp = float((score > 0).sum() / max(decided.sum(), 1))
+    adp = float(score.mean()) if games else 0.0
+    # Per deal: its games' mean score and its decided games' share of wins.
+    counts = np.bincount(deal, minlength=deals)
+    played = counts > 0
+    adp_by_deal = np.bincount(deal, weights=score, minlength=deals)[played] / counts[played]
+    decided_by_deal = np.bincount(deal, weights=decided, minlength=deals)
+    has_result = decided_by_deal > 0
+    wp_by_deal = np.bincount(deal, weights=score > 0, minlength=deals)[has_result] / decided_by_deal[has_result]
+    return Side(games, wp, adp, _interval(wp, wp_by_deal), _interval(adp, adp_by_deal))
+
+
+def _interval(mean: float, per_deal: npt.NDArray[np.float64]) -> tuple[float, float]:
+    n = len(per_deal)
+    if n < 2:
+        return (mean, mean)
+    half = _Z95 * float(per_deal.std(ddof=1)) / math.sqrt(n)
+    return (mean - half, mean + half)
+
+
+def _summarise(columns: dict[str, npt.NDArray[Any]], deals: int) -> Evaluation:
+    games = len(columns["deal"])
+    everything = np.ones(games, dtype=np.bool_)
+    overall = _side(columns, everything, deals)
+    landlord, seat, swapped = columns["landlord"], columns["seat"], columns["swapped"]
+    a_alone_landlord = ~swapped & (landlord == seat)
+    b_alone_landlord = swapped & (landlord == seat)
+    by_role = {
+        "landlord": _side(columns, a_alone_landlord, deals),
+        "peasants": _side(columns, b_alone_landlord, deals),
+        "mixed": _side(columns, ~a_alone_landlord & ~b_alone_landlord, deals),  # with bidding: a and b on one side
+    }
+    return Evaluation(
+        wp=overall.wp,
+        adp=overall.adp,
+        wp_ci=overall.wp_ci,
+        adp_ci=overall.adp_ci,
+        games=games,
+        deals=deals,
+        void=int((landlord < 0).sum()),
+        mean_bombs=float(columns["bombs"].mean()) if games else 0.0,
+        mean_multiplier=float(columns["multiplier"].mean()) if games else 0.0,
+        by_role=by_role,
+        columns=columns,
+    )
+
+
+def print_progress(done: int, total: int) -> None:
+    """A progress bar on a terminal (standard error), nothing otherwise."""
+    if sys.stderr.isatty():
+        width = 30
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+__all__ = ["Evaluation", "Side", "evaluate", "print_progress"]

@@ -1,0 +1,205 @@
+"""The bot protocol, mixed seats, DouZero-protocol evaluation and can_play."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+from doudizhu import Rules
+from doudizhu.bots import Bot, DeterminizedBot, Heuristic, Random, builtin_name
+from doudizhu.cli import main
+
+
+class PythonHeuristic:
+    """The built-in heuristic, but a Python bot: evaluate and selfplay play it in Python."""
+
+    def act(self, game: dz.Game) -> dz.Action:
+        return dz.choose_action(game, "heuristic", 0)
+
+
+# --- the protocol --------------------------------------------------------------------------
+
+
+def test_built_in_bots_are_bots_and_name_their_policy() -> None:
+    for bot, name in ((Random(seed=1), "random"), (Heuristic(), "heuristic")):
+        assert isinstance(bot, Bot) and builtin_name(bot) == name
+        game = dz.Game(seed=3)
+        assert bot.act(game) in game.legal_actions()
+    assert builtin_name(PythonHeuristic()) is None and builtin_name("random") == "random"
+    assert Random(seed=5).act(dz.Game(seed=1)) == Random(seed=5).act(dz.Game(seed=1))
+
+
+@pytest.mark.parametrize("bot", [Heuristic(), Random(seed=3), DeterminizedBot(worlds=3, seed=2)], ids=repr)
+def test_bots_choose_from_what_their_seat_knows(bot: Bot) -> None:
+    # Re-deal the hidden hands (every world the seat cannot tell apart): the choice stays.
+    for seed in range(4):
+        game = dz.Game(seed=seed, rules=Rules(bidding="none"))
+        for _ in range(7 + seed):  # into the play
+            game.step(dz.choose_action(game, "heuristic", 0))
+        seat = game.to_move
+        assert seat is not None
+        fresh = lambda: bot if not isinstance(bot, (Random, DeterminizedBot)) else type(bot)(seed=9)  # noqa: E731
+        choice = fresh().act(game)
+        for world in dz.sample_worlds(game, seat, 4, seed=seed):
+            assert world.hand(seat) == game.hand(seat)
+            assert fresh().act(world) == choice
+
+
+def test_names_and_bots_are_interchangeable_wherever_a_policy_is_taken() -> None:
+    by_name = dz.selfplay(30, policy=["heuristic", "random", "heuristic"], seed=4)
+    by_bot = dz.selfplay(30, policy=[Heuristic(), Random(), Heuristic()], seed=4)
+    assert (by_name.payouts == by_bot.payouts).all()
+    game = dz.Game(seed=2)
+    assert dz.playout(game, Heuristic(), seed=1).hash == dz.playout(game, "heuristic", seed=1).hash
+    assert dz.evaluate(Heuristic(), "random", deals=20).adp == dz.evaluate("heuristic", Random(), deals=20).adp
+
+
+# --- mixed seats -----------------------------------------------------------------------
+
+
+def test_mixed_seats_play_the_same_deals_as_an_all_built_in_run() -> None:
+    rules = Rules(bidding="none")  # no redeals: the dealt hands are the played ones
+    mixed = dz.selfplay(40, policy=[PythonHeuristic(), "heuristic", "random"], seed=11, rules=rules)
+    built_in = dz.selfplay(40, policy=["heuristic", "heuristic", "random"], seed=11, rules=rules)
+    assert (mixed.hands == built_in.hands).all() and (mixed.kitty == built_in.kitty).all()
+    assert (mixed.payouts.sum(axis=1) == 0).all()
+
+
+def test_mixed_seats_hand_counted() -> None:
+    # Game 0 of seed 5, played by hand through the game API with the same players: the
+    # built-in seats draw from the stream selfplay documents for Python-seat games.
+    seed, rules = 5, Rules(bidding="none")
+    players = [PythonHeuristic(), "heuristic", "heuristic"]
+    result = dz.selfplay(1, policy=players, seed=seed, rules=rules, record=True)
+    game = dz.Game(seed=dz.game_seed(seed, 0), rules=rules, first_bidder=0)
+    while game.phase != "over":
+        game.step(dz.choose_action(game, "heuristic", 0))  # every seat plays the heuristic
+    assert result.payouts[0].tolist() == list(game.result.payouts)  # type: ignore[union-attr]
+    assert [a for _, a in dz.actions_from_rows(result.actions)] == [a for _, a in game.history]
+
+
+def test_a_python_player_must_answer_a_legal_action() -> None:
+    def cheat(view: object, legal: list[dz.Action]) -> dz.Action:
+        return dz.Action.bid(3) if legal[0] != dz.Action.bid(0) else dz.Action.pass_()
+
+    with pytest.raises(ValueError, match="not one of the legal actions"):
+        dz.selfplay(1, policy=[cheat, "random", "random"])
+    with pytest.raises(TypeError, match="a name, a bot or a callable"):
+        dz.selfplay(1, policy=["random", 3, "random"])  # type: ignore[list-item]
+
+
+# --- evaluation -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("douzero"), Rules.preset("four_player")], ids=repr)
+@pytest.mark.parametrize("policy", ["heuristic", "random"])
+def test_a_policy_against_itself_is_exactly_even(rules: Rules, policy: str) -> None:
+    result = dz.evaluate(policy, policy, deals=60, rules=rules, seed=2)
+    assert result.wp == 0.5 and result.adp == 0.0
+
+
+def test_douzero_protocol_is_two_games_a_deal_with_the_roles_swapped() -> None:
+    rules = Rules.preset("douzero")
+    result = dz.evaluate("heuristic", "random", deals=25, rules=rules, seed=7)
+    c = result.columns
+    assert result.games == 50 and (np.bincount(c["deal"]) == 2).all()
+    assert (c["landlord"] == c["seat"]).all() and (c["seat"] == c["deal"] % 3).all()
+    assert (c["swapped"][0::2] == False).all() and (c["swapped"][1::2] == True).all()  # noqa: E712
+    assert result.by_role["landlord"].games == result.by_role["peasants"].games == 25
+
+
+def test_evaluate_hand_counted() -> None:
+    # Every game of 4 deals replayed by hand: A's score is its seats' payouts.
+    rules, seed = Rules(), 3
+    result = dz.evaluate("heuristic", "random", deals=4, rules=rules, seed=seed)
+    scores, wins, decided = [], 0, 0
+    for deal in range(4):
+        deal_seed, stream, first_bidder, seats = dz._core.evaluation_deal(rules, seed, deal)
+        assert first_bidder == deal % 3 and seats == (0, 1, 2)
+        for seat in seats:
+            for swapped in (False, True):
+                names = ["heuristic" if (s == seat) != swapped else "random" for s in range(3)]
+                game = dz.Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
+                dz._core.play_builtin_seats(game, names, stream + seat)
+                payouts = game.result.payouts  # type: ignore[union-attr]
+                score = sum(p for s, p in enumerate(payouts) if names[s] == "heuristic")
+                scores.append(score)
+                decided += score != 0
+                wins += score > 0
+    assert result.games == len(scores) == 24
+    assert result.adp == pytest.approx(sum(scores) / len(scores))
+    assert result.wp == pytest.approx(wins / decided)
+    assert result.columns["a_score"].tolist() == scores
+
+
+def test_python_players_evaluate_as_the_built_in_ones_do() -> None:
+    for rules in (Rules(), Rules.preset("douzero")):
+        in_cpp = dz.evaluate("heuristic", "random", deals=30, rules=rules, seed=1)
+        in_python = dz.evaluate(PythonHeuristic(), "random", deals=30, rules=rules, seed=1)
+        assert in_cpp.columns["a_score"].tolist() == in_python.columns["a_score"].tolist()
+        assert (in_cpp.wp, in_cpp.adp, in_cpp.wp_ci) == (in_python.wp, in_python.adp, in_python.wp_ci)
+
+
+def test_evaluate_is_the_same_whatever_the_thread_count() -> None:
+    one = dz.evaluate("heuristic", "random", deals=300, seed=4, threads=1)
+    two = dz.evaluate("heuristic", "random", deals=300, seed=4, threads=2)
+    for name, column in one.columns.items():
+        assert (column == two.columns[name]).all(), name
+
+
+def test_heuristic_beats_random_with_an_interval() -> None:
+    result = dz.evaluate("heuristic", "random", deals=500, rules=Rules.preset("douzero"))
+    assert result.wp_ci[0] < result.wp < result.wp_ci[1] and result.wp_ci[0] > 0.85
+    assert result.adp > 0 and result.mean_multiplier >= 1
+
+
+def test_evaluate_refuses_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="unknown policy 'smart'"):
+        dz.evaluate("smart", "random", deals=1)
+    with pytest.raises(ValueError, match="deals must be in"):
+        dz.evaluate("random", "random", deals=-1)
+    with pytest.raises(TypeError, match="deals must be an int"):
+        dz.evaluate("random", "random", deals=1.5)  # type: ignore[arg-type]
+
+
+def test_the_command_line_prints_the_table() -> None:
+    out = io.StringIO()
+    assert main(["evaluate", "heuristic", "random", "--deals", "30", "--rules", "douzero"], out=out) == 0
+    text = out.getvalue()
+    assert "| landlord | 30 |" in text and "| peasants | 30 |" in text and "30 deals" in text
+
+
+# --- can_play ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "play", "last", "ok", "reason"),
+    [
+        ("33344", "333", None, True, ""),
+        ("33344", "333", "222", False, "333 does not beat 222"),
+        ("33344", "3334", "2225", False, "does not beat"),
+        ("33344", "33344", "22255", False, "does not beat"),
+        ("33344", "555", None, False, "cards not in hand"),
+        ("33344", "34", None, False, "is no combination"),
+        ("3333", "3333", "22", True, ""),  # a bomb beats any non-bomb
+        ("BR3", "RB", "2222", True, ""),  # unsorted: the rocket
+        # douzero: the cards also read as trios keyed 4 with solos, which beats keyed 3
+        ("333444555666", "333444555666", "333444555666/AIRPLANE_SOLOS/3", True, ""),
+    ],
+)
+def test_can_play(hand: str, play: str, last: str | None, ok: bool, reason: str) -> None:
+    check = dz.can_play(hand, play, last=last, rules=Rules.preset("douzero") if "/" in (last or "") else None)
+    assert bool(check) is ok and check.ok is ok
+    assert reason in check.reason and (check.reason == "") is ok
+
+
+def test_can_play_takes_moves_and_wild_cards() -> None:
+    laizi = Rules.preset("laizi")
+    assert dz.can_play("5777", "5777=7777", rules=laizi, wild="5")
+    assert not dz.can_play("5777", "5777=7777", last="3333", rules=laizi, wild="5")  # soft below natural
+    assert dz.can_play("3334", dz.Move("3334"), last=dz.Move("2223")).reason == "3334 does not beat 3222"
+    with pytest.raises(dz.CardsError):
+        dz.can_play("3Z", "3")
