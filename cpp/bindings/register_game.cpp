@@ -5,7 +5,6 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <random>
 
 #include "../game.hpp"
 #include "../seat_view.hpp"
