@@ -415,7 +415,7 @@ def _row_line(row: RowResult) -> str:
             f"{st.decisions} | {per} |")
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
@@ -426,6 +426,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--quick", action="store_true", help="smoke test: 5 deals a row, nothing written")
     ap.add_argument("--progress", action="store_true")
     add_output_arguments(ap)
+    return ap
+
+
+def main_arguments(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    """The parsed options (for tests that call run_row)."""
+    return parser().parse_args(argv)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = parser()
     args = ap.parse_args(argv)
     if args.quick:
         args.deals = args.determinized_deals = 5
