@@ -120,6 +120,17 @@ struct ChainSearch {
   }
 };
 
+// The search's cost of a hand (turns x 64 plus lowness), bombs and the rocket apart.
+int plan_cost(Mask hand, const Rules& rules) {
+  Mask rest = hand;
+  int power = 0;
+  if (contains(rest, rules.rocket())) rest -= rules.rocket(), ++power;
+  for (RankSet s = ranks_with_at_least(rest, 4) & ~kJokers; s; s &= s - 1) rest -= cards_of(lowest_rank(s), count(rest, lowest_rank(s))), ++power;
+  ChainSearch search;
+  search.search(rest, 0);
+  return search.best_cost + 64 * power;
+}
+
 Plan plan_hand(Mask hand, const Rules& rules) {
   std::vector<Move> power, chains, bodies, pairs, solos;
   Mask rest = hand;
@@ -273,22 +284,43 @@ std::size_t follow(const View& v, const Game& game, const std::vector<Action>& l
   for (std::size_t i = 1; i < legal.size(); ++i) {
     if (spent(legal[i].move) == hand) return i;  // going out
   }
-  if (!opponents(s, v.seat, s.last_by)) return 0;  // the partner's play stands: pass
+  if (!opponents(s, v.seat, s.last_by)) {
+    // The partner's play stands, unless the opponent after us is about to go out and
+    // could beat it: then take the trick with our strongest play.
+    if (!v.partner(v.next()) && v.size(v.next()) <= 2 && beatable(s.last, v, false)) {
+      std::size_t top = 0;
+      for (std::size_t i = 1; i < legal.size(); ++i) {
+        if (is_power(legal[i].move)) continue;
+        if (!top || legal[i].move.key >= legal[top].move.key) top = i;
+        if (!beatable(legal[i].move, v, false)) return i;
+      }
+      if (top) return top;
+    }
+    return 0;
+  }
   const int danger = v.opp_fewest;
   std::size_t pick = 0, power = 0;
-  int pick_turns = 99;
+  int pick_cost = 1 << 30;
+  RankSet bomb_ranks = 0;  // bombs and the rocket are never broken to follow
+  for (const Move& g : plan.groups) {
+    if (is_power(g)) bomb_ranks |= ranks_with_at_least(g.cards, 1);
+  }
   for (std::size_t i = 1; i < legal.size(); ++i) {
     const Move& m = legal[i].move;
     if (is_power(m)) {
       if (!power) power = i;  // the lowest bomb (the rocket is listed last)
       continue;
     }
+    if (ranks_with_at_least(spent(m), 1) & bomb_ranks) continue;
+    // A play out of the plan may cost one turn more than a planned one (or anything with
+    // an opponent about to go out); among those, the one leaving the best plan.
     const bool in_plan = std::any_of(plan.groups.begin(), plan.groups.end(), [&](const Move& g) { return g == m; });
     const int turns = in_plan ? plan.turns() - 1 : plan_hand(hand - spent(m), game.rules()).turns();
     const bool affordable = in_plan || turns <= plan.turns() || danger <= kThreat;
-    if (affordable && turns < pick_turns) {
+    const int cost = plan_cost(hand - spent(m), game.rules());
+    if (affordable && cost < pick_cost) {
       pick = i;
-      pick_turns = turns;
+      pick_cost = cost;
     }
   }
   if (pick) return pick;
