@@ -2,6 +2,7 @@
 // bombs and the rocket for when they win, lets its partner's plays stand, and takes
 // control when an opponent is about to go out.
 #include <algorithm>
+#include <array>
 
 #include "policy.hpp"
 
@@ -16,18 +17,6 @@ struct Plan {
   std::vector<Move> groups;  // bombs and the rocket included
   int turns() const { return static_cast<int>(groups.size()); }
 };
-
-// The longest run of at least `shortest` ranks holding `unit` cards each, as (low, length).
-std::pair<int, int> longest_run(Mask cards, int unit, int shortest, int longest) {
-  const RankSet base = ranks_with_at_least(cards, unit) & kChainRanks;
-  std::pair<int, int> best{-1, 0};
-  RankSet starts = base;
-  for (int length = 1; length <= longest && starts; ++length) {
-    if (length > 1) starts &= base >> (length - 1);
-    if (length >= shortest && starts) best = {lowest_rank(starts), length};
-  }
-  return best;
-}
 
 Move group(Mask cards, MoveKind kind, int key, int length) {
   return {cards, kind, static_cast<std::uint8_t>(key), static_cast<std::uint8_t>(length)};
@@ -58,6 +47,90 @@ void attach_kickers(std::vector<Move>& bodies, std::vector<Move>& solos, std::ve
   }
 }
 
+// The plan search. Bombs and the rocket stay whole; every set of chains (straights, pair
+// straights, airplanes) the rest of the hand holds is tried, up to kPlanNodes sets, the
+// longest chains first; what no chain takes splits by count into trios, pairs and solos,
+// and the trios and airplanes take the lowest solos below 2 as kickers (else pairs). The
+// plan with the fewest turns wins, and among those the one whose loose solos and pairs
+// (kickers aside) are highest.
+constexpr int kPlanNodes = 160;
+
+struct Chain {
+  Mask cards;
+  MoveKind kind;
+  int key, length;
+};
+
+struct ChainSearch {
+  std::array<Chain, 12> chosen{}, best{};
+  int depth = 0, best_depth = 0, best_cost = 1 << 30, nodes = 0;
+
+  // Turns (x64) plus the lowness of the loose solos and pairs, of `rest` split by count
+  // with the chosen chains.
+  int cost(Mask rest) const {
+    const RankSet at_least_1 = ranks_with_at_least(rest, 1), at_least_2 = ranks_with_at_least(rest, 2),
+                  at_least_3 = ranks_with_at_least(rest, 3);
+    RankSet solos = at_least_1 & ~at_least_2, pairs = at_least_2 & ~at_least_3;
+    const RankSet trios = at_least_3;
+    int turns = depth + rank_count(trios) + rank_count(solos) + rank_count(pairs);
+    constexpr RankSet below_two = (1u << kTwo) - 1;
+    RankSet kick_solos = solos & below_two, kick_pairs = pairs & below_two;
+    const auto take = [&](RankSet& pool, int need) {
+      if (rank_count(pool) < need) return false;
+      for (int k = 0; k < need; ++k) pool &= pool - 1;
+      return true;
+    };
+    const auto body = [&](int need) {
+      if (take(kick_solos, need) || take(kick_pairs, need)) turns -= need;
+    };
+    for (int i = 0; i < depth; ++i) {
+      if (chosen[static_cast<std::size_t>(i)].kind == MoveKind::Airplane) body(chosen[static_cast<std::size_t>(i)].length);
+    }
+    for (int k = rank_count(trios); k > 0; --k) body(1);
+    int lowness = 0;
+    for (RankSet x = (kick_solos | (solos & ~below_two)) | (kick_pairs | (pairs & ~below_two)); x; x &= x - 1) {
+      lowness += std::max(0, kAce - lowest_rank(x));
+    }
+    return 64 * turns + lowness;
+  }
+
+  void search(Mask rest, int from) {
+    ++nodes;
+    const int c = cost(rest);
+    if (c < best_cost) {
+      best_cost = c;
+      best = chosen;
+      best_depth = depth;
+    }
+    if (depth == static_cast<int>(chosen.size())) return;
+    for (int low = from; low <= kAce && nodes < kPlanNodes; ++low) {
+      for (int unit = 3; unit >= 1 && nodes < kPlanNodes; --unit) {
+        const ChainLimits lim = chain_limits(unit);
+        int run = 0;
+        while (low + run <= kAce && run < lim.longest && count(rest, low + run) >= unit) ++run;
+        for (int length = run; length >= lim.shortest && nodes < kPlanNodes; --length) {
+          const Mask cards = run_of(low, length, unit);
+          const MoveKind kind = unit == 1 ? MoveKind::Straight : unit == 2 ? MoveKind::PairStraight : MoveKind::Airplane;
+          chosen[static_cast<std::size_t>(depth++)] = {cards, kind, low, length};
+          search(rest - cards, low);
+          --depth;
+        }
+      }
+    }
+  }
+};
+
+// The search's cost of a hand (turns x 64 plus lowness), bombs and the rocket apart.
+int plan_cost(Mask hand, const Rules& rules) {
+  Mask rest = hand;
+  int power = 0;
+  if (contains(rest, rules.rocket())) rest -= rules.rocket(), ++power;
+  for (RankSet s = ranks_with_at_least(rest, 4) & ~kJokers; s; s &= s - 1) rest -= cards_of(lowest_rank(s), count(rest, lowest_rank(s))), ++power;
+  ChainSearch search;
+  search.search(rest, 0);
+  return search.best_cost + 64 * power;
+}
+
 Plan plan_hand(Mask hand, const Rules& rules) {
   std::vector<Move> power, chains, bodies, pairs, solos;
   Mask rest = hand;
@@ -70,20 +143,11 @@ Plan plan_hand(Mask hand, const Rules& rules) {
     const int r = lowest_rank(s), n = count(rest, r);  // with two decks a bomb holds 4..8 cards
     take(power, cards_of(r, n), MoveKind::Bomb, r, n);
   }
-  // Chains, longest first: airplanes; straights only where they absorb singles; pair
-  // straights from ranks that are not trios.
-  for (auto run = longest_run(rest, 3, 2, 6); run.first >= 0; run = longest_run(rest, 3, 2, 6)) {
-    take(bodies, run_of(run.first, run.second, 3), MoveKind::Airplane, run.first, run.second);
-  }
-  for (auto run = longest_run(rest, 1, 5, 12); run.first >= 0; run = longest_run(rest, 1, 5, 12)) {
-    const Mask straight = run_of(run.first, run.second, 1);
-    const int singles = rank_count(ranks_with_at_least(straight, 1) & ~ranks_with_at_least(rest, 2));
-    if (singles * 2 < run.second) break;  // it would break more pairs and trios than it saves
-    take(chains, straight, MoveKind::Straight, run.first, run.second);
-  }
-  const auto pairs_only = [&] { return rest & ~(one_of_each(ranks_with_at_least(rest, 3)) * 0xF); };
-  for (auto run = longest_run(pairs_only(), 2, 3, 10); run.first >= 0; run = longest_run(pairs_only(), 2, 3, 10)) {
-    take(chains, run_of(run.first, run.second, 2), MoveKind::PairStraight, run.first, run.second);
+  ChainSearch search;
+  search.search(rest, 0);
+  for (int i = 0; i < search.best_depth; ++i) {
+    const Chain& c = search.best[static_cast<std::size_t>(i)];
+    take(c.kind == MoveKind::Airplane ? bodies : chains, c.cards, c.kind, c.key, c.length);
   }
   for (RankSet s = ranks_with_at_least(rest, 3); s; s &= s - 1) take(bodies, cards_of(lowest_rank(s), 3), MoveKind::Trio, lowest_rank(s), 1);
   for (RankSet s = ranks_with_at_least(rest, 2); s; s &= s - 1) take(pairs, cards_of(lowest_rank(s), 2), MoveKind::Pair, lowest_rank(s), 1);
@@ -99,12 +163,48 @@ bool is_power(const Move& m) { return m.kind == MoveKind::Bomb || m.kind == Move
 // Seats on the other side from `seat`.
 bool opponents(const State& s, int a, int b) { return (a == s.landlord) != (b == s.landlord); }
 
-int fewest_opponent_cards(const State& s, int seat) {
-  int fewest = 99;
-  for (int other = 0; other < s.seats; ++other) {
-    if (other != seat && opponents(s, seat, other)) fewest = std::min(fewest, total(s.hands[static_cast<std::size_t>(other)]));
+// What the seat to move knows, and nothing more: its own hand, the cards every seat has
+// played, the hand sizes and who sits where. `unseen` is the cards in the other hands
+// taken together, which the seat can count: in a dealt game the deck less its own hand and
+// every card played (the kitty's cards the landlord still holds among them); in a game
+// from a position, the cards the position puts outside its own hand (the rest were out of
+// play before it), as sample_worlds reads it. Which of those cards sits in which hand it
+// never reads.
+struct View {
+  const State& s;
+  const Rules& rules;
+  int seat;
+  Mask hand;
+  Mask unseen = 0;
+  int opp_fewest = 99;  // cards of the opponent nearest to going out
+  int opp_most = 0;
+
+  View(const Game& game) : s(game.state()), rules(game.rules()), seat(s.to_move), hand(s.hands[static_cast<std::size_t>(seat)]) {
+    for (int other = 0; other < s.seats; ++other) {
+      if (other == seat) continue;
+      unseen += s.hands[static_cast<std::size_t>(other)];  // only the union is used
+      if (!opponents(s, seat, other)) continue;
+      const int n = total(s.hands[static_cast<std::size_t>(other)]);  // a hand's size is public
+      opp_fewest = std::min(opp_fewest, n);
+      opp_most = std::max(opp_most, n);
+    }
   }
-  return fewest;
+  int size(int other) const { return total(s.hands[static_cast<std::size_t>(other)]); }
+  int next() const { return (seat + 1) % s.seats; }
+  bool partner(int other) const { return other != seat && !opponents(s, seat, other); }
+};
+
+// Whether the cards out of the seat's sight hold a reply to `g` that an opponent could
+// hold (at most as many cards as the biggest opponent hand): bombs and the rocket count
+// only when `bombs`.
+bool beatable(const Move& g, const View& v, bool bombs) {
+  thread_local std::vector<Move> replies;
+  replies.clear();
+  append_legal_moves(v.unseen, &g, v.rules, v.s.wild, replies);
+  for (const Move& m : replies) {
+    if ((bombs || !is_power(m)) && total(spent(m)) <= v.opp_most) return true;
+  }
+  return false;
 }
 
 std::size_t index_of(const std::vector<Action>& legal, const Action& a) {
@@ -128,47 +228,106 @@ std::size_t bid(const Game& game, const std::vector<Action>& legal) {
   return 0;  // pass, decline, no rob: always listed first
 }
 
-std::size_t lead(const Game& game, const std::vector<Action>& legal, const Plan& plan) {
-  const State& s = game.state();
-  const bool threat = fewest_opponent_cards(s, s.to_move) <= 2;
+// The number of the plan's groups an opponent may beat (bombs aside): with at most one,
+// the hand keeps control and goes out by playing the others first.
+int loose_groups(const Plan& plan, const View& v) {
+  int loose = 0;
+  for (const Move& g : plan.groups) loose += beatable(g, v, is_power(g));
+  return loose;
+}
+
+std::size_t lead(const View& v, const std::vector<Action>& legal, const Plan& plan) {
+  const auto at = [&](const Move& g) {
+    const std::size_t i = index_of(legal, Action::play(g));
+    return i < legal.size() ? i : 0;  // a group is always a legal lead; 0 is the lowest solo
+  };
+  if (plan.turns() == 1) return at(plan.groups.front());
+  // Control: with at most one group an opponent can beat, play the unbeatable ones first
+  // (the most cards first, bombs last) and the loose one last.
+  {
+    const Move* best = nullptr;
+    int loose = 0;
+    for (const Move& g : plan.groups) {
+      if (beatable(g, v, is_power(g))) {
+        if (++loose > 1) break;
+        continue;
+      }
+      const auto rank = [](const Move& m) { return is_power(m) ? -100 + total(m.cards) : total(m.cards); };
+      if (!best || rank(g) > rank(*best)) best = &g;
+    }
+    if (loose <= 1 && best) return at(*best);
+  }
+  // A partner who plays next with one card left: give it a low solo to go out on.
+  if (v.partner(v.next()) && v.size(v.next()) == 1 && v.opp_fewest > 1) {
+    const int low = lowest_rank(ranks_with_at_least(v.hand, 1));
+    for (std::size_t i = 0; i < legal.size(); ++i) {
+      if (legal[i].move.kind == MoveKind::Solo && legal[i].move.key == low) return i;
+    }
+  }
+  const bool threat = v.opp_fewest <= 2;
   // Weakest first: low keys and many cards; with an opponent nearly out, not a low single.
   const auto weakness = [&](const Move& g) {
     return g.key - 2 * (total(g.cards) - 1) + (threat && g.kind == MoveKind::Solo ? 30 - 2 * g.key : 0);
   };
   const Move* best = nullptr;
   for (const Move& g : plan.groups) {
-    if (is_power(g) && plan.turns() > 1) continue;
+    if (is_power(g)) continue;
     if (!best || weakness(g) < weakness(*best)) best = &g;
   }
-  const std::size_t i = best ? index_of(legal, Action::play(*best)) : legal.size();
-  return i < legal.size() ? i : 0;  // a group is always a legal lead; 0 is the lowest solo
+  if (!best) best = &plan.groups.front();
+  return at(*best);
 }
 
-std::size_t follow(const Game& game, const std::vector<Action>& legal, const Plan& plan) {
-  const State& s = game.state();
-  const int seat = s.to_move;
-  const Mask hand = s.hands[static_cast<std::size_t>(seat)];
-  if (!opponents(s, seat, s.last_by)) return 0;  // the partner's play stands: pass
-  const int danger = fewest_opponent_cards(s, seat);
+std::size_t follow(const View& v, const Game& game, const std::vector<Action>& legal, const Plan& plan) {
+  const State& s = v.s;
+  const Mask hand = v.hand;
+  for (std::size_t i = 1; i < legal.size(); ++i) {
+    if (spent(legal[i].move) == hand) return i;  // going out
+  }
+  if (!opponents(s, v.seat, s.last_by)) {
+    // The partner's play stands, unless the opponent after us is about to go out and
+    // could beat it: then take the trick with our strongest play.
+    if (!v.partner(v.next()) && v.size(v.next()) <= 2 && beatable(s.last, v, false)) {
+      std::size_t top = 0;
+      for (std::size_t i = 1; i < legal.size(); ++i) {
+        if (is_power(legal[i].move)) continue;
+        if (!top || legal[i].move.key >= legal[top].move.key) top = i;
+        if (!beatable(legal[i].move, v, false)) return i;
+      }
+      if (top) return top;
+    }
+    return 0;
+  }
+  const int danger = v.opp_fewest;
   std::size_t pick = 0, power = 0;
-  int pick_turns = 99;
+  int pick_cost = 1 << 30;
+  RankSet bomb_ranks = 0;  // bombs and the rocket are never broken to follow
+  for (const Move& g : plan.groups) {
+    if (is_power(g)) bomb_ranks |= ranks_with_at_least(g.cards, 1);
+  }
   for (std::size_t i = 1; i < legal.size(); ++i) {
     const Move& m = legal[i].move;
-    if (spent(m) == hand) return i;  // going out
     if (is_power(m)) {
       if (!power) power = i;  // the lowest bomb (the rocket is listed last)
       continue;
     }
+    if (ranks_with_at_least(spent(m), 1) & bomb_ranks) continue;
+    // A play out of the plan may cost one turn more than a planned one (or anything with
+    // an opponent about to go out); among those, the one leaving the best plan.
     const bool in_plan = std::any_of(plan.groups.begin(), plan.groups.end(), [&](const Move& g) { return g == m; });
     const int turns = in_plan ? plan.turns() - 1 : plan_hand(hand - spent(m), game.rules()).turns();
     const bool affordable = in_plan || turns <= plan.turns() || danger <= kThreat;
-    if (affordable && turns < pick_turns) {
+    const int cost = plan_cost(hand - spent(m), game.rules());
+    if (affordable && cost < pick_cost) {
       pick = i;
-      pick_turns = turns;
+      pick_cost = cost;
     }
   }
   if (pick) return pick;
-  if (power && (danger <= kThreat || plan.turns() <= 2)) return power;
+  if (power && (danger <= kThreat || plan.turns() <= 2 ||
+                loose_groups(plan_hand(hand - spent(legal[power].move), game.rules()), v) <= 1)) {
+    return power;
+  }
   return 0;
 }
 
@@ -177,8 +336,9 @@ std::size_t follow(const Game& game, const std::vector<Action>& legal, const Pla
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal) {
   const State& s = game.state();
   if (s.phase == Phase::Bidding) return bid(game, legal);
-  const Plan plan = plan_hand(s.hands[static_cast<std::size_t>(s.to_move)], game.rules());
-  return s.last.cards ? follow(game, legal, plan) : lead(game, legal, plan);
+  const View v(game);
+  const Plan plan = plan_hand(v.hand, game.rules());
+  return s.last.cards ? follow(v, game, legal, plan) : lead(v, legal, plan);
 }
 
 }  // namespace ddz

@@ -1,0 +1,54 @@
+// Time per decision of the heuristic policy, in C++: seeded games without bidding (the
+// landlord rotating), every seat played by the heuristic; each play-phase decision
+// (choose_heuristic on the legal actions the game lists) is timed alone with the steady
+// clock, and the median, mean, 90th and 99th percentiles are printed, with the decisions
+// per game.
+//
+//     build/bench/ddz_bench_heuristic [games] [preset]     (default 20000 standard)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "game.hpp"
+#include "policy.hpp"
+#include "rules.hpp"
+
+using namespace ddz;
+
+int main(int argc, char** argv) {
+  const int games = argc > 1 ? std::atoi(argv[1]) : 20000;
+  const std::string name = argc > 2 ? argv[2] : "standard";
+  auto rules = preset(name);
+  if (!rules) {
+    std::fprintf(stderr, "unknown preset %s\n", name.c_str());
+    return 2;
+  }
+  rules->bidding = Bidding::None;
+  std::vector<double> ns;
+  ns.reserve(static_cast<std::size_t>(games) * 40);
+  std::vector<Action> legal;
+  using clock = std::chrono::steady_clock;
+  for (int i = 0; i < games; ++i) {
+    Game game(static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL + 1, *rules, i % rules->players);
+    while (game.state().phase != Phase::Over) {
+      game.legal_actions(legal);
+      const auto t0 = clock::now();
+      const std::size_t k = choose_heuristic(game, legal);
+      const auto t1 = clock::now();
+      ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
+      game.apply_legal(legal[k]);
+    }
+  }
+  std::sort(ns.begin(), ns.end());
+  double sum = 0;
+  for (double x : ns) sum += x;
+  const auto q = [&](double p) { return ns[static_cast<std::size_t>(p * static_cast<double>(ns.size() - 1))] / 1000; };
+  std::printf("heuristic, %s rules, no bidding: %d games, %zu decisions (%.1f a game)\n", name.c_str(), games, ns.size(),
+              static_cast<double>(ns.size()) / games);
+  std::printf("us per decision: median %.2f  mean %.2f  p90 %.2f  p99 %.2f  max %.1f\n", q(0.5), sum / ns.size() / 1000,
+              q(0.9), q(0.99), ns.back() / 1000);
+  return 0;
+}
