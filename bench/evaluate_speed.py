@@ -34,8 +34,8 @@ def main() -> None:
     add_output_arguments(ap)
     args = ap.parse_args()
     command = f"`python bench/evaluate_speed.py --deals {args.deals}` (best of {args.rounds} rounds)."
-    lines = [SECTION, "", command, "",
-             "| a against b | rules | games a deal | games/s, 1 thread | games/s, 2 threads |", "|---|---|---:|---:|---:|"]
+    header = "| a against b | rules | games a deal | games/s, 1 thread | games/s, 2 threads |"
+    lines = [SECTION, "", command, "", header, "|---|---|---:|---:|---:|"]
     for a, b in (("heuristic", "random"), ("heuristic", "heuristic"), ("random", "random")):
         for preset in ("douzero", "standard"):
             rules = dz.Rules.preset(preset)

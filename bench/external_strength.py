@@ -38,16 +38,16 @@ Players (``GameEnv`` agents, ``act(infoset) -> list of DouZero card ints``):
   player ids (landlord 0, landlord_down 1, landlord_up 2, RLCard's order of play), and
   ``actions`` RLCard's own legal actions for the hand and the move to beat
   (``DoudizhuPlayer.available_actions``, pass included when following). RLCard's rules
-  offer a subset of DouZero's (RULES.md, presets: fewer kicker shapes), and each of its
+  offer a subset of DouZero's (docs/rules.md, presets: fewer kicker shapes), and each of its
   actions is checked to be in DouZero's list.
 * ``random``: DouZero's ``RandomAgent`` (uniform over DouZero's list, duplicates
   included), for the anchor row RLCard's agent against random.
 
 At every decision of every seat the set of legal card masks of DouZero's env (its
-``infoset.legal_actions``, duplicates removed: RULES.md, peer bugs) must equal our
+``infoset.legal_actions``, duplicates removed: docs/rules.md, peer bugs) must equal our
 engine's on the mirror, or the script raises. The one other documented peer bug,
 DouZero's ranking of a kicker trio as the body when following an airplane with solos
-(RULES.md), is checked to explain the difference exactly (``peers.douzero_kicker_trio_bug``
+(docs/rules.md), is checked to explain the difference exactly (``peers.douzero_kicker_trio_bug``
 and ``douzero_legal_fixed``) and counted. Each action, whoever chose it, is applied to the
 mirror in DouZero's reading of its cards (``move_detector``), so both engines agree on the
 move to beat; at the end both must agree on the winner and the bomb count.
@@ -72,16 +72,17 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
+from results_md import add_output_arguments, publish  # noqa: E402
 
 import peers  # noqa: E402
-from results_md import add_output_arguments, publish  # noqa: E402
 
 SECTION = "## External strength"
 POSITIONS = peers.DOUZERO_POSITIONS  # our seats 0, 1, 2: landlord, landlord_down, landlord_up
@@ -114,7 +115,7 @@ class Disagreement(AssertionError):
 # Deals
 
 
-def douzero_deals(n: int, seed: int) -> List[dict]:
+def douzero_deals(n: int, seed: int) -> list[dict]:
     """``n`` deals in the form of DouZero's eval data (``card_play_init``'s dict)."""
     import numpy as np
 
@@ -164,14 +165,14 @@ class Mirror:
         self.game = dz.Game.from_deal([dz.Cards(h) for h in hands], dz.Cards(kitty), landlord=0, rules=self.rules)
         self.stats = stats
 
-    def legal(self) -> Dict[int, list]:
+    def legal(self) -> dict[int, list]:
         """Our legal actions by card mask (0: pass)."""
-        out: Dict[int, list] = {}
+        out: dict[int, list] = {}
         for a in self.game.legal_actions():
             out.setdefault(a.move.cards.mask if a.move is not None else 0, []).append(a)
         return out
 
-    def check(self, position: str, infoset) -> Dict[int, list]:
+    def check(self, position: str, infoset) -> dict[int, list]:
         """Raises unless DouZero's legal set at this decision equals ours."""
         if self.game.to_move != SEAT[position]:
             raise Disagreement(f"DouZero asks {position}, our engine seat {self.game.to_move}")
@@ -198,7 +199,7 @@ class Mirror:
             self.stats.checked += 1
         return ours
 
-    def apply(self, cards: list, ours: Dict[int, list]) -> None:
+    def apply(self, cards: list, ours: dict[int, list]) -> None:
         """Steps the mirror with DouZero's action ``cards``, in DouZero's reading."""
         mask = peers.douzero_to_mask(cards)
         choices = ours.get(mask)
@@ -221,7 +222,7 @@ class Mirror:
 class Seat:
     """A GameEnv player: checks the legal set, asks ``choose``, mirrors the action."""
 
-    def __init__(self, position: str, mirror_ref: List[Optional[Mirror]], choose: Callable) -> None:
+    def __init__(self, position: str, mirror_ref: list[Mirror | None], choose: Callable) -> None:
         self.position = position
         self.mirror_ref = mirror_ref
         self.choose = choose
@@ -244,7 +245,7 @@ def _ours(name: str, position: str, args) -> Callable:
 
         bot = DeterminizedBot(worlds=args.worlds, seed=args.seed ^ 0x5EED ^ SEAT[position])
 
-    def choose(infoset, mirror: Mirror, ours: Dict[int, list]) -> list:
+    def choose(infoset, mirror: Mirror, ours: dict[int, list]) -> list:
         game = mirror.game
         started = time.perf_counter()
         if bot is None:
@@ -281,7 +282,7 @@ def _rule_v1(position: str) -> Callable:
     agent = DouDizhuRuleAgentV1()
     me = SEAT[position]
 
-    def choose(infoset, mirror: Mirror, ours: Dict[int, list]) -> list:
+    def choose(infoset, mirror: Mirror, ours: dict[int, list]) -> list:
         hand = peers.douzero_to_mask(infoset.player_hand_cards)
         seq = infoset.card_play_action_seq
         trace = [(i % 3, peers.mask_to_rlcard(peers.douzero_to_mask(m)) or "pass") for i, m in enumerate(seq)]
@@ -330,7 +331,7 @@ def make_players(ours_name: str, other_name: str, our_side: str, mirror_ref, arg
 # Games and rows
 
 
-def play_game(deal: dict, players_by_side: dict, our_side: str, seed: int, stats: Stats) -> Tuple[bool, int]:
+def play_game(deal: dict, players_by_side: dict, our_side: str, seed: int, stats: Stats) -> tuple[bool, int]:
     """One game in DouZero's env; returns (our side won, our side's score)."""
     import numpy as np
     from douzero.env.game import GameEnv
@@ -360,15 +361,15 @@ class RowResult:
     ours: str
     other: str
     deals: int = 0
-    wp: List[float] = field(default_factory=list)  # per deal
-    adp: List[float] = field(default_factory=list)
+    wp: list[float] = field(default_factory=list)  # per deal
+    adp: list[float] = field(default_factory=list)
     landlord_wins: int = 0
     peasant_wins: int = 0
     seconds: float = 0.0
     stats: Stats = field(default_factory=Stats)
 
     @staticmethod
-    def interval(xs: Sequence[float]) -> Tuple[float, float]:
+    def interval(xs: Sequence[float]) -> tuple[float, float]:
         mean = statistics.fmean(xs)
         half = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float("nan")
         return mean, half
@@ -380,12 +381,12 @@ class RowResult:
                 "landlord_wp": self.landlord_wins / self.deals, "peasant_wp": self.peasant_wins / self.deals}
 
 
-def run_row(ours: str, other: str, deals: List[dict], seed: int, args, first: int = 0,
+def run_row(ours: str, other: str, deals: list[dict], seed: int, args, first: int = 0,
             progress: bool = False) -> RowResult:
     row = RowResult(ours, other)
     sides = {}
     for side in ("landlord", "peasants"):
-        ref: List[Optional[Mirror]] = [None]
+        ref: list[Mirror | None] = [None]
         sides[side] = (ref, make_players(ours, other, side, ref, args))
     started = time.perf_counter()
     for d, deal in enumerate(deals, start=first):
@@ -429,12 +430,12 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main_arguments(argv: Optional[List[str]] = None) -> argparse.Namespace:
+def main_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     """The parsed options (for tests that call run_row)."""
     return parser().parse_args(argv)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = parser()
     args = ap.parse_args(argv)
     if args.quick:
@@ -450,7 +451,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     import rlcard
 
     started = time.time()
-    all_deals = douzero_deals(max(args.deals, args.determinized_deals if any(n.startswith("determinized") for n in names) else 0), args.seed)
+    determinized = any(n.startswith("determinized") for n in names)
+    all_deals = douzero_deals(max(args.deals, args.determinized_deals if determinized else 0), args.seed)
     lines = []
     rows = []
     for name in names:
@@ -480,7 +482,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         "first N deals of the same list.",
         f"- Every decision ({decisions} in all) was checked: DouZero's legal set equals our engine's on the "
         f"mirrored `Game` (`Rules.preset(\"douzero\")`), DouZero's duplicates aside; {bug} decisions met "
-        "DouZero's kicker-trio ranking bug (RULES.md) and differed exactly by it.",
+        "DouZero's kicker-trio ranking bug (docs/rules.md) and differed exactly by it.",
         f"- DeterminizedBot: `DeterminizedBot(worlds={args.worlds})` from doudizhu.bots. µs/decision: our bot's "
         "mean wall time per decision through the Python API.",
         "",

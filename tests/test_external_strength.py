@@ -14,7 +14,7 @@ pytest.importorskip("rlcard.models.doudizhu_rule_models")
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
 
-import external_strength as es  # noqa: E402
+import external_strength as es
 
 
 @pytest.mark.parametrize("row", ["heuristic-rlcard_agent", "heuristic-rule_v1", "rlcard_agent-random"])
