@@ -21,8 +21,14 @@ namespace ddz {
 // (nullptr: leading), with `wild` the wild rank (kNoWild: no rank is wild). With wild
 // cards (wild.hpp) they are every distinct (cards spent, combination) the hand holds; with
 // no wild card in the hand, the natural moves, except that every natural bomb also beats
-// a soft `last`.
-void append_legal_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out);
+// a soft `last`. It dispatches once, inline, to the natural generator (movegen.cpp) or the
+// wild-card one (wild.cpp), so that the hot path pays no call more.
+void append_natural_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out);
+void append_wild_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out);
+inline void append_legal_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out) {
+  if (wild == kNoWild) return append_natural_moves(hand, last, rules, out);
+  append_wild_moves(hand, last, rules, wild, out);
+}
 
 inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& rules, int wild = kNoWild) {
   std::vector<Move> out;
@@ -30,9 +36,7 @@ inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& r
   return out;
 }
 
-// The natural generator behind it (no card is wild), and the leads of one kind only: the
-// wild-card generator builds on them.
-void append_natural_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out);
+// The leads of one kind only: the wild-card generator (wild.cpp) builds on them.
 void append_kind_moves(Mask hand, MoveKind kind, const Rules& rules, std::vector<Move>& out);
 
 }  // namespace ddz

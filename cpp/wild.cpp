@@ -162,8 +162,7 @@ class WildGenerator {
 
 }  // namespace
 
-void append_legal_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out) {
-  if (wild == kNoWild) return append_natural_moves(hand, last, rules, out);
+void append_wild_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out) {
   hand &= kRankBits;
   const int wilds = wild >= 0 && wild <= kTwo ? std::min(count(hand, wild), kMaxWilds) : 0;
   // Over a soft bomb every natural bomb beats too, where the natural generator offers only
