@@ -129,8 +129,6 @@ def _plain(value: Any, where: str) -> Any:
     a list), so that no method of the record's own objects runs while it is replayed."""
     if value is None or type(value) in (bool, int, float):
         return value
-    if isinstance(value, bool):
-        return bool(value)
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, int):
