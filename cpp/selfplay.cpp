@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "parallel.hpp"
-#include "playout.hpp"
 
 namespace ddz {
 
@@ -15,6 +14,11 @@ constexpr std::uint64_t kPolicyStream = 0x5DEE'CE66'D1CE'4E5B;
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
   return splitmix_finalize(seed + (index + 1) * 0x9E37'79B9'7F4A'7C15);
+}
+
+SelfPlayDeal selfplay_deal(const Rules& rules, std::uint64_t seed, std::uint64_t index) {
+  const std::uint64_t s = game_seed(seed, index);
+  return {s, static_cast<int>(index % static_cast<std::uint64_t>(rules.players)), s ^ kPolicyStream};
 }
 
 ActionRow to_row(int seat, const Action& a) {
@@ -42,11 +46,10 @@ Action from_row(const ActionRow& row) {
 }
 
 GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
-  const std::uint64_t s = game_seed(options.seed, index);
-  Game game(s, options.rules, static_cast<int>(index % static_cast<std::uint64_t>(options.rules.players)));
-  Rng rng(s ^ kPolicyStream);
+  const SelfPlayDeal d = selfplay_deal(options.rules, options.seed, index);
+  Game game(d.deal_seed, options.rules, d.first_bidder);
   GameSummary summary;
-  play_to_end(game, options.policies, rng, [&](int seat, const Action& a) {
+  play_seats(game, options.policies, d.policy_stream, [&](int seat, const Action& a) {
     if (game.state().phase == Phase::Playing) ++summary.moves;
     if (record) record->push_back(to_row(seat, a));
   });

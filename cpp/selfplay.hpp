@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "game.hpp"
-#include "policy.hpp"
+#include "playout.hpp"
 
 namespace ddz {
 
@@ -45,7 +45,7 @@ struct SelfPlayOptions {
   std::uint64_t seed = 0;
   std::uint64_t first = 0;  // index of the first game: runs [first, first + games) split work
   int threads = 1;
-  std::array<PolicyKind, kMaxSeats> policies{};  // by seat
+  SeatPolicies policies{};  // by seat, one for each
   Rules rules{};
   bool record = false;
 };
@@ -57,6 +57,15 @@ struct SelfPlayResult {
 };
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
+
+// Where game `index` of a run comes from: its deal's seed, its first bidder (the seats in
+// turn) and the built-in policies' stream (playout.hpp).
+struct SelfPlayDeal {
+  std::uint64_t deal_seed = 0;
+  int first_bidder = 0;
+  std::uint64_t policy_stream = 0;
+};
+SelfPlayDeal selfplay_deal(const Rules& rules, std::uint64_t seed, std::uint64_t index);
 
 // Plays game `index` of the options' seed; appends its actions to `record` when given.
 GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record);
