@@ -15,13 +15,13 @@ import os
 from collections.abc import Mapping
 from typing import Any, Union
 
+from ._extras import missing_extra
+
 try:
     import torch
     from torch import nn
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "doudizhu.neural needs PyTorch: pip install 'doudizhu-engine[train]' (from a checkout: pip install '.[train]')"
-    ) from error
+    raise missing_extra(__name__, "PyTorch", "train") from error
 
 from . import encode
 from ._core import Action, Game, choose_action
