@@ -5,12 +5,14 @@
 #include <array>
 
 #include "policy.hpp"
+#include "solver.hpp"
+#include "worlds.hpp"
 
 namespace ddz {
 
 namespace {
 
-constexpr int kThreat = 4;  // an opponent with this many cards or fewer is about to go out
+constexpr int kThreat = 3;  // an opponent with this many cards or fewer is about to go out
 
 // A hand split into combinations; fewer groups means fewer turns to go out.
 struct Plan {
@@ -331,6 +333,45 @@ std::size_t follow(const View& v, const Game& game, const std::vector<Action>& l
   return 0;
 }
 
+// The endgame: once the hands hold few cards in all, the exact solver on worlds dealt
+// afresh from what the seat knows (worlds.hpp), never on the real hands; the action that
+// wins the most worlds (an action the node limit left unsolved counts half), the plan's
+// choice among equals. The worlds' seed is a function of the seat's view alone, so the
+// choice is too.
+constexpr int kEndgameCards = 18;  // in all hands together
+constexpr int kEndgameWorlds = 8;
+constexpr std::int64_t kEndgameNodes = 3000;  // per world
+
+int cards_in_play(const State& s) {
+  int n = 0;
+  for (int i = 0; i < s.seats; ++i) n += total(s.hands[static_cast<std::size_t>(i)]);
+  return n;
+}
+
+std::uint64_t view_seed(const View& v) {
+  return splitmix_finalize(splitmix_finalize(v.hand ^ v.s.last.cards) ^ v.unseen);
+}
+
+std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& legal, std::size_t planned) {
+  Rng rng(view_seed(v));
+  SolveOptions options;
+  options.node_limit = kEndgameNodes;
+  options.tt_bytes = std::size_t{64} << 10;
+  std::vector<int> score(legal.size());
+  for (int w = 0; w < kEndgameWorlds; ++w) {
+    // solve_moves lists its outcomes in the order of Game::legal_actions, as `legal` is.
+    const MovesResult r = solve_moves(sample_world(game, v.seat, rng).state(), game.rules(), options);
+    for (std::size_t i = 0; i < legal.size(); ++i) {
+      score[i] += r.moves[i].outcome == Outcome::Win ? 2 : r.moves[i].outcome == Outcome::Unknown;
+    }
+  }
+  std::size_t best = planned;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (score[i] > score[best]) best = i;
+  }
+  return best;
+}
+
 }  // namespace
 
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal) {
@@ -338,7 +379,8 @@ std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal)
   if (s.phase == Phase::Bidding) return bid(game, legal);
   const View v(game);
   const Plan plan = plan_hand(v.hand, game.rules());
-  return s.last.cards ? follow(v, game, legal, plan) : lead(v, legal, plan);
+  const std::size_t planned = s.last.cards ? follow(v, game, legal, plan) : lead(v, legal, plan);
+  return legal.size() > 1 && cards_in_play(s) <= kEndgameCards ? endgame(v, game, legal, planned) : planned;
 }
 
 }  // namespace ddz
