@@ -380,7 +380,9 @@ std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal)
   const View v(game);
   const Plan plan = plan_hand(v.hand, game.rules());
   const std::size_t planned = s.last.cards ? follow(v, game, legal, plan) : lead(v, legal, plan);
-  return legal.size() > 1 && cards_in_play(s) <= kEndgameCards ? endgame(v, game, legal, planned) : planned;
+  // Nothing to search when there is no choice or the plan goes out.
+  const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(s) <= kEndgameCards;
+  return search ? endgame(v, game, legal, planned) : planned;
 }
 
 }  // namespace ddz
