@@ -280,6 +280,12 @@ std::size_t lead(const View& v, const std::vector<Action>& legal, const Plan& pl
   return at(*best);
 }
 
+// A 2 or a joker played as a single or a pair over a play below the ace: while no opponent
+// is about to go out, the hand keeps such cards to take the lead back when it matters.
+bool spends_control(const Move& m, const Move& last) {
+  return (m.kind == MoveKind::Solo || m.kind == MoveKind::Pair) && m.key >= kTwo && last.key < kAce;
+}
+
 std::size_t follow(const View& v, const Game& game, const std::vector<Action>& legal, const Plan& plan) {
   const State& s = v.s;
   const Mask hand = v.hand;
@@ -314,6 +320,7 @@ std::size_t follow(const View& v, const Game& game, const std::vector<Action>& l
       continue;
     }
     if (ranks_with_at_least(spent(m), 1) & bomb_ranks) continue;
+    if (danger > kThreat && spends_control(m, s.last)) continue;
     // A play out of the plan may cost one turn more than a planned one (or anything with
     // an opponent about to go out); among those, the one leaving the best plan.
     const bool in_plan = std::any_of(plan.groups.begin(), plan.groups.end(), [&](const Move& g) { return g == m; });
