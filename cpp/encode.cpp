@@ -179,6 +179,11 @@ Mask last_action_cards(const GameView& v, int seat) {
   return 0;
 }
 
+std::string too_many_cards() {
+  return "DouZero's encoding holds at most " + std::to_string(kDouZeroLandlordCards) + " cards for the landlord and " +
+         std::to_string(kDouZeroPeasantCards) + " for a peasant";
+}
+
 // Writes DouZero's blocks in order, advancing through the output.
 struct Writer {
   std::int8_t* out;
@@ -205,11 +210,20 @@ std::string douzero_error(const GameView& v) {
   for (int i = 0; i < 3; ++i) {
     const int limit = i == s.landlord ? kDouZeroLandlordCards : kDouZeroPeasantCards;
     if (total(s.hands[at(i)]) > limit) {
-      return "DouZero's encoding holds at most " + std::to_string(kDouZeroLandlordCards) + " cards for the landlord and " +
-             std::to_string(kDouZeroPeasantCards) + " for a peasant";
+      return too_many_cards();
     }
   }
   if (s.bombs + s.rockets >= kDouZeroBombSlots) return "DouZero's encoding counts at most 14 bombs";
+  return {};
+}
+
+std::string douzero_rules_error(const Rules& rules) {
+  if (rules.players != 3) return "DouZero's encoding is for three seats";
+  if (rules.decks != 1) return "DouZero's encoding is for one deck";
+  if (rules.wild) return "DouZero's encoding has no wild cards";
+  if (rules.max_hand() > kDouZeroLandlordCards || rules.hand_size() > kDouZeroPeasantCards) {
+    return too_many_cards();
+  }
   return {};
 }
 

@@ -41,25 +41,35 @@ Action from_row(const ActionRow& row) {
   return a;
 }
 
-GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
-  const std::uint64_t s = game_seed(options.seed, index);
-  Game game(s, options.rules, static_cast<int>(index % static_cast<std::uint64_t>(options.rules.players)));
-  Rng rng(s ^ kPolicyStream);
-  GameSummary summary;
-  play_to_end(game, options.policies, rng, [&](int seat, const Action& a) {
-    if (game.state().phase == Phase::Playing) ++summary.moves;
-    if (record) record->push_back(to_row(seat, a));
-  });
+SeededGame seeded_game(std::uint64_t seed, std::uint64_t index, const Rules& rules) {
+  const std::uint64_t s = game_seed(seed, index);
+  return {Game(s, rules, static_cast<int>(index % static_cast<std::uint64_t>(rules.players))), Rng(s ^ kPolicyStream)};
+}
+
+GameSummary summary_of(const Game& game, std::int32_t moves) {
   const State& st = game.state();
   const Settlement result = game.result();
+  GameSummary summary;
   summary.deal = game.deals().back();
   summary.landlord = st.landlord;
   summary.landlord_won = result.landlord_won;
   summary.base = result.base;
   summary.multiplier = result.multiplier;
+  summary.moves = moves;
   summary.redeals = st.redeals;
   for (int i = 0; i < st.seats; ++i) summary.payouts[static_cast<std::size_t>(i)] = result.payouts[static_cast<std::size_t>(i)];
   return summary;
+}
+
+GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
+  SeededGame seeded = seeded_game(options.seed, index, options.rules);
+  Game& game = seeded.game;
+  std::int32_t moves = 0;
+  play_to_end(game, options.policies, seeded.rng, [&](int seat, const Action& a) {
+    if (game.state().phase == Phase::Playing) ++moves;
+    if (record) record->push_back(to_row(seat, a));
+  });
+  return summary_of(game, moves);
 }
 
 SelfPlayResult self_play(const SelfPlayOptions& options) {

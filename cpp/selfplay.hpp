@@ -58,6 +58,18 @@ struct SelfPlayResult {
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
 
+// Game `index` of `seed` before its first action, and the generator its random policies
+// draw from: the one derivation of a seeded game, which the vectorized environment's
+// hands share.
+struct SeededGame {
+  Game game;
+  Rng rng;
+};
+SeededGame seeded_game(std::uint64_t seed, std::uint64_t index, const Rules& rules);
+
+// The summary of a finished game that made `moves` plays and passes after the auction.
+GameSummary summary_of(const Game& game, std::int32_t moves);
+
 // Plays game `index` of the options' seed; appends its actions to `record` when given.
 GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record);
 

@@ -12,8 +12,6 @@
 
 namespace ddz::py_bind {
 
-namespace {
-
 py::dtype action_dtype() {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::dtype> storage;
   return storage
@@ -27,6 +25,8 @@ py::dtype action_dtype() {
       })
       .get_stored();
 }
+
+namespace {
 
 template <class T, class F>
 py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field) {

@@ -3,6 +3,9 @@
 - :mod:`doudizhu.envs.pettingzoo`: ``env(rules=...)`` / ``raw_env``, a PettingZoo AEC
   environment in which agents ``seat_0``, ``seat_1`` and ``seat_2`` play a whole hand,
   bidding included.
+- :mod:`doudizhu.envs.vector`: ``VectorEnv``, many tables stepped together in C++ for
+  learners with a network in the loop: batches of decisions as NumPy arrays, the
+  built-in opponents played inside the step, auto-reset (needs NumPy only; exported here).
 - :mod:`doudizhu.envs.gymnasium`: ``DouDizhuEnv``, a Gymnasium environment in which the
   agent plays one seat against the built-in bots (``random``, ``heuristic``); importing
   the module registers it as ``"doudizhu/DouDizhu-v0"``.
@@ -27,4 +30,6 @@ This package imports neither Gymnasium nor PettingZoo; its submodules do, when i
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .vector import Batch, Finished, VectorEnv
+
+__all__ = ["Batch", "Finished", "VectorEnv"]
