@@ -44,18 +44,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Literal, Union, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import encode
-from .._core import ACTION_DTYPE, Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
+from .._core import Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
 
 __all__ = ["Batch", "Finished", "VectorEnv"]
 
 _Learners = Union[Literal["all", "landlord", "peasants"], int, Sequence[int]]
 _Features = Literal["compact", "douzero", None]
+_Position = Literal["landlord", "landlord_down", "landlord_up"]
 _LANDLORD_WIDTH = 319  # DouZero's x_no_action of the landlord; a peasant's is the batch width
 
 
@@ -176,7 +177,7 @@ class Batch:
         x_batch, z_batch = self.douzero_inputs(b)
         assert self.x_no_action is not None and self.z is not None and self.position is not None
         return {
-            "position": encode.DOUZERO_POSITIONS[int(self.position[b])],
+            "position": cast(_Position, encode.DOUZERO_POSITIONS[int(self.position[b])]),
             "seat": int(self.seat[b]),
             "x_batch": x_batch,
             "z_batch": np.ascontiguousarray(z_batch),
@@ -213,7 +214,8 @@ class VectorEnv:
         self._core = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads, mask)
         self.rules: Rules = rules if rules is not None else Rules()
         self.features: _Features = features
-        self.space: ActionSpace | None = ActionSpace(self.rules) if features == "compact" and not self.rules.wild else None
+        has_ids = features == "compact" and not self.rules.wild
+        self.space: ActionSpace | None = ActionSpace(self.rules) if has_ids else None
         self._mask = mask
 
     @property
