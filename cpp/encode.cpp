@@ -51,10 +51,10 @@ GameView view_of(const Game& g) {
   // The last kHistoryLength play-phase actions, gathered newest first, then reversed.
   std::array<SeatAction, kHistoryLength> newest{};
   int n = 0;
-  const std::vector<SeatAction> history = g.history(true);
-  for (auto it = history.rbegin(); it != history.rend() && n < kHistoryLength; ++it) {
-    if (is_play_phase_action(it->action)) newest[at(n++)] = *it;
-  }
+  g.visit_recent([&](int seat, const Action& a) {
+    if (is_play_phase_action(a)) newest[at(n++)] = {seat, a};
+    return n < kHistoryLength;
+  });
   const State& first = g.initial();
   if (g.started_from_position() && first.last.cards && first.last_by >= 0) {
     for (int k = first.passes; k >= 1 && n < kHistoryLength; --k) {

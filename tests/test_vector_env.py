@@ -292,3 +292,12 @@ def test_bots_are_opponents() -> None:
     by_bot = VectorEnv(3, learners=0, opponents=Heuristic(), seed=3)
     by_name = VectorEnv(3, learners=0, opponents="heuristic", seed=3)
     assert [b.actions.tobytes() for b in run(by_bot, 20)] == [b.actions.tobytes() for b in run(by_name, 20)]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.data())
+def test_argmax_is_each_decisions_first_best(data: st.DataObject) -> None:
+    batch = VectorEnv(5, seed=data.draw(st.integers(0, 1000))).reset()
+    scores = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(batch.actions), max_size=len(batch.actions))))
+    want = [int(np.argmax(scores[batch.offsets[b] : batch.offsets[b + 1]])) for b in range(len(batch))]
+    assert batch.argmax(scores).tolist() == want

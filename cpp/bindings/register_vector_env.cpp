@@ -97,20 +97,29 @@ py::array_t<std::int64_t> choices_arg(py::handle obj) {
   return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);
 }
 
-void step(PyVectorEnv& e, py::handle choices_obj) {
+// What a batch holds after a reset or step: (its actions, the hands that ended).
+py::tuple sizes(const VectorEnv& env) { return py::make_tuple(env.offsets().back(), env.finished().size()); }
+
+py::tuple step(PyVectorEnv& e, py::handle choices_obj) {
   const auto held = lock(e);
   const auto choices = choices_arg(choices_obj);
   const auto n = static_cast<std::size_t>(choices.size());
   if (auto why = e.env.choices_error(choices.data(), n); !why.empty()) raise(ErrorKind::IllegalAction, why);
-  py::gil_scoped_release release;
-  e.env.step(choices.data(), n);
+  {
+    py::gil_scoped_release release;
+    e.env.step(choices.data(), n);
+  }
+  return sizes(e.env);
 }
 
-void reset(PyVectorEnv& e, py::handle seed) {
+py::tuple reset(PyVectorEnv& e, py::handle seed) {
   const auto held = lock(e);
   const std::uint64_t s = seed.is_none() ? e.env.options().seed : seed_arg(seed);
-  py::gil_scoped_release release;
-  e.env.reset(s);
+  {
+    py::gil_scoped_release release;
+    e.env.reset(s);
+  }
+  return sizes(e.env);
 }
 
 // Points a field of BatchOut at an array's data.
@@ -128,9 +137,9 @@ struct OutArray {
   Setter setter;
 };
 
-// The arrays of the pending batch: what `write` checks and fills.
-std::vector<OutArray> batch_layout(const VectorEnv& env) {
-  const py::ssize_t b = env.num_envs(), a = env.offsets().back();
+// The arrays of a batch of `a` actions: what `write` checks and fills.
+std::vector<OutArray> batch_layout(const VectorEnv& env, py::ssize_t a) {
+  const py::ssize_t b = env.num_envs();
   const auto i8 = py::dtype::of<std::int8_t>(), i64 = py::dtype::of<std::int64_t>();
   std::vector<OutArray> out{{"env", i64, {b}, &set<&BatchOut::env>}, {"seat", i8, {b}, &set<&BatchOut::seat>}, {"offsets", i64, {b + 1}, &set<&BatchOut::offsets>}, {"actions", action_dtype(), {a}, &set<&BatchOut::actions>}};
   const Features features = env.options().features;
@@ -147,10 +156,12 @@ std::vector<OutArray> batch_layout(const VectorEnv& env) {
   return out;
 }
 
+// The layout for Python, read once: the first dimension of per-action arrays is -1 (the
+// batch's action count, which step() returns).
 py::list layout_list(PyVectorEnv& e) {
   const auto held = lock(e);
   py::list out;
-  for (const OutArray& o : batch_layout(e.env)) out.append(py::make_tuple(o.name, py::tuple(py::cast(o.shape)), o.dtype));
+  for (const OutArray& o : batch_layout(e.env, -1)) out.append(py::make_tuple(o.name, py::tuple(py::cast(o.shape)), o.dtype));
   return out;
 }
 
@@ -180,7 +191,7 @@ void write(PyVectorEnv& e, const py::dict& arrays) {
   if (!env.started()) throw py::value_error("reset() the environment first");
   std::vector<py::array> held;
   BatchOut out;
-  for (const OutArray& spec : batch_layout(env)) spec.setter(out, out_data(arrays, spec, held));
+  for (const OutArray& spec : batch_layout(env, env.offsets().back())) spec.setter(out, out_data(arrays, spec, held));
   py::gil_scoped_release release;
   env.write(out);
 }
@@ -218,15 +229,13 @@ void register_vector_env(py::module_& m) {
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ tables of doudizhu.envs.VectorEnv (use that class).")
       .def(py::init(&make), py::arg("num_envs"), py::arg("rules"), py::arg("features"), py::arg("learners"),
            py::arg("opponents"), py::arg("seed"), py::arg("threads"), py::arg("mask"))
-      .def("reset", &reset, py::arg("seed"), "Deals every table (seed None: the current seed) without the GIL.")
-      .def("step", &step, py::arg("choices"), "Applies one choice per table and plays to the next decisions, without the GIL.")
-      .def("batch_layout", &layout_list, "The arrays of the pending batch: (name, shape, dtype), as `write` takes them.")
+      .def("reset", &reset, py::arg("seed"), "Deals every table (seed None: the current seed) without the GIL; (actions, finished hands).")
+      .def("step", &step, py::arg("choices"), "Applies one choice per table and plays to the next decisions, without the GIL; (actions, finished hands).")
+      .def("batch_layout", &layout_list, "The arrays of a batch as `write` takes them: (name, shape, dtype), -1 for the batch's action count.")
       .def("write", &write, py::arg("out"), "Writes the pending decisions into the arrays of `out`, without the GIL.")
       .def("finished", &finished, "The hands that ended in the last reset or step.")
       .def("game", &game, py::arg("env"), "A copy of table `env`'s game.")
       .def_property_readonly("num_envs", [](PyVectorEnv& e) { return e.env.num_envs(); })
-      .def_property_readonly("num_actions", [](PyVectorEnv& e) { const auto held = lock(e); return e.env.offsets().back(); },
-                             "The legal actions of the pending decisions, all tables together.")
       .def_property_readonly("observation_size", [](PyVectorEnv& e) { return e.env.observation_size(); })
       .def_property_readonly("seed", [](PyVectorEnv& e) { const auto held = lock(e); return e.env.options().seed; })
       .def_property_readonly("threads", [](PyVectorEnv& e) { return e.env.options().threads; })

@@ -86,14 +86,15 @@ class _Buffers:
     """The arrays a batch is written into, kept to be reused by the next step: rows are
     views of storage that grows when a batch needs more."""
 
-    def __init__(self) -> None:
+    def __init__(self, layout: list[tuple[str, tuple[int, ...], np.dtype[Any]]]) -> None:
+        self.layout = layout  # of the environment whose batches these buffers hold
         self._storage: dict[str, npt.NDArray[Any]] = {}
 
     def take(self, name: str, shape: tuple[int, ...], dtype: np.dtype[Any]) -> npt.NDArray[Any]:
-        rows, tail = shape[0], shape[1:]
+        rows = shape[0]
         have = self._storage.get(name)
-        if have is None or len(have) < rows or have.shape[1:] != tail or have.dtype != dtype:
-            have = np.empty((rows + rows // 2, *tail), dtype=dtype)  # room for the next batches to grow
+        if have is None or len(have) < rows:
+            have = np.empty((rows + rows // 2, *shape[1:]), dtype=dtype)  # room for the next batches to grow
             self._storage[name] = have
         return have[:rows]
 
@@ -142,10 +143,10 @@ class Batch:
         values = np.asarray(scores)
         if values.shape != (len(self.actions),):
             raise ValueError(f"scores must hold one value per action ({len(self.actions)}), not shape {values.shape}")
-        starts = self.offsets[:-1]
-        decision = np.repeat(np.arange(len(self)), np.diff(self.offsets))
-        order = np.lexsort((-values, decision))  # by decision, best first; stable, so ties keep their order
-        return order[starts] - starts
+        starts, counts = self.offsets[:-1], np.diff(self.offsets)
+        best = np.repeat(np.maximum.reduceat(values, starts), counts)  # each decision's best score, per action
+        index = np.arange(len(values))
+        return np.minimum.reduceat(np.where(values == best, index, len(values)), starts) - starts
 
     def _douzero_width(self, b: int) -> int:
         """The width of decision b's x_no_action: the landlord's is narrower than the batch's rows."""
@@ -216,7 +217,8 @@ class VectorEnv:
         self.features: _Features = features
         has_ids = features == "compact" and not self.rules.wild
         self.space: ActionSpace | None = ActionSpace(self.rules) if has_ids else None
-        self._mask = mask
+        self._layout = self._core.batch_layout()  # (name, shape, dtype): fixed but for the action count
+        self._no_finished = Finished(**self._core.finished())  # no hand ended yet: empty columns
 
     @property
     def num_envs(self) -> int:
@@ -234,8 +236,7 @@ class VectorEnv:
     def reset(self, seed: int | None = None, out: Batch | None = None) -> Batch:
         """Deals every table its first hand (of ``seed``; None: the current seed) and returns
         the first decisions. ``out``: see :meth:`step`."""
-        self._core.reset(seed)
-        return self._batch(out)
+        return self._batch(*self._core.reset(seed), out)
 
     def step(self, choices: npt.ArrayLike, out: Batch | None = None) -> Batch:
         """Applies ``choices[b]`` (an index into decision ``b``'s legal actions) and returns
@@ -246,15 +247,17 @@ class VectorEnv:
         ``out``: an earlier batch of this environment whose arrays are reused (written
         over, so it must not be read afterwards); None allocates new arrays.
         """
-        self._core.step(choices)
-        return self._batch(out)
+        return self._batch(*self._core.step(choices), out)
 
     def game(self, env: int) -> Game:
         """A copy of table ``env``'s game (its hand in play and its record)."""
         return self._core.game(env)
 
-    def _batch(self, out: Batch | None) -> Batch:
-        buffers = out._buffers if out is not None else _Buffers()
-        arrays = {name: buffers.take(name, shape, dtype) for name, shape, dtype in self._core.batch_layout()}
+    def _batch(self, actions: int, finished: int, out: Batch | None) -> Batch:
+        buffers = out._buffers if out is not None and out._buffers.layout is self._layout else _Buffers(self._layout)
+        arrays = {
+            name: buffers.take(name, (actions if shape[0] < 0 else shape[0], *shape[1:]), dtype)
+            for name, shape, dtype in self._layout
+        }
         self._core.write(arrays)
-        return Batch(arrays, Finished(**self._core.finished()), buffers)
+        return Batch(arrays, Finished(**self._core.finished()) if finished else self._no_finished, buffers)
