@@ -63,6 +63,7 @@ DOUZERO_RULES = dz.Rules.preset("douzero")
 RLCARD_RULES = dz.Rules.preset("rlcard")
 X_WIDTHS = (319, 430, 430)  # DouZero's x_no_action by position: landlord, landlord_down, landlord_up
 CARDS = 54
+MEMORY_TABLES = 4096
 
 Loop = Callable[[], int]  # one unit of work; returns the frames it made
 
@@ -221,10 +222,12 @@ def best_rates(loops: dict[str, Loop], rounds: int, seconds: float) -> dict[str,
     units = {name: calibrate(loop, seconds) for name, loop in loops.items()}
     best = dict.fromkeys(loops, 0.0)
     for r in range(rounds):
+        this = {}
         for name, loop in loops.items():
             frames, elapsed = timed(loop, units[name])
-            best[name] = max(best[name], frames / elapsed)
-        print(f"round {r + 1}/{rounds}: " + ", ".join(f"{n} {v:,.0f}" for n, v in best.items()), flush=True)
+            this[name] = frames / elapsed
+            best[name] = max(best[name], this[name])
+        print(f"round {r + 1}/{rounds}: " + ", ".join(f"{n} {v:,.0f}" for n, v in this.items()), flush=True)
     return best
 
 
@@ -309,7 +312,7 @@ def report(rates: dict[str, float], memory: dict[str, tuple[float, float]], cost
         "",
         "### Memory per table",
         "",
-        f"Resident set growth over {tables:,} tables after 100 random steps, and the batch's arrays (one "
+        f"Resident set growth over {MEMORY_TABLES:,} tables after 100 random steps, and the batch's arrays (one "
         "decision per table and its legal actions), bytes per table:",
         "",
         "| features | tables | batch arrays |",
@@ -356,7 +359,7 @@ def main() -> None:
     }
     rates = best_rates(loops, args.rounds, args.round_s)
     del loops
-    memory = {str(f): memory_per_table(f, 4096) for f in (None, "compact", "douzero")}
+    memory = {str(f): memory_per_table(f, MEMORY_TABLES) for f in (None, "compact", "douzero")}
     sizes = [1, 4, 16, 64, 256, 1024, 4096]
     costs = {t: step_costs(sizes, t, args.rounds, args.round_s / 4) for t in (1, 2)}
     publish(report(rates, memory, costs, n, args.rounds), args.out, SECTION, not args.no_write)

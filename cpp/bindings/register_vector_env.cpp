@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
@@ -70,10 +71,13 @@ int threads_arg(py::handle obj) {
   return static_cast<int>(int_arg(obj, "threads", 1, 256));
 }
 
+// Tables hold about 30 kB each: a million of them is more than a machine of this kind holds.
+constexpr int kMaxTables = 1 << 20;
+
 std::unique_ptr<PyVectorEnv> make(py::handle num_envs, py::handle rules, py::handle features, py::handle learners,
                                   py::handle opponents, py::handle seed, py::handle threads, py::handle mask) {
   VectorEnvOptions o;
-  o.num_envs = static_cast<int>(int_arg(num_envs, "num_envs", 1, 1 << 24));
+  o.num_envs = static_cast<int>(int_arg(num_envs, "num_envs", 1, kMaxTables));
   o.rules = to_rules(rules);
   o.features = features_arg(features);
   o.mask = bool_arg(mask, "mask");
@@ -83,7 +87,7 @@ std::unique_ptr<PyVectorEnv> make(py::handle num_envs, py::handle rules, py::han
   o.threads = threads_arg(threads);
   try {
     return std::make_unique<PyVectorEnv>(o);
-  } catch (const std::length_error&) {
+  } catch (const std::bad_alloc&) {
     throw py::value_error("num_envs: " + std::to_string(o.num_envs) + " tables are more than memory can hold");
   }
 }
