@@ -30,6 +30,14 @@ struct Action {
   friend bool operator==(const Action&, const Action&) = default;
 };
 
+// An action's fields, its cards aside, in one word: a play's fill 48 bits (move.hpp),
+// the type and value go above them. With the cards it tells actions apart.
+constexpr std::uint64_t fields_word(const Action& a) {
+  return fields_word(a.move) | std::uint64_t{static_cast<std::uint8_t>(a.type)} << 48 | std::uint64_t{a.value} << 56;
+}
+
+constexpr std::uint64_t action_hash(const Action& a) { return hash_of(a.move.cards, fields_word(a)); }
+
 struct SeatAction {
   int seat;
   Action action;

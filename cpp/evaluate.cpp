@@ -26,17 +26,6 @@ EvaluationDeal evaluation_deal(const Rules& rules, std::uint64_t seed, std::int6
 
 bool plays_for_a(int seat_to_move, int seat, bool swapped) { return (seat_to_move == seat) != swapped; }
 
-void play_builtin_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream) {
-  thread_local std::vector<Action> legal;
-  while (game.state().phase != Phase::Over) {
-    const auto& policy = policies[static_cast<std::size_t>(game.state().to_move)];
-    if (!policy) return;
-    game.legal_actions(legal);
-    Rng rng(splitmix_finalize(stream + game.actions_taken()));
-    game.apply_legal(legal[choose(*policy, game, legal, rng)]);
-  }
-}
-
 std::vector<EvaluationGame> evaluate(PolicyKind a, PolicyKind b, const Rules& rules, std::int64_t deals,
                                      std::uint64_t seed, int threads) {
   const auto per_deal = static_cast<std::int64_t>(evaluation_deal(rules, seed, 0).seats.size()) * 2;
@@ -49,7 +38,7 @@ std::vector<EvaluationGame> evaluate(PolicyKind a, PolicyKind b, const Rules& ru
         SeatPolicies policies{};
         for (int s = 0; s < rules.players; ++s) policies[static_cast<std::size_t>(s)] = plays_for_a(s, seat, swapped) ? a : b;
         Game game(d.deal_seed, rules, d.first_bidder);
-        play_builtin_seats(game, policies, d.policy_seed + static_cast<std::uint64_t>(seat));
+        play_seats(game, policies, d.policy_seed + static_cast<std::uint64_t>(seat));
         const Settlement result = game.result();
         EvaluationGame& g = games[out++];
         g.deal = deal;

@@ -9,13 +9,11 @@
 // from each seat equally. A's score in a game is the sum of its seats' payouts.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "game.hpp"
-#include "policy.hpp"
+#include "playout.hpp"
 
 namespace ddz {
 
@@ -42,14 +40,6 @@ EvaluationDeal evaluation_deal(const Rules& rules, std::uint64_t seed, std::int6
 
 // The seats A plays in a game: `seat` alone, or every other seat when swapped.
 bool plays_for_a(int seat_to_move, int seat, bool swapped);
-
-// A policy for each seat, or none where another player (Python) chooses.
-using SeatPolicies = std::array<std::optional<PolicyKind>, kMaxSeats>;
-
-// Plays the seats that have a built-in policy until a seat without one is to move or the
-// hand is over. Each decision draws from Rng(splitmix(stream + actions taken so far)), so
-// a game played partly elsewhere draws the same numbers as one played here whole.
-void play_builtin_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream);
 
 // Every game of `deals` deals between two built-in policies, on `threads` threads; the
 // same seed gives the same games whatever the thread count.

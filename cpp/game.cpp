@@ -523,14 +523,16 @@ void Game::legal_actions(std::vector<Action>& out) const {
   for (const Move& m : moves) out.push_back(Action::play(m));
 }
 
+Settlement void_settlement(int seats) {
+  Settlement none;
+  none.base = 0;
+  none.seats = seats;
+  return none;
+}
+
 Settlement Game::result() const {
   const State& s = state_;
-  if (s.phase != Phase::Over || s.landlord < 0) {  // unfinished, or void: no stakes
-    Settlement none;
-    none.base = 0;
-    none.seats = s.seats;
-    return none;
-  }
+  if (s.phase != Phase::Over || s.landlord < 0) return void_settlement(s.seats);
   const bool landlord_won = s.winner == s.landlord;
   bool spring = landlord_won, anti_spring = false;
   for (int seat = 0; seat < s.seats; ++seat) {

@@ -71,6 +71,9 @@ struct Settlement {
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
                   int seats, int max_multiplier, StartBonus bonus = {});
 
+// The settlement of a void hand (nobody bid, no redeal) or of an unfinished one: no stakes.
+Settlement void_settlement(int seats);
+
 // Why settle() refuses its arguments, or empty: seats 2..4 (2: a two-hand position), a
 // landlord among them, a base of 0 (a void hand) or more, at most the bombs and rockets
 // the decks of that many seats hold (13 bombs and one rocket a deck of 54 cards), a

@@ -75,8 +75,11 @@ constexpr std::uint64_t fields_word(const Move& m) {
          std::uint64_t{m.wild_rank} << 24 | std::uint64_t{m.stand_ins} << 32;
 }
 
-// The one hash of a move, for hash tables, the game's hash and Python's __hash__.
-constexpr std::uint64_t move_hash(const Move& m) { return splitmix_finalize(m.cards ^ splitmix_finalize(fields_word(m) + 1)); }
+// The one hash of a value given as its cards and the word of its other fields.
+constexpr std::uint64_t hash_of(Mask cards, std::uint64_t fields) { return splitmix_finalize(cards ^ splitmix_finalize(fields + 1)); }
+
+// The hash of a move, for hash tables, the game's hash and Python's __hash__.
+constexpr std::uint64_t move_hash(const Move& m) { return hash_of(m.cards, fields_word(m)); }
 
 // The stood-in ranks as a mask (a count per rank).
 constexpr Mask stand_in_cards(const Move& m) {

@@ -1,9 +1,15 @@
-// Playouts: a game finished by built-in policies, for search that estimates a position
-// by playing it out (rollouts of determinized worlds, Monte Carlo tree search), and for
-// self-play, which plays every game this way.
+// Playouts: a game played on by built-in policies, for search that estimates a position
+// by playing it out (rollouts of determinized worlds, Monte Carlo tree search), for
+// self-play and evaluation, which play every game this way, and for mixed tables, where
+// Python players take some seats.
+//
+// The one loop of the engine that plays built-in seats. Each decision draws from
+// Rng(splitmix(stream + actions taken so far)), so a game played partly elsewhere (a
+// Python seat, a learner) draws the same numbers as one played here whole.
 #pragma once
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "game.hpp"
@@ -12,24 +18,47 @@
 
 namespace ddz {
 
-// Plays `game` to its end (a hand ends by itself: rules.max_redeals bounds its redeals),
-// seat i choosing with policies[i] (random policies draw from `rng`), calling
+// A policy for each seat, or none where another player (Python) chooses.
+using SeatPolicies = std::array<std::optional<PolicyKind>, kMaxSeats>;
+
+// The same policy for every seat.
+inline SeatPolicies every_seat(PolicyKind kind) {
+  SeatPolicies out;
+  out.fill(kind);
+  return out;
+}
+
+// The index in `legal` of the action `kind` plays in `game` on `stream`: what play_seats
+// plays there.
+inline std::size_t choose_on(PolicyKind kind, const Game& game, const std::vector<Action>& legal, std::uint64_t stream) {
+  Rng rng(splitmix_finalize(stream + game.actions_taken()));
+  return choose(kind, game, legal, rng);
+}
+
+// Plays the seats that have a policy until a seat without one is to move or the hand is
+// over (a hand ends by itself: rules.max_redeals bounds its redeals), calling
 // on_action(seat, action) before each action is applied.
 template <class OnAction>
-void play_to_end(Game& game, const std::array<PolicyKind, kMaxSeats>& policies, Rng& rng, OnAction&& on_action) {
+void play_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream, OnAction&& on_action) {
   thread_local std::vector<Action> legal;
   while (game.state().phase != Phase::Over) {
-    game.legal_actions(legal);
     const int seat = game.state().to_move;
-    const Action& a = legal[choose(policies[static_cast<std::size_t>(seat)], game, legal, rng)];
+    const auto& policy = policies[static_cast<std::size_t>(seat)];
+    if (!policy) return;
+    game.legal_actions(legal);
+    const Action& a = legal[choose_on(*policy, game, legal, stream)];
     on_action(seat, a);
     game.apply_legal(a);
   }
 }
 
-// `game` played to the end, as play_to_end.
-inline Game playout(Game game, const std::array<PolicyKind, kMaxSeats>& policies, Rng& rng) {
-  play_to_end(game, policies, rng, [](int, const Action&) {});
+inline void play_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream) {
+  play_seats(game, policies, stream, [](int, const Action&) {});
+}
+
+// `game` played to the end by a policy in every seat.
+inline Game playout(Game game, const SeatPolicies& policies, std::uint64_t stream) {
+  play_seats(game, policies, stream);
   return game;
 }
 

@@ -88,4 +88,24 @@ const std::vector<std::string>& preset_names() {
   return names;
 }
 
+const RulesField* rules_field_named(std::string_view name) {
+  for (const RulesField& f : kRulesFields) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+namespace {
+constexpr const char* kBiddingNames[] = {"classic", "call_rob", "none"};
+}  // namespace
+
+const char* bidding_name(Bidding b) { return kBiddingNames[static_cast<int>(b)]; }
+
+std::optional<Bidding> bidding_named(std::string_view name) {
+  for (int i = 0; i < 3; ++i) {
+    if (name == kBiddingNames[i]) return static_cast<Bidding>(i);
+  }
+  return std::nullopt;
+}
+
 }  // namespace ddz

@@ -102,4 +102,39 @@ std::string validate_cards(Mask cards, const Rules& rules);
 std::optional<Rules> preset(std::string_view name);
 const std::vector<std::string>& preset_names();
 
+// The fields of Rules by name, once (docs/rules.md, "The fields of Rules"): what
+// construction by keyword, replace, to_dict, repr, hashing, pickling and records read. A
+// field is a flag, a number or a choice (bidding): one member pointer is set.
+struct RulesField {
+  const char* name;
+  bool Rules::* flag;
+  int Rules::* number;
+  Bidding Rules::* choice;
+};
+inline constexpr RulesField kRulesFields[] = {
+    {"four_with_two", &Rules::four_with_two, nullptr, nullptr},
+    {"max_solo_kicker_copies", nullptr, &Rules::max_solo_kicker_copies, nullptr},
+    {"kicker_trio_extends_airplane", &Rules::kicker_trio_extends_airplane, nullptr, nullptr},
+    {"joker_kicks_four_with_two", &Rules::joker_kicks_four_with_two, nullptr, nullptr},
+    {"both_jokers_as_kickers", &Rules::both_jokers_as_kickers, nullptr, nullptr},
+    {"pair_kickers_share_rank", &Rules::pair_kickers_share_rank, nullptr, nullptr},
+    {"decks", nullptr, &Rules::decks, nullptr},
+    {"players", nullptr, &Rules::players, nullptr},
+    {"kitty_size", nullptr, &Rules::kitty_size, nullptr},
+    {"start_bonus", &Rules::start_bonus, nullptr, nullptr},
+    {"bidding", nullptr, nullptr, &Rules::bidding},
+    {"passed_may_bid_again", &Rules::passed_may_bid_again, nullptr, nullptr},
+    {"redeal_when_nobody_bids", &Rules::redeal_when_nobody_bids, nullptr, nullptr},
+    {"call_base", nullptr, &Rules::call_base, nullptr},
+    {"max_multiplier", nullptr, &Rules::max_multiplier, nullptr},
+    {"max_redeals", nullptr, &Rules::max_redeals, nullptr},
+    {"wild", &Rules::wild, nullptr, nullptr},
+};
+
+const RulesField* rules_field_named(std::string_view name);
+
+// "classic", "call_rob" and "none", and back.
+const char* bidding_name(Bidding b);
+std::optional<Bidding> bidding_named(std::string_view name);
+
 }  // namespace ddz

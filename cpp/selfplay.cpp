@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "parallel.hpp"
-#include "playout.hpp"
 
 namespace ddz {
 
@@ -15,6 +14,11 @@ constexpr std::uint64_t kPolicyStream = 0x5DEE'CE66'D1CE'4E5B;
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
   return splitmix_finalize(seed + (index + 1) * 0x9E37'79B9'7F4A'7C15);
+}
+
+SelfPlayDeal selfplay_deal(const Rules& rules, std::uint64_t seed, std::uint64_t index) {
+  const std::uint64_t s = game_seed(seed, index);
+  return {s, static_cast<int>(index % static_cast<std::uint64_t>(rules.players)), s ^ kPolicyStream};
 }
 
 ActionRow to_row(int seat, const Action& a) {
@@ -41,11 +45,6 @@ Action from_row(const ActionRow& row) {
   return a;
 }
 
-SeededGame seeded_game(std::uint64_t seed, std::uint64_t index, const Rules& rules) {
-  const std::uint64_t s = game_seed(seed, index);
-  return {Game(s, rules, static_cast<int>(index % static_cast<std::uint64_t>(rules.players))), Rng(s ^ kPolicyStream)};
-}
-
 GameSummary summary_of(const Game& game, std::int32_t moves) {
   const State& st = game.state();
   const Settlement result = game.result();
@@ -62,10 +61,10 @@ GameSummary summary_of(const Game& game, std::int32_t moves) {
 }
 
 GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
-  SeededGame seeded = seeded_game(options.seed, index, options.rules);
-  Game& game = seeded.game;
+  const SelfPlayDeal d = selfplay_deal(options.rules, options.seed, index);
+  Game game(d.deal_seed, options.rules, d.first_bidder);
   std::int32_t moves = 0;
-  play_to_end(game, options.policies, seeded.rng, [&](int seat, const Action& a) {
+  play_seats(game, options.policies, d.policy_stream, [&](int seat, const Action& a) {
     if (game.state().phase == Phase::Playing) ++moves;
     if (record) record->push_back(to_row(seat, a));
   });

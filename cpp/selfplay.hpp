@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "game.hpp"
-#include "policy.hpp"
+#include "playout.hpp"
 
 namespace ddz {
 
@@ -45,7 +45,7 @@ struct SelfPlayOptions {
   std::uint64_t seed = 0;
   std::uint64_t first = 0;  // index of the first game: runs [first, first + games) split work
   int threads = 1;
-  std::array<PolicyKind, kMaxSeats> policies{};  // by seat
+  SeatPolicies policies{};  // by seat, one for each
   Rules rules{};
   bool record = false;
 };
@@ -58,14 +58,14 @@ struct SelfPlayResult {
 
 std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index);
 
-// Game `index` of `seed` before its first action, and the generator its random policies
-// draw from: the one derivation of a seeded game, which the vectorized environment's
-// hands share.
-struct SeededGame {
-  Game game;
-  Rng rng;
+// Where game `index` of a run comes from: its deal's seed, its first bidder (the seats in
+// turn) and the built-in policies' stream (playout.hpp).
+struct SelfPlayDeal {
+  std::uint64_t deal_seed = 0;
+  int first_bidder = 0;
+  std::uint64_t policy_stream = 0;
 };
-SeededGame seeded_game(std::uint64_t seed, std::uint64_t index, const Rules& rules);
+SelfPlayDeal selfplay_deal(const Rules& rules, std::uint64_t seed, std::uint64_t index);
 
 // The summary of a finished game that made `moves` plays and passes after the auction.
 GameSummary summary_of(const Game& game, std::int32_t moves);

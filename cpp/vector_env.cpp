@@ -32,6 +32,9 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
   require(options.learners.by != Learners::By::Seats || (options.learners.seats & all_seats) != 0,
           "learners: give at least one seat");
   require(!(options.learners.seats & ~all_seats), "learners: a seat outside the game");
+  for (int seat = 0; seat < options.rules.players; ++seat) {
+    require(options.opponents[at(seat)].has_value(), "opponents: give a built-in policy for every seat");
+  }
   if (options.features == Features::DouZero) {
     const std::string why = douzero_rules_error(options.rules);
     require(why.empty(), "features='douzero': " + why + " (features='compact' or None serve these rules)");
@@ -46,8 +49,8 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
 
 VectorEnv::Table VectorEnv::table(std::int64_t env, std::int64_t hand) const {
   const auto index = static_cast<std::uint64_t>(env) + static_cast<std::uint64_t>(hand) * static_cast<std::uint64_t>(num_envs());
-  SeededGame seeded = seeded_game(options_.seed, index, options_.rules);
-  return Table{std::move(seeded.game), seeded.rng, hand, 0, {}, {}};
+  const SelfPlayDeal d = selfplay_deal(options_.rules, options_.seed, index);
+  return Table{Game(d.deal_seed, options_.rules, d.first_bidder), d.policy_stream, hand, 0, {}, {}};
 }
 
 bool VectorEnv::learner_decides(const State& s) const {
@@ -80,7 +83,7 @@ void VectorEnv::advance(std::int64_t env) {
     }
     t.game.legal_actions(t.legal);
     if (learner_decides(s)) return;
-    apply(t, t.legal[choose(options_.opponents[at(s.to_move)], t.game, t.legal, t.rng)]);
+    apply(t, t.legal[choose_on(*options_.opponents[at(s.to_move)], t.game, t.legal, t.stream)]);
   }
 }
 

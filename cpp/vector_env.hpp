@@ -7,9 +7,9 @@
 // `finished()` and the table is dealt its next hand at once (auto-reset).
 //
 // Deals: the hands of N tables are self-play's games in order (selfplay.hpp): table i's
-// hand k is game i + k x N of the seed, dealt and bid from as `seeded_game` deals it, and
-// its random opponents draw from that game's policy generator. With every seat a learner
-// that chooses as a built-in policy would, the tables replay `self_play`'s games.
+// hand k is game i + k x N of the seed (`selfplay_deal`: its deal, its first bidder and
+// its policies' stream, from which each opponent decision draws as in `play_seats`). With
+// learners that choose as a built-in policy would, the tables replay `self_play`'s games.
 //
 // Tables share nothing, so `threads` never changes the games: work is split by table.
 #pragma once
@@ -23,7 +23,7 @@
 #include "action_space.hpp"
 #include "encode.hpp"
 #include "game.hpp"
-#include "policy.hpp"
+#include "playout.hpp"
 #include "selfplay.hpp"
 
 namespace ddz {
@@ -48,7 +48,7 @@ struct VectorEnvOptions {
   Features features = Features::Compact;
   bool mask = false;  // Compact: a legal-action mask over the ActionSpace per decision
   Learners learners{};
-  std::array<PolicyKind, kMaxSeats> opponents{};  // by seat; learners' entries unused
+  SeatPolicies opponents{};  // by seat, one for each (a role's seats change hands); learners' unused
   std::uint64_t seed = 0;
   int threads = 1;
 };
@@ -111,7 +111,7 @@ class VectorEnv {
  private:
   struct Table {
     Game game;
-    Rng rng;                     // the random opponents' draws
+    std::uint64_t stream = 0;    // the built-in policies' draws (playout.hpp)
     std::int64_t hand = 0;       // the hand in play, from 0
     std::int32_t moves = 0;      // its plays and passes so far
     std::vector<Action> legal;   // the pending decision's

@@ -70,9 +70,9 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
         dz.legal_moves("7775", rules=LAIZI, wild="B")
     with pytest.raises(TypeError, match="wild must be an int"):
         dz.legal_moves("7775", rules=LAIZI, wild=2.0)
-    with pytest.raises(dz.MoveError, match="is no move under these rules"):
+    with pytest.raises(dz.MoveError, match="is no combination under these rules"):
         dz.Move("5777=8888", rules=LAIZI, wild="5")  # a 7 cannot become an 8
-    with pytest.raises(dz.MoveError, match="is no move under these rules"):
+    with pytest.raises(dz.MoveError, match="is no combination under these rules"):
         dz.Move("5555=7777", rules=LAIZI, wild="5")  # four wild cards are no soft bomb
     with pytest.raises(TypeError, match="wild must be an int, not bool"):
         dz.legal_moves("7775", rules=LAIZI, wild=True)

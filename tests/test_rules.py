@@ -39,7 +39,7 @@ def test_bad_fields_raise_and_leave_rules_unchanged() -> None:
     base = Rules()
     with pytest.raises(TypeError, match="unknown rules field 'jokers'"):
         base.replace(jokers=True)
-    with pytest.raises(TypeError, match="must be a bool"):
+    with pytest.raises(TypeError, match="must be True or False"):
         Rules(four_with_two=1)
     with pytest.raises(TypeError, match="must be an int"):
         Rules(max_solo_kicker_copies=True)
@@ -50,3 +50,19 @@ def test_bad_fields_raise_and_leave_rules_unchanged() -> None:
     with pytest.raises(AttributeError):
         base.four_with_two = False  # type: ignore[misc]
     assert base == Rules()
+
+
+def test_fields_read_ints_and_bools_as_every_argument_does() -> None:
+    import numpy as np
+
+    from doudizhu import MoveKind
+
+    assert Rules(max_redeals=np.int64(7), wild=np.bool_(True)) == Rules(max_redeals=7, wild=True)
+    with pytest.raises(TypeError, match="'max_redeals' must be an int"):
+        Rules(max_redeals=MoveKind.PAIR)  # an enum member is no count
+    with pytest.raises(TypeError, match="'decks' must be an int"):
+        Rules(decks=2.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'bidding' must be 'classic', 'call_rob' or 'none'"):
+        Rules(bidding="Classic")
+    with pytest.raises(TypeError, match="'bidding' must be a str"):
+        Rules(bidding=0)  # type: ignore[arg-type]

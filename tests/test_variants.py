@@ -64,7 +64,7 @@ def test_variant_fields_are_typed() -> None:
         Rules(players=True)
     with pytest.raises(TypeError, match="rules field 'kitty_size' must be an int"):
         Rules(kitty_size="3")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="rules field 'start_bonus' must be a bool"):
+    with pytest.raises(TypeError, match="rules field 'start_bonus' must be True or False"):
         Rules(start_bonus=1)  # type: ignore[arg-type]
 
 

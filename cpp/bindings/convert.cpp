@@ -192,55 +192,33 @@ const Rules& to_rules(py::handle obj) {
   return value_of<Rules>(obj);
 }
 
+int rank_arg(py::handle obj, const char* what, int highest) {
+  if (!py::isinstance<py::str>(obj)) return static_cast<int>(int_arg(obj, what, 0, highest));
+  const int rank = rank_named(text_arg(obj, what));
+  if (rank < 0 || rank > highest) {
+    throw py::value_error(std::string(what) + " must be one rank character " + (highest == kTwo ? "3..2" : "3..R") + ", such as '5'");
+  }
+  return rank;
+}
+
 int wild_arg(py::handle obj, const Rules& rules) {
   if (obj.is_none()) return kNoWild;
   if (!rules.wild) throw py::value_error("wild: a wild rank needs rules with wild cards (Rules.preset('laizi'))");
-  if (py::isinstance<py::str>(obj)) {
-    const int rank = rank_named(text_arg(obj, "wild"));
-    if (rank < 0 || rank > kTwo) throw py::value_error("wild must be one rank character 3..2, such as '5'");
-    return rank;
-  }
-  return static_cast<int>(int_arg(obj, "wild", 0, kTwo));
+  return rank_arg(obj, "wild", kTwo);
 }
 
-std::vector<Move> readings_arg(const std::string& text, const Rules& rules, int wild, const char* what) {
-  std::string error;
-  std::vector<Move> readings = readings_of(text, rules, wild, error);
-  if (!error.empty()) cards_error(what, error);
-  return readings;
-}
-
-std::string reading_list(const std::vector<Move>& readings) {
-  std::string list;
-  for (const Move& m : readings) {
-    if (!list.empty()) list += "; ";
-    list += describe(m);
-  }
-  return list;
-}
-
-Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules) {
-  std::vector<Move> readings;
-  for (const Move& m : classify(cards, rules)) {
-    if (!kind || m.kind == *kind) readings.push_back(m);
-  }
-  if (readings.size() == 1) return readings.front();
-  if (readings.empty()) {
-    raise(ErrorKind::Move, quoted(to_text(cards)) + " is no combination under these rules" + (kind ? " of that kind" : ""));
-  }
-  raise(ErrorKind::Move, quoted(to_text(cards)) + " has several readings, pass a Move or write one as cards/KIND/key: " +
-                             reading_list(readings));
+Move reading_move(const Reading& r, const char* what) {
+  if (r.fault == ReadingFault::Text) cards_error(what, r.error);
+  if (!r.ok()) raise(ErrorKind::Move, std::string(what) + ": " + r.error);
+  return r.move;
 }
 
 Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, int wild, const char* what) {
-  if (!py::isinstance<py::str>(obj)) return single_reading(to_mask(obj, what, rules), kind, rules);
-  const std::string text = text_arg(obj, what);
-  if (text.find_first_of("=/") == std::string::npos) return single_reading(to_mask(obj, what, rules), kind, rules);
-  std::vector<Move> readings = readings_arg(text, rules, wild, what);
-  if (kind) std::erase_if(readings, [&](const Move& m) { return m.kind != *kind; });
-  if (readings.size() == 1) return readings.front();
-  if (readings.empty()) raise(ErrorKind::Move, std::string(what) + ": " + quoted(text) + " is no move under these rules");
-  raise(ErrorKind::Move, std::string(what) + ": " + quoted(text) + " reads several ways: " + reading_list(readings));
+  if (py::isinstance<py::str>(obj)) {
+    const std::string text = text_arg(obj, what);
+    if (text.find_first_of("=/") != std::string::npos) return reading_move(read_move(text, rules, wild, kind), what);
+  }
+  return reading_move(read_cards(to_mask(obj, what, rules), rules, kind), what);
 }
 
 namespace {
@@ -257,7 +235,7 @@ py::object intern(Mask cards, std::uint64_t fields, const T& value) {
   };
   constexpr std::size_t kSlots = std::size_t{1} << 16;  // 1.5 MB of slots, at most 65,536 objects
   static auto* slots = new std::array<Slot, kSlots>();
-  Slot& slot = (*slots)[splitmix_finalize(cards ^ splitmix_finalize(fields + 1)) & (kSlots - 1)];
+  Slot& slot = (*slots)[hash_of(cards, fields) & (kSlots - 1)];
   if (slot.object && slot.cards == cards && slot.fields == fields) return py::reinterpret_borrow<py::object>(slot.object);
   py::object obj = py::cast(value);
   Py_XDECREF(slot.object);
@@ -269,11 +247,7 @@ py::object intern(Mask cards, std::uint64_t fields, const T& value) {
 
 py::object interned(const Move& m) { return intern(m.cards, fields_word(m), m); }
 
-py::object interned(const Action& a) {
-  // A play's fields fill 48 bits; the type and value of other actions go above them.
-  return intern(a.move.cards, fields_word(a.move) | std::uint64_t{static_cast<std::uint8_t>(a.type)} << 48 | std::uint64_t{a.value} << 56,
-                a);
-}
+py::object interned(const Action& a) { return intern(a.move.cards, fields_word(a), a); }
 
 PolicyKind policy_arg(py::handle policy) {
   // A built-in bot (doudizhu.bots.Random, Heuristic) names its policy on its class.

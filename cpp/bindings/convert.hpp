@@ -14,8 +14,10 @@
 #include "../game.hpp"
 #include "../move.hpp"
 #include "../notation.hpp"
-#include "../policy.hpp"
+#include "../playout.hpp"
 #include "../rules.hpp"
+#include "../reading.hpp"
+#include "../validate.hpp"
 #include "../wild.hpp"
 #include "errors.hpp"
 
@@ -107,17 +109,16 @@ std::string text_arg(py::handle obj, const char* what);
 // The rules argument: None means the standard rules.
 const Rules& to_rules(py::handle obj);
 
-// The single reading of `cards` (of `kind` when given); MoveError if none or several.
-Move single_reading(Mask cards, std::optional<MoveKind> kind, const Rules& rules);
-
-// The readings, described and separated by "; ", for messages.
-std::string reading_list(const std::vector<Move>& readings);
-
-// The moves move text names (notation.hpp), CardsError when it is not well formed.
-std::vector<Move> readings_arg(const std::string& text, const Rules& rules, int wild, const char* what);
+// The move of a reading (reading.hpp), or its fault raised naming `what`: CardsError for
+// text that is not well formed, MoveError for none or several readings.
+Move reading_move(const Reading& r, const char* what);
 
 // The one move of move text or Cards (narrowed to `kind` when given), MoveError otherwise.
 Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, int wild, const char* what);
+
+// A rank: an index 0..highest (int-like) or one card character ("5", "t", "10", "BJ");
+// TypeError / ValueError naming `what` otherwise.
+int rank_arg(py::handle obj, const char* what, int highest);
 
 // The wild rank argument: None (kNoWild: no rank is wild), a rank index 0..12 or a rank
 // character 3..2; only rules with wild cards take a rank. TypeError / ValueError otherwise.
@@ -176,9 +177,6 @@ py::array take_array(std::vector<Move>& moves);
 // The moves of MOVE_DTYPE rows, each checked as the Move constructor checks (under
 // `rules`, or under some rules when null); MoveError naming the row otherwise.
 std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rules = nullptr);
-// Why `m` is no move under `rules`, or under any rules when null; empty when it is one
-// (an empty row, cards == 0, is no move: a lead).
-std::string move_error(const Move& m, const Rules* rules = nullptr);
 
 // A 1-d NumPy array of field(row) for each row.
 template <class T, class Rows, class F>
@@ -193,12 +191,10 @@ py::array_t<T> column(const Rows& rows, F field) {
 // bots.Heuristic: their class's __builtin_policy__); ValueError naming the others.
 PolicyKind policy_arg(py::handle name);
 
-// Why `a` is no action of any game (its move under some rules, a bid of 0..3, a call or
-// rob of 0 or 1, no cards or value where it has none), or empty.
-std::string action_error(const Action& a);
 
-// One built-in policy name for every seat, or one per seat (`players`); ValueError otherwise.
-std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players);
+// One built-in policy (policy_arg) for every seat, or one per seat (`players`), None for a
+// seat Python plays when `python_seats`; ValueError otherwise.
+SeatPolicies policies_arg(py::handle policy, int players, bool python_seats = false);
 
 void register_cards(py::module_& m);
 void register_rules(py::module_& m);

@@ -2,28 +2,11 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
-#include <climits>
-
 #include "convert.hpp"
 
 namespace ddz::py_bind {
 
 namespace {
-
-int rank_arg(py::handle rank) {
-  if (py::isinstance<py::str>(rank)) {
-    const ParseResult p = parse_cards(text_arg(rank, "rank"), 1, 1);
-    if (!p.ok() || total(p.cards) != 1) throw py::value_error("rank must be one card character such as '3' or 'T'");
-    return lowest_rank(ranks_with_at_least(p.cards, 1));
-  }
-  if (py::isinstance<py::int_>(rank) && !py::isinstance<py::bool_>(rank)) {
-    int overflow = 0;
-    const long long r = PyLong_AsLongLongAndOverflow(rank.ptr(), &overflow);
-    if (overflow || r < 0 || r >= kNumRanks) throw py::value_error("rank index must be in 0..14");
-    return static_cast<int>(r);
-  }
-  throw py::type_error("rank must be a rank index (int) or a rank character (str)");
-}
 
 Cards from_counts(const py::sequence& counts) {
   if (py::len(counts) != kNumRanks) throw py::value_error("counts must have 15 entries (ranks 3..R)");
@@ -32,15 +15,10 @@ Cards from_counts(const py::sequence& counts) {
     // An object, not a handle: the item may be made fresh by the sequence (a NumPy
     // scalar), and a handle would outlive it.
     const py::object c = counts[static_cast<std::size_t>(r)];
-    if (!py::isinstance<py::int_>(c) || py::isinstance<py::bool_>(c)) throw py::type_error("counts must be ints");
-    int overflow = 0;
-    long long n = PyLong_AsLongLongAndOverflow(c.ptr(), &overflow);
-    if (overflow) n = overflow > 0 ? LLONG_MAX : LLONG_MIN;
-    if (n < 0) throw py::value_error("counts: negative count for rank " + std::string(1, rank_char(r)));
-    if (n > 15) throw py::value_error("counts: " + std::to_string(n) + " cards of rank " + rank_char(r));
-    mask |= cards_of(r, static_cast<int>(n));
+    const std::string what = std::string("counts: the count of rank ") + rank_char(r);
+    mask = add_checked(mask, cards_of(r, static_cast<int>(int_arg(c, what.c_str(), 0, 15))), "counts");
   }
-  return Cards{to_mask(py::int_(mask), "counts")};
+  return Cards{mask};
 }
 
 }  // namespace
@@ -53,7 +31,7 @@ of card tokens, or an int mask (4 bits per rank, rank r at bits 4r..4r+3, ranks 
 as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
       .def(py::init([](py::handle cards) { return Cards{to_mask(cards, "cards")}; }), py::arg("cards") = "")
       .def_static("from_mask", [](py::handle mask) {
-            if (!py::isinstance<py::int_>(mask) || py::isinstance<py::bool_>(mask)) throw py::type_error("mask must be an int");
+            if (!is_int_like(mask)) throw py::type_error("mask must be an int, not " + type_name(mask));
             return Cards{to_mask(mask, "mask")};
           }, py::arg("mask"), "Cards from an int mask (4 bits per rank).")
       .def_static("from_counts", &from_counts, py::arg("counts"), "Cards from 15 per-rank counts (3..A, 2, B, R).")
@@ -63,7 +41,7 @@ as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
             for (int r = 0; r < kNumRanks; ++r) t[static_cast<std::size_t>(r)] = count(c.mask, r);
             return t;
           }, "Per-rank counts, ranks 3..A, 2, B, R.")
-      .def("count", [](const Cards& c, py::handle rank) { return count(c.mask, rank_arg(rank)); }, py::arg("rank"),
+      .def("count", [](const Cards& c, py::handle rank) { return count(c.mask, rank_arg(rank, "rank", kNumRanks - 1)); }, py::arg("rank"),
            "How many cards of a rank (index 0..14 or a character such as 'T').")
       .def("__len__", [](const Cards& c) { return total(c.mask); })
       .def("__bool__", [](const Cards& c) { return c.mask != 0; })
@@ -93,6 +71,8 @@ as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
           })
       .def(py::pickle([](const Cards& c) { return py::make_tuple(c.mask); },
                       [](const py::tuple& t) { return Cards{to_mask(t[0], "mask")}; }));
+  m.def("rank_name", [](py::handle rank) { return std::string(1, rank_char(rank_arg(rank, "rank", kNumRanks - 1))); },
+        py::arg("rank"), "The card character of a rank index: 0 -> '3', ..., 7 -> 'T', 12 -> '2', 13 -> 'B', 14 -> 'R'.");
 }
 
 }  // namespace ddz::py_bind

@@ -48,20 +48,12 @@ void register_evaluate(py::module_& m) {
         }, py::arg("rules"), py::arg("seed"), py::arg("deal"),
         "(deal seed, policy stream, first bidder, seats played alone) of an evaluation's deal.");
   m.def("play_builtin_seats", [](Game& game, py::handle policies, py::handle stream) {
-          if (!py::isinstance<py::sequence>(policies) || py::isinstance<py::str>(policies)) {
-            throw py::type_error("policies must hold a policy name or None for each seat");
-          }
-          const py::list names(py::reinterpret_borrow<py::object>(policies));
-          if (names.size() != static_cast<std::size_t>(game.state().seats)) throw py::value_error("policies: one per seat");
-          SeatPolicies seats{};
-          for (std::size_t i = 0; i < names.size(); ++i) {
-            if (!names[i].is_none()) seats[i] = policy_arg(names[i]);
-          }
+          const SeatPolicies seats = policies_arg(policies, game.state().seats, true);
           const std::uint64_t s = seed_arg(stream, "stream");
           py::gil_scoped_release release;
-          play_builtin_seats(game, seats, s);
+          play_seats(game, seats, s);
         }, py::arg("game"), py::arg("policies"), py::arg("stream"),
-        "Plays the seats with a built-in policy name until a seat with None is to move or the hand is over.");
+        "Plays the seats with a built-in policy until a seat with None is to move or the hand is over.");
   m.def("play_error", [](py::handle hand, py::handle play, py::handle last, py::handle rules, py::handle wild) {
           const Rules& r = to_rules(rules);
           const int w = wild_arg(wild, r);
@@ -73,15 +65,9 @@ void register_evaluate(py::module_& m) {
             throw py::type_error("play must be a Move, card text or Cards, not " + type_name(play));
           }
           const std::string text = py::isinstance<Cards>(play) ? to_text(value_of<Cards>(play).mask) : text_arg(play, "play");
-          const std::vector<Move> readings = readings_arg(text, r, w, "play");
-          if (readings.empty()) return quoted(text) + " is no combination under these rules";
-          std::string first_error;
-          for (const Move& m : readings) {  // the reading that may be played, if one may
-            std::string why = play_error(h, m, beat, r, w);
-            if (why.empty()) return why;
-            if (first_error.empty()) first_error = std::move(why);
-          }
-          return first_error;
+          const Reading reading = read_playable(text, h, beat, r, w);
+          if (reading.fault == ReadingFault::Text) raise(ErrorKind::Cards, "play: " + reading.error);
+          return reading.error;
         }, py::arg("hand"), py::arg("play"), py::arg("last") = py::none(), py::arg("rules") = py::none(),
         py::arg("wild") = py::none(), "Why `hand` may not play `play` over `last`, or '' when it may.");
 }

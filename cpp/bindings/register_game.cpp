@@ -27,23 +27,15 @@ py::object phase_name(Phase phase) {
   return names[static_cast<std::size_t>(phase)];
 }
 
-// The action that `obj` names in `game`: an Action, a Move, or action text (notation.hpp).
-// Card text with several readings takes the one that is legal now, if only one is.
+// The action that `obj` names in `game`: an Action, a Move, or action text (reading.hpp).
 Action to_action(py::handle obj, const Game& game) {
   if (is_exactly<Action>(obj) || py::isinstance<Action>(obj)) return value_of<Action>(obj);
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) return Action::play(value_of<Move>(obj));
   if (!py::isinstance<py::str>(obj)) throw py::type_error("an action is an Action, a Move or text, not " + type_name(obj));
-  const std::string text = text_arg(obj, "action");
-  const ActionWord word = action_word(text);
-  if (word.action) return *word.action;
-  if (!word.error.empty()) illegal(word.error);
-  std::vector<Move> readings = readings_arg(text, game.rules(), game.state().wild, "action");
-  if (readings.size() > 1) {
-    std::erase_if(readings, [&](const Move& m) { return !game.check(Action::play(m)).empty(); });
-  }
-  if (readings.size() == 1) return Action::play(readings.front());
-  if (readings.empty()) illegal(quoted(text) + " is no legal combination here");
-  illegal(quoted(text) + " has several readings, pass a Move or write one as cards/KIND/key: " + reading_list(readings));
+  const ActionReading r = read_action(text_arg(obj, "action"), game);
+  if (r.fault == ReadingFault::Text) raise(ErrorKind::Cards, "action: " + r.error);
+  if (r.fault != ReadingFault::None) illegal(r.error);
+  return r.action;
 }
 
 void act(Game& game, const Action& a) {
@@ -109,13 +101,6 @@ py::tuple start_bonuses(const Settlement& s) {
     }
   }
   return py::tuple(out);
-}
-
-Settlement void_settlement(int seats) {
-  Settlement none;
-  none.base = 0;
-  none.seats = seats;
-  return none;
 }
 
 py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : py::object(py::int_(seat)); }
@@ -273,9 +258,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
             if (!py::isinstance<Action>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
             return py::bool_(a == b.cast<const Action&>());
           })
-      .def("__hash__", [](const Action& a) {
-            return static_cast<py::ssize_t>((move_hash(a.move) ^ splitmix_finalize(static_cast<std::uint64_t>(a.type) << 8 | a.value)) >> 1);
-          })
+      .def("__hash__", [](const Action& a) { return static_cast<py::ssize_t>(action_hash(a) >> 1); })
       .def("__copy__", [](const Action& a) { return a; })
       .def("__deepcopy__", [](const Action& a, py::handle) { return a; }, py::arg("memo"))
       .def(py::pickle([](const Action& a) {
@@ -320,24 +303,23 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                       },
                       [](const py::tuple& t) {
                         if (t.size() != 11) raise(ErrorKind::Move, "a pickled Settlement has 11 fields");
-                        const int seats = static_cast<int>(int_arg(t[7], "pickled Settlement seats", 2, kMaxSeats));
-                        const int landlord = static_cast<int>(int_arg(t[6], "pickled Settlement landlord", -1, seats - 1));
-                        if (landlord < 0) return void_settlement(seats);
-                        const auto multiplier = static_cast<int>(int_arg(t[8], "pickled Settlement multiplier", 1, 1 << 30));
-                        const StartBonus bonus{static_cast<std::uint8_t>(int_arg(t[9], "pickled Settlement jokers", 0, 15)),
-                                               static_cast<std::uint8_t>(int_arg(t[10], "pickled Settlement straight", 0, 15))};
+                        const auto number = [&](int i, const char* what, int lo, int hi) {
+                          return static_cast<int>(int_arg(t[static_cast<std::size_t>(i)], what, lo, hi));
+                        };
                         const auto flag = [&](int i, const char* what) { return bool_arg(t[static_cast<std::size_t>(i)], what); };
-                        const auto base = static_cast<int>(int_arg(t[0], "pickled Settlement base", 0, 1 << 20));
-                        const auto bombs = static_cast<int>(int_arg(t[1], "pickled Settlement bombs", 0, 26));
-                        const auto rockets = static_cast<int>(int_arg(t[2], "pickled Settlement rockets", 0, 1));
-                        const bool spring = flag(3, "pickled Settlement spring"), anti = flag(4, "pickled Settlement anti_spring");
-                        const bool won = flag(5, "pickled Settlement landlord_won");
-                        if (auto why = score_error(base, bombs, rockets, spring, anti, won, landlord, seats, 0); !why.empty()) {
-                          raise(ErrorKind::Move, "pickled Settlement: " + why);
-                        }
-                        // The multiplier, capped or not, as the cap: settle() gives it back unless it is wrong.
-                        const Settlement s = settle(base, bombs, rockets, spring, anti, won, landlord, seats, multiplier, bonus);
-                        if (s.multiplier != multiplier) raise(ErrorKind::Move, "pickled Settlement: the multiplier does not follow");
+                        Settlement s;
+                        s.base = number(0, "pickled Settlement base", 0, 1 << 20);
+                        s.bombs = number(1, "pickled Settlement bombs", 0, 26);
+                        s.rockets = number(2, "pickled Settlement rockets", 0, 1);
+                        s.spring = flag(3, "pickled Settlement spring");
+                        s.anti_spring = flag(4, "pickled Settlement anti_spring");
+                        s.landlord_won = flag(5, "pickled Settlement landlord_won");
+                        s.seats = number(7, "pickled Settlement seats", 2, kMaxSeats);
+                        s.landlord = number(6, "pickled Settlement landlord", -1, s.seats - 1);
+                        s.multiplier = number(8, "pickled Settlement multiplier", 1, 1 << 30);
+                        s.start_bonus = {static_cast<std::uint8_t>(number(9, "pickled Settlement jokers", 0, 15)),
+                                         static_cast<std::uint8_t>(number(10, "pickled Settlement straight", 0, 15))};
+                        if (auto why = restore_settlement(s); !why.empty()) raise(ErrorKind::Move, "pickled Settlement: " + why);
                         return s;
                       }));
 

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "../movegen.hpp"
+#include "../movegen_batch.hpp"
 #include "convert.hpp"
 
 namespace ddz::py_bind {
@@ -103,8 +104,7 @@ struct Batch {
   return b;
 }
 
-// Generates every position's moves (GIL released), and their offsets into `offsets`
-// (hands.size() + 1 of them); returns the first invalid position's error, or empty.
+// Generates every position's moves (GIL released) and their offsets (append_batch_moves).
 std::string Batch::run(const Rules& r, int w, std::int64_t* offsets) {
   py::gil_scoped_release release;
   moves.clear();
@@ -112,24 +112,9 @@ std::string Batch::run(const Rules& r, int w, std::int64_t* offsets) {
     moves = std::vector<Move>();
     moves.reserve(previous_size);
   }
-  offsets[0] = 0;
-  Move checked{};  // the last move to beat found valid: positions in a row often share one
-  for (std::size_t i = 0; i < hands.size(); ++i) {
-    const Move* last = lasts[i].cards ? &lasts[i] : nullptr;
-    if (!deck_holds(hands[i], r)) return "hands[" + std::to_string(i) + "]: " + validate_cards(hands[i], r);
-    // The one check of a move to beat: is_valid_move covers what from_array checks.
-    if (last && !(*last == checked)) {
-      if (!is_valid_move(*last, r) || (last->stand_ins && last->wild_rank != w)) {
-        const std::string why = move_error(*last);
-        return "lasts[" + std::to_string(i) + "]: " + (why.empty() ? describe(*last) + " is no move under these rules" : why);
-      }
-      checked = *last;
-    }
-    append_legal_moves(hands[i], last, r, w, moves);
-    offsets[i + 1] = static_cast<std::int64_t>(moves.size());
-  }
+  std::string error = append_batch_moves(hands, lasts, r, w, moves, offsets);
   previous_size = moves.size();
-  return {};
+  return error;
 }
 
 py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::handle wild) {

@@ -7,78 +7,31 @@ namespace ddz::py_bind {
 
 namespace {
 
-// Every field, once: name and member drive construction, replace, repr, equality,
-// hashing and pickling alike. A field is a flag, a number or a choice (bidding).
-struct Field {
-  const char* name;
-  bool Rules::* flag;
-  int Rules::* number;
-  Bidding Rules::* choice;
-};
-constexpr Field kFields[] = {
-    {"four_with_two", &Rules::four_with_two, nullptr, nullptr},
-    {"max_solo_kicker_copies", nullptr, &Rules::max_solo_kicker_copies, nullptr},
-    {"kicker_trio_extends_airplane", &Rules::kicker_trio_extends_airplane, nullptr, nullptr},
-    {"joker_kicks_four_with_two", &Rules::joker_kicks_four_with_two, nullptr, nullptr},
-    {"both_jokers_as_kickers", &Rules::both_jokers_as_kickers, nullptr, nullptr},
-    {"pair_kickers_share_rank", &Rules::pair_kickers_share_rank, nullptr, nullptr},
-    {"decks", nullptr, &Rules::decks, nullptr},
-    {"players", nullptr, &Rules::players, nullptr},
-    {"kitty_size", nullptr, &Rules::kitty_size, nullptr},
-    {"start_bonus", &Rules::start_bonus, nullptr, nullptr},
-    {"bidding", nullptr, nullptr, &Rules::bidding},
-    {"passed_may_bid_again", &Rules::passed_may_bid_again, nullptr, nullptr},
-    {"redeal_when_nobody_bids", &Rules::redeal_when_nobody_bids, nullptr, nullptr},
-    {"call_base", nullptr, &Rules::call_base, nullptr},
-    {"max_multiplier", nullptr, &Rules::max_multiplier, nullptr},
-    {"max_redeals", nullptr, &Rules::max_redeals, nullptr},
-    {"wild", &Rules::wild, nullptr, nullptr},
-};
-constexpr const char* kBiddingNames[] = {"classic", "call_rob", "none"};
-
-const Field& field_named(py::handle key) {
-  if (py::isinstance<py::str>(key)) {
-    Py_ssize_t size = 0;
-    const char* name = PyUnicode_AsUTF8AndSize(key.ptr(), &size);
-    if (!name) PyErr_Clear();
-    for (const Field& f : kFields) {
-      if (name && std::string_view(name, static_cast<std::size_t>(size)) == f.name) return f;
-    }
-  }
-  throw py::type_error("unknown rules field " + std::string(py::repr(key)));
+const RulesField& field_named(py::handle key) {
+  const RulesField* f = py::isinstance<py::str>(key) ? rules_field_named(text_arg(key, "rules field")) : nullptr;
+  if (!f) throw py::type_error("unknown rules field " + std::string(py::repr(key)));
+  return *f;
 }
 
-py::object field_value(const Rules& r, const Field& f) {
+py::object field_value(const Rules& r, const RulesField& f) {
   if (f.flag) return py::bool_(r.*(f.flag));
   if (f.number) return py::int_(r.*(f.number));
-  return py::str(kBiddingNames[static_cast<int>(r.*(f.choice))]);
-}
-
-Bidding bidding_named(py::handle value) {
-  if (!py::isinstance<py::str>(value)) throw py::type_error("rules field 'bidding' must be a str");
-  const auto name = text_arg(value, "rules field 'bidding'");
-  for (int i = 0; i < 3; ++i) {
-    if (name == kBiddingNames[i]) return static_cast<Bidding>(i);
-  }
-  throw py::value_error("rules field 'bidding' must be 'classic', 'call_rob' or 'none', not '" + name + "'");
+  return py::str(bidding_name(r.*(f.choice)));
 }
 
 // A copy of `base` with the given fields set; validated as a whole.
 Rules with_fields(Rules r, const py::dict& fields) {
   for (auto [key, value] : fields) {
-    const Field& f = field_named(key);
-    const bool is_bool = py::isinstance<py::bool_>(value);
+    const RulesField& f = field_named(key);
+    const std::string what = std::string("rules field '") + f.name + "'";
     if (f.choice) {
-      r.*(f.choice) = bidding_named(value);
+      const auto b = bidding_named(text_arg(value, what.c_str()));
+      if (!b) throw py::value_error(what + " must be 'classic', 'call_rob' or 'none', not " + std::string(py::repr(value)));
+      r.*(f.choice) = *b;
     } else if (f.flag) {
-      if (!is_bool) throw py::type_error(std::string("rules field '") + f.name + "' must be a bool");
-      r.*(f.flag) = value.cast<bool>();
+      r.*(f.flag) = bool_arg(value, what.c_str());
     } else {
-      if (is_bool || !py::isinstance<py::int_>(value)) throw py::type_error(std::string("rules field '") + f.name + "' must be an int");
-      int overflow = 0;
-      const long long n = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
-      if (overflow || n < -1'000'000 || n > 1'000'000) throw py::value_error(std::string("rules field '") + f.name + "' is out of range");
-      r.*(f.number) = static_cast<int>(n);
+      r.*(f.number) = static_cast<int>(int_arg(value, what.c_str(), -1'000'000, 1'000'000));  // validate() bounds each field
     }
   }
   if (auto why = validate(r); !why.empty()) throw py::value_error("invalid rules: " + why);
@@ -87,7 +40,7 @@ Rules with_fields(Rules r, const py::dict& fields) {
 
 py::dict as_dict(const Rules& r) {
   py::dict d;
-  for (const Field& f : kFields) d[f.name] = field_value(r, f);
+  for (const RulesField& f : kRulesFields) d[f.name] = field_value(r, f);
   return d;
 }
 
@@ -122,7 +75,7 @@ Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the va
             }
             std::string s = "Rules(";
             bool first = true;
-            for (const Field& f : kFields) {
+            for (const RulesField& f : kRulesFields) {
               s += std::string(first ? "" : ", ") + f.name + "=" + std::string(py::repr(field_value(r, f)));
               first = false;
             }
@@ -135,7 +88,7 @@ Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the va
       .def("__hash__", [](const Rules& r) { return py::hash(py::tuple(as_dict(r).attr("values")())); })
       .def(py::pickle([](const Rules& r) { return as_dict(r); },
                       [](const py::dict& d) { return with_fields(Rules{}, d); }));
-  for (const Field& f : kFields) {
+  for (const RulesField& f : kRulesFields) {
     m.attr("Rules").cast<py::class_<Rules>>().def_property_readonly(
         f.name, [f](const Rules& r) { return field_value(r, f); });
   }

@@ -125,10 +125,10 @@ position has only itself as a world. Same seed, same worlds.)doc");
 
   m.def("playout", [](const Game& game, py::handle policy, py::handle seed) {
           const auto policies = policies_arg(policy, game.state().seats);
-          Rng rng(seed_arg(seed));
+          const std::uint64_t stream = seed_arg(seed);
           Game copy = game;
           py::gil_scoped_release release;
-          return playout(std::move(copy), policies, rng);
+          return playout(std::move(copy), policies, stream);
         }, py::arg("game"), py::arg("policy") = "heuristic", py::arg("seed") = 0,
         "A copy of `game` played to the end by a built-in policy (one name, or one per seat); for rollouts.");
 }

@@ -40,12 +40,8 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
 
 }  // namespace
 
-std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players) {
-  std::array<PolicyKind, kMaxSeats> kinds{};
-  if (py::isinstance<py::str>(policy) || py::hasattr(py::type::of(policy), "__builtin_policy__")) {
-    kinds.fill(policy_arg(policy));
-    return kinds;
-  }
+SeatPolicies policies_arg(py::handle policy, int players, bool python_seats) {
+  if (py::isinstance<py::str>(policy) || py::hasattr(py::type::of(policy), "__builtin_policy__")) return every_seat(policy_arg(policy));
   if (!py::isinstance<py::sequence>(policy)) {
     throw py::type_error("policy must be a built-in policy name or one per seat, not " + type_name(policy));
   }
@@ -53,7 +49,10 @@ std::array<PolicyKind, kMaxSeats> policies_arg(py::handle policy, int players) {
   if (names.size() != static_cast<std::size_t>(players)) {
     throw py::value_error("policy: give one policy, or one per seat (" + std::to_string(players) + ")");
   }
-  for (std::size_t i = 0; i < names.size(); ++i) kinds[i] = policy_arg(names[i]);
+  SeatPolicies kinds{};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (!(python_seats && names[i].is_none())) kinds[i] = policy_arg(names[i]);
+  }
   return kinds;
 }
 
@@ -108,11 +107,16 @@ void register_selfplay(py::module_& m) {
           const PolicyKind kind = policy_arg(policy);
           const auto legal = game.legal_actions();
           if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
-          Rng rng(seed_arg(seed));
-          return legal[choose(kind, game, legal, rng)];
-        }, py::arg("game"), py::arg("policy"), py::arg("seed"), "The action a built-in policy plays in `game`.");
+          return legal[choose_on(kind, game, legal, seed_arg(seed))];
+        }, py::arg("game"), py::arg("policy"), py::arg("seed"),
+        "The action a built-in policy plays in `game` on the stream `seed`: what selfplay's games play there.");
   m.def("game_seed", [](py::handle seed, py::handle index) { return game_seed(seed_arg(seed), seed_arg(index, "index")); },
         py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
+  m.def("selfplay_deal", [](py::handle rules, py::handle seed, py::handle index) {
+          const SelfPlayDeal d = selfplay_deal(to_rules(rules), seed_arg(seed), seed_arg(index, "index"));
+          return py::make_tuple(d.deal_seed, d.first_bidder, d.policy_stream);
+        }, py::arg("rules"), py::arg("seed"), py::arg("index"),
+        "(deal seed, first bidder, built-in policies' stream) of self-play game `index`.");
   m.def("checked_seed", [](py::handle seed) { return seed_arg(seed); }, py::arg("seed"),
         "The seed argument as every call reads it: an int in 0..2**64-1 (None: a random one).");
   m.def("checked_int", [](py::handle value, const std::string& what, long long lo, long long hi) {
@@ -134,15 +138,8 @@ void register_selfplay(py::module_& m) {
           py::list out;
           for (std::size_t i = 0; i < data.size(); ++i) {
             const ActionRow& row = data[i];
-            const std::string where = "rows[" + std::to_string(i) + "]: ";
-            if (row.seat >= kMaxSeats) raise(ErrorKind::Move, where + "seat " + std::to_string(row.seat) + " is no seat");
-            if (row.type >= kNumActionTypes) raise(ErrorKind::Move, where + "unknown action type " + std::to_string(row.type));
-            if (row.type != static_cast<int>(ActionType::Play) && (row.cards || row.kind || row.key || row.length || row.stand_ins)) {
-              raise(ErrorKind::Move, where + "only a play holds cards");
-            }
-            const Action a = from_row(row);
-            if (auto why = action_error(a); !why.empty()) raise(ErrorKind::Move, where + why);
-            out.append(py::make_tuple(int{row.seat}, a));
+            if (auto why = action_row_error(row); !why.empty()) raise(ErrorKind::Move, "rows[" + std::to_string(i) + "]: " + why);
+            out.append(py::make_tuple(int{row.seat}, from_row(row)));
           }
           return out;
         }, py::arg("rows"), "(seat, Action) pairs for ACTION_DTYPE rows.");

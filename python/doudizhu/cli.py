@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from . import __version__
-from ._core import Cards, Game, Rules, choose_action, game_seed, legal_moves
+from ._core import Cards, Game, Rules, choose_action, game_seed, legal_moves, rank_name
 from .evaluate import evaluate, print_progress
 from .selfplay import SelfPlayResult, selfplay
 
@@ -46,7 +46,7 @@ def _board(game: Game) -> str:
     obs = game.seat_view(_HUMAN)
     lines = [f"your hand: {obs['hand']}"]
     if obs["wild_rank"] is not None:
-        lines.append(f"wild: {_wild_name(game)}s (play them as 'spent=combination', e.g. 557=577)")
+        lines.append(f"wild: {rank_name(obs['wild_rank'])}s (play them as 'spent=combination', e.g. 557=577)")
     counts = ", ".join(f"seat {s}: {n}" for s, n in enumerate(obs["hand_sizes"]))
     lines.append(f"cards left: {counts}")
     if obs["kitty"] is not None:
@@ -57,11 +57,6 @@ def _board(game: Game) -> str:
         lines.append("you lead: play anything")
     lines.append(f"stake: base {game.bid_value} x {game.multiplier}")
     return "\n".join(lines)
-
-
-def _wild_name(game: Game) -> str:
-    """The wild rank's card character, or '' without wild cards."""
-    return "" if game.wild_rank is None else str(Cards.from_counts([int(r == game.wild_rank) for r in range(15)]))
 
 
 def _settlement(game: Game) -> str:
@@ -102,7 +97,7 @@ def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> 
     game = Game(seed=args.seed, rules=Rules.preset(args.rules))
     print(f"Dou Dizhu, seed {game.seed}, rules {args.rules}", file=out)
     if game.wild_rank is not None:
-        print(f"the {_wild_name(game)}s are wild", file=out)
+        print(f"the {rank_name(game.wild_rank)}s are wild", file=out)
     if args.auto:
         for dealt in range(game.seats):
             print(f"  seat {dealt}: {game.hand(dealt)}", file=out)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from ._core import Action, Cards, Game, IllegalActionError, RecordError, Rules, checked_seed
+from ._core import Action, Cards, Game, IllegalActionError, RecordError, Rules, checked_seed, rank_name
 
 _T = TypeVar("_T")
 
@@ -102,7 +102,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
 
 
 def _rank_text(rank: int | None) -> str | None:
-    return None if rank is None else str(Cards(1 << (4 * rank)))
+    return None if rank is None else rank_name(rank)
 
 
 def _deal_dict(deal: tuple[tuple[Cards, ...], Cards, int | None], rules: Rules) -> dict[str, Any]:

@@ -19,7 +19,6 @@ PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
 #: A player of one seat: a built-in name, a bot (``act(game)``) or a PolicyFn.
 Player = Union[str, Bot, PolicyFn]
 Policy = Union[Player, Sequence[Player]]
-_POLICY_STREAM = 0x5DEECE66D1CE4E5B  # Python seats' games draw the built-in seats' numbers from here
 
 
 _MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
@@ -223,9 +222,9 @@ def _python_selfplay(
     actions: list[tuple[int, Action]] = []
     offsets = [0]
     for index in indices:
-        deal_seed = _core.game_seed(seed, index)
-        game = Game(seed=deal_seed, rules=rules, first_bidder=index % len(players))
-        play_out(game, players, deal_seed ^ _POLICY_STREAM)
+        deal_seed, first_bidder, stream = _core.selfplay_deal(rules, seed, index)
+        game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
+        play_out(game, players, stream)
         history = game.history
         actions.extend(history)
         offsets.append(len(actions))

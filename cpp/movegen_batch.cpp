@@ -1,0 +1,29 @@
+#include "movegen_batch.hpp"
+
+#include "movegen.hpp"
+#include "notation.hpp"
+#include "validate.hpp"
+
+namespace ddz {
+
+std::string append_batch_moves(std::span<const Mask> hands, std::span<const Move> lasts, const Rules& rules, int wild,
+                               std::vector<Move>& out, std::int64_t* offsets) {
+  offsets[0] = 0;
+  Move checked{};  // the last move to beat found valid: positions in a row often share one
+  for (std::size_t i = 0; i < hands.size(); ++i) {
+    const Move* last = lasts[i].cards ? &lasts[i] : nullptr;
+    if (!deck_holds(hands[i], rules)) return "hands[" + std::to_string(i) + "]: " + validate_cards(hands[i], rules);
+    if (last && !(*last == checked)) {
+      if (!is_valid_move(*last, rules) || (last->stand_ins && last->wild_rank != wild)) {
+        const std::string why = move_error(*last);
+        return "lasts[" + std::to_string(i) + "]: " + (why.empty() ? describe(*last) + " is no move under these rules" : why);
+      }
+      checked = *last;
+    }
+    append_legal_moves(hands[i], last, rules, wild, out);
+    offsets[i + 1] = static_cast<std::int64_t>(out.size());
+  }
+  return {};
+}
+
+}  // namespace ddz
