@@ -45,6 +45,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -56,13 +57,14 @@ from results_md import add_output_arguments, publish  # noqa: E402
 
 import doudizhu as dz  # noqa: E402
 from doudizhu import encode  # noqa: E402
-from doudizhu.envs import VectorEnv  # noqa: E402
+from doudizhu._core import DOUZERO_X_WIDTHS  # noqa: E402
+from doudizhu.envs import Batch, VectorEnv  # noqa: E402
 
 SECTION = "## Vectorized environment"
 DOUZERO_RULES = dz.Rules.preset("douzero")
 RLCARD_RULES = dz.Rules.preset("rlcard")
-X_WIDTHS = (319, 430, 430)  # DouZero's x_no_action by position: landlord, landlord_down, landlord_up
 CARDS = 54
+X_WIDTHS = DOUZERO_X_WIDTHS  # DouZero's x_no_action by position: landlord, landlord_down, landlord_up
 MEMORY_TABLES = 4096
 
 Loop = Callable[[], int]  # one unit of work; returns the frames it made
@@ -105,39 +107,54 @@ def douzero_env_loop(model: Model) -> Loop:
     return step
 
 
-def new_game(index: int, rules: dz.Rules) -> dz.Game:
-    return dz.Game(seed=index, rules=rules, first_bidder=index % 3)
+class Games:
+    """The `Game`s a Python loop keeps, each re-dealt (a new seed) when its hand ends."""
+
+    def __init__(self, rules: dz.Rules, tables: int = 64) -> None:
+        self.rules, self.dealt = rules, tables
+        self.games = [self.new(i) for i in range(tables)]
+
+    def new(self, index: int) -> dz.Game:
+        return dz.Game(seed=index, rules=self.rules, first_bidder=index % 3)
+
+    def play(self, i: int, action: dz.Action) -> None:
+        self.games[i].step(action)
+        if self.games[i].phase == "over":
+            self.games[i] = self.new(self.dealt)
+            self.dealt += 1
 
 
-def python_douzero_loop(model: Model, tables: int = 64) -> Loop:
-    games = [new_game(i, DOUZERO_RULES) for i in range(tables)]
-    dealt = [tables]
+def python_douzero_loop(model: Model) -> Loop:
+    tables = Games(DOUZERO_RULES)
     positions = {name: i for i, name in enumerate(encode.DOUZERO_POSITIONS)}
 
     def step() -> int:
-        for i, features in enumerate(encode.douzero_batch(games)):
+        for i, features in enumerate(encode.douzero_batch(tables.games)):
             best = int(np.argmax(features["x_batch"] @ model.rows[positions[features["position"]]]))
-            games[i].step(features["legal_actions"][best])
-            if games[i].phase == "over":
-                games[i] = new_game(dealt[0], DOUZERO_RULES)
-                dealt[0] += 1
-        return tables
+            tables.play(i, features["legal_actions"][best])
+        return len(tables.games)
 
     return step
 
 
-def vector_douzero_loop(model: Model, tables: int, threads: int) -> Loop:
-    env = VectorEnv(tables, rules=DOUZERO_RULES, features="douzero", threads=threads)
+def douzero_scores(model: Model, b: Batch) -> np.ndarray:
+    """The stand-in model on a batch's DouZero parts: the score of each x_batch row, without the rows."""
+    assert b.x_no_action is not None and b.action_planes is not None and b.position is not None
+    position = b.position.astype(np.intp)
+    state = (b.x_no_action.astype(np.float32) @ model.state.T)[np.arange(len(b)), position]
+    per_action = np.repeat(position, np.diff(b.offsets))
+    action = (b.action_planes.astype(np.float32) @ model.action.T)[np.arange(len(per_action)), per_action]
+    return action + np.repeat(state, np.diff(b.offsets))
+
+
+def vector_loop(scores: Callable[[Batch], np.ndarray], tables: int, threads: int, rules: dz.Rules,
+                features: str) -> Loop:
+    """A step of VectorEnv: score the batch's actions, take each decision's best."""
+    env = VectorEnv(tables, rules=rules, features=features, threads=threads)  # type: ignore[arg-type]
     batch = [env.reset()]
 
     def step() -> int:
-        b = batch[0]
-        assert b.x_no_action is not None and b.action_planes is not None and b.position is not None
-        position = b.position.astype(np.intp)
-        state = (b.x_no_action.astype(np.float32) @ model.state.T)[np.arange(len(b)), position]
-        per_action = np.repeat(position, np.diff(b.offsets))
-        action = (b.action_planes.astype(np.float32) @ model.action.T)[np.arange(len(per_action)), per_action]
-        batch[0] = env.step(b.argmax(action + np.repeat(state, np.diff(b.offsets))), out=b)
+        batch[0] = env.step(batch[0].argmax(scores(batch[0])), out=batch[0])
         return tables
 
     return step
@@ -165,36 +182,22 @@ def rlcard_env_loop(model: Model) -> Loop:
     return step
 
 
-def python_compact_loop(model: Model, tables: int = 64) -> Loop:
+def python_compact_loop(model: Model) -> Loop:
     space = dz.ActionSpace(RLCARD_RULES)
-    games = [new_game(i, RLCARD_RULES) for i in range(tables)]
-    dealt = [tables]
+    tables = Games(RLCARD_RULES)
 
     def step() -> int:
-        states = encode.observation_batch(games) @ model.observation
-        for i, game in enumerate(games):
-            best = int(np.argmax(states[i] + model.ids[space.legal_ids(game)]))
-            game.step(game.legal_actions()[best])
-            if game.phase == "over":
-                games[i] = new_game(dealt[0], RLCARD_RULES)
-                dealt[0] += 1
-        return tables
+        states = encode.observation_batch(tables.games) @ model.observation
+        for i, game in enumerate(tables.games):
+            tables.play(i, game.legal_actions()[int(np.argmax(states[i] + model.ids[space.legal_ids(game)]))])
+        return len(tables.games)
 
     return step
 
 
-def vector_compact_loop(model: Model, tables: int, threads: int) -> Loop:
-    env = VectorEnv(tables, rules=RLCARD_RULES, features="compact", threads=threads)
-    batch = [env.reset()]
-
-    def step() -> int:
-        b = batch[0]
-        assert b.observation is not None and b.action_ids is not None
-        state = b.observation @ model.observation
-        batch[0] = env.step(b.argmax(model.ids[b.action_ids] + np.repeat(state, np.diff(b.offsets))), out=b)
-        return tables
-
-    return step
+def compact_scores(model: Model, b: Batch) -> np.ndarray:
+    assert b.observation is not None and b.action_ids is not None
+    return model.ids[b.action_ids] + np.repeat(b.observation @ model.observation, np.diff(b.offsets))
 
 
 # ---------------------------------------------------------------------------------------
@@ -258,16 +261,15 @@ def measure_memory(features: str | None, tables: int) -> tuple[float, float]:
 
 
 def step_costs(sizes: list[int], threads: int, rounds: int, seconds: float) -> dict[int, float]:
-    """µs per step (the step and its batch, no model) of VectorEnv(features="douzero")."""
+    """µs per step (the step and its batch, no model: every decision takes its first action)
+    of VectorEnv(features="douzero")."""
     costs = {}
     for n in sizes:
         env = VectorEnv(n, rules=DOUZERO_RULES, features="douzero", threads=threads)
-        rng = np.random.default_rng(0)
-        batch = [env.reset()]
-        choices = [rng.integers(0, np.diff(batch[0].offsets))]
+        batch, first = [env.reset()], np.zeros(n, dtype=np.int64)
 
-        def step(env: VectorEnv = env, batch: list = batch, choices: list = choices, n: int = n) -> int:
-            batch[0] = env.step(np.minimum(choices[0], np.diff(batch[0].offsets) - 1), out=batch[0])
+        def step(env: VectorEnv = env, batch: list = batch, first: np.ndarray = first, n: int = n) -> int:
+            batch[0] = env.step(first, out=batch[0])
             return n
 
         units = calibrate(step, seconds)
@@ -350,12 +352,12 @@ def main() -> None:
     loops = {
         "douzero_env": douzero_env_loop(model),
         "python_douzero": python_douzero_loop(model),
-        "vector_douzero_1": vector_douzero_loop(model, n, 1),
-        "vector_douzero_2": vector_douzero_loop(model, n, 2),
+        "vector_douzero_1": vector_loop(partial(douzero_scores, model), n, 1, DOUZERO_RULES, "douzero"),
+        "vector_douzero_2": vector_loop(partial(douzero_scores, model), n, 2, DOUZERO_RULES, "douzero"),
         "rlcard_env": rlcard_env_loop(model),
         "python_compact": python_compact_loop(model),
-        "vector_compact_1": vector_compact_loop(model, n, 1),
-        "vector_compact_2": vector_compact_loop(model, n, 2),
+        "vector_compact_1": vector_loop(partial(compact_scores, model), n, 1, RLCARD_RULES, "compact"),
+        "vector_compact_2": vector_loop(partial(compact_scores, model), n, 2, RLCARD_RULES, "compact"),
     }
     rates = best_rates(loops, args.rounds, args.round_s)
     del loops

@@ -230,6 +230,8 @@ Game game(PyVectorEnv& e, py::handle index) {
 }  // namespace
 
 void register_vector_env(py::module_& m) {
+  m.attr("DOUZERO_X_WIDTHS") = py::make_tuple(douzero_x_width(DouZeroPosition::Landlord), douzero_x_width(DouZeroPosition::LandlordDown),
+                                              douzero_x_width(DouZeroPosition::LandlordUp));
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ tables of doudizhu.envs.VectorEnv (use that class).")
       .def(py::init(&make), py::arg("num_envs"), py::arg("rules"), py::arg("features"), py::arg("learners"),
            py::arg("opponents"), py::arg("seed"), py::arg("threads"), py::arg("mask"))

@@ -50,14 +50,13 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import encode
-from .._core import Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
+from .._core import DOUZERO_X_WIDTHS, Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
 
 __all__ = ["Batch", "Finished", "VectorEnv"]
 
 _Learners = Union[Literal["all", "landlord", "peasants"], int, Sequence[int]]
 _Features = Literal["compact", "douzero", None]
 _Position = Literal["landlord", "landlord_down", "landlord_up"]
-_LANDLORD_WIDTH = 319  # DouZero's x_no_action of the landlord; a peasant's is the batch width
 
 
 @dataclass(frozen=True)
@@ -150,8 +149,8 @@ class Batch:
 
     def _douzero_width(self, b: int) -> int:
         """The width of decision b's x_no_action: the landlord's is narrower than the batch's rows."""
-        assert self.x_no_action is not None and self.position is not None
-        return _LANDLORD_WIDTH if self.position[b] == 0 else self.x_no_action.shape[1]
+        assert self.position is not None
+        return DOUZERO_X_WIDTHS[int(self.position[b])]
 
     def douzero_inputs(self, b: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """DouZero's ``x_batch`` and ``z_batch`` for decision ``b`` (``features="douzero"``).
