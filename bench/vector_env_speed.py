@@ -278,7 +278,7 @@ def step_costs(sizes: list[int], threads: int, rounds: int, seconds: float) -> d
 
 
 def report(rates: dict[str, float], memory: dict[str, tuple[float, float]], costs: dict[int, dict[int, float]],
-           tables: int, rounds: int) -> str:
+           tables: int, rounds: int, load: tuple[float, float]) -> str:
     dz_env, rl_env = rates["douzero_env"], rates["rlcard_env"]
     t1, t2 = rates["vector_douzero_1"], rates["vector_douzero_2"]
     lines = [
@@ -287,7 +287,10 @@ def report(rates: dict[str, float], memory: dict[str, tuple[float, float]], cost
         f"`python bench/vector_env_speed.py` ({datetime.date.today()}; best of {rounds} interleaved rounds, "
         f"frames per wall second; VectorEnv with {tables} tables, the Python loops with 64 games). A frame is a "
         "learner's decision (every seat learns, no bidding: presets `douzero` and `rlcard`); every loop runs "
-        "the same stand-in model, a fixed random linear score of each action's features and argmax.",
+        "the same stand-in model, a fixed random linear score of each action's features and argmax. "
+        f"The machine's load average (1 minute, {os.cpu_count()} cores) was {load[0]:.1f} at the start and "
+        f"{load[1]:.1f} at the end" + (": other jobs shared the cores, so the 2-thread rows had less than two."
+                                       if min(load) >= (os.cpu_count() or 1) - 0.5 else "."),
         "",
         "| loop | features | frames/s | vs the peer |",
         "|---|---|---:|---:|",
@@ -348,7 +351,7 @@ def main() -> None:
         return
     if args.quick:
         args.rounds, args.round_s = 1, 0.2
-    model, n = Model(), args.tables
+    model, n, load = Model(), args.tables, os.getloadavg()[0]
     loops = {
         "douzero_env": douzero_env_loop(model),
         "python_douzero": python_douzero_loop(model),
@@ -364,7 +367,8 @@ def main() -> None:
     memory = {str(f): memory_per_table(f, MEMORY_TABLES) for f in (None, "compact", "douzero")}
     sizes = [1, 4, 16, 64, 256, 1024, 4096]
     costs = {t: step_costs(sizes, t, args.rounds, args.round_s / 4) for t in (1, 2)}
-    publish(report(rates, memory, costs, n, args.rounds), args.out, SECTION, not args.no_write)
+    load_end = os.getloadavg()[0]
+    publish(report(rates, memory, costs, n, args.rounds, (load, load_end)), args.out, SECTION, not args.no_write)
 
 
 if __name__ == "__main__":
