@@ -45,3 +45,4 @@ def test_console_script_prints_the_version() -> None:
     done = subprocess.run([str(script), "--version"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"doudizhu-engine {dz.__version__}\n"
+

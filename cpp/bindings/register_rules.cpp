@@ -8,10 +8,9 @@ namespace ddz::py_bind {
 namespace {
 
 const RulesField& field_named(py::handle key) {
-  // A str with a lone surrogate has no UTF-8 form, and names no field either.
   Py_ssize_t size = 0;
   const char* name = py::isinstance<py::str>(key) ? PyUnicode_AsUTF8AndSize(key.ptr(), &size) : nullptr;
-  if (!name) PyErr_Clear();
+  if (!name) PyErr_Clear();  // not a str, or no UTF-8 form (a lone surrogate): no field's name
   const RulesField* f = name ? rules_field_named(std::string_view(name, static_cast<std::size_t>(size))) : nullptr;
   if (!f) throw py::type_error("unknown rules field " + std::string(py::repr(key)));
   return *f;

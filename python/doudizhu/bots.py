@@ -144,4 +144,13 @@ class DeterminizedBot:
         return (self._seed * 0x9E3779B97F4A7C15 + self._calls) & _MASK64
 
 
+def __getattr__(name: str) -> object:
+    """The neural bots, from doudizhu.neural, imported on first use (they need PyTorch)."""
+    if name == "DouZeroBot":
+        from . import neural
+
+        return neural.DouZeroBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = ["Bot", "DeterminizedBot", "Heuristic", "Random", "builtin_name"]

@@ -8,12 +8,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from . import __version__
-from ._core import Cards, Game, Rules, choose_action, game_seed, legal_moves, rank_name
+from . import __version__, terminal
+from ._core import Cards, Rules, legal_moves
+from ._progress import progress_bar
 from .evaluate import evaluate, print_progress
 from .selfplay import SelfPlayResult, selfplay
-
-_HUMAN = 0
 
 
 # ---------------------------------------------------------------------------- moves
@@ -30,108 +29,11 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # ----------------------------------------------------------------------------- play
-def _role(game: Game, seat: int) -> str:
-    if game.landlord is None:
-        return "bidder"
-    return "landlord" if game.landlord == seat else "peasant"
-
-
-def _who(game: Game, seat: int) -> str:
-    name = "you" if seat == _HUMAN else f"seat {seat}"
-    return f"{name} ({_role(game, seat)})"
-
-
-def _board(game: Game) -> str:
-    """What the human at seat 0 sees: hand, trick, counts, kitty, stakes."""
-    obs = game.seat_view(_HUMAN)
-    lines = [f"your hand: {obs['hand']}"]
-    if obs["wild_rank"] is not None:
-        lines.append(f"wild: {rank_name(obs['wild_rank'])}s (play them as 'spent=combination', e.g. 557=577)")
-    counts = ", ".join(f"seat {s}: {n}" for s, n in enumerate(obs["hand_sizes"]))
-    lines.append(f"cards left: {counts}")
-    if obs["kitty"] is not None:
-        lines.append(f"kitty (seat {obs['landlord']} took it): {obs['kitty']}")
-    if obs["last"] is not None:
-        lines.append(f"to beat: {obs['last']} by seat {obs['last_by']}")
-    elif game.phase == "playing":
-        lines.append("you lead: play anything")
-    lines.append(f"stake: base {game.bid_value} x {game.multiplier}")
-    return "\n".join(lines)
-
-
-def _settlement(game: Game) -> str:
-    result = game.result
-    assert result is not None
-    if game.landlord is None:
-        return "nobody bid: the hand is void"
-    side = "landlord" if result.landlord_won else "peasants"
-    extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
-    extras += [f"start bonus: {name} in seat {seat}'s hand" for name, seat in result.start_bonuses]
-    headline = f"the {side} win: base {result.base} x {result.multiplier}"
-    lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
-    lines.append("payouts: " + ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts)))
-    return "\n".join(lines)
-
-
-def _ask(game: Game, read: Callable[[str], str], out: TextIO) -> None:
-    """Reads the human's action until it is legal; 'moves' lists the choices."""
-    print(_board(game), file=out)
-    hint = "bid 0-3" if game.phase == "bidding" and game.rules.bidding == "classic" else "cards, or pass"
-    if game.phase == "bidding" and game.rules.bidding == "call_rob":
-        hint = "call / decline" if "call" in [str(a) for a in game.legal_actions()] else "rob / no rob"
-    while True:
-        text = read(f"your move ({hint}; 'moves' lists them)> ").strip()
-        if text.lower() in ("moves", "help", "?"):
-            print("legal: " + ", ".join(str(a) for a in game.legal_actions()), file=out)
-            continue
-        if game.phase == "bidding" and text.isdigit():
-            text = f"bid {text}"
-        try:
-            game.step(text)
-            return
-        except ValueError as error:  # IllegalActionError, or text that is no cards
-            print(f"not allowed: {error}", file=out)
-
-
 def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> int:
-    game = Game(seed=args.seed, rules=Rules.preset(args.rules))
-    print(f"Dou Dizhu, seed {game.seed}, rules {args.rules}", file=out)
-    if game.wild_rank is not None:
-        print(f"the {rank_name(game.wild_rank)}s are wild", file=out)
-    if args.auto:
-        for dealt in range(game.seats):
-            print(f"  seat {dealt}: {game.hand(dealt)}", file=out)
-    step = 0
-    while game.phase != "over":
-        seat = game.to_move
-        assert seat is not None
-        who = _who(game, seat)
-        bidding = game.phase == "bidding"
-        if seat == _HUMAN and not args.auto:
-            _ask(game, read, out)
-            action = game.history[-1][1]
-        else:
-            action = choose_action(game, args.policy, game_seed(game.seed, step))
-            game.step(action)
-        step += 1
-        print(f"{who:>22}: {action}", file=out)
-        if bidding and game.phase == "playing":
-            landlord = game.landlord
-            assert landlord is not None
-            print(f"seat {landlord} is the landlord for {game.bid_value} and takes the kitty {game.kitty}", file=out)
-    print(_settlement(game), file=out)
-    return 0
+    return terminal.run(args.seed, terminal.Options(args.rules, args.policy, args.auto), read, out)
 
 
 # ------------------------------------------------------------------------- selfplay
-def _progress(done: int, total: int, started: float) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    rate = done / max(time.perf_counter() - started, 1e-9)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, {rate:,.0f} games/s")
-    sys.stderr.flush()
-
-
 def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
     chunks = max(1, min(20, args.games // 1000))
@@ -143,8 +45,7 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
             selfplay(end - first, policy=args.policy, seed=args.seed, threads=args.threads, rules=rules,
                      record=args.out is not None, first=first)
         )
-        _progress(end, args.games, started)
-    sys.stderr.write("\n")
+        progress_bar(end, args.games, "games", started)
     elapsed = time.perf_counter() - started
     result = SelfPlayResult.concatenate(parts)
     played = result.landlord >= 0
@@ -168,38 +69,54 @@ def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # --------------------------------------------------------------------------- parser
+class _ShowDefaults(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's --help shows its default, unless the help says what leaving it out does."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="doudizhu", description="A fast, exact Dou Dizhu rules engine.")
+    defaults = _ShowDefaults
+    parser = argparse.ArgumentParser(prog="doudizhu", description="A fast, exact Dou Dizhu rules engine.",
+                                     formatter_class=defaults)
     parser.add_argument("--version", action="version", version=f"doudizhu-engine {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     presets = Rules.presets()
+    policies = ["random", "heuristic"]
 
-    play = commands.add_parser("play", help="play a hand against bots (--auto: bots in every seat)")
+    play = commands.add_parser(
+        "play", formatter_class=defaults, help="play a hand against bots (--auto: bots in every seat)",
+        description=f"Play at seat 0 against bots. Type 'help' during the game.\n{terminal.LEGEND}",
+    )
     play.add_argument("--auto", action="store_true", help="let bots play every seat and print the hand")
-    play.add_argument("--seed", type=int, default=1, help="deal seed (default 1)")
+    play.add_argument("--seed", type=int, default=None, help="deal seed (omitted: a fresh deal, its seed printed)")
     play.add_argument("--rules", default="standard", choices=presets, help="rules preset")
-    play.add_argument("--policy", default="random", choices=["random", "heuristic"], help="the bots' policy")
+    play.add_argument("--policy", default="heuristic", choices=policies, help="the bots' policy")
     play.set_defaults(run="play")
 
-    sp = commands.add_parser("selfplay", help="generate games in C++ on all cores")
-    sp.add_argument("--games", type=int, default=100_000, help="number of games (default 100000)")
+    sp = commands.add_parser("selfplay", formatter_class=defaults, help="generate games in C++ on all cores")
+    sp.add_argument("--games", type=int, default=100_000, help="number of games")
     sp.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
-    sp.add_argument("--policy", default="random", choices=["random", "heuristic"], help="policy of every seat")
+    sp.add_argument("--policy", default="random", choices=policies, help="policy of every seat")
     sp.add_argument("--seed", type=int, default=0, help="seed of the run")
     sp.add_argument("--rules", default="standard", choices=presets, help="rules preset")
     sp.add_argument("--out", default=None, help="save the games (with their actions) to this .npz file")
     sp.set_defaults(run="selfplay")
 
-    ev = commands.add_parser("evaluate", help="policy A against policy B by DouZero's protocol (WP, ADP)")
-    ev.add_argument("a", choices=["random", "heuristic"], help="policy A")
-    ev.add_argument("b", choices=["random", "heuristic"], help="policy B")
-    ev.add_argument("--deals", type=int, default=10_000, help="number of deals (default 10000)")
-    ev.add_argument("--rules", default="standard", choices=presets, help="rules preset (default standard)")
-    ev.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    ev = commands.add_parser("evaluate", formatter_class=defaults,
+                             help="policy A against policy B by DouZero's protocol (WP, ADP)")
+    ev.add_argument("a", choices=policies, help="policy A")
+    ev.add_argument("b", choices=policies, help="policy B")
+    ev.add_argument("--deals", type=int, default=10_000, help="number of deals")
+    ev.add_argument("--rules", default="standard", choices=presets, help="rules preset")
+    ev.add_argument("--seed", type=int, default=0, help="seed of the deals")
     ev.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
     ev.set_defaults(run="evaluate")
 
-    moves = commands.add_parser("moves", help="list the legal moves of a hand")
+    moves = commands.add_parser("moves", formatter_class=defaults, help="list the legal moves of a hand")
     moves.add_argument("hand", help="the hand as card text, e.g. 33344456789TJQKA2BR")
     moves.add_argument("--last", help="the move to beat (card text); omit to lead")
     moves.add_argument("--rules", default="standard", choices=presets, help="rules preset")
@@ -222,9 +139,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
     except (ValueError, TypeError) as error:
         print(f"doudizhu: {error}", file=sys.stderr)
         return 2
-    except (EOFError, KeyboardInterrupt):
-        print("\nbye", file=out)
-        return 1
 
 
 __all__ = ["build_parser", "main"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +23,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import Game, Rules
+from ._progress import progress_bar
 from .bots import builtin_name
 from .selfplay import Player, play_out
 
@@ -184,14 +184,8 @@ def _summarise(columns: dict[str, npt.NDArray[Any]], deals: int) -> Evaluation:
 
 
 def print_progress(done: int, total: int) -> None:
-    """A progress bar on a terminal (standard error), nothing otherwise."""
-    if sys.stderr.isatty():
-        width = 30
-        filled = width * done // max(total, 1)
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    """A progress bar of deals on a terminal (standard error), nothing otherwise."""
+    progress_bar(done, total, "deals")
 
 
 __all__ = ["Evaluation", "Side", "evaluate", "print_progress"]

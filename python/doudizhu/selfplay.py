@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from . import _core
 from ._core import ACTION_DTYPE, Action, ActionType, Game, Rules
+from ._extras import missing_extra
 from .bots import Bot, builtin_name
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
@@ -199,7 +200,7 @@ def _ray_selfplay(
     try:
         import ray
     except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError("backend='ray' needs Ray: pip install 'doudizhu-engine[ray]'") from error
+        raise missing_extra("selfplay(backend='ray')", "Ray", "ray") from error
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]

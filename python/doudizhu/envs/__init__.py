@@ -3,14 +3,14 @@
 - :mod:`doudizhu.envs.pettingzoo`: ``env(rules=...)`` / ``raw_env``, a PettingZoo AEC
   environment in which agents ``seat_0``, ``seat_1`` and ``seat_2`` play a whole hand,
   bidding included.
-- :mod:`doudizhu.envs.vector`: ``VectorEnv``, many tables stepped together in C++ for
-  learners with a network in the loop: batches of decisions as NumPy arrays, the
-  built-in opponents played inside the step, auto-reset (needs NumPy only; exported here).
 - :mod:`doudizhu.envs.gymnasium`: ``DouDizhuEnv``, a Gymnasium environment in which the
   agent plays one seat against the built-in bots (``random``, ``heuristic``); importing
   the module registers it as ``"doudizhu/DouDizhu-v0"``.
+- :mod:`doudizhu.envs.vector`: ``VectorEnv``, many tables stepped together in C++ for
+  learners with a network in the loop: batches of decisions as NumPy arrays, the
+  built-in opponents played inside the step, auto-reset (needs NumPy only; exported here).
 
-Both share one interface:
+The PettingZoo and Gymnasium environments share one interface:
 
 - observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}``:
   the vector is :func:`doudizhu.encode.observation` for the observing seat, the mask
@@ -26,6 +26,7 @@ Both share one interface:
   ``illegal_reward=None`` raises :class:`doudizhu.IllegalActionError` instead.
 
 This package imports neither Gymnasium nor PettingZoo; its submodules do, when imported.
+``VectorEnv`` has its own batches (:mod:`doudizhu.envs.vector`).
 """
 
 from __future__ import annotations

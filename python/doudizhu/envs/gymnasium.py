@@ -25,10 +25,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+
+from .._extras import missing_extra
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise missing_extra(__name__, "Gymnasium", "envs") from error
 
 from .._core import Game, Rules, choose_action
 from ..bots import builtin_name

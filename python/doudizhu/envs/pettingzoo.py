@@ -16,9 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from .._extras import missing_extra
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise missing_extra(__name__, "PettingZoo and Gymnasium", "envs") from error
 
 from .._core import Rules
 from ._table import RENDER_MODES, Observation, Table, check_options, observation_space

@@ -1,0 +1,24 @@
+"""The one progress bar of the command line: drawn on a terminal, silent otherwise.
+
+Redirected to a file, standard error gets no ``\\r`` frames; the commands print their
+summary line instead."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+_WIDTH = 30
+
+
+def progress_bar(done: int, total: int, unit: str, started: float | None = None) -> None:
+    """Draws ``done/total unit`` (with the rate since ``started``, a perf_counter time) on a
+    terminal's standard error; ends the line when done."""
+    if not sys.stderr.isatty():
+        return
+    filled = _WIDTH * done // max(total, 1)
+    rate = f", {done / max(time.perf_counter() - started, 1e-9):,.0f} {unit}/s" if started is not None else ""
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (_WIDTH - filled)}] {done}/{total} {unit}{rate}")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

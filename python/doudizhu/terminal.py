@@ -1,0 +1,225 @@
+"""The terminal game (``doudizhu play``): one person at seat 0 against bots, or bots alone.
+
+The screen before each of the person's turns shows every seat's role and card count, the
+cards played so far, the move to beat and who made it, the kitty once shown, the bombs
+and the stake; commands are listed by ``help``. A hand ends with its settlement and an
+offer to play again. End of input (Ctrl-D), ``quit`` and ``exit`` leave with status 0;
+Ctrl-C leaves with 130, as shells expect of an interrupt.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed, rank_name
+
+HUMAN = 0
+LEGEND = "cards: 3-9, T (ten, '10' works too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
+HELP = """\
+commands:
+  cards       play them: 334455, '3 3 4 4 5 5', 10JQKA; with wild cards spent=combination (557=577)
+  pass        pass (also 'p')
+  bid N       bid 0-3 in the auction (a digit alone works); call / decline; rob / no rob
+  moves       the legal plays, grouped by kind
+  hint        the built-in heuristic's choice
+  undo        take back your last action (and the bots' replies to it)
+  help        this list
+  quit, exit  leave the game"""
+
+
+class Quit(Exception):
+    """The person asked to leave."""
+
+
+@dataclass
+class Options:
+    rules: str
+    policy: str
+    auto: bool
+
+
+def _role(game: Game, seat: int) -> str:
+    if game.landlord is None:
+        return "bidding"
+    return "landlord" if game.landlord == seat else "peasant"
+
+
+def _name(seat: int, options: Options) -> str:
+    return "you" if seat == HUMAN and not options.auto else f"seat {seat}"
+
+
+def _who(game: Game, seat: int, options: Options) -> str:
+    return f"{_name(seat, options)} ({_role(game, seat)})"
+
+
+def _played_by_rank(game: Game) -> str:
+    played = Cards()
+    for cards in game.seat_view(HUMAN)["played"]:
+        played = played + cards
+    return str(played) or "nothing yet"
+
+
+def screen(game: Game, options: Options) -> str:
+    """What the person at seat 0 sees before choosing."""
+    view = game.seat_view(HUMAN)
+    bombs = view["bombs"] + view["rockets"]
+    lines = [
+        f"--- {game.phase}, your turn --- stake: base {view['base']} x {view['multiplier']}"
+        f" ({bombs} bomb{'s' if bombs != 1 else ''} so far)",
+    ]
+    for seat, size in enumerate(view["hand_sizes"]):
+        lines.append(f"  {_who(game, seat, options):<20} {size:>2} cards")
+    lines.append(f"your hand: {view['hand']}")
+    if view["wild_rank"] is not None:
+        lines.append(f"wild: the {rank_name(view['wild_rank'])}s (play them as spent=combination, e.g. 557=577)")
+    if view["kitty"] is not None:
+        lines.append(f"kitty (taken by seat {view['landlord']}): {view['kitty']}")
+    lines.append(f"played so far: {_played_by_rank(game)}")
+    last, by = view["last"], view["last_by"]
+    if last is not None and by is not None:
+        lines.append(f"to beat: {last} ({last.kind.name.lower()}) by {_name(by, options)}")
+    elif game.phase == "playing":
+        lines.append("you lead: play any combination")
+    return "\n".join(lines)
+
+
+def grouped_moves(game: Game) -> str:
+    """The legal actions, plays grouped by kind (a lead has about 60)."""
+    groups: dict[str, list[str]] = {}
+    for action in game.legal_actions():
+        if action.move is not None:
+            kind = action.move.kind.name.lower()
+        else:
+            kind = "pass" if action.type == ActionType.PASS else "auction"
+        groups.setdefault(kind, []).append(str(action))
+    return "\n".join(f"  {kind + ':':<16} {'  '.join(items)}" for kind, items in groups.items())
+
+
+def _prompt(game: Game) -> str:
+    if game.phase == "bidding":
+        if game.rules.bidding == "classic":
+            return "bid 0-3> "
+        words = {str(a) for a in game.legal_actions()}
+        return "call / decline> " if "call" in words else "rob / no rob> "
+    return "your play (help for commands)> "
+
+
+def _undo_turn(game: Game) -> bool:
+    """Takes back the person's last action and the bots' actions after it."""
+    if all(seat != HUMAN for seat, _ in game.history):
+        return False
+    while True:
+        seat = game.history[-1][0]
+        game.undo()
+        if seat == HUMAN:
+            return True
+
+
+def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -> Action | None:
+    """The person's action, asked until legal; None after an undo (the screen changed)."""
+    print(screen(game, options), file=out)
+    while True:
+        text = read(_prompt(game)).strip()
+        word = text.lower()
+        if not text:
+            continue
+        if word in ("quit", "exit"):
+            raise Quit
+        if word in ("help", "?"):
+            print(f"{HELP}\n{LEGEND}", file=out)
+        elif word == "moves":
+            print(grouped_moves(game), file=out)
+        elif word == "hint":
+            print(f"hint: {choose_action(game, 'heuristic', 0)}", file=out)
+        elif word == "undo":
+            if _undo_turn(game):
+                print("undone", file=out)
+                return None
+            print("nothing to undo yet", file=out)
+        else:
+            action = _step(game, "pass" if word == "p" else text, out)
+            if action is not None:
+                return action
+
+
+def _step(game: Game, text: str, out: TextIO) -> Action | None:
+    if game.phase == "bidding" and text.isdigit():
+        text = f"bid {text}"
+    try:
+        game.step(text)
+    except ValueError as error:  # IllegalActionError, or text that is no cards
+        print(f"not allowed: {error}", file=out)
+        return None
+    return game.history[-1][1]
+
+
+def settlement(game: Game, options: Options) -> str:
+    result = game.result
+    assert result is not None
+    if game.landlord is None:
+        return "nobody bid: the hand is void"
+    side = "landlord" if result.landlord_won else "peasants"
+    extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
+    extras += [f"start bonus: {name} in seat {seat}'s hand" for name, seat in result.start_bonuses]
+    headline = f"the {side} win: base {result.base} x {result.multiplier}"
+    lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
+    payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
+    lines.append(f"payouts: {payouts}")
+    return "\n".join(lines)
+
+
+def _report(game: Game, who: str, action: Action, was_bidding: bool, out: TextIO) -> None:
+    print(f"{who:>22}: {action}", file=out)
+    if was_bidding and game.phase == "playing":
+        print(f"seat {game.landlord} is the landlord for {game.bid_value} and takes the kitty {game.kitty}", file=out)
+
+
+def play_hand(seed: int, options: Options, read: Callable[[str], str], out: TextIO) -> None:
+    """One hand, from the deal to its settlement."""
+    game = Game(seed=seed, rules=Rules.preset(options.rules))
+    print(f"Dou Dizhu, seed {seed} (--seed {seed} replays this deal), rules {options.rules}", file=out)
+    print(LEGEND, file=out)
+    if game.wild_rank is not None:
+        print(f"the {rank_name(game.wild_rank)}s are wild", file=out)
+    if options.auto:
+        for dealt in range(game.seats):
+            print(f"  seat {dealt}: {game.hand(dealt)}", file=out)
+    while game.phase != "over":
+        seat = game.to_move
+        assert seat is not None
+        was_bidding = game.phase == "bidding"
+        who = _who(game, seat, options)  # the role before the action: a bid may make a landlord
+        if seat == HUMAN and not options.auto:
+            action = ask(game, read, out, options)
+            if action is None:
+                continue
+        else:
+            action = choose_action(game, options.policy, game_seed(seed, len(game.history)))
+            game.step(action)
+        _report(game, who, action, was_bidding, out)
+    print(settlement(game, options), file=out)
+
+
+def _again(read: Callable[[str], str]) -> bool:
+    return read("play again? [y/N]> ").strip().lower() in ("y", "yes")
+
+
+def run(seed: int | None, options: Options, read: Callable[[str], str], out: TextIO) -> int:
+    """Hands until the person stops; the exit status (0, or 130 after Ctrl-C)."""
+    try:
+        play_hand(seed if seed is not None else random.getrandbits(32), options, read, out)
+        while not options.auto and _again(read):
+            play_hand(random.getrandbits(32), options, read, out)  # another hand is a fresh deal
+        return 0
+    except (EOFError, Quit):
+        print("\nbye", file=out)
+        return 0
+    except KeyboardInterrupt:
+        print(file=out)
+        return 130
+
+
+__all__ = ["HELP", "LEGEND", "Options", "grouped_moves", "play_hand", "run", "screen", "settlement"]

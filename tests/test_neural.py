@@ -1,0 +1,105 @@
+"""DouZero's checkpoints on our engine: DouZeroBot chooses as DouZero's own DeepAgent.
+
+A randomly initialised network of DouZero 1.1.0's ``douzero.dmc.models``, saved as
+DouZero saves it (``torch.save(model.state_dict(), path)``), is loaded by DouZeroBot and
+by DouZero's ``DeepAgent``; in games played by DeepAgent inside DouZero's ``GameEnv``
+(mirrored on our engine by bench/external_strength.py's adapter, which checks the legal
+sets at every decision), DouZeroBot on the mirrored Game must choose the same cards at
+every decision."""
+
+from __future__ import annotations
+
+import importlib
+import pathlib
+import sys
+import types
+
+import pytest
+
+torch = pytest.importorskip("torch")
+game_env = pytest.importorskip("douzero.env.game")
+
+
+def _douzero_models() -> types.ModuleType:
+    """douzero.dmc.models without douzero.dmc's __init__, which imports DouZero's trainer
+    and through it GitPython (not a dependency of the networks)."""
+    import douzero
+
+    folder = pathlib.Path(douzero.__file__).parent / "dmc"
+    package = types.ModuleType("douzero.dmc")
+    package.__path__ = [str(folder)]
+    sys.modules.setdefault("douzero.dmc", package)
+    return importlib.import_module("douzero.dmc.models")
+
+
+models = _douzero_models()
+torch.set_num_threads(1)  # small matrices: one thread is fastest, and the tests run beside others
+GAMES = 200
+deep_agent = importlib.import_module("douzero.evaluation.deep_agent")
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+import external_strength as es  # noqa: E402
+
+import doudizhu as dz  # noqa: E402
+from doudizhu.bots import DouZeroBot  # noqa: E402
+from doudizhu.neural import DouZeroNet, load_douzero_net  # noqa: E402
+
+import peers  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory: pytest.TempPathFactory) -> dict[str, pathlib.Path]:
+    torch.manual_seed(7)
+    folder = tmp_path_factory.mktemp("douzero")
+    out = {}
+    for position, model_class in models.model_dict.items():
+        out[position] = folder / f"{position}.ckpt"
+        torch.save(model_class().state_dict(), out[position])
+    return out
+
+
+def test_douzero_bot_chooses_as_deep_agent_at_every_decision(checkpoints: dict[str, pathlib.Path]) -> None:
+    ours = DouZeroBot(**checkpoints)
+    theirs = {p: deep_agent.DeepAgent(p, str(path)) for p, path in checkpoints.items()}
+    compared = 0
+
+    def choose(position: str):  # type: ignore[no-untyped-def]
+        def pick(infoset, mirror, legal_by_mask):  # type: ignore[no-untyped-def]
+            nonlocal compared
+            cards = theirs[position].act(infoset)
+            mine = ours.act(mirror.game)
+            assert (mine.move.cards.mask if mine.move else 0) == peers.douzero_to_mask(cards)
+            compared += 1
+            return cards
+
+        return pick
+
+    stats = es.Stats()
+    mirror_ref: list[es.Mirror | None] = [None]
+    players = {p: es.Seat(p, mirror_ref, choose(p)) for p in es.POSITIONS}
+    env = game_env.GameEnv(players)
+    for deal in es.douzero_deals(GAMES, 11):
+        mirror_ref[0] = es.Mirror(deal, stats)
+        env.card_play_init(es._copy_deal(deal))
+        while not env.game_over:
+            env.step()
+        assert mirror_ref[0].game.phase == "over"
+        env.reset()
+    assert compared > 3000 and stats.decisions == stats.checked + stats.kicker_trio_bug
+
+
+def test_douzero_bot_plays_legal_moves_under_the_standard_rules(checkpoints: dict[str, pathlib.Path]) -> None:
+    bot = DouZeroBot(**checkpoints)
+    result = dz.selfplay(3, policy=[bot, "heuristic", "heuristic"], seed=2)
+    assert len(result) == 3 and (result.payouts.sum(axis=1) == 0).all()
+
+
+def test_checkpoints_of_another_layout_are_refused(checkpoints: dict[str, pathlib.Path]) -> None:
+    with pytest.raises(ValueError, match="landlord: not a DouZero landlord network"):
+        load_douzero_net("landlord", checkpoints["landlord_up"])  # a farmer's 484 columns
+    with pytest.raises(ValueError, match="position must be one of"):
+        load_douzero_net("farmer", checkpoints["landlord_up"])
+    state = DouZeroNet(373).state_dict()
+    assert load_douzero_net("landlord", state).dense1.in_features == 373 + 128
