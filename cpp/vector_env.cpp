@@ -16,8 +16,6 @@ void require(bool ok, const std::string& why) {
   if (!ok) throw std::invalid_argument(why);
 }
 
-bool is_play_phase(const State& s) { return s.phase == Phase::Playing; }
-
 }  // namespace
 
 VectorEnv::VectorEnv(const VectorEnvOptions& options)
@@ -65,7 +63,7 @@ bool VectorEnv::learner_decides(const State& s) const {
 }
 
 void VectorEnv::apply(Table& t, const Action& a) const {
-  if (is_play_phase(t.game.state())) ++t.moves;
+  if (t.game.state().phase == Phase::Playing) ++t.moves;  // plays and passes, as self-play counts them
   t.game.apply_legal(a);
 }
 
