@@ -1,7 +1,6 @@
 #include "movegen_batch.hpp"
 
 #include "movegen.hpp"
-#include "notation.hpp"
 #include "validate.hpp"
 
 namespace ddz {
@@ -14,10 +13,7 @@ std::string append_batch_moves(std::span<const Mask> hands, std::span<const Move
     const Move* last = lasts[i].cards ? &lasts[i] : nullptr;
     if (!deck_holds(hands[i], rules)) return "hands[" + std::to_string(i) + "]: " + validate_cards(hands[i], rules);
     if (last && !(*last == checked)) {
-      if (!is_valid_move(*last, rules) || (last->stand_ins && last->wild_rank != wild)) {
-        const std::string why = move_error(*last);
-        return "lasts[" + std::to_string(i) + "]: " + (why.empty() ? describe(*last) + " is no move under these rules" : why);
-      }
+      if (std::string why = last_move_error(*last, rules, wild); !why.empty()) return "lasts[" + std::to_string(i) + "]: " + why;
       checked = *last;
     }
     append_legal_moves(hands[i], last, rules, wild, out);

@@ -38,6 +38,15 @@ std::string move_error(const Move& m, const Rules* rules) {
   return describe(m) + " is no move under any rules";
 }
 
+std::string last_move_error(const Move& m, const Rules& rules, int wild) {
+  if (!is_valid_move(m, rules)) {
+    const std::string why = move_error(m);
+    return why.empty() ? describe(m) + " is no move under these rules" : why;
+  }
+  if (m.stand_ins && m.wild_rank != wild) return describe(m) + " has wild cards of another rank";
+  return {};
+}
+
 std::string action_error(const Action& a) {
   if (static_cast<int>(a.type) >= kNumActionTypes) return "unknown action type";
   if (a.type == ActionType::Play) {

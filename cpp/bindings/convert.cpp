@@ -6,6 +6,8 @@
 #include <array>
 #include <random>
 
+#include "../validate.hpp"
+
 namespace ddz::py_bind {
 
 const Rules& widest_rules() {
@@ -262,8 +264,7 @@ std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild) {
   if (obj.is_none()) return std::nullopt;
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) {
     const Move& m = value_of<Move>(obj);
-    if (!is_valid_move(m, rules)) raise(ErrorKind::Move, "last: " + describe(m) + " is not a move under these rules");
-    if (m.stand_ins && m.wild_rank != wild) raise(ErrorKind::Move, "last: " + describe(m) + " has wild cards of another rank");
+    if (std::string why = last_move_error(m, rules, wild); !why.empty()) raise(ErrorKind::Move, "last: " + why);
     return m;
   }
   if (py::isinstance<py::str>(obj) || py::isinstance<Cards>(obj)) return move_arg(obj, std::nullopt, rules, wild, "last");

@@ -17,7 +17,6 @@
 #include "../playout.hpp"
 #include "../rules.hpp"
 #include "../reading.hpp"
-#include "../validate.hpp"
 #include "../wild.hpp"
 #include "errors.hpp"
 

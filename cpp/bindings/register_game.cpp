@@ -8,6 +8,7 @@
 
 #include "../game.hpp"
 #include "../seat_view.hpp"
+#include "../validate.hpp"
 #include "convert.hpp"
 
 namespace ddz::py_bind {

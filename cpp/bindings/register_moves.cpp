@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 
+#include "../validate.hpp"
 #include "convert.hpp"
 
 namespace ddz::py_bind {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "../selfplay.hpp"
+#include "../validate.hpp"
 #include "convert.hpp"
 
 namespace ddz::py_bind {

@@ -28,7 +28,7 @@ from __future__ import annotations
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _metadata_version
 
-from . import actions, bots, encode, record
+from . import actions, bots, encode, record, render
 from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
@@ -72,6 +72,9 @@ from .selfplay import SelfPlayResult, selfplay
 # Records are Python (record.py) over the core's Game.deals and Game.origin.
 setattr(Game, "to_record", record.to_record)  # noqa: B010 (a method of a C++ class, set from Python)
 setattr(Game, "from_record", staticmethod(record.from_record))  # noqa: B010
+# Pictures in Jupyter (render.py).
+for _drawn in (Cards, Move, Game):
+    setattr(_drawn, "_repr_svg_", render.svg)  # noqa: B010
 
 __all__ = [
     "ACTION_DTYPE",
@@ -113,6 +116,7 @@ __all__ = [
     "playout",
     "rank_name",
     "record",
+    "render",
     "sample_worlds",
     "score",
     "selfplay",

@@ -1,0 +1,60 @@
+"""Pictures: the SVG parses, holds one card element per card, in rank order, and shows a
+seat only what it knows."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import doudizhu as dz
+from doudizhu.render import svg
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def cards_of(picture: str) -> list[ET.Element]:
+    return [g for g in ET.fromstring(picture).iter(f"{NS}g") if "card" in g.get("class", "").split()]
+
+
+@given(st.lists(st.sampled_from("3456789TJQKA2"), max_size=8), st.booleans(), st.booleans())
+def test_cards_draw_one_face_each_in_rank_order(ranks: list[str], black: bool, red: bool) -> None:
+    cards = dz.Cards("".join(ranks) + "B" * black + "R" * red)
+    faces = cards_of(svg(cards))
+    assert [g.get("data-rank") for g in faces] == list(str(cards))
+    assert dz.Cards(cards)._repr_svg_() == svg(cards)  # type: ignore[attr-defined]
+
+
+def test_a_move_draws_its_cards() -> None:
+    move = dz.Move("33344456")
+    assert [g.get("data-rank") for g in cards_of(svg(move))] == list("33344456")
+
+
+def test_a_game_draws_every_hand_kitty_and_move_to_beat() -> None:
+    game = dz.Game(seed=4, rules=dz.Rules.preset("douzero"))
+    game.step(game.legal_actions()[0])
+    picture = svg(game)
+    faces = cards_of(picture)
+    last = game.last
+    assert last is not None
+    expected = sum(len(game.hand(s)) for s in range(3)) + len(game.kitty) + len(last.cards)
+    assert len(faces) == expected and not any("back" in g.get("class", "") for g in faces)
+    assert "to beat: " in picture and "stake base" in picture
+
+
+def test_a_seat_sees_its_own_hand_and_counts_of_the_others() -> None:
+    game = dz.Game(seed=4)  # in the auction: the kitty lies face down
+    picture = svg(game, seat=1)
+    backs = [g for g in cards_of(picture) if "back" in g.get("class", "")]
+    faces = [g for g in cards_of(picture) if "back" not in g.get("class", "")]
+    assert len(faces) == 17 and len(backs) == 17 + 17 + 3
+    assert "".join(g.get("data-rank", "") for g in faces) == str(game.hand(1))
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(TypeError, match="svg draws Cards, a Move or a Game"):
+        svg("334")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="seat applies to a Game only"):
+        svg(dz.Cards("3"), seat=0)
