@@ -51,10 +51,10 @@ GameView view_of(const Game& g) {
   // The last kHistoryLength play-phase actions, gathered newest first, then reversed.
   std::array<SeatAction, kHistoryLength> newest{};
   int n = 0;
-  const std::vector<SeatAction> history = g.history(true);
-  for (auto it = history.rbegin(); it != history.rend() && n < kHistoryLength; ++it) {
-    if (is_play_phase_action(it->action)) newest[at(n++)] = *it;
-  }
+  g.visit_recent([&](int seat, const Action& a) {
+    if (is_play_phase_action(a)) newest[at(n++)] = {seat, a};
+    return n < kHistoryLength;
+  });
   const State& first = g.initial();
   if (g.started_from_position() && first.last.cards && first.last_by >= 0) {
     for (int k = first.passes; k >= 1 && n < kHistoryLength; --k) {
@@ -179,6 +179,11 @@ Mask last_action_cards(const GameView& v, int seat) {
   return 0;
 }
 
+std::string too_many_cards() {
+  return "DouZero's encoding holds at most " + std::to_string(kDouZeroLandlordCards) + " cards for the landlord and " +
+         std::to_string(kDouZeroPeasantCards) + " for a peasant";
+}
+
 // Writes DouZero's blocks in order, advancing through the output.
 struct Writer {
   std::int8_t* out;
@@ -205,11 +210,20 @@ std::string douzero_error(const GameView& v) {
   for (int i = 0; i < 3; ++i) {
     const int limit = i == s.landlord ? kDouZeroLandlordCards : kDouZeroPeasantCards;
     if (total(s.hands[at(i)]) > limit) {
-      return "DouZero's encoding holds at most " + std::to_string(kDouZeroLandlordCards) + " cards for the landlord and " +
-             std::to_string(kDouZeroPeasantCards) + " for a peasant";
+      return too_many_cards();
     }
   }
   if (s.bombs + s.rockets >= kDouZeroBombSlots) return "DouZero's encoding counts at most 14 bombs";
+  return {};
+}
+
+std::string douzero_rules_error(const Rules& rules) {
+  if (rules.players != 3) return "DouZero's encoding is for three seats";
+  if (rules.decks != 1) return "DouZero's encoding is for one deck";
+  if (rules.wild) return "DouZero's encoding has no wild cards";
+  if (rules.max_hand() > kDouZeroLandlordCards || rules.hand_size() > kDouZeroPeasantCards) {
+    return too_many_cards();
+  }
   return {};
 }
 

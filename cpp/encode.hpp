@@ -132,6 +132,9 @@ inline constexpr int kDouZeroZCols = 3 * kDouZeroCards;
 // Why DouZero's encoding does not describe `v` (not three seats, not in play, a hand too
 // big for its one-hot counts), or empty.
 std::string douzero_error(const GameView& v);
+// Why DouZero's encoding cannot describe the play of games under `rules` (not three
+// seats of one deck, wild cards, hands bigger than its one-hot counts), or empty.
+std::string douzero_rules_error(const Rules& rules);
 
 DouZeroPosition douzero_position(const State& s);
 const char* douzero_position_name(DouZeroPosition p);

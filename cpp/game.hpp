@@ -179,6 +179,14 @@ class Game {
   const std::vector<Deal>& deals() const { return deals_; }
   // Every action since the first deal, or only those since the current deal began.
   std::vector<SeatAction> history(bool current_deal_only = false) const;
+  // Calls f(seat, action) on the current deal's actions, newest first, while f returns
+  // true: the recent actions without copying the whole history (the encoders' need).
+  template <class F>
+  void visit_recent(F&& f) const {
+    for (auto it = steps_.rbegin(); it != steps_.rend() && !it->redealt; ++it) {
+      if (!f(static_cast<int>(it->before.to_move), it->action)) return;
+    }
+  }
   std::uint64_t seed() const { return seed_; }
   // How many actions have been applied since the first deal (undo takes them back).
   std::size_t actions_taken() const { return steps_.size(); }

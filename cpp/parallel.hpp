@@ -10,7 +10,8 @@
 
 namespace ddz {
 
-// Calls body(i) for every i in [0, n) on `threads` threads (the caller's among them).
+// Calls body(i) for every i in [0, n) on `threads` threads (the caller's among them), no
+// more threads than there are chunks: a small batch starts no thread that finds no work.
 template <class Body>
 void parallel_for(std::int64_t n, int threads, Body&& body) {
   constexpr std::int64_t kChunk = 64;  // indices a thread claims at a time
@@ -21,7 +22,8 @@ void parallel_for(std::int64_t n, int threads, Body&& body) {
     }
   };
   std::vector<std::thread> pool;
-  for (int t = 1; t < std::clamp(threads, 1, 256); ++t) pool.emplace_back(worker);
+  const std::int64_t chunks = (std::max<std::int64_t>(n, 0) + kChunk - 1) / kChunk;
+  for (std::int64_t t = 1; t < std::min<std::int64_t>(std::clamp(threads, 1, 256), chunks); ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
 }

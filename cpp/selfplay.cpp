@@ -45,24 +45,30 @@ Action from_row(const ActionRow& row) {
   return a;
 }
 
-GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
-  const SelfPlayDeal d = selfplay_deal(options.rules, options.seed, index);
-  Game game(d.deal_seed, options.rules, d.first_bidder);
-  GameSummary summary;
-  play_seats(game, options.policies, d.policy_stream, [&](int seat, const Action& a) {
-    if (game.state().phase == Phase::Playing) ++summary.moves;
-    if (record) record->push_back(to_row(seat, a));
-  });
+GameSummary summary_of(const Game& game, std::int32_t moves) {
   const State& st = game.state();
   const Settlement result = game.result();
+  GameSummary summary;
   summary.deal = game.deals().back();
   summary.landlord = st.landlord;
   summary.landlord_won = result.landlord_won;
   summary.base = result.base;
   summary.multiplier = result.multiplier;
+  summary.moves = moves;
   summary.redeals = st.redeals;
   for (int i = 0; i < st.seats; ++i) summary.payouts[static_cast<std::size_t>(i)] = result.payouts[static_cast<std::size_t>(i)];
   return summary;
+}
+
+GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
+  const SelfPlayDeal d = selfplay_deal(options.rules, options.seed, index);
+  Game game(d.deal_seed, options.rules, d.first_bidder);
+  std::int32_t moves = 0;
+  play_seats(game, options.policies, d.policy_stream, [&](int seat, const Action& a) {
+    if (game.state().phase == Phase::Playing) ++moves;
+    if (record) record->push_back(to_row(seat, a));
+  });
+  return summary_of(game, moves);
 }
 
 SelfPlayResult self_play(const SelfPlayOptions& options) {

@@ -67,6 +67,9 @@ struct SelfPlayDeal {
 };
 SelfPlayDeal selfplay_deal(const Rules& rules, std::uint64_t seed, std::uint64_t index);
 
+// The summary of a finished game that made `moves` plays and passes after the auction.
+GameSummary summary_of(const Game& game, std::int32_t moves);
+
 // Plays game `index` of the options' seed; appends its actions to `record` when given.
 GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record);
 

@@ -26,6 +26,7 @@ from hypothesis.extra import numpy as hnp
 
 import doudizhu as dz
 from doudizhu import MOVE_DTYPE, Cards, Game, IllegalActionError, Move, Rules
+from doudizhu.envs import VectorEnv
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -553,3 +554,29 @@ def test_regression_position_hands_without_length() -> None:
     # Found by hypothesis in CI: a 0-d array passes as a sequence but cannot be iterated.
     with pytest.raises(TypeError, match="hands must be a list of hands"):
         dz.Game.from_position(np.array(False), 0, 0)  # type: ignore[arg-type]
+
+
+# --- The vectorized environment ------------------------------------------------------
+
+VECTOR_ENV_ARGS = ["num_envs", "rules", "features", "learners", "opponents", "seed", "threads", "mask"]
+
+
+@FAST
+@given(st.sampled_from(VECTOR_ENV_ARGS), junk)
+def test_vector_env_arguments(name: str, value: Any) -> None:
+    kwargs = {"num_envs": 2, name: value} if name != "num_envs" else {"num_envs": value}
+    if isinstance(value, int) and name == "num_envs" and value > 64:
+        return  # a valid size: building that many tables is not this test's business
+    env = refused_or_ok(VectorEnv, **kwargs)
+    if env is not None:
+        env.reset()
+
+
+@FAST
+@given(junk)
+def test_vector_env_choices(choices: Any) -> None:
+    env = VectorEnv(2, seed=1)
+    env.reset()
+    before = [env.game(i).to_record() for i in range(2)]
+    if refused_or_ok(env.step, choices) is None:
+        assert [env.game(i).to_record() for i in range(2)] == before

@@ -137,6 +137,8 @@ std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild = kNoWi
 // The NumPy row format of moves: the Move struct itself (16 bytes), fields cards, kind,
 // key, length, wild_rank and stand_ins; rows with cards == 0 stand for "no move" (leading).
 py::dtype move_dtype();
+// ACTION_DTYPE, the rows of ActionRow (selfplay.hpp): a recorded action with its seat.
+py::dtype action_dtype();
 // A structured dtype of `names` and `formats` at `offsets` in rows of `itemsize` bytes.
 py::dtype structured_dtype(std::initializer_list<const char*> names, std::initializer_list<const char*> formats,
                            std::initializer_list<std::size_t> offsets, std::size_t itemsize);
@@ -203,5 +205,6 @@ void register_search(py::module_& m);
 void register_actions(py::module_& m);
 void register_encode(py::module_& m);
 void register_evaluate(py::module_& m);
+void register_vector_env(py::module_& m);
 
 }  // namespace ddz::py_bind

@@ -23,4 +23,5 @@ PYBIND11_MODULE(_core, m) {
   register_actions(m);
   register_encode(m);
   register_evaluate(m);
+  register_vector_env(m);
 }

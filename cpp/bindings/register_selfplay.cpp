@@ -13,8 +13,6 @@
 
 namespace ddz::py_bind {
 
-namespace {
-
 py::dtype action_dtype() {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::dtype> storage;
   return storage
@@ -28,6 +26,8 @@ py::dtype action_dtype() {
       })
       .get_stored();
 }
+
+namespace {
 
 template <class T, class F>
 py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field) {

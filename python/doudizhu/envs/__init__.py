@@ -6,8 +6,11 @@
 - :mod:`doudizhu.envs.gymnasium`: ``DouDizhuEnv``, a Gymnasium environment in which the
   agent plays one seat against the built-in bots (``random``, ``heuristic``); importing
   the module registers it as ``"doudizhu/DouDizhu-v0"``.
+- :mod:`doudizhu.envs.vector`: ``VectorEnv``, many tables stepped together in C++ for
+  learners with a network in the loop: batches of decisions as NumPy arrays, the
+  built-in opponents played inside the step, auto-reset (needs NumPy only; exported here).
 
-Both share one interface:
+The PettingZoo and Gymnasium environments share one interface:
 
 - observations are dicts ``{"observation": float32 vector, "action_mask": int8 vector}``:
   the vector is :func:`doudizhu.encode.observation` for the observing seat, the mask
@@ -23,8 +26,11 @@ Both share one interface:
   ``illegal_reward=None`` raises :class:`doudizhu.IllegalActionError` instead.
 
 This package imports neither Gymnasium nor PettingZoo; its submodules do, when imported.
+``VectorEnv`` has its own batches (:mod:`doudizhu.envs.vector`).
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .vector import Batch, Finished, VectorEnv
+
+__all__ = ["Batch", "Finished", "VectorEnv"]

@@ -1,0 +1,262 @@
+"""Many tables per call: the vectorized environment for learners with a network in the loop.
+
+:class:`VectorEnv` keeps ``num_envs`` tables in C++. Every table always waits on one
+learner decision, so a batch holds exactly ``num_envs`` decisions, decision ``b`` at table
+``b``. :meth:`VectorEnv.step` takes one choice per decision (an index into its legal
+actions), applies them, and plays every seat that is not a learner with a built-in policy
+(``"heuristic"``, ``"random"`` or the bots :class:`doudizhu.bots.Heuristic` and
+:class:`doudizhu.bots.Random`) until each table's learner must decide again, all with the
+GIL released, on ``threads`` threads. A hand that ends is reported in the batch that
+follows it (:class:`Finished`) and the table is dealt its next hand at once.
+
+Deals: the hands of ``num_envs`` tables are :func:`doudizhu.selfplay`'s games of the same
+seed in order: table ``i``'s ``k``-th hand is self-play game ``i + k * num_envs`` (its
+deal, its first bidder, and the draws of its random opponents). Threads never change the
+games.
+
+A :class:`Batch` is arrays only (B decisions, A legal actions of them all):
+
+- ``env`` (B, int64), ``seat`` (B, int8): who decides;
+- ``actions`` (A, ``ACTION_DTYPE``) and ``offsets`` (B + 1, int64): decision ``b``'s legal
+  actions are ``actions[offsets[b]:offsets[b + 1]]``, in ``game.legal_actions()`` order;
+- ``features="compact"``: ``observation`` (B, observation size, float32), each decision's
+  :func:`doudizhu.encode.observation`; ``action_ids`` (A, int64), each action's id in
+  ``ActionSpace(rules)`` (None under wild-card rules, which have no ids); ``mask``
+  (B, ``len(space)``, bool) with ``mask=True``;
+- ``features="douzero"``: DouZero 1.1.0's inputs without their redundancy:
+  ``x_no_action`` (B, 430, int8; a landlord's row uses its first 319 values, the rest are
+  0), ``z`` (B, 5, 162, int8) and ``position`` (B, int8: an index into
+  :data:`doudizhu.encode.DOUZERO_POSITIONS`) once per decision, and per action only its
+  cards, ``action_planes`` (A, 54, int8). :meth:`Batch.douzero_inputs` rebuilds DouZero's
+  ``x_batch`` and ``z_batch`` of a decision, :meth:`Batch.douzero` its whole dict, equal to
+  :func:`doudizhu.encode.douzero` of the table;
+- ``features=None``: the legal actions alone (every preset, wild cards included);
+- ``finished``: the hands that ended since the last batch.
+
+Learners (``learners=``): ``"all"``, a seat, or a list of seats, who also bid when the rules
+bid; or ``"landlord"`` / ``"peasants"``, a role, which the bidding gives: the built-in
+opponents' policies (by seat) bid for every seat, and the learners play that role's seats.
+DouZero's features have no bidding, so with ``features="douzero"`` the built-in policies
+bid too, and learners decide in play only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Union, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import encode
+from .._core import DOUZERO_X_WIDTHS, Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
+
+__all__ = ["Batch", "Finished", "VectorEnv"]
+
+_Learners = Union[Literal["all", "landlord", "peasants"], int, Sequence[int]]
+_Features = Literal["compact", "douzero", None]
+_Position = Literal["landlord", "landlord_down", "landlord_up"]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The hands that ended during a step, one row each (F rows)."""
+
+    env: npt.NDArray[np.int64]
+    """The table of each hand."""
+    hand: npt.NDArray[np.int64]
+    """The hand's number on its table, from 0."""
+    payouts: npt.NDArray[np.int64]
+    """(F, players): what each seat won, in stakes; a row sums to zero."""
+    landlord: npt.NDArray[np.int8]
+    """The landlord's seat; -1 for a void hand (nobody bid, no redeal)."""
+    landlord_won: npt.NDArray[np.bool_]
+    base: npt.NDArray[np.int32]
+    multiplier: npt.NDArray[np.int32]
+    moves: npt.NDArray[np.int32]
+    """Plays and passes after the auction."""
+
+    def __len__(self) -> int:
+        return len(self.env)
+
+
+class _Buffers:
+    """The arrays a batch is written into, kept to be reused by the next step: rows are
+    views of storage that grows when a batch needs more."""
+
+    def __init__(self, layout: list[tuple[str, tuple[int, ...], np.dtype[Any]]]) -> None:
+        self.layout = layout  # of the environment whose batches these buffers hold
+        self._storage: dict[str, npt.NDArray[Any]] = {}
+
+    def take(self, name: str, shape: tuple[int, ...], dtype: np.dtype[Any]) -> npt.NDArray[Any]:
+        rows = shape[0]
+        have = self._storage.get(name)
+        if have is None or len(have) < rows:
+            have = np.empty((rows + rows // 2, *shape[1:]), dtype=dtype)  # room for the next batches to grow
+            self._storage[name] = have
+        return have[:rows]
+
+
+class Batch:
+    """The decisions learners must make now (see :mod:`doudizhu.envs.vector`)."""
+
+    env: npt.NDArray[np.int64]
+    seat: npt.NDArray[np.int8]
+    actions: npt.NDArray[np.void]
+    offsets: npt.NDArray[np.int64]
+    observation: npt.NDArray[np.float32] | None
+    action_ids: npt.NDArray[np.int64] | None
+    mask: npt.NDArray[np.bool_] | None
+    x_no_action: npt.NDArray[np.int8] | None
+    z: npt.NDArray[np.int8] | None
+    position: npt.NDArray[np.int8] | None
+    action_planes: npt.NDArray[np.int8] | None
+    finished: Finished
+
+    def __init__(self, arrays: dict[str, npt.NDArray[Any]], finished: Finished, buffers: _Buffers) -> None:
+        self.env = arrays["env"]
+        self.seat = arrays["seat"]
+        self.actions = arrays["actions"]
+        self.offsets = arrays["offsets"]
+        self.observation = arrays.get("observation")
+        self.action_ids = arrays.get("action_ids")
+        self.mask = arrays.get("mask")
+        self.x_no_action = arrays.get("x_no_action")
+        self.z = arrays.get("z")
+        self.position = arrays.get("position")
+        self.action_planes = arrays.get("action_planes")
+        self.finished = finished
+        self._buffers = buffers
+
+    def __len__(self) -> int:
+        return len(self.env)
+
+    def legal_actions(self, b: int) -> list[Action]:
+        """Decision ``b``'s legal actions as :class:`~doudizhu.Action` values."""
+        return [action for _, action in actions_from_rows(self.actions[self.offsets[b] : self.offsets[b + 1]])]
+
+    def argmax(self, scores: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """The choices that take each decision's highest-scoring action (the first of ties),
+        given one score per action (A values, in ``actions`` order)."""
+        values = np.asarray(scores)
+        if values.shape != (len(self.actions),):
+            raise ValueError(f"scores must hold one value per action ({len(self.actions)}), not shape {values.shape}")
+        starts, counts = self.offsets[:-1], np.diff(self.offsets)
+        best = np.repeat(np.maximum.reduceat(values, starts), counts)  # each decision's best score, per action
+        index = np.arange(len(values))
+        return np.minimum.reduceat(np.where(values == best, index, len(values)), starts) - starts
+
+    def _douzero_width(self, b: int) -> int:
+        """The width of decision b's x_no_action: the landlord's is narrower than the batch's rows."""
+        assert self.position is not None
+        return DOUZERO_X_WIDTHS[int(self.position[b])]
+
+    def douzero_inputs(self, b: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """DouZero's ``x_batch`` and ``z_batch`` for decision ``b`` (``features="douzero"``).
+
+        ``x_batch`` row ``i`` is ``x_no_action`` followed by action ``i``'s cards (a new
+        float32 array); ``z_batch`` is a read-only broadcast of one float32 copy of ``z``,
+        so no row of it is copied. For torch, ``torch.from_numpy(x_batch)`` shares memory,
+        and ``torch.from_numpy(batch.z[b]).float().expand(n, -1, -1)`` is ``z_batch``
+        without a copy per action.
+        """
+        if self.x_no_action is None or self.z is None or self.position is None or self.action_planes is None:
+            raise ValueError("douzero_inputs needs a VectorEnv with features='douzero'")
+        lo, hi = int(self.offsets[b]), int(self.offsets[b + 1])
+        width = self._douzero_width(b)
+        x_batch = np.empty((hi - lo, width + self.action_planes.shape[1]), dtype=np.float32)
+        x_batch[:, :width] = self.x_no_action[b, :width]
+        x_batch[:, width:] = self.action_planes[lo:hi]
+        z_batch = np.broadcast_to(self.z[b].astype(np.float32), (hi - lo, *self.z.shape[1:]))
+        return x_batch, z_batch
+
+    def douzero(self, b: int) -> encode.DouZeroObservation:
+        """Decision ``b``'s dict as :func:`doudizhu.encode.douzero` gives it for the table
+        (new arrays, which later steps leave alone)."""
+        x_batch, z_batch = self.douzero_inputs(b)
+        assert self.x_no_action is not None and self.z is not None and self.position is not None
+        return {
+            "position": cast(_Position, encode.DOUZERO_POSITIONS[int(self.position[b])]),
+            "seat": int(self.seat[b]),
+            "x_batch": x_batch,
+            "z_batch": np.ascontiguousarray(z_batch),
+            "legal_actions": self.legal_actions(b),
+            "x_no_action": self.x_no_action[b, : self._douzero_width(b)].copy(),
+            "z": self.z[b].copy(),
+        }
+
+
+class VectorEnv:
+    """``num_envs`` tables stepped together in C++ (see :mod:`doudizhu.envs.vector`).
+
+    ``rules`` (default: standard) may be any preset. ``features``: ``"compact"``,
+    ``"douzero"`` (three seats of one deck without wild cards, as DouZero: the ``douzero``,
+    ``standard``, ``rlcard``, ``openspiel`` and ``happy`` presets) or None. ``learners``:
+    see the module. ``opponents``: a built-in policy for every other seat, or one per seat
+    (the learners' entries are unused, except to bid for role learners). ``seed``: the
+    deals (None: a random one). ``threads``: None for one per core. ``mask``: with
+    ``features="compact"``, a legal-action mask per decision.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: Rules | None = None,
+        features: _Features = "compact",
+        learners: _Learners = "all",
+        opponents: object = "heuristic",
+        seed: int | None = 0,
+        threads: int | None = None,
+        *,
+        mask: bool = False,
+    ) -> None:
+        self._core = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads, mask)
+        self.rules: Rules = rules if rules is not None else Rules()
+        self.features: _Features = features
+        has_ids = features == "compact" and not self.rules.wild
+        self.space: ActionSpace | None = ActionSpace(self.rules) if has_ids else None
+        self._layout = self._core.batch_layout()  # (name, shape, dtype): fixed but for the action count
+        self._no_finished = Finished(**self._core.finished())  # no hand ended yet: empty columns
+
+    @property
+    def num_envs(self) -> int:
+        return self._core.num_envs
+
+    @property
+    def threads(self) -> int:
+        return self._core.threads
+
+    @property
+    def seed(self) -> int:
+        """The seed of the deals (the last reset's)."""
+        return self._core.seed
+
+    def reset(self, seed: int | None = None, out: Batch | None = None) -> Batch:
+        """Deals every table its first hand (of ``seed``; None: the current seed) and returns
+        the first decisions. ``out``: see :meth:`step`."""
+        return self._batch(*self._core.reset(seed), out)
+
+    def step(self, choices: npt.ArrayLike, out: Batch | None = None) -> Batch:
+        """Applies ``choices[b]`` (an index into decision ``b``'s legal actions) and returns
+        the next decisions.
+
+        Wrong choices (not a 1-d integer array: TypeError; not one per decision, or out of
+        range: :class:`doudizhu.IllegalActionError`) raise before any table changes.
+        ``out``: an earlier batch of this environment whose arrays are reused (written
+        over, so it must not be read afterwards); None allocates new arrays.
+        """
+        return self._batch(*self._core.step(choices), out)
+
+    def game(self, env: int) -> Game:
+        """A copy of table ``env``'s game (its hand in play and its record)."""
+        return self._core.game(env)
+
+    def _batch(self, actions: int, finished: int, out: Batch | None) -> Batch:
+        buffers = out._buffers if out is not None and out._buffers.layout is self._layout else _Buffers(self._layout)
+        arrays = {
+            name: buffers.take(name, (actions if shape[0] < 0 else shape[0], *shape[1:]), dtype)
+            for name, shape, dtype in self._layout
+        }
+        self._core.write(arrays)
+        return Batch(arrays, Finished(**self._core.finished()) if finished else self._no_finished, buffers)

@@ -1,0 +1,135 @@
+// The vectorized environment's core: its tables are self-play's games, threads change
+// nothing, and choices it refuses leave every table as it was. Run under ASan by CI.
+#include <vector>
+
+#include "check.hpp"
+#include "helpers.hpp"
+#include "playout.hpp"
+#include "vector_env.hpp"
+
+using namespace ddz;
+using namespace ddz::testing;
+
+namespace {
+
+VectorEnvOptions options(int tables, Features features, int threads) {
+  VectorEnvOptions o;
+  o.num_envs = tables;
+  o.features = features;
+  o.learners.seats = 0b111;
+  o.opponents.fill(PolicyKind::Random);
+  o.seed = 21;
+  o.threads = threads;
+  return o;
+}
+
+// Choices drawn from `rng`, one per table.
+std::vector<std::int64_t> random_choices(const VectorEnv& env, Rng& rng) {
+  std::vector<std::int64_t> out;
+  for (int i = 0; i < env.num_envs(); ++i) {
+    const auto n = env.offsets()[static_cast<std::size_t>(i) + 1] - env.offsets()[static_cast<std::size_t>(i)];
+    out.push_back(rng.below(static_cast<std::uint32_t>(n)));
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> hashes(const VectorEnv& env) {
+  std::vector<std::uint64_t> out;
+  for (int i = 0; i < env.num_envs(); ++i) out.push_back(hash(env.game(i).state()));
+  return out;
+}
+
+}  // namespace
+
+TEST(vector_env_threads_change_nothing) {
+  VectorEnv one(options(150, Features::DouZero, 1)), two(options(150, Features::DouZero, 2));
+  one.reset(5);
+  two.reset(5);
+  Rng rng(1);
+  for (int step = 0; step < 60; ++step) {
+    const auto choices = random_choices(one, rng);
+    one.step(choices.data(), choices.size());
+    two.step(choices.data(), choices.size());
+    CHECK(hashes(one) == hashes(two));
+    CHECK(one.offsets() == two.offsets());
+    CHECK_EQ(one.finished().size(), two.finished().size());
+  }
+}
+
+TEST(vector_env_with_heuristic_learners_replays_selfplay) {
+  VectorEnvOptions o = options(3, Features::None, 1);
+  o.opponents.fill(PolicyKind::Heuristic);
+  VectorEnv env(o);
+  env.reset(o.seed);
+  SelfPlayOptions sp;
+  sp.games = 9;
+  sp.seed = o.seed;
+  sp.policies.fill(PolicyKind::Heuristic);
+  const SelfPlayResult games = self_play(sp);
+  int seen = 0;
+  std::vector<Action> legal;
+  while (seen < 9) {
+    std::vector<std::int64_t> choices;
+    for (int i = 0; i < env.num_envs(); ++i) {
+      env.game(i).legal_actions(legal);
+      choices.push_back(static_cast<std::int64_t>(choose_heuristic(env.game(i), legal)));
+    }
+    env.step(choices.data(), choices.size());
+    for (const FinishedHand& f : env.finished()) {
+      const auto g = static_cast<std::size_t>(f.env + f.hand * env.num_envs());
+      if (g >= games.games.size()) continue;
+      CHECK(f.summary.payouts == games.games[g].payouts);
+      CHECK(f.summary.deal == games.games[g].deal);
+      CHECK_EQ(f.summary.moves, games.games[g].moves);
+      ++seen;
+    }
+  }
+}
+
+TEST(vector_env_refused_choices_change_nothing) {
+  VectorEnv env(options(4, Features::Compact, 1));
+  std::vector<std::int64_t> choices(4, 0);
+  CHECK(!env.choices_error(choices.data(), choices.size()).empty());  // before reset
+  env.reset(3);
+  const auto before = hashes(env);
+  CHECK(!env.choices_error(choices.data(), 3).empty());
+  choices[3] = env.offsets()[4] - env.offsets()[3];
+  CHECK(!env.choices_error(choices.data(), choices.size()).empty());
+  choices[3] = -1;
+  CHECK(!env.choices_error(choices.data(), choices.size()).empty());
+  bool threw = false;
+  try {
+    env.step(choices.data(), choices.size());
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  CHECK(threw);
+  CHECK(hashes(env) == before);
+}
+
+TEST(vector_env_refuses_what_the_rules_lack) {
+  const auto refused = [](VectorEnvOptions o) {
+    try {
+      VectorEnv env(o);
+    } catch (const std::invalid_argument&) {
+      return true;
+    }
+    return false;
+  };
+  VectorEnvOptions o = options(2, Features::DouZero, 1);
+  o.rules = rules("sanren");
+  CHECK(refused(o));
+  o.rules = rules("laizi");
+  CHECK(refused(o));
+  o = options(2, Features::Compact, 1);
+  o.learners.seats = 0;
+  CHECK(refused(o));
+  o = options(0, Features::Compact, 1);
+  CHECK(refused(o));
+  o = options(2, Features::Compact, 1);
+  o.rules = rules("laizi");
+  o.mask = true;
+  CHECK(refused(o));
+  o.mask = false;
+  CHECK(!refused(o));
+}

@@ -1,0 +1,303 @@
+"""The vectorized environment: its batches describe its tables, its opponents are the
+built-in policies, its tables are self-play's games, and bad choices change nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import doudizhu as dz
+from doudizhu import encode
+from doudizhu.bots import Heuristic
+from doudizhu.envs import Batch, VectorEnv
+
+DOUZERO_PRESETS = ["standard", "douzero", "rlcard", "openspiel", "happy"]
+
+
+def random_choices(batch: Batch, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    return rng.integers(0, np.diff(batch.offsets))
+
+
+def run(env: VectorEnv, steps: int, seed: int = 0) -> Iterator[Batch]:
+    """The batches of `steps` random choices after a reset."""
+    rng = np.random.default_rng(seed)
+    batch = env.reset()
+    yield batch
+    for _ in range(steps):
+        batch = env.step(random_choices(batch, rng))
+        yield batch
+
+
+def sampled(batch: Batch, k: int = 3) -> list[int]:
+    return sorted({0, len(batch) - 1, *range(0, len(batch), max(1, len(batch) // k))})
+
+
+@pytest.mark.parametrize("features", [None, "compact", "douzero"])
+@pytest.mark.parametrize("learners", ["all", 1, "landlord"])
+def test_batches_describe_the_tables(features: str | None, learners: str | int) -> None:
+    env = VectorEnv(6, features=features, learners=learners, opponents="random", seed=3)  # type: ignore[arg-type]
+    space = dz.ActionSpace(env.rules)
+    for batch in run(env, 60):
+        assert np.array_equal(batch.env, np.arange(6))
+        assert batch.offsets[0] == 0 and len(batch.actions) == batch.offsets[-1]
+        for b in sampled(batch):
+            game = env.game(b)
+            assert batch.seat[b] == game.to_move
+            assert batch.legal_actions(b) == game.legal_actions()
+            if features == "compact":
+                assert batch.observation is not None and batch.action_ids is not None
+                assert np.array_equal(batch.observation[b], encode.observation(game))
+                assert np.array_equal(batch.action_ids[batch.offsets[b] : batch.offsets[b + 1]], space.legal_ids(game))
+            if features == "douzero":
+                assert_douzero_equal(batch.douzero(b), encode.douzero(game))
+
+
+def assert_douzero_equal(got: encode.DouZeroObservation, want: encode.DouZeroObservation) -> None:
+    assert got.keys() == want.keys()
+    for key in want:
+        value, expected = got[key], want[key]  # type: ignore[literal-required]
+        if isinstance(expected, np.ndarray):
+            assert value.dtype == expected.dtype and np.array_equal(value, expected), key
+        else:
+            assert value == expected, key
+
+
+def test_douzero_inputs_are_douzeros_rows() -> None:
+    env = VectorEnv(4, features="douzero", seed=5)
+    for batch in run(env, 20):
+        for b in range(len(batch)):
+            x_batch, z_batch = batch.douzero_inputs(b)
+            want = encode.douzero(env.game(b))
+            assert np.array_equal(x_batch, want["x_batch"]) and np.array_equal(z_batch, want["z_batch"])
+            assert not z_batch.flags.writeable  # a broadcast of one z, no copy per action
+
+
+def test_mask_marks_the_legal_ids() -> None:
+    env = VectorEnv(3, rules=dz.Rules.preset("rlcard"), mask=True, seed=1)
+    space = dz.ActionSpace(env.rules)
+    for batch in run(env, 10):
+        assert batch.mask is not None and batch.mask.shape == (3, len(space))
+        for b in range(3):
+            assert np.array_equal(batch.mask[b], space.mask(env.game(b)))
+
+
+def trajectory(threads: int) -> list[tuple[bytes, ...]]:
+    env = VectorEnv(200, features="compact", opponents="random", seed=11, threads=threads)
+    return [
+        (batch.actions.tobytes(), batch.offsets.tobytes(), batch.observation.tobytes(),  # type: ignore[union-attr]
+         batch.finished.payouts.tobytes(), batch.finished.env.tobytes())
+        for batch in run(env, 40)
+    ]
+
+
+def test_threads_give_the_same_games() -> None:
+    assert trajectory(1) == trajectory(2)  # 200 tables: four chunks, so both threads work
+
+
+def test_tables_play_selfplays_games() -> None:
+    """With seat 0 choosing as the heuristic does against random opponents, table i's hand
+    k is self-play game i + k * num_envs, down to every payout."""
+    n, hands = 4, 3
+    env = VectorEnv(n, learners=0, opponents=["heuristic", "random", "random"], seed=7)
+    games = dz.selfplay(n * hands, policy=["heuristic", "random", "random"], seed=7)
+    batch, seen = env.reset(), 0
+    while seen < n * hands:
+        choices = [batch.legal_actions(b).index(Heuristic().act(env.game(b))) for b in range(n)]
+        batch = env.step(np.array(choices))
+        done = batch.finished
+        for row, g in enumerate(done.env + done.hand * n):
+            if g < n * hands:
+                assert np.array_equal(done.payouts[row], games.payouts[g])
+                assert done.landlord[row] == games.landlord[g] and done.moves[row] == games.moves[g]
+                seen += 1
+
+
+def test_finished_hands_sum_to_zero_and_count_up() -> None:
+    env = VectorEnv(8, opponents="random", seed=2)
+    hands = np.zeros(8, dtype=np.int64)
+    finished = 0
+    for batch in run(env, 300):
+        done = batch.finished
+        assert np.all(done.payouts.sum(axis=1) == 0)
+        for table, hand in zip(done.env, done.hand):
+            assert hand == hands[table]
+            hands[table] += 1
+        finished += len(done)
+    assert finished > 8
+
+
+def opponent_actions(game: dz.Game, learners: Callable[[dz.Game], bool]) -> Iterator[tuple[dz.Game, dz.Action]]:
+    """Each action of `game` taken by a seat that was not a learner, with the game before it."""
+    history = game.history
+    for j in range(len(history)):
+        before = game.copy()
+        for _ in range(len(history) - j):
+            before.undo()
+        if not learners(before):
+            yield before, history[j][1]
+
+
+def test_opponents_play_the_builtin_policy() -> None:
+    env = VectorEnv(5, learners="peasants", opponents="heuristic", seed=4)
+    for batch in run(env, 25):
+        assert all(batch.seat[b] != env.game(b).landlord for b in range(5))
+        assert all(env.game(b).phase == "playing" for b in range(5))
+    for b in range(5):
+        game = env.game(b)
+        checked = 0
+        for before, action in opponent_actions(game, lambda g: g.phase == "playing" and g.to_move != g.landlord):
+            assert action in before.legal_actions()
+            assert dz.choose_action(before, "heuristic", 0) == action
+            checked += 1
+        assert checked > 0
+
+
+def test_role_learners_decide_their_role_only() -> None:
+    env = VectorEnv(6, learners="landlord", opponents="random", seed=9)
+    for batch in run(env, 40):
+        for b in range(6):
+            game = env.game(b)
+            assert game.phase == "playing" and batch.seat[b] == game.landlord
+
+
+def test_seat_learners_bid_and_douzero_learners_do_not() -> None:
+    bids = [a.type for batch in run(VectorEnv(4, learners="all", seed=1), 5) for a in batch.legal_actions(0)]
+    assert dz.ActionType.BID in bids
+    for batch in run(VectorEnv(4, features="douzero", seed=1), 5):
+        assert all(a.type in (dz.ActionType.PLAY, dz.ActionType.PASS) for b in range(4) for a in batch.legal_actions(b))
+
+
+@pytest.mark.parametrize("preset", dz.Rules.presets())
+@pytest.mark.parametrize("features", [None, "compact", "douzero"])
+def test_every_preset_runs(preset: str, features: str | None) -> None:
+    rules = dz.Rules.preset(preset)
+    if features == "douzero" and preset not in DOUZERO_PRESETS:
+        with pytest.raises(ValueError, match="features='douzero': DouZero's encoding"):
+            VectorEnv(2, rules=rules, features="douzero")
+        return
+    env = VectorEnv(3, rules=rules, features=features, opponents="random", seed=1)  # type: ignore[arg-type]
+    finished = 0
+    for batch in run(env, 150):
+        finished += len(batch.finished)
+        assert np.all(batch.finished.payouts.sum(axis=1) == 0)
+        assert batch.legal_actions(2) == env.game(2).legal_actions()
+        if features == "compact" and rules.wild:
+            assert batch.action_ids is None  # wild-card rules have no action ids
+    assert finished > 0
+
+
+def test_out_reuses_the_buffers() -> None:
+    fresh, reused = VectorEnv(5, features="douzero", seed=8), VectorEnv(5, features="douzero", seed=8)
+    rng = np.random.default_rng(0)
+    a, b = fresh.reset(), reused.reset()
+    for _ in range(30):
+        choices = random_choices(a, rng)
+        a, previous = fresh.step(choices), b.x_no_action
+        b = reused.step(choices, out=b)
+        assert b.x_no_action is not None and np.shares_memory(b.x_no_action, previous)  # type: ignore[arg-type]
+        for name in ("actions", "offsets", "x_no_action", "z", "position", "action_planes"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_argmax_takes_the_first_best_action() -> None:
+    batch = VectorEnv(4, seed=0).reset()
+    scores = np.zeros(len(batch.actions))
+    scores[batch.offsets[1] + 1] = 1.0
+    assert np.array_equal(batch.argmax(scores), [0, 1, 0, 0])
+    with pytest.raises(ValueError, match="one value per action"):
+        batch.argmax(scores[:-1])
+
+
+def records(env: VectorEnv) -> list[object]:
+    return [env.game(i).to_record() for i in range(env.num_envs)]
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "match"),
+    [
+        (lambda n: np.zeros(n - 1, dtype=np.int64), dz.IllegalActionError, "one choice per table"),
+        (lambda n: np.zeros(n + 1, dtype=np.int64), dz.IllegalActionError, "one choice per table"),
+        (lambda n: np.full(n, -1), dz.IllegalActionError, r"choices\[0\] = -1"),
+        (lambda n: np.full(n, 10**4), dz.IllegalActionError, r"choices\[0\] = 10000: table 0 has"),
+        (lambda n: np.full(n, 2**64 - 1, dtype=np.uint64), dz.IllegalActionError, r"choices\[0\]"),
+        (lambda n: np.zeros(n, dtype=np.float64), TypeError, "1-d array"),
+        (lambda n: np.zeros((n, 1), dtype=np.int64), TypeError, "1-d array"),
+        (lambda n: "0" * n, TypeError, "1-d array"),
+        (lambda n: [0.5] * n, TypeError, "1-d array"),
+    ],
+)
+def test_bad_choices_raise_and_change_nothing(make: Callable[[int], object], error: type, match: str) -> None:
+    env = VectorEnv(3, seed=6)
+    env.reset()
+    before = records(env)
+    with pytest.raises(error, match=match):
+        env.step(make(3))  # type: ignore[arg-type]
+    assert records(env) == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-3, 60), min_size=0, max_size=5))
+def test_any_choices_apply_whole_or_not_at_all(choices: list[int]) -> None:
+    env, twin = VectorEnv(3, seed=2), VectorEnv(3, seed=2)
+    batch = env.reset()
+    twin.reset()
+    valid = len(choices) == 3 and all(0 <= c < n for c, n in zip(choices, np.diff(batch.offsets)))
+    if valid:
+        env.step(choices)
+        twin.step(np.array(choices, dtype=np.int64))
+    else:
+        with pytest.raises(dz.IllegalActionError):
+            env.step(np.array(choices, dtype=np.int64))
+    assert records(env) == records(twin)
+
+
+def test_misuse_is_refused() -> None:
+    with pytest.raises(ValueError, match="reset"):
+        VectorEnv(2).step([0, 0])
+    env = VectorEnv(2)
+    env.reset()
+    with pytest.raises(ValueError, match=r"env must be in 0\.\.1"):
+        env.game(2)
+    for kwargs, error, match in [
+        ({"num_envs": 0}, ValueError, "num_envs"),
+        ({"num_envs": 1, "features": "dense"}, ValueError, "features must be"),
+        ({"num_envs": 1, "learners": []}, ValueError, "at least one seat"),
+        ({"num_envs": 1, "learners": [0, 0]}, ValueError, "listed twice"),
+        ({"num_envs": 1, "learners": 3}, ValueError, r"learners must be in 0\.\.2"),
+        ({"num_envs": 1, "learners": "dealer"}, ValueError, "learners must be"),
+        ({"num_envs": 1, "opponents": "smart"}, ValueError, "unknown policy"),
+        ({"num_envs": 1, "threads": 0}, ValueError, "threads"),
+        ({"num_envs": 1, "mask": True, "features": None}, ValueError, "mask"),
+        ({"num_envs": 1, "mask": True, "rules": dz.Rules.preset("laizi")}, ValueError, "mask"),
+    ]:
+        with pytest.raises(error, match=match):
+            VectorEnv(**kwargs)  # type: ignore[arg-type]
+
+
+def test_reset_replays_and_reseeds() -> None:
+    env = VectorEnv(3, seed=1)
+    first = env.reset()
+    hands = records(env)
+    assert env.reset(seed=1).actions.tobytes() == first.actions.tobytes() and records(env) == hands
+    env.reset(seed=2)
+    assert env.seed == 2 and records(env) != hands
+
+
+def test_bots_are_opponents() -> None:
+    by_bot = VectorEnv(3, learners=0, opponents=Heuristic(), seed=3)
+    by_name = VectorEnv(3, learners=0, opponents="heuristic", seed=3)
+    assert [b.actions.tobytes() for b in run(by_bot, 20)] == [b.actions.tobytes() for b in run(by_name, 20)]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.data())
+def test_argmax_is_each_decisions_first_best(data: st.DataObject) -> None:
+    batch = VectorEnv(5, seed=data.draw(st.integers(0, 1000))).reset()
+    scores = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(batch.actions), max_size=len(batch.actions))))
+    want = [int(np.argmax(scores[batch.offsets[b] : batch.offsets[b + 1]])) for b in range(len(batch))]
+    assert batch.argmax(scores).tolist() == want
