@@ -1,5 +1,6 @@
 #include "encode.hpp"
 
+#include "require.hpp"
 #include "seat_view.hpp"
 
 #include <algorithm>
@@ -36,10 +37,6 @@ int bid_slot(const State& s, const Rules& rules) {
     case Bidding::None: break;
   }
   return 1;
-}
-
-void require(bool ok, const std::string& why) {
-  if (!ok) throw std::invalid_argument(why);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "notation.hpp"
+#include "require.hpp"
 
 namespace ddz {
 
@@ -13,10 +14,6 @@ namespace {
 constexpr int kMaxDeckSize = 108;  // two decks
 constexpr int kHighestBid = 3;
 constexpr Mask kStraight3ToA = run_of(0, kAce + 1, 1);  // the happy bonus's 12-straight
-
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument(what);
-}
 
 void require_rules(const Rules& rules) {
   const std::string why = validate(rules);

@@ -4,6 +4,7 @@
 #include <cassert>
 #include <stdexcept>
 
+#include "require.hpp"
 #include "parallel.hpp"
 
 namespace ddz {
@@ -11,10 +12,6 @@ namespace ddz {
 namespace {
 
 std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
-
-void require(bool ok, const std::string& why) {
-  if (!ok) throw std::invalid_argument(why);
-}
 
 }  // namespace
 
