@@ -1,16 +1,20 @@
 // The rule-based player: plans its hand into combinations, leads its weakest group, keeps
-// bombs and the rocket for when they win, lets its partner's plays stand, and takes
-// control when an opponent is about to go out.
+// bombs and the rocket for when they win and its 2s and jokers for taking the lead back,
+// lets its partner's plays stand, and takes control when an opponent is about to go out.
+// With few cards left in all hands it searches the endgame exactly, on worlds dealt from
+// what its seat knows.
 #include <algorithm>
 #include <array>
 
 #include "policy.hpp"
+#include "solver.hpp"
+#include "worlds.hpp"
 
 namespace ddz {
 
 namespace {
 
-constexpr int kThreat = 4;  // an opponent with this many cards or fewer is about to go out
+constexpr int kThreat = 3;  // an opponent with this many cards or fewer is about to go out
 
 // A hand split into combinations; fewer groups means fewer turns to go out.
 struct Plan {
@@ -278,6 +282,12 @@ std::size_t lead(const View& v, const std::vector<Action>& legal, const Plan& pl
   return at(*best);
 }
 
+// A 2 or a joker played as a single or a pair over a play below the ace: while no opponent
+// is about to go out, the hand keeps such cards to take the lead back when it matters.
+bool spends_control(const Move& m, const Move& last) {
+  return (m.kind == MoveKind::Solo || m.kind == MoveKind::Pair) && m.key >= kTwo && last.key < kAce;
+}
+
 std::size_t follow(const View& v, const Game& game, const std::vector<Action>& legal, const Plan& plan) {
   const State& s = v.s;
   const Mask hand = v.hand;
@@ -312,6 +322,7 @@ std::size_t follow(const View& v, const Game& game, const std::vector<Action>& l
       continue;
     }
     if (ranks_with_at_least(spent(m), 1) & bomb_ranks) continue;
+    if (danger > kThreat && spends_control(m, s.last)) continue;
     // A play out of the plan may cost one turn more than a planned one (or anything with
     // an opponent about to go out); among those, the one leaving the best plan.
     const bool in_plan = std::any_of(plan.groups.begin(), plan.groups.end(), [&](const Move& g) { return g == m; });
@@ -331,6 +342,45 @@ std::size_t follow(const View& v, const Game& game, const std::vector<Action>& l
   return 0;
 }
 
+// The endgame: once the hands hold few cards in all, the exact solver on worlds dealt
+// afresh from what the seat knows (worlds.hpp), never on the real hands; the action that
+// wins the most worlds (an action the node limit left unsolved counts half), the plan's
+// choice among equals. The worlds' seed is a function of the seat's view alone, so the
+// choice is too.
+constexpr int kEndgameCards = 18;  // in all hands together
+constexpr int kEndgameWorlds = 8;
+constexpr std::int64_t kEndgameNodes = 3000;  // per world
+
+int cards_in_play(const State& s) {
+  int n = 0;
+  for (int i = 0; i < s.seats; ++i) n += total(s.hands[static_cast<std::size_t>(i)]);
+  return n;
+}
+
+std::uint64_t view_seed(const View& v) {
+  return splitmix_finalize(splitmix_finalize(v.hand ^ v.s.last.cards) ^ v.unseen);
+}
+
+std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& legal, std::size_t planned) {
+  Rng rng(view_seed(v));
+  SolveOptions options;
+  options.node_limit = kEndgameNodes;
+  options.tt_bytes = std::size_t{64} << 10;
+  std::vector<int> score(legal.size());
+  for (int w = 0; w < kEndgameWorlds; ++w) {
+    // solve_moves lists its outcomes in the order of Game::legal_actions, as `legal` is.
+    const MovesResult r = solve_moves(sample_world(game, v.seat, rng).state(), game.rules(), options);
+    for (std::size_t i = 0; i < legal.size(); ++i) {
+      score[i] += r.moves[i].outcome == Outcome::Win ? 2 : r.moves[i].outcome == Outcome::Unknown;
+    }
+  }
+  std::size_t best = planned;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (score[i] > score[best]) best = i;
+  }
+  return best;
+}
+
 }  // namespace
 
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal) {
@@ -338,7 +388,10 @@ std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal)
   if (s.phase == Phase::Bidding) return bid(game, legal);
   const View v(game);
   const Plan plan = plan_hand(v.hand, game.rules());
-  return s.last.cards ? follow(v, game, legal, plan) : lead(v, legal, plan);
+  const std::size_t planned = s.last.cards ? follow(v, game, legal, plan) : lead(v, legal, plan);
+  // Nothing to search when there is no choice or the plan goes out.
+  const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(s) <= kEndgameCards;
+  return search ? endgame(v, game, legal, planned) : planned;
 }
 
 }  // namespace ddz

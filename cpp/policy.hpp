@@ -2,8 +2,9 @@
 //
 // `Random` is uniform over the distinct legal actions. `Heuristic` plans its hand into
 // combinations and plays them weakest first, keeps bombs for when they win, lets its
-// partner's plays stand, takes control when an opponent is about to go out, and bids on
-// jokers, 2s and bombs (heuristic.cpp). Policies are plain functions of (game, legal
+// partner's plays stand, takes control when an opponent is about to go out, searches the
+// endgame exactly on a few worlds dealt from its seat's view once 18 cards or fewer
+// remain, and bids on jokers, 2s and bombs (heuristic.cpp). Policies are plain functions of (game, legal
 // actions, rng) with no state of their own, so one may serve many threads.
 #pragma once
 

@@ -6,6 +6,8 @@ the shown kitty kept) and the heuristic must choose the same action in every wor
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import doudizhu as dz
@@ -51,3 +53,40 @@ def test_the_heuristic_keeps_control_to_go_out() -> None:
 def test_the_heuristic_goes_out_over_its_partner() -> None:
     game = Game.from_position(["33", "K", "A"], landlord=0, to_move=2, last="Q", last_by=1)
     assert str(heuristic(game)) == "A"
+
+
+def test_the_heuristic_searches_the_endgame() -> None:
+    # The 4 first wins: if the Q takes it, the 3 comes back to the T and the A goes out;
+    # if not, the T draws the Q and the A beats the 3. The A first (unbeatable, and the
+    # plan's control lead) loses: the opponent lets the next single pass, takes the one
+    # after with the Q and goes out with the 3.
+    game = Game.from_position(["4TA", "3Q"], landlord=0, to_move=0)
+    assert {str(a) for a, won in dz.solve_moves(game) if won} == {"4", "T"}
+    assert str(heuristic(game)) in {"4", "T"}
+
+
+def test_the_heuristic_wins_every_won_two_hand_endgame() -> None:
+    # With two hands the cards out of the seat's sight are the other hand, so every world
+    # the endgame search deals is the real one: it must find a win wherever one exists.
+    rng = random.Random(5)
+    deck = [r for r in "3456789TJQKA2" for _ in range(4)] + ["B", "R"]
+    won = 0
+    for _ in range(300):
+        rng.shuffle(deck)
+        hands = [deck[: rng.randint(2, 7)], deck[7 : 7 + rng.randint(1, 6)]]
+        game = Game.from_position(["".join(h) for h in hands], landlord=0, to_move=rng.randint(0, 1))
+        wins = {str(a) for a, w in dz.solve_moves(game) if w}
+        if wins:
+            assert str(heuristic(game)) in wins, hands
+            won += 1
+    assert won > 100
+
+
+def test_the_heuristic_keeps_its_2_while_no_opponent_is_near_out() -> None:
+    # Over the landlord's 4, the 2 would be the plan's single; a 9 split from its pair
+    # leaves as many plays (556677, 9, JJ, 2), so the 2 stays for later. With the
+    # landlord at 3 cards the 2 takes the trick.
+    peasant = "255667799JJ"
+    for landlord, play in (("3456789TJQ", "9"), ("3JQ", "2")):
+        game = Game.from_position([landlord, peasant, "3456789TKA"], landlord=0, to_move=1, last="4", last_by=0)
+        assert str(heuristic(game)) == play

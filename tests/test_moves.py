@@ -119,7 +119,7 @@ def test_bad_input_raises_typed_errors() -> None:
         dz.legal_moves("3Z")
     with pytest.raises(ValueError, match="no combination"):
         dz.legal_moves("345", last="34")
-    with pytest.raises(ValueError, match="not a move under these rules"):
+    with pytest.raises(ValueError, match="is no move under these rules"):
         dz.legal_moves("345", last=Move("333345"), rules=Rules.preset("openspiel"))
     with pytest.raises(TypeError, match="hand must be"):
         dz.legal_moves(None)  # type: ignore[arg-type]
