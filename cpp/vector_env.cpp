@@ -9,9 +9,10 @@
 
 namespace ddz {
 
+// Names of their own: a unity build shares one anonymous namespace among its files.
 namespace {
 
-std::size_t at(std::int64_t i) { return static_cast<std::size_t>(i); }
+std::size_t as_index(std::int64_t i) { return static_cast<std::size_t>(i); }
 
 }  // namespace
 
@@ -28,7 +29,7 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
           "learners: give at least one seat");
   require(!(options.learners.seats & ~all_seats), "learners: a seat outside the game");
   for (int seat = 0; seat < options.rules.players; ++seat) {
-    require(options.opponents[at(seat)].has_value(), "opponents: give a built-in policy for every seat");
+    require(options.opponents[as_index(seat)].has_value(), "opponents: give a built-in policy for every seat");
   }
   if (options.features == Features::DouZero) {
     const std::string why = douzero_rules_error(options.rules);
@@ -37,9 +38,9 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
   if (options.features == Features::Compact && !options.rules.wild) space_.emplace(options.rules);
   require(!options.mask || space_, "mask: a legal-action mask needs features='compact' and rules with action ids "
                                    "(wild-card rules have none)");
-  tables_.reserve(at(options.num_envs));
+  tables_.reserve(as_index(options.num_envs));
   for (std::int64_t i = 0; i < options.num_envs; ++i) tables_.push_back(table(i, 0));
-  offsets_.assign(at(options.num_envs) + 1, 0);
+  offsets_.assign(as_index(options.num_envs) + 1, 0);
 }
 
 VectorEnv::Table VectorEnv::table(std::int64_t env, std::int64_t hand) const {
@@ -66,7 +67,7 @@ void VectorEnv::apply(Table& t, const Action& a) const {
 
 // Plays the table's other seats until a learner decides, dealing the next hand whenever one ends.
 void VectorEnv::advance(std::int64_t env) {
-  Table& t = tables_[at(env)];
+  Table& t = tables_[as_index(env)];
   for (;;) {
     const State& s = t.game.state();
     if (s.phase == Phase::Over) {
@@ -78,7 +79,7 @@ void VectorEnv::advance(std::int64_t env) {
     }
     t.game.legal_actions(t.legal);
     if (learner_decides(s)) return;
-    apply(t, t.legal[choose_on(*options_.opponents[at(s.to_move)], t.game, t.legal, t.stream)]);
+    apply(t, t.legal[choose_on(*options_.opponents[as_index(s.to_move)], t.game, t.legal, t.stream)]);
   }
 }
 
@@ -112,10 +113,10 @@ void VectorEnv::step(const std::int64_t* choices, std::size_t n) {
 // Every table in parallel (a fresh deal on reset, the choice on step), then the batch's offsets.
 void VectorEnv::run(bool apply_choices, const std::int64_t* choices) {
   parallel_for(num_envs(), options_.threads, [&](std::int64_t i) {
-    Table& t = tables_[at(i)];
+    Table& t = tables_[as_index(i)];
     if (apply_choices) {
       t.finished.clear();
-      apply(t, t.legal[at(choices[i])]);
+      apply(t, t.legal[as_index(choices[i])]);
     } else {
       t = table(i, 0);
     }
@@ -135,14 +136,14 @@ void VectorEnv::write(const BatchOut& out) const {
 }
 
 void VectorEnv::write_table(std::int64_t env, const BatchOut& out) const {
-  const Table& t = tables_[at(env)];
+  const Table& t = tables_[as_index(env)];
   const State& s = t.game.state();
-  const std::int64_t first = offsets_[at(env)];
+  const std::int64_t first = offsets_[as_index(env)];
   out.env[env] = env;
   out.seat[env] = s.to_move;
-  out.offsets[env + 1] = offsets_[at(env) + 1];
+  out.offsets[env + 1] = offsets_[as_index(env) + 1];
   if (env == 0) out.offsets[0] = 0;
-  for (std::size_t k = 0; k < t.legal.size(); ++k) out.actions[at(first) + k] = to_row(s.to_move, t.legal[k]);
+  for (std::size_t k = 0; k < t.legal.size(); ++k) out.actions[as_index(first) + k] = to_row(s.to_move, t.legal[k]);
   if (options_.features == Features::None) return;
   const GameView v = view_of(t.game);
   if (options_.features == Features::Compact) {

@@ -15,7 +15,8 @@
 
 namespace ddz::py_bind {
 
-namespace {
+// Named, not anonymous: a unity build shares one anonymous namespace among the bindings.
+namespace vector_env_binding {
 
 // One environment and a lock: its calls run without the GIL, so two Python threads could
 // otherwise step the same tables at once.
@@ -227,9 +228,10 @@ Game game(PyVectorEnv& e, py::handle index) {
   return e.env.game(static_cast<int>(int_arg(index, "env", 0, e.env.num_envs() - 1)));
 }
 
-}  // namespace
+}  // namespace vector_env_binding
 
 void register_vector_env(py::module_& m) {
+  using namespace vector_env_binding;
   m.attr("DOUZERO_X_WIDTHS") = py::make_tuple(douzero_x_width(DouZeroPosition::Landlord), douzero_x_width(DouZeroPosition::LandlordDown),
                                               douzero_x_width(DouZeroPosition::LandlordUp));
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ tables of doudizhu.envs.VectorEnv (use that class).")
