@@ -34,6 +34,14 @@ def hint(child: pexpect.spawn) -> str:
     return str(child.match.group(1))
 
 
+def leave(child: pexpect.spawn) -> int:
+    """Waits for the program to end; its exit status."""
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in child.before
+    return int(child.exitstatus)
+
+
 def test_a_whole_hand_typed_at_the_keyboard() -> None:
     child = spawn("--seed", "7")
     child.expect(r"seed 7 \(--seed 7 replays this deal\)")
@@ -83,28 +91,20 @@ def test_moves_are_grouped_by_kind() -> None:
     kinds = re.findall(r"^\s+(\w+):", child.before, flags=re.M)
     assert "solo" in kinds and "pair" in kinds and len(kinds) == len(set(kinds))
     child.sendline("quit")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    assert leave(child) == 0
 
 
-def test_end_of_input_leaves_with_status_0() -> None:
+@pytest.mark.parametrize(("how", "status"), [("quit", 0), ("exit", 0), ("ctrl-d", 0), ("ctrl-c", 130)])
+def test_leaving_is_a_choice_not_a_failure(how: str, status: int) -> None:
     child = spawn("--seed", "3")
     child.expect(PROMPT)
-    child.sendeof()
-    child.expect("bye")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
-
-
-def test_ctrl_c_leaves_with_status_130_and_no_traceback() -> None:
-    child = spawn("--seed", "3")
-    child.expect(PROMPT)
-    child.kill(signal.SIGINT)
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130 and "Traceback" not in child.before
+    if how == "ctrl-d":
+        child.sendeof()
+    elif how == "ctrl-c":
+        child.kill(signal.SIGINT)
+    else:
+        child.sendline(how)
+    assert leave(child) == status
 
 
 def test_a_fresh_deal_each_run_with_its_seed_printed() -> None:
