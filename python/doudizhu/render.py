@@ -67,12 +67,19 @@ def cards_svg(cards: Cards) -> str:
     return _document(body, max(width, 1) + 4, CARD_H + 4)
 
 
+def role(game: Game, seat: int) -> str:
+    """A seat's role as the table shows it: 'bidding' until there is a landlord, then
+    'landlord' or 'peasant' (the terminal game's screen says the same)."""
+    if game.landlord is None:
+        return "bidding"
+    return "landlord" if game.landlord == seat else "peasant"
+
+
 def _seat_line(game: Game, seat: int, viewer: int | None) -> tuple[str, Cards | None, int]:
-    role = "bidding" if game.landlord is None else ("landlord" if game.landlord == seat else "peasant")
     hand = game.hand(seat)
     shown = hand if viewer is None or viewer == seat else None
     turn = " - to move" if game.to_move == seat else ""
-    return f"seat {seat} ({role}), {len(hand)} cards{turn}", shown, len(hand)
+    return f"seat {seat} ({role(game, seat)}), {len(hand)} cards{turn}", shown, len(hand)
 
 
 def game_svg(game: Game, seat: int | None = None) -> str:
@@ -115,4 +122,4 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["cards_svg", "game_svg", "svg"]
+__all__ = ["cards_svg", "game_svg", "role", "svg"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed, rank_name
+from .render import role
 
 HUMAN = 0
 LEGEND = "cards: 3-9, T (ten, '10' works too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
@@ -41,18 +42,12 @@ class Options:
     auto: bool
 
 
-def _role(game: Game, seat: int) -> str:
-    if game.landlord is None:
-        return "bidding"
-    return "landlord" if game.landlord == seat else "peasant"
-
-
 def _name(seat: int, options: Options) -> str:
     return "you" if seat == HUMAN and not options.auto else f"seat {seat}"
 
 
 def _who(game: Game, seat: int, options: Options) -> str:
-    return f"{_name(seat, options)} ({_role(game, seat)})"
+    return f"{_name(seat, options)} ({role(game, seat)})"
 
 
 def _played_by_rank(game: Game) -> str:
