@@ -383,14 +383,14 @@ std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& 
 
 }  // namespace
 
-std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal) {
+std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame_search) {
   const State& s = game.state();
   if (s.phase == Phase::Bidding) return bid(game, legal);
   const View v(game);
   const Plan plan = plan_hand(v.hand, game.rules());
   const std::size_t planned = s.last.cards ? follow(v, game, legal, plan) : lead(v, legal, plan);
   // Nothing to search when there is no choice or the plan goes out.
-  const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(s) <= kEndgameCards;
+  const bool search = endgame_search == Endgame::Search && legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(s) <= kEndgameCards;
   return search ? endgame(v, game, legal, planned) : planned;
 }
 

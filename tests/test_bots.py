@@ -9,7 +9,7 @@ import pytest
 
 import doudizhu as dz
 from doudizhu import Rules
-from doudizhu.bots import Bot, DeterminizedBot, Heuristic, Random, builtin_name
+from doudizhu.bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Random, builtin_name
 from doudizhu.cli import main
 
 
@@ -24,10 +24,13 @@ class PythonHeuristic:
 
 
 def test_built_in_bots_are_bots_and_name_their_policy() -> None:
-    for bot, name in ((Random(seed=1), "random"), (Heuristic(), "heuristic")):
+    bots = {"random": Random(seed=1), "heuristic": Heuristic(), "fast_heuristic": FastHeuristic()}
+    assert tuple(bots) == dz.POLICIES  # every built-in policy has its bot
+    for name, bot in bots.items():
         assert isinstance(bot, Bot) and builtin_name(bot) == name
         game = dz.Game(seed=3)
         assert bot.act(game) in game.legal_actions()
+        assert repr(bot).startswith(type(bot).__name__ + "(")
     assert builtin_name(PythonHeuristic()) is None and builtin_name("random") == "random"
     assert Random(seed=5).act(dz.Game(seed=1)) == Random(seed=5).act(dz.Game(seed=1))
 
@@ -49,8 +52,8 @@ def test_bots_choose_from_what_their_seat_knows(bot: Bot) -> None:
 
 
 def test_names_and_bots_are_interchangeable_wherever_a_policy_is_taken() -> None:
-    by_name = dz.selfplay(30, policy=["heuristic", "random", "heuristic"], seed=4)
-    by_bot = dz.selfplay(30, policy=[Heuristic(), Random(), Heuristic()], seed=4)
+    by_name = dz.selfplay(30, policy=["heuristic", "random", "fast_heuristic"], seed=4)
+    by_bot = dz.selfplay(30, policy=[Heuristic(), Random(), FastHeuristic()], seed=4)
     assert (by_name.payouts == by_bot.payouts).all()
     game = dz.Game(seed=2)
     assert dz.playout(game, Heuristic(), seed=1).hash == dz.playout(game, "heuristic", seed=1).hash

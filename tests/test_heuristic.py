@@ -43,6 +43,41 @@ def test_the_heuristic_does_not_read_hidden_cards(rules: Rules) -> None:
     assert checked > 500
 
 
+def cards_in_hands(game: Game) -> int:
+    return sum(len(game.hand(seat)) for seat in range(game.rules.players))
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules.preset("four_player")], ids=["standard", "four_player"])
+def test_the_fast_heuristic_is_the_heuristic_without_its_endgame_search(rules: Rules) -> None:
+    # Where more than 18 cards are in the hands, the search does not run: the same choice.
+    # In the endgame the two part somewhere, or the search would be doing nothing.
+    agreed = parted = 0
+    for seed in range(30):
+        game = Game(seed=seed, rules=rules)
+        while game.phase != "over":
+            strong, fast = heuristic(game), choose_action(game, "fast_heuristic", 0)
+            if cards_in_hands(game) > 18:
+                assert fast == strong, (seed, str(game.hand(game.to_move or 0)))
+                agreed += 1
+            else:
+                parted += fast != strong
+            game.step(strong)
+    assert agreed > 500 and parted > 0
+
+
+def test_the_fast_heuristic_does_not_read_hidden_cards() -> None:
+    for seed in range(12):
+        game = Game(seed=seed)
+        while game.phase != "over":
+            choice = choose_action(game, "fast_heuristic", 0)
+            if game.phase == "playing":
+                seat = game.to_move
+                assert seat is not None
+                for world in dz.sample_worlds(game, seat, 3, seed=seed):
+                    assert choose_action(world, "fast_heuristic", 0) == choice
+            game.step(choice)
+
+
 def test_the_heuristic_keeps_control_to_go_out() -> None:
     # A 2 nobody can beat (the other 2s and both jokers are played), then the 3: the
     # weakest-first lead (the 3) would let the opponent's single out.

@@ -256,7 +256,14 @@ PolicyKind policy_arg(py::handle policy) {
   const py::object builtin = py::getattr(py::type::of(policy), "__builtin_policy__", py::none());
   const std::string text = text_arg(builtin.is_none() ? policy : py::handle(builtin), "policy");
   const auto kind = policy_named(text);
-  if (!kind) throw py::value_error("unknown policy " + quoted(text) + "; built-in policies: random, heuristic");
+  if (!kind) {
+    std::string names;
+    for (const auto& named : kPolicyNames) {
+      if (!names.empty()) names += ", ";
+      names += named.first;
+    }
+    throw py::value_error("unknown policy " + quoted(text) + "; built-in policies: " + names);
+  }
   return *kind;
 }
 

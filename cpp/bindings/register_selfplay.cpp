@@ -101,6 +101,9 @@ py::dict run(py::handle games_obj, py::handle policy, py::handle seed, py::handl
 
 void register_selfplay(py::module_& m) {
   m.attr("ACTION_DTYPE") = action_dtype();
+  py::list policies;
+  for (const auto& named : kPolicyNames) policies.append(std::string(named.first));
+  m.attr("POLICIES") = py::tuple(policies);
   m.def("selfplay", &run, py::arg("games"), py::arg("policy") = "random", py::arg("seed") = 0, py::arg("threads") = 1,
         py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
         "Whole games in C++ on `threads` threads without the GIL; a dict of NumPy arrays.");

@@ -14,7 +14,8 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
   :class:`MoveError`, :class:`IllegalActionError` and :class:`RecordError`.
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays; game ``i``
   of a seed is dealt from :func:`game_seed` ``(seed, i)``, and :func:`choose_action` is
-  the action a built-in policy (``"random"``, ``"heuristic"``) plays in a game.
+  the action a built-in policy (:data:`POLICIES`: ``"random"``, ``"heuristic"``,
+  ``"fast_heuristic"``) plays in a game.
 - :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`: search
   support (determinized worlds, the exact endgame solver, rollouts); an example bot in
   :mod:`doudizhu.bots`.
@@ -32,6 +33,7 @@ from . import actions, bots, encode, record, render
 from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
+    POLICIES,
     Action,
     ActionSpace,
     ActionType,
@@ -79,6 +81,7 @@ for _drawn in (Cards, Move, Game):
 __all__ = [
     "ACTION_DTYPE",
     "MOVE_DTYPE",
+    "POLICIES",
     "Action",
     "ActionSpace",
     "ActionType",

@@ -19,6 +19,7 @@ _Phase: TypeAlias = Literal["bidding", "playing", "over"]
 
 MOVE_DTYPE: np.dtype[np.void]
 ACTION_DTYPE: np.dtype[np.void]
+POLICIES: tuple[str, ...]
 
 class Cards:
     def __init__(self, cards: _CardsLike = "") -> None: ...

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from . import __version__, terminal
-from ._core import Cards, Rules, legal_moves
+from ._core import POLICIES, Cards, Rules, legal_moves
 from ._progress import progress_bar
 from .evaluate import evaluate, print_progress
 from .selfplay import SelfPlayResult, selfplay
@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"doudizhu-engine {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     presets = Rules.presets()
-    policies = ["random", "heuristic"]
+    policies = list(POLICIES)
 
     play = commands.add_parser(
         "play", formatter_class=defaults, help="play a hand against bots (--auto: bots in every seat)",

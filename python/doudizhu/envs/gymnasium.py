@@ -36,7 +36,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "Gymnasium", "envs") from error
 
-from .._core import Game, Rules, choose_action
+from .._core import POLICIES, Game, Rules, choose_action
 from ..bots import builtin_name
 from ..selfplay import Player, Policy, choose, seat_players
 from ._table import RENDER_MODES, Observation, Table, check_options, observation_space
@@ -44,8 +44,6 @@ from ._table import RENDER_MODES, Observation, Table, check_options, observation
 __all__ = ["ENV_ID", "DouDizhuEnv"]
 
 ENV_ID = "doudizhu/DouDizhu-v0"
-POLICIES = ("random", "heuristic")
-
 
 def _policies(opponents: Policy, count: int) -> tuple[Player, ...]:
     try:
