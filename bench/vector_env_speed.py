@@ -148,14 +148,17 @@ def douzero_scores(model: Model, b: Batch) -> np.ndarray:
 
 
 def vector_loop(scores: Callable[[Batch], np.ndarray], tables: int, threads: int, rules: dz.Rules,
-                features: str) -> Loop:
-    """A step of VectorEnv: score the batch's actions, take each decision's best."""
-    env = VectorEnv(tables, rules=rules, features=features, threads=threads)  # type: ignore[arg-type]
+                features: str, batches: int = 1) -> Loop:
+    """A step of VectorEnv: score the batch's actions, take each decision's best. With two
+    batches or more, each step's tables play on the background thread while the next
+    batch is scored (send / recv)."""
+    env = VectorEnv(tables, rules=rules, features=features, threads=threads,  # type: ignore[arg-type]
+                    batch_size=tables // batches)
     batch = [env.reset()]
 
     def step() -> int:
         batch[0] = env.step(batch[0].argmax(scores(batch[0])), out=batch[0])
-        return tables
+        return env.batch_size
 
     return step
 
@@ -357,10 +360,12 @@ def main() -> None:
         "python_douzero": python_douzero_loop(model),
         "vector_douzero_1": vector_loop(partial(douzero_scores, model), n, 1, DOUZERO_RULES, "douzero"),
         "vector_douzero_2": vector_loop(partial(douzero_scores, model), n, 2, DOUZERO_RULES, "douzero"),
+        "vector_douzero_2_overlap": vector_loop(partial(douzero_scores, model), n, 2, DOUZERO_RULES, "douzero", 2),
         "rlcard_env": rlcard_env_loop(model),
         "python_compact": python_compact_loop(model),
         "vector_compact_1": vector_loop(partial(compact_scores, model), n, 1, RLCARD_RULES, "compact"),
         "vector_compact_2": vector_loop(partial(compact_scores, model), n, 2, RLCARD_RULES, "compact"),
+        "vector_compact_2_overlap": vector_loop(partial(compact_scores, model), n, 2, RLCARD_RULES, "compact", 2),
     }
     rates = best_rates(loops, args.rounds, args.round_s)
     del loops

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 #include <stdexcept>
 
 #include "require.hpp"
@@ -14,6 +15,13 @@ namespace {
 
 std::size_t as_index(std::int64_t i) { return static_cast<std::size_t>(i); }
 
+// Copies a group's column into the caller's array (absent columns are skipped).
+template <class T, class U>
+void copy_out(const std::vector<T>& from, U* to) {
+  static_assert(sizeof(T) == sizeof(U));
+  if (to && !from.empty()) std::memcpy(static_cast<void*>(to), from.data(), from.size() * sizeof(T));
+}
+
 }  // namespace
 
 VectorEnv::VectorEnv(const VectorEnvOptions& options)
@@ -24,6 +32,10 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
       layout_(observation_layout(std::max(options.rules.players, 3), options.rules.decks)) {
   if (auto why = validate(options.rules); !why.empty()) throw std::invalid_argument(why);
   require(options.num_envs >= 1, "num_envs must be at least 1");
+  if (options_.batch_size == 0) options_.batch_size = options.num_envs;
+  require(options_.batch_size >= 1 && options_.batch_size <= options.num_envs && options.num_envs % options_.batch_size == 0,
+          "batch_size must divide num_envs (" + std::to_string(options.num_envs) + "), not be " +
+              std::to_string(options_.batch_size));
   const auto all_seats = static_cast<std::uint8_t>((1u << options.rules.players) - 1);
   require(options.learners.by != Learners::By::Seats || (options.learners.seats & all_seats) != 0,
           "learners: give at least one seat");
@@ -40,13 +52,14 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
                                    "(wild-card rules have none)");
   tables_.reserve(as_index(options.num_envs));
   for (std::int64_t i = 0; i < options.num_envs; ++i) tables_.push_back(table(i, 0));
-  offsets_.assign(as_index(options.num_envs) + 1, 0);
+  groups_.resize(as_index(groups()));
+  for (Group& g : groups_) g.offsets.assign(as_index(batch_size()) + 1, 0);
 }
 
 VectorEnv::Table VectorEnv::table(std::int64_t env, std::int64_t hand) const {
   const auto index = static_cast<std::uint64_t>(env) + static_cast<std::uint64_t>(hand) * static_cast<std::uint64_t>(num_envs());
   const SelfPlayDeal d = selfplay_deal(options_.rules, options_.seed, index);
-  return Table{Game(d.deal_seed, options_.rules, d.first_bidder), d.policy_stream, hand, 0, {}, {}};
+  return Table{Game(d.deal_seed, options_.rules, d.first_bidder), d.policy_stream, hand, 0, -1, {}, {}};
 }
 
 bool VectorEnv::learner_decides(const State& s) const {
@@ -84,87 +97,171 @@ void VectorEnv::advance(std::int64_t env) {
 }
 
 void VectorEnv::reset(std::uint64_t seed) {
+  worker_.wait_all();
   options_.seed = seed;
   started_ = true;
-  run(false, nullptr);
+  sent_ = false;
+  for (std::size_t g = 0; g < groups_.size(); ++g) play_group(g, false);
+  received_ = 0;
 }
 
 std::string VectorEnv::choices_error(const std::int64_t* choices, std::size_t n) const {
   if (!started_) return "reset() the environment before step()";
-  if (n != tables_.size()) {
-    return "choices must hold one choice per table (" + std::to_string(tables_.size()) + "), not " + std::to_string(n);
+  if (sent_) return "this batch's choices were sent: recv() the next batch first";
+  const auto rows = as_index(batch_size());
+  if (n != rows) {
+    return "choices must hold one choice per decision of the batch (" + std::to_string(rows) + "), not " +
+           std::to_string(n);
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t legal = tables_[i].legal.size();
-    if (choices[i] < 0 || static_cast<std::uint64_t>(choices[i]) >= legal) {
-      return "choices[" + std::to_string(i) + "] = " + std::to_string(choices[i]) + ": table " + std::to_string(i) +
-             " has " + std::to_string(legal) + " legal actions (0.." + std::to_string(legal - 1) + ")";
+  const std::vector<std::int64_t>& offsets = this->offsets();
+  for (std::size_t b = 0; b < n; ++b) {
+    const auto legal = offsets[b + 1] - offsets[b];
+    if (choices[b] < 0 || choices[b] >= legal) {
+      return "choices[" + std::to_string(b) + "] = " + std::to_string(choices[b]) + ": table " +
+             std::to_string(first_env() + static_cast<std::int64_t>(b)) + " has " + std::to_string(legal) +
+             " legal actions (0.." + std::to_string(legal - 1) + ")";
     }
   }
   return {};
 }
 
-void VectorEnv::step(const std::int64_t* choices, std::size_t n) {
+void VectorEnv::take_choices(const std::int64_t* choices, std::size_t n) {
   const std::string why = choices_error(choices, n);
   require(why.empty(), why);
-  run(true, choices);
+  for (std::size_t b = 0; b < n; ++b) tables_[as_index(first_env()) + b].choice = choices[b];
 }
 
-// Every table in parallel (a fresh deal on reset, the choice on step), then the batch's offsets.
-void VectorEnv::run(bool apply_choices, const std::int64_t* choices) {
-  parallel_for(num_envs(), options_.threads, [&](std::int64_t i) {
+void VectorEnv::send(const std::int64_t* choices, std::size_t n) {
+  take_choices(choices, n);
+  const std::size_t g = received_;
+  groups_[g].ticket = worker_.submit([this, g] { play_group(g, true); });
+  sent_ = true;
+}
+
+void VectorEnv::recv() {
+  require(sent_, "send() the batch's choices before recv()");
+  received_ = (received_ + 1) % groups_.size();
+  worker_.wait(groups_[received_].ticket);
+  sent_ = false;
+}
+
+void VectorEnv::step(const std::int64_t* choices, std::size_t n) {
+  if (groups_.size() > 1) {
+    send(choices, n);
+    recv();
+    return;
+  }
+  take_choices(choices, n);
+  play_group(0, true);
+}
+
+const Game& VectorEnv::game(int env) const {
+  worker_.wait(groups_[as_index(env / batch_size())].ticket);
+  return tables_[as_index(env)].game;
+}
+
+void VectorEnv::play_group(std::size_t g, bool apply_choices) {
+  const std::int64_t first = static_cast<std::int64_t>(g) * batch_size();
+  parallel_for(batch_size(), options_.threads, [&](std::int64_t b) {
+    const std::int64_t i = first + b;
     Table& t = tables_[as_index(i)];
+    t.finished.clear();
     if (apply_choices) {
-      t.finished.clear();
-      apply(t, t.legal[as_index(choices[i])]);
+      apply(t, t.legal[as_index(t.choice)]);
     } else {
       t = table(i, 0);
     }
     advance(i);
   });
-  finished_.clear();
-  for (std::size_t i = 0; i < tables_.size(); ++i) {
-    const Table& t = tables_[i];
-    offsets_[i + 1] = offsets_[i] + static_cast<std::int64_t>(t.legal.size());
-    finished_.insert(finished_.end(), t.finished.begin(), t.finished.end());
+  Group& group = groups_[g];
+  group.finished.clear();
+  for (std::size_t b = 0; b < as_index(batch_size()); ++b) {
+    const Table& t = tables_[as_index(first) + b];
+    group.offsets[b + 1] = group.offsets[b] + static_cast<std::int64_t>(t.legal.size());
+    group.finished.insert(group.finished.end(), t.finished.begin(), t.finished.end());
   }
+  const BatchOut out = group.sized(options_, layout_.size, space_ ? space_->size() : 0);
+  parallel_for(batch_size(), options_.threads, [&](std::int64_t b) { write_table(first + b, b, group.offsets, out); });
+}
+
+BatchOut VectorEnv::Group::sized(const VectorEnvOptions& o, int observation_size, int space_size) {
+  const auto rows = as_index(o.batch_size), actions_n = as_index(offsets.back());
+  BatchOut out;
+  env.resize(rows);
+  seat.resize(rows);
+  actions.resize(actions_n);
+  out.env = env.data();
+  out.seat = seat.data();
+  out.actions = actions.data();
+  if (o.features == Features::Compact) {
+    observation.resize(rows * as_index(observation_size));
+    out.observation = observation.data();
+    if (space_size > 0) {
+      action_ids.resize(actions_n);
+      out.action_ids = action_ids.data();
+    }
+    if (o.mask) {
+      mask.resize(rows * as_index(space_size));
+      out.mask = reinterpret_cast<bool*>(mask.data());
+    }
+  } else if (o.features == Features::DouZero) {
+    x_no_action.resize(rows * as_index(douzero_batch_width()));
+    z.resize(rows * kDouZeroZRows * kDouZeroZCols);
+    position.resize(rows);
+    action_planes.resize(actions_n * kDouZeroCards);
+    out.x_no_action = x_no_action.data();
+    out.z = z.data();
+    out.position = position.data();
+    out.action_planes = action_planes.data();
+  }
+  return out;
 }
 
 void VectorEnv::write(const BatchOut& out) const {
-  assert(started_);
-  parallel_for(num_envs(), options_.threads, [&](std::int64_t i) { write_table(i, out); });
+  assert(started_ && !sent_);
+  const Group& g = groups_[received_];
+  copy_out(g.env, out.env);
+  copy_out(g.seat, out.seat);
+  copy_out(g.offsets, out.offsets);
+  copy_out(g.actions, out.actions);
+  copy_out(g.observation, out.observation);
+  copy_out(g.action_ids, out.action_ids);
+  copy_out(g.mask, out.mask);
+  copy_out(g.x_no_action, out.x_no_action);
+  copy_out(g.z, out.z);
+  copy_out(g.position, out.position);
+  copy_out(g.action_planes, out.action_planes);
 }
 
-void VectorEnv::write_table(std::int64_t env, const BatchOut& out) const {
+void VectorEnv::write_table(std::int64_t env, std::int64_t row, const std::vector<std::int64_t>& offsets,
+                            const BatchOut& out) const {
   const Table& t = tables_[as_index(env)];
   const State& s = t.game.state();
-  const std::int64_t first = offsets_[as_index(env)];
-  out.env[env] = env;
-  out.seat[env] = s.to_move;
-  out.offsets[env + 1] = offsets_[as_index(env) + 1];
-  if (env == 0) out.offsets[0] = 0;
+  const std::int64_t first = offsets[as_index(row)];
+  out.env[row] = env;
+  out.seat[row] = s.to_move;
   for (std::size_t k = 0; k < t.legal.size(); ++k) out.actions[as_index(first) + k] = to_row(s.to_move, t.legal[k]);
   if (options_.features == Features::None) return;
   const GameView v = view_of(t.game);
   if (options_.features == Features::Compact) {
-    encode_observation(v, s.to_move, layout_, out.observation + env * layout_.size);
+    encode_observation(v, s.to_move, layout_, out.observation + row * layout_.size);
     if (!space_) return;
     thread_local std::vector<int> ids;
     [[maybe_unused]] const int missing = space_->ids(t.legal, ids);
     assert(missing < 0);  // the space holds every move that fits in a hand
     std::copy(ids.begin(), ids.end(), out.action_ids + first);
     if (!out.mask) return;
-    bool* mask = out.mask + env * space_->size();
+    bool* mask = out.mask + row * space_->size();
     std::fill(mask, mask + space_->size(), false);
     for (const int id : ids) mask[id] = true;
     return;
   }
   const int width = douzero_batch_width();
-  std::int8_t* x = out.x_no_action + env * width;
+  std::int8_t* x = out.x_no_action + row * width;
   std::fill(x, x + width, std::int8_t{0});
   douzero_x_no_action(v, x);
-  douzero_z(v, out.z + env * kDouZeroZRows * kDouZeroZCols);
-  out.position[env] = static_cast<std::int8_t>(douzero_position(s));
+  douzero_z(v, out.z + row * kDouZeroZRows * kDouZeroZCols);
+  out.position[row] = static_cast<std::int8_t>(douzero_position(s));
   std::int8_t* planes = out.action_planes + first * kDouZeroCards;
   std::fill(planes, planes + t.legal.size() * kDouZeroCards, std::int8_t{0});
   for (std::size_t k = 0; k < t.legal.size(); ++k) {

@@ -220,8 +220,8 @@ def records(env: VectorEnv) -> list[object]:
 @pytest.mark.parametrize(
     ("make", "error", "match"),
     [
-        (lambda n: np.zeros(n - 1, dtype=np.int64), dz.IllegalActionError, "one choice per table"),
-        (lambda n: np.zeros(n + 1, dtype=np.int64), dz.IllegalActionError, "one choice per table"),
+        (lambda n: np.zeros(n - 1, dtype=np.int64), dz.IllegalActionError, "one choice per decision"),
+        (lambda n: np.zeros(n + 1, dtype=np.int64), dz.IllegalActionError, "one choice per decision"),
         (lambda n: np.full(n, -1), dz.IllegalActionError, r"choices\[0\] = -1"),
         (lambda n: np.full(n, 10**4), dz.IllegalActionError, r"choices\[0\] = 10000: table 0 has"),
         (lambda n: np.full(n, 2**64 - 1, dtype=np.uint64), dz.IllegalActionError, r"choices\[0\]"),
@@ -277,6 +277,71 @@ def test_misuse_is_refused() -> None:
     ]:
         with pytest.raises(error, match=match):
             VectorEnv(**kwargs)  # type: ignore[arg-type]
+
+
+def table_choices(env: VectorEnv, batch: Batch) -> npt.NDArray[np.int64]:
+    """Choices that are a function of each table's game: the same however it is batched."""
+    return np.array([env.game(int(e)).hash % int(n) for e, n in zip(batch.env, np.diff(batch.offsets))], dtype=np.int64)
+
+
+@pytest.mark.parametrize("features", [None, "compact", "douzero"])
+def test_batches_of_part_of_the_tables_play_the_same_games(features: str | None) -> None:
+    # Every table through one batch, and through batches of 3 of 9 tables, stepped, or sent
+    # and received: the same games, and the same finished hands.
+    whole = VectorEnv(9, features=features, seed=4, opponents="fast_heuristic", learners=0)  # type: ignore[arg-type]
+    parts = VectorEnv(9, features=features, seed=4, opponents="fast_heuristic", learners=0,  # type: ignore[arg-type]
+                      batch_size=3, threads=2)
+    batch, part = whole.reset(), parts.reset()
+    assert (parts.batch_size, len(part), list(part.env)) == (3, 3, [0, 1, 2])
+    ended_whole: list[tuple[int, int]] = []
+    ended_parts: list[tuple[int, int]] = []
+    for step in range(60):
+        batch = whole.step(table_choices(whole, batch))
+        ended_whole += zip(batch.finished.env.tolist(), batch.finished.payouts[:, 0].tolist())
+        for group in range(3):
+            assert list(part.env) == [3 * group, 3 * group + 1, 3 * group + 2]
+            choices = table_choices(parts, part)
+            if step % 2:
+                part = parts.step(choices)
+            else:
+                parts.send(choices)
+                part = parts.recv()
+            ended_parts += zip(part.finished.env.tolist(), part.finished.payouts[:, 0].tolist())
+        assert records(whole) == records(parts)
+    assert sorted(ended_whole) == sorted(ended_parts) and ended_whole
+
+
+def test_send_and_recv_are_refused_out_of_turn() -> None:
+    env = VectorEnv(4, batch_size=2)
+    with pytest.raises(RuntimeError, match="send"):
+        env.recv()  # nothing sent (the environment not even reset)
+    batch = env.reset()
+    with pytest.raises(RuntimeError, match="send"):
+        env.recv()
+    with pytest.raises(dz.IllegalActionError, match="one choice per decision of the batch"):
+        env.send([0, 0, 0, 0])  # a batch has 2 decisions
+    before = records(env)
+    env.send(np.zeros(2, dtype=np.int64))
+    for again in (lambda: env.send([0, 0]), lambda: env.step([0, 0])):
+        with pytest.raises(RuntimeError, match="recv"):
+            again()
+    assert env.game(0) is not None  # a table may be read while its batch plays
+    following = env.recv()
+    assert list(following.env) == [2, 3] and records(env) != before
+    with pytest.raises(ValueError, match="batch_size must divide"):
+        VectorEnv(4, batch_size=3)
+    with pytest.raises(ValueError, match="batch_size"):
+        VectorEnv(4, batch_size=0)
+    del batch
+
+
+def test_a_sent_batch_can_be_reset_or_dropped() -> None:
+    env = VectorEnv(4, batch_size=2, seed=3)
+    first = env.reset()
+    env.send([0, 0])
+    assert env.reset().actions.tobytes() == first.actions.tobytes()  # the sent batch is dropped
+    env.send([0, 0])
+    del env  # the background thread finishes the batch and stops
 
 
 def test_reset_replays_and_reseeds() -> None:

@@ -76,7 +76,8 @@ int threads_arg(py::handle obj) {
 constexpr int kMaxTables = 1 << 20;
 
 std::unique_ptr<PyVectorEnv> make(py::handle num_envs, py::handle rules, py::handle features, py::handle learners,
-                                  py::handle opponents, py::handle seed, py::handle threads, py::handle mask) {
+                                  py::handle opponents, py::handle seed, py::handle threads, py::handle mask,
+                                  py::handle batch_size) {
   VectorEnvOptions o;
   o.num_envs = static_cast<int>(int_arg(num_envs, "num_envs", 1, kMaxTables));
   o.rules = to_rules(rules);
@@ -86,6 +87,7 @@ std::unique_ptr<PyVectorEnv> make(py::handle num_envs, py::handle rules, py::han
   o.opponents = policies_arg(opponents, o.rules.players);
   o.seed = seed_arg(seed);
   o.threads = threads_arg(threads);
+  o.batch_size = batch_size.is_none() ? 0 : static_cast<int>(int_arg(batch_size, "batch_size", 1, o.num_envs));
   try {
     return std::make_unique<PyVectorEnv>(o);
   } catch (const std::bad_alloc&) {
@@ -105,16 +107,41 @@ py::array_t<std::int64_t> choices_arg(py::handle obj) {
 // What a batch holds after a reset or step: (its actions, the hands that ended).
 py::tuple sizes(const VectorEnv& env) { return py::make_tuple(env.offsets().back(), env.finished().size()); }
 
-py::tuple step(PyVectorEnv& e, py::handle choices_obj) {
-  const auto held = lock(e);
+// Applies the choices with `how` (VectorEnv::step or send) without the GIL, once they are checked.
+void apply_choices(PyVectorEnv& e, py::handle choices_obj, void (VectorEnv::*how)(const std::int64_t*, std::size_t)) {
   const auto choices = choices_arg(choices_obj);
   const auto n = static_cast<std::size_t>(choices.size());
+  if (e.env.sent()) throw std::runtime_error("this batch's choices were sent: recv() the next batch first");
   if (auto why = e.env.choices_error(choices.data(), n); !why.empty()) raise(ErrorKind::IllegalAction, why);
+  py::gil_scoped_release release;
+  (e.env.*how)(choices.data(), n);
+}
+
+py::tuple step(PyVectorEnv& e, py::handle choices) {
+  const auto held = lock(e);
+  apply_choices(e, choices, &VectorEnv::step);
+  return sizes(e.env);
+}
+
+void send(PyVectorEnv& e, py::handle choices) {
+  const auto held = lock(e);
+  apply_choices(e, choices, &VectorEnv::send);
+}
+
+py::tuple recv(PyVectorEnv& e) {
+  const auto held = lock(e);
+  if (!e.env.sent()) throw std::runtime_error("send() the batch's choices before recv()");
   {
     py::gil_scoped_release release;
-    e.env.step(choices.data(), n);
+    e.env.recv();
   }
   return sizes(e.env);
+}
+
+// The batch's arrays are read only between a recv (or reset, or step) and the next send.
+void require_received(const VectorEnv& env) {
+  if (!env.started()) throw py::value_error("reset() the environment first");
+  if (env.sent()) throw std::runtime_error("this batch's choices were sent: recv() the next batch first");
 }
 
 py::tuple reset(PyVectorEnv& e, py::handle seed) {
@@ -144,7 +171,7 @@ struct OutArray {
 
 // The arrays of a batch of `a` actions: what `write` checks and fills.
 std::vector<OutArray> batch_layout(const VectorEnv& env, py::ssize_t a) {
-  const py::ssize_t b = env.num_envs();
+  const py::ssize_t b = env.batch_size();
   const auto i8 = py::dtype::of<std::int8_t>(), i64 = py::dtype::of<std::int64_t>();
   std::vector<OutArray> out{{"env", i64, {b}, &set<&BatchOut::env>}, {"seat", i8, {b}, &set<&BatchOut::seat>}, {"offsets", i64, {b + 1}, &set<&BatchOut::offsets>}, {"actions", action_dtype(), {a}, &set<&BatchOut::actions>}};
   const Features features = env.options().features;
@@ -193,7 +220,7 @@ void* out_data(const py::dict& arrays, const OutArray& spec, std::vector<py::arr
 void write(PyVectorEnv& e, const py::dict& arrays) {
   const auto held_lock = lock(e);
   const VectorEnv& env = e.env;
-  if (!env.started()) throw py::value_error("reset() the environment first");
+  require_received(env);
   std::vector<py::array> held;
   BatchOut out;
   for (const OutArray& spec : batch_layout(env, env.offsets().back())) spec.setter(out, out_data(arrays, spec, held));
@@ -204,6 +231,7 @@ void write(PyVectorEnv& e, const py::dict& arrays) {
 // The hands that ended in the last reset or step, one row each.
 py::dict finished(PyVectorEnv& e) {
   const auto held = lock(e);
+  if (e.env.started()) require_received(e.env);
   const auto& rows = e.env.finished();
   const int players = e.env.options().rules.players;
   py::array_t<std::int64_t> payouts({static_cast<py::ssize_t>(rows.size()), static_cast<py::ssize_t>(players)});
@@ -225,7 +253,9 @@ py::dict finished(PyVectorEnv& e) {
 
 Game game(PyVectorEnv& e, py::handle index) {
   const auto held = lock(e);
-  return e.env.game(static_cast<int>(int_arg(index, "env", 0, e.env.num_envs() - 1)));
+  const int env = static_cast<int>(int_arg(index, "env", 0, e.env.num_envs() - 1));
+  py::gil_scoped_release release;  // the table may be playing a sent batch
+  return e.env.game(env);
 }
 
 }  // namespace vector_env_binding
@@ -236,9 +266,11 @@ void register_vector_env(py::module_& m) {
                                               douzero_x_width(DouZeroPosition::LandlordUp));
   py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ tables of doudizhu.envs.VectorEnv (use that class).")
       .def(py::init(&make), py::arg("num_envs"), py::arg("rules"), py::arg("features"), py::arg("learners"),
-           py::arg("opponents"), py::arg("seed"), py::arg("threads"), py::arg("mask"))
+           py::arg("opponents"), py::arg("seed"), py::arg("threads"), py::arg("mask"), py::arg("batch_size"))
       .def("reset", &reset, py::arg("seed"), "Deals every table (seed None: the current seed) without the GIL; (actions, finished hands).")
-      .def("step", &step, py::arg("choices"), "Applies one choice per table and plays to the next decisions, without the GIL; (actions, finished hands).")
+      .def("step", &step, py::arg("choices"), "Applies one choice per decision and plays to the next batch, without the GIL; (actions, finished hands).")
+      .def("send", &send, py::arg("choices"), "Applies one choice per decision and plays those tables on a background thread.")
+      .def("recv", &recv, "Waits for the next batch without the GIL; (actions, finished hands).")
       .def("batch_layout", &layout_list, "The arrays of a batch as `write` takes them: (name, shape, dtype), -1 for the batch's action count.")
       .def("write", &write, py::arg("out"), "Writes the pending decisions into the arrays of `out`, without the GIL.")
       .def("finished", &finished, "The hands that ended in the last reset or step.")
@@ -247,6 +279,7 @@ void register_vector_env(py::module_& m) {
       .def_property_readonly("observation_size", [](PyVectorEnv& e) { return e.env.observation_size(); })
       .def_property_readonly("seed", [](PyVectorEnv& e) { const auto held = lock(e); return e.env.options().seed; })
       .def_property_readonly("threads", [](PyVectorEnv& e) { return e.env.options().threads; })
+      .def_property_readonly("batch_size", [](PyVectorEnv& e) { return e.env.batch_size(); })
       ;
 }
 

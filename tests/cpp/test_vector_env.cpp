@@ -56,6 +56,55 @@ TEST(vector_env_threads_change_nothing) {
   }
 }
 
+// Choices that are a function of each table's state: the same wherever the table is batched.
+std::vector<std::int64_t> state_choices(const VectorEnv& env) {
+  std::vector<std::int64_t> out;
+  for (int b = 0; b < env.batch_size(); ++b) {
+    const auto n = env.offsets()[static_cast<std::size_t>(b) + 1] - env.offsets()[static_cast<std::size_t>(b)];
+    out.push_back(static_cast<std::int64_t>(hash(env.game(static_cast<int>(env.first_env()) + b).state()) % static_cast<std::uint64_t>(n)));
+  }
+  return out;
+}
+
+TEST(vector_env_batch_sizes_and_send_recv_change_nothing) {
+  // The same state-driven choices through one batch of 12 tables, and through batches of
+  // 4 sent and received in turn on the background thread: the same games, table by table.
+  VectorEnv whole(options(12, Features::DouZero, 2));
+  VectorEnvOptions o = options(12, Features::DouZero, 2);
+  o.batch_size = 4;
+  VectorEnv parts(o);
+  whole.reset(8);
+  parts.reset(8);
+  CHECK_EQ(parts.first_env(), 0);
+  int finished_whole = 0, finished_parts = 0;
+  for (int step = 0; step < 150; ++step) {
+    const auto choices = state_choices(whole);
+    whole.step(choices.data(), choices.size());
+    finished_whole += static_cast<int>(whole.finished().size());
+    for (int g = 0; g < 3; ++g) {
+      const auto part = state_choices(parts);
+      CHECK_EQ(parts.first_env(), 4 * g);
+      parts.send(part.data(), part.size());
+      CHECK(parts.sent());
+      CHECK(!parts.choices_error(part.data(), part.size()).empty());  // sent: recv first
+      parts.recv();
+      finished_parts += static_cast<int>(parts.finished().size());
+    }
+    CHECK_EQ(parts.first_env(), 0);
+    CHECK(hashes(whole) == hashes(parts));
+  }
+  CHECK_EQ(finished_whole, finished_parts);
+  CHECK(finished_whole > 0);
+  o.batch_size = 5;  // must divide the tables
+  bool refused = false;
+  try {
+    VectorEnv bad(o);
+  } catch (const std::invalid_argument&) {
+    refused = true;
+  }
+  CHECK(refused);
+}
+
 TEST(vector_env_with_heuristic_learners_replays_selfplay) {
   VectorEnvOptions o = options(3, Features::None, 1);
   o.opponents.fill(PolicyKind::Heuristic);

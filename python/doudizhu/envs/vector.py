@@ -1,13 +1,21 @@
 """Many tables per call: the vectorized environment for learners with a network in the loop.
 
 :class:`VectorEnv` keeps ``num_envs`` tables in C++. Every table always waits on one
-learner decision, so a batch holds exactly ``num_envs`` decisions, decision ``b`` at table
-``b``. :meth:`VectorEnv.step` takes one choice per decision (an index into its legal
-actions), applies them, and plays every seat that is not a learner with a built-in policy
-(``"heuristic"``, ``"random"`` or the bots :class:`doudizhu.bots.Heuristic` and
-:class:`doudizhu.bots.Random`) until each table's learner must decide again, all with the
-GIL released, on ``threads`` threads. A hand that ends is reported in the batch that
-follows it (:class:`Finished`) and the table is dealt its next hand at once.
+learner decision, so a batch holds exactly ``batch_size`` decisions (every table by
+default), decision ``b`` at table ``batch.env[b]``. :meth:`VectorEnv.step` takes one choice
+per decision (an index into its legal actions), applies them, and plays every seat that is
+not a learner with a built-in policy (a name of :data:`doudizhu.POLICIES` or the bots of
+:mod:`doudizhu.bots` that stand for them) until each table's learner must decide again,
+all with the GIL released, on ``threads`` threads. A hand that ends is reported in the
+batch that follows it (:class:`Finished`) and the table is dealt its next hand at once.
+
+Overlapping the learner and the tables (EnvPool's ``send`` / ``recv``): with
+``batch_size=num_envs // 2`` (or any divisor) the tables are played in groups of that
+size, in turn. :meth:`VectorEnv.send` applies a batch's choices and returns at once, its
+tables playing on a background thread; :meth:`VectorEnv.recv` returns the next group's
+batch. ``step`` is ``send`` then ``recv``, so the plain loop ``batch = env.step(f(batch))``
+already computes one group's choices while the other group plays. The groups come in a
+fixed order, so the games never depend on timing, ``threads`` or ``batch_size``.
 
 Deals: the hands of ``num_envs`` tables are :func:`doudizhu.selfplay`'s games of the same
 seed in order: table ``i``'s ``k``-th hand is self-play game ``i + k * num_envs`` (its
@@ -195,8 +203,9 @@ class VectorEnv:
     ``standard``, ``rlcard``, ``openspiel`` and ``happy`` presets) or None. ``learners``:
     see the module. ``opponents``: a built-in policy for every other seat, or one per seat
     (the learners' entries are unused, except to bid for role learners). ``seed``: the
-    deals (None: a random one). ``threads``: None for one per core. ``mask``: with
-    ``features="compact"``, a legal-action mask per decision.
+    deals (None: a random one). ``threads``: None for one per core. ``batch_size``: the
+    decisions of a batch (a divisor of ``num_envs``; None: every table), see the module.
+    ``mask``: with ``features="compact"``, a legal-action mask per decision.
     """
 
     def __init__(
@@ -209,9 +218,10 @@ class VectorEnv:
         seed: int | None = 0,
         threads: int | None = None,
         *,
+        batch_size: int | None = None,
         mask: bool = False,
     ) -> None:
-        self._core = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads, mask)
+        self._core = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads, mask, batch_size)
         self.rules: Rules = rules if rules is not None else Rules()
         self.features: _Features = features
         has_ids = features == "compact" and not self.rules.wild
@@ -226,6 +236,10 @@ class VectorEnv:
     @property
     def threads(self) -> int:
         return self._core.threads
+
+    @property
+    def batch_size(self) -> int:
+        return self._core.batch_size
 
     @property
     def seed(self) -> int:
@@ -248,8 +262,21 @@ class VectorEnv:
         """
         return self._batch(*self._core.step(choices), out)
 
+    def send(self, choices: npt.ArrayLike) -> None:
+        """Applies ``choices`` as :meth:`step` does and returns at once: the batch's tables
+        play on a background thread. The batch sent must not be read afterwards (its
+        arrays may be reused by :meth:`recv`); only :meth:`recv`, :meth:`reset` and
+        :meth:`game` may follow (RuntimeError otherwise)."""
+        self._core.send(choices)
+
+    def recv(self, out: Batch | None = None) -> Batch:
+        """The next batch after a :meth:`send` (waiting for its tables, without the GIL).
+        ``out``: see :meth:`step`."""
+        return self._batch(*self._core.recv(), out)
+
     def game(self, env: int) -> Game:
-        """A copy of table ``env``'s game (its hand in play and its record)."""
+        """A copy of table ``env``'s game (its hand in play and its record; waits while a
+        sent batch is playing it)."""
         return self._core.game(env)
 
     def _batch(self, actions: int, finished: int, out: Batch | None) -> Batch:
