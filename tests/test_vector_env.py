@@ -77,6 +77,17 @@ def test_douzero_inputs_are_douzeros_rows() -> None:
             assert not z_batch.flags.writeable  # a broadcast of one z, no copy per action
 
 
+def test_douzero_tensors_share_the_rows_and_do_not_copy_z_per_action() -> None:
+    torch = pytest.importorskip("torch")
+    batch = VectorEnv(4, features="douzero", seed=2).reset()
+    for b in range(len(batch)):
+        x, z = batch.douzero_tensors(b)
+        x_want, z_want = batch.douzero_inputs(b)
+        assert torch.equal(x, torch.from_numpy(x_want))
+        assert torch.equal(z, torch.from_numpy(np.ascontiguousarray(z_want)))
+        assert z.stride()[0] == 0 and x.dtype == z.dtype == torch.float32  # one z, seen from every row
+
+
 def test_mask_marks_the_legal_ids() -> None:
     env = VectorEnv(3, rules=dz.Rules.preset("rlcard"), mask=True, seed=1)
     space = dz.ActionSpace(env.rules)

@@ -59,6 +59,7 @@ import numpy.typing as npt
 
 from .. import encode
 from .._core import DOUZERO_X_WIDTHS, Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
+from .._extras import missing_extra
 
 __all__ = ["Batch", "Finished", "VectorEnv"]
 
@@ -178,6 +179,17 @@ class Batch:
         x_batch[:, width:] = self.action_planes[lo:hi]
         z_batch = np.broadcast_to(self.z[b].astype(np.float32), (hi - lo, *self.z.shape[1:]))
         return x_batch, z_batch
+
+    def douzero_tensors(self, b: int) -> tuple[Any, Any]:
+        """:meth:`douzero_inputs` as torch tensors (the ``[train]`` extra): ``x_batch`` a
+        tensor sharing the new array's memory, ``z_batch`` an ``expand`` of one float copy
+        of ``z`` (no row per action is made)."""
+        try:
+            import torch
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            raise missing_extra("Batch.douzero_tensors", "PyTorch", "train") from error
+        x_batch, z_batch = self.douzero_inputs(b)
+        return torch.from_numpy(x_batch), torch.from_numpy(z_batch[0].copy()).expand(len(z_batch), -1, -1)
 
     def douzero(self, b: int) -> encode.DouZeroObservation:
         """Decision ``b``'s dict as :func:`doudizhu.encode.douzero` gives it for the table
