@@ -1,6 +1,7 @@
 #include "action_space.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -31,17 +32,65 @@ std::vector<Action> bidding_actions(Bidding bidding) {
   return {};
 }
 
+// The stand-in enumeration: each id's packed stand-ins (Move::stand_ins, ranks + 1 in
+// nibbles, lowest first), and the id of each packed value (-1 for none).
+struct StandIns {
+  std::vector<std::uint16_t> packed;
+  std::vector<std::int16_t> id = std::vector<std::int16_t>(1 << 16, -1);
+
+  StandIns() {
+    for (int size = 0; size <= kMaxWilds; ++size) add(size, 0, 0, 0);
+    assert(static_cast<int>(packed.size()) == ActionSpace::kStandInIds);
+  }
+  // Every ascending run of `left` more ranks from `low` on, after `shift` bits of `prefix`.
+  void add(int left, int low, unsigned prefix, int shift) {
+    if (left == 0) {
+      id[prefix] = static_cast<std::int16_t>(packed.size());
+      packed.push_back(static_cast<std::uint16_t>(prefix));
+      return;
+    }
+    for (int r = low; r <= kTwo; ++r) add(left - 1, r, prefix | static_cast<unsigned>(r + 1) << shift, shift + 4);
+  }
+};
+
+const StandIns& stand_ins() {
+  static const StandIns table;
+  return table;
+}
+
+Rules natural(Rules rules) {
+  rules.wild = false;  // the combinations as they stand are the natural rules' moves
+  return rules;
+}
+
 }  // namespace
 
 
 ActionSpace::ActionSpace(const Rules& rules) : rules_(rules) {
   if (auto why = validate(rules); !why.empty()) throw std::invalid_argument(why);
-  if (rules.wild) {
-    throw std::invalid_argument("wild-card (laizi) rules have no fixed action ids: a move there also names the ranks "
-                                "its wild cards stand in for, which depend on the wild rank drawn each hand");
-  }
-  moves_ = MoveTable(enumerate_moves(rules));
+  moves_ = MoveTable(enumerate_moves(natural(rules)));
   bidding_ = bidding_actions(rules.bidding);
+}
+
+int ActionSpace::id(const Move& m) const {
+  Move combination = m;
+  if (rules_.wild) combination.stand_ins = combination.wild_rank = 0;
+  const int i = moves_.find(combination);
+  return i < 0 ? -1 : 1 + i;
+}
+
+int ActionSpace::stand_in_id(const Move& m) { return stand_ins().id[m.stand_ins]; }
+
+Move ActionSpace::with_stand_ins(int id, int stand_in_id, int wild) const {
+  if (stand_in_id < 0 || stand_in_id >= kStandInIds) {
+    throw std::out_of_range("stand-in id " + std::to_string(stand_in_id) + " outside 0.." + std::to_string(kStandInIds - 1));
+  }
+  if (wild < 0 || wild > kTwo) throw std::out_of_range("the wild rank must be a rank 3..2");
+  Move m = move(id);
+  if (stand_in_id == 0) return m;
+  m.stand_ins = stand_ins().packed[static_cast<std::size_t>(stand_in_id)];
+  m.wild_rank = static_cast<std::uint8_t>(wild);
+  return m;
 }
 
 int ActionSpace::id(const Action& a) const {

@@ -17,6 +17,14 @@
 // size of RLCard's action space (and the figure the DouZero paper gives; DouZero 1.1.0's
 // own kicker rules, preset douzero, allow 30383 moves); under OpenSpiel's, 26053 moves,
 // OpenSpiel's count of play actions. Standard rules: 12342 moves.
+//
+// Wild-card rules (laizi) have the same ids, naming combinations: a wild move's id is that
+// of its combination as it stands (the move read naturally), and a second, fixed
+// enumeration names what its wild cards stand in for: stand-in id 0 is none, then every
+// multiset of 1..4 ranks 3..2, by size, then ranks ascending (2380 ids in all). A move is
+// the pair (id, stand-in id) and the hand's wild rank; a flat id space of the pairs would
+// hold tens of millions. The factoring lets a policy choose the combination as under the
+// natural rules, then how to pay for it (envs/_table.py plays them as two steps).
 #pragma once
 
 #include <vector>
@@ -31,9 +39,9 @@ namespace ddz {
 class ActionSpace {
  public:
   static constexpr int kPassId = 0;
+  static constexpr int kStandInIds = 2380;  // multisets of 0..4 ranks out of 13
 
-  // Throws std::invalid_argument for rules that do not validate() and for wild-card rules
-  // (whose moves also name what their wild cards stand in for).
+  // Throws std::invalid_argument for rules that do not validate().
   explicit ActionSpace(const Rules& rules);
 
   const Rules& rules() const { return rules_; }
@@ -42,9 +50,16 @@ class ActionSpace {
   // The id of the first bidding action (== size() when the rules have no bidding).
   int first_bid_id() const { return 1 + moves_.size(); }
 
-  // The id of an action or a move, or -1 when it is not in the space.
+  // The id of an action or a move (under wild-card rules, of its combination), or -1 when
+  // it is not in the space.
   int id(const Action& a) const;
-  int id(const Move& m) const { const int i = moves_.find(m); return i < 0 ? -1 : 1 + i; }
+  int id(const Move& m) const;
+  // The stand-in id of a move (0 for a natural one), or -1 for stand-ins that no move has.
+  static int stand_in_id(const Move& m);
+  // The move of id `id` (a move's) whose wild cards, of rank `wild`, stand in for the
+  // ranks of `stand_in_id`; std::out_of_range for ids outside their spaces. Whether it is
+  // a reading of a hand is the game's to say.
+  Move with_stand_ins(int id, int stand_in_id, int wild) const;
   // The action of an id; std::out_of_range outside [0, size()).
   Action action(int id) const;
   // Whether an id is a play (the others are pass and the bidding actions).

@@ -4,6 +4,7 @@ action ids, checked against the peers themselves where they are installed."""
 from __future__ import annotations
 
 import contextlib
+import math
 import pickle
 import random
 
@@ -112,9 +113,30 @@ def test_masks_are_the_legal_actions(name: str, bidding: str | None) -> None:
         assert _play_out(dz.Game(seed=seed, rules=rules, first_bidder=seed % rules.players), space, rng) > 0
 
 
-def test_wild_card_rules_have_no_action_ids() -> None:
-    with pytest.raises(ValueError, match="wild-card"):
-        ActionSpace(dz.Rules.preset("laizi"))
+def test_wild_card_moves_are_a_combination_id_and_a_stand_in_id() -> None:
+    rules = dz.Rules.preset("laizi")
+    space = ActionSpace(rules)
+    assert len(space) == len(ActionSpace(dz.Rules()))  # the combinations are the standard rules' moves
+    rng = random.Random(3)
+    pairs = 0
+    for seed in range(30):
+        game = dz.Game(seed=seed, rules=rules)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            ids, stand_ins = space.legal_ids(game), space.legal_stand_in_ids(game)
+            assert len(set(zip(ids.tolist(), stand_ins.tolist()))) == len(legal)  # the pair names the move
+            for action, i, s in zip(legal, ids.tolist(), stand_ins.tolist()):
+                assert (space.id(action), space.stand_in_id(action)) == (i, s)
+                if 0 < i < space.first_bid_id:
+                    assert space.with_stand_ins(i, s, game.wild_rank) == action
+                    pairs += s > 0
+            game.step(rng.choice(legal))
+    assert pairs > 100
+    assert sum(math.comb(13 + k - 1, k) for k in range(5)) == ActionSpace.STAND_IN_IDS  # multisets of 0..4 ranks
+    with pytest.raises(ValueError, match="stand-in id"):
+        space.with_stand_ins(1, ActionSpace.STAND_IN_IDS, 0)
+    with pytest.raises(ValueError, match="not a move"):
+        space.with_stand_ins(0, 1, 0)
 
 
 @given(seed=seeds, name=st.sampled_from(PRESETS + VARIANTS))

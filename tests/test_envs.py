@@ -27,6 +27,7 @@ RULES = [
     dz.Rules.preset("rlcard"),   # no bidding: the first bidder is the landlord
     dz.Rules.preset("openspiel"),  # hands nobody bids for are void
     dz.Rules.preset("four_player"),
+    dz.Rules.preset("laizi"),  # a play is its combination, then what its wild cards stand in for
 ]
 # PettingZoo's api_test warns about every dict observation of an environment missing
 # from its own list of classic games, though dicts with "action_mask" are its convention.
@@ -48,7 +49,7 @@ def test_importing_the_package_imports_neither_library() -> None:
 # ---- PettingZoo -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}")
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}{'-wild' * r.wild}")
 def test_pettingzoo_api_test(rules: dz.Rules) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -57,14 +58,28 @@ def test_pettingzoo_api_test(rules: dz.Rules) -> None:
     assert unexpected == []
 
 
-def _random_hand_pz(env, seed: int) -> tuple[list[str], dict[str, float]]:
+def expected_mask(space: dz.ActionSpace, game: dz.Game, chosen: int) -> np.ndarray:
+    """The legal ids from the game's legal actions: the space's ids (of the combinations,
+    under wild-card rules), or, once a combination is chosen, its readings' stand-in ids
+    after them."""
+    wild = space.rules.wild
+    mask = np.zeros(len(space) + wild * dz.ActionSpace.STAND_IN_IDS, dtype=bool)
+    for action in game.legal_actions():
+        if chosen < 0:
+            mask[space.id(action)] = True
+        elif space.id(action) == chosen:
+            mask[len(space) + space.stand_in_id(action)] = True
+    return mask
+
+
+def _random_hand_pz(env, seed: int) -> tuple[list[int], dict[str, float]]:
     """One hand with random legal ids, checking masks and spaces; returns the actions
     and the rewards the agents collected."""
     env.reset(seed=seed)
     raw = env.unwrapped
     rng = np.random.default_rng(seed)
     collected = {agent: 0.0 for agent in env.possible_agents}
-    played: list[str] = []
+    played: list[int] = []
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         collected[agent] += reward
@@ -75,17 +90,17 @@ def _random_hand_pz(env, seed: int) -> tuple[list[str], dict[str, float]]:
             env.step(None)
             continue
         assert env.possible_agents[game.to_move] == agent
-        assert np.array_equal(obs["action_mask"].astype(bool), raw.space.mask(game))
+        assert np.array_equal(obs["action_mask"].astype(bool), expected_mask(raw.space, game, obs.get("chosen", -1)))
         for other in env.possible_agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        played.append(str(raw.space.action(action)))
+        played.append(action)
         env.step(action)
     return played, collected
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}")
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}{'-wild' * r.wild}")
 def test_pettingzoo_hands_end_with_zero_sum_payouts(rules: dz.Rules) -> None:
     env = dz_pz.env(rules=rules, reward_scale=0.5)
     for seed in range(12):
@@ -143,7 +158,7 @@ def test_gymnasium_registered_and_made() -> None:
     assert obs["observation"].shape == dz.encode.OBSERVATION_SHAPE
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}")
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}{'-wild' * r.wild}")
 @pytest.mark.parametrize("opponents", ["random", "heuristic"])
 def test_gymnasium_check_env(rules: dz.Rules, opponents: str) -> None:
     env = gym.make(dz_gym.ENV_ID, rules=rules, opponents=opponents, render_mode="ansi")
@@ -161,7 +176,7 @@ def _random_hand_gym(env, seed: int) -> tuple[list[int], float, dict]:
         assert env.observation_space.contains(obs)
         game = env.game
         assert game.to_move == env.seat
-        legal = env.space.mask(game)
+        legal = expected_mask(env.space, game, obs.get("chosen", -1))
         assert np.array_equal(obs["action_mask"].astype(bool), legal)
         assert np.array_equal(info["action_mask"], obs["action_mask"])
         assert np.array_equal(env.action_masks(), legal)
@@ -175,7 +190,7 @@ def _random_hand_gym(env, seed: int) -> tuple[list[int], float, dict]:
             return actions, total, info
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}")
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}{'-wild' * r.wild}")
 def test_gymnasium_hands_end_with_the_agents_payout(rules: dz.Rules) -> None:
     opponents = ("heuristic", "random", "heuristic")[: rules.players - 1]
     env = dz_gym.DouDizhuEnv(rules=rules, seat=None, opponents=opponents, reward_scale=2.0)
@@ -189,6 +204,29 @@ def test_gymnasium_hands_end_with_the_agents_payout(rules: dz.Rules) -> None:
         seats.add(env.seat)
         assert _random_hand_gym(env, seed)[0] == actions  # seeded episodes replay
     assert seats == set(range(rules.players))
+
+
+def test_wild_card_plays_are_a_combination_then_its_reading() -> None:
+    from doudizhu.envs._table import Table
+
+    laizi = dz.Rules.preset("laizi")
+    table = Table(laizi)
+    table.game = dz.Game.from_position(["5567", "3", "4"], landlord=0, to_move=0, rules=laizi, wild="5")
+    space, before = table.space, table.game.hash
+    pair_of_6 = space.id(dz.Move("66"))
+    # Two readings: a 6 and a wild 5, or both wild 5s.
+    readings = {space.stand_in_id(a) for a in table.game.legal_actions() if space.id(a) == pair_of_6}
+    assert len(readings) == 2 and table.observe(0)["chosen"] == -1
+    assert table.play(pair_of_6) and table.game.hash == before  # chosen, nothing played yet
+    observed = table.observe(0)
+    assert observed["chosen"] == pair_of_6 and table.observe(1)["chosen"] == -1
+    assert set(np.flatnonzero(observed["action_mask"]) - len(space)) == readings
+    assert not table.play(pair_of_6) and not table.play(len(space) + 3)  # only a reading now
+    both_wild = max(readings)  # the larger stand-in multiset: 6 and 6
+    assert table.play(len(space) + both_wild)
+    assert str(table.game.hand(0)) == "67" and table.observe(1)["chosen"] == -1
+    # A combination with one reading is played at once; one with none is refused.
+    assert not table.play(space.id(dz.Move("77")))
 
 
 def test_gymnasium_bots_are_the_named_policies() -> None:

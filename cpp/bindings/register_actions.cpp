@@ -57,6 +57,19 @@ py::array_t<bool> mask(const ActionSpace& space, py::handle game_obj) {
   return out;
 }
 
+// The stand-in ids of the legal actions of the player to move, in legal_actions() order.
+py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, py::handle game_obj) {
+  const Game& game = game_arg(space, game_obj);
+  thread_local std::vector<Action> legal;
+  game.legal_actions(legal);
+  py::array_t<std::int64_t> out(static_cast<py::ssize_t>(legal.size()));
+  auto* data = out.mutable_data();
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    data[i] = legal[i].type == ActionType::Play ? ActionSpace::stand_in_id(legal[i].move) : 0;
+  }
+  return out;
+}
+
 py::array_t<std::int64_t> legal_id_array(const ActionSpace& space, py::handle game_obj) {
   const auto& ids = legal_ids(space, game_arg(space, game_obj));
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(ids.size()));
@@ -142,7 +155,8 @@ void register_actions(py::module_& m) {
 ActionSpace(rules=None). Id 0 is pass; ids 1..num_moves are every move a hand of these
 rules can hold (the landlord's hand at most), ordered by kind, length, key, then cards mask; the
 last ids are the bidding actions (classic: bid 0..3; call_rob: decline, call, no rob,
-rob; none: nothing). len(space) is the number of ids.)doc")
+rob; none: nothing). len(space) is the number of ids. Under wild-card rules an id names a
+combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in for.)doc")
       .def(py::init([](py::handle rules) { return ActionSpace(to_rules(rules)); }), py::arg("rules") = py::none())
       .def_property_readonly("rules", &ActionSpace::rules)
       .def_property_readonly("size", &ActionSpace::size)
@@ -150,6 +164,18 @@ rob; none: nothing). len(space) is the number of ids.)doc")
       .def_property_readonly("pass_id", [](const ActionSpace&) { return ActionSpace::kPassId; })
       .def_property_readonly("first_bid_id", &ActionSpace::first_bid_id, "The first bidding id (== size without bidding).")
       .def("__len__", &ActionSpace::size)
+      .def_property_readonly_static("STAND_IN_IDS", [](py::handle) { return ActionSpace::kStandInIds; })
+      .def_static("stand_in_id", [](py::handle action) {
+            const Action a = action_arg(action, "action");
+            return a.type == ActionType::Play ? ActionSpace::stand_in_id(a.move) : 0;
+          }, py::arg("action"), "What a move's wild cards stand in for, as an id (0: none, and for every other action).")
+      .def("with_stand_ins", [](const ActionSpace& space, py::handle id_obj, py::handle stand_in_obj, py::handle wild) {
+            const int id = id_arg(space, id_obj);
+            if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
+            const auto stand_in = static_cast<int>(int_arg(stand_in_obj, "stand-in id", 0, ActionSpace::kStandInIds - 1));
+            return interned(Action::play(space.with_stand_ins(id, stand_in, rank_arg(wild, "wild_rank", kTwo))));
+          }, py::arg("id"), py::arg("stand_in_id"), py::arg("wild_rank"),
+          "The play of move id `id` whose wild cards (of `wild_rank`) stand in for the ranks of `stand_in_id`.")
       .def("id", [](const ActionSpace& space, py::handle action) {
             const Action a = action_arg(action, "action");
             const int id = space.id(a);
@@ -165,7 +191,10 @@ rob; none: nothing). len(space) is the number of ids.)doc")
           }, py::arg("id"), "The Move of an id of a play.")
       .def("mask", &mask, py::arg("game"),
            "The legal actions of the player to move as a bool array of len(space) (all False once the hand is over).")
-      .def("legal_ids", &legal_id_array, py::arg("game"), "The ids of game.legal_actions(), in that order (int64).")
+      .def("legal_ids", &legal_id_array, py::arg("game"),
+           "The ids of game.legal_actions(), in that order (int64; under wild-card rules, of their combinations).")
+      .def("legal_stand_in_ids", &legal_stand_in_id_array, py::arg("game"),
+           "The stand-in ids of game.legal_actions(), in that order (int64; 0 for natural moves and other actions).")
       .def("ids", &ids_of_rows, py::arg("moves"), "The ids (int64) of MOVE_DTYPE rows; an empty row (cards 0) is pass.")
       .def("moves", &rows_of_ids, py::arg("ids"), "MOVE_DTYPE rows of ids of moves; pass gives an empty row.")
       .def("__repr__", &space_repr)

@@ -25,8 +25,18 @@ standard rules 12,342 moves.
 table in C++. Ids out of range, actions the space lacks and games of other rules raise
 ``ValueError``.
 
-Wild-card (laizi) rules have no fixed enumeration (a move there also names the ranks its
-wild cards stand in for): ``ActionSpace`` raises ``ValueError`` for them.
+Under wild-card (laizi) rules a move also names the ranks its wild cards stand in for, and
+a flat id space of every (combination, stand-ins) pair would hold tens of millions of ids.
+The ids are factored instead: ``space.id(action)`` is the id of the combination as it
+stands (the move read naturally: the ids of the same rules without wild cards), and
+``ActionSpace.stand_in_id(action)`` is what its wild cards stand in for, in a second fixed
+enumeration of ``ActionSpace.STAND_IN_IDS`` (2,380) ids: 0 for none, then every multiset
+of 1..4 ranks 3..2, by size, then ranks ascending. The pair and the hand's wild rank give
+the move back (``space.with_stand_ins(id, stand_in_id, wild_rank)``); ``space.mask(game)``
+marks the combinations some reading of the hand forms, and ``space.legal_ids(game)`` and
+``space.legal_stand_in_ids(game)`` are the pairs of ``game.legal_actions()``. A policy
+chooses the combination as under the natural rules, then how to pay for it: the
+environments (:mod:`doudizhu.envs`) play the two choices as two steps.
 
 Peer encodings (no peer package is needed at run time):
 

@@ -16,7 +16,12 @@ The PettingZoo and Gymnasium environments share one interface:
   the vector is :func:`doudizhu.encode.observation` for the observing seat, the mask
   marks the legal action ids (all zeros when it is not that seat's turn);
 - actions are the ids of a :class:`doudizhu.ActionSpace` of the rules (``env.space``),
-  bidding actions included, so whole hands are played;
+  bidding actions included, so whole hands are played; every preset, laizi included.
+  Under wild-card rules a play is two steps: its combination's id, then, when the hand
+  can pay for it in several ways, ``len(env.space)`` + the stand-in id of the reading
+  (:mod:`doudizhu.actions`); between the two the observation's ``"chosen"`` is the
+  combination's id (-1 otherwise), the mask marks that combination's readings, the game
+  is unchanged and the reward is 0;
 - rewards are the hand's payouts by seat (:attr:`doudizhu.Settlement.payouts`: base stake
   x multiplier, the landlord winning or paying it to each peasant), times
   ``reward_scale`` (default 1.0: unscaled, in stakes), given when the hand ends; every

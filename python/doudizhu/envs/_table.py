@@ -1,5 +1,14 @@
 """What both environments share: one hand at a time, its action ids, what a seat sees.
 
+Under wild-card rules an action is two ids (:class:`doudizhu.ActionSpace`): a play is
+chosen as its combination (an id below ``len(space)``, with the mask of the combinations
+some reading of the hand forms), then, when the hand can pay for it in more than one way,
+as what its wild cards stand in for (an id ``len(space) + stand-in id``, with the mask of
+that combination's readings). The second choice is a step of its own: the same seat is
+to move, the game is unchanged, the reward is 0, and the observation's ``"chosen"`` is the
+combination's id (-1 when no combination waits). A combination with one reading is played
+at once.
+
 Imports Gymnasium (for the spaces), so only the environment modules import it.
 """
 
@@ -12,31 +21,37 @@ import numpy.typing as npt
 from gymnasium import logger, spaces
 
 from .. import encode
-from .._core import ActionSpace, Game, IllegalActionError, Rules
+from .._core import Action, ActionSpace, Game, IllegalActionError, Rules, checked_int
 
 # The blocks of the observation vector that are not 0/1 flags, bounded by log2 of a 64-bit
 # stake (the passes since the move to beat are fewer than the seats).
 _LOG2_BLOCKS = ("base", "multiplier")
 
-Observation = dict[str, Any]  # {"observation": float32 vector, "action_mask": int8 vector}
+Observation = dict[str, Any]  # {"observation": float32 vector, "action_mask": int8 vector[, "chosen": int]}
 RENDER_MODES = ("human", "ansi")
+
+
+def action_count(space: ActionSpace) -> int:
+    """The number of action ids: the space's, and the stand-in ids under wild-card rules."""
+    return len(space) + (ActionSpace.STAND_IN_IDS if space.rules.wild else 0)
 
 
 def observation_space(space: ActionSpace) -> spaces.Dict:
     """The Dict space of the observations: the encoded vector (the layout of the rules'
-    seats and decks) and the action mask."""
+    seats and decks), the action mask and, under wild-card rules, the combination chosen."""
     rules = space.rules
     layout = encode.layout_for(rules)
     high = np.ones(max(block.stop for block in layout.values()), dtype=np.float32)
     for name in _LOG2_BLOCKS:
         high[layout[name]] = 64.0
     high[layout["passes"]] = float(rules.players)
-    return spaces.Dict(
-        {
-            "observation": spaces.Box(0.0, high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, shape=(len(space),), dtype=np.int8),
-        }
-    )
+    parts: dict[str, spaces.Space[Any]] = {
+        "observation": spaces.Box(0.0, high, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, shape=(action_count(space),), dtype=np.int8),
+    }
+    if rules.wild:
+        parts["chosen"] = spaces.Discrete(len(space) + 1, start=-1)
+    return spaces.Dict(parts)
 
 
 def check_options(reward_scale: float, illegal_reward: float | None, render_mode: str | None) -> None:
@@ -56,14 +71,17 @@ class Table:
             raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
         self.rules = rules if rules is not None else Rules()
         self.space = ActionSpace(self.rules)
+        self.actions = action_count(self.space)
         self.seats = self.rules.players
         self.game = Game(seed=0, rules=self.rules)
+        self.chosen = -1  # wild-card rules: the combination whose reading is to be chosen
 
     def deal(self, rng: np.random.Generator) -> None:
         """A new hand: the seed and the first bidder (the landlord without bidding) drawn
         from `rng`."""
         seed = int(rng.integers(2**63))
         self.game = Game(seed=seed, rules=self.rules, first_bidder=int(rng.integers(self.seats)))
+        self.chosen = -1
 
     @property
     def over(self) -> bool:
@@ -71,25 +89,56 @@ class Table:
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
         """The legal action ids of `seat` as 0/1 (all 0 when it is not its turn)."""
+        mask = np.zeros(self.actions, dtype=np.int8)
         if self.game.to_move != seat:
-            return np.zeros(len(self.space), dtype=np.int8)
-        return self.space.mask(self.game).view(np.int8)
+            return mask
+        if self.chosen < 0:
+            mask[: len(self.space)] = self.space.mask(self.game)
+        else:
+            mask[len(self.space) + self._readings(self.chosen)] = 1
+        return mask
+
+    def _readings(self, combination: int) -> npt.NDArray[np.int64]:
+        """The stand-in ids of the legal plays of a combination id."""
+        of_combination = self.space.legal_ids(self.game) == combination
+        readings: npt.NDArray[np.int64] = self.space.legal_stand_in_ids(self.game)[of_combination]
+        return readings
 
     def observe(self, seat: int) -> Observation:
-        return {"observation": encode.observation(self.game, seat), "action_mask": self.mask(seat)}
+        observation = {"observation": encode.observation(self.game, seat), "action_mask": self.mask(seat)}
+        if self.rules.wild:
+            observation["chosen"] = self.chosen if self.game.to_move == seat else -1
+        return observation
 
     def play(self, action_id: Any) -> bool:
-        """Plays the id for the player to move; False (and nothing played) when it is not
+        """Plays the id for the player to move (or, under wild-card rules, chooses a
+        combination that has several readings); False (and nothing changed) when it is not
         a legal action id."""
         try:
-            action = self.space.action(action_id)
-        except (TypeError, ValueError):
-            return False
-        try:
+            action_id = checked_int(action_id, "action id", 0, self.actions - 1)
+            if action_id >= len(self.space) or self.chosen >= 0:
+                return self._play_reading(action_id - len(self.space))
+            is_play = 0 < action_id < self.space.first_bid_id
+            readings = self._readings(action_id) if self.rules.wild and is_play else None
+            if readings is not None and len(readings) != 1:
+                self.chosen = action_id if len(readings) else -1
+                return len(readings) > 0
+            action = self.space.action(action_id) if readings is None else self._reading(action_id, int(readings[0]))
             self.game.step(action)
-        except IllegalActionError:
+        except (TypeError, ValueError):  # IllegalActionError among them
             return False
         return True
+
+    def _play_reading(self, stand_in_id: int) -> bool:
+        if self.chosen < 0 or stand_in_id < 0 or stand_in_id not in self._readings(self.chosen):
+            return False
+        self.game.step(self._reading(self.chosen, stand_in_id))
+        self.chosen = -1
+        return True
+
+    def _reading(self, combination: int, stand_in_id: int) -> Action:
+        wild = self.game.wild_rank
+        return self.space.with_stand_ins(combination, stand_in_id, 0 if wild is None else wild)
 
     def illegal(self, action_id: Any) -> IllegalActionError:
         return IllegalActionError(f"action id {action_id!r} is not legal for seat {self.game.to_move} now")

@@ -82,7 +82,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.observation_space = observation_space(self.space)
-        self.action_space = spaces.Discrete(len(self.space))
+        self.action_space = spaces.Discrete(self._table.actions)
 
     @property
     def game(self) -> Game:

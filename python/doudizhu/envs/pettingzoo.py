@@ -61,7 +61,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         obs_space = observation_space(self.space)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(len(self.space)) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self._table.actions) for agent in self.possible_agents}
         self._rng = np.random.default_rng()
 
     @property
