@@ -47,9 +47,8 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
     const std::string why = douzero_rules_error(options.rules);
     require(why.empty(), "features='douzero': " + why + " (features='compact' or None serve these rules)");
   }
-  if (options.features == Features::Compact && !options.rules.wild) space_.emplace(options.rules);
-  require(!options.mask || space_, "mask: a legal-action mask needs features='compact' and rules with action ids "
-                                   "(wild-card rules have none)");
+  if (options.features == Features::Compact) space_.emplace(options.rules);
+  require(!options.mask || space_, "mask: a legal-action mask needs features='compact'");
   tables_.reserve(as_index(options.num_envs));
   for (std::int64_t i = 0; i < options.num_envs; ++i) tables_.push_back(table(i, 0));
   groups_.resize(as_index(groups()));
@@ -196,9 +195,11 @@ BatchOut VectorEnv::Group::sized(const VectorEnvOptions& o, int observation_size
   if (o.features == Features::Compact) {
     observation.resize(rows * as_index(observation_size));
     out.observation = observation.data();
-    if (space_size > 0) {
-      action_ids.resize(actions_n);
-      out.action_ids = action_ids.data();
+    action_ids.resize(actions_n);
+    out.action_ids = action_ids.data();
+    if (o.rules.wild) {
+      stand_in_ids.resize(actions_n);
+      out.stand_in_ids = stand_in_ids.data();
     }
     if (o.mask) {
       mask.resize(rows * as_index(space_size));
@@ -226,6 +227,7 @@ void VectorEnv::write(const BatchOut& out) const {
   copy_out(g.actions, out.actions);
   copy_out(g.observation, out.observation);
   copy_out(g.action_ids, out.action_ids);
+  copy_out(g.stand_in_ids, out.stand_in_ids);
   copy_out(g.mask, out.mask);
   copy_out(g.x_no_action, out.x_no_action);
   copy_out(g.z, out.z);
@@ -250,6 +252,12 @@ void VectorEnv::write_table(std::int64_t env, std::int64_t row, const std::vecto
     [[maybe_unused]] const int missing = space_->ids(t.legal, ids);
     assert(missing < 0);  // the space holds every move that fits in a hand
     std::copy(ids.begin(), ids.end(), out.action_ids + first);
+    if (out.stand_in_ids) {
+      for (std::size_t k = 0; k < t.legal.size(); ++k) {
+        const Action& a = t.legal[k];
+        out.stand_in_ids[as_index(first) + k] = a.type == ActionType::Play ? ActionSpace::stand_in_id(a.move) : 0;
+      }
+    }
     if (!out.mask) return;
     bool* mask = out.mask + row * space_->size();
     std::fill(mask, mask + space_->size(), false);

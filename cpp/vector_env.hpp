@@ -40,7 +40,7 @@ namespace ddz {
 // What a decision carries beyond its legal actions.
 enum class Features : std::uint8_t {
   None,     // the legal actions alone
-  Compact,  // encode_observation's vector, and ActionSpace ids of the actions (when the rules have them)
+  Compact,  // encode_observation's vector, and ActionSpace ids of the actions (and stand-in ids, with wild cards)
   DouZero,  // DouZero's x_no_action and z per decision, and each action's card plane
 };
 
@@ -55,7 +55,7 @@ struct VectorEnvOptions {
   int num_envs = 1;
   Rules rules{};
   Features features = Features::Compact;
-  bool mask = false;  // Compact: a legal-action mask over the ActionSpace per decision
+  bool mask = false;  // Compact: a legal-action mask over the ActionSpace per decision (of combinations, with wild cards)
   Learners learners{};
   SeatPolicies opponents{};  // by seat, one for each (a role's seats change hands); learners' unused
   std::uint64_t seed = 0;
@@ -72,7 +72,8 @@ struct BatchOut {
   std::int64_t* offsets = nullptr;   // B + 1
   ActionRow* actions = nullptr;      // A
   float* observation = nullptr;      // Compact: B x observation_size()
-  std::int64_t* action_ids = nullptr;  // Compact with an action space: A
+  std::int64_t* action_ids = nullptr;  // Compact: A
+  std::int64_t* stand_in_ids = nullptr;  // Compact with wild cards: A
   bool* mask = nullptr;              // Compact with mask: B x action_space()->size()
   std::int8_t* x_no_action = nullptr;  // DouZero: B x douzero_batch_width() (a landlord's row ends in zeros)
   std::int8_t* z = nullptr;          // DouZero: B x kDouZeroZRows x kDouZeroZCols
@@ -100,7 +101,7 @@ class VectorEnv {
   const VectorEnvOptions& options() const { return options_; }
   int num_envs() const { return options_.num_envs; }
   int batch_size() const { return options_.batch_size; }
-  // The action ids of Compact features, when the rules have an action space.
+  // The action ids of Compact features.
   const std::optional<ActionSpace>& action_space() const { return space_; }
   int observation_size() const { return layout_.size; }
 
@@ -152,7 +153,7 @@ class VectorEnv {
     std::vector<std::int8_t> seat;
     std::vector<ActionRow> actions;
     std::vector<float> observation;
-    std::vector<std::int64_t> action_ids;
+    std::vector<std::int64_t> action_ids, stand_in_ids;
     std::vector<std::uint8_t> mask;  // bool-sized
     std::vector<std::int8_t> x_no_action, z, position, action_planes;
     std::uint64_t ticket = 0;  // the worker's job that plays it, 0 for none yet

@@ -177,7 +177,8 @@ std::vector<OutArray> batch_layout(const VectorEnv& env, py::ssize_t a) {
   const Features features = env.options().features;
   if (features == Features::Compact) {
     out.push_back({"observation", py::dtype::of<float>(), {b, env.observation_size()}, &set<&BatchOut::observation>});
-    if (env.action_space()) out.push_back({"action_ids", i64, {a}, &set<&BatchOut::action_ids>});
+    out.push_back({"action_ids", i64, {a}, &set<&BatchOut::action_ids>});
+    if (env.options().rules.wild) out.push_back({"stand_in_ids", i64, {a}, &set<&BatchOut::stand_in_ids>});
     if (env.options().mask) out.push_back({"mask", py::dtype::of<bool>(), {b, env.action_space()->size()}, &set<&BatchOut::mask>});
   } else if (features == Features::DouZero) {
     out.push_back({"x_no_action", i8, {b, douzero_batch_width()}, &set<&BatchOut::x_no_action>});

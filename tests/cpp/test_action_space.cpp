@@ -55,13 +55,35 @@ TEST(variant_spaces) {
   // airplanes with solos (1568), the 4-trio airplanes with pairs (1134) and the 10-pair
   // straights (3). None has 19 cards.
   CHECK_EQ(ActionSpace(rules("sanren")).num_moves(), 12342 - 1568 - 1134 - 3);
-  bool threw = false;
-  try {
-    const ActionSpace wild(rules("laizi"));
-  } catch (const std::invalid_argument&) {
-    threw = true;
+  // Wild cards: the ids of the combinations are the natural rules' ones.
+  const ActionSpace wild(rules("laizi")), natural(Rules{});
+  CHECK_EQ(wild.size(), natural.size());
+  Move soft = move("6666", MoveKind::Bomb);  // a 6 and three wild 5s as four 6s
+  soft.stand_ins = encode_stand_ins(cards_of(3, 3));
+  soft.wild_rank = 2;
+  CHECK_EQ(wild.id(soft), natural.id(move("6666", MoveKind::Bomb)));
+  CHECK(natural.id(soft) < 0);  // no move of the natural rules has stand-ins
+  const int three_6s = ActionSpace::stand_in_id(soft);
+  CHECK(three_6s > 0 && three_6s < ActionSpace::kStandInIds);
+  CHECK(wild.with_stand_ins(wild.id(soft), three_6s, 2) == soft);
+}
+
+TEST(stand_in_ids_name_each_pair_of_ranks_once) {
+  // Every pair of ranks (with repetition) has an id of its own.
+  std::vector<int> seen(ActionSpace::kStandInIds, 0);
+  Move base = move("3", MoveKind::Solo);
+  int ids = 0;
+  for (int r1 = 0; r1 <= kTwo; ++r1) {
+    for (int r2 = r1; r2 <= kTwo; ++r2) {
+      base.stand_ins = encode_stand_ins(cards_of(r1, 1) + cards_of(r2, 1));
+      const int id = ActionSpace::stand_in_id(base);
+      CHECK(id > 0);
+      ++seen[static_cast<std::size_t>(id)];
+      ++ids;
+    }
   }
-  CHECK(threw);
+  CHECK_EQ(ids, 91);  // pairs of ranks with repetition
+  for (const int n : seen) CHECK(n <= 1);
 }
 
 TEST(space_layout_and_order) {

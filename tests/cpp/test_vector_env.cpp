@@ -177,8 +177,8 @@ TEST(vector_env_refuses_what_the_rules_lack) {
   CHECK(refused(o));
   o = options(2, Features::Compact, 1);
   o.rules = rules("laizi");
-  o.mask = true;
-  CHECK(refused(o));
-  o.mask = false;
+  o.mask = true;  // a mask of the combinations
   CHECK(!refused(o));
+  o.features = Features::None;
+  CHECK(refused(o));
 }

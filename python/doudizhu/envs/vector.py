@@ -29,7 +29,8 @@ A :class:`Batch` is arrays only (B decisions, A legal actions of them all):
   actions are ``actions[offsets[b]:offsets[b + 1]]``, in ``game.legal_actions()`` order;
 - ``features="compact"``: ``observation`` (B, observation size, float32), each decision's
   :func:`doudizhu.encode.observation`; ``action_ids`` (A, int64), each action's id in
-  ``ActionSpace(rules)`` (None under wild-card rules, which have no ids); ``mask``
+  ``ActionSpace(rules)`` (under wild-card rules its combination's, and ``stand_in_ids``
+  (A, int64) what its wild cards stand in for: :mod:`doudizhu.actions`); ``mask``
   (B, ``len(space)``, bool) with ``mask=True``;
 - ``features="douzero"``: DouZero 1.1.0's inputs without their redundancy:
   ``x_no_action`` (B, 430, int8; a landlord's row uses its first 319 values, the rest are
@@ -116,6 +117,7 @@ class Batch:
     offsets: npt.NDArray[np.int64]
     observation: npt.NDArray[np.float32] | None
     action_ids: npt.NDArray[np.int64] | None
+    stand_in_ids: npt.NDArray[np.int64] | None
     mask: npt.NDArray[np.bool_] | None
     x_no_action: npt.NDArray[np.int8] | None
     z: npt.NDArray[np.int8] | None
@@ -130,6 +132,7 @@ class Batch:
         self.offsets = arrays["offsets"]
         self.observation = arrays.get("observation")
         self.action_ids = arrays.get("action_ids")
+        self.stand_in_ids = arrays.get("stand_in_ids")
         self.mask = arrays.get("mask")
         self.x_no_action = arrays.get("x_no_action")
         self.z = arrays.get("z")
@@ -236,8 +239,7 @@ class VectorEnv:
         self._core = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads, mask, batch_size)
         self.rules: Rules = rules if rules is not None else Rules()
         self.features: _Features = features
-        has_ids = features == "compact" and not self.rules.wild
-        self.space: ActionSpace | None = ActionSpace(self.rules) if has_ids else None
+        self.space: ActionSpace | None = ActionSpace(self.rules) if features == "compact" else None
         self._layout = self._core.batch_layout()  # (name, shape, dtype): fixed but for the action count
         self._no_finished = Finished(**self._core.finished())  # no hand ended yet: empty columns
 
