@@ -15,8 +15,8 @@ something):
 - ``GET /api/state``: the hand's state as seat 0 sees it (see :func:`.views.table`), with
   ``hand``, ``choices`` (the auction's actions), ``can_pass`` and ``can_undo``.
 - ``POST /api/play`` ``{"action": "334455"}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
-  ``"557=577"``...): your action, then the bots' turns; an ambiguous play answers 422
-  with ``choices``, the legal plays that spend exactly those cards.
+  ``"557=577"``...): your action, then the bots' turns; cards that read as several legal
+  plays answer 422 with ``choices``, those plays as text to send instead.
 - ``POST /api/undo``: takes back your last action and the bots' replies to it.
 - ``GET /api/legal``: the legal actions grouped by kind, and the heuristic's ``hint``.
 - ``POST /api/watch`` ``{"rules", "bots" (one a seat), "seed"}``: bots play a whole hand,
@@ -45,7 +45,7 @@ from .._core import ActionType, Game, Rules, choose_action, playout
 from . import inputs, players, replays, views
 from .inputs import ApiError
 from .sessions import COOKIE, Session, SessionStore
-from .table import HUMAN, Table, is_ambiguous
+from .table import HUMAN, Table
 
 _T = TypeVar("_T")
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -187,8 +187,8 @@ class _Api:
             try:
                 table.act(action)
             except ValueError as error:
-                extra = {"choices": table.readings(action)} if is_ambiguous(error) else {}
-                raise ApiError(422, str(error), **extra) from error
+                readings = table.readings(action)  # several: the cards were fine, their reading was not given
+                raise ApiError(422, str(error), **({"choices": readings} if len(readings) > 1 else {})) from error
             return self._play_state(table)
 
         return await self._do(request, False, work)

@@ -1,7 +1,7 @@
 """The bots a seat can be given in the browser, by name.
 
 ``random`` and ``heuristic`` are the built-in C++ policies; ``determinized`` is the search
-bot of :mod:`doudizhu.bots` (slower: a few tenths of a second a play). ``douzero`` is
+bot of :mod:`doudizhu.bots` (slower: a second or more a play). ``douzero`` is
 offered only when a trained model is installed: PyTorch importable and the environment
 variable ``DOUDIZHU_DOUZERO_MODELS`` naming a directory with DouZero's three checkpoints
 (``landlord.ckpt``, ``landlord_up.ckpt``, ``landlord_down.ckpt``). That variable is the
@@ -20,7 +20,7 @@ DEFAULT = "heuristic"
 MODELS_VARIABLE = "DOUDIZHU_DOUZERO_MODELS"
 _POSITIONS = ("landlord", "landlord_up", "landlord_down")
 # Fewer worlds than the bot's default: a browser waits for every bot turn.
-_DETERMINIZED_WORLDS = 8
+_DETERMINIZED_WORLDS = 6
 
 
 def _douzero_checkpoints() -> list[pathlib.Path] | None:

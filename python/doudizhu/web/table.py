@@ -8,8 +8,8 @@ engine's own ``Game.step``: an illegal one raises the engine's error and changes
 
 from __future__ import annotations
 
+from .._core import Cards, Game, Rules, game_seed
 from ..bots import Bot
-from .._core import Cards, Game, MoveError, Rules, game_seed
 from . import players
 
 HUMAN = 0
@@ -23,7 +23,8 @@ class Table:
         if len(bots) != game.seats - 1:
             raise ValueError(f"bots: give one per seat but yours ({game.seats - 1} for {rules!r})")
         others = [seat for seat in range(game.seats) if seat != HUMAN]
-        self.bots: dict[int, Bot] = {seat: players.make(name, game_seed(seed, seat)) for seat, name in zip(others, bots)}
+        self.bots: dict[int, Bot] = {seat: players.make(name, game_seed(seed, seat))
+                                     for seat, name in zip(others, bots)}
         self.bot_names = dict(zip(others, bots))
         self.rules = rules
         self.seed = seed
@@ -46,8 +47,9 @@ class Table:
         self._advance()
 
     def readings(self, text: str) -> list[str]:
-        """The legal plays that spend exactly these cards: the choices to offer when the
-        engine finds the text ambiguous (wild cards standing in for several ranks)."""
+        """The legal plays that spend exactly these cards (as text the engine reads back):
+        the choices to offer when the engine refuses cards that read as several plays
+        (``333444555666``: an airplane, or one with solo kickers)."""
         try:
             spent = Cards(text)
         except ValueError:
@@ -66,9 +68,4 @@ class Table:
             self.game.undo()
 
 
-def is_ambiguous(error: ValueError) -> bool:
-    """Whether the engine refused text because it reads as several plays."""
-    return isinstance(error, MoveError)
-
-
-__all__ = ["HUMAN", "Table", "is_ambiguous"]
+__all__ = ["HUMAN", "Table"]

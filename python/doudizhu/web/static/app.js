@@ -184,7 +184,7 @@ async function showLegal() {
     for (const text of group.actions) {
       const button = el("button", "legal-play", text);
       button.type = "button";
-      button.addEventListener("click", () => (playState.phase === "playing" ? selectCards(text) : act(text)));
+      button.addEventListener("click", () => act(text));  // plays it: wild readings ("9992=9999") included
       row.append(button);
     }
     box.append(row);
@@ -195,7 +195,12 @@ async function hint() {
   const data = await api("GET", "/api/legal");
   if (data.hint === null) return;
   if (playState.phase === "playing" && data.hint !== "pass") selectCards(data.hint);
-  say("message", "Hint: " + data.hint);
+  say("message", "Hint: ");
+  const button = el("button", "choice", data.hint);
+  button.type = "button";
+  button.id = "play-hint";
+  button.addEventListener("click", () => act(data.hint));
+  $("message").append(button);
 }
 
 async function undo() {
