@@ -171,6 +171,7 @@ def test_a_whole_hand_by_hints_matches_the_engine(client: TestClient, rules: str
     assert game.phase == "over" and game.result is not None
     assert state["result"]["payouts"] == list(game.result.payouts) and sum(state["result"]["payouts"]) == 0
     assert [s["count"] for s in state["seats"]] == [len(game.hand(s)) for s in range(game.seats)]
+    assert [s["cards"] for s in state["seats"]] == [str(game.hand(s)) for s in range(game.seats)]  # shown once over
     refused(client.post("/api/play", json={"action": "pass"}), 422, "the hand is over")
 
 

@@ -92,8 +92,15 @@ def hand(browser: WebDriver) -> list[WebElement]:
     return browser.find_elements(By.CSS_SELECTOR, "#hand g.card")
 
 
+def ranks(browser: WebDriver, selector: str) -> list[str]:
+    """The ranks of the cards ``selector`` finds, in one round trip (not one a card)."""
+    script = "return [...document.querySelectorAll(arguments[0])].map((g) => g.dataset.rank || '');"
+    found: list[str] = browser.execute_script(script, selector)
+    return found
+
+
 def hand_text(browser: WebDriver) -> str:
-    return "".join(card.get_attribute("data-rank") or "" for card in hand(browser))
+    return "".join(ranks(browser, "#hand g.card"))
 
 
 def api_state(browser: WebDriver) -> dict[str, Any]:
@@ -106,8 +113,7 @@ def api_state(browser: WebDriver) -> dict[str, Any]:
 def click_cards(browser: WebDriver, cards: str) -> None:
     """Selects ``cards`` by clicking them in the hand, one card element for each."""
     wanted = list(cards)
-    for card in hand(browser):
-        rank = card.get_attribute("data-rank")
+    for card, rank in zip(hand(browser), ranks(browser, "#hand g.card")):
         if rank in wanted:
             card.click()
             wanted.remove(rank)
@@ -169,7 +175,7 @@ def test_an_illegal_selection_is_explained_and_nothing_changes(page: WebDriver) 
     assert len(hand(page)) == 20 and api_state(page)["log"] == [{"seat": 0, "text": "bid 3"}]
     page.find_element(By.ID, "show-legal").click()
     wait(page, lambda b: b.find_elements(By.CSS_SELECTOR, "#legal .legal-play"))
-    listed = [b.text for b in page.find_elements(By.CSS_SELECTOR, "#legal .legal-play")]
+    listed = page.execute_script("return [...document.querySelectorAll('#legal .legal-play')].map((b) => b.textContent);")
     game = dz.Game(seed=42)
     game.bid(3)
     assert listed == [str(action) for action in game.legal_actions()]
@@ -183,9 +189,8 @@ def _open_replay(page: WebDriver, record: dict[str, Any]) -> None:
 
 
 def _seat_cards(page: WebDriver) -> list[str]:
-    seats = page.find_elements(By.CSS_SELECTOR, "#replay-seats .seat")
-    return ["".join(g.get_attribute("data-rank") or "" for g in seat.find_elements(By.CSS_SELECTOR, "g.card"))
-            for seat in seats]
+    seats = len(page.find_elements(By.CSS_SELECTOR, "#replay-seats .seat"))
+    return ["".join(ranks(page, f"#replay-seats .seat[data-seat='{seat}'] g.card")) for seat in range(seats)]
 
 
 def test_load_a_record_and_step_through_it(page: WebDriver) -> None:

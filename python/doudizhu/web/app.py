@@ -12,7 +12,8 @@ something):
 - ``GET /api/options``: the rules presets (with their seat counts) and the bots.
 - ``POST /api/new`` ``{"rules": "standard", "bots": ["heuristic", ...], "seed": 7}``: a new
   hand at seat 0 (every field optional; one bot a seat but yours); answers its state.
-- ``GET /api/state``: the hand's state as seat 0 sees it (see :func:`.views.table`), with
+- ``GET /api/state``: the hand's state as seat 0 sees it (every hand once it is over; see
+  :func:`.views.table`), with
   ``hand``, ``choices`` (the auction's actions), ``can_pass`` and ``can_undo``.
 - ``POST /api/play`` ``{"action": "334455"}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
   ``"557=577"``...): your action, then the bots' turns; cards that read as several legal
@@ -139,7 +140,7 @@ class _Api:
     def _play_state(table: Table) -> dict[str, Any]:
         game = table.game
         names = {HUMAN: "you", **{seat: f"seat {seat} ({name})" for seat, name in table.bot_names.items()}}
-        state = views.table(game, HUMAN, names)
+        state = views.table(game, HUMAN if game.phase != "over" else None, names)  # hands shown once over
         mine = game.to_move == HUMAN
         legal = game.legal_actions() if mine else []
         state.update(

@@ -70,7 +70,7 @@ function drawMiddle(state, lastId, kittyId, name) {
   const last = $(lastId);
   last.replaceChildren();
   if (state.last) {
-    last.append(el("div", "caption", `to beat: ${state.last.text} (${state.last.kind}) by ${name(state.last.by)}`),
+    last.append(el("div", "caption", `last play: ${state.last.text} (${state.last.kind}) by ${name(state.last.by)}`),
                 picture(state.last.svg));
   } else if (state.phase === "playing") {
     last.append(el("div", "caption", `${name(state.to_move)} to lead`));
