@@ -5,6 +5,7 @@ JSON error that leaves the game as it was."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import os
@@ -422,6 +423,10 @@ def test_bad_npz_uploads_are_refused(client: TestClient, monkeypatch: pytest.Mon
         ("game=0&rules=four_player", recorded, 422, "do not fit"),
         ("game=0&seed=1&rules=douzero", recorded, 422, "does not replay"),
     ]
+    saved = dz.selfplay(3, seed=1, record=True)
+    cases.append(("game=0&seed=1", _npz(dataclasses.replace(saved, payouts=saved.payouts + 1)), 422, "saved payouts"))
+    plain = int(np.flatnonzero(saved.redeals == 0)[0])
+    cases.append((f"game={plain}&rules=laizi", recorded, 422, "wild cards differ"))
     buffer = io.BytesIO()
     np.savez(buffer, landlord=np.zeros(2), evil=np.zeros(2))
     cases.append(("game=0", buffer.getvalue(), 422, "not a saved selfplay .npz"))

@@ -22,13 +22,13 @@ pytest.importorskip("starlette", reason="the [web] extra (starlette) is not inst
 uvicorn = pytest.importorskip("uvicorn", reason="the [web] extra (uvicorn) is not installed")
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 
-from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.common.by import By
-from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.remote.webelement import WebElement
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from doudizhu.web import create_app
+from doudizhu.web import create_app  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -175,7 +175,8 @@ def test_an_illegal_selection_is_explained_and_nothing_changes(page: WebDriver) 
     assert len(hand(page)) == 20 and api_state(page)["log"] == [{"seat": 0, "text": "bid 3"}]
     page.find_element(By.ID, "show-legal").click()
     wait(page, lambda b: b.find_elements(By.CSS_SELECTOR, "#legal .legal-play"))
-    listed = page.execute_script("return [...document.querySelectorAll('#legal .legal-play')].map((b) => b.textContent);")
+    script = "return [...document.querySelectorAll('#legal .legal-play')].map((b) => b.textContent);"
+    listed = page.execute_script(script)
     game = dz.Game(seed=42)
     game.bid(3)
     assert listed == [str(action) for action in game.legal_actions()]

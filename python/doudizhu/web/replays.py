@@ -18,7 +18,7 @@ import io
 import zipfile
 from typing import Any, cast
 
-from .._core import Cards, Game, Rules, actions_from_rows, selfplay_deal
+from .._core import Action, Cards, Game, Rules, actions_from_rows, selfplay_deal
 from ..selfplay import SelfPlayResult
 
 # A saved run is compressed; bound what it may expand to, not only what was uploaded.
@@ -66,6 +66,22 @@ def from_npz(data: bytes, index: int, rules: Rules, seed: int | None) -> Replay:
     """Game ``index`` of a saved selfplay run played under ``rules`` (with the run's ``seed``
     if known), every saved action checked by the engine."""
     result = _load(data)
+    actions = _saved_actions(result, index, rules)
+    game = _first_deal(result, index, rules, seed, actions[0][0] if actions else 0)
+    mismatch = f"game {index} does not replay with these rules{' and this seed' if seed is not None else ''}"
+    for seat, action in actions:
+        if game.to_move != seat:
+            raise ValueError(f"{mismatch}: seat {seat} acts out of turn")
+        try:
+            game.step(action)
+        except ValueError as error:
+            raise ValueError(f"{mismatch}: {error}") from error
+    _check_outcome(game, result, index, mismatch)
+    return Replay(game, f"selfplay game {index}")
+
+
+def _saved_actions(result: SelfPlayResult, index: int, rules: Rules) -> list[tuple[int, Action]]:
+    """Game ``index``'s (seat, action) pairs, once the arrays are seen to fit together."""
     if result.actions is None or result.offsets is None:
         raise ValueError("this .npz holds no actions: save the run with them (selfplay --out, or record=True)")
     if not 0 <= index < len(result):
@@ -75,30 +91,37 @@ def from_npz(data: bytes, index: int, rules: Rules, seed: int | None) -> Replay:
     start, end = int(result.offsets[index]), int(result.offsets[index + 1])
     if not 0 <= start <= end <= len(result.actions):
         raise ValueError(f"game {index}'s action offsets are out of range")
-    actions = actions_from_rows(result.actions[start:end])
-    hands = [Cards.from_mask(int(mask)) for mask in result.hands[index]]
-    kitty = Cards.from_mask(int(result.kitty[index]))
+    return actions_from_rows(result.actions[start:end])
+
+
+def _saved_deal(result: SelfPlayResult, index: int) -> tuple[list[Cards], Cards]:
+    return [Cards.from_mask(int(mask)) for mask in result.hands[index]], Cards.from_mask(int(result.kitty[index]))
+
+
+def _first_deal(result: SelfPlayResult, index: int, rules: Rules, seed: int | None, first_bidder: int) -> Game:
+    """The game before its first action: dealt from the run's seed as the runner dealt it,
+    or else from the saved deal (the only deal of a game that was not redealt)."""
     if seed is not None:
-        deal_seed, first_bidder, _ = selfplay_deal(rules, seed, index)
-        game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
-    elif int(result.redeals[index]) != 0:
+        deal_seed, seed_bidder, _ = selfplay_deal(rules, seed, index)
+        return Game(seed=deal_seed, rules=rules, first_bidder=seed_bidder)
+    if int(result.redeals[index]) != 0:
         raise ValueError(f"game {index} was redealt: give the run's seed to replay it")
-    else:
-        wild = int(result.wild[index])
-        first = actions[0][0] if actions else 0
-        game = Game.from_deal(hands, kitty, first_bidder=first, rules=rules, wild=None if wild < 0 else wild)
-    mismatch = f"game {index} does not replay with these rules{' and this seed' if seed is not None else ''}"
-    for seat, action in actions:
-        if game.to_move != seat:
-            raise ValueError(f"{mismatch}: seat {seat} acts out of turn")
-        try:
-            game.step(action)
-        except ValueError as error:
-            raise ValueError(f"{mismatch}: {error}") from error
+    hands, kitty = _saved_deal(result, index)
+    wild = int(result.wild[index])
+    return Game.from_deal(hands, kitty, first_bidder=first_bidder, rules=rules, wild=None if wild < 0 else wild)
+
+
+def _check_outcome(game: Game, result: SelfPlayResult, index: int, mismatch: str) -> None:
+    """The replayed game ends as the saved one did: its last deal, wild rank and payouts."""
+    hands, kitty = _saved_deal(result, index)
     last_hands, last_kitty, _ = game.deals[-1]
     if list(last_hands) != hands or last_kitty != kitty:
-        raise ValueError(f"game {index} was not dealt from this seed: the saved hands differ")
-    return Replay(game, f"selfplay game {index}")
+        raise ValueError(f"{mismatch}: the saved hands differ")
+    if (-1 if game.wild_rank is None else game.wild_rank) != int(result.wild[index]):
+        raise ValueError(f"{mismatch}: the saved game's wild cards differ")
+    settled = game.result
+    if settled is None or list(settled.payouts) != [int(p) for p in result.payouts[index]]:
+        raise ValueError(f"{mismatch}: the replayed hand does not end with the saved payouts")
 
 
 __all__ = ["MAX_NPZ_EXPANDED", "Replay", "from_npz", "from_record"]
