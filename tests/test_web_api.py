@@ -10,8 +10,10 @@ import io
 import json
 import os
 import pathlib
+import socket
 import subprocess
 import sys
+import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -467,3 +469,29 @@ def test_serve_without_the_extra_names_it_and_doudizhu_does_not_need_it() -> Non
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and done.stdout.strip() == "bidding"
     assert "pip install 'doudizhu-engine[web]'" in done.stderr and "pip install '.[web]'" in done.stderr
+
+
+def test_doudizhu_serve_serves_the_page_on_127_0_0_1() -> None:
+    import httpx
+
+    with socket.socket() as probe:  # a port free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(dz.__file__).parent.parent))
+    server = subprocess.Popen([sys.executable, "-m", "doudizhu", "serve", "--port", str(port)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stderr and server.stderr.read()
+                time.sleep(0.1)
+        assert page.status_code == 200 and "Dou Dizhu" in page.text
+        assert httpx.get(f"http://127.0.0.1:{port}/api/state").status_code == 404
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=20)
+    assert f"serving on http://127.0.0.1:{port}/" in out
