@@ -42,7 +42,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .._core import ActionType, Game, Rules, choose_action, playout
+from .._core import ActionType, Game, Rules, choose_action, game_seed, playout
 from . import inputs, players, replays, views
 from .inputs import ApiError
 from .sessions import COOKIE, Session, SessionStore
@@ -242,7 +242,7 @@ class _Api:
             game = Game(seed=seed, rules=Rules.preset(rules))
             if len(bots) != game.seats:
                 raise ValueError(f"bots: give one a seat ({game.seats} for {rules!r})")
-            seated = [players.make(name, seed + seat) for seat, name in enumerate(bots)]
+            seated = [players.make(name, game_seed(seed, seat)) for seat, name in enumerate(bots)]
             if all(name in ("random", "heuristic") for name in bots):
                 game = playout(game, bots, seed)  # the built-in policies: the whole hand in C++
             while game.phase != "over":
