@@ -60,7 +60,8 @@ def browser() -> Iterator[WebDriver]:
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,1000",
                      "--no-first-run", "--disable-extensions", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--metrics-recording-only"):
+                     "--disable-component-update", "--disable-sync", "--metrics-recording-only",
+                     "--disable-default-apps", "--disable-client-side-phishing-detection", "--no-pings"):
         options.add_argument(argument)
     assert CHROMIUM is not None and CHROMEDRIVER is not None
     options.binary_location = CHROMIUM
