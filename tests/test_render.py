@@ -58,3 +58,13 @@ def test_bad_arguments() -> None:
         svg("334")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="seat applies to a Game only"):
         svg(dz.Cards("3"), seat=0)
+
+
+def test_backs_draw_a_hidden_hand_as_one_back_a_card() -> None:
+    from doudizhu.render import backs_svg
+
+    backs = cards_of(backs_svg(5))
+    assert len(backs) == 5 and all(g.get("class") == "card back" and g.get("data-rank") is None for g in backs)
+    assert cards_of(backs_svg(0)) == []
+    with pytest.raises(ValueError, match="count must not be negative"):
+        backs_svg(-1)

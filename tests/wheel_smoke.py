@@ -29,6 +29,10 @@ assert len(result) == 2000 and (result.payouts.sum(axis=1) == 0).all()
 assert len(dz.legal_moves("33344456789TJQKA2BR")) > 50
 assert dz.evaluate("heuristic", "random", deals=50, rules=dz.Rules.preset("douzero")).wp > 0.8
 
+# The web app's page ships inside the package (importing doudizhu.web needs the [web] extra).
+static = here.parent / "web" / "static"
+assert all((static / name).is_file() for name in ("index.html", "app.js", "style.css")), f"no page in {static}"
+
 cli = subprocess.run([sys.executable, "-m", "doudizhu", "--version"], capture_output=True, text=True, check=True)
 assert cli.stdout.strip() == f"doudizhu-engine {dz.__version__}"
 print(f"wheel smoke test passed: doudizhu-engine {dz.__version__} from {here.parent}")

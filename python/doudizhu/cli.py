@@ -1,4 +1,4 @@
-"""The ``doudizhu`` command line: ``play``, ``selfplay`` and ``moves``."""
+"""The ``doudizhu`` command line: ``play``, ``selfplay``, ``moves`` and ``serve``."""
 
 from __future__ import annotations
 
@@ -68,6 +68,26 @@ def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------- serve
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from . import web  # the [web] extra: imported only here, so `import doudizhu` needs NumPy alone
+    except ImportError as error:  # the extra is missing: its message says what to install
+        print(f"doudizhu: {error}", file=sys.stderr)
+        return 2
+    web.serve(args.host, args.port)
+    return 0
+
+
+def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+               defaults: type[argparse.HelpFormatter]) -> None:
+    serve = commands.add_parser("serve", formatter_class=defaults,
+                                help="play, watch and replay hands in the browser (the [web] extra)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on; 127.0.0.1 is this machine alone")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.set_defaults(run="serve")
+
+
 # --------------------------------------------------------------------------- parser
 class _ShowDefaults(argparse.ArgumentDefaultsHelpFormatter):
     """Every option's --help shows its default, unless the help says what leaving it out does."""
@@ -122,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--rules", default="standard", choices=presets, help="rules preset")
     moves.add_argument("--wild", default=None, help="the wild rank, e.g. 5 (with --rules laizi)")
     moves.set_defaults(run="moves")
+    _add_serve(commands, defaults)
     return parser
 
 
@@ -135,6 +156,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
             return _selfplay(args, out)
         if args.run == "evaluate":
             return _evaluate(args, out)
+        if args.run == "serve":
+            return _serve(args)
         return _moves(args, out)
     except (ValueError, TypeError) as error:
         print(f"doudizhu: {error}", file=sys.stderr)

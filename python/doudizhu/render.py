@@ -62,9 +62,20 @@ def _document(body: str, width: int, height: int) -> str:
             f"viewBox='0 0 {width} {height}'>{body}</svg>")
 
 
-def cards_svg(cards: Cards) -> str:
-    body, width = _row(cards, 0, 2, 2)
+def _row_svg(cards: Cards | None, count: int) -> str:
+    body, width = _row(cards, count, 2, 2)
     return _document(body, max(width, 1) + 4, CARD_H + 4)
+
+
+def cards_svg(cards: Cards) -> str:
+    return _row_svg(cards, 0)
+
+
+def backs_svg(count: int) -> str:
+    """A row of ``count`` cards face down: a hand as a seat that may not see it is shown it."""
+    if count < 0:
+        raise ValueError("count must not be negative")
+    return _row_svg(None, count)
 
 
 def role(game: Game, seat: int) -> str:
@@ -122,4 +133,4 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["cards_svg", "game_svg", "role", "svg"]
+__all__ = ["backs_svg", "cards_svg", "game_svg", "role", "svg"]

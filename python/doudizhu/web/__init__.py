@@ -1,0 +1,29 @@
+"""The local web app (``doudizhu serve``, the ``[web]`` extra): play a hand against the bots
+in the browser, watch the bots play one, and step through records and saved selfplay games.
+
+The page is plain HTML, CSS and JavaScript shipped in this package (``static/``): no build
+step, nothing fetched from the internet. The server (Starlette on uvicorn) keeps each
+browser's games in memory and leaves every rule to the engine; its JSON API is described
+in :mod:`doudizhu.web.app`.
+"""
+
+from __future__ import annotations
+
+from .._extras import missing_extra
+
+try:
+    import starlette  # noqa: F401 (imported to report a missing extra here, once)
+    import uvicorn
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise missing_extra("doudizhu serve", "Starlette and uvicorn", "web") from error
+
+from .app import create_app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Runs the app until interrupted (bound to this machine alone by default)."""
+    print(f"doudizhu: serving on http://{host}:{port}/ (Ctrl-C stops)", flush=True)
+    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+
+
+__all__ = ["create_app", "serve"]

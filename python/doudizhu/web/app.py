@@ -1,0 +1,308 @@
+"""The ASGI app: the page, its three static files, and the JSON API behind them.
+
+Every answer of the API is JSON; an error is ``{"error": message}`` with 400 (a request of
+the wrong shape), 404 (no such page, session, game or step), 405 (a wrong method), 413 (a
+body too large) or 422 (the engine refused it: its own message, the game unchanged).
+Engine work runs on the thread pool, one request of a session at a time.
+
+Routes (the session is the ``ddz_session`` cookie, made by the first request that starts
+something):
+
+- ``GET /``: the page; ``GET /static/{app.js,style.css,index.html}``: nothing else is served.
+- ``GET /api/options``: the rules presets (with their seat counts) and the bots.
+- ``POST /api/new`` ``{"rules": "standard", "bots": ["heuristic", ...], "seed": 7}``: a new
+  hand at seat 0 (every field optional; one bot a seat but yours); answers its state.
+- ``GET /api/state``: the hand's state as seat 0 sees it (every hand once it is over; see
+  :func:`.views.table`), with
+  ``hand``, ``choices`` (the auction's actions), ``can_pass`` and ``can_undo``.
+- ``POST /api/play`` ``{"action": "334455"}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
+  ``"557=577"``...): your action, then the bots' turns; cards that read as several legal
+  plays answer 422 with ``choices``, those plays as text to send instead.
+- ``POST /api/undo``: takes back your last action and the bots' replies to it.
+- ``GET /api/legal``: the legal actions grouped by kind, and the heuristic's ``hint``.
+- ``POST /api/watch`` ``{"rules", "bots" (one a seat), "seed"}``: bots play a whole hand,
+  which becomes this session's replay.
+- ``POST /api/replay/record``: a record (``Game.to_record()`` JSON) as the body.
+- ``POST /api/replay/npz?game=0&rules=standard&seed=0``: a saved selfplay ``.npz`` as the
+  body (``seed`` optional: the run's seed, needed for redealt games).
+- ``GET /api/replay/{step}``: the replay after ``step`` actions, every hand face up.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .._core import ActionType, Game, Rules, choose_action, game_seed, playout
+from . import inputs, players, replays, views
+from .inputs import ApiError
+from .sessions import COOKIE, Session, SessionStore
+from .table import HUMAN, Table
+
+_T = TypeVar("_T")
+_STATIC = pathlib.Path(__file__).parent / "static"
+_TYPES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+          "style.css": "text/css; charset=utf-8"}
+_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    # The page loads its own script and style and nothing else, and is framed by no one.
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+}
+
+
+def _error(status: int, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, **extra}, status_code=status, headers=_HEADERS)
+
+
+async def _api_error(_: Request, error: Exception) -> Response:
+    assert isinstance(error, ApiError)
+    return _error(error.status, error.message, **error.extra)
+
+
+async def _http_error(_: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    return _error(error.status_code, str(error.detail))
+
+
+class _Api:
+    """The routes over one session store."""
+
+    def __init__(self, store: SessionStore) -> None:
+        self.store = store
+        self.files = {name: (_STATIC / name).read_bytes() for name in _TYPES}  # read once: no paths at run time
+
+    # -- plumbing ------------------------------------------------------------------------
+
+    def _session(self, request: Request, create: bool) -> tuple[Session, bool]:
+        session = self.store.get(request.cookies.get(COOKIE))
+        if session is not None:
+            return session, False
+        if not create:
+            raise ApiError(404, "no game in this session: start one (POST /api/new)")
+        return self.store.create(), True
+
+    @staticmethod
+    async def _locked(session: Session, work: Callable[[], _T]) -> _T:
+        """``work`` on the thread pool under the session's lock, engine errors as 4xx."""
+
+        def run() -> _T:
+            with session.lock:
+                try:
+                    return work()
+                except IndexError as error:
+                    raise ApiError(404, str(error)) from error
+                except (ValueError, TypeError) as error:  # the engine's refusals (DoudizhuError is a ValueError)
+                    raise ApiError(422, str(error)) from error
+
+        return await run_in_threadpool(run)
+
+    @staticmethod
+    def _answer(data: dict[str, Any], session: Session, new: bool) -> JSONResponse:
+        response = JSONResponse(data, headers=_HEADERS)
+        if new:
+            response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict")
+        return response
+
+    async def _do(self, request: Request, create: bool, work: Callable[[Session], dict[str, Any]]) -> Response:
+        session, new = self._session(request, create)
+        return self._answer(await self._locked(session, lambda: work(session)), session, new)
+
+    # -- pages ---------------------------------------------------------------------------
+
+    async def index(self, request: Request) -> Response:
+        return Response(self.files["index.html"], media_type=_TYPES["index.html"], headers=_HEADERS)
+
+    async def static(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in self.files:
+            raise ApiError(404, "no such file")
+        return Response(self.files[name], media_type=_TYPES[name], headers=_HEADERS)
+
+    async def options(self, request: Request) -> Response:
+        presets = Rules.presets()
+        seats = {name: Rules.preset(name).players for name in presets}
+        return JSONResponse({"presets": presets, "seats": seats, "bots": players.available(),
+                             "default_bot": players.DEFAULT}, headers=_HEADERS)
+
+    # -- playing -------------------------------------------------------------------------
+
+    @staticmethod
+    def _play_state(table: Table) -> dict[str, Any]:
+        game = table.game
+        names = {HUMAN: "you", **{seat: f"seat {seat} ({name})" for seat, name in table.bot_names.items()}}
+        state = views.table(game, HUMAN if game.phase != "over" else None, names)  # hands shown once over
+        mine = game.to_move == HUMAN
+        legal = game.legal_actions() if mine else []
+        state.update(
+            mode="play", rules=table.rules, seed=table.seed, human=HUMAN, hand=str(game.hand(HUMAN)),
+            choices=[a.text(game.rules) for a in legal] if game.phase == "bidding" else [],
+            can_pass=any(a.type == ActionType.PASS for a in legal),
+            can_undo=any(seat == HUMAN for seat, _ in game.history),
+        )
+        return state
+
+    @staticmethod
+    def _table(session: Session) -> Table:
+        if session.table is None:
+            raise ApiError(404, "no game in this session: start one (POST /api/new)")
+        return session.table
+
+    @staticmethod
+    def _setup(data: dict[str, Any], seats_of_bots: Callable[[int], int]) -> tuple[str, list[str], int]:
+        """Rules, bots and seed of a new hand: the rules checked first (they fix the seat count)."""
+        rules = inputs.text(data, "rules", "standard")
+        seats = Rules.preset(rules).players  # the engine's check of the preset name
+        bots = inputs.text_list(data, "bots", 4) or [players.DEFAULT] * seats_of_bots(seats)
+        seed = inputs.optional_int(data.get("seed"), "seed")
+        return rules, bots, secrets.randbits(32) if seed is None else seed
+
+    async def new(self, request: Request) -> Response:
+        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON), {"rules", "bots", "seed"})
+
+        def work(session: Session) -> dict[str, Any]:
+            rules, bots, seed = self._setup(data, lambda seats: seats - 1)
+            session.table = Table(rules, bots, seed)
+            return self._play_state(session.table)
+
+        return await self._do(request, True, work)
+
+    async def state(self, request: Request) -> Response:
+        return await self._do(request, False, lambda session: self._play_state(self._table(session)))
+
+    async def play(self, request: Request) -> Response:
+        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON), {"action"})
+        action = inputs.text(data, "action")
+
+        def work(session: Session) -> dict[str, Any]:
+            table = self._table(session)
+            try:
+                table.act(action)
+            except ValueError as error:
+                readings = table.readings(action)  # several: the cards were fine, their reading was not given
+                raise ApiError(422, str(error), **({"choices": readings} if len(readings) > 1 else {})) from error
+            return self._play_state(table)
+
+        return await self._do(request, False, work)
+
+    async def undo(self, request: Request) -> Response:
+        def work(session: Session) -> dict[str, Any]:
+            table = self._table(session)
+            table.undo()
+            return self._play_state(table)
+
+        return await self._do(request, False, work)
+
+    async def legal(self, request: Request) -> Response:
+        def work(session: Session) -> dict[str, Any]:
+            game = self._table(session).game
+            if game.to_move != HUMAN:
+                return {"groups": [], "hint": None}
+            groups: dict[str, list[str]] = {}
+            for action in game.legal_actions():
+                kind = action.move.kind.name.lower() if action.move is not None else action.type.name.lower()
+                groups.setdefault(kind, []).append(action.text(game.rules))
+            hint = choose_action(game, players.DEFAULT, 0).text(game.rules)
+            return {"groups": [{"kind": k, "actions": v} for k, v in groups.items()], "hint": hint}
+
+        return await self._do(request, False, work)
+
+    # -- watching and replaying ----------------------------------------------------------
+
+    @staticmethod
+    def _replay_state(replay: replays.Replay, step: int) -> dict[str, Any]:
+        game = replay.at(step)
+        state = views.table(game, None, {})
+        history = replay.game.history
+        upcoming = None if step == replay.steps else history[step]
+        state.update(mode="replay", source=replay.source, step=step, steps=replay.steps,
+                     rules=replay.game.rules.to_dict(),
+                     next=None if upcoming is None else {"seat": upcoming[0],
+                                                         "text": upcoming[1].text(replay.game.rules)})
+        return state
+
+    def _start_replay(self, session: Session, replay: replays.Replay) -> dict[str, Any]:
+        session.replay = replay
+        return self._replay_state(replay, 0)
+
+    async def watch(self, request: Request) -> Response:
+        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON), {"rules", "bots", "seed"})
+
+        def work(session: Session) -> dict[str, Any]:
+            rules, bots, seed = self._setup(data, lambda seats: seats)
+            game = Game(seed=seed, rules=Rules.preset(rules))
+            if len(bots) != game.seats:
+                raise ValueError(f"bots: give one a seat ({game.seats} for {rules!r})")
+            seated = [players.make(name, game_seed(seed, seat)) for seat, name in enumerate(bots)]
+            if all(name in ("random", "heuristic") for name in bots):
+                game = playout(game, bots, seed)  # the built-in policies: the whole hand in C++
+            while game.phase != "over":
+                seat = game.to_move
+                assert seat is not None
+                game.step(seated[seat].act(game))
+            return self._start_replay(session, replays.Replay(game, f"bots ({', '.join(bots)}), seed {seed}"))
+
+        return await self._do(request, True, work)
+
+    async def replay_record(self, request: Request) -> Response:
+        record = inputs.parse_json(await inputs.body(request, inputs.MAX_JSON))
+        return await self._do(request, True, lambda session: self._start_replay(session, replays.from_record(record)))
+
+    async def replay_npz(self, request: Request) -> Response:
+        index = inputs.query_int(request, "game") or 0
+        seed = inputs.query_int(request, "seed")
+        rules = request.query_params.get("rules", "standard")
+        data = await inputs.body(request, inputs.MAX_UPLOAD)
+
+        def work(session: Session) -> dict[str, Any]:
+            return self._start_replay(session, replays.from_npz(data, index, Rules.preset(rules[:40]), seed))
+
+        return await self._do(request, True, work)
+
+    async def replay_step(self, request: Request) -> Response:
+        raw = request.path_params["step"]
+        if not raw.isdigit() or len(raw) > 9:
+            raise ApiError(400, "the step must be a whole number")
+
+        def work(session: Session) -> dict[str, Any]:
+            if session.replay is None:
+                raise ApiError(404, "no replay in this session: open a record or a saved game first")
+            return self._replay_state(session.replay, int(raw))
+
+        return await self._do(request, False, work)
+
+
+def _route(path: str, endpoint: Callable[[Request], Awaitable[Response]], method: str = "GET") -> Route:
+    return Route(path, endpoint, methods=[method])
+
+
+def create_app(store: SessionStore | None = None) -> Starlette:
+    """The app, its sessions in ``store`` (a fresh bounded one by default)."""
+    api = _Api(store if store is not None else SessionStore())
+    routes = [
+        _route("/", api.index),
+        _route("/static/{name}", api.static),
+        _route("/api/options", api.options),
+        _route("/api/new", api.new, "POST"),
+        _route("/api/state", api.state),
+        _route("/api/play", api.play, "POST"),
+        _route("/api/undo", api.undo, "POST"),
+        _route("/api/legal", api.legal),
+        _route("/api/watch", api.watch, "POST"),
+        _route("/api/replay/record", api.replay_record, "POST"),
+        _route("/api/replay/npz", api.replay_npz, "POST"),
+        _route("/api/replay/{step}", api.replay_step),
+    ]
+    return Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})
+
+
+__all__ = ["create_app"]

@@ -1,0 +1,99 @@
+"""Reading requests: bounded bodies, JSON objects with typed fields, errors as ApiError.
+
+Only the shape of a request is checked here (sizes, types, known fields); what a value
+means (a preset, card text, an action, a record) is left to the engine, whose errors
+the app turns into 422 answers with the engine's message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+
+MAX_JSON = 256 * 1024  # a record of a long hand is a few kilobytes
+MAX_UPLOAD = 16 * 1024 * 1024  # a saved selfplay run
+MAX_TEXT = 200  # an action as text
+
+
+class ApiError(Exception):
+    """An answer other than 200: ``{"error": message, **extra}`` with ``status``."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+async def body(request: Request, limit: int) -> bytes:
+    """The request body, refused (413) past ``limit`` bytes without reading it all."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ApiError(413, f"the request body is larger than the {limit} bytes allowed")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, f"the request body is larger than the {limit} bytes allowed")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_json(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError) as error:  # RecursionError: nesting deeper than the parser goes
+        raise ApiError(400, f"the body is not valid JSON: {str(error)[:120]}") from error
+
+
+def json_object(data: bytes, fields: set[str]) -> dict[str, Any]:
+    """The body as a JSON object holding no field but ``fields`` (an empty body is {})."""
+    value = parse_json(data) if data.strip() else {}
+    if not isinstance(value, dict):
+        raise ApiError(400, f"the body must be a JSON object, not {type(value).__name__}")
+    unknown = sorted(set(value) - fields)
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0][:40]!r}; fields: {', '.join(sorted(fields))}")
+    return value
+
+
+def text(data: dict[str, Any], name: str, default: str | None = None) -> str:
+    value = data.get(name, default)
+    if not isinstance(value, str):
+        raise ApiError(400, f"{name!r} must be a string")
+    if len(value) > MAX_TEXT:
+        raise ApiError(400, f"{name!r} is longer than {MAX_TEXT} characters")
+    return value
+
+
+def optional_int(value: Any, name: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(400, f"{name!r} must be an integer")
+    return value
+
+
+def query_int(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if len(raw) > 24 or not raw.lstrip("-").isdigit():
+        raise ApiError(400, f"{name!r} must be an integer")
+    return int(raw)
+
+
+def text_list(data: dict[str, Any], name: str, longest: int) -> list[str] | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) > longest or not all(isinstance(v, str) for v in value):
+        raise ApiError(400, f"{name!r} must be a list of at most {longest} names")
+    return value
+
+
+__all__ = ["MAX_JSON", "MAX_TEXT", "MAX_UPLOAD", "ApiError", "body", "json_object", "optional_int",
+           "parse_json", "query_int", "text", "text_list"]

@@ -1,0 +1,58 @@
+"""The bots a seat can be given in the browser, by name.
+
+``random`` and ``heuristic`` are the built-in C++ policies; ``determinized`` is the search
+bot of :mod:`doudizhu.bots` (slower: a second or more a play). ``douzero`` is
+offered only when a trained model is installed: PyTorch importable and the environment
+variable ``DOUDIZHU_DOUZERO_MODELS`` naming a directory with DouZero's three checkpoints
+(``landlord.ckpt``, ``landlord_up.ckpt``, ``landlord_down.ckpt``). That variable is the
+hook for a model of one's own; none ships with the package.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import pathlib
+
+from ..bots import Bot, DeterminizedBot, Heuristic, Random
+
+DEFAULT = "heuristic"
+MODELS_VARIABLE = "DOUDIZHU_DOUZERO_MODELS"
+_POSITIONS = ("landlord", "landlord_up", "landlord_down")
+# Fewer worlds than the bot's default: a browser waits for every bot turn.
+_DETERMINIZED_WORLDS = 6
+
+
+def _douzero_checkpoints() -> list[pathlib.Path] | None:
+    folder = os.environ.get(MODELS_VARIABLE)
+    if not folder or importlib.util.find_spec("torch") is None:
+        return None
+    paths = [pathlib.Path(folder) / f"{position}.ckpt" for position in _POSITIONS]
+    return paths if all(path.is_file() for path in paths) else None
+
+
+def available() -> list[str]:
+    """The bot names this server offers, the default first."""
+    names = [DEFAULT, "random", "determinized"]
+    if _douzero_checkpoints() is not None:
+        names.append("douzero")
+    return names
+
+
+def make(name: str, seed: int) -> Bot:
+    """A fresh bot for one seat (``seed`` makes the random ones repeatable)."""
+    if name == "heuristic":
+        return Heuristic()
+    if name == "random":
+        return Random(seed)
+    if name == "determinized":
+        return DeterminizedBot(worlds=_DETERMINIZED_WORLDS, seed=seed)
+    checkpoints = _douzero_checkpoints() if name == "douzero" else None
+    if checkpoints is None:
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(available())}")
+    from ..neural import DouZeroBot  # PyTorch: imported only when such a bot is asked for
+
+    return DouZeroBot(*checkpoints)
+
+
+__all__ = ["DEFAULT", "MODELS_VARIABLE", "available", "make"]

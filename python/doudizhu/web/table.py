@@ -1,0 +1,71 @@
+"""A hand being played in the browser: one person against bots, the bots moving server-side.
+
+After every action of the person (and when the hand starts) the bots play their turns
+until it is the person's turn again or the hand is over, so the browser only ever sees
+positions where it is its turn to act (or the settlement). Every action goes through the
+engine's own ``Game.step``: an illegal one raises the engine's error and changes nothing.
+"""
+
+from __future__ import annotations
+
+from .._core import Cards, Game, Rules, game_seed
+from ..bots import Bot
+from . import players
+
+HUMAN = 0
+
+
+class Table:
+    """The person's game: ``rules`` a preset name, ``bots`` one name per seat but the person's."""
+
+    def __init__(self, rules: str, bots: list[str], seed: int) -> None:
+        game = Game(seed=seed, rules=Rules.preset(rules))
+        if len(bots) != game.seats - 1:
+            raise ValueError(f"bots: give one per seat but yours ({game.seats - 1} for {rules!r})")
+        others = [seat for seat in range(game.seats) if seat != HUMAN]
+        self.bots: dict[int, Bot] = {seat: players.make(name, game_seed(seed, seat))
+                                     for seat, name in zip(others, bots)}
+        self.bot_names = dict(zip(others, bots))
+        self.rules = rules
+        self.seed = seed
+        self.game = game
+        self._advance()
+
+    def _advance(self) -> None:
+        """The bots' turns, up to the person's next turn or the end of the hand."""
+        game = self.game
+        while game.phase != "over" and game.to_move != HUMAN:
+            seat = game.to_move
+            assert seat is not None
+            game.step(self.bots[seat].act(game))
+
+    def act(self, text: str) -> None:
+        """The person's action as text (cards, "pass", "bid 2", "call", ...), then the bots'."""
+        if self.game.phase == "over":
+            raise ValueError("the hand is over: start a new one (or undo)")
+        self.game.step(text)
+        self._advance()
+
+    def readings(self, text: str) -> list[str]:
+        """The legal plays that spend exactly these cards (as text the engine reads back):
+        the choices to offer when the engine refuses cards that read as several plays
+        (``333444555666``: an airplane, or one with solo kickers)."""
+        try:
+            spent = Cards(text)
+        except ValueError:
+            return []
+        rules = self.game.rules
+        return [action.text(rules) for action in self.game.legal_actions()
+                if action.move is not None and action.move.spent == spent]
+
+    def undo(self) -> None:
+        """Takes back the person's last action and the bots' actions after it."""
+        history = self.game.history
+        mine = [i for i, (seat, _) in enumerate(history) if seat == HUMAN]
+        if not mine:
+            raise ValueError("nothing to undo yet: you have not acted in this hand")
+        for _ in range(len(history) - mine[-1]):
+            self.game.undo()
+
+
+__all__ = ["HUMAN", "Table"]

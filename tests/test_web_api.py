@@ -1,0 +1,497 @@
+"""The web app's JSON API over plain HTTP (Starlette's TestClient): every endpoint, games
+checked against the engine itself, and malformed or hostile requests, each a clear 4xx
+JSON error that leaves the game as it was."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+
+pytest.importorskip("starlette", reason="the [web] extra (starlette) is not installed")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
+
+with warnings.catch_warnings():  # Starlette 1.x asks TestClient users to move to httpx2; httpx still works
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+from doudizhu.web import create_app, replays
+from doudizhu.web.sessions import COOKIE, SessionStore
+
+Json = dict[str, Any]
+
+
+@pytest.fixture
+def store() -> SessionStore:
+    return SessionStore(capacity=8)
+
+
+@pytest.fixture
+def client(store: SessionStore) -> Iterator[TestClient]:
+    with TestClient(create_app(store)) as test_client:
+        yield test_client
+
+
+def ok(response: Any) -> Json:
+    assert response.status_code == 200, response.text
+    data: Json = response.json()
+    return data
+
+
+def refused(response: Any, status: int, says: str = "") -> Json:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    data: Json = response.json()
+    assert isinstance(data["error"], str) and says in data["error"]
+    return data
+
+
+def new_hand(client: TestClient, **fields: Any) -> Json:
+    return ok(client.post("/api/new", json={"seed": 42, **fields}))
+
+
+def engine_game(state: Json) -> dz.Game:
+    """The hand the server says it is playing, replayed by the engine from its log."""
+    game = dz.Game(seed=state["seed"], rules=dz.Rules.preset(state["rules"]))
+    for entry in state["log"]:
+        assert game.to_move == entry["seat"]
+        game.step(entry["text"])
+    return game
+
+
+# ---------------------------------------------------------------------------- pages
+
+
+def test_the_page_and_its_files_are_served_and_nothing_else(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert '<script src="/static/app.js"' in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    for name, kind in (("app.js", "text/javascript"), ("style.css", "text/css"), ("index.html", "text/html")):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200 and response.headers["content-type"].startswith(kind)
+        assert response.content == (pathlib.Path(dz.__file__).parent / "web" / "static" / name).read_bytes()
+    for path in ("/static/", "/static/app.py", "/static/__init__.py", "/static/.hidden", "/web/app.py",
+                 "/static/%2e%2e/app.py", "/static/..%2fapp.py", "/static/..%2F..%2F..%2Fetc%2Fpasswd",
+                 "/pyproject.toml", "/api/nothing"):
+        refused(client.get(path), 404)
+
+
+def _raw_get(app: Any, path: str) -> tuple[int, bytes]:
+    """A GET of ``path`` exactly as given (an HTTP client would normalise the dots away)."""
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": b"", "headers": [(b"host", b"testserver")],
+             "server": ("testserver", 80), "client": ("127.0.0.1", 1), "root_path": ""}
+    asyncio.run(app(scope, receive, send))
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], body
+
+
+@pytest.mark.parametrize("path", ["/static/../../etc/passwd", "/static/../app.py", "/../../../etc/passwd",
+                                  "/static/./app.js/../../__init__.py", "/static/..\\..\\app.py"])
+def test_path_traversal_finds_nothing(path: str) -> None:
+    status, body = _raw_get(create_app(), path)
+    assert status == 404 and b"root:" not in body and b"import" not in body
+    assert json.loads(body)["error"]
+
+
+def test_options_list_every_preset_and_the_bots(client: TestClient) -> None:
+    options = ok(client.get("/api/options"))
+    assert options["presets"] == dz.Rules.presets()
+    assert options["seats"] == {name: dz.Rules.preset(name).players for name in dz.Rules.presets()}
+    assert options["bots"][0] == options["default_bot"] == "heuristic"
+    assert {"random", "determinized"} <= set(options["bots"])
+
+
+def test_a_trained_model_is_offered_only_when_installed(client: TestClient, monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: pathlib.Path) -> None:
+    monkeypatch.setenv("DOUDIZHU_DOUZERO_MODELS", str(tmp_path))  # a folder without the checkpoints
+    assert "douzero" not in ok(client.get("/api/options"))["bots"]
+    refused(client.post("/api/new", json={"bots": ["douzero", "heuristic"]}), 422, "unknown bot 'douzero'")
+
+
+# ---------------------------------------------------------------------------- playing
+
+
+def test_a_new_hand_shows_what_seat_0_may_see(client: TestClient) -> None:
+    state = new_hand(client)
+    game = dz.Game(seed=42)
+    assert state["mode"] == "play" and state["phase"] == "bidding" and state["to_move"] == 0
+    assert state["hand"] == str(game.hand(0)) == state["seats"][0]["cards"]
+    assert state["choices"] == [str(a) for a in game.legal_actions()] and not state["can_undo"]
+    for seat in state["seats"]:
+        assert seat["role"] == "bidding" and seat["count"] == 17
+    for other in state["seats"][1:]:
+        assert other["cards"] is None and other["svg"].count("class='card back'") == 17
+    assert state["seats"][0]["svg"].count("class='card'") == 17
+    assert not state["kitty"]["public"] and state["kitty"]["cards"] is None
+    assert state["last"] is None and state["result"] is None
+    assert client.cookies.get(COOKIE)
+
+
+def test_bidding_makes_a_landlord_and_shows_the_kitty(client: TestClient) -> None:
+    new_hand(client)
+    state = ok(client.post("/api/play", json={"action": "bid 3"}))
+    assert state["landlord"] == 0 and state["phase"] == "playing" and state["base"] == 3
+    assert [s["role"] for s in state["seats"]] == ["landlord", "peasant", "peasant"]
+    assert state["kitty"] == {**state["kitty"], "public": True, "cards": "48J"}
+    assert state["seats"][0]["count"] == 20 and state["can_pass"] is False  # the landlord leads
+
+
+@pytest.mark.parametrize("rules", dz.Rules.presets())
+def test_a_whole_hand_by_hints_matches_the_engine(client: TestClient, rules: str) -> None:
+    state = new_hand(client, rules=rules, bots=["random"] * (dz.Rules.preset(rules).players - 1), seed=7)
+    turns = 0
+    while state["phase"] != "over":
+        hint = ok(client.get("/api/legal"))["hint"]
+        state = ok(client.post("/api/play", json={"action": hint}))
+        turns += 1
+        assert turns < 200
+    game = engine_game(state)
+    assert game.phase == "over" and game.result is not None
+    assert state["result"]["payouts"] == list(game.result.payouts) and sum(state["result"]["payouts"]) == 0
+    assert [s["count"] for s in state["seats"]] == [len(game.hand(s)) for s in range(game.seats)]
+    assert [s["cards"] for s in state["seats"]] == [str(game.hand(s)) for s in range(game.seats)]  # shown once over
+    refused(client.post("/api/play", json={"action": "pass"}), 422, "the hand is over")
+
+
+def test_the_state_reports_the_last_play_its_player_and_the_stake(client: TestClient) -> None:
+    new_hand(client)
+    ok(client.post("/api/play", json={"action": "bid 3"}))
+    state = ok(client.post("/api/play", json={"action": "33"}))
+    game = engine_game(state)
+    assert game.last is not None and game.last_by is not None
+    assert state["last"]["by"] == game.last_by and state["last"]["text"] == str(game.last.cards)
+    assert state["last"]["kind"] == game.last.kind.name.lower()
+    assert (state["base"], state["multiplier"], state["bombs"]) == (3, game.multiplier, 0)
+    assert ok(client.get("/api/state")) == state
+
+
+def test_legal_plays_are_the_engines_grouped_by_kind(client: TestClient) -> None:
+    state = new_hand(client)
+    ok(client.post("/api/play", json={"action": "bid 3"}))
+    legal = ok(client.get("/api/legal"))
+    game = engine_game(ok(client.get("/api/state")))
+    listed = [text for group in legal["groups"] for text in group["actions"]]
+    assert listed == [a.text(game.rules) for a in game.legal_actions()]
+    assert legal["hint"] == dz.choose_action(game, "heuristic", 0).text(game.rules)
+    assert {g["kind"] for g in legal["groups"]} >= {"solo", "pair"} and state["seed"] == 42
+
+
+def test_an_illegal_play_is_explained_and_changes_nothing(client: TestClient) -> None:
+    new_hand(client)
+    ok(client.post("/api/play", json={"action": "bid 3"}))
+    ok(client.post("/api/play", json={"action": "33"}))
+    before = ok(client.get("/api/state"))
+    for action, says in (("3", "does not beat"), ("KQ", "no legal combination"), ("TTTT", "cards not in hand"),
+                         ("bid 2", "the hand is in play"), ("4Z", "unknown card token 'Z'"),
+                         ("3333 3", "cards"), ("", "")):
+        refused(client.post("/api/play", json={"action": action}), 422, says)
+        assert ok(client.get("/api/state")) == before
+
+
+def test_cards_with_several_readings_offer_them(client: TestClient, store: SessionStore) -> None:
+    new_hand(client, rules="douzero")
+    session = store.get(client.cookies.get(COOKIE))
+    assert session is not None and session.table is not None
+    position = dz.Game.from_position(["333444555666", "3", "4"], landlord=0, to_move=0,
+                                     rules=dz.Rules.preset("douzero"))
+    session.table.game = position
+    data = refused(client.post("/api/play", json={"action": "333444555666"}), 422, "several readings")
+    assert data["choices"] == ["333444555666/AIRPLANE/3", "333444555666/AIRPLANE_SOLOS/3",
+                               "333444555666/AIRPLANE_SOLOS/4"]
+    state = ok(client.post("/api/play", json={"action": data["choices"][0]}))
+    assert state["phase"] == "over" and state["result"]["landlord_won"]
+
+
+def test_undo_takes_back_your_action_and_the_bots_replies(client: TestClient) -> None:
+    start = new_hand(client)
+    refused(client.post("/api/undo"), 422, "nothing to undo")
+    after_bid = ok(client.post("/api/play", json={"action": "bid 3"}))
+    played = ok(client.post("/api/play", json={"action": "33"}))
+    assert len(played["log"]) > len(after_bid["log"])
+    assert ok(client.post("/api/undo")) == after_bid
+    assert ok(client.post("/api/undo")) == start
+
+
+def test_a_determinized_bot_takes_its_turn(client: TestClient) -> None:
+    new_hand(client, bots=["determinized", "random"])
+    ok(client.post("/api/play", json={"action": "bid 3"}))  # the top bid ends the auction: you lead
+    state = ok(client.post("/api/play", json={"action": "3"}))
+    assert [entry["seat"] for entry in state["log"]] == [0, 0, 1, 2] and state["to_move"] == 0
+    engine_game(state)
+
+
+# ---------------------------------------------------------------------------- hostile requests
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "says"),
+    [
+        ("/api/play", b"{not json", 400, "not valid JSON"),
+        ("/api/play", b"[1, 2]", 400, "must be a JSON object"),
+        ("/api/play", b'"pass"', 400, "must be a JSON object"),
+        ("/api/play", b"\xff\xfe", 400, "not valid JSON"),
+        ("/api/play", b"[" * 100_000, 400, "not valid JSON"),
+        ("/api/play", b'{"action": 5}', 400, "'action' must be a string"),
+        ("/api/play", b'{"action": null}', 400, "'action' must be a string"),
+        ("/api/play", b'{"action": ["3"]}', 400, "'action' must be a string"),
+        ("/api/play", b'{"cards": "3"}', 400, "unknown field 'cards'"),
+        ("/api/play", json.dumps({"action": "3" * 201}).encode(), 400, "longer than 200"),
+        ("/api/play", b'{"action": "3\\u0000"}', 422, ""),
+        ("/api/play", json.dumps({"action": "🂡 ; DROP TABLE"}).encode(), 422, "card"),
+        ("/api/new", b'{"rules": 3}', 400, "'rules' must be a string"),
+        ("/api/new", b'{"rules": "chess"}', 422, "chess"),
+        ("/api/new", b'{"bots": "heuristic"}', 400, "'bots' must be a list"),
+        ("/api/new", b'{"bots": [1, 2]}', 400, "'bots' must be a list"),
+        ("/api/new", b'{"bots": ["heuristic"]}', 422, "one per seat"),
+        ("/api/new", b'{"bots": ["__import__", "heuristic"]}', 422, "unknown bot"),
+        ("/api/new", b'{"seed": "7"}', 400, "'seed' must be an integer"),
+        ("/api/new", b'{"seed": true}', 400, "'seed' must be an integer"),
+        ("/api/new", b'{"seed": 1.5}', 400, "'seed' must be an integer"),
+        ("/api/new", b'{"seed": -1}', 422, "seed"),
+        ("/api/new", json.dumps({"seed": 2**70}).encode(), 422, "seed"),
+        ("/api/watch", b'{"bots": ["heuristic"]}', 422, "one a seat"),
+        ("/api/replay/record", b"{}", 422, "not a doudizhu record"),
+        ("/api/replay/record", b"[]", 422, "a record is a dict"),
+        ("/api/replay/record", b"12", 422, "a record is a dict"),
+    ],
+)
+def test_malformed_requests_are_refused_and_change_nothing(
+    client: TestClient, path: str, body: bytes, status: int, says: str
+) -> None:
+    new_hand(client)
+    ok(client.post("/api/play", json={"action": "bid 3"}))
+    before = ok(client.get("/api/state"))
+    refused(client.post(path, content=body, headers={"content-type": "application/json"}), status, says)
+    assert ok(client.get("/api/state")) == before
+
+
+def test_oversized_bodies_are_refused_unread(client: TestClient) -> None:
+    before = new_hand(client)
+    big = b'{"action": "' + b"3" * 300_000 + b'"}'
+    refused(client.post("/api/play", content=big), 413, "larger than")
+    refused(client.post("/api/play", content=b"{}", headers={"content-length": "99999999999"}), 413)
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the server counts as it reads
+        for _ in range(100):
+            yield b" " * 10_000
+
+    refused(client.post("/api/replay/record", content=chunks()), 413, "larger than")
+    refused(client.post("/api/replay/npz", content=b"0" * (17 * 1024 * 1024)), 413, "larger than")
+    assert ok(client.get("/api/state")) == before
+
+
+def test_an_unknown_session_has_no_game(client: TestClient, store: SessionStore) -> None:
+    for path in ("/api/state", "/api/legal", "/api/replay/0"):
+        refused(client.get(path), 404, "no ")
+    refused(client.post("/api/play", json={"action": "pass"}), 404, "no game")
+    refused(client.post("/api/undo"), 404, "no game")
+    client.cookies.set(COOKIE, "forged-token")
+    refused(client.get("/api/state"), 404, "no game in this session")
+    token = client.post("/api/new", json={}).cookies.get(COOKIE)
+    assert token not in (None, "forged-token") and store.get(token) is not None  # a token it never made is not adopted
+    assert store.get("forged-token") is None
+
+
+def test_sessions_are_separate_and_bounded() -> None:
+    store = SessionStore(capacity=2)
+    app = create_app(store)
+    clients = [TestClient(app) for _ in range(3)]
+    hands = [ok(c.post("/api/new", json={"seed": seed})) for seed, c in enumerate(clients)]
+    assert len(store) == 2 and len({h["hand"] for h in hands}) == 3
+    refused(clients[0].get("/api/state"), 404)  # the least recently used one was forgotten
+    assert ok(clients[2].get("/api/state")) == hands[2]
+
+
+def test_wrong_methods_are_refused_as_json(client: TestClient) -> None:
+    refused(client.get("/api/play"), 405)
+    refused(client.post("/api/state"), 405)
+    refused(client.delete("/"), 405)
+
+
+# ---------------------------------------------------------------------------- watching and replaying
+
+
+def _record_of_a_hand() -> tuple[dz.Game, Json]:
+    """A hand the heuristic played to the end, dealt once (so that any prefix of its
+    actions is a record too)."""
+    game = next(g for g in (dz.playout(dz.Game(seed=seed), "heuristic", 3) for seed in range(10, 40))
+                if g.redeals == 0)
+    return game, json.loads(json.dumps(game.to_record()))
+
+
+def test_a_record_steps_forward_and_back_with_every_hand_shown(client: TestClient) -> None:
+    game, record = _record_of_a_hand()
+    first = ok(client.post("/api/replay/record", json=record))
+    assert (first["mode"], first["step"], first["steps"]) == ("replay", 0, len(record["actions"]))
+    assert first["next"] == {"seat": game.history[0][0], "text": record["actions"][0]}
+    for step in (0, 1, 5, first["steps"] - 1, first["steps"], 3):
+        state = ok(client.get(f"/api/replay/{step}"))
+        expected = dz.Game.from_record({**record, "actions": record["actions"][:step]})
+        assert state["step"] == step and [e["text"] for e in state["log"]] == record["actions"][:step]
+        assert [s["cards"] for s in state["seats"]] == [str(expected.hand(s)) for s in range(3)]
+        assert state["kitty"]["cards"] == str(expected.kitty)
+    end = ok(client.get(f"/api/replay/{first['steps']}"))
+    assert game.result is not None and end["result"]["payouts"] == list(game.result.payouts) and end["next"] is None
+
+
+def test_replay_steps_out_of_range_or_malformed(client: TestClient) -> None:
+    _, record = _record_of_a_hand()
+    steps = ok(client.post("/api/replay/record", json=record))["steps"]
+    refused(client.get(f"/api/replay/{steps + 1}"), 404, "out of range")
+    refused(client.get("/api/replay/99999999999999999999"), 400)
+    for bad in ("-1", "abc", "1.5", "%20"):
+        refused(client.get(f"/api/replay/{bad}"), 400, "whole number")
+    assert ok(client.get("/api/replay/2"))["step"] == 2
+
+
+@pytest.mark.parametrize(
+    ("tamper", "says"),
+    [
+        (lambda r: r.update(actions=[*r["actions"][:-1], "BR"]), "action"),
+        (lambda r: r.update(version=99), "unsupported record version"),
+        (lambda r: r["deals"][0].update(hands=["3", "4", "5"]), "deal"),
+        (lambda r: r.update(seed="x"), "seed"),
+        (lambda r: r.update(extra=1), "extra"),
+        (lambda r: r.update(actions="33"), "actions"),
+    ],
+)
+def test_a_tampered_record_is_refused_and_the_open_replay_kept(client: TestClient, tamper: Any, says: str) -> None:
+    _, record = _record_of_a_hand()
+    opened = ok(client.post("/api/replay/record", json=record))
+    tampered = json.loads(json.dumps(record))
+    tamper(tampered)
+    refused(client.post("/api/replay/record", json=tampered), 422, says)
+    assert ok(client.get("/api/replay/0")) == opened
+
+
+def _npz(result: dz.SelfPlayResult) -> bytes:
+    buffer = io.BytesIO()
+    result.save(buffer)  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
+def test_a_saved_selfplay_game_replays_with_or_without_its_seed(client: TestClient) -> None:
+    result = dz.selfplay(40, policy="heuristic", seed=5, record=True)
+    data = _npz(result)
+    redealt = int(np.flatnonzero(result.redeals > 0)[0])
+    plain = int(np.flatnonzero(result.redeals == 0)[0])
+    cases = ((plain, f"game={plain}"), (plain, f"game={plain}&seed=5"), (redealt, f"game={redealt}&seed=5"))
+    for index, query in cases:
+        state = ok(client.post(f"/api/replay/npz?{query}&rules=standard", content=data))
+        assert result.offsets is not None
+        assert state["steps"] == int(result.offsets[index + 1] - result.offsets[index])
+        end = ok(client.get(f"/api/replay/{state['steps']}"))
+        assert end["result"]["payouts"] == list(result.payouts[index])
+        assert all(s["cards"] is not None for s in end["seats"])
+    refused(client.post(f"/api/replay/npz?game={redealt}", content=data), 422, "give the run's seed")
+    refused(client.post(f"/api/replay/npz?game={plain}&seed=6", content=data), 422, "does not replay")
+
+
+def test_bad_npz_uploads_are_refused(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    recorded = _npz(dz.selfplay(3, seed=1, record=True))
+    cases = [
+        ("game=0", b"not a zip at all", 422, "not a saved selfplay .npz"),
+        ("game=0", _npz(dz.selfplay(3, seed=1)), 422, "holds no actions"),
+        ("game=3", recorded, 404, "out of range"),
+        ("game=-1", recorded, 404, "out of range"),
+        ("game=x", recorded, 400, "'game' must be an integer"),
+        ("game=0&seed=1e3", recorded, 400, "'seed' must be an integer"),
+        ("game=0&rules=chess", recorded, 422, "chess"),
+        ("game=0&rules=four_player", recorded, 422, "do not fit"),
+        ("game=0&seed=1&rules=douzero", recorded, 422, "does not replay"),
+    ]
+    saved = dz.selfplay(3, seed=1, record=True)
+    cases.append(("game=0&seed=1", _npz(dataclasses.replace(saved, payouts=saved.payouts + 1)), 422, "saved payouts"))
+    plain = int(np.flatnonzero(saved.redeals == 0)[0])
+    cases.append((f"game={plain}&rules=laizi", recorded, 422, "wild cards differ"))
+    buffer = io.BytesIO()
+    np.savez(buffer, landlord=np.zeros(2), evil=np.zeros(2))
+    cases.append(("game=0", buffer.getvalue(), 422, "not a saved selfplay .npz"))
+    for query, data, status, says in cases:
+        refused(client.post(f"/api/replay/npz?{query}", content=data), status, says)
+    monkeypatch.setattr(replays, "MAX_NPZ_EXPANDED", 1000)  # a file that expands past the bound
+    refused(client.post("/api/replay/npz?game=0", content=recorded), 422, "expands to")
+
+
+def test_watching_the_bots_plays_a_hand_to_replay(client: TestClient) -> None:
+    state = ok(client.post("/api/watch", json={"seed": 3, "bots": ["heuristic", "random", "heuristic"]}))
+    assert state["step"] == 0 and state["steps"] > 20 and "seed 3" in state["source"]
+    assert all(s["cards"] is not None and s["count"] == 17 for s in state["seats"])
+    end = ok(client.get(f"/api/replay/{state['steps']}"))
+    assert end["phase"] == "over" and sum(end["result"]["payouts"]) == 0
+    again = ok(client.post("/api/watch", json={"seed": 3, "bots": ["heuristic", "random", "heuristic"]}))
+    assert ok(client.get(f"/api/replay/{again['steps']}")) == end  # the same seed, the same hand
+
+
+# ---------------------------------------------------------------------------- command line
+
+
+def test_serve_is_a_subcommand_with_local_defaults() -> None:
+    from doudizhu.cli import build_parser
+
+    args = build_parser().parse_args(["serve"])
+    assert (args.run, args.host, args.port) == ("serve", "127.0.0.1", 8000)
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "9001"])
+    assert (args.host, args.port) == ("0.0.0.0", 9001)
+
+
+def test_serve_without_the_extra_names_it_and_doudizhu_does_not_need_it() -> None:
+    code = ("import sys; sys.modules['starlette'] = None; sys.modules['uvicorn'] = None\n"
+            "import doudizhu, doudizhu.cli\n"
+            "print(doudizhu.Game(seed=1).phase)\n"
+            "sys.exit(doudizhu.cli.main(['serve']))")
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(dz.__file__).parent.parent))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and done.stdout.strip() == "bidding"
+    assert "pip install 'doudizhu-engine[web]'" in done.stderr and "pip install '.[web]'" in done.stderr
+
+
+def test_doudizhu_serve_serves_the_page_on_127_0_0_1() -> None:
+    import httpx
+
+    with socket.socket() as probe:  # a port free a moment ago
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(dz.__file__).parent.parent))
+    server = subprocess.Popen([sys.executable, "-m", "doudizhu", "serve", "--port", str(port)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None and time.monotonic() < deadline, server.stderr and server.stderr.read()
+                time.sleep(0.1)
+        assert page.status_code == 200 and "Dou Dizhu" in page.text
+        assert httpx.get(f"http://127.0.0.1:{port}/api/state").status_code == 404
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=20)
+    assert f"serving on http://127.0.0.1:{port}/" in out
