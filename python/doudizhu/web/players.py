@@ -1,6 +1,6 @@
 """The bots a seat can be given in the browser, by name.
 
-``random`` and ``heuristic`` are the built-in C++ policies; ``determinized`` is the search
+``heuristic``, ``fast_heuristic`` and ``random`` are the built-in C++ policies; ``determinized`` is the search
 bot of :mod:`doudizhu.bots` (slower: a second or more a play). ``douzero`` is
 offered only when a trained model is installed: PyTorch importable and the environment
 variable ``DOUDIZHU_DOUZERO_MODELS`` naming a directory with DouZero's three checkpoints
@@ -14,7 +14,7 @@ import importlib.util
 import os
 import pathlib
 
-from ..bots import Bot, DeterminizedBot, Heuristic, Random
+from ..bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Random
 
 DEFAULT = "heuristic"
 MODELS_VARIABLE = "DOUDIZHU_DOUZERO_MODELS"
@@ -33,7 +33,7 @@ def _douzero_checkpoints() -> list[pathlib.Path] | None:
 
 def available() -> list[str]:
     """The bot names this server offers, the default first."""
-    names = [DEFAULT, "random", "determinized"]
+    names = [DEFAULT, "fast_heuristic", "random", "determinized"]
     if _douzero_checkpoints() is not None:
         names.append("douzero")
     return names
@@ -43,6 +43,8 @@ def make(name: str, seed: int) -> Bot:
     """A fresh bot for one seat (``seed`` makes the random ones repeatable)."""
     if name == "heuristic":
         return Heuristic()
+    if name == "fast_heuristic":
+        return FastHeuristic()
     if name == "random":
         return Random(seed)
     if name == "determinized":
