@@ -6,7 +6,8 @@
 # with CPython's allocator off so that ASan sees every Python object's memory: a handle
 # to a freed object or a write past a buffer in the bindings fails the run.
 # Default tests: tests/test_hostile_input.py tests/test_threads.py tests/test_boundary.py (with the
-# record replay that once read freed memory). Environment: PYTHON,
+# record replay that once read freed memory) and tests/test_vector_env.py (its background
+# thread, send / recv). Environment: PYTHON,
 # DDZ_PYASAN_BUILD (default build/pyasan), DDZ_SOURCE_DIR (the tree to build; default
 # this one, e.g. a patched copy).
 set -euo pipefail
@@ -30,7 +31,7 @@ cp "$build"/_core*.so "$pkg/doudizhu/"
 
 cxx_lib() { "${CXX:-g++}" -print-file-name="$1"; }
 preload="$(cxx_lib libasan.so):$(cxx_lib libubsan.so)"
-[ $# -eq 0 ] && set -- tests/test_hostile_input.py tests/test_threads.py tests/test_boundary.py
+[ $# -eq 0 ] && set -- tests/test_hostile_input.py tests/test_threads.py tests/test_boundary.py tests/test_vector_env.py
 cd "$root"
 PYTHONPATH="$pkg" PYTHONMALLOC=malloc LD_PRELOAD="$preload" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:${ASAN_OPTIONS:-}" \
