@@ -153,9 +153,10 @@ TEST(every_state_of_random_games_encodes_within_bounds) {
           }
           const GameView v = view_of(g);
           if (douzero_error(v).empty()) {
-            std::vector<std::int8_t> x(430), z(810);
-            douzero_x_no_action(v, x.data());
-            douzero_z(v, z.data());
+            const DouZeroLayout dz = douzero_layout(r);
+            std::vector<std::int8_t> x(static_cast<std::size_t>(dz.batch_width)), z(static_cast<std::size_t>(dz.z_size()));
+            douzero_x_no_action(v, dz, x.data());
+            douzero_z(v, dz, z.data());
           }
           g.legal_actions(legal);
           if (legal.empty()) break;
