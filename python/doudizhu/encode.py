@@ -163,12 +163,12 @@ class DouZeroLayout:
 
     def width(self, position: str) -> int:
         """The width of ``x_no_action`` at ``position``."""
-        return max(s.stop for s in self.x_no_action[position].values())
+        return max(int(s.stop) for s in self.x_no_action[position].values())
 
     @property
     def action_width(self) -> int:
         """The width of an action's part of ``x_batch`` rows."""
-        return max(s.stop for s in self.action.values())
+        return max(int(s.stop) for s in self.action.values())
 
 
 def _slices(blocks: list[tuple[str, int, int]]) -> dict[str, slice]:
