@@ -5,7 +5,8 @@
 // - our own (`encode_observation`): a float vector whose blocks are listed by
 //   `ObservationLayout` (name, offset, size), everything relative to the observer;
 // - DouZero's (`douzero_*`): the features DouZero 1.1.0's `get_obs` computes for the
-//   player to move, value for value (its x_no_action, z, and the x_batch rows).
+//   player to move, value for value (its x_no_action, z, and the x_batch rows) in its
+//   setting, and the same blocks widened under the other rules (`DouZeroLayout`).
 //
 // Cards in both are a "card plane": for each rank 3..2, `4 x decks` slots of which the
 // first `count` are 1 (a thermometer), then `decks` slots for each joker likewise. With
