@@ -202,7 +202,7 @@ def test_every_block_holds_what_the_layout_says(preset: str) -> None:
 def test_cards_the_seat_cannot_see_never_change_the_features(preset: str) -> None:
     rules = dz.Rules.preset(preset)
     moved = 0
-    for game in play_decisions(rules, range(4), every=7):
+    for game in play_decisions(rules, range(10), every=4):
         me = game.to_move
         assert me is not None
         want = encode.douzero(game)
