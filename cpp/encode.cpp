@@ -45,19 +45,20 @@ GameView view_of(const Game& g) {
   GameView v;
   v.state = g.state();
   v.rules = g.rules();
-  // The last kHistoryLength play-phase actions, gathered newest first, then reversed.
-  std::array<SeatAction, kHistoryLength> newest{};
+  // The last kDouZeroMaxRecent play-phase actions, gathered newest first, then reversed.
+  constexpr int keep = kDouZeroMaxRecent;
+  std::array<SeatAction, keep> newest{};
   int n = 0;
   g.visit_recent([&](int seat, const Action& a) {
     if (is_play_phase_action(a)) newest[at(n++)] = {seat, a};
-    return n < kHistoryLength;
+    return n < keep;
   });
   const State& first = g.initial();
   if (g.started_from_position() && first.last.cards && first.last_by >= 0) {
-    for (int k = first.passes; k >= 1 && n < kHistoryLength; --k) {
+    for (int k = first.passes; k >= 1 && n < keep; --k) {
       newest[at(n++)] = {(first.last_by + k) % first.seats, Action::pass()};
     }
-    if (n < kHistoryLength) newest[at(n++)] = {first.last_by, Action::play(first.last)};
+    if (n < keep) newest[at(n++)] = {first.last_by, Action::play(first.last)};
   }
   std::reverse_copy(newest.begin(), newest.begin() + n, v.recent.begin());
   v.recent_count = n;
@@ -142,7 +143,7 @@ void encode_observation(const GameView& v, int seat, const ObservationLayout& la
   block(kMultiplier)[0] = static_cast<float>(std::log2(stake.multiplier));
 
   float* history = block(kHistory);
-  for (int j = 0; j < v.recent_count; ++j) {
+  for (int j = 0; j < std::min(v.recent_count, kHistoryLength); ++j) {
     const SeatAction& sa = v.recent[at(v.recent_count - 1 - j)];
     float* entry = history + j * (c + seats + 1);
     if (sa.action.type == ActionType::Play) write_card_plane(sa.action.move.cards, d, entry);
@@ -161,11 +162,7 @@ void encode_observation(const GameView& v, int seat, const ObservationLayout& la
 
 namespace {
 
-constexpr int kDouZeroBombSlots = 15;
-constexpr int kDouZeroLandlordCards = 20;
-constexpr int kDouZeroPeasantCards = 17;
-
-int seat_at(const State& s, DouZeroPosition p) { return (s.landlord + static_cast<int>(p)) % 3; }
+constexpr int kDouZeroWildRanks = kNumRanks - 2;  // 3..2
 
 // DouZero's last_move_dict: the seat's latest play-phase action (a pass is no cards).
 Mask last_action_cards(const GameView& v, int seat) {
@@ -176,124 +173,201 @@ Mask last_action_cards(const GameView& v, int seat) {
   return 0;
 }
 
-std::string too_many_cards() {
-  return "DouZero's encoding holds at most " + std::to_string(kDouZeroLandlordCards) + " cards for the landlord and " +
-         std::to_string(kDouZeroPeasantCards) + " for a peasant";
+std::string douzero_too_many_cards(const DouZeroLayout& l) {
+  return "DouZero's encoding holds at most " + std::to_string(l.landlord_cards) + " cards for the landlord and " +
+         std::to_string(l.peasant_cards) + " for a peasant";
 }
 
-// Writes DouZero's blocks in order, advancing through the output.
-struct Writer {
-  std::int8_t* out;
-  void cards(Mask m) {
-    std::fill(out, out + kDouZeroCards, std::int8_t{0});
-    write_card_plane(m, 1, out);
-    out += kDouZeroCards;
-  }
-  void one_hot(int index, int size) {  // DouZero's `one_hot[index] = 1`, index within range
-    std::fill(out, out + size, std::int8_t{0});
-    out[std::clamp(index, 0, size - 1)] = 1;
-    out += size;
-  }
+const char* douzero_seats_word(int seats) { return seats == 3 ? "three" : seats == 4 ? "four" : "these"; }
+
+void douzero_one_hot(std::int8_t* out, int index, int size) {  // DouZero's `one_hot[index] = 1`, index within range
+  std::fill(out, out + size, std::int8_t{0});
+  out[std::clamp(index, 0, size - 1)] = 1;
+}
+
+// The seats other than position p, as DouZero orders them in its own layout (the
+// landlord: landlord_up, landlord_down; a peasant: the landlord, the teammate) or, in
+// the generalized one, by position.
+struct DouZeroOthers {
+  std::array<int, kMaxSeats> positions{};
+  int count = 0;
+  const int* begin() const { return positions.data(); }
+  const int* end() const { return positions.data() + count; }
 };
+
+DouZeroOthers douzero_others(const DouZeroLayout& l, int p) {
+  DouZeroOthers out;
+  if (l.exact) {
+    out.positions = p == 0 ? std::array<int, kMaxSeats>{2, 1} : std::array<int, kMaxSeats>{0, 3 - p};
+    out.count = 2;
+    return out;
+  }
+  for (int q = 0; q < l.seats; ++q) {
+    if (q != p) out.positions[at(out.count++)] = q;
+  }
+  return out;
+}
 
 }  // namespace
 
+void DouZeroBlocks::add(DouZeroBlockKind kind, int size, int position) {
+  blocks[at(count++)] = {kind, position, width, size};
+  width += size;
+}
+
+DouZeroLayout douzero_layout(const Rules& rules) {
+  using K = DouZeroBlockKind;
+  DouZeroLayout l;
+  l.seats = rules.players;
+  l.decks = rules.decks;
+  l.wild = rules.wild;
+  l.exact = rules.players == 3 && rules.decks == 1 && !rules.wild && rules.max_hand() == 20 && rules.hand_size() == 17;
+  l.cards = card_plane_size(rules.decks);
+  l.landlord_cards = rules.max_hand();
+  l.peasant_cards = rules.hand_size();
+  // Every bomb holds 4 cards of 3..2 or more, and the rocket the jokers: 13 per deck, and 1.
+  l.bomb_slots = (kNumRanks - 2) * rules.decks + 2;
+  l.z_rows = kDouZeroZRows;
+  l.z_cols = l.seats * l.cards;
+  const int c = l.cards;
+  for (int p = 0; p < l.seats; ++p) {
+    DouZeroBlocks& x = l.x[at(p)];
+    const DouZeroOthers others = douzero_others(l, p);
+    const auto left = [&](int q) { return q == 0 ? l.landlord_cards : l.peasant_cards; };
+    x.add(K::Hand, c);
+    x.add(K::Others, c);
+    if (l.exact && p == 0) {
+      x.add(K::LastMove, c);
+      for (int q : others) x.add(K::Played, c, q);
+    } else if (l.exact) {
+      for (int q : others) x.add(K::Played, c, q);
+      x.add(K::LastMove, c);
+      for (int q : others) x.add(K::LastAction, c, q);
+    } else {
+      x.add(K::LastMove, c);
+      for (int q : others) x.add(K::Played, c, q);
+      for (int q : others) x.add(K::LastAction, c, q);
+    }
+    for (int q : others) x.add(K::CardsLeft, left(q), q);
+    x.add(K::Bombs, l.bomb_slots);
+    if (l.wild) x.add(K::Wild, kDouZeroWildRanks);
+    l.batch_width = std::max(l.batch_width, x.width);
+  }
+  l.action.add(K::Action, c);
+  if (l.wild) l.action.add(K::ActionSpent, c);
+  return l;
+}
+
+std::string douzero_block_name(const DouZeroBlock& b, int seats) {
+  const std::string seat = b.position >= 0 ? douzero_position_name(b.position, seats) : "";
+  switch (b.kind) {
+    case DouZeroBlockKind::Hand: return "hand";
+    case DouZeroBlockKind::Others: return "others";
+    case DouZeroBlockKind::LastMove: return "last_move";
+    case DouZeroBlockKind::Played: return "played_" + seat;
+    case DouZeroBlockKind::LastAction: return "last_action_" + seat;
+    case DouZeroBlockKind::CardsLeft: return "cards_left_" + seat;
+    case DouZeroBlockKind::Bombs: return "bombs";
+    case DouZeroBlockKind::Wild: return "wild";
+    case DouZeroBlockKind::Action: return "action";
+    case DouZeroBlockKind::ActionSpent: return "action_spent";
+  }
+  return "";
+}
+
 std::string douzero_error(const GameView& v) {
   const State& s = v.state;
-  if (s.seats != 3) return "DouZero's encoding is for three seats";
-  if (v.rules.decks != 1) return "DouZero's encoding is for one deck";
-  if (v.rules.wild) return "DouZero's encoding has no wild cards";
+  const int n = v.rules.players;
+  if (s.seats != n) return std::string("DouZero's encoding is for ") + douzero_seats_word(n) + " seats";
   if (s.phase != Phase::Playing) return "DouZero's encoding is for the player to move in play";
-  for (int i = 0; i < 3; ++i) {
-    const int limit = i == s.landlord ? kDouZeroLandlordCards : kDouZeroPeasantCards;
-    if (total(s.hands[at(i)]) > limit) {
-      return too_many_cards();
-    }
+  const DouZeroLayout l = douzero_layout(v.rules);
+  for (int i = 0; i < n; ++i) {
+    const int limit = i == s.landlord ? l.landlord_cards : l.peasant_cards;
+    if (total(s.hands[at(i)]) > limit) return douzero_too_many_cards(l);
   }
-  if (s.bombs + s.rockets >= kDouZeroBombSlots) return "DouZero's encoding counts at most 14 bombs";
-  return {};
-}
-
-std::string douzero_rules_error(const Rules& rules) {
-  if (rules.players != 3) return "DouZero's encoding is for three seats";
-  if (rules.decks != 1) return "DouZero's encoding is for one deck";
-  if (rules.wild) return "DouZero's encoding has no wild cards";
-  if (rules.max_hand() > kDouZeroLandlordCards || rules.hand_size() > kDouZeroPeasantCards) {
-    return too_many_cards();
+  if (s.bombs + s.rockets >= l.bomb_slots) {
+    return "DouZero's encoding counts at most " + std::to_string(l.bomb_slots - 1) + " bombs";
   }
   return {};
 }
 
-DouZeroPosition douzero_position(const State& s) {
-  return static_cast<DouZeroPosition>((s.to_move - s.landlord + 3) % 3);
-}
+int douzero_position_of(const State& s) { return (s.to_move - s.landlord + s.seats) % s.seats; }
 
-const char* douzero_position_name(DouZeroPosition p) {
-  constexpr const char* kNames[] = {"landlord", "landlord_down", "landlord_up"};
-  return kNames[static_cast<int>(p)];
+const char* douzero_position_name(int position, int seats) {
+  constexpr const char* kThree[] = {"landlord", "landlord_down", "landlord_up"};
+  constexpr const char* kFour[] = {"landlord", "landlord_down", "landlord_across", "landlord_up"};
+  return seats == 4 ? kFour[position] : kThree[position];
 }
 
 int douzero_x_width(DouZeroPosition p) {
-  if (p == DouZeroPosition::Landlord) return 5 * kDouZeroCards + 2 * kDouZeroPeasantCards + kDouZeroBombSlots;
-  return 7 * kDouZeroCards + kDouZeroLandlordCards + kDouZeroPeasantCards + kDouZeroBombSlots;
+  static const DouZeroLayout kDouZero = douzero_layout(*preset("douzero"));
+  return kDouZero.x[static_cast<std::size_t>(p)].width;
 }
 
-void douzero_x_no_action(const GameView& v, std::int8_t* out) {
+void douzero_x_no_action(const GameView& v, const DouZeroLayout& layout, std::int8_t* out) {
   const std::string why = douzero_error(v);
   require(why.empty(), why);
   const State& s = v.state;
-  const int me = s.to_move;
-  const int landlord = seat_at(s, DouZeroPosition::Landlord);
-  const int down = seat_at(s, DouZeroPosition::LandlordDown);
-  const int up = seat_at(s, DouZeroPosition::LandlordUp);
-  const auto left = [&](int seat) { return total(s.hands[at(seat)]) - 1; };
-  Mask others = 0;
-  for (int i = 0; i < 3; ++i) {
-    if (i != me) others += s.hands[at(i)];
+  const int me = s.to_move, n = layout.seats, d = layout.decks;
+  const auto seat = [&](int position) { return (s.landlord + position) % n; };
+  const auto cards = [&](std::int8_t* at_block, Mask m, int size) {
+    std::fill(at_block, at_block + size, std::int8_t{0});
+    write_card_plane(m, d, at_block);
+  };
+  for (const DouZeroBlock& b : layout.x[at(douzero_position_of(s))]) {
+    std::int8_t* o = out + b.offset;
+    switch (b.kind) {
+      case DouZeroBlockKind::Hand: cards(o, s.hands[at(me)], b.size); break;
+      case DouZeroBlockKind::Others: {
+        Mask others = 0;
+        for (int i = 0; i < n; ++i) {
+          if (i != me) others += s.hands[at(i)];
+        }
+        cards(o, others, b.size);
+        break;
+      }
+      case DouZeroBlockKind::LastMove: cards(o, s.last.cards, b.size); break;
+      case DouZeroBlockKind::Played: cards(o, s.played[at(seat(b.position))], b.size); break;
+      case DouZeroBlockKind::LastAction: cards(o, last_action_cards(v, seat(b.position)), b.size); break;
+      case DouZeroBlockKind::CardsLeft: douzero_one_hot(o, total(s.hands[at(seat(b.position))]) - 1, b.size); break;
+      case DouZeroBlockKind::Bombs: douzero_one_hot(o, s.bombs + s.rockets, b.size); break;
+      case DouZeroBlockKind::Wild: douzero_one_hot(o, s.wild, b.size); break;
+      case DouZeroBlockKind::Action:
+      case DouZeroBlockKind::ActionSpent: break;  // not in x_no_action
+    }
   }
-  Writer w{out};
-  w.cards(s.hands[at(me)]);
-  w.cards(others);
-  if (me == landlord) {
-    w.cards(s.last.cards);
-    w.cards(s.played[at(up)]);
-    w.cards(s.played[at(down)]);
-    w.one_hot(left(up), kDouZeroPeasantCards);
-    w.one_hot(left(down), kDouZeroPeasantCards);
-  } else {
-    const int mate = me == down ? up : down;
-    w.cards(s.played[at(landlord)]);
-    w.cards(s.played[at(mate)]);
-    w.cards(s.last.cards);
-    w.cards(last_action_cards(v, landlord));
-    w.cards(last_action_cards(v, mate));
-    w.one_hot(left(landlord), kDouZeroLandlordCards);
-    w.one_hot(left(mate), kDouZeroPeasantCards);
-  }
-  w.one_hot(s.bombs + s.rockets, kDouZeroBombSlots);
 }
 
-void douzero_z(const GameView& v, std::int8_t* out) {
+void douzero_z(const GameView& v, const DouZeroLayout& layout, std::int8_t* out) {
   const std::string why = douzero_error(v);
   require(why.empty(), why);
-  // The last 15 actions, oldest first, padded with passes in front: 15 planes of 54.
-  Writer w{out};
-  for (int j = v.recent_count - kHistoryLength; j < v.recent_count; ++j) {
-    const bool play = j >= 0 && v.recent[at(j)].action.type == ActionType::Play;
-    w.cards(play ? v.recent[at(j)].action.move.cards : 0);
+  // The last z_moves actions, oldest first, padded with passes in front: a card plane each.
+  std::fill(out, out + layout.z_size(), std::int8_t{0});
+  for (int k = 0, j = v.recent_count - layout.z_moves(); k < layout.z_moves(); ++k, ++j) {
+    if (j >= 0 && v.recent[at(j)].action.type == ActionType::Play) {
+      write_card_plane(v.recent[at(j)].action.move.cards, layout.decks, out + k * layout.cards);
+    }
+  }
+}
+
+void douzero_x_no_action(const GameView& v, std::int8_t* out) { douzero_x_no_action(v, douzero_layout(v.rules), out); }
+void douzero_z(const GameView& v, std::int8_t* out) { douzero_z(v, douzero_layout(v.rules), out); }
+
+void douzero_batches(const DouZeroLayout& layout, const std::int8_t* x_no_action, int width, const std::int8_t* z,
+                     const std::vector<Action>& legal, float* x_batch, float* z_batch) {
+  const int row = width + layout.action.width, z_size = layout.z_size();
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    float* x = x_batch + i * static_cast<std::size_t>(row);
+    std::copy(x_no_action, x_no_action + width, x);
+    douzero_action(layout, legal[i], x + width);
+    std::copy(z, z + z_size, z_batch + i * static_cast<std::size_t>(z_size));
   }
 }
 
 void douzero_batches(const std::int8_t* x_no_action, int width, const std::int8_t* z,
                      const std::vector<Action>& legal, float* x_batch, float* z_batch) {
-  const int row = width + kDouZeroCards, z_size = kDouZeroZRows * kDouZeroZCols;
-  for (std::size_t i = 0; i < legal.size(); ++i) {
-    float* x = x_batch + i * static_cast<std::size_t>(row);
-    std::copy(x_no_action, x_no_action + width, x);
-    std::fill(x + width, x + row, 0.0f);
-    if (legal[i].type == ActionType::Play) write_card_plane(legal[i].move.cards, 1, x + width);
-    std::copy(z, z + z_size, z_batch + i * static_cast<std::size_t>(z_size));
-  }
+  static const DouZeroLayout kDouZero = douzero_layout(*preset("douzero"));
+  douzero_batches(kDouZero, x_no_action, width, z, legal, x_batch, z_batch);
 }
 
 }  // namespace ddz

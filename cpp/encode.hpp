@@ -5,7 +5,8 @@
 // - our own (`encode_observation`): a float vector whose blocks are listed by
 //   `ObservationLayout` (name, offset, size), everything relative to the observer;
 // - DouZero's (`douzero_*`): the features DouZero 1.1.0's `get_obs` computes for the
-//   player to move, value for value (its x_no_action, z, and the x_batch rows).
+//   player to move, value for value (its x_no_action, z, and the x_batch rows) in its
+//   setting, and the same blocks widened under the other rules (`DouZeroLayout`).
 //
 // Cards in both are a "card plane": for each rank 3..2, `4 x decks` slots of which the
 // first `count` are 1 (a thermometer), then `decks` slots for each joker likewise. With
@@ -16,6 +17,7 @@
 // games it came from change.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -25,17 +27,20 @@
 
 namespace ddz {
 
-// The plays (and passes) kept for the history features: DouZero's 15.
+// The plays (and passes) of our encoding's history: DouZero's 15.
 inline constexpr int kHistoryLength = 15;
 
 // What the encoders read from a game.
+// The plays and passes a GameView keeps: DouZero-style z's 5 rounds of four seats.
+inline constexpr int kDouZeroMaxRecent = 5 * kMaxSeats;
+
 struct GameView {
   State state;
   Rules rules;
   // The last play-phase actions of the current deal, oldest first (bids are not plays).
   // A game started from a position with a move to beat begins with that move and the
   // passes after it, so the history says who played it.
-  std::array<SeatAction, kHistoryLength> recent{};
+  std::array<SeatAction, kDouZeroMaxRecent> recent{};
   int recent_count = 0;
 };
 
@@ -118,36 +123,112 @@ std::string observation_error(const GameView& v, int seat, const ObservationLayo
 void encode_observation(const GameView& v, int seat, const ObservationLayout& layout, float* out);
 
 // ---------------------------------------------------------------------------------------
-// DouZero 1.1.0's encoding (douzero/env/env.py, get_obs), for the player to move.
+// DouZero's encoding (douzero/env/env.py, get_obs), for the player to move, under every
+// rules (docs/guide/douzero.md):
 //
-// Positions relative to the landlord: DouZero's `landlord`, `landlord_down` (the next
-// seat in play) and `landlord_up` (the one before the landlord).
+// - three seats of one deck without wild cards, 20 cards for the landlord and 17 for a
+//   peasant (the `douzero`, `standard`, `rlcard`, `openspiel` and `happy` presets):
+//   DouZero 1.1.0's own features, value for value (`DouZeroLayout::exact`);
+// - other rules (`sanren`, `four_player`, `laizi`): the same blocks generalized, in one
+//   order for every position: card planes of the deck (54 or 108 slots), each other seat's
+//   played cards, last action and cards left (one-hot, as long as that role's dealt hand),
+//   bombs one-hot over every count the deck allows, the wild rank (one-hot over 3..2) with
+//   wild cards, and per action its combination plane and, with wild cards, the plane of
+//   the cards it spends. z holds the last 5 x seats plays and passes, one round per row.
+//
+// Positions are relative to the landlord: position p is the seat p places after it in
+// play (DouZero's `landlord`, `landlord_down`, and `landlord_up` the one before the
+// landlord; four seats add `landlord_across`, position 2, and `landlord_up` is 3).
 
 enum class DouZeroPosition : std::uint8_t { Landlord, LandlordDown, LandlordUp };
 
+// DouZero's own setting.
 inline constexpr int kDouZeroCards = 54;
 inline constexpr int kDouZeroZRows = 5;
 inline constexpr int kDouZeroZCols = 3 * kDouZeroCards;
+enum class DouZeroBlockKind : std::uint8_t {
+  Hand,         // C   the hand of the player to move
+  Others,       // C   the cards in the other hands (after the bidding: every card it has not seen)
+  LastMove,     // C   the move to beat (its combination), zeros when leading
+  Played,       // C   the cards a seat has played (spent, with wild cards)
+  LastAction,   // C   a seat's latest play (its combination), zeros for a pass or none yet
+  CardsLeft,    // M   a seat's card count less 1, one-hot (M: that role's dealt hand)
+  Bombs,        // B   bombs and rockets played, one-hot
+  Wild,         // 13  the wild rank 3..2, one-hot
+  Action,       // C   the action's combination (zeros for a pass)
+  ActionSpent,  // C   the cards the action spends (wild cards as themselves)
+};
 
-// Why DouZero's encoding does not describe `v` (not three seats, not in play, a hand too
-// big for its one-hot counts), or empty.
+struct DouZeroBlock {
+  DouZeroBlockKind kind = DouZeroBlockKind::Hand;
+  int position = -1;  // Played, LastAction, CardsLeft: the seat's position; else -1
+  int offset = 0;
+  int size = 0;
+};
+
+// Blocks in order, tiling `width` values.
+struct DouZeroBlocks {
+  std::array<DouZeroBlock, 16> blocks{};
+  int count = 0;
+  int width = 0;
+  void add(DouZeroBlockKind kind, int size, int position = -1);
+  const DouZeroBlock* begin() const { return blocks.data(); }
+  const DouZeroBlock* end() const { return blocks.data() + count; }
+};
+
+struct DouZeroLayout {
+  bool exact = true;  // DouZero 1.1.0's own layout
+  int seats = 3;
+  int decks = 1;
+  bool wild = false;
+  int cards = kDouZeroCards;  // C: a card plane of the rules' deck
+  int landlord_cards = 20;    // the one-hot sizes of CardsLeft
+  int peasant_cards = 17;
+  int bomb_slots = 15;        // counts 0 .. bomb_slots - 1
+  int z_rows = kDouZeroZRows;
+  int z_cols = kDouZeroZCols;
+  std::array<DouZeroBlocks, kMaxSeats> x{};  // x_no_action by position
+  DouZeroBlocks action;                      // each row of x_batch after x_no_action
+  int batch_width = 0;                       // the widest x_no_action
+
+  int z_moves() const { return z_rows * seats; }
+  int z_size() const { return z_rows * z_cols; }
+};
+
+// The layout of DouZero's features for games under `rules` (valid rules).
+DouZeroLayout douzero_layout(const Rules& rules);
+// "hand", "played_landlord_up", "action_spent", ...: the block's name in Python's tables.
+std::string douzero_block_name(const DouZeroBlock& b, int seats);
+
+// Why DouZero's encoding does not describe `v` (a game without every seat of its rules,
+// not in play, a hand too big for its one-hot counts), or empty.
 std::string douzero_error(const GameView& v);
-// Why DouZero's encoding cannot describe the play of games under `rules` (not three
-// seats of one deck, wild cards, hands bigger than its one-hot counts), or empty.
-std::string douzero_rules_error(const Rules& rules);
 
-DouZeroPosition douzero_position(const State& s);
-const char* douzero_position_name(DouZeroPosition p);
-// Width of x_no_action (319 for the landlord, 430 for a peasant); x_batch rows add 54.
+// The position of the player to move (three or four seats); and as DouZero's enum (three).
+int douzero_position_of(const State& s);
+inline DouZeroPosition douzero_position(const State& s) { return static_cast<DouZeroPosition>(douzero_position_of(s)); }
+const char* douzero_position_name(int position, int seats);
+inline const char* douzero_position_name(DouZeroPosition p) { return douzero_position_name(static_cast<int>(p), 3); }
+// Width of x_no_action in DouZero's setting (319 for the landlord, 430 for a peasant);
+// x_batch rows add 54.
 int douzero_x_width(DouZeroPosition p);
 
-// x_no_action (douzero_x_width values) and z (5 x 162 values, row-major) of the player to
-// move. Throw std::invalid_argument where douzero_error is not empty.
+// x_no_action (layout.x[position].width values) and z (z_rows x z_cols values,
+// row-major) of the player to move, with `layout` = douzero_layout(v.rules). Throw
+// std::invalid_argument where douzero_error is not empty.
+void douzero_x_no_action(const GameView& v, const DouZeroLayout& layout, std::int8_t* out);
+void douzero_z(const GameView& v, const DouZeroLayout& layout, std::int8_t* out);
 void douzero_x_no_action(const GameView& v, std::int8_t* out);
 void douzero_z(const GameView& v, std::int8_t* out);
 
-// x_batch and z_batch for `legal`: row i is x_no_action followed by the card plane of
-// legal[i] (zeros for a pass), and a copy of z.
+// An action's part of an x_batch row (layout.action.width values, zeros for a pass).
+template <class T>
+void douzero_action(const DouZeroLayout& layout, const Action& a, T* out);
+
+// x_batch and z_batch for `legal`: row i is x_no_action (`width` values) followed by
+// legal[i]'s action part, and a copy of z. Without a layout: DouZero's setting.
+void douzero_batches(const DouZeroLayout& layout, const std::int8_t* x_no_action, int width, const std::int8_t* z,
+                     const std::vector<Action>& legal, float* x_batch, float* z_batch);
 void douzero_batches(const std::int8_t* x_no_action, int width, const std::int8_t* z,
                      const std::vector<Action>& legal, float* x_batch, float* z_batch);
 
@@ -166,6 +247,14 @@ void write_card_plane(Mask cards, int decks, T* out) {
   T* jokers = out + (kNumRanks - 2) * per_rank;
   fill(jokers, count(cards, kBlackJoker), decks);
   fill(jokers + decks, count(cards, kRedJoker), decks);
+}
+
+template <class T>
+void douzero_action(const DouZeroLayout& layout, const Action& a, T* out) {
+  std::fill(out, out + layout.action.width, T(0));
+  if (a.type != ActionType::Play) return;
+  write_card_plane(a.move.cards, layout.decks, out);
+  if (layout.wild) write_card_plane(spent(a.move), layout.decks, out + layout.cards);
 }
 
 }  // namespace ddz

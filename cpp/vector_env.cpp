@@ -31,6 +31,7 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
       learners_bid_(options.features != Features::DouZero && options.learners.by == Learners::By::Seats),
       layout_(observation_layout(std::max(options.rules.players, 3), options.rules.decks)) {
   if (auto why = validate(options.rules); !why.empty()) throw std::invalid_argument(why);
+  douzero_ = ddz::douzero_layout(options.rules);
   require(options.num_envs >= 1, "num_envs must be at least 1");
   if (options_.batch_size == 0) options_.batch_size = options.num_envs;
   require(options_.batch_size >= 1 && options_.batch_size <= options.num_envs && options.num_envs % options_.batch_size == 0,
@@ -42,10 +43,6 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
   require(!(options.learners.seats & ~all_seats), "learners: a seat outside the game");
   for (int seat = 0; seat < options.rules.players; ++seat) {
     require(options.opponents[as_index(seat)].has_value(), "opponents: give a built-in policy for every seat");
-  }
-  if (options.features == Features::DouZero) {
-    const std::string why = douzero_rules_error(options.rules);
-    require(why.empty(), "features='douzero': " + why + " (features='compact' or None serve these rules)");
   }
   if (options.features == Features::Compact) space_.emplace(options.rules);
   require(!options.mask || space_, "mask: a legal-action mask needs features='compact'");
@@ -179,11 +176,12 @@ void VectorEnv::play_group(std::size_t g, bool apply_choices) {
     group.offsets[b + 1] = group.offsets[b] + static_cast<std::int64_t>(t.legal.size());
     group.finished.insert(group.finished.end(), t.finished.begin(), t.finished.end());
   }
-  const BatchOut out = group.sized(options_, layout_.size, space_ ? space_->size() : 0);
+  const BatchOut out = group.sized(options_, layout_.size, space_ ? space_->size() : 0, douzero_);
   parallel_for(batch_size(), options_.threads, [&](std::int64_t b) { write_table(first + b, b, group.offsets, out); });
 }
 
-BatchOut VectorEnv::Group::sized(const VectorEnvOptions& o, int observation_size, int space_size) {
+BatchOut VectorEnv::Group::sized(const VectorEnvOptions& o, int observation_size, int space_size,
+                                 const DouZeroLayout& douzero) {
   const auto rows = as_index(o.batch_size), actions_n = as_index(offsets.back());
   BatchOut out;
   env.resize(rows);
@@ -206,10 +204,10 @@ BatchOut VectorEnv::Group::sized(const VectorEnvOptions& o, int observation_size
       out.mask = reinterpret_cast<bool*>(mask.data());
     }
   } else if (o.features == Features::DouZero) {
-    x_no_action.resize(rows * as_index(douzero_batch_width()));
-    z.resize(rows * kDouZeroZRows * kDouZeroZCols);
+    x_no_action.resize(rows * as_index(douzero.batch_width));
+    z.resize(rows * as_index(douzero.z_size()));
     position.resize(rows);
-    action_planes.resize(actions_n * kDouZeroCards);
+    action_planes.resize(actions_n * as_index(douzero.action.width));
     out.x_no_action = x_no_action.data();
     out.z = z.data();
     out.position = position.data();
@@ -264,17 +262,14 @@ void VectorEnv::write_table(std::int64_t env, std::int64_t row, const std::vecto
     for (const int id : ids) mask[id] = true;
     return;
   }
-  const int width = douzero_batch_width();
+  const int width = douzero_.batch_width, action_width = douzero_.action.width;
   std::int8_t* x = out.x_no_action + row * width;
   std::fill(x, x + width, std::int8_t{0});
-  douzero_x_no_action(v, x);
-  douzero_z(v, out.z + row * kDouZeroZRows * kDouZeroZCols);
-  out.position[row] = static_cast<std::int8_t>(douzero_position(s));
-  std::int8_t* planes = out.action_planes + first * kDouZeroCards;
-  std::fill(planes, planes + t.legal.size() * kDouZeroCards, std::int8_t{0});
-  for (std::size_t k = 0; k < t.legal.size(); ++k) {
-    if (t.legal[k].type == ActionType::Play) write_card_plane(t.legal[k].move.cards, 1, planes + k * kDouZeroCards);
-  }
+  douzero_x_no_action(v, douzero_, x);
+  douzero_z(v, douzero_, out.z + row * douzero_.z_size());
+  out.position[row] = static_cast<std::int8_t>(douzero_position_of(s));
+  std::int8_t* planes = out.action_planes + first * action_width;
+  for (std::size_t k = 0; k < t.legal.size(); ++k) douzero_action(douzero_, t.legal[k], planes + k * action_width);
 }
 
 }  // namespace ddz

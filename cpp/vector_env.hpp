@@ -41,7 +41,7 @@ namespace ddz {
 enum class Features : std::uint8_t {
   None,     // the legal actions alone
   Compact,  // encode_observation's vector, and ActionSpace ids of the actions (and stand-in ids, with wild cards)
-  DouZero,  // DouZero's x_no_action and z per decision, and each action's card plane
+  DouZero,  // DouZero's x_no_action and z per decision, and each action's part (douzero_layout)
 };
 
 // Who the learners are: seats, or a role once the bidding has given one.
@@ -75,14 +75,13 @@ struct BatchOut {
   std::int64_t* action_ids = nullptr;  // Compact: A
   std::int64_t* stand_in_ids = nullptr;  // Compact with wild cards: A
   bool* mask = nullptr;              // Compact with mask: B x action_space()->size()
-  std::int8_t* x_no_action = nullptr;  // DouZero: B x douzero_batch_width() (a landlord's row ends in zeros)
-  std::int8_t* z = nullptr;          // DouZero: B x kDouZeroZRows x kDouZeroZCols
-  std::int8_t* position = nullptr;   // DouZero: B, a DouZeroPosition
-  std::int8_t* action_planes = nullptr;  // DouZero: A x kDouZeroCards
+  // DouZero, sized by douzero_layout(): B x batch_width (a narrower position's row ends in
+  // zeros), B x z_rows x z_cols, B positions, A x action.width.
+  std::int8_t* x_no_action = nullptr;
+  std::int8_t* z = nullptr;
+  std::int8_t* position = nullptr;
+  std::int8_t* action_planes = nullptr;
 };
-
-// The width of x_no_action rows in a batch: the widest, a peasant's.
-inline int douzero_batch_width() { return douzero_x_width(DouZeroPosition::LandlordDown); }
 
 // A hand that ended during the last reset or step.
 struct FinishedHand {
@@ -94,8 +93,7 @@ struct FinishedHand {
 class VectorEnv {
  public:
   // Throws std::invalid_argument naming what the options lack: rules that validate(), a
-  // table or more, a batch size dividing them, a learner seat, ids or DouZero's features
-  // that the rules allow.
+  // table or more, a batch size dividing them, a learner seat, ids that the rules allow.
   explicit VectorEnv(const VectorEnvOptions& options);
 
   const VectorEnvOptions& options() const { return options_; }
@@ -104,6 +102,8 @@ class VectorEnv {
   // The action ids of Compact features.
   const std::optional<ActionSpace>& action_space() const { return space_; }
   int observation_size() const { return layout_.size; }
+  // The layout of DouZero features under the rules.
+  const DouZeroLayout& douzero_layout() const { return douzero_; }
 
   // Deals every table its first hand (of `seed`) and plays to the learners' decisions;
   // the batch is the first group's. A batch sent and not received is dropped.
@@ -157,7 +157,7 @@ class VectorEnv {
     std::vector<std::uint8_t> mask;  // bool-sized
     std::vector<std::int8_t> x_no_action, z, position, action_planes;
     std::uint64_t ticket = 0;  // the worker's job that plays it, 0 for none yet
-    BatchOut sized(const VectorEnvOptions& o, int observation_size, int space_size);
+    BatchOut sized(const VectorEnvOptions& o, int observation_size, int space_size, const DouZeroLayout& douzero);
   };
 
   Table table(std::int64_t env, std::int64_t hand) const;
@@ -174,6 +174,7 @@ class VectorEnv {
   bool learners_bid_;
   std::optional<ActionSpace> space_;
   ObservationLayout layout_;
+  DouZeroLayout douzero_;
   std::vector<Table> tables_;
   std::vector<Group> groups_;
   std::size_t received_ = 0;  // the group of the batch

@@ -43,6 +43,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import external_strength as es  # noqa: E402
 
 import doudizhu as dz  # noqa: E402
+from doudizhu import encode  # noqa: E402
 from doudizhu.bots import DouZeroBot  # noqa: E402
 from doudizhu.neural import DouZeroNet, load_douzero_net  # noqa: E402
 
@@ -103,3 +104,15 @@ def test_checkpoints_of_another_layout_are_refused(checkpoints: dict[str, pathli
         load_douzero_net("farmer", checkpoints["landlord_up"])
     state = DouZeroNet(373).state_dict()
     assert load_douzero_net("landlord", state).dense1.in_features == 373 + 128
+
+
+@pytest.mark.parametrize("preset", ["sanren", "four_player", "laizi"])
+def test_douzero_networks_refuse_the_widened_features(checkpoints: dict[str, pathlib.Path], preset: str) -> None:
+    """DouZero's networks read DouZero's widths: the other presets' features are refused."""
+    bot = DouZeroBot(**checkpoints)
+    game = dz.Game(seed=4, rules=dz.Rules.preset(preset))
+    while game.phase == "bidding":
+        game.step(game.legal_actions()[-1])
+    assert encode.douzero(game)["x_batch"].shape[0] == len(game.legal_actions())  # the features exist
+    with pytest.raises(ValueError, match="DouZero's setting only"):
+        bot.values(game)

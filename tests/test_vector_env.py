@@ -16,8 +16,6 @@ from doudizhu import encode
 from doudizhu.bots import Heuristic
 from doudizhu.envs import Batch, VectorEnv
 
-DOUZERO_PRESETS = ["standard", "douzero", "rlcard", "openspiel", "happy"]
-
 
 def random_choices(batch: Batch, rng: np.random.Generator) -> npt.NDArray[np.int64]:
     return rng.integers(0, np.diff(batch.offsets))
@@ -187,10 +185,6 @@ def test_seat_learners_bid_and_douzero_learners_do_not() -> None:
 @pytest.mark.parametrize("features", [None, "compact", "douzero"])
 def test_every_preset_runs(preset: str, features: str | None) -> None:
     rules = dz.Rules.preset(preset)
-    if features == "douzero" and preset not in DOUZERO_PRESETS:
-        with pytest.raises(ValueError, match="features='douzero': DouZero's encoding"):
-            VectorEnv(2, rules=rules, features="douzero")
-        return
     env = VectorEnv(3, rules=rules, features=features, opponents="random", seed=1)  # type: ignore[arg-type]
     finished = 0
     for batch in run(env, 150):
@@ -205,6 +199,28 @@ def test_every_preset_runs(preset: str, features: str | None) -> None:
                 assert batch.stand_in_ids is not None
                 assert list(batch.stand_in_ids[lo:hi]) == list(env.space.legal_stand_in_ids(env.game(2)))
     assert finished > 0
+
+
+@pytest.mark.parametrize("preset", dz.Rules.presets())
+def test_douzero_features_under_every_preset_are_the_tables(preset: str) -> None:
+    rules = dz.Rules.preset(preset)
+    layout = encode.douzero_layout(rules)
+    env = VectorEnv(4, rules=rules, features="douzero", opponents="random", seed=4, batch_size=2)
+    assert env.douzero_layout == layout
+    widest = max(layout.width(p) for p in layout.positions)
+    seen = set()
+    for batch in run(env, 40):
+        assert batch.x_no_action is not None and batch.x_no_action.shape == (2, widest)
+        assert batch.z is not None and batch.z.shape == (2, *layout.z)
+        assert batch.action_planes is not None
+        assert batch.action_planes.shape == (len(batch.actions), layout.action_width)
+        for b in range(len(batch)):
+            want = encode.douzero(env.game(int(batch.env[b])))
+            assert_douzero_equal(batch.douzero(b), want)
+            x_batch, z_batch = batch.douzero_inputs(b)
+            assert np.array_equal(x_batch, want["x_batch"]) and np.array_equal(z_batch, want["z_batch"])
+            seen.add(want["position"])
+    assert seen == set(layout.positions)
 
 
 def test_out_reuses_the_buffers() -> None:

@@ -95,6 +95,8 @@ py::array_t<float> observation_batch(py::handle games, py::handle seats) {
 
 // One game's DouZero arrays, allocated under the GIL and filled without it.
 struct DouZeroArrays {
+  DouZeroLayout layout;
+  int position = 0;
   std::vector<Action> legal;
   py::array_t<std::int8_t> x_no_action, z;
   py::array_t<float> x_batch, z_batch;
@@ -108,13 +110,16 @@ DouZeroArrays allocate(const Game& game, GameView& v, const std::string& where) 
   v = view_of(game);
   if (auto why = douzero_error(v); !why.empty()) throw py::value_error(where + why);
   DouZeroArrays a;
+  a.layout = douzero_layout(v.rules);
+  a.position = douzero_position_of(v.state);
   game.legal_actions(a.legal);
   const auto rows = static_cast<py::ssize_t>(a.legal.size());
-  const int width = douzero_x_width(douzero_position(v.state));
+  const int width = a.layout.x[static_cast<std::size_t>(a.position)].width;
+  const py::ssize_t z_rows = a.layout.z_rows, z_cols = a.layout.z_cols;
   a.x_no_action = py::array_t<std::int8_t>(width);
-  a.z = py::array_t<std::int8_t>({kDouZeroZRows, kDouZeroZCols});
-  a.x_batch = py::array_t<float>({rows, static_cast<py::ssize_t>(width + kDouZeroCards)});
-  a.z_batch = py::array_t<float>({rows, py::ssize_t{kDouZeroZRows}, py::ssize_t{kDouZeroZCols}});
+  a.z = py::array_t<std::int8_t>({z_rows, z_cols});
+  a.x_batch = py::array_t<float>({rows, static_cast<py::ssize_t>(width + a.layout.action.width)});
+  a.z_batch = py::array_t<float>({rows, z_rows, z_cols});
   a.x_data = a.x_no_action.mutable_data();
   a.z_data = a.z.mutable_data();
   a.x_batch_data = a.x_batch.mutable_data();
@@ -123,15 +128,15 @@ DouZeroArrays allocate(const Game& game, GameView& v, const std::string& where) 
 }
 
 void fill(const GameView& v, const DouZeroArrays& a) {
-  douzero_x_no_action(v, a.x_data);
-  douzero_z(v, a.z_data);
-  douzero_batches(a.x_data, douzero_x_width(douzero_position(v.state)), a.z_data, a.legal, a.x_batch_data,
-                  a.z_batch_data);
+  douzero_x_no_action(v, a.layout, a.x_data);
+  douzero_z(v, a.layout, a.z_data);
+  douzero_batches(a.layout, a.x_data, a.layout.x[static_cast<std::size_t>(a.position)].width, a.z_data, a.legal,
+                  a.x_batch_data, a.z_batch_data);
 }
 
 py::dict douzero_dict(const GameView& v, const DouZeroArrays& a) {
   py::dict d;
-  d["position"] = douzero_position_name(douzero_position(v.state));
+  d["position"] = douzero_position_name(a.position, a.layout.seats);
   d["seat"] = int{v.state.to_move};
   d["x_batch"] = a.x_batch;
   d["z_batch"] = a.z_batch;
@@ -166,6 +171,29 @@ py::dict douzero_one(const Game& game) {
   return douzero_dict(v, a);
 }
 
+py::list douzero_blocks(const DouZeroBlocks& blocks, int seats) {
+  py::list out;
+  for (const DouZeroBlock& b : blocks) out.append(py::make_tuple(douzero_block_name(b, seats), b.offset, b.size));
+  return out;
+}
+
+// The layout of DouZero features under `rules`, for encode.douzero_layout.
+py::dict douzero_layout_dict(py::handle rules) {
+  const DouZeroLayout l = douzero_layout(to_rules(rules));
+  py::list positions, x;
+  for (int p = 0; p < l.seats; ++p) {
+    positions.append(douzero_position_name(p, l.seats));
+    x.append(douzero_blocks(l.x[static_cast<std::size_t>(p)], l.seats));
+  }
+  py::dict d;
+  d["douzero"] = l.exact;
+  d["positions"] = py::tuple(positions);
+  d["x_no_action"] = x;
+  d["action"] = douzero_blocks(l.action, l.seats);
+  d["z"] = py::make_tuple(l.z_rows, l.z_cols);
+  return d;
+}
+
 }  // namespace
 
 void register_encode(py::module_& m) {
@@ -181,6 +209,8 @@ void register_encode(py::module_& m) {
   m.def("encode_observation_batch", &observation_batch, py::arg("games"), py::arg("seats") = py::none(),
         "Observations of many games, one row each, filled without the GIL.");
   m.def("encode_douzero", &douzero_one, py::arg("game"), "DouZero 1.1.0's get_obs features of the player to move.");
+  m.def("encode_douzero_layout", &douzero_layout_dict, py::arg("rules") = py::none(),
+        "The blocks of DouZero's features under `rules` (default: standard).");
   m.def("encode_douzero_batch", &douzero_batch, py::arg("games"),
         "encode_douzero of each game, filled by one call without the GIL.");
 }

@@ -181,10 +181,11 @@ std::vector<OutArray> batch_layout(const VectorEnv& env, py::ssize_t a) {
     if (env.options().rules.wild) out.push_back({"stand_in_ids", i64, {a}, &set<&BatchOut::stand_in_ids>});
     if (env.options().mask) out.push_back({"mask", py::dtype::of<bool>(), {b, env.action_space()->size()}, &set<&BatchOut::mask>});
   } else if (features == Features::DouZero) {
-    out.push_back({"x_no_action", i8, {b, douzero_batch_width()}, &set<&BatchOut::x_no_action>});
-    out.push_back({"z", i8, {b, kDouZeroZRows, kDouZeroZCols}, &set<&BatchOut::z>});
+    const DouZeroLayout& dz = env.douzero_layout();
+    out.push_back({"x_no_action", i8, {b, dz.batch_width}, &set<&BatchOut::x_no_action>});
+    out.push_back({"z", i8, {b, dz.z_rows, dz.z_cols}, &set<&BatchOut::z>});
     out.push_back({"position", i8, {b}, &set<&BatchOut::position>});
-    out.push_back({"action_planes", i8, {a, kDouZeroCards}, &set<&BatchOut::action_planes>});
+    out.push_back({"action_planes", i8, {a, dz.action.width}, &set<&BatchOut::action_planes>});
   }
   return out;
 }

@@ -440,6 +440,15 @@ def encode_observation_batch(
 def encode_douzero(game: Game) -> DouZeroObservation: ...
 def encode_douzero_batch(games: Sequence[Game]) -> list[DouZeroObservation]: ...
 
+class _DouZeroLayoutDict(TypedDict):
+    douzero: bool
+    positions: tuple[str, ...]
+    x_no_action: list[list[tuple[str, int, int]]]
+    action: list[tuple[str, int, int]]
+    z: tuple[int, int]
+
+def encode_douzero_layout(rules: Rules | None = None) -> _DouZeroLayoutDict: ...
+
 DOUZERO_X_WIDTHS: tuple[int, int, int]
 
 class VectorEnvCore:

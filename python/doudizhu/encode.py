@@ -7,8 +7,9 @@ Two encodings, both computed in C++:
   :data:`OBSERVATION_LAYOUT` names its blocks (name -> slice); see :func:`observation_layout`
   for what each block holds.
 - :func:`douzero` (and :func:`douzero_batch`): DouZero 1.1.0's observation dict
-  (``douzero.env.env.get_obs``), value for value, so models trained on DouZero run on
-  this engine without retraining.
+  (``douzero.env.env.get_obs``), value for value in DouZero's setting, so models trained
+  on DouZero run on this engine without retraining; under the other presets the same
+  features widened to their seats, decks and wild cards (:func:`douzero_layout`).
 
 Cards are encoded as a *card plane* of 54 slots (one deck): rank ``r`` (``3`` = 0 ..
 ``2`` = 12) at slots ``4r .. 4r+3``, of which the first ``count`` are 1; the black joker
@@ -23,6 +24,7 @@ hands) uses the three-seat layout with the third seat's slots all zero.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, TypedDict, Union
 
 import numpy as np
@@ -36,9 +38,11 @@ __all__ = [
     "HISTORY_LENGTH",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SHAPE",
+    "DouZeroLayout",
     "DouZeroObservation",
     "douzero",
     "douzero_batch",
+    "douzero_layout",
     "layout_for",
     "observation",
     "observation_batch",
@@ -133,7 +137,96 @@ def observation_batch(games: Sequence[Game], seats: _Seats = None) -> npt.NDArra
 
 
 DOUZERO_POSITIONS: tuple[str, str, str] = ("landlord", "landlord_down", "landlord_up")
-"""DouZero's positions: the landlord, the seat after it in play, the seat before it."""
+"""DouZero's positions: the landlord, the seat after it in play, the seat before it.
+Four seats add ``landlord_across`` between the last two (:attr:`DouZeroLayout.positions`)."""
+
+_DouZeroPosition = Literal["landlord", "landlord_down", "landlord_across", "landlord_up"]
+
+
+@dataclass(frozen=True)
+class DouZeroLayout:
+    """The blocks of :func:`douzero`'s arrays under some rules (:func:`douzero_layout`)."""
+
+    douzero: bool
+    """True for DouZero 1.1.0's own layout (three seats, one deck, no wild cards, 20 and
+    17 cards), False for the generalized one."""
+    positions: tuple[str, ...]
+    """The positions by distance from the landlord in the order of play: ``position``
+    values, and :class:`doudizhu.envs.vector.Batch`'s ``position`` indexes into them."""
+    x_no_action: dict[str, dict[str, slice]]
+    """Per position, the blocks of ``x_no_action`` (name -> slice), in order."""
+    action: dict[str, slice]
+    """The blocks of an action's part of an ``x_batch`` row, from 0: in the row they follow
+    ``x_no_action``, at ``width(position) + slice``."""
+    z: tuple[int, int]
+    """The shape of ``z`` (and of each ``z_batch`` row)."""
+
+    def width(self, position: str) -> int:
+        """The width of ``x_no_action`` at ``position``."""
+        return max(int(s.stop) for s in self.x_no_action[position].values())
+
+    @property
+    def action_width(self) -> int:
+        """The width of an action's part of ``x_batch`` rows."""
+        return max(int(s.stop) for s in self.action.values())
+
+
+def _slices(blocks: list[tuple[str, int, int]]) -> dict[str, slice]:
+    return {name: slice(offset, offset + size) for name, offset, size in blocks}
+
+
+def douzero_layout(rules: Rules | None = None) -> DouZeroLayout:
+    """The layout of :func:`douzero`'s features for games under ``rules`` (default:
+    standard), every preset included. ``C`` is a card plane of the rules' deck (54 slots
+    with one deck, 108 with two: 8 per rank and 2 per joker, the same thermometer);
+    ``N`` the seats; ``L`` and ``P`` the landlord's and a peasant's hands when the
+    kitty is taken (a dealt hand ``P``, and ``L = P + kitty_size``); ``B`` = 13 x decks + 2, every count of
+    bombs and rockets a deck allows (15 with one deck).
+
+    DouZero's own layout (``douzero`` True: the ``douzero``, ``standard``, ``rlcard``,
+    ``openspiel`` and ``happy`` presets) is exactly DouZero 1.1.0's, its block order
+    varying with the position; ``x_no_action`` is 319 values for the landlord and 430 for a
+    peasant, the action part 54, ``z`` (5, 162). The generalized layout (``sanren``,
+    ``four_player``, ``laizi``) has one order for every position: ``others`` (below) are
+    the other positions in order, the landlord first.
+
+    ========================  ======  ===============================================
+    block                     size    holds
+    ========================  ======  ===============================================
+    ``hand``                  C       the hand of the player to move
+    ``others``                C       the cards in the other hands (once the kitty is
+                                      taken: every card the player has not seen)
+    ``last_move``             C       the move to beat (its combination), zeros when
+                                      leading
+    ``played_<p>``            C       for each other position ``p``: the cards it has
+                                      played (with wild cards, the cards spent)
+    ``last_action_<p>``       C       its latest play, zeros for a pass or none (not
+                                      in DouZero's landlord layout)
+    ``cards_left_<p>``        L or P  its card count less 1, one-hot (L for the
+                                      landlord, P for a peasant)
+    ``bombs``                 B       bombs and rockets played, one-hot
+    ``wild``                  13      wild cards only: the wild rank 3..2, one-hot
+    ``action``                C       (action part) the action's combination, zeros for
+                                      a pass
+    ``action_spent``          C       (action part, wild cards only) the cards it takes
+                                      from the hand: its wild cards as themselves
+    ========================  ======  ===============================================
+
+    ``z`` is ``(5, N x C)``: the last ``5 x N`` plays and passes of the hand, oldest first,
+    one round of the table per row, each the combination's card plane (zeros for a pass
+    and before the first). Widths: ``sanren`` 429 for every position (``x_batch`` 483,
+    ``z`` (5, 162)); ``laizi`` 440 for the landlord and 443 for a peasant (action part
+    108, ``z`` (5, 162)); ``four_player`` 1075 and 1083 (action part 108, ``z`` (5, 432)).
+    """
+    d = _core.encode_douzero_layout(rules)
+    positions = tuple(d["positions"])
+    return DouZeroLayout(
+        douzero=bool(d["douzero"]),
+        positions=positions,
+        x_no_action={p: _slices(blocks) for p, blocks in zip(positions, d["x_no_action"])},
+        action=_slices(d["action"]),
+        z=(int(d["z"][0]), int(d["z"][1])),
+    )
 
 
 class DouZeroObservation(TypedDict):
@@ -146,7 +239,7 @@ class DouZeroObservation(TypedDict):
     are equal.
     """
 
-    position: Literal["landlord", "landlord_down", "landlord_up"]
+    position: _DouZeroPosition
     seat: int
     x_batch: npt.NDArray[np.float32]
     z_batch: npt.NDArray[np.float32]
@@ -156,7 +249,8 @@ class DouZeroObservation(TypedDict):
 
 
 def douzero(game: Game) -> DouZeroObservation:
-    """DouZero 1.1.0's observation of the player to move (``douzero.env.env.get_obs``).
+    """DouZero 1.1.0's observation of the player to move (``douzero.env.env.get_obs``),
+    in the layout of :func:`douzero_layout` for the game's rules (every preset).
 
     For a game in DouZero's setting (``Game.from_deal(hands, kitty, landlord=0,
     rules=Rules.preset("douzero"))``: seat 0 the landlord, seat 1 DouZero's
@@ -165,8 +259,14 @@ def douzero(game: Game) -> DouZeroObservation:
     int8). Positions are relative to the landlord, so any landlord seat works. The
     history ``z`` holds the last 15 plays and passes of the hand.
 
-    Raises ValueError outside DouZero's reach: a game not in play, not three seats, with
-    wild cards, or a hand larger than DouZero's one-hot counts (20 cards for the landlord, 17 for a peasant).
+    Under the other rules the arrays follow the generalized layout, ``position`` is a name
+    of :attr:`DouZeroLayout.positions` (four seats add ``landlord_across``) and
+    ``x_batch`` rows add the action part of the layout (with wild cards, the combination
+    and the cards spent).
+
+    Raises ValueError for a game not in play, without every seat of its rules (a two-hand
+    position), or with a hand larger than the layout's one-hot counts (DouZero's: 20 cards
+    for the landlord, 17 for a peasant).
     """
     return _core.encode_douzero(game)
 

@@ -93,6 +93,9 @@ class DouZeroBot:
     def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
         """The legal actions of ``game.to_move`` and their values (one each, in that order)."""
         obs = encode.douzero(game)
+        position = obs["position"]
+        if position not in self.nets or obs["x_batch"].shape[1] != FEATURE_WIDTH[position]:
+            raise ValueError("DouZeroBot plays DouZero's setting only (three seats, one deck, no wild cards)")
         with torch.inference_mode():
             z = torch.from_numpy(obs["z"]).float().unsqueeze(0)
             x = torch.from_numpy(obs["x_batch"])

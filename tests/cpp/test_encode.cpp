@@ -119,6 +119,43 @@ TEST(douzero_features_by_hand) {
   CHECK_EQ(zb[legal.size() * 810 - 810 + 14 * 54], 1.0f);
 }
 
+TEST(douzero_layouts_widen_with_the_rules) {
+  const DouZeroLayout standard = douzero_layout(Rules{});
+  CHECK(standard.exact);
+  CHECK_EQ(standard.x[0].width, 319);
+  CHECK_EQ(standard.batch_width, 430);
+  const DouZeroLayout sanren = douzero_layout(*preset("sanren"));  // 18 cards each: no DouZero one-hot fits
+  CHECK(!sanren.exact);
+  CHECK_EQ(sanren.x[0].width, 429);  // 7 x 54 + 18 + 18 + 15
+  const DouZeroLayout laizi = douzero_layout(*preset("laizi"));
+  CHECK_EQ(laizi.x[1].width, 443);  // 7 x 54 + 20 + 17 + 15 + 13
+  CHECK_EQ(laizi.action.width, 108);
+  const DouZeroLayout four = douzero_layout(*preset("four_player"));
+  CHECK_EQ(four.x[0].width, 1075);  // 9 x 108 + 3 x 25 + 28
+  CHECK_EQ(four.x[2].width, 1083);  // 9 x 108 + 33 + 2 x 25 + 28
+  CHECK_EQ(four.z_cols, 432);
+  CHECK_EQ(four.z_moves(), 20);
+  // A four-player game in play: `others` holds every card but the mover's and the played.
+  Game g(3, *preset("four_player"), 0);
+  std::vector<Action> legal;
+  while (g.state().phase == Phase::Bidding) {
+    g.legal_actions(legal);
+    g.apply_legal(legal.back());
+  }
+  g.legal_actions(legal);
+  g.apply_legal(legal.back());
+  const GameView v = view_of(g);
+  CHECK(douzero_error(v).empty());
+  const DouZeroBlocks& blocks = four.x[static_cast<std::size_t>(douzero_position_of(v.state))];
+  std::vector<std::int8_t> x(static_cast<std::size_t>(blocks.width));
+  douzero_x_no_action(v, four, x.data());
+  const DouZeroBlock& others = blocks.blocks[1];
+  CHECK(others.kind == DouZeroBlockKind::Others);
+  const int played = total(v.state.played[static_cast<std::size_t>(v.state.landlord)]);
+  CHECK_EQ(std::accumulate(x.begin() + others.offset, x.begin() + others.offset + others.size, 0),
+           108 - total(v.state.hands[static_cast<std::size_t>(v.state.to_move)]) - played);
+}
+
 TEST(douzero_refuses_what_it_cannot_describe) {
   Game bidding(fixed_deal(), Rules{}, 0, -1, 0);
   CHECK(!douzero_error(view_of(bidding)).empty());
@@ -153,9 +190,10 @@ TEST(every_state_of_random_games_encodes_within_bounds) {
           }
           const GameView v = view_of(g);
           if (douzero_error(v).empty()) {
-            std::vector<std::int8_t> x(430), z(810);
-            douzero_x_no_action(v, x.data());
-            douzero_z(v, z.data());
+            const DouZeroLayout dz = douzero_layout(r);
+            std::vector<std::int8_t> x(static_cast<std::size_t>(dz.batch_width)), z(static_cast<std::size_t>(dz.z_size()));
+            douzero_x_no_action(v, dz, x.data());
+            douzero_z(v, dz, z.data());
           }
           g.legal_actions(legal);
           if (legal.empty()) break;

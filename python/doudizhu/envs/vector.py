@@ -32,13 +32,16 @@ A :class:`Batch` is arrays only (B decisions, A legal actions of them all):
   ``ActionSpace(rules)`` (under wild-card rules its combination's, and ``stand_in_ids``
   (A, int64) what its wild cards stand in for: :mod:`doudizhu.actions`); ``mask``
   (B, ``len(space)``, bool) with ``mask=True``;
-- ``features="douzero"``: DouZero 1.1.0's inputs without their redundancy:
-  ``x_no_action`` (B, 430, int8; a landlord's row uses its first 319 values, the rest are
-  0), ``z`` (B, 5, 162, int8) and ``position`` (B, int8: an index into
-  :data:`doudizhu.encode.DOUZERO_POSITIONS`) once per decision, and per action only its
-  cards, ``action_planes`` (A, 54, int8). :meth:`Batch.douzero_inputs` rebuilds DouZero's
-  ``x_batch`` and ``z_batch`` of a decision, :meth:`Batch.douzero` its whole dict, equal to
-  :func:`doudizhu.encode.douzero` of the table;
+- ``features="douzero"`` (every preset; the layout is
+  ``doudizhu.encode.douzero_layout(rules)``): DouZero 1.1.0's inputs without their
+  redundancy: ``x_no_action`` (B, the widest position's width, int8; in DouZero's setting
+  430, and a landlord's row uses its first 319 values, the rest are 0), ``z`` (B, *the
+  layout's z*, int8; DouZero's (5, 162)) and ``position`` (B, int8: an index into the
+  layout's ``positions``, for three seats :data:`doudizhu.encode.DOUZERO_POSITIONS`) once
+  per decision, and per action only its part, ``action_planes`` (A, the layout's action
+  width, int8; DouZero's 54 card slots). :meth:`Batch.douzero_inputs` rebuilds DouZero's
+  ``x_batch`` and ``z_batch`` of a decision, :meth:`Batch.douzero` its whole dict, equal
+  to :func:`doudizhu.encode.douzero` of the table;
 - ``features=None``: the legal actions alone (every preset, wild cards included);
 - ``finished``: the hands that ended since the last batch.
 
@@ -59,14 +62,14 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import encode
-from .._core import DOUZERO_X_WIDTHS, Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
+from .._core import Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
 from .._extras import missing_extra
 
 __all__ = ["Batch", "Finished", "VectorEnv"]
 
 _Learners = Union[Literal["all", "landlord", "peasants"], int, Sequence[int]]
 _Features = Literal["compact", "douzero", None]
-_Position = Literal["landlord", "landlord_down", "landlord_up"]
+_Position = Literal["landlord", "landlord_down", "landlord_across", "landlord_up"]
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,13 @@ class Batch:
     action_planes: npt.NDArray[np.int8] | None
     finished: Finished
 
-    def __init__(self, arrays: dict[str, npt.NDArray[Any]], finished: Finished, buffers: _Buffers) -> None:
+    def __init__(
+        self,
+        arrays: dict[str, npt.NDArray[Any]],
+        finished: Finished,
+        buffers: _Buffers,
+        douzero: encode.DouZeroLayout | None = None,
+    ) -> None:
         self.env = arrays["env"]
         self.seat = arrays["seat"]
         self.actions = arrays["actions"]
@@ -140,6 +149,7 @@ class Batch:
         self.action_planes = arrays.get("action_planes")
         self.finished = finished
         self._buffers = buffers
+        self._douzero_layout = douzero
 
     def __len__(self) -> int:
         return len(self.env)
@@ -161,8 +171,8 @@ class Batch:
 
     def _douzero_width(self, b: int) -> int:
         """The width of decision b's x_no_action: the landlord's is narrower than the batch's rows."""
-        assert self.position is not None
-        return DOUZERO_X_WIDTHS[int(self.position[b])]
+        assert self.position is not None and self._douzero_layout is not None
+        return self._douzero_layout.width(self._douzero_layout.positions[int(self.position[b])])
 
     def douzero_inputs(self, b: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """DouZero's ``x_batch`` and ``z_batch`` for decision ``b`` (``features="douzero"``).
@@ -173,7 +183,13 @@ class Batch:
         and ``torch.from_numpy(batch.z[b]).float().expand(n, -1, -1)`` is ``z_batch``
         without a copy per action.
         """
-        if self.x_no_action is None or self.z is None or self.position is None or self.action_planes is None:
+        if (
+            self.x_no_action is None
+            or self.z is None
+            or self.position is None
+            or self.action_planes is None
+            or self._douzero_layout is None
+        ):
             raise ValueError("douzero_inputs needs a VectorEnv with features='douzero'")
         lo, hi = int(self.offsets[b]), int(self.offsets[b + 1])
         width = self._douzero_width(b)
@@ -199,8 +215,9 @@ class Batch:
         (new arrays, which later steps leave alone)."""
         x_batch, z_batch = self.douzero_inputs(b)
         assert self.x_no_action is not None and self.z is not None and self.position is not None
+        assert self._douzero_layout is not None
         return {
-            "position": cast(_Position, encode.DOUZERO_POSITIONS[int(self.position[b])]),
+            "position": cast(_Position, self._douzero_layout.positions[int(self.position[b])]),
             "seat": int(self.seat[b]),
             "x_batch": x_batch,
             "z_batch": np.ascontiguousarray(z_batch),
@@ -214,8 +231,8 @@ class VectorEnv:
     """``num_envs`` tables stepped together in C++ (see :mod:`doudizhu.envs.vector`).
 
     ``rules`` (default: standard) may be any preset. ``features``: ``"compact"``,
-    ``"douzero"`` (three seats of one deck without wild cards, as DouZero: the ``douzero``,
-    ``standard``, ``rlcard``, ``openspiel`` and ``happy`` presets) or None. ``learners``:
+    ``"douzero"`` (every preset: DouZero's own layout in its setting, the generalized one
+    of :func:`doudizhu.encode.douzero_layout` elsewhere) or None. ``learners``:
     see the module. ``opponents``: a built-in policy for every other seat, or one per seat
     (the learners' entries are unused, except to bid for role learners). ``seed``: the
     deals (None: a random one). ``threads``: None for one per core. ``batch_size``: the
@@ -241,6 +258,9 @@ class VectorEnv:
         self.features: _Features = features
         self.space: ActionSpace | None = ActionSpace(self.rules) if features == "compact" else None
         self._layout = self._core.batch_layout()  # (name, shape, dtype): fixed but for the action count
+        self.douzero_layout: encode.DouZeroLayout | None = (
+            encode.douzero_layout(self.rules) if features == "douzero" else None
+        )
         self._no_finished = Finished(**self._core.finished())  # no hand ended yet: empty columns
 
     @property
@@ -300,4 +320,5 @@ class VectorEnv:
             for name, shape, dtype in self._layout
         }
         self._core.write(arrays)
-        return Batch(arrays, Finished(**self._core.finished()) if finished else self._no_finished, buffers)
+        done = Finished(**self._core.finished()) if finished else self._no_finished
+        return Batch(arrays, done, buffers, self.douzero_layout)
