@@ -18,8 +18,8 @@ def cluster() -> object:
 
 
 def test_ray_backend_equals_local(cluster: object) -> None:
-    local = dz.selfplay(5000, policy="heuristic", seed=8, threads=2, record=True)
-    spread = dz.selfplay(5000, policy="heuristic", seed=8, backend="ray", record=True)
+    local = dz.selfplay(5000, policy="fast_heuristic", seed=8, threads=2, record=True)
+    spread = dz.selfplay(5000, policy="fast_heuristic", seed=8, backend="ray", record=True)
     for name in ("hands", "kitty", "landlord", "landlord_won", "payouts", "moves", "offsets"):
         assert np.array_equal(getattr(local, name), getattr(spread, name)), name
     assert local.actions is not None and spread.actions is not None

@@ -9,12 +9,13 @@ the built-in C++ policies as bots; wherever a policy is taken (``selfplay``, ``e
 there.
 
 :class:`DeterminizedBot` is a search bot: determinization with the endgame solver and
-heuristic rollouts.
+fast-heuristic rollouts.
 
 :class:`DeterminizedBot` samples worlds the player cannot tell from the real game
 (:func:`doudizhu.sample_worlds`) and values each legal action in each world: exactly with
 :func:`doudizhu.solve_moves` when few cards are left, otherwise by playing the world out
-with the built-in heuristic policy (:func:`doudizhu.playout`). The action that wins in
+with the built-in fast heuristic (:func:`doudizhu.playout`; the heuristic's plan without
+its endgame search). The action that wins in
 the most worlds is played (ties go to the heuristic's own choice). Bidding is left to the
 heuristic.
 
@@ -98,7 +99,7 @@ class DeterminizedBot:
 
     ``worlds``: how many worlds per decision. ``solve_cards``: a world whose hands hold
     at most this many cards in all is solved exactly (``node_limit`` nodes at most per
-    world; past it, or in larger worlds, each action is valued by one heuristic playout).
+    world; past it, or in larger worlds, each action is valued by one playout of the fast heuristic).
     ``seed`` makes the bot's choices repeatable.
     """
 
@@ -148,7 +149,9 @@ class DeterminizedBot:
             if won is None:
                 child = world.copy()
                 child.step(action)
-                end = playout(child, "heuristic", seed) if child.phase != "over" else child
+                # The fast heuristic: a rollout is an estimate, and the world is searched
+                # exactly once few cards are left anyway.
+                end = playout(child, "fast_heuristic", seed) if child.phase != "over" else child
                 result = end.result
                 won = result is not None and result.landlord_won == (seat == world.landlord)
             values.append(int(won))
