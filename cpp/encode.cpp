@@ -275,12 +275,13 @@ std::string douzero_block_name(const DouZeroBlock& b, int seats) {
   return "";
 }
 
-std::string douzero_error(const GameView& v) {
+std::string douzero_error(const GameView& v) { return douzero_error(v, douzero_layout(v.rules)); }
+
+std::string douzero_error(const GameView& v, const DouZeroLayout& l) {
   const State& s = v.state;
   const int n = v.rules.players;
   if (s.seats != n) return std::string("DouZero's encoding is for ") + douzero_seats_word(n) + " seats";
   if (s.phase != Phase::Playing) return "DouZero's encoding is for the player to move in play";
-  const DouZeroLayout l = douzero_layout(v.rules);
   for (int i = 0; i < n; ++i) {
     const int limit = i == s.landlord ? l.landlord_cards : l.peasant_cards;
     if (total(s.hands[at(i)]) > limit) return douzero_too_many_cards(l);
@@ -305,7 +306,7 @@ int douzero_x_width(DouZeroPosition p) {
 }
 
 void douzero_x_no_action(const GameView& v, const DouZeroLayout& layout, std::int8_t* out) {
-  const std::string why = douzero_error(v);
+  const std::string why = douzero_error(v, layout);
   require(why.empty(), why);
   const State& s = v.state;
   const int me = s.to_move, n = layout.seats, d = layout.decks;
@@ -339,7 +340,7 @@ void douzero_x_no_action(const GameView& v, const DouZeroLayout& layout, std::in
 }
 
 void douzero_z(const GameView& v, const DouZeroLayout& layout, std::int8_t* out) {
-  const std::string why = douzero_error(v);
+  const std::string why = douzero_error(v, layout);
   require(why.empty(), why);
   // The last z_moves actions, oldest first, padded with passes in front: a card plane each.
   std::fill(out, out + layout.z_size(), std::int8_t{0});

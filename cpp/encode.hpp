@@ -203,6 +203,7 @@ std::string douzero_block_name(const DouZeroBlock& b, int seats);
 // Why DouZero's encoding does not describe `v` (a game without every seat of its rules,
 // not in play, a hand too big for its one-hot counts), or empty.
 std::string douzero_error(const GameView& v);
+std::string douzero_error(const GameView& v, const DouZeroLayout& layout);  // layout = douzero_layout(v.rules)
 
 // The position of the player to move (three or four seats); and as DouZero's enum (three).
 int douzero_position_of(const State& s);

@@ -158,7 +158,10 @@ const Game& VectorEnv::game(int env) const {
 
 void VectorEnv::play_group(std::size_t g, bool apply_choices) {
   const std::int64_t first = static_cast<std::int64_t>(g) * batch_size();
-  parallel_for(batch_size(), options_.threads, [&](std::int64_t b) {
+  // With groups in turn the caller's thread computes while a group plays: it is one of the
+  // `threads`, and the group gets the others (at least the worker's).
+  const int threads = groups_.size() > 1 ? std::max(1, options_.threads - 1) : options_.threads;
+  parallel_for(batch_size(), threads, [&](std::int64_t b) {
     const std::int64_t i = first + b;
     Table& t = tables_[as_index(i)];
     t.finished.clear();
@@ -177,7 +180,7 @@ void VectorEnv::play_group(std::size_t g, bool apply_choices) {
     group.finished.insert(group.finished.end(), t.finished.begin(), t.finished.end());
   }
   const BatchOut out = group.sized(options_, layout_.size, space_ ? space_->size() : 0, douzero_);
-  parallel_for(batch_size(), options_.threads, [&](std::int64_t b) { write_table(first + b, b, group.offsets, out); });
+  parallel_for(batch_size(), threads, [&](std::int64_t b) { write_table(first + b, b, group.offsets, out); });
 }
 
 BatchOut VectorEnv::Group::sized(const VectorEnvOptions& o, int observation_size, int space_size,

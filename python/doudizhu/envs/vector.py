@@ -14,7 +14,9 @@ Overlapping the learner and the tables (EnvPool's ``send`` / ``recv``): with
 size, in turn. :meth:`VectorEnv.send` applies a batch's choices and returns at once, its
 tables playing on a background thread; :meth:`VectorEnv.recv` returns the next group's
 batch. ``step`` is ``send`` then ``recv``, so the plain loop ``batch = env.step(f(batch))``
-already computes one group's choices while the other group plays. The groups come in a
+already computes one group's choices while the other group plays. The caller's thread
+then counts as one of ``threads``: a group plays on the others (at least one), so
+``threads=2`` is the learner and one thread of tables. The groups come in a
 fixed order, so the games never depend on timing, ``threads`` or ``batch_size``.
 
 Deals: the hands of ``num_envs`` tables are :func:`doudizhu.selfplay`'s games of the same
