@@ -12,8 +12,8 @@ from typing import TextIO
 from . import __version__, terminal
 from ._core import Cards, Rules, legal_moves
 from ._progress import progress_bar, status_line
-from .evaluate import evaluate, print_progress
 from .bots import Bot
+from .evaluate import evaluate, print_progress
 from .selfplay import SelfPlayResult, selfplay
 
 #: The built-in policies the commands take by name.
@@ -95,7 +95,8 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
                     f"loss {loss:.4f}  WP vs random {latest}")
 
     config = TrainConfig(model=args.model, objective=args.objective, minutes=args.minutes, seed=args.seed,
-                         threads=args.threads, eval_minutes=args.eval_minutes, eval_deals=args.eval_deals,
+                         threads=args.threads, tables=args.tables, batch_size=args.batch_size,
+                         eval_minutes=args.eval_minutes, eval_deals=args.eval_deals,
                          ray_address=args.ray_address)
     result = train(config, out=args.out, resume=args.resume, progress=progress)
     status_line("")
@@ -108,7 +109,7 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], defaults: type) -> None:
+def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], defaults: type[_ShowDefaults]) -> None:
     tr = commands.add_parser("train", formatter_class=defaults,
                              help="train a neural bot by DouZero's Deep Monte-Carlo (needs the [train] extra)")
     tr.add_argument("--minutes", type=float, default=5.0, help="training time (evaluation excluded)")
@@ -117,6 +118,8 @@ def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], de
     tr.add_argument("--objective", default="adp", choices=["adp", "wp"], help="the return learned")
     tr.add_argument("--seed", type=int, default=0, help="seed of the run")
     tr.add_argument("--threads", type=int, default=1, help="torch and environment threads")
+    tr.add_argument("--tables", type=int, default=256, help="tables the actor plays at once")
+    tr.add_argument("--batch-size", type=int, default=1024, help="samples per learner step")
     tr.add_argument("--eval-minutes", type=float, default=5.0, help="training minutes between evaluations")
     tr.add_argument("--eval-deals", type=int, default=200, help="deals per evaluation and opponent")
     tr.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
@@ -151,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal seed (omitted: a fresh deal, its seed printed)")
     play.add_argument("--rules", default="standard", choices=presets, help="rules preset")
     play.add_argument("--policy", default="heuristic",
-                      help=f"the bots' policy: {', '.join(POLICIES)}, or a `doudizhu train` checkpoint (file or folder)")
+                      help=f"the bots' policy: {', '.join(POLICIES)}, or a `doudizhu train` checkpoint or folder")
     play.set_defaults(run="play")
 
     sp = commands.add_parser("selfplay", formatter_class=defaults, help="generate games in C++ on all cores")

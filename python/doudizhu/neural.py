@@ -148,7 +148,8 @@ class TorchBot:
         width = obs["x_no_action"].shape[0]
         net = self.nets[obs["position"]]
         with torch.inference_mode():
-            decision = net.decision(torch.from_numpy(obs["z"]).float()[None], torch.from_numpy(obs["x_no_action"]).float()[None])
+            z, x_no_action = torch.from_numpy(obs["z"]).float(), torch.from_numpy(obs["x_no_action"]).float()
+            decision = net.decision(z[None], x_no_action[None])
             planes = torch.from_numpy(obs["x_batch"][:, width:])
             values = net.actions(decision.expand(len(planes), -1), planes)
         return obs["legal_actions"][int(torch.argmax(values))]

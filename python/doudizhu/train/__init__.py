@@ -117,7 +117,8 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     return _Run(config, folder, nets, learner, counters, progress).loop()
 
 
-def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet], learner: Learner) -> tuple[TrainConfig, Counters]:
+def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet],
+             learner: Learner) -> tuple[TrainConfig, Counters]:
     """Loads a run's checkpoint into the networks and the learner; its config, with
     ``config``'s limits and intervals."""
     payload = checkpoint.load(folder)

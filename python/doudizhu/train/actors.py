@@ -26,20 +26,25 @@ OBJECTIVES = ("adp", "wp")
 _RING = 256
 
 
-def returns(objective: str, payouts: npt.NDArray[np.int64], landlord: int, seats: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
+def returns(objective: str, payouts: npt.NDArray[np.int64], landlord: int,
+            seats: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
     """Each of ``seats``' return of a hand that ended with ``payouts`` (one per seat).
 
-    ``"adp"``: DouZero's, the stake of one landlord-against-peasant pair, signed for the
-    seat's side: the landlord's payout halved (it is paid by both peasants), a peasant's
-    own payout; in the ``douzero`` preset that is DouZero's +-2^bombs. ``"wp"``: +1 for a
-    seat whose side won, -1 otherwise, as DouZero."""
+    ``"adp"``: the stake of one landlord-against-peasant pair, signed for the seat's side:
+    the landlord's payout halved (both peasants pay it), a peasant's own payout. That is
+    DouZero's +-2^bombs scale; DouZero counts bombs only, this the rules' whole multiplier
+    (bombs, rockets and spring), as evaluate scores ADP. ``"wp"``: +1 for a seat whose side
+    won, -1 otherwise, as DouZero."""
     landlord_stake = payouts[landlord] / 2
     side = np.where(seats == landlord, 1.0, -1.0)
+    out: npt.NDArray[np.float32]
     if objective == "adp":
-        return (side * landlord_stake).astype(np.float32)
-    if objective == "wp":
-        return (side * np.sign(landlord_stake)).astype(np.float32)
-    raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+        out = (side * landlord_stake).astype(np.float32)
+    elif objective == "wp":
+        out = (side * np.sign(landlord_stake)).astype(np.float32)
+    else:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
+    return out
 
 
 def choose(nets: dict[str, ValueNet], batch: Batch) -> npt.NDArray[np.int64]:
@@ -113,15 +118,15 @@ class Actor:
         """Each ended hand's decisions with their returns, by position."""
         steps, tables, targets = [], [], []
         for row in range(len(finished)):
-            table, landlord = int(finished.env[row]), int(finished.landlord[row])
-            played = np.arange(self._start[table], self.steps) % _RING
-            self._start[table] = self.steps  # this batch's decision at the table opens its next hand
+            env, landlord = int(finished.env[row]), int(finished.landlord[row])
+            played = np.arange(self._start[env], self.steps) % _RING
+            self._start[env] = self.steps  # this batch's decision at the table opens its next hand
             self.hands += 1
             if landlord < 0:  # a void hand has no return (not in the douzero preset, which has no bidding)
                 continue
             steps.append(played)
-            tables.append(np.full(len(played), table))
-            targets.append(returns(self.objective, finished.payouts[row], landlord, self._seat[played, table]))
+            tables.append(np.full(len(played), env))
+            targets.append(returns(self.objective, finished.payouts[row], landlord, self._seat[played, env]))
         if not steps:
             return {}
         step, table, target = np.concatenate(steps), np.concatenate(tables), np.concatenate(targets)

@@ -11,7 +11,10 @@ WP is the share of games the networks' side won, ADP its mean score in stakes, a
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
+import numpy.typing as npt
 
 from .._core import Rules
 from ..envs.vector import VectorEnv
@@ -23,13 +26,14 @@ def evaluate_nets(nets: dict[str, ValueNet], opponent: str, deals: int, seed: in
                   threads: int | None = 1) -> tuple[float, float]:
     """WP and ADP of ``nets`` against the built-in policy ``opponent`` over ``deals`` deals,
     each played with roles swapped."""
-    scores = [_first_hands(nets, role, opponent, deals, seed, threads) for role in ("landlord", "peasants")]
+    roles: tuple[Literal["landlord", "peasants"], ...] = ("landlord", "peasants")
+    scores = [_first_hands(nets, role, opponent, deals, seed, threads) for role in roles]
     score = np.concatenate(scores)
     return float((score > 0).mean()), float(score.mean())
 
 
-def _first_hands(nets: dict[str, ValueNet], role: str, opponent: str, deals: int, seed: int,
-                 threads: int | None) -> np.ndarray:
+def _first_hands(nets: dict[str, ValueNet], role: Literal["landlord", "peasants"], opponent: str, deals: int, seed: int,
+                 threads: int | None) -> npt.NDArray[np.int64]:
     """The networks' side's score in each table's first hand, the networks playing ``role``."""
     env = VectorEnv(deals, Rules.preset("douzero"), features="douzero", learners=role, opponents=opponent,
                     seed=seed, threads=threads)

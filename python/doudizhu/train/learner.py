@@ -36,7 +36,7 @@ class Learner:
         loss = ((values - torch.from_numpy(samples.target)) ** 2).mean()
         optimizer = self.optimizers[position]
         optimizer.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
+        loss.backward()
         nn.utils.clip_grad_norm_(net.parameters(), self.max_grad_norm)
         optimizer.step()
         return float(loss.detach())

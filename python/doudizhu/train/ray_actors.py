@@ -54,14 +54,15 @@ class RayActors:
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         self.ray, self.nets = ray, nets
         remote = ray.remote(num_cpus=1)(_RemoteActor)
-        self.actors = [
+        self.actors: list[Any] = [
             remote.remote(config.model, config.tables, config.epsilon, config.objective, seed + 7919 * i, 1)
             for i in range(config.ray_actors)
         ]
         self.pending = {self._call(actor): actor for actor in self.actors}
 
     def _call(self, actor: Any) -> Any:
-        weights = {name: {k: v.detach().clone() for k, v in net.state_dict().items()} for name, net in self.nets.items()}
+        weights = {name: {k: v.detach().clone() for k, v in net.state_dict().items()}
+                   for name, net in self.nets.items()}
         return actor.collect.remote(weights, _STEPS_PER_CALL)
 
     def collect(self) -> tuple[list[dict[str, Samples]], int]:
