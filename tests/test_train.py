@@ -171,6 +171,7 @@ def test_a_douzero_layout_checkpoint_trains_and_plays(tmp_path: pathlib.Path) ->
 
 
 def test_cli_train_writes_the_log_the_checkpoint_and_the_curve(tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("matplotlib")
     out = io.StringIO()
     code = main(["train", "--minutes", "0.05", "--out", str(tmp_path), "--eval-minutes", "1", "--eval-deals", "10",
                  "--tables", "32", "--batch-size", "64"], out=out)  # evaluated once, at the end

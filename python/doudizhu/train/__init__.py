@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -175,9 +176,7 @@ class _Run:
         finally:
             source.close()
         if self.folder is not None and self.evaluations:
-            from .plot import learning_curve
-
-            learning_curve(self.folder, os.path.join(self.folder, "learning_curve.png"))
+            self._plot()
         return TrainResult(self.counters, self.nets, self.evaluations)
 
     def _steps(self, source: RayActors | _LocalActor) -> None:
@@ -214,6 +213,15 @@ class _Run:
                                             or self._done()):
                 checkpoint.save(os.path.join(self.folder, checkpoint.FILE), self.payload())
                 last["checkpoint"] = counters.seconds
+
+    def _plot(self) -> None:
+        """The learning curve, if matplotlib is there (the checkpoint and log are kept either way)."""
+        from .plot import learning_curve
+
+        try:
+            learning_curve(self.folder, os.path.join(self.folder, "learning_curve.png"))
+        except ImportError as error:
+            warnings.warn(f"no learning_curve.png: {error}", stacklevel=3)
 
     def _done(self) -> bool:
         config, counters = self.config, self.counters
