@@ -16,7 +16,9 @@ bench/RESULTS.md.
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
+import shutil
 import sys
 import time
 
@@ -24,7 +26,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "python"))
 sys.path.insert(0, HERE)
 
-from results_md import add_output_arguments  # noqa: E402
+from results_md import add_output_arguments, publish  # noqa: E402
+
+import doudizhu as dz  # noqa: E402
 
 SECTION = "## Learning curve"
 DEFAULT_DIR = os.path.join(os.path.dirname(HERE), "build", "learning_curve")
@@ -43,6 +47,53 @@ def run(args: argparse.Namespace) -> None:
 
     result = train(config, out=args.dir, resume=args.resume, progress=progress)
     print("done", result.counters)
+
+
+def publish_curve(args: argparse.Namespace) -> None:
+    import torch
+
+    from doudizhu.bots import TorchBot
+    from doudizhu.train import log
+
+    rows = [r for r in log.read(args.dir) if "wp_random" in r]
+    final = rows[-1]
+    lines = ["| minutes | frames | WP vs random | ADP vs random | WP vs heuristic | ADP vs heuristic |",
+             "|---:|---:|---:|---:|---:|---:|"]
+    lines += [f"| {r['minutes']:.1f} | {r['frames']:,.0f} | {r['wp_random']:.3f} | {r['adp_random']:+.3f} "
+              f"| {r['wp_heuristic']:.3f} | {r['adp_heuristic']:+.3f} |" for r in rows]
+    bot = TorchBot(args.dir)
+    rules = dz.Rules.preset("douzero")
+    tables = []
+    for opponent in ("random", "heuristic"):
+        started = time.perf_counter()
+        result = dz.evaluate(bot, opponent, deals=args.deals, rules=rules, seed=0, threads=1)
+        tables.append(result.table("TorchBot", opponent) + f" ({time.perf_counter() - started:.0f} s)")
+    shutil.copyfile(os.path.join(args.dir, "learning_curve.png"), os.path.join(HERE, "learning_curve.png"))
+    payload = torch.load(os.path.join(args.dir, "checkpoint.pt"), weights_only=True)
+    config = payload["config"]
+    curve = "\n".join(lines)
+    evaluations = "\n\n".join(tables)
+    md = f"""{SECTION}
+
+`python bench/learning_curve.py run` then `publish` ({datetime.date.today()}, {os.cpu_count()} cores shared
+with other jobs, load average {os.getloadavg()[0]:.1f} at the end): the default model (`small`), objective
+`{config["objective"]}`, {config["tables"]} tables, learner batches of {config["batch_size"]}, RMSprop at
+{config["learning_rate"]}, {config["threads"]} thread, seed {config["seed"]}, trained {final["minutes"]:.0f}
+minutes ({final["frames"]:,.0f} frames learned, {final["hands"]:,.0f} hands). Every row is the trainer's own
+evaluation (`doudizhu.train.evaluation`): {args.deals:,} deals against each opponent, each played twice with
+roles swapped, the networks batched over VectorEnv tables on self-play's deals; evaluation time is not
+training time.
+
+{curve}
+
+![learning curve](learning_curve.png)
+
+The final checkpoint as `TorchBot` in `doudizhu.evaluate` (evaluate's own deals, one game at a time,
+{args.deals:,} deals, roles swapped):
+
+{evaluations}
+"""
+    publish(md, args.out, SECTION, write=not args.no_write)
 
 
 def main() -> None:

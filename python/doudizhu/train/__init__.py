@@ -176,7 +176,7 @@ class _Run:
         finally:
             source.close()
         if self.folder is not None and self.evaluations:
-            self._plot()
+            self._plot(self.folder)
         return TrainResult(self.counters, self.nets, self.evaluations)
 
     def _steps(self, source: RayActors | _LocalActor) -> None:
@@ -214,12 +214,13 @@ class _Run:
                 checkpoint.save(os.path.join(self.folder, checkpoint.FILE), self.payload())
                 last["checkpoint"] = counters.seconds
 
-    def _plot(self) -> None:
+    @staticmethod
+    def _plot(folder: str) -> None:
         """The learning curve, if matplotlib is there (the checkpoint and log are kept either way)."""
         from .plot import learning_curve
 
         try:
-            learning_curve(self.folder, os.path.join(self.folder, "learning_curve.png"))
+            learning_curve(folder, os.path.join(folder, "learning_curve.png"))
         except ImportError as error:
             warnings.warn(f"no learning_curve.png: {error}", stacklevel=3)
 
