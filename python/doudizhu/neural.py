@@ -89,7 +89,24 @@ def load_douzero_net(position: str, checkpoint: Checkpoint) -> DouZeroNet:
     return net.eval()
 
 
-class DouZeroBot:
+class _ValueBot:
+    """A bot that plays the legal action of highest value (bidding as the heuristic)."""
+
+    def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
+        """The legal actions of ``game.to_move`` and their values (one each, in that order)."""
+        raise NotImplementedError
+
+    def act(self, game: Game) -> Action:
+        if game.phase == "bidding":
+            return choose_action(game, "heuristic", 0)
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        actions, values = self.values(game)
+        return actions[int(torch.argmax(values))]
+
+
+class DouZeroBot(_ValueBot):
     """DouZero's three networks as a bot (``act(game)``), from their checkpoints.
 
     Plays the hand's play phase in every setting :func:`doudizhu.encode.douzero` covers
@@ -109,20 +126,11 @@ class DouZeroBot:
             x = torch.from_numpy(obs["x_batch"])
             return obs["legal_actions"], self.nets[obs["position"]](z, x).squeeze(1)
 
-    def act(self, game: Game) -> Action:
-        if game.phase == "bidding":
-            return choose_action(game, "heuristic", 0)
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        actions, values = self.values(game)
-        return actions[int(torch.argmax(values))]
-
     def __repr__(self) -> str:
         return "DouZeroBot()"
 
 
-class TorchBot:
+class TorchBot(_ValueBot):
     """A :mod:`doudizhu.train` checkpoint as a bot: the action of highest value.
 
     ``checkpoint``: a checkpoint file, a run's folder (its ``checkpoint.pt``) or the
@@ -138,12 +146,7 @@ class TorchBot:
         self.model = str(payload["model"])
         self.nets = saved.nets_of(payload)
 
-    def act(self, game: Game) -> Action:
-        if game.phase == "bidding":
-            return choose_action(game, "heuristic", 0)
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
+    def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
         obs = encode.douzero(game)
         width = obs["x_no_action"].shape[0]
         net = self.nets[obs["position"]]
@@ -151,8 +154,7 @@ class TorchBot:
             z, x_no_action = torch.from_numpy(obs["z"]).float(), torch.from_numpy(obs["x_no_action"]).float()
             decision = net.decision(z[None], x_no_action[None])
             planes = torch.from_numpy(obs["x_batch"][:, width:])
-            values = net.actions(decision.expand(len(planes), -1), planes)
-        return obs["legal_actions"][int(torch.argmax(values))]
+            return obs["legal_actions"], net.actions(decision.expand(len(planes), -1), planes)
 
     def choose_batch(self, batch: Batch) -> npt.NDArray[np.int64]:
         """The choice of every decision of a ``VectorEnv(features="douzero")`` batch, for
