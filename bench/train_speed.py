@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Training frames per second: ``doudizhu.train`` against DouZero 1.1.0's own trainer.
 
-    python bench/train_speed.py [--rounds R] [--round-s SEC] [--actors N] [--out PATH] [--no-write]
+    python bench/train_speed.py [--rounds R] [--round-s SEC] [--douzero-s SEC] [--actors N] [--threads T]
+                                [--out PATH] [--no-write]
 
 Both train DouZero's architecture (an LSTM of 128 over the history, six dense layers of
 512, one network per position) with DouZero's defaults otherwise: objective ``adp``,
@@ -17,9 +18,12 @@ learner batches of 32 x 100 = 3,200 samples, every seat learning by self-play, o
   alternating in one process on --threads torch threads, a log row every 5 s.
 
 A frame is a sample learned, as DouZero counts them. Each trainer runs --round-s
-seconds per round, the two taking turns; a round's rate is the mean of its 5-second
-rates after the first third of the round (start-up, the first batches), and each
-trainer keeps its best round. Writes (replaces) the ``## Training`` section of
+seconds per round, the two taking turns. DouZero learns in steps of 3,200 samples per
+position, the first only once its actors have filled 32 buffers of 100 for it, so its
+count moves in jumps: a round's rate is the slope from the first logged count above zero
+to the last (start-up and the first fill left out), the same for both; each trainer keeps
+its best round. --douzero-s (default: --round-s) gives DouZero's rounds more time: on a
+loaded machine its first fill alone can take minutes. Writes (replaces) the ``## Training`` section of
 bench/RESULTS.md.
 """
 from __future__ import annotations
@@ -54,10 +58,12 @@ train(config, progress=lambda c, rate, wp: print(f"ours {c.seconds:.1f} {c.frame
 """
 
 
-def _steady(points: list[tuple[float, float]], seconds: float) -> float:
-    """The mean of the 5-second rates logged after the first third of the round."""
-    rates = [rate for at, rate in points if at >= seconds / 3]
-    return sum(rates) / len(rates) if rates else 0.0
+def _steady(points: list[tuple[float, float]]) -> float:
+    """Frames per second from the first (time, frames) point with frames learned to the last."""
+    learned = [(at, frames) for at, frames in points if frames > 0]
+    if len(learned) < 2 or learned[-1][1] == learned[0][1]:
+        return 0.0
+    return (learned[-1][1] - learned[0][1]) / (learned[-1][0] - learned[0][0])
 
 
 def douzero_round(seconds: float, actors: int) -> float:
@@ -74,13 +80,13 @@ def douzero_round(seconds: float, actors: int) -> float:
             for line in process.stderr:
                 match = _DOUZERO_LINE.search(line)
                 if match:
-                    points.append((time.perf_counter() - started, float(match.group(2))))
+                    points.append((time.perf_counter() - started, float(match.group(1))))
                 if time.perf_counter() - started >= seconds:
                     break
         finally:
             os.killpg(process.pid, signal.SIGKILL)  # its actors are spawned processes of the group
             process.wait()
-    return _steady(points, seconds)
+    return _steady(points)
 
 
 def ours_round(seconds: float, threads: int) -> float:
@@ -88,31 +94,35 @@ def ours_round(seconds: float, threads: int) -> float:
     env = dict(os.environ, PYTHONPATH=PYTHON)
     out = subprocess.run([sys.executable, "-c", _OURS, str(threads), str(seconds)], capture_output=True, text=True,
                          env=env, check=True).stdout
-    points = [(float(at), float(rate)) for at, _, rate in re.findall(r"ours ([\d.]+) (\d+) ([\d.]+)", out)]
-    return _steady(points, seconds)
+    points = [(float(at), float(frames)) for at, frames, _ in re.findall(r"ours ([\d.]+) (\d+) ([\d.]+)", out)]
+    return _steady(points)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--round-s", type=float, default=120.0)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--round-s", type=float, default=240.0)
+    ap.add_argument("--douzero-s", type=float, default=None, help="DouZero's round (default: --round-s)")
     ap.add_argument("--actors", type=int, default=os.cpu_count() or 1, help="DouZero's actor processes")
     ap.add_argument("--threads", type=int, default=1, help="our torch and environment threads")
     add_output_arguments(ap)
     args = ap.parse_args()
     best = {"douzero": 0.0, "ours": 0.0}
     for r in range(args.rounds):
-        best["douzero"] = max(best["douzero"], douzero_round(args.round_s, args.actors))
+        best["douzero"] = max(best["douzero"], douzero_round(args.douzero_s or args.round_s, args.actors))
         best["ours"] = max(best["ours"], ours_round(args.round_s, args.threads))
         print(f"round {r + 1}: best so far {best}", flush=True)
     load = os.getloadavg()[0]
+    douzero_s = args.douzero_s or args.round_s
     ratio = best["ours"] / best["douzero"] if best["douzero"] else float("nan")
     md = f"""{SECTION}
 
-`python bench/train_speed.py --rounds {args.rounds} --round-s {args.round_s:.0f}` ({datetime.date.today()},
+`python bench/train_speed.py --rounds {args.rounds} --round-s {args.round_s:.0f} --douzero-s {douzero_s:.0f}` \
+({datetime.date.today()},
 {os.cpu_count()} cores, load average {load:.1f} at the end): training frames (samples learned) per second
-with DouZero's architecture and DouZero's defaults otherwise, best of {args.rounds} interleaved rounds of
-{args.round_s:.0f} s, each round's rate the mean of its 5-second rates after its first third.
+with DouZero's architecture and DouZero's defaults otherwise, best of {args.rounds} interleaved round(s)
+({douzero_s:.0f} s for DouZero, {args.round_s:.0f} s for ours), a round's rate the slope of the frames learned
+from the first learner step to the end.
 
 | trainer | frames/s | vs DouZero |
 |---|---:|---:|

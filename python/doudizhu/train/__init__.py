@@ -52,7 +52,9 @@ class TrainConfig:
     minutes: float | None = 5.0  # training time, evaluation excluded (None: no limit)
     frames: int | None = None  # stop after this many samples learned (None: no limit)
     seed: int = 0
-    threads: int = 1  # torch threads, and the environment's threads
+    # torch threads (set for the process) and the environment's: one is fastest for these small
+    # matrices on a shared 2-core machine, where a second torch thread waits on the other jobs
+    threads: int = 1
     tables: int = 256  # tables per actor
     epsilon: float = 0.01  # exploration: the share of uniformly drawn actions
     batch_size: int = 1024  # samples per learner step (DouZero: 32 x 100 = 3,200)
