@@ -72,6 +72,12 @@ def publish_curve(args: argparse.Namespace) -> None:
     payload = torch.load(os.path.join(args.dir, "checkpoint.pt"), weights_only=True)
     config = payload["config"]
     curve = "\n".join(lines)
+    beats = final["wp_heuristic"] > 0.5
+    verdict = (f"Against `random` the target WP >= 0.90 is {'met' if final['wp_random'] >= 0.9 else 'not met'} "
+               f"({final['wp_random']:.3f} at the end). Against `heuristic` the model "
+               + ("beats it" if beats else "does not beat it yet")
+               + f" (WP {final['wp_heuristic']:.3f}, still rising)"
+               + ("." if beats else ", so no checkpoint ships as a built-in bot."))
     evaluations = "\n\n".join(tables)
     md = f"""{SECTION}
 
@@ -85,6 +91,8 @@ roles swapped, the networks batched over VectorEnv tables on self-play's deals; 
 training time.
 
 {curve}
+
+{verdict}
 
 ![learning curve](learning_curve.png)
 
