@@ -107,9 +107,6 @@ def build_all(model: str) -> dict[str, ValueNet]:
     return {position: build(model, position) for position in encode.DOUZERO_POSITIONS}
 
 
-
-
-
 def batch_values(nets: dict[str, ValueNet], z: torch.Tensor, x_no_action: torch.Tensor, position: torch.Tensor,
                  planes: torch.Tensor, owner: torch.Tensor) -> torch.Tensor:
     """The value of every action of a batch of decisions of mixed positions.
@@ -129,4 +126,6 @@ def batch_values(nets: dict[str, ValueNet], z: torch.Tensor, x_no_action: torch.
         decision = nets[name].decision(z[rows].float(), x_no_action[rows, : STATE_WIDTH[name]].float())
         values[acts] = nets[name].actions(decision[local[owner[acts]]], planes[acts].float())
     return values
+
+
 __all__ = ["MODELS", "STATE_WIDTH", "DouZeroValueNet", "SmallNet", "ValueNet", "batch_values", "build", "build_all"]
