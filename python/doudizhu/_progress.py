@@ -22,3 +22,10 @@ def progress_bar(done: int, total: int, unit: str, started: float | None = None)
     if done >= total:
         sys.stderr.write("\n")
     sys.stderr.flush()
+
+
+def status_line(text: str) -> None:
+    """Draws one line of status (over the last) on a terminal's standard error."""
+    if sys.stderr.isatty():
+        sys.stderr.write(f"\r{text}\033[K")
+        sys.stderr.flush()

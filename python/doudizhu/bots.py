@@ -164,10 +164,10 @@ class DeterminizedBot:
 
 def __getattr__(name: str) -> object:
     """The neural bots, from doudizhu.neural, imported on first use (they need PyTorch)."""
-    if name == "DouZeroBot":
+    if name in ("DouZeroBot", "TorchBot"):
         from . import neural
 
-        return neural.DouZeroBot
+        return getattr(neural, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

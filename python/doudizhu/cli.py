@@ -1,8 +1,9 @@
-"""The ``doudizhu`` command line: ``play``, ``selfplay``, ``moves`` and ``serve``."""
+"""The ``doudizhu`` command line: ``play``, ``selfplay``, ``evaluate``, ``moves``, ``serve`` and ``train``."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -10,7 +11,8 @@ from typing import TextIO
 
 from . import __version__, terminal
 from ._core import POLICIES, Cards, Rules, legal_moves
-from ._progress import progress_bar
+from ._progress import progress_bar, status_line
+from .bots import Bot
 from .evaluate import evaluate, print_progress
 from .selfplay import SelfPlayResult, selfplay
 
@@ -30,7 +32,18 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
 
 # ----------------------------------------------------------------------------- play
 def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> int:
-    return terminal.run(args.seed, terminal.Options(args.rules, args.policy, args.auto), read, out)
+    return terminal.run(args.seed, terminal.Options(args.rules, _policy(args.policy), args.auto), read, out)
+
+
+def _policy(name: str) -> str | Bot:
+    """A built-in policy's name as it is, a trainer's checkpoint (file or run folder) as a TorchBot."""
+    if name in POLICIES:
+        return name
+    if not os.path.exists(name):
+        raise ValueError(f"--policy: {name!r} is neither a policy ({', '.join(POLICIES)}) nor a checkpoint file")
+    from .neural import TorchBot
+
+    return TorchBot(name)
 
 
 # ------------------------------------------------------------------------- selfplay
@@ -88,6 +101,49 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser],
     serve.set_defaults(run="serve")
 
 
+# ---------------------------------------------------------------------------- train
+def _train(args: argparse.Namespace, out: TextIO) -> int:
+    from .train import Counters, TrainConfig, train
+
+    def progress(counters: Counters, rate: float, wp: float | None) -> None:
+        loss = sum(counters.losses.values()) / max(len(counters.losses), 1)
+        latest = "-" if wp is None else f"{wp:.3f}"
+        status_line(f"{counters.seconds / 60:5.1f} min  {counters.frames:,} frames  {rate:,.0f} frames/s  "
+                    f"loss {loss:.4f}  WP vs random {latest}")
+
+    config = TrainConfig(model=args.model, objective=args.objective, minutes=args.minutes, seed=args.seed,
+                         threads=args.threads, tables=args.tables, batch_size=args.batch_size,
+                         eval_minutes=args.eval_minutes, eval_deals=args.eval_deals,
+                         ray_address=args.ray_address)
+    result = train(config, out=args.out, resume=args.resume, progress=progress)
+    status_line("")
+    counters = result.counters
+    print(f"trained {counters.seconds / 60:.1f} min: {counters.frames:,} frames, {counters.hands:,} hands; "
+          f"saved to {args.out}", file=out)
+    for row in result.evaluations[-1:]:
+        print(f"last evaluation: WP {row['wp_random']:.3f} / ADP {row['adp_random']:+.3f} against random, "
+              f"WP {row['wp_heuristic']:.3f} / ADP {row['adp_heuristic']:+.3f} against heuristic", file=out)
+    return 0
+
+
+def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], defaults: type[_ShowDefaults]) -> None:
+    tr = commands.add_parser("train", formatter_class=defaults,
+                             help="train a neural bot by DouZero's Deep Monte-Carlo (needs the [train] extra)")
+    tr.add_argument("--minutes", type=float, default=5.0, help="training time (evaluation excluded)")
+    tr.add_argument("--out", required=True, help="the run's folder: checkpoint.pt, log.csv, learning_curve.png")
+    tr.add_argument("--model", default="small", choices=["small", "douzero"], help="network layout")
+    tr.add_argument("--objective", default="adp", choices=["adp", "wp"], help="the return learned")
+    tr.add_argument("--seed", type=int, default=0, help="seed of the run")
+    tr.add_argument("--threads", type=int, default=1, help="torch and environment threads")
+    tr.add_argument("--tables", type=int, default=256, help="tables the actor plays at once")
+    tr.add_argument("--batch-size", type=int, default=1024, help="samples per learner step")
+    tr.add_argument("--eval-minutes", type=float, default=5.0, help="training minutes between evaluations")
+    tr.add_argument("--eval-deals", type=int, default=200, help="deals per evaluation and opponent")
+    tr.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    tr.add_argument("--ray-address", default=None, help="actors on this Ray cluster ('local': start one here)")
+    tr.set_defaults(run="train")
+
+
 # --------------------------------------------------------------------------- parser
 class _ShowDefaults(argparse.ArgumentDefaultsHelpFormatter):
     """Every option's --help shows its default, unless the help says what leaving it out does."""
@@ -114,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--auto", action="store_true", help="let bots play every seat and print the hand")
     play.add_argument("--seed", type=int, default=None, help="deal seed (omitted: a fresh deal, its seed printed)")
     play.add_argument("--rules", default="standard", choices=presets, help="rules preset")
-    play.add_argument("--policy", default="heuristic", choices=policies, help="the bots' policy")
+    play.add_argument("--policy", default="heuristic",
+                      help=f"the bots' policy: {', '.join(POLICIES)}, or a `doudizhu train` checkpoint or folder")
     play.set_defaults(run="play")
 
     sp = commands.add_parser("selfplay", formatter_class=defaults, help="generate games in C++ on all cores")
@@ -143,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--wild", default=None, help="the wild rank, e.g. 5 (with --rules laizi)")
     moves.set_defaults(run="moves")
     _add_serve(commands, defaults)
+    _add_train(commands, defaults)
     return parser
 
 
@@ -158,6 +216,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
             return _evaluate(args, out)
         if args.run == "serve":
             return _serve(args)
+        if args.run == "train":
+            return _train(args, out)
         return _moves(args, out)
     except (ValueError, TypeError) as error:
         print(f"doudizhu: {error}", file=sys.stderr)

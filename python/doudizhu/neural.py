@@ -7,13 +7,17 @@ unchanged. :class:`DouZeroBot` plays three of them, one per position, through
 :func:`doudizhu.encode.douzero`: the action with the highest value, as DouZero's
 ``DeepAgent`` plays. Unlike DouZero it runs the LSTM once per decision rather than once
 per legal action (the history is the same for every action, so the values are equal).
+
+:class:`TorchBot` plays a checkpoint of :mod:`doudizhu.train` (its three networks, of
+either layout) the same way, and a whole :class:`~doudizhu.envs.VectorEnv` batch of
+tables in one pass per position (:meth:`TorchBot.choose_batch`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from ._extras import missing_extra
 
@@ -25,6 +29,13 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from . import encode
 from ._core import Action, Game, choose_action
+
+if TYPE_CHECKING:  # the trainer imports this module: only its types here
+    import numpy as np
+    import numpy.typing as npt
+
+    from .envs.vector import Batch
+    from .train.checkpoint import CheckpointLike
 
 #: DouZero's positions, and the width of each one's per-action features (x_batch columns).
 POSITIONS = ("landlord", "landlord_up", "landlord_down")
@@ -78,7 +89,24 @@ def load_douzero_net(position: str, checkpoint: Checkpoint) -> DouZeroNet:
     return net.eval()
 
 
-class DouZeroBot:
+class _ValueBot:
+    """A bot that plays the legal action of highest value (bidding as the heuristic)."""
+
+    def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
+        """The legal actions of ``game.to_move`` and their values (one each, in that order)."""
+        raise NotImplementedError
+
+    def act(self, game: Game) -> Action:
+        if game.phase == "bidding":
+            return choose_action(game, "heuristic", 0)
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        actions, values = self.values(game)
+        return actions[int(torch.argmax(values))]
+
+
+class DouZeroBot(_ValueBot):
     """DouZero's three networks as a bot (``act(game)``), from their checkpoints.
 
     Plays the hand's play phase in every setting :func:`doudizhu.encode.douzero` covers
@@ -101,17 +129,45 @@ class DouZeroBot:
             x = torch.from_numpy(obs["x_batch"])
             return obs["legal_actions"], self.nets[obs["position"]](z, x).squeeze(1)
 
-    def act(self, game: Game) -> Action:
-        if game.phase == "bidding":
-            return choose_action(game, "heuristic", 0)
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        actions, values = self.values(game)
-        return actions[int(torch.argmax(values))]
-
     def __repr__(self) -> str:
         return "DouZeroBot()"
 
 
-__all__ = ["FEATURE_WIDTH", "POSITIONS", "Checkpoint", "DouZeroBot", "DouZeroNet", "load_douzero_net"]
+class TorchBot(_ValueBot):
+    """A :mod:`doudizhu.train` checkpoint as a bot: the action of highest value.
+
+    ``checkpoint``: a checkpoint file, a run's folder (its ``checkpoint.pt``) or the
+    checkpoint's dict. Plays what :class:`DouZeroBot` plays (the play phase of three seats,
+    one deck, no wild cards) and bids as the built-in heuristic. ``act(game)`` scores one
+    decision; :meth:`choose_batch` every decision of a VectorEnv batch at once.
+    """
+
+    def __init__(self, checkpoint: CheckpointLike) -> None:
+        from .train import checkpoint as saved
+
+        payload = saved.load(checkpoint)
+        self.model = str(payload["model"])
+        self.nets = saved.nets_of(payload)
+
+    def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
+        obs = encode.douzero(game)
+        width = obs["x_no_action"].shape[0]
+        net = self.nets[obs["position"]]
+        with torch.inference_mode():
+            z, x_no_action = torch.from_numpy(obs["z"]).float(), torch.from_numpy(obs["x_no_action"]).float()
+            decision = net.decision(z[None], x_no_action[None])
+            planes = torch.from_numpy(obs["x_batch"][:, width:])
+            return obs["legal_actions"], net.actions(decision.expand(len(planes), -1), planes)
+
+    def choose_batch(self, batch: Batch) -> npt.NDArray[np.int64]:
+        """The choice of every decision of a ``VectorEnv(features="douzero")`` batch, for
+        ``env.step``."""
+        from .train.actors import choose
+
+        return choose(self.nets, batch)
+
+    def __repr__(self) -> str:
+        return f"TorchBot(model={self.model!r})"
+
+
+__all__ = ["FEATURE_WIDTH", "POSITIONS", "Checkpoint", "DouZeroBot", "DouZeroNet", "TorchBot", "load_douzero_net"]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed, rank_name
+from .bots import Bot
 from .render import role
 
 HUMAN = 0
@@ -38,8 +39,12 @@ class Quit(Exception):
 @dataclass
 class Options:
     rules: str
-    policy: str
+    policy: str | Bot  # a built-in policy's name, or a bot (doudizhu play --policy CHECKPOINT)
     auto: bool
+
+
+def _bot_action(game: Game, policy: str | Bot, seed: int) -> Action:
+    return choose_action(game, policy, seed) if isinstance(policy, str) else policy.act(game)
 
 
 def _name(seat: int, options: Options) -> str:
@@ -192,7 +197,7 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
             if action is None:
                 continue
         else:
-            action = choose_action(game, options.policy, game_seed(seed, len(game.history)))
+            action = _bot_action(game, options.policy, game_seed(seed, len(game.history)))
             game.step(action)
         _report(game, who, action, was_bidding, out)
     print(settlement(game, options), file=out)

@@ -1,0 +1,142 @@
+#!/usr/bin/env python
+"""Training frames per second: ``doudizhu.train`` against DouZero 1.1.0's own trainer.
+
+    python bench/train_speed.py [--rounds R] [--round-s SEC] [--douzero-s SEC] [--actors N] [--threads T]
+                                [--out PATH] [--no-write]
+
+Both train DouZero's architecture (an LSTM of 128 over the history, six dense layers of
+512, one network per position) with DouZero's defaults otherwise: objective ``adp``,
+epsilon 0.01, RMSprop (lr 1e-4, alpha 0.99, eps 1e-5), gradient norm clipped at 40,
+learner batches of 32 x 100 = 3,200 samples, every seat learning by self-play, on the CPU.
+
+- DouZero: ``douzero.dmc.train`` (its ``train.py``) with ``--actor_device_cpu
+  --training_device cpu --num_actors N`` (N = --actors, default: the cores), its 4
+  learner threads, checkpoints off. Its log line every 5 s reports the frames learned
+  (batches x 3,200) and the frames per second of those 5 s.
+- ours: ``doudizhu.train.train(TrainConfig(model="douzero", batch_size=3200,
+  learning_rate=1e-4, ...))``, the actor (256 VectorEnv tables) and the learner
+  alternating in one process on --threads torch threads, a log row every 5 s.
+
+A frame is a sample learned, as DouZero counts them. Each trainer runs --round-s
+seconds per round, the two taking turns. DouZero learns in steps of 3,200 samples per
+position, the first only once its actors have filled 32 buffers of 100 for it, so its
+count moves in jumps: a round's rate is the slope from the first logged count above zero
+to the last (start-up and the first fill left out), the same for both; each trainer keeps
+its best round. --douzero-s (default: --round-s) gives DouZero's rounds more time: on a
+loaded machine its first fill alone can take minutes. Writes (replaces) the ``## Training`` section of
+bench/RESULTS.md.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON = os.path.join(os.path.dirname(HERE), "python")
+sys.path.insert(0, PYTHON)
+sys.path.insert(0, HERE)
+
+from results_md import add_output_arguments, publish  # noqa: E402
+
+SECTION = "## Training"
+_DOUZERO_LINE = re.compile(r"After (\d+) \(L:\d+ U:\d+ D:\d+\) frames: @ ([\d.]+) fps")
+_DOUZERO = "import sys; from douzero.dmc import parser, train; train(parser.parse_args(sys.argv[1:]))"
+_OURS = """
+import sys, time, torch
+from doudizhu.train import TrainConfig, train
+threads, seconds = int(sys.argv[1]), float(sys.argv[2])
+config = TrainConfig(model="douzero", objective="adp", batch_size=3200, learning_rate=1e-4, threads=threads,
+                     minutes=seconds / 60, eval_minutes=None, report_seconds=5.0)
+train(config, progress=lambda c, rate, wp: print(f"ours {c.seconds:.1f} {c.frames} {rate:.1f}", flush=True))
+"""
+
+
+def _steady(points: list[tuple[float, float]]) -> float:
+    """Frames per second from the first (time, frames) point with frames learned to the last."""
+    learned = [(at, frames) for at, frames in points if frames > 0]
+    if len(learned) < 2 or learned[-1][1] == learned[0][1]:
+        return 0.0
+    return (learned[-1][1] - learned[0][1]) / (learned[-1][0] - learned[0][0])
+
+
+def douzero_round(seconds: float, actors: int) -> float:
+    """DouZero's trainer for ``seconds``, then stopped (its whole process group)."""
+    with tempfile.TemporaryDirectory() as savedir:
+        args = ["--actor_device_cpu", "--training_device", "cpu", "--num_actors", str(actors),
+                "--disable_checkpoint", "--savedir", savedir, "--xpid", "bench"]
+        process = subprocess.Popen([sys.executable, "-c", _DOUZERO, *args], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=savedir)
+        started = time.perf_counter()
+        points: list[tuple[float, float]] = []
+        assert process.stderr is not None
+        try:
+            for line in process.stderr:
+                match = _DOUZERO_LINE.search(line)
+                if match:
+                    points.append((time.perf_counter() - started, float(match.group(1))))
+                if time.perf_counter() - started >= seconds:
+                    break
+        finally:
+            os.killpg(process.pid, signal.SIGKILL)  # its actors are spawned processes of the group
+            process.wait()
+    return _steady(points)
+
+
+def ours_round(seconds: float, threads: int) -> float:
+    """Our trainer for ``seconds`` of training, in a fresh process as DouZero's."""
+    env = dict(os.environ, PYTHONPATH=PYTHON)
+    out = subprocess.run([sys.executable, "-c", _OURS, str(threads), str(seconds)], capture_output=True, text=True,
+                         env=env, check=True).stdout
+    points = [(float(at), float(frames)) for at, frames, _ in re.findall(r"ours ([\d.]+) (\d+) ([\d.]+)", out)]
+    return _steady(points)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--round-s", type=float, default=240.0)
+    ap.add_argument("--douzero-s", type=float, default=None, help="DouZero's round (default: --round-s)")
+    ap.add_argument("--actors", type=int, default=os.cpu_count() or 1, help="DouZero's actor processes")
+    ap.add_argument("--threads", type=int, default=1, help="our torch and environment threads")
+    add_output_arguments(ap)
+    args = ap.parse_args()
+    best = {"douzero": 0.0, "ours": 0.0}
+    for r in range(args.rounds):
+        best["douzero"] = max(best["douzero"], douzero_round(args.douzero_s or args.round_s, args.actors))
+        best["ours"] = max(best["ours"], ours_round(args.round_s, args.threads))
+        print(f"round {r + 1}: best so far {best}", flush=True)
+    load = os.getloadavg()[0]
+    douzero_s = args.douzero_s or args.round_s
+    if best["douzero"]:
+        douzero, ratio = f"{best['douzero']:,.0f}", f"{best['ours'] / best['douzero']:.1f}x"
+    else:  # no learner step: fewer than 3,200 samples of each position were played in the round
+        bound = 3 * 3200 / douzero_s
+        douzero, ratio = f"< {bound:,.0f} (no learner step in {douzero_s:.0f} s)", f"> {best['ours'] / bound:.0f}x"
+    md = f"""{SECTION}
+
+`python bench/train_speed.py --rounds {args.rounds} --round-s {args.round_s:.0f} --douzero-s {douzero_s:.0f}` \
+({datetime.date.today()},
+{os.cpu_count()} cores, load average {load:.1f} at the end): training frames (samples learned) per second
+with DouZero's architecture and DouZero's defaults otherwise, best of {args.rounds} interleaved round(s)
+({douzero_s:.0f} s for DouZero, {args.round_s:.0f} s for ours), a round's rate the slope of the frames learned
+from the first learner step to the end.
+
+| trainer | frames/s | vs DouZero |
+|---|---:|---:|
+| DouZero 1.1.0 `train.py` (`--actor_device_cpu --training_device cpu`, {args.actors} actors, 4 learner threads) \
+| {douzero} | 1x |
+| `doudizhu.train` (`model="douzero"`, 256 tables, {args.threads} thread(s), one process) \
+| {best["ours"]:,.0f} | {ratio} |
+"""
+    publish(md, args.out, SECTION, write=not args.no_write)
+
+
+if __name__ == "__main__":
+    main()

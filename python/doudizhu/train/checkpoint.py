@@ -1,0 +1,59 @@
+"""Checkpoints: one ``torch.save`` file of everything a run needs to play or go on.
+
+A checkpoint is a dict: ``format``, ``model`` (the name of :mod:`.models`' layout),
+``nets`` (a state_dict per position), and for resuming ``config`` (the run's
+:class:`~doudizhu.train.TrainConfig` as a dict), ``optimizers`` and ``counters``. Only
+tensors, numbers, strings and containers of them are saved, so it loads with
+``weights_only=True``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, Union
+
+import torch
+
+from .models import ValueNet, build_all
+
+FORMAT = "doudizhu-train/1"
+FILE = "checkpoint.pt"
+
+#: A trainer's checkpoint: the path of its file, a run's folder holding one, or its dict.
+CheckpointLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
+
+
+def save(path: str | os.PathLike[str], payload: Mapping[str, Any]) -> None:
+    """Writes a checkpoint (to a temporary name first, so a crash leaves the old one whole)."""
+    partial = f"{os.fspath(path)}.partial"
+    torch.save(dict(payload), partial)
+    os.replace(partial, path)
+
+
+def load(checkpoint: CheckpointLike) -> dict[str, Any]:
+    """A checkpoint's dict, from its file or its run's folder (or the dict, checked)."""
+    if isinstance(checkpoint, Mapping):
+        payload = dict(checkpoint)
+    else:
+        path = os.fspath(checkpoint)
+        if os.path.isdir(path):
+            path = os.path.join(path, FILE)
+        payload = torch.load(path, map_location="cpu", weights_only=True)
+        if not isinstance(payload, dict):
+            raise ValueError(f"{path}: not a doudizhu.train checkpoint")
+    if payload.get("format") != FORMAT:
+        raise ValueError(f"not a doudizhu.train checkpoint (format {payload.get('format')!r}, expected {FORMAT!r})")
+    return payload
+
+
+def nets_of(payload: Mapping[str, Any]) -> dict[str, ValueNet]:
+    """New networks holding a checkpoint's weights, in eval mode."""
+    nets = build_all(str(payload["model"]))
+    for name, net in nets.items():
+        net.load_state_dict(payload["nets"][name])
+        net.eval()
+    return nets
+
+
+__all__ = ["FILE", "FORMAT", "CheckpointLike", "load", "nets_of", "save"]

@@ -1,0 +1,197 @@
+"""The DMC trainer (doudizhu.train) and TorchBot: runs short enough for CI on a CPU."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import pathlib
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import doudizhu as dz  # noqa: E402
+from doudizhu.bots import TorchBot  # noqa: E402
+from doudizhu.cli import main  # noqa: E402
+from doudizhu.envs import VectorEnv  # noqa: E402
+from doudizhu.neural import DouZeroNet  # noqa: E402
+from doudizhu.selfplay import play_out  # noqa: E402
+from doudizhu.train import TrainConfig, log, train  # noqa: E402
+from doudizhu.train.actors import Actor, choose, returns  # noqa: E402
+from doudizhu.train.buffer import Buffer  # noqa: E402
+from doudizhu.train.evaluation import _first_hands, evaluate_nets  # noqa: E402
+from doudizhu.train.learner import Learner  # noqa: E402
+from doudizhu.train.models import STATE_WIDTH, DouZeroValueNet, build_all  # noqa: E402
+
+torch.set_num_threads(1)
+DOUZERO = dz.Rules.preset("douzero")
+# A run of a few seconds: few tables, small learner batches, no evaluation.
+TINY = TrainConfig(minutes=None, frames=4 * 256, tables=64, batch_size=256, eval_minutes=None, seed=5)
+
+
+def _weights(nets: dict[str, torch.nn.Module]) -> dict[str, torch.Tensor]:
+    return {f"{name}.{k}": v.clone() for name, net in nets.items() for k, v in net.state_dict().items()}
+
+
+def test_a_seeded_run_is_the_same_twice_and_another_seed_differs() -> None:
+    first, second = train(TINY), train(TINY)
+    other = train(dataclasses.replace(TINY, seed=6))
+    assert first.counters.frames == second.counters.frames >= TINY.frames
+    assert first.counters.losses == second.counters.losses
+    a, b, c = _weights(first.nets), _weights(second.nets), _weights(other.nets)
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    assert not all(torch.equal(a[k], c[k]) for k in a)
+
+
+def _samples(objective: str, steps: int = 70) -> Buffer:
+    """The samples of a few dozen steps of an untrained actor."""
+    torch.manual_seed(0)
+    actor = Actor(build_all("small"), 64, 0.01, objective, seed=1)
+    buffer = Buffer()
+    for _ in range(steps):
+        for position, samples in actor.step().items():
+            buffer.add(position, samples)
+    return buffer
+
+
+def test_the_learner_fits_a_fixed_set_of_returns() -> None:
+    buffer = _samples("adp")
+    samples = buffer.take("landlord", min(buffer.size("landlord"), 256))
+    nets = build_all("small")
+    learner = Learner(nets, learning_rate=5e-4, alpha=0.99, eps=1e-5, max_grad_norm=40.0)
+    losses = [learner.learn("landlord", samples) for _ in range(40)]
+    assert len(samples) >= 100
+    assert losses[-1] < 0.3 * losses[0]  # memorising a few hundred returns: the loss must fall far
+    assert np.all(np.diff(losses[-10:]) < 0.5 * losses[0])  # and not blow up on the way
+
+
+def test_returns_are_the_seats_stakes_or_wins() -> None:
+    payouts = np.array([4, -2, -2])  # seat 0 the landlord, who won a double stake
+    seats = np.array([0, 1, 2, 0], dtype=np.int8)
+    assert returns("adp", payouts, 0, seats).tolist() == [2.0, -2.0, -2.0, 2.0]
+    assert returns("wp", -payouts, 0, seats).tolist() == [-1.0, 1.0, 1.0, -1.0]
+    with pytest.raises(ValueError, match="objective"):
+        returns("logadp", payouts, 0, seats)
+
+
+def test_every_decision_of_a_finished_hand_becomes_one_sample_with_its_hands_return() -> None:
+    actor = Actor(build_all("small"), 4, 0.0, "wp", seed=2)
+    collected: dict[str, list[float]] = {p: [] for p in STATE_WIDTH}
+    while actor.hands < 4:
+        for position, samples in actor.step().items():
+            assert samples.x_no_action.shape == (len(samples), STATE_WIDTH[position])
+            collected[position].extend(samples.target.tolist())
+    assert all(set(targets) <= {-1.0, 1.0} and targets for targets in collected.values())
+    # Decisions of the hands that ended, and no more than were played.
+    assert sum(len(t) for t in collected.values()) <= actor.steps * 4
+
+
+def test_the_douzero_layout_in_halves_equals_douzeros_network() -> None:
+    torch.manual_seed(3)
+    net = DouZeroValueNet(STATE_WIDTH["landlord_up"])
+    z = torch.randint(0, 2, (7, 5, 162)).float()
+    x = torch.randint(0, 2, (7, 430)).float()
+    planes = torch.randint(0, 2, (7, 54)).float()
+    whole = DouZeroNet.forward(net.net, z, torch.cat([x, planes], dim=1)).squeeze(1)
+    assert torch.allclose(net(z, x, planes), whole, atol=1e-5)
+    assert set(net.net.state_dict()) == set(DouZeroNet(484).state_dict())  # DouZero's keys, loadable from its .ckpt
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    folder = tmp_path_factory.mktemp("run")
+    train(dataclasses.replace(TINY, report_seconds=0.0), out=folder)
+    return folder
+
+
+def test_a_checkpoint_plays_as_the_networks_did_and_a_resumed_run_counts_on(run_dir: pathlib.Path) -> None:
+    payload = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    bot = TorchBot(run_dir)
+    env = VectorEnv(32, DOUZERO, features="douzero", learners="all", seed=9)
+    batch = env.reset()
+    rebuilt = build_all("small")
+    for name, net in rebuilt.items():
+        net.load_state_dict(payload["nets"][name])
+    assert np.array_equal(bot.choose_batch(batch), choose(rebuilt, batch))
+    rows = log.read(str(run_dir))
+    assert rows and rows[-1]["frames"] == payload["counters"]["frames"]
+
+    resumed = train(dataclasses.replace(TINY, frames=payload["counters"]["frames"] + 512), out=run_dir, resume=True)
+    assert resumed.counters.frames >= payload["counters"]["frames"] + 512
+    assert resumed.counters.hands > payload["counters"]["hands"]
+    after = log.read(str(run_dir))
+    assert len(after) > len(rows) and after[len(rows)]["frames"] > rows[-1]["frames"]
+
+
+def test_torchbot_batched_and_per_game_choose_the_same(run_dir: pathlib.Path) -> None:
+    bot = TorchBot(run_dir / "checkpoint.pt")
+    env = VectorEnv(24, DOUZERO, features="douzero", learners="all", seed=4)
+    batch = env.reset()
+    for _ in range(30):  # into the hands, past their leads
+        choices = bot.choose_batch(batch)
+        for b in range(0, len(batch), 5):
+            assert batch.legal_actions(b)[choices[b]] == bot.act(env.game(b))
+        batch = env.step(choices, out=batch)
+
+
+def test_torchbot_plays_legal_moves_in_selfplay_and_evaluate(run_dir: pathlib.Path) -> None:
+    bot = TorchBot(run_dir)
+    games = dz.selfplay(4, policy=[bot, "random", "heuristic"], rules=DOUZERO, seed=1)  # choose() checks legality
+    assert len(games) == 4 and (games.payouts.sum(axis=1) == 0).all()
+    games = dz.selfplay(2, policy=bot, seed=2)  # the standard rules: bids as the heuristic, then plays
+    assert len(games) == 2
+    result = dz.evaluate(bot, "random", deals=3, rules=DOUZERO)
+    assert result.games == 6
+
+
+def test_the_batched_evaluation_scores_the_games_as_played_one_by_one(run_dir: pathlib.Path) -> None:
+    bot = TorchBot(run_dir)
+    deals = 6
+    scores = {role: _first_hands(bot.nets, role, "heuristic", deals, 3, 1) for role in ("landlord", "peasants")}
+    for i in range(deals):  # table i's first hand is self-play game i; the heuristic is deterministic
+        deal_seed, first_bidder, stream = dz._core.selfplay_deal(DOUZERO, 3, i)
+        for role, sign in (("landlord", 1), ("peasants", -1)):
+            game = dz.Game(seed=deal_seed, rules=DOUZERO, first_bidder=first_bidder)
+            players = [bot if (seat == first_bidder) == (role == "landlord") else "heuristic" for seat in range(3)]
+            play_out(game, players, stream)
+            assert game.result is not None and game.landlord == first_bidder
+            assert scores[role][i] == sign * game.result.payouts[first_bidder]
+    wp, adp = evaluate_nets(bot.nets, "heuristic", deals, seed=3)
+    both = np.concatenate([scores["landlord"], scores["peasants"]])
+    assert wp == (both > 0).mean() and adp == pytest.approx(both.mean())
+
+
+def test_a_douzero_layout_checkpoint_trains_and_plays(tmp_path: pathlib.Path) -> None:
+    config = dataclasses.replace(TINY, model="douzero", frames=3 * 128, batch_size=128, tables=8)
+    train(config, out=tmp_path)
+    bot = TorchBot(tmp_path)
+    assert bot.model == "douzero"
+    assert len(dz.selfplay(2, policy=[bot, "heuristic", bot], rules=DOUZERO)) == 2
+
+
+def test_cli_train_writes_the_log_the_checkpoint_and_the_curve(tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("matplotlib")
+    out = io.StringIO()
+    code = main(["train", "--minutes", "0.05", "--out", str(tmp_path), "--eval-minutes", "1", "--eval-deals", "10",
+                 "--tables", "32", "--batch-size", "64"], out=out)  # evaluated once, at the end
+    assert code == 0 and "frames" in out.getvalue() and "against heuristic" in out.getvalue()
+    assert (tmp_path / "checkpoint.pt").stat().st_size > 0
+    assert (tmp_path / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = log.read(str(tmp_path))
+    assert rows and "wp_random" in rows[-1] and rows[-1]["frames"] > 0
+    code = main(["play", "--auto", "--seed", "3", "--rules", "douzero", "--policy", str(tmp_path)], out=io.StringIO())
+    assert code == 0
+
+
+def test_cli_play_rejects_an_unknown_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--auto", "--policy", "no-such-bot"], out=io.StringIO()) == 2
+    assert "neither a policy" in capsys.readouterr().err
+
+
+def test_ray_actors_feed_the_learner() -> None:
+    pytest.importorskip("ray")
+    config = dataclasses.replace(TINY, ray_address="local", ray_actors=2, frames=2 * 128, batch_size=128, tables=16)
+    result = train(config)
+    assert result.counters.frames >= 2 * 128 and result.counters.hands > 0
+    assert all(np.isfinite(loss) for loss in result.counters.losses.values())
