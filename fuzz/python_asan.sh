@@ -17,7 +17,8 @@ build="${DDZ_PYASAN_BUILD:-$root/build/pyasan}"
 python="${PYTHON:-python}"
 src="${DDZ_SOURCE_DIR:-$root}"
 
-cmake -S "$src" -B "$build" -DDDZ_PYTHON=ON -DDDZ_TESTS=OFF -DDDZ_BENCH=OFF -DDDZ_SANITIZE=ON \
+# Unity batches, as wheels build: a few large compilations instead of one a file (CI time), the same code.
+cmake -S "$src" -B "$build" -DDDZ_PYTHON=ON -DDDZ_TESTS=OFF -DDDZ_BENCH=OFF -DDDZ_SANITIZE=ON -DDDZ_UNITY=ON \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPython_EXECUTABLE="$(command -v "$python")" \
   -Dpybind11_DIR="$("$python" -m pybind11 --cmakedir)" >/dev/null
 cmake --build "$build" -j "$(nproc)" --target _core >/dev/null
@@ -27,6 +28,7 @@ pkg="$build/pkg"
 rm -rf "$pkg"
 mkdir -p "$pkg"
 cp -r "$src/python/doudizhu" "$pkg/"
+rm -f "$pkg"/doudizhu/_core*.so  # a development tree's extension (or a link to one) stays where it is
 cp "$build"/_core*.so "$pkg/doudizhu/"
 
 cxx_lib() { "${CXX:-g++}" -print-file-name="$1"; }
