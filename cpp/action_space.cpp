@@ -90,6 +90,7 @@ Move ActionSpace::with_stand_ins(int id, int stand_in_id, int wild) const {
   if (stand_in_id == 0) return m;
   m.stand_ins = stand_ins().packed[static_cast<std::size_t>(stand_in_id)];
   m.wild_rank = static_cast<std::uint8_t>(wild);
+  if (const std::string why = wilds_error(m, rules_); !why.empty()) throw std::invalid_argument(why);
   return m;
 }
 

@@ -57,8 +57,9 @@ class ActionSpace {
   // The stand-in id of a move (0 for a natural one), or -1 for stand-ins that no move has.
   static int stand_in_id(const Move& m);
   // The move of id `id` (a move's) whose wild cards, of rank `wild`, stand in for the
-  // ranks of `stand_in_id`; std::out_of_range for ids outside their spaces. Whether it is
-  // a reading of a hand is the game's to say.
+  // ranks of `stand_in_id`; std::out_of_range for ids outside their spaces, and
+  // std::invalid_argument where the stand-ins do not fit the combination under these
+  // rules (wilds_error). Whether it is a reading of a hand is the game's to say.
   Move with_stand_ins(int id, int stand_in_id, int wild) const;
   // The action of an id; std::out_of_range outside [0, size()).
   Action action(int id) const;

@@ -137,6 +137,16 @@ def test_wild_card_moves_are_a_combination_id_and_a_stand_in_id() -> None:
         space.with_stand_ins(1, ActionSpace.STAND_IN_IDS, 0)
     with pytest.raises(ValueError, match="not a move"):
         space.with_stand_ins(0, 1, 0)
+    # Stand-ins that do not fit the combination are refused, never a malformed move.
+    pair_of_3 = space.id(dz.Move("33"))
+    assert str(space.with_stand_ins(pair_of_3, 1, "5")) == "35=33"  # stand-in id 1: one 3
+    straight = space.with_stand_ins(space.id(dz.Move("3456789")), 1, "5")
+    assert str(straight) == "4556789=3456789" and space.stand_in_id(straight) == 1
+    for stand_in, wild, reason in ((100, "5", "not in the combination"), (1, "3", "its own rank")):
+        with pytest.raises(dz.MoveError, match=reason):
+            space.with_stand_ins(pair_of_3, stand_in, wild)
+    with pytest.raises(dz.MoveError, match="without wild cards"):
+        ActionSpace(dz.Rules()).with_stand_ins(pair_of_3, 1, "5")
 
 
 @given(seed=seeds, name=st.sampled_from(PRESETS + VARIANTS))

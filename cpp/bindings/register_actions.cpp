@@ -173,7 +173,13 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
             const int id = id_arg(space, id_obj);
             if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
             const auto stand_in = static_cast<int>(int_arg(stand_in_obj, "stand-in id", 0, ActionSpace::kStandInIds - 1));
-            return interned(Action::play(space.with_stand_ins(id, stand_in, rank_arg(wild, "wild_rank", kTwo))));
+            const int wild_rank = rank_arg(wild, "wild_rank", kTwo);
+            try {
+              return interned(Action::play(space.with_stand_ins(id, stand_in, wild_rank)));
+            } catch (const std::invalid_argument& e) {
+              raise(ErrorKind::Move, "stand-in id " + std::to_string(stand_in) + " on " +
+                                         action_repr(space.action(id)) + ": " + e.what());
+            }
           }, py::arg("id"), py::arg("stand_in_id"), py::arg("wild_rank"),
           "The play of move id `id` whose wild cards (of `wild_rank`) stand in for the ranks of `stand_in_id`.")
       .def("id", [](const ActionSpace& space, py::handle action) {
