@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -46,8 +47,8 @@ struct GameView {
 
 GameView view_of(const Game& g);
 
-// Slots of a card plane, and the plane itself written into `out` (zeros elsewhere are
-// the caller's; counts above the slots of a rank are clamped).
+// Slots of a card plane, and the plane itself written into `out` (all of its slots;
+// counts above the slots of a rank are clamped).
 constexpr int card_plane_size(int decks) { return (4 * (kNumRanks - 2) + 2) * decks; }
 template <class T>
 void write_card_plane(Mask cards, int decks, T* out);
@@ -235,19 +236,39 @@ void douzero_batches(const std::int8_t* x_no_action, int width, const std::int8_
 
 // ---------------------------------------------------------------------------------------
 
-template <class T>
-void write_card_plane(Mask cards, int decks, T* out) {
-  const int per_rank = 4 * decks;
-  const auto fill = [](T* at, int n, int slots) {
-    for (int i = 0; i < (n < slots ? n : slots); ++i) at[i] = T(1);
-  };
-  for (RankSet held = ranks_with_at_least(cards, 1) & ~kJokers; held; held &= held - 1) {
-    const int r = lowest_rank(held);
-    fill(out + r * per_rank, count(cards, r), per_rank);
+// The `slots` values of a rank's block for each count a Mask nibble can hold: the first
+// min(count, slots) are 1. A plane is then one fixed-size copy per rank, without branches
+// (encoding is a large part of a VectorEnv step).
+template <class T, int slots>
+inline constexpr auto kThermometers = [] {
+  std::array<std::array<T, slots>, 16> table{};
+  for (int n = 0; n < 16; ++n) {
+    for (int i = 0; i < slots && i < n; ++i) table[static_cast<std::size_t>(n)][static_cast<std::size_t>(i)] = T(1);
+  }
+  return table;
+}();
+
+template <int decks, class T>
+void write_card_plane_of(Mask cards, T* out) {
+  constexpr int per_rank = 4 * decks;
+  for (int r = 0; r < kNumRanks - 2; ++r) {
+    std::memcpy(out + r * per_rank, kThermometers<T, per_rank>[static_cast<std::size_t>(count(cards, r))].data(),
+                sizeof(T) * per_rank);
   }
   T* jokers = out + (kNumRanks - 2) * per_rank;
-  fill(jokers, count(cards, kBlackJoker), decks);
-  fill(jokers + decks, count(cards, kRedJoker), decks);
+  for (const int j : {kBlackJoker, kRedJoker}) {
+    std::memcpy(jokers, kThermometers<T, decks>[static_cast<std::size_t>(count(cards, j))].data(), sizeof(T) * decks);
+    jokers += decks;
+  }
+}
+
+template <class T>
+void write_card_plane(Mask cards, int decks, T* out) {
+  if (decks == 1) {
+    write_card_plane_of<1>(cards, out);
+  } else {
+    write_card_plane_of<2>(cards, out);
+  }
 }
 
 template <class T>

@@ -281,15 +281,15 @@ void Game::redeal() {
 }
 
 std::vector<SeatAction> Game::history(bool current_deal_only) const {
-  auto first = steps_.begin();
+  auto first = taken_.begin();
   if (current_deal_only) {
-    for (auto it = steps_.begin(); it != steps_.end(); ++it) {
+    for (auto it = taken_.begin(); it != taken_.end(); ++it) {
       if (it->redealt) first = it + 1;
     }
   }
   std::vector<SeatAction> out;
-  out.reserve(static_cast<std::size_t>(steps_.end() - first));
-  for (auto it = first; it != steps_.end(); ++it) out.push_back({it->before.to_move, it->action});
+  out.reserve(static_cast<std::size_t>(taken_.end() - first));
+  for (auto it = first; it != taken_.end(); ++it) out.push_back({it->seat, it->action});
   return out;
 }
 
@@ -338,7 +338,8 @@ bool Game::apply(const Action& a) {
 
 void Game::apply_legal(const Action& a) {
   assert(check(a).empty());  // callers pass one of legal_actions()
-  steps_.push_back({a, state_, rng_, false});
+  taken_.push_back({a, state_.to_move, false});
+  saved_.push_back({state_, rng_});
   const auto deals_before = deals_.size();
   if (state_.phase == Phase::Bidding) {
     if (rules_.bidding == Bidding::Classic) {
@@ -349,7 +350,7 @@ void Game::apply_legal(const Action& a) {
   } else {
     apply_play(a);
   }
-  steps_.back().redealt = deals_.size() != deals_before;
+  taken_.back().redealt = deals_.size() != deals_before;
 }
 
 void Game::apply_bid(const Action& a) {
@@ -463,20 +464,20 @@ void Game::apply_play(const Action& a) {
 }
 
 bool Game::undo() {
-  if (steps_.empty()) return false;
-  const Step& step = steps_.back();
-  state_ = step.before;
-  rng_ = step.rng_before;
-  if (step.redealt) deals_.pop_back();
-  steps_.pop_back();
+  if (taken_.empty()) return false;
+  state_ = saved_.back().before;
+  rng_ = saved_.back().rng_before;
+  if (taken_.back().redealt) deals_.pop_back();
+  taken_.pop_back();
+  saved_.pop_back();
   return true;
 }
 
 Game Game::replayed_on(const Deal& deal) const {
   Game g = *this;
-  while (!g.steps_.empty() && !g.steps_.back().redealt) g.undo();  // back to the current deal's start
+  while (!g.taken_.empty() && !g.taken_.back().redealt) g.undo();  // back to the current deal's start
   std::vector<Action> actions;
-  for (auto it = steps_.begin() + static_cast<std::ptrdiff_t>(g.steps_.size()); it != steps_.end(); ++it) {
+  for (auto it = taken_.begin() + static_cast<std::ptrdiff_t>(g.taken_.size()); it != taken_.end(); ++it) {
     actions.push_back(it->action);
   }
   State& s = g.state_;
@@ -485,7 +486,7 @@ Game Game::replayed_on(const Deal& deal) const {
   if (s.phase == Phase::Playing && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
   g.deals_.back() = deal;
   if (g.deals_.size() == 1 && !from_position_) g.deal_given_ = true;
-  if (g.steps_.empty()) g.initial_ = s;
+  if (g.taken_.empty()) g.initial_ = s;
   for (const Action& a : actions) require(g.apply(a), "replayed_on: the deal does not hold the cards played");
   return g;
 }

@@ -183,13 +183,13 @@ class Game {
   // true: the recent actions without copying the whole history (the encoders' need).
   template <class F>
   void visit_recent(F&& f) const {
-    for (auto it = steps_.rbegin(); it != steps_.rend() && !it->redealt; ++it) {
-      if (!f(static_cast<int>(it->before.to_move), it->action)) return;
+    for (auto it = taken_.rbegin(); it != taken_.rend() && !it->redealt; ++it) {
+      if (!f(static_cast<int>(it->seat), it->action)) return;
     }
   }
   std::uint64_t seed() const { return seed_; }
   // How many actions have been applied since the first deal (undo takes them back).
-  std::size_t actions_taken() const { return steps_.size(); }
+  std::size_t actions_taken() const { return taken_.size(); }
 
   // Why `a` is illegal now, or empty when legal.
   std::string check(const Action& a) const;
@@ -210,7 +210,8 @@ class Game {
 
  private:
   Game(const Rules& rules, std::uint64_t seed) : rules_(rules), rng_(seed), seed_(seed) {
-    steps_.reserve(kTypicalSteps);
+    taken_.reserve(kTypicalSteps);
+    saved_.reserve(kTypicalSteps);
   }
   static constexpr std::size_t kTypicalSteps = 96;  // a hand takes about 65 actions
   void start(const Deal& deal, int first_bidder, int landlord);
@@ -223,11 +224,19 @@ class Game {
   void apply_play(const Action& a);
   int next_seat(int seat) const { return (seat + 1) % state_.seats; }
 
-  struct Step {
+  // Each action applied, with who took it and whether it ended its deal (a redeal
+  // followed); kept apart from the states undo restores, so that reading the recent
+  // actions (every encoder, every step of a VectorEnv) touches a few cache lines rather
+  // than a state's worth of memory per action.
+  struct Taken {
     Action action;
+    std::int8_t seat;
+    bool redealt;
+  };
+  // What undo restores, one per action taken.
+  struct Saved {
     State before;
     Rng rng_before;
-    bool redealt;
   };
 
   Rules rules_;
@@ -238,7 +247,8 @@ class Game {
   Rng rng_;
   std::uint64_t seed_;
   std::vector<Deal> deals_;
-  std::vector<Step> steps_;
+  std::vector<Taken> taken_;
+  std::vector<Saved> saved_;
 };
 
 }  // namespace ddz
