@@ -97,6 +97,22 @@ def test_douzero_bot_plays_legal_moves_under_the_standard_rules(checkpoints: dic
     assert len(result) == 3 and (result.payouts.sum(axis=1) == 0).all()
 
 
+def test_douzero_bot_decides_many_games_in_one_pass_per_position(checkpoints: dict[str, pathlib.Path]) -> None:
+    bot = DouZeroBot(**checkpoints)
+    games = []
+    for seed in range(30):  # positions of every seat, some with a single legal action
+        game = dz.Game(seed=seed, rules=dz.Rules.preset("douzero"))
+        for _ in range(seed % 19):
+            game.step(dz.choose_action(game, "random", seed))
+        games.append(game)
+    one_by_one = [bot.act(game) for game in games]
+    passes = {position: 0 for position in bot.nets}
+    for position, net in bot.nets.items():
+        net.register_forward_hook(lambda *_, position=position: passes.__setitem__(position, passes[position] + 1))
+    assert bot.act_many(games) == one_by_one
+    assert passes == {position: 1 for position in bot.nets}
+
+
 def test_checkpoints_of_another_layout_are_refused(checkpoints: dict[str, pathlib.Path]) -> None:
     with pytest.raises(ValueError, match="landlord: not a DouZero landlord network"):
         load_douzero_net("landlord", checkpoints["landlord_up"])  # a farmer's 484 columns
