@@ -2,7 +2,7 @@
 """Training frames per second: ``doudizhu.train`` against DouZero 1.1.0's own trainer.
 
     python bench/train_speed.py [--rounds R] [--round-s SEC] [--douzero-s SEC] [--actors N] [--threads T]
-                                [--out PATH] [--no-write]
+                                [--douzero-threads T] [--out PATH] [--no-write]
 
 Both train DouZero's architecture (an LSTM of 128 over the history, six dense layers of
 512, one network per position) with DouZero's defaults otherwise: objective ``adp``,
@@ -103,14 +103,15 @@ def logged_act(i, device, free_queue, full_queue, model, buffers, flags) -> None
     utils.act(i, device, free_queue, logged, model, buffers, flags)
 
 
-def douzero_round(seconds: float, actors: int) -> tuple[float, float]:
+def douzero_round(seconds: float, actors: int, threads: int) -> tuple[float, float]:
     """DouZero's trainer for ``seconds``, then stopped (its whole process group): its rates
     of frames learned and of frames played into its buffers."""
     with tempfile.TemporaryDirectory() as savedir:
         args = ["--actor_device_cpu", "--training_device", "cpu", "--num_actors", str(actors),
                 "--disable_checkpoint", "--savedir", savedir, "--xpid", "bench"]
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads), MKL_NUM_THREADS=str(threads))
         process = subprocess.Popen([sys.executable, "-c", _DOUZERO, *args], stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=savedir)
+                                   stderr=subprocess.PIPE, text=True, process_group=0, cwd=savedir, env=env)
         started = time.perf_counter()
         learned: list[tuple[float, float]] = []
         played: list[tuple[float, float]] = []
@@ -126,7 +127,7 @@ def douzero_round(seconds: float, actors: int) -> tuple[float, float]:
                 if at >= seconds:
                     break
         finally:
-            os.killpg(process.pid, signal.SIGKILL)  # its actors are spawned processes of the group
+            os.killpg(process.pid, signal.SIGKILL)  # its actors are spawned processes of its group
             process.wait()
     return _steady(learned), _steady(played)
 
@@ -147,11 +148,14 @@ def main() -> None:
     ap.add_argument("--douzero-s", type=float, default=None, help="DouZero's round (default: --round-s)")
     ap.add_argument("--actors", type=int, default=os.cpu_count() or 1, help="DouZero's actor processes")
     ap.add_argument("--threads", type=int, default=1, help="our torch and environment threads")
+    ap.add_argument("--douzero-threads", type=int, default=1,
+                    help="torch threads in each of DouZero's processes (OMP_NUM_THREADS; unset it uses every core in "
+                         "each, its actors and learner oversubscribing the cores)")
     add_output_arguments(ap)
     args = ap.parse_args()
     best = {"douzero": 0.0, "douzero played": 0.0, "ours": 0.0}
     for r in range(args.rounds):
-        learned, played = douzero_round(args.douzero_s or args.round_s, args.actors)
+        learned, played = douzero_round(args.douzero_s or args.round_s, args.actors, args.douzero_threads)
         best["douzero"], best["douzero played"] = max(best["douzero"], learned), max(best["douzero played"], played)
         best["ours"] = max(best["ours"], ours_round(args.round_s, args.threads))
         print(f"round {r + 1}: best so far {best}", flush=True)
@@ -162,7 +166,8 @@ def main() -> None:
     ratio = f"{best['ours'] / theirs:.1f}x" if theirs else "n/a (DouZero filled fewer than two buffers)"
     md = f"""{SECTION}
 
-`python bench/train_speed.py --rounds {args.rounds} --round-s {args.round_s:.0f} --douzero-s {douzero_s:.0f}` \
+`python bench/train_speed.py --rounds {args.rounds} --round-s {args.round_s:.0f} --douzero-s {douzero_s:.0f} \
+--actors {args.actors} --douzero-threads {args.douzero_threads}` \
 ({datetime.date.today()},
 {os.cpu_count()} cores, load average {load:.1f} at the end): training frames per second with DouZero's
 architecture and DouZero's defaults otherwise, best of {args.rounds} interleaved round(s) ({douzero_s:.0f} s
@@ -173,7 +178,7 @@ steady state and at most. The ratio is ours over the larger of DouZero's two.
 | trainer | learned frames/s | played frames/s | vs DouZero |
 |---|---:|---:|---:|
 | DouZero 1.1.0 `train.py` (`--actor_device_cpu --training_device cpu`, {args.actors} actors, 4 learner \
-threads a position) | {learned} | {best["douzero played"]:,.0f} | 1x |
+threads a position, {args.douzero_threads} torch thread(s) a process) | {learned} | {best["douzero played"]:,.0f} | 1x |
 | `doudizhu.train` (`model="douzero"`, 256 tables, {args.threads} thread(s), one process) \
 | {best["ours"]:,.0f} | {best["ours"]:,.0f} | {ratio} |
 """

@@ -89,7 +89,8 @@ def evaluate(
 
     Built-in policies (names, :class:`~doudizhu.bots.Random`, :class:`~doudizhu.bots.Heuristic`)
     against each other run in C++ on ``threads`` threads (default: every core) without the
-    GIL; any other bot or callable plays in Python on the same deals. The same seed gives
+    GIL; any other bot or callable plays in Python on the same deals, many tables at once
+    (a bot's ``act_many`` is handed every table waiting on it). The same seed gives
     the same result whatever the thread count. ``progress(done, total)`` is called as deals
     finish (Python players) or once at the end."""
     rules = rules if rules is not None else Rules()

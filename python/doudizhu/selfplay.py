@@ -126,7 +126,9 @@ def selfplay(
     given ``game.seat_view(seat)`` and the legal actions. Built-in players only: the games
     run in C++ on ``threads`` threads (default: every core) with the GIL released, and the
     same ``seed`` gives the same games whatever the thread count. With Python players the
-    same deals are played one game at a time, the built-in seats still in C++. Games are
+    same deals are played in Python, many at once in lock-step (:func:`play_many`: a bot
+    with ``act_many`` decides every table waiting on it in one call), the built-in seats
+    still in C++. Games are
     numbered from ``first``: ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a
     run may be split into parts and put back together with :meth:`SelfPlayResult.concatenate`.
 
