@@ -14,6 +14,9 @@ learner batches of 32 x 100 = 3,200 samples, every seat learning by self-play, o
   learner threads a position, checkpoints off. Its log line every 5 s reports the frames
   learned (learner steps x 3,200). Its actors are DouZero's own ``act``, each buffer of 100
   frames it hands the learner (``full_queue.put``) also logged by a wrapper of the queue.
+  It runs in its own process group of this process's session (stopped as a group); an
+  earlier version started it in a new session, and on this shared machine its processes
+  were found stopped (state T, a SIGSTOP from outside) with nothing learned.
 - ours: ``doudizhu.train.train(TrainConfig(model="douzero", batch_size=3200,
   learning_rate=1e-4, ...))``, the actor (256 VectorEnv tables) and the learner
   alternating in one process on --threads torch threads, a log row every 5 s.
