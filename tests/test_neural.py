@@ -41,6 +41,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import external_strength as es  # noqa: E402
+from helpers import games_in_play  # noqa: E402
 
 import doudizhu as dz  # noqa: E402
 from doudizhu import encode  # noqa: E402
@@ -99,12 +100,7 @@ def test_douzero_bot_plays_legal_moves_under_the_standard_rules(checkpoints: dic
 
 def test_douzero_bot_decides_many_games_in_one_pass_per_position(checkpoints: dict[str, pathlib.Path]) -> None:
     bot = DouZeroBot(**checkpoints)
-    games = []
-    for seed in range(30):  # positions of every seat, some with a single legal action
-        game = dz.Game(seed=seed, rules=dz.Rules.preset("douzero"))
-        for _ in range(seed % 19):
-            game.step(dz.choose_action(game, "random", seed))
-        games.append(game)
+    games = games_in_play(30, dz.Rules.preset("douzero"))
     one_by_one = [bot.act(game) for game in games]
     passes = {position: 0 for position in bot.nets}
     for position, net in bot.nets.items():

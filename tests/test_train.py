@@ -8,6 +8,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from helpers import games_in_play
 
 torch = pytest.importorskip("torch")
 
@@ -145,12 +146,7 @@ def test_torchbot_plays_legal_moves_in_selfplay_and_evaluate(run_dir: pathlib.Pa
 
 def test_torchbot_decides_many_games_in_one_pass_per_position(run_dir: pathlib.Path) -> None:
     bot = TorchBot(run_dir)
-    games = []
-    for seed in range(40):  # positions of every seat, some with a single legal action
-        game = dz.Game(seed=seed, rules=DOUZERO)
-        for _ in range(seed % 23):
-            game.step(dz.choose_action(game, "random", seed))
-        games.append(game)
+    games = games_in_play(40, DOUZERO)
     one_by_one = [bot.act(game) for game in games]
     passes = {name: 0 for name in bot.nets}
     for name, net in bot.nets.items():
