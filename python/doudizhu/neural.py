@@ -121,7 +121,10 @@ class _ValueBot:
         actions: dict[int, Action] = {}
         scored = []
         for i, game in enumerate(games):
-            legal = [choose_action(game, "heuristic", 0)] if game.phase == "bidding" else game.legal_actions()
+            if game.phase == "bidding":  # no bidding network: the heuristic's bid
+                actions[i] = choose_action(game, "heuristic", 0)
+                continue
+            legal = game.legal_actions()
             if len(legal) == 1:
                 actions[i] = legal[0]
             else:

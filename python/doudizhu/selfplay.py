@@ -128,8 +128,7 @@ def selfplay(
     same ``seed`` gives the same games whatever the thread count. With Python players the
     same deals are played in Python, many at once in lock-step (:func:`play_many`: a bot
     with ``act_many`` decides every table waiting on it in one call), the built-in seats
-    still in C++. Games are
-    numbered from ``first``: ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a
+    still in C++. Games are numbered from ``first``: ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a
     run may be split into parts and put back together with :meth:`SelfPlayResult.concatenate`.
 
     ``backend="ray"`` splits the games into tasks on a Ray cluster (``address``, or a
@@ -174,6 +173,8 @@ def seat_players(policy: Policy, seats: int) -> list[Player]:
 TABLES = 256
 #: A game to play: the game, its players (one a seat) and the stream its built-in seats draw from.
 Table = tuple[Game, Sequence[Player], int]
+# A table in play: its index, game, players, their built-in names (None: Python) and stream.
+_InPlay = tuple[int, Game, Sequence[Player], list[Union[str, None]], int]
 
 
 def choose(player: Player, game: Game) -> Action:
@@ -204,19 +205,18 @@ def play_out(game: Game, players: Sequence[Player], stream: int) -> None:
         pass
 
 
-def play_many(tables: Iterable[Table], window: int | None = None) -> Iterator[tuple[int, Game]]:
+def play_many(tables: Iterable[Table]) -> Iterator[tuple[int, Game]]:
     """Plays every table to the end and yields ``(its index in tables, its game)`` as it ends.
 
-    Up to ``window`` tables (default :data:`TABLES`) are in play at once, in lock-step: the
+    Up to :data:`TABLES` tables are in play at once, in lock-step: the
     built-in seats play in C++, then each Python player decides every table waiting on it in
     one call (:func:`choose_many`), so a batching bot sees them all together. Each game is
     played exactly as :func:`play_out` alone would play it; only the order of a bot's calls
     across games differs."""
     source = enumerate(tables)
-    window = TABLES if window is None else window
-    active: list[tuple[int, Game, Sequence[Player], list[str | None], int]] = []
+    active: list[_InPlay] = []
     while True:
-        for index, (game, players, stream) in itertools.islice(source, window - len(active)):
+        for index, (game, players, stream) in itertools.islice(source, TABLES - len(active)):
             active.append((index, game, players, [builtin_name(p) for p in players], stream))
         if not active:
             return
@@ -234,9 +234,7 @@ def play_many(tables: Iterable[Table], window: int | None = None) -> Iterator[tu
                 game.step(action)
 
 
-def _by_player(
-    active: Sequence[tuple[int, Game, Sequence[Player], list[str | None], int]],
-) -> dict[int, tuple[Player, list[Game]]]:
+def _by_player(active: Sequence[_InPlay]) -> dict[int, tuple[Player, list[Game]]]:
     """The waiting games grouped by the player to move (the same object: one group)."""
     groups: dict[int, tuple[Player, list[Game]]] = {}
     for _, game, players, _, _ in active:
