@@ -6,9 +6,9 @@
 
 ``run`` trains the default (small) model, every seat learning by self-play, with the
 trainer's periodic evaluation every --eval-minutes of training: 2,000 deals against
-``random`` and against ``heuristic``, each played twice with roles swapped, the networks
-batched over VectorEnv tables (``doudizhu.train.evaluation``); evaluation time is not
-training time. ``publish`` reads the run's log, evaluates the final checkpoint with
+``random`` and against ``heuristic``, each played twice with roles swapped:
+``doudizhu.evaluate`` of the networks as a TorchBot, its tables batched; evaluation time
+is not training time. ``publish`` reads the run's log, evaluates the final checkpoint with
 ``doudizhu.evaluate`` (TorchBot, evaluate's own deals), copies the curve to
 bench/learning_curve.png and writes (replaces) the ``## Learning curve`` section of
 bench/RESULTS.md.
@@ -86,9 +86,8 @@ with other jobs, load average {os.getloadavg()[0]:.1f} at the end): the default 
 `{config["objective"]}`, {config["tables"]} tables, learner batches of {config["batch_size"]}, RMSprop at
 {config["learning_rate"]}, {config["threads"]} thread, seed {config["seed"]}, trained {final["minutes"]:.0f}
 minutes ({final["frames"]:,.0f} frames learned, {final["hands"]:,.0f} hands). Every row is the trainer's own
-evaluation (`doudizhu.train.evaluation`): {args.deals:,} deals against each opponent, each played twice with
-roles swapped, the networks batched over VectorEnv tables on self-play's deals; evaluation time is not
-training time.
+evaluation (`doudizhu.evaluate` of the networks as a `TorchBot`, its tables batched): {args.deals:,} deals
+against each opponent, each played twice with roles swapped; evaluation time is not training time.
 
 {curve}
 

@@ -89,6 +89,13 @@ def random_game(seed: int, rules: Rules, steps: int, first_bidder: int = 0) -> G
     return play_randomly(Game(seed=seed, rules=rules, first_bidder=first_bidder), random.Random(seed), steps)
 
 
+def games_in_play(count: int, rules: Rules) -> list[Game]:
+    """Hands at many stages of their play, each seat to move in some and some with a single
+    legal action: hand i of seed i after i mod 23 random actions (those not over)."""
+    games = [random_game(seed, rules, seed % 23) for seed in range(count)]
+    return [game for game in games if game.phase == "playing"]
+
+
 def replay_selfplay_game(result: dz.SelfPlayResult, seed: int, i: int, rules: Rules | None = None) -> Game:
     """Game ``i`` of ``selfplay(..., seed=seed, rules=rules, record=True)`` replayed through
     Game from its recorded actions, each checked to be the move of the seat to move."""

@@ -41,6 +41,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import external_strength as es  # noqa: E402
+from helpers import games_in_play  # noqa: E402
 
 import doudizhu as dz  # noqa: E402
 from doudizhu import encode  # noqa: E402
@@ -95,6 +96,17 @@ def test_douzero_bot_plays_legal_moves_under_the_standard_rules(checkpoints: dic
     bot = DouZeroBot(**checkpoints)
     result = dz.selfplay(3, policy=[bot, "heuristic", "heuristic"], seed=2)
     assert len(result) == 3 and (result.payouts.sum(axis=1) == 0).all()
+
+
+def test_douzero_bot_decides_many_games_in_one_pass_per_position(checkpoints: dict[str, pathlib.Path]) -> None:
+    bot = DouZeroBot(**checkpoints)
+    games = games_in_play(30, dz.Rules.preset("douzero"))
+    one_by_one = [bot.act(game) for game in games]
+    passes = {position: 0 for position in bot.nets}
+    for position, net in bot.nets.items():
+        net.register_forward_hook(lambda *_, position=position: passes.__setitem__(position, passes[position] + 1))
+    assert bot.act_many(games) == one_by_one
+    assert passes == {position: 1 for position in bot.nets}
 
 
 def test_checkpoints_of_another_layout_are_refused(checkpoints: dict[str, pathlib.Path]) -> None:

@@ -14,6 +14,7 @@ from helpers import FULL_DECK, replay_selfplay_game
 
 import doudizhu as dz
 from doudizhu import Action, Game, Rules, SelfPlayResult
+from doudizhu.selfplay import play_out
 
 
 def arrays(result: SelfPlayResult) -> dict[str, Any]:
@@ -94,6 +95,73 @@ def test_a_python_policy_plays_the_same_deals() -> None:
     rng = random.Random(0)
     uniform = dz.selfplay(10, policy=lambda obs, legal: rng.choice(legal), seed=4)
     assert len(uniform) == 10
+
+
+class FastBot:
+    """The fast heuristic as a Python bot that decides one game a call: deterministic."""
+
+    def act(self, game: Game) -> Action:
+        return dz.choose_action(game, "fast_heuristic", 0)
+
+
+class BatchedFastBot:
+    """The same choices, many games a call (``act_many``); keeps each call's size."""
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def act(self, game: Game) -> Action:
+        raise AssertionError("the runners ask a batching bot through act_many")
+
+    def act_many(self, games: Sequence[Game]) -> list[Action]:
+        self.calls.append(len(games))
+        return [dz.choose_action(game, "fast_heuristic", 0) for game in games]
+
+
+def one_at_a_time(games: int, players: list[Any], seed: int, rules: Rules) -> list[Game]:
+    """Self-play's games, each played to its end before the next is dealt."""
+    out = []
+    for index in range(games):
+        deal_seed, first_bidder, stream = dz._core.selfplay_deal(rules, seed, index)
+        game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
+        play_out(game, players, stream)
+        out.append(game)
+    return out
+
+
+@pytest.mark.parametrize("preset", ["standard", "douzero", "four_player"])
+def test_tables_in_lock_step_play_the_games_one_at_a_time_plays(preset: str) -> None:
+    rules, seed, games = Rules.preset(preset), 6, 70
+    batched = BatchedFastBot()
+    players: list[Any] = [batched, "random", batched, "heuristic"][: rules.players]
+    result = dz.selfplay(games, policy=players, seed=seed, rules=rules, record=True)
+    alone = one_at_a_time(games, [FastBot(), *players[1:2], FastBot(), *players[3:]], seed, rules)
+    assert result.payouts.tolist() == [list(game.result.payouts) for game in alone]  # type: ignore[union-attr]
+    assert result.offsets is not None and result.actions is not None
+    for i, game in enumerate(alone):
+        assert dz.actions_from_rows(result.actions[result.offsets[i]:result.offsets[i + 1]]) == game.history
+    # Every decision of the bot's seats was asked of it, several tables a call.
+    python_seats = sum(seat in (0, 2) for game in alone for seat, _ in game.history)
+    assert sum(batched.calls) == python_seats and max(batched.calls) > games // 4
+
+
+def test_evaluate_batches_a_bot_and_scores_as_one_game_at_a_time() -> None:
+    rules, seed, deals = Rules(), 2, 12
+    batched = BatchedFastBot()
+    result = dz.evaluate(batched, "random", deals=deals, rules=rules, seed=seed)
+    assert dz.evaluate(FastBot(), "random", deals=deals, rules=rules, seed=seed).columns["a_score"].tolist() == (
+        result.columns["a_score"].tolist())
+    scores = []
+    for deal in range(deals):
+        deal_seed, stream, first_bidder, seats = dz._core.evaluation_deal(rules, seed, deal)
+        for seat in seats:
+            for swapped in (False, True):
+                players = [FastBot() if (s == seat) != swapped else "random" for s in range(3)]
+                game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
+                play_out(game, players, stream + seat)
+                scores.append(sum(p for s, p in enumerate(game.result.payouts) if (s == seat) != swapped))  # type: ignore[union-attr]
+    assert result.columns["a_score"].tolist() == scores
+    assert max(batched.calls) > deals  # a call for tables of several deals
 
 
 def test_bad_arguments() -> None:

@@ -8,6 +8,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from helpers import games_in_play
 
 torch = pytest.importorskip("torch")
 
@@ -16,11 +17,9 @@ from doudizhu.bots import TorchBot  # noqa: E402
 from doudizhu.cli import main  # noqa: E402
 from doudizhu.envs import VectorEnv  # noqa: E402
 from doudizhu.neural import DouZeroNet  # noqa: E402
-from doudizhu.selfplay import play_out  # noqa: E402
 from doudizhu.train import TrainConfig, log, train  # noqa: E402
 from doudizhu.train.actors import Actor, choose, returns  # noqa: E402
 from doudizhu.train.buffer import Buffer  # noqa: E402
-from doudizhu.train.evaluation import _first_hands, evaluate_nets  # noqa: E402
 from doudizhu.train.learner import Learner  # noqa: E402
 from doudizhu.train.models import STATE_WIDTH, DouZeroValueNet, build_all  # noqa: E402
 
@@ -145,21 +144,28 @@ def test_torchbot_plays_legal_moves_in_selfplay_and_evaluate(run_dir: pathlib.Pa
     assert result.games == 6
 
 
-def test_the_batched_evaluation_scores_the_games_as_played_one_by_one(run_dir: pathlib.Path) -> None:
+def test_torchbot_decides_many_games_in_one_pass_per_position(run_dir: pathlib.Path) -> None:
     bot = TorchBot(run_dir)
-    deals = 6
-    scores = {role: _first_hands(bot.nets, role, "heuristic", deals, 3, 1) for role in ("landlord", "peasants")}
-    for i in range(deals):  # table i's first hand is self-play game i; the heuristic is deterministic
-        deal_seed, first_bidder, stream = dz._core.selfplay_deal(DOUZERO, 3, i)
-        for role, sign in (("landlord", 1), ("peasants", -1)):
-            game = dz.Game(seed=deal_seed, rules=DOUZERO, first_bidder=first_bidder)
-            players = [bot if (seat == first_bidder) == (role == "landlord") else "heuristic" for seat in range(3)]
-            play_out(game, players, stream)
-            assert game.result is not None and game.landlord == first_bidder
-            assert scores[role][i] == sign * game.result.payouts[first_bidder]
-    wp, adp = evaluate_nets(bot.nets, "heuristic", deals, seed=3)
-    both = np.concatenate([scores["landlord"], scores["peasants"]])
-    assert wp == (both > 0).mean() and adp == pytest.approx(both.mean())
+    games = games_in_play(40, DOUZERO)
+    one_by_one = [bot.act(game) for game in games]
+    passes = {name: 0 for name in bot.nets}
+    for name, net in bot.nets.items():
+        def counted(*args: torch.Tensor, name: str = name, decision: object = net.decision) -> torch.Tensor:
+            passes[name] += 1
+            return decision(*args)  # type: ignore[operator, no-any-return]
+
+        net.decision = counted  # type: ignore[method-assign]
+    assert bot.act_many(games) == one_by_one
+    assert passes == {name: 1 for name in bot.nets}
+
+
+def test_the_trainers_evaluation_is_evaluate_of_its_checkpoint(tmp_path: pathlib.Path) -> None:
+    config = dataclasses.replace(TINY, eval_minutes=60.0, eval_deals=4)  # one evaluation, of the final networks
+    row = train(config, out=tmp_path).evaluations[-1]
+    bot = TorchBot(tmp_path)
+    for opponent in ("random", "heuristic"):
+        expected = dz.evaluate(bot, opponent, deals=4, rules=DOUZERO, seed=config.seed)
+        assert (row[f"wp_{opponent}"], row[f"adp_{opponent}"]) == (round(expected.wp, 4), round(expected.adp, 4))
 
 
 def test_a_douzero_layout_checkpoint_trains_and_plays(tmp_path: pathlib.Path) -> None:

@@ -2,7 +2,11 @@
 
 A bot is any object with ``act(game) -> Action`` that chooses for ``game.to_move`` from
 what that seat knows (its hand and what is public: ``game.seat_view(seat)``; it must not
-read the other hands). :class:`Random`, :class:`Heuristic` and :class:`FastHeuristic` are
+read the other hands). A bot that decides many tables at once more cheaply than one by one
+(the neural bots: one forward pass for all of them) may also have ``act_many(games) ->
+list[Action]``, the same actions as ``act`` on each game; ``selfplay`` and ``evaluate``
+play their tables in lock-step and hand it every table waiting on it in one call
+(:func:`act_many` falls back to ``act`` per game). :class:`Random`, :class:`Heuristic` and :class:`FastHeuristic` are
 the built-in C++ policies as bots; wherever a policy is taken (``selfplay``, ``evaluate``,
 ``playout``, the environments' opponents, the command line) their names
 (:data:`doudizhu.POLICIES`) and these objects are interchangeable, and they run in C++
@@ -28,6 +32,7 @@ Use it on a :class:`~doudizhu.Game` (``bot.act(game)``), or as a policy::
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from ._core import Action, Game, checked_seed, choose_action, playout, sample_worlds, solve_moves
@@ -40,6 +45,18 @@ class Bot(Protocol):
     """A player: the action for ``game.to_move``, from that seat's information only."""
 
     def act(self, game: Game) -> Action: ...
+
+
+def act_many(bot: Bot, games: Sequence[Game]) -> list[Action]:
+    """``bot``'s action in each of ``games``: one call of its optional ``act_many``, else
+    ``act`` per game."""
+    many = getattr(bot, "act_many", None)
+    if many is None:
+        return [bot.act(game) for game in games]
+    actions = list(many(games))
+    if len(actions) != len(games):
+        raise ValueError(f"{bot!r}.act_many returned {len(actions)} actions for {len(games)} games")
+    return actions
 
 
 class Random:
@@ -171,4 +188,4 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Random", "builtin_name"]
+__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Random", "act_many", "builtin_name"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,7 @@ from . import _core
 from ._core import Game, Rules
 from ._progress import progress_bar
 from .bots import builtin_name
-from .selfplay import Player, play_out
+from .selfplay import Player, Table, play_many
 
 _Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 _MAX_DEALS = 100_000_000
@@ -89,7 +89,8 @@ def evaluate(
 
     Built-in policies (names, :class:`~doudizhu.bots.Random`, :class:`~doudizhu.bots.Heuristic`)
     against each other run in C++ on ``threads`` threads (default: every core) without the
-    GIL; any other bot or callable plays in Python on the same deals. The same seed gives
+    GIL; any other bot or callable plays in Python on the same deals, many tables at once
+    (a bot's ``act_many`` is handed every table waiting on it). The same seed gives
     the same result whatever the thread count. ``progress(done, total)`` is called as deals
     finish (Python players) or once at the end."""
     rules = rules if rules is not None else Rules()
@@ -109,25 +110,40 @@ def evaluate(
 def _python_games(
     a: Player, b: Player, deals: int, rules: Rules, seed: int, progress: Callable[[int, int], None] | None
 ) -> dict[str, npt.NDArray[Any]]:
-    """The games of the protocol, played with Python players in Python (as evaluate.hpp orders them)."""
-    rows: list[tuple[int, int, bool, int, int, int, int]] = []
-    for deal in range(deals):
-        deal_seed, policy_seed, first_bidder, seats = _core.evaluation_deal(rules, seed, deal)
-        for seat in seats:
-            for swapped in (False, True):
-                players = [a if (s == seat) != swapped else b for s in range(rules.players)]
-                game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
-                play_out(game, players, (policy_seed + seat) & ((1 << 64) - 1))
-                result = game.result
-                assert result is not None
-                score = sum(p for s, p in enumerate(result.payouts) if (s == seat) != swapped)
-                landlord = -1 if game.landlord is None else game.landlord
-                rows.append((deal, seat, swapped, landlord, score, result.multiplier, result.bombs + result.rockets))
-        if progress:
-            progress(deal + 1, deals)
+    """The games of the protocol, played with Python players in Python (as evaluate.hpp
+    orders them), many tables at once (:func:`~doudizhu.selfplay.play_many`)."""
+    keys: list[tuple[int, int, bool]] = []  # (deal, seat, swapped) of each game, in order
+    left: dict[int, int] = {}  # by deal: its games still in play
+
+    def tables() -> Iterator[Table]:
+        for deal in range(deals):
+            deal_seed, policy_seed, first_bidder, seats = _core.evaluation_deal(rules, seed, deal)
+            left[deal] = 2 * len(seats)
+            for seat in seats:
+                for swapped in (False, True):
+                    keys.append((deal, seat, swapped))
+                    players = [a if (s == seat) != swapped else b for s in range(rules.players)]
+                    game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
+                    yield game, players, (policy_seed + seat) & ((1 << 64) - 1)
+
+    rows: dict[int, tuple[int, int, bool, int, int, int, int]] = {}
+    finished = 0  # deals whose games have all ended
+    for index, game in play_many(tables()):
+        deal, seat, swapped = keys[index]
+        result = game.result
+        assert result is not None
+        score = sum(p for s, p in enumerate(result.payouts) if (s == seat) != swapped)
+        landlord = -1 if game.landlord is None else game.landlord
+        rows[index] = (deal, seat, swapped, landlord, score, result.multiplier, result.bombs + result.rockets)
+        left[deal] -= 1
+        if not left[deal]:
+            finished += 1
+            if progress:
+                progress(finished, deals)
+    ordered = [rows[i] for i in range(len(rows))]
     names = ("deal", "seat", "swapped", "landlord", "a_score", "multiplier", "bombs")
     types = (np.int64, np.int8, np.bool_, np.int8, np.int64, np.int32, np.int32)
-    return {name: np.array([r[i] for r in rows], dtype=t) for i, (name, t) in enumerate(zip(names, types))}
+    return {name: np.array([r[i] for r in ordered], dtype=t) for i, (name, t) in enumerate(zip(names, types))}
 
 
 def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], deals: int) -> Side:

@@ -10,14 +10,18 @@ per legal action (the history is the same for every action, so the values are eq
 
 :class:`TorchBot` plays a checkpoint of :mod:`doudizhu.train` (its three networks, of
 either layout) the same way, and a whole :class:`~doudizhu.envs.VectorEnv` batch of
-tables in one pass per position (:meth:`TorchBot.choose_batch`).
+tables in one pass per position (:meth:`TorchBot.choose_batch`). Both score every decision
+of an ``act_many(games)`` call in one pass per position (``selfplay`` and ``evaluate``
+hand them all their tables waiting on them at once).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union
+
+import numpy as np
 
 from ._extras import missing_extra
 
@@ -31,16 +35,18 @@ from . import encode
 from ._core import Action, Game, choose_action
 
 if TYPE_CHECKING:  # the trainer imports this module: only its types here
-    import numpy as np
     import numpy.typing as npt
 
+    from .encode import DouZeroObservation
     from .envs.vector import Batch
     from .train.checkpoint import CheckpointLike
+    from .train.models import ValueNet
 
 #: DouZero's positions, and the width of each one's per-action features (x_batch columns).
 POSITIONS = ("landlord", "landlord_up", "landlord_down")
 FEATURE_WIDTH = {"landlord": 373, "landlord_up": 484, "landlord_down": 484}
 HISTORY_WIDTH = 162  # one row of z: three plays of 54 card slots each
+ACTION_WIDTH = 54  # an action's cards: DouZero's 4 x 13 + 2 jokers
 _HIDDEN = 512
 _LSTM = 128
 
@@ -61,12 +67,14 @@ class DouZeroNet(nn.Module):
         self.dense5 = nn.Linear(_HIDDEN, _HIDDEN)
         self.dense6 = nn.Linear(_HIDDEN, 1)
 
-    def forward(self, z: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
-        """Values ``(rows, 1)`` of ``x`` (rows of features) after the history ``z``.
+    def forward(self, z: torch.Tensor, x: torch.Tensor, owner: torch.Tensor | None = None) -> torch.Tensor:
+        """Values ``(rows, 1)`` of ``x`` (rows of features) after the histories ``z``.
 
         ``z`` is ``(rows, 5, 162)`` as DouZero feeds it, or ``(1, 5, 162)`` for one history
-        shared by every row (computed once)."""
-        history = self.lstm(z)[0][:, -1, :].expand(x.shape[0], -1)
+        shared by every row (computed once); with ``owner`` (each row's index into ``z``),
+        one history per decision of several (each computed once)."""
+        history = self.lstm(z)[0][:, -1, :]
+        history = history.expand(x.shape[0], -1) if owner is None else history[owner]
         h = torch.cat([history, x], dim=-1)
         for layer in (self.dense1, self.dense2, self.dense3, self.dense4, self.dense5):
             h = torch.relu(layer(h))
@@ -90,24 +98,66 @@ def load_douzero_net(position: str, checkpoint: Checkpoint) -> DouZeroNet:
 
 
 class _ValueBot:
-    """A bot that plays the legal action of highest value (bidding as the heuristic)."""
+    """A bot that plays the legal action of highest value (bidding as the heuristic), its
+    tables' decisions scored together (``act_many``: one pass per position)."""
+
+    def _values(self, observations: Sequence[DouZeroObservation]) -> torch.Tensor:
+        """The value of every legal action of ``observations`` (in DouZero's setting), the
+        observations' actions one after another."""
+        raise NotImplementedError
 
     def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
         """The legal actions of ``game.to_move`` and their values (one each, in that order)."""
-        raise NotImplementedError
+        obs = _in_setting(encode.douzero(game))
+        with torch.inference_mode():
+            return obs["legal_actions"], self._values([obs])
 
     def act(self, game: Game) -> Action:
-        if game.phase == "bidding":
-            return choose_action(game, "heuristic", 0)
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        actions, values = self.values(game)
-        return actions[int(torch.argmax(values))]
+        return self.act_many([game])[0]
+
+    def act_many(self, games: Sequence[Game]) -> list[Action]:
+        """The action for the player to move in each of ``games``; a decision with one legal
+        action is not scored."""
+        actions: dict[int, Action] = {}
+        scored = []
+        for i, game in enumerate(games):
+            if game.phase == "bidding":  # no bidding network: the heuristic's bid
+                actions[i] = choose_action(game, "heuristic", 0)
+                continue
+            legal = game.legal_actions()
+            if len(legal) == 1:
+                actions[i] = legal[0]
+            else:
+                scored.append(i)
+        observations = [_in_setting(obs) for obs in encode.douzero_batch([games[i] for i in scored])]
+        if observations:
+            with torch.inference_mode():
+                values = self._values(observations)
+            chunks = torch.split(values, [len(obs["legal_actions"]) for obs in observations])
+            for i, obs, chunk in zip(scored, observations, chunks):
+                actions[i] = obs["legal_actions"][int(torch.argmax(chunk))]
+        return [actions[i] for i in range(len(games))]
+
+
+def _in_setting(obs: DouZeroObservation) -> DouZeroObservation:
+    """``obs``, if it has DouZero's widths (three seats, one deck, no wild cards)."""
+    if FEATURE_WIDTH.get(obs["position"]) != obs["x_batch"].shape[1]:
+        raise ValueError("the neural bots play DouZero's setting only (three seats, one deck, no wild cards)")
+    return obs
+
+
+def _action_rows(counts: Sequence[int], mine: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    """For the observations ``mine`` of some with ``counts`` legal actions: their actions'
+    rows among all the observations' actions, and each such action's index in ``mine``."""
+    starts = np.cumsum([0, *counts])
+    rows = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in mine])
+    owner = np.repeat(np.arange(len(mine)), [counts[i] for i in mine])
+    return torch.from_numpy(rows), torch.from_numpy(owner)
 
 
 class DouZeroBot(_ValueBot):
-    """DouZero's three networks as a bot (``act(game)``), from their checkpoints.
+    """DouZero's three networks as a bot (``act(game)``, ``act_many(games)``), from their
+    checkpoints.
 
     Plays the hand's play phase in every setting :func:`doudizhu.encode.douzero` covers
     (three seats, one deck, no wild cards: the ``douzero`` preset, and the standard rules'
@@ -118,16 +168,17 @@ class DouZeroBot(_ValueBot):
         given = {"landlord": landlord, "landlord_up": landlord_up, "landlord_down": landlord_down}
         self.nets = {position: load_douzero_net(position, checkpoint) for position, checkpoint in given.items()}
 
-    def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
-        """The legal actions of ``game.to_move`` and their values (one each, in that order)."""
-        obs = encode.douzero(game)
-        position = obs["position"]
-        if position not in self.nets or obs["x_batch"].shape[1] != FEATURE_WIDTH[position]:
-            raise ValueError("DouZeroBot plays DouZero's setting only (three seats, one deck, no wild cards)")
-        with torch.inference_mode():
-            z = torch.from_numpy(obs["z"]).float().unsqueeze(0)
-            x = torch.from_numpy(obs["x_batch"])
-            return obs["legal_actions"], self.nets[obs["position"]](z, x).squeeze(1)
+    def _values(self, observations: Sequence[DouZeroObservation]) -> torch.Tensor:
+        counts = [len(obs["legal_actions"]) for obs in observations]
+        values = torch.empty(sum(counts))
+        for position, net in self.nets.items():
+            mine = [i for i, obs in enumerate(observations) if obs["position"] == position]
+            if mine:
+                rows, owner = _action_rows(counts, mine)
+                z = torch.from_numpy(np.stack([observations[i]["z"] for i in mine])).float()
+                x = torch.from_numpy(np.concatenate([observations[i]["x_batch"] for i in mine]))
+                values[rows] = net(z, x, owner).squeeze(1)
+        return values
 
     def __repr__(self) -> str:
         return "DouZeroBot()"
@@ -139,7 +190,8 @@ class TorchBot(_ValueBot):
     ``checkpoint``: a checkpoint file, a run's folder (its ``checkpoint.pt``) or the
     checkpoint's dict. Plays what :class:`DouZeroBot` plays (the play phase of three seats,
     one deck, no wild cards) and bids as the built-in heuristic. ``act(game)`` scores one
-    decision; :meth:`choose_batch` every decision of a VectorEnv batch at once.
+    decision, ``act_many(games)`` the decisions of many games at once (as ``selfplay`` and
+    ``evaluate`` ask it), and :meth:`choose_batch` every decision of a VectorEnv batch.
     """
 
     def __init__(self, checkpoint: CheckpointLike) -> None:
@@ -149,15 +201,26 @@ class TorchBot(_ValueBot):
         self.model = str(payload["model"])
         self.nets = saved.nets_of(payload)
 
-    def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
-        obs = encode.douzero(game)
-        width = obs["x_no_action"].shape[0]
-        net = self.nets[obs["position"]]
-        with torch.inference_mode():
-            z, x_no_action = torch.from_numpy(obs["z"]).float(), torch.from_numpy(obs["x_no_action"]).float()
-            decision = net.decision(z[None], x_no_action[None])
-            planes = torch.from_numpy(obs["x_batch"][:, width:])
-            return obs["legal_actions"], net.actions(decision.expand(len(planes), -1), planes)
+    @classmethod
+    def of(cls, nets: dict[str, ValueNet], model: str) -> TorchBot:
+        """The bot of networks in memory (``model``'s, one per position), not copied: it plays
+        their weights as they are when it is asked (the trainer's evaluation)."""
+        bot = cls.__new__(cls)
+        bot.model, bot.nets = model, nets
+        return bot
+
+    def _values(self, observations: Sequence[DouZeroObservation]) -> torch.Tensor:
+        from .train.models import STATE_WIDTH, batch_values
+
+        counts = [len(obs["legal_actions"]) for obs in observations]
+        x_no_action = np.zeros((len(observations), max(STATE_WIDTH.values())), dtype=np.int8)
+        for row, obs in zip(x_no_action, observations):
+            row[: len(obs["x_no_action"])] = obs["x_no_action"]  # the landlord's is narrower
+        position = [encode.DOUZERO_POSITIONS.index(obs["position"]) for obs in observations]  # batch_values' order
+        planes = np.concatenate([obs["x_batch"][:, len(obs["x_no_action"]):] for obs in observations])
+        _, owner = _action_rows(counts, range(len(observations)))
+        return batch_values(self.nets, torch.from_numpy(np.stack([obs["z"] for obs in observations])),
+                            torch.from_numpy(x_no_action), torch.tensor(position), torch.from_numpy(planes), owner)
 
     def choose_batch(self, batch: Batch) -> npt.NDArray[np.int64]:
         """The choice of every decision of a ``VectorEnv(features="douzero")`` batch, for

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Union, cast
 
 import numpy as np
@@ -13,7 +14,7 @@ import numpy.typing as npt
 from . import _core
 from ._core import ACTION_DTYPE, Action, ActionType, Game, Rules
 from ._extras import missing_extra
-from .bots import Bot, builtin_name
+from .bots import Bot, act_many, builtin_name
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
 PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
@@ -125,8 +126,9 @@ def selfplay(
     given ``game.seat_view(seat)`` and the legal actions. Built-in players only: the games
     run in C++ on ``threads`` threads (default: every core) with the GIL released, and the
     same ``seed`` gives the same games whatever the thread count. With Python players the
-    same deals are played one game at a time, the built-in seats still in C++. Games are
-    numbered from ``first``: ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a
+    same deals are played in Python, many at once in lock-step (:func:`play_many`: a bot
+    with ``act_many`` decides every table waiting on it in one call), the built-in seats
+    still in C++. Games are numbered from ``first``: ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a
     run may be split into parts and put back together with :meth:`SelfPlayResult.concatenate`.
 
     ``backend="ray"`` splits the games into tasks on a Ray cluster (``address``, or a
@@ -167,30 +169,78 @@ def seat_players(policy: Policy, seats: int) -> list[Player]:
     return players
 
 
+#: How many games the Python runners keep in play at once (see :func:`play_many`).
+TABLES = 256
+#: A game to play: the game, its players (one a seat) and the stream its built-in seats draw from.
+Table = tuple[Game, Sequence[Player], int]
+# A table in play: its index, game, players, their built-in names (None: Python) and stream.
+_InPlay = tuple[int, Game, Sequence[Player], list[Union[str, None]], int]
+
+
 def choose(player: Player, game: Game) -> Action:
     """The action a Python player takes in ``game``, checked against the legal actions."""
-    legal = game.legal_actions()
+    return choose_many(player, [game])[0]
+
+
+def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
+    """The actions a Python player takes in ``games`` (each with one of its seats to move):
+    a bot's in one call (:func:`doudizhu.bots.act_many`), each checked against the legal actions."""
+    legal = [game.legal_actions() for game in games]
     if isinstance(player, Bot):
-        action = player.act(game)
+        actions = act_many(player, games)
     else:
-        seat = game.to_move
-        assert seat is not None and callable(player)
-        action = player(cast("dict[str, Any]", game.seat_view(seat)), legal)  # the TypedDict is that dict
-    if action not in legal:
-        raise ValueError(f"policy returned {action!r}, not one of the legal actions")
-    return action
+        assert callable(player)
+        # The TypedDict is that dict.
+        actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), moves)
+                   for game, moves in zip(games, legal)]
+    for action, moves in zip(actions, legal):
+        if action not in moves:
+            raise ValueError(f"policy returned {action!r}, not one of the legal actions")
+    return actions
 
 
 def play_out(game: Game, players: Sequence[Player], stream: int) -> None:
     """Plays ``game`` to the end: built-in seats in C++ (drawing from ``stream``), the others in Python."""
-    names = [builtin_name(p) for p in players]
+    for _ in play_many([(game, players, stream)]):
+        pass
+
+
+def play_many(tables: Iterable[Table]) -> Iterator[tuple[int, Game]]:
+    """Plays every table to the end and yields ``(its index in tables, its game)`` as it ends.
+
+    Up to :data:`TABLES` tables are in play at once, in lock-step: the
+    built-in seats play in C++, then each Python player decides every table waiting on it in
+    one call (:func:`choose_many`), so a batching bot sees them all together. Each game is
+    played exactly as :func:`play_out` alone would play it; only the order of a bot's calls
+    across games differs."""
+    source = enumerate(tables)
+    active: list[_InPlay] = []
     while True:
-        _core.play_builtin_seats(game, names, stream)
-        if game.phase == "over":
+        for index, (game, players, stream) in itertools.islice(source, TABLES - len(active)):
+            active.append((index, game, players, [builtin_name(p) for p in players], stream))
+        if not active:
             return
-        seat = game.to_move
-        assert seat is not None
-        game.step(choose(players[seat], game))
+        waiting = []
+        for table in active:
+            index, game, _, names, stream = table
+            _core.play_builtin_seats(game, names, stream)
+            if game.phase == "over":
+                yield index, game
+            else:
+                waiting.append(table)
+        active = waiting
+        for player, games in _by_player(active).values():
+            for game, action in zip(games, choose_many(player, games)):
+                game.step(action)
+
+
+def _by_player(active: Sequence[_InPlay]) -> dict[int, tuple[Player, list[Game]]]:
+    """The waiting games grouped by the player to move (the same object: one group)."""
+    groups: dict[int, tuple[Player, list[Game]]] = {}
+    for _, game, players, _, _ in active:
+        player = players[cast(int, game.to_move)]
+        groups.setdefault(id(player), (player, []))[1].append(game)
+    return groups
 
 
 def _ray_selfplay(
@@ -219,18 +269,19 @@ def _python_selfplay(
     indices: range, players: Sequence[Player], seed: int, rules: Rules | None, record: bool
 ) -> SelfPlayResult:
     """The same deals as the C++ runner (game i from game_seed(seed, i)), with the Python seats played in Python."""
-    rows: list[dict[str, Any]] = []
-    actions: list[tuple[int, Action]] = []
-    offsets = [0]
-    for index in indices:
-        deal_seed, first_bidder, stream = _core.selfplay_deal(rules, seed, index)
-        game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
-        play_out(game, players, stream)
+    def tables() -> Iterator[Table]:
+        for index in indices:
+            deal_seed, first_bidder, stream = _core.selfplay_deal(rules, seed, index)
+            yield Game(seed=deal_seed, rules=rules, first_bidder=first_bidder), players, stream
+
+    rows: list[dict[str, Any]] = [{}] * len(indices)
+    histories: list[list[tuple[int, Action]]] = [[]] * len(indices)
+    for i, game in play_many(tables()):
         history = game.history
-        actions.extend(history)
-        offsets.append(len(actions))
         moves = sum(action.type in (ActionType.PLAY, ActionType.PASS) for _, action in history[-_deal_actions(game):])
-        rows.append(_summary(game, moves))
+        rows[i] = _summary(game, moves)
+        if record:
+            histories[i] = history
     result = SelfPlayResult(
         hands=np.array([r["hands"] for r in rows], dtype=np.uint64),
         payouts=np.array([r["payouts"] for r in rows], dtype=np.int64),
@@ -238,9 +289,9 @@ def _python_selfplay(
     )
     if not record:
         return result
-    return dataclasses.replace(
-        result, actions=_core.actions_to_rows(actions), offsets=np.array(offsets, dtype=np.int64)
-    )
+    actions = [action for history in histories for action in history]
+    offsets = np.cumsum([0] + [len(history) for history in histories], dtype=np.int64)
+    return dataclasses.replace(result, actions=_core.actions_to_rows(actions), offsets=offsets)
 
 
 def _deal_actions(game: Game) -> int:
@@ -266,4 +317,7 @@ def _summary(game: Game, moves: int) -> dict[str, Any]:
     }
 
 
-__all__ = ["Player", "Policy", "PolicyFn", "SelfPlayResult", "choose", "play_out", "seat_players", "selfplay"]
+__all__ = [
+    "TABLES", "Player", "Policy", "PolicyFn", "SelfPlayResult", "Table", "choose", "choose_many", "play_many",
+    "play_out", "seat_players", "selfplay",
+]

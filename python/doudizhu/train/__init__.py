@@ -30,10 +30,12 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
 from .. import encode
+from .._core import Rules
+from ..evaluate import evaluate
+from ..neural import TorchBot
 from . import checkpoint
 from .actors import OBJECTIVES, Actor
 from .buffer import Buffer, Samples
-from .evaluation import evaluate_nets
 from .learner import Learner
 from .log import EVAL_OPPONENTS, Log
 from .models import MODELS, ValueNet, build_all
@@ -249,11 +251,13 @@ class _Run:
         return row
 
     def evaluate(self) -> dict[str, float]:
-        """WP and ADP of the networks now against each built-in opponent (:mod:`.evaluation`)."""
+        """WP and ADP of the networks now against each built-in opponent: :func:`doudizhu.evaluate`
+        of them as a :class:`~doudizhu.bots.TorchBot` (its tables batched), the ``douzero`` preset."""
         row: dict[str, float] = {"minutes": round(self.counters.seconds / 60, 3)}
+        bot = TorchBot.of(self.nets, self.config.model)
         for opponent in EVAL_OPPONENTS:
-            wp, adp = evaluate_nets(self.nets, opponent, self.config.eval_deals, self.config.seed, self.config.threads)
-            row[f"wp_{opponent}"], row[f"adp_{opponent}"] = round(wp, 4), round(adp, 4)
+            result = evaluate(bot, opponent, self.config.eval_deals, Rules.preset("douzero"), self.config.seed)
+            row[f"wp_{opponent}"], row[f"adp_{opponent}"] = round(result.wp, 4), round(result.adp, 4)
         self.evaluations.append(row)
         return row
 

@@ -21,9 +21,8 @@ from torch import nn
 
 from .. import encode
 from .._core import DOUZERO_X_WIDTHS
-from ..neural import HISTORY_WIDTH, DouZeroNet
+from ..neural import ACTION_WIDTH, HISTORY_WIDTH, DouZeroNet
 
-ACTION_WIDTH = 54  # an action's cards: DouZero's 4 x 13 + 2 jokers
 HISTORY_ROWS = 5
 MODELS = ("small", "douzero")
 #: The width of each position's x_no_action (the landlord's is narrower), by name.
