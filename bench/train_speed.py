@@ -14,9 +14,7 @@ learner batches of 32 x 100 = 3,200 samples, every seat learning by self-play, o
   learner threads a position, checkpoints off. Its log line every 5 s reports the frames
   learned (learner steps x 3,200). Its actors are DouZero's own ``act``, each buffer of 100
   frames it hands the learner (``full_queue.put``) also logged by a wrapper of the queue.
-  It runs in its own process group of this process's session (stopped as a group); an
-  earlier version started it in a new session, and on this shared machine its processes
-  were found stopped (state T, a SIGSTOP from outside) with nothing learned.
+  It runs in its own process group of this process's session (stopped as a group).
 - ours: ``doudizhu.train.train(TrainConfig(model="douzero", batch_size=3200,
   learning_rate=1e-4, ...))``, the actor (256 VectorEnv tables) and the learner
   alternating in one process on --threads torch threads, a log row every 5 s.
@@ -190,9 +188,8 @@ threads a position, {args.douzero_threads} torch thread(s) a process) | {learned
 DouZero's actors run the LSTM and the six layers of 512 on every legal action of every
 decision, a few dozen decisions a second per core, and its first learner step of a
 position waits for 32 buffers of 100 of that position's frames. Rounds before 2026-12-01
-saw no learner step in 240-600 s: the benchmark started DouZero in a new session, where
-its processes were found stopped mid-run on this shared machine (state T, a SIGSTOP from
-outside); it now runs in the benchmark's own session.
+saw no learner step in 240-600 s: DouZero's processes were found stopped mid-run (state T),
+stopped from outside the benchmark while other work shared the machine.
 """
     publish(md, args.out, SECTION, write=not args.no_write)
 
