@@ -15,6 +15,12 @@ namespace ddz {
 namespace {
 
 constexpr int kThreat = 3;  // an opponent with this many cards or fewer is about to go out
+// With four seats any of three peasants may go out before the landlord, and the hands are
+// long: the hand stops keeping its 2s and jokers and sticking to its plan once an opponent
+// is down to half a hand (by evaluate without bidding, WP and ADP rise with it up to
+// about 13). Its bombs still wait for kThreat: earlier bombs win more games but lose
+// more stakes.
+constexpr int kFourSeatThreat = 13;
 
 // The ranks whose cards are wild this deal (laizi), as the nibbles of a Mask: `hand &
 // wild_nibbles(s)` is a hand's wild cards. The one reading of the state's wild rank.
@@ -314,14 +320,24 @@ bool beatable(const Move& g, const View& v, bool bombs) {
   return false;
 }
 
-// A bid from the hand's strength: jokers, 2s and bombs.
+// A bid from the hand's strength: jokers, 2s, aces and bombs.
 int strength(Mask hand) {
   return 4 * count(hand, kRedJoker) + 3 * count(hand, kBlackJoker) + 2 * count(hand, kTwo) +
          5 * rank_count(ranks_with_at_least(hand, 4) & ~kJokers) + count(hand, kAce);
 }
 
+// With two decks a hand holds about twice the jokers, 2s, aces and bombs, and the
+// landlord plays against three: the bars of the bids rise by kFourSeatBar (by evaluate,
+// higher bars win more games and fewer stakes; 4 gains both). A wild card counts as much
+// as a black joker.
+constexpr int kFourSeatBar = 4;
+constexpr int kWildStrength = 3;
+
 std::size_t bid(const Game& game, const std::vector<Action>& legal) {
-  const int s = strength(game.state().hands[static_cast<std::size_t>(game.state().to_move)]);
+  const State& st = game.state();
+  const Mask hand = st.hands[static_cast<std::size_t>(st.to_move)];
+  const int s = strength(hand) + kWildStrength * total(hand & wild_nibbles(st)) -
+                (game.rules().players == 4 ? kFourSeatBar : 0);
   for (std::size_t i = legal.size(); i-- > 0;) {
     const Action& a = legal[i];
     const bool yes = a.value != 0;
@@ -413,7 +429,7 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
     }
     return 0;
   }
-  const int danger = v.opp_fewest;
+  const int danger = v.opp_fewest, pressed = v.rules.players == 4 ? kFourSeatThreat : kThreat;
   std::size_t pick = 0, power = 0;
   int pick_cost = 1 << 30;
   RankSet bomb_ranks = 0;  // bombs and the rocket are never broken to follow
@@ -427,13 +443,13 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
       continue;
     }
     if (ranks_with_at_least(spent(m), 1) & bomb_ranks) continue;
-    if (danger > kThreat && spends_control(m, s.last)) continue;
+    if (danger > pressed && spends_control(m, s.last)) continue;
     // A play out of the plan may cost one turn more than a planned one (or anything with
     // an opponent about to go out); among those, the one leaving the best plan.
     const bool in_plan = std::any_of(plan.groups.begin(), plan.groups.end(), [&](const Group& g) { return plays(m, g); });
     const Score after = v.score(hand - spent(m));
     const int turns = in_plan ? plan.turns() - 1 : after.turns;
-    const bool affordable = in_plan || turns <= plan.turns() || danger <= kThreat;
+    const bool affordable = in_plan || turns <= plan.turns() || danger <= pressed;
     const int cost = after.cost();
     if (affordable && cost < pick_cost) {
       pick = i;
