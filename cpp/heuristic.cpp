@@ -1,8 +1,8 @@
-// The rule-based player: plans its hand into combinations, leads its weakest group, keeps
-// bombs and the rocket for when they win and its 2s and jokers for taking the lead back,
-// lets its partner's plays stand, and takes control when an opponent is about to go out.
-// With few cards left in all hands it searches the endgame exactly, on worlds dealt from
-// what its seat knows.
+// The rule-based player: plans its hand into combinations (its wild cards as wild under
+// laizi), leads its weakest group, keeps bombs and the rocket for when they win and its 2s
+// and jokers for taking the lead back, lets its partner's plays stand, and takes control
+// when an opponent is about to go out (sooner with four seats). With few cards left in all
+// hands it searches the endgame exactly, on worlds dealt from what its seat knows.
 #include <algorithm>
 #include <array>
 
