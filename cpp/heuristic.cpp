@@ -230,11 +230,13 @@ Plan plan_hand(Mask cards, const Rules& rules, Mask wild_ranks) {
   // the rest.
   Mask rest = hand.natural, wilds = hand.wilds;
   const auto take = [&](std::vector<Group>& into, Mask combination, MoveKind kind, int key, int length) {
-    const Mask natural = per_rank_min(combination, rest), stand_ins = some_wilds(wilds, total(combination) - total(natural));
+    const Mask natural = per_rank_min(combination, rest);
+    const Mask stand_ins = some_wilds(wilds, total(combination) - total(natural));
     rest -= natural, wilds -= stand_ins;
-    // Four wild cards alone are the natural bomb of their rank.
-    const bool all_wild = kind == MoveKind::Bomb && natural == 0;
-    into.push_back(group(all_wild ? stand_ins : combination, natural + stand_ins, kind, all_wild ? lowest_rank(ranks_with_at_least(stand_ins, 1)) : key, length));
+    if (kind == MoveKind::Bomb && !natural) {  // four wild cards alone: the natural bomb of their rank
+      combination = stand_ins, key = lowest_rank(ranks_with_at_least(stand_ins, 1));
+    }
+    into.push_back(group(combination, natural + stand_ins, kind, key, length));
   };
   for (int i = 0; i < search.best_depth; ++i) {
     const Chain& c = search.best[static_cast<std::size_t>(i)];
@@ -244,11 +246,15 @@ Plan plan_hand(Mask cards, const Rules& rules, Mask wild_ranks) {
   search.chosen = search.best;
   Mask placed = 0;
   search.split(rest, total(wilds), &placed);
-  const Mask split = rest + placed;
-  for (RankSet s = ranks_with_at_least(split, 4); s; s &= s - 1) take(power, cards_of(lowest_rank(s), 4), MoveKind::Bomb, lowest_rank(s), 4);
-  for (RankSet s = ranks_with_at_least(split, 3) & ~ranks_with_at_least(split, 4); s; s &= s - 1) take(bodies, cards_of(lowest_rank(s), 3), MoveKind::Trio, lowest_rank(s), 1);
-  for (RankSet s = ranks_with_at_least(split, 2) & ~ranks_with_at_least(split, 3); s; s &= s - 1) take(pairs, cards_of(lowest_rank(s), 2), MoveKind::Pair, lowest_rank(s), 1);
-  for (RankSet s = ranks_with_at_least(split, 1) & ~ranks_with_at_least(split, 2); s; s &= s - 1) take(solos, cards_of(lowest_rank(s), 1), MoveKind::Solo, lowest_rank(s), 1);
+  const Mask split = rest + placed;  // at most 4 of a rank: more were a natural bomb
+  const auto by_count = [&](std::vector<Group>& into, int n, MoveKind kind) {
+    const RankSet ranks = ranks_with_at_least(split, n) & ~ranks_with_at_least(split, n + 1);
+    for (RankSet s = ranks; s; s &= s - 1) take(into, cards_of(lowest_rank(s), n), kind, lowest_rank(s), kind == MoveKind::Bomb ? n : 1);
+  };
+  by_count(power, 4, MoveKind::Bomb);
+  by_count(bodies, 3, MoveKind::Trio);
+  by_count(pairs, 2, MoveKind::Pair);
+  by_count(solos, 1, MoveKind::Solo);
   attach_kickers(bodies, solos, pairs, rules);
   Plan plan;
   for (const auto* part : {&power, &chains, &bodies, &pairs, &solos}) plan.groups.insert(plan.groups.end(), part->begin(), part->end());
@@ -272,7 +278,7 @@ struct View {
   const Rules& rules;
   int seat;
   Mask hand;
-  Mask wild_ranks;  // wild_nibbles
+  Mask wild_ranks;  // the nibbles of the wild ranks: wild_nibbles(s)
   Mask unseen = 0;
   int opp_fewest = 99;  // cards of the opponent nearest to going out
   int opp_most = 0;
@@ -298,7 +304,8 @@ struct View {
     return other;
   }
   bool partner_on_last_card() const {
-    for (int other = (seat + 1) % s.seats; other != next_opponent(); other = (other + 1) % s.seats) {
+    const int opponent = next_opponent();
+    for (int other = (seat + 1) % s.seats; other != opponent; other = (other + 1) % s.seats) {
       if (size(other) == 1) return true;
     }
     return false;
