@@ -39,7 +39,8 @@ def main() -> None:
         SECTION,
         "",
         f"`python bench/preset_strength.py --deals {args.deals}` (seed 0; 95% intervals). The heuristic "
-        "plans laizi hands as if their wild cards were natural, and is tuned for three seats.",
+        "plans wild cards as wild and is tuned for four seats (against the heuristic before that: "
+        "[Heuristic for the variants](#heuristic-for-the-variants)).",
         "",
         "| preset | bot | games | WP against random | ADP | seconds |",
         "|---|---|---:|---:|---:|---:|",

@@ -21,12 +21,13 @@ def heuristic(game: Game) -> dz.Action:
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(), Rules.preset("douzero"), Rules(bidding="none"), Rules.preset("four_player"), Rules.preset("sanren")],
-    ids=["standard", "douzero", "no-bidding", "four_player", "sanren"],
+    [Rules(), Rules.preset("douzero"), Rules(bidding="none"), Rules.preset("four_player"), Rules.preset("sanren"),
+     Rules.preset("laizi")],
+    ids=["standard", "douzero", "no-bidding", "four_player", "sanren", "laizi"],
 )
 def test_the_heuristic_does_not_read_hidden_cards(rules: Rules) -> None:
     checked = 0
-    for seed in range(12):
+    for seed in range(14):
         game = Game(seed=seed, rules=rules, first_bidder=seed % rules.players)
         step = 0
         while game.phase != "over":
@@ -47,12 +48,15 @@ def cards_in_hands(game: Game) -> int:
     return sum(len(game.hand(seat)) for seat in range(game.rules.players))
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules.preset("four_player")], ids=["standard", "four_player"])
-def test_the_fast_heuristic_is_the_heuristic_without_its_endgame_search(rules: Rules) -> None:
+@pytest.mark.parametrize(
+    ("rules", "games"), [(Rules(), 30), (Rules.preset("four_player"), 200)], ids=["standard", "four_player"]
+)
+def test_the_fast_heuristic_is_the_heuristic_without_its_endgame_search(rules: Rules, games: int) -> None:
     # Where more than 18 cards are in the hands, the search does not run: the same choice.
-    # In the endgame the two part somewhere, or the search would be doing nothing.
+    # In the endgame the two part somewhere, or the search would be doing nothing. Four
+    # seats seldom reach it (a hand ends with more than 18 cards in the other three).
     agreed = parted = 0
-    for seed in range(30):
+    for seed in range(games):
         game = Game(seed=seed, rules=rules)
         while game.phase != "over":
             strong, fast = heuristic(game), choose_action(game, "fast_heuristic", 0)
@@ -125,3 +129,49 @@ def test_the_heuristic_keeps_its_2_while_no_opponent_is_near_out() -> None:
     for landlord, play in (("3456789TJQ", "9"), ("3JQ", "2")):
         game = Game.from_position([landlord, peasant, "3456789TKA"], landlord=0, to_move=1, last="4", last_by=0)
         assert str(heuristic(game)) == play
+
+
+# Wild cards and four seats. The positions hold more than 18 cards, so the plan chooses
+# alone (no endgame search), and the opponents' cards beat neither planned lead.
+LAIZI, FOUR = Rules.preset("laizi"), Rules.preset("four_player")
+
+
+def test_the_heuristic_completes_a_chain_with_its_wild_card() -> None:
+    # Kings wild: the king stands in for the missing 6, and 345678 then AA go out in two
+    # plays; read as a natural king, the hand is six solos and a pair.
+    game = Game.from_position(["34578KAA", "2299TTJJ", "QQQ6699"], landlord=0, to_move=0, rules=LAIZI, wild="K")
+    play = heuristic(game)
+    assert str(play) == "34578K=345678" and play.move is not None and play.move.wilds == 1
+
+
+def test_the_heuristic_makes_a_trio_of_a_pair_rather_than_lead_its_wild_card() -> None:
+    # Threes wild: the 3 is the hand's lowest card, but as a third ten it makes TTT with
+    # the 8 as its kicker (two plays with KK) instead of being led as a low solo.
+    game = Game.from_position(["38TTKK", "4567999JQA", "4567JQQAA2"], landlord=0, to_move=0, rules=LAIZI, wild="3")
+    play = heuristic(game)
+    assert play.move is not None and play.move.kind == dz.MoveKind.TRIO_SOLO
+    assert str(play.move.spent) == "38TT" and str(play) == "38TT=8TTT"
+
+
+def test_a_four_seat_peasant_takes_its_partners_trick_before_the_landlord_goes_out() -> None:
+    # Seat 1's 9 would come to the landlord (one card left) after seat 3, a partner: seat 2
+    # takes it with the 2 nobody can beat, though the seat after it is a partner.
+    hands = ["A", "3344", "55662K", "778899TT"]
+    game = Game.from_position(hands, landlord=0, to_move=2, last="9", last_by=1, rules=FOUR)
+    assert str(heuristic(game)) == "2"
+
+
+def test_a_four_seat_peasant_leads_low_for_a_partner_on_its_last_card() -> None:
+    # Seat 3 holds one card and plays before the landlord: the lowest solo, not the plan's
+    # 445566, gives it the best chance to go out.
+    game = Game.from_position(["3456789TJQKA2", "445566TQ", "778899TTJJQ", "3"], landlord=0, to_move=1, rules=FOUR)
+    assert str(heuristic(game)) == "4"
+
+
+def test_a_four_seat_peasant_spends_its_2_once_the_landlord_is_down_to_half_a_hand() -> None:
+    # The position of the three-seat test above with four seats: the landlord at 10 cards
+    # is near enough to going out that the 2 takes the trick (three seats keep it, the 9
+    # leaving as many plays).
+    hands = ["3456789TJQ", "255667799JJ", "3456789TJQKA", "3456789TJQKA"]
+    game = Game.from_position(hands, landlord=0, to_move=1, last="4", last_by=0, rules=FOUR)
+    assert str(heuristic(game)) == "2"
