@@ -149,7 +149,8 @@ def main() -> None:
     ap.add_argument("--round-s", type=float, default=240.0)
     ap.add_argument("--douzero-s", type=float, default=None, help="DouZero's round (default: --round-s)")
     ap.add_argument("--actors", type=int, default=os.cpu_count() or 1, help="DouZero's actor processes")
-    ap.add_argument("--threads", type=int, default=1, help="our torch and environment threads")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                    help="our torch and environment threads (default: the cores, as DouZero's actors)")
     ap.add_argument("--douzero-threads", type=int, default=1,
                     help="torch threads in each of DouZero's processes (OMP_NUM_THREADS; unset it uses every core in "
                          "each, its actors and learner oversubscribing the cores)")
