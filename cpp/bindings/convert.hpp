@@ -165,7 +165,7 @@ void rows_into(std::vector<Row>& rows, py::handle obj, const py::dtype& dtype, c
   rows.resize(static_cast<std::size_t>(arr.shape(0)));
   if (!rows.empty()) std::memcpy(rows.data(), arr.data(), rows.size() * sizeof(Row));
   if constexpr (requires(Row r) { r.zero; }) {
-    for (Row& row : rows) row.zero = 0;  // the bytes no field names: whatever the caller's array held
+    for (Row& row : rows) std::memset(&row.zero, 0, sizeof row.zero);  // the bytes no field names: whatever the caller's array held
   }
 }
 

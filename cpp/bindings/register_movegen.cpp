@@ -92,7 +92,7 @@ struct Batch {
   std::vector<Move> moves;
   std::size_t previous_size = 0;  // moves in the thread's previous batch
 
-  std::string run(const Rules& r, int w, std::int64_t* offsets);
+  std::string run(const Rules& r, WildRanks w, std::int64_t* offsets);
 };
 
 // The calling thread's batch, out of line so that its address is a value to the caller.
@@ -105,7 +105,7 @@ struct Batch {
 }
 
 // Generates every position's moves (GIL released) and their offsets (append_batch_moves).
-std::string Batch::run(const Rules& r, int w, std::int64_t* offsets) {
+std::string Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
   py::gil_scoped_release release;
   moves.clear();
   if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
