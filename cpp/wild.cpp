@@ -212,6 +212,9 @@ class WildGenerator {
       if (!bomb_to_beat || beats(m, *bomb_to_beat)) out_.push_back(m);
     };
     const auto emit = [&](Mask filled) {
+      if (high_ == 0) {  // cards of one wild rank: they fill its own places, the rest they stand in for
+        return keep(with_stand_in_groups(c, wild_.low, filled & ~nibble(wild_.low), kNoWild, 0));
+      }
       const int n = total(filled);
       Move m;
       for (int by_low = std::max(0, n - high_); by_low <= std::min(low_, n); ++by_low) {
