@@ -66,21 +66,6 @@ std::uint32_t encode_stand_ins(Mask first, Mask second) {
   return packed;
 }
 
-Move with_stand_in_groups(const Move& c, int low, Mask by_low, int high, Mask by_high) {
-  Move m = c;
-  m.stand_ins = 0;
-  m.wild_rank = 0;
-  if (!by_low) {  // one group, of the higher rank
-    by_low = by_high;
-    low = high;
-    by_high = 0;
-  }
-  if (!by_low) return m;
-  m.stand_ins = encode_stand_ins(by_low, by_high);
-  m.wild_rank = static_cast<std::uint8_t>(low | (by_high ? (high + 1) << 4 : 0));
-  return m;
-}
-
 bool pay_with_wilds(const Move& c, Mask filled, WildRanks wild, int by_low, Move& out) {
   const int a = wild.low, b = wild.high;
   int left_a = by_low, left_b = total(filled) - by_low;
@@ -211,17 +196,20 @@ class WildGenerator {
       if (is_four_wilds_as_other_bomb(m)) return;
       if (!bomb_to_beat || beats(m, *bomb_to_beat)) out_.push_back(m);
     };
+    const Mask replaceable = own & ~(one_of_each(kJokers) * 0xF);
+    if (high_ == 0) {  // cards of one wild rank: they fill its own places, the rest they stand in for
+      const Mask own_places = nibble(wild_.low);
+      const auto emit = [&](Mask filled) { keep(with_stand_in_groups(c, wild_.low, filled & ~own_places, kNoWild, 0)); };
+      return for_each_within(replaceable, budget, short_by, emit);
+    }
     const auto emit = [&](Mask filled) {
-      if (high_ == 0) {  // cards of one wild rank: they fill its own places, the rest they stand in for
-        return keep(with_stand_in_groups(c, wild_.low, filled & ~nibble(wild_.low), kNoWild, 0));
-      }
       const int n = total(filled);
       Move m;
       for (int by_low = std::max(0, n - high_); by_low <= std::min(low_, n); ++by_low) {
         if (pay_with_wilds(c, filled, wild_, by_low, m)) keep(m);
       }
     };
-    for_each_within(own & ~(one_of_each(kJokers) * 0xF), budget, short_by, emit);
+    for_each_within(replaceable, budget, short_by, emit);
   }
 
   Mask natural_;

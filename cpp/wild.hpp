@@ -44,8 +44,22 @@ std::uint32_t encode_stand_ins(Mask first, Mask second = 0);
 
 // Combination `c` (a natural reading of its cards) with `by_low` and `by_high` ranks
 // stood in for by the cards of wild ranks `low` < `high`: the move's wild fields set in
-// canonical form (move.hpp), either group possibly empty.
-Move with_stand_in_groups(const Move& c, int low, Mask by_low, int high, Mask by_high);
+// canonical form (move.hpp), either group possibly empty. Inline: the generator's hot path
+// with one wild rank's cards (by_high 0) folds to a few stores.
+inline Move with_stand_in_groups(const Move& c, int low, Mask by_low, int high, Mask by_high) {
+  Move m = c;
+  m.stand_ins = 0;
+  m.wild_rank = 0;
+  if (!by_low) {  // one group, of the higher rank
+    by_low = by_high;
+    low = high;
+    by_high = 0;
+  }
+  if (!by_low) return m;
+  m.stand_ins = encode_stand_ins(by_low, by_high);
+  m.wild_rank = static_cast<std::uint8_t>(low | (by_high ? (high + 1) << 4 : 0));
+  return m;
+}
 
 // The canonical move of combination `c` whose cards `filled` (a multiset within its ranks
 // 3..2, the wild ranks' own cards among them) are made of wild cards: `by_low` of the lower

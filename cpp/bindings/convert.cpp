@@ -157,9 +157,10 @@ std::uint64_t seed_arg(py::handle obj, const char* what) {
 
 int seat_from(py::handle obj, int seats, const char* what) { return static_cast<int>(int_arg(obj, what, 0, seats - 1)); }
 
+bool is_bool(py::handle obj) { return PyBool_Check(obj.ptr()) || is_instance(obj, python_types().numpy_bool); }
+
 bool bool_arg(py::handle obj, const char* what) {
-  if (PyBool_Check(obj.ptr())) return obj.ptr() == Py_True;
-  if (is_instance(obj, python_types().numpy_bool)) return PyObject_IsTrue(obj.ptr()) == 1;
+  if (is_bool(obj)) return PyObject_IsTrue(obj.ptr()) == 1;
   throw py::type_error(std::string(what) + " must be True or False, not " + type_name(obj));
 }
 

@@ -92,6 +92,8 @@ int seat_from(py::handle obj, int seats, const char* what);
 
 // A strict bool: True or False (a NumPy bool too), TypeError for anything else.
 bool bool_arg(py::handle obj, const char* what);
+// Whether `obj` is a bool or a NumPy bool (what bool_arg takes).
+bool is_bool(py::handle obj);
 
 // A mask from Cards, card text, an int mask, a mapping rank -> count (a Counter) or an
 // iterable of card tokens; `what` names the argument in errors. Counts are checked

@@ -57,6 +57,12 @@ py::array_t<bool> mask(const ActionSpace& space, py::handle game_obj) {
   return out;
 }
 
+// One or two wild ranks as wild_arg reads them, whatever rules will judge them.
+WildRanks any_wild_ranks(py::handle obj) {
+  static const Rules two_wild = *preset("laizi2");
+  return wild_arg(obj, two_wild);
+}
+
 // The stand-in ids of the legal actions of the player to move, in legal_actions() order.
 py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, py::handle game_obj) {
   const Game& game = game_arg(space, game_obj);
@@ -168,8 +174,7 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
       .def_static("stand_in_id", [](py::handle action, py::handle wild) {
             const Action a = action_arg(action, "action");
             if (a.type != ActionType::Play) return 0;
-            static const Rules two_wild = *preset("laizi2");  // any wild ranks are a question here
-            const int id = ActionSpace::stand_in_id(a.move, wild_arg(wild, two_wild));
+            const int id = ActionSpace::stand_in_id(a.move, any_wild_ranks(wild));
             if (id < 0) throw py::value_error(action_repr(a) + " has wild cards of a rank that is not wild");
             return id;
           }, py::arg("action"), py::arg("wild_ranks") = py::none(),
@@ -179,7 +184,7 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
       .def("with_stand_ins", [](const ActionSpace& space, py::handle id_obj, py::handle stand_in_obj, py::handle wild) {
             const int id = id_arg(space, id_obj);
             if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
-            const WildRanks wild_ranks = wild_arg(wild, space.rules());
+            const WildRanks wild_ranks = any_wild_ranks(wild);  // the space's rules judge them
             if (wild_ranks.none()) throw py::value_error("wild_rank: a wild rank, or under two wild ranks the pair");
             const int ids = wild_ranks.high == kNoWild ? ActionSpace::kStandInIds : ActionSpace::kStandInIds * ActionSpace::kStandInIds;
             const auto stand_in = static_cast<int>(int_arg(stand_in_obj, "stand-in id", 0, ids - 1));

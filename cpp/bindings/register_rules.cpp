@@ -33,8 +33,8 @@ Rules with_fields(Rules r, const py::dict& fields) {
       r.*(f.choice) = *b;
     } else if (f.flag) {
       r.*(f.flag) = bool_arg(value, what.c_str());
-    } else if (f.was_flag && py::isinstance<py::bool_>(value)) {
-      r.*(f.number) = value.ptr() == Py_True ? 1 : 0;
+    } else if (f.was_flag && is_bool(value)) {
+      r.*(f.number) = bool_arg(value, what.c_str()) ? 1 : 0;
     } else {
       r.*(f.number) = static_cast<int>(int_arg(value, what.c_str(), -1'000'000, 1'000'000));  // validate() bounds each field
     }
