@@ -18,6 +18,7 @@
 // definition: every sub-multiset spent, every choice of what each of its wild cards
 // stands for, every natural reading; four wild cards of one rank never a soft bomb).
 #include "../tests/cpp/oracle.hpp"
+#include "game.hpp"
 #include "fuzz_common.hpp"
 
 using namespace ddz;

@@ -190,17 +190,26 @@ TEST(wild_moves_record_what_they_spend) {
   CHECK(!played_with(move("7777", MoveKind::Bomb), cards("5577"), kSeven, rebuilt));
 }
 
+// Calls f(rules) for the wild-card preset with `wild` ranks and the peers' kicker rules
+// with as many.
+template <class F>
+void under_wild_rules(int wild, F&& f) {
+  for (const auto& base : {wild == 1 ? "laizi" : "laizi2", "douzero", "rlcard", "openspiel"}) {
+    Rules r = rules(base);
+    r.wild = wild;
+    f(r);
+  }
+}
+
 TEST(wild_generation_equals_brute_force) {
   Rng rng(606);
-  for (const auto& base : {"laizi", "douzero", "rlcard", "openspiel"}) {
-    Rules r = rules(base);
-    r.wild = 1;
+  under_wild_rules(1, [&](const Rules& r) {
     for (int i = 0; i < 250; ++i) {
       const int wild = static_cast<int>(rng.below(13));
       const int wilds = 1 + static_cast<int>(rng.below(i % 20 == 0 ? 4 : 2));
       check_against_brute_force(small_hand(rng, wild, wilds, static_cast<int>(rng.below(8))), wild, r, rng);
     }
-  }
+  });
 }
 
 TEST(laizi_game_draws_a_wild_rank_and_plays_soft_bombs) {
@@ -365,9 +374,7 @@ TEST(two_wild_generation_equals_brute_force_on_every_small_hand) {
 
 TEST(two_wild_generation_equals_brute_force) {
   Rng rng(1807);
-  for (const auto& base : {"laizi2", "douzero", "rlcard", "openspiel"}) {
-    Rules r = rules(base);
-    r.wild = 2;
+  under_wild_rules(2, [&](const Rules& r) {
     for (int i = 0; i < 150; ++i) {
       const int low = static_cast<int>(rng.below(13));
       const int high = (low + 1 + static_cast<int>(rng.below(12))) % 13;
@@ -375,7 +382,7 @@ TEST(two_wild_generation_equals_brute_force) {
       hand += cards_of(high, std::min(4 - count(hand, high), 1 + static_cast<int>(rng.below(i % 30 == 0 ? 3 : 2))));
       check_against_brute_force(hand, WildRanks{low, high}, r, rng);
     }
-  }
+  });
 }
 
 TEST(laizi2_game_draws_two_wild_ranks) {
