@@ -110,9 +110,9 @@ bool make_start(Input& in, Rules& r, Start& s) {
   }
   if (s.how == 0) return true;
   if (r.wild) {
-    // The rules' number of distinct ranks (or, rarely, a wrong number, which is refused).
+    // The rules' number of distinct ranks (raw starts try the wrong numbers).
     Rng pick(in.u64());
-    s.wild = draw_wilds(pick, in.below(8) == 0 ? in.below(3) : r.wild);
+    s.wild = draw_wilds(pick, r.wild);
     s.deal.wild = in.flag() ? WildRanks{} : draw_wilds(pick, r.wild);  // none: the seed's draw
   }
   const std::vector<Mask> deck = shuffled_deck(s.seed ^ 0x51ED, r);
