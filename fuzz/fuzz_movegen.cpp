@@ -18,7 +18,6 @@
 // definition: every sub-multiset spent, every choice of what each of its wild cards
 // stands for, every natural reading; four wild cards of one rank never a soft bomb).
 #include "../tests/cpp/oracle.hpp"
-#include "game.hpp"
 #include "fuzz_common.hpp"
 
 using namespace ddz;
@@ -54,16 +53,18 @@ int check_wild(Input& in, Mask hand, const Move* last, const Rules& r) {
   append_legal_moves(hand, last, r, wild, moves);
   FUZZ_CHECK(moves.size() >= 3 && moves[0].cards == 1 && moves[2].cards == 1, "append_legal_moves disturbed the vector");
   moves.erase(moves.begin(), moves.begin() + 3);
-  Rules as_many = r;  // rules with as many wild ranks as the input names
-  as_many.wild = wild.size();
-  const bool wild_ok = !wild.none() && wild_ranks_error(wild, as_many).empty();
+  // The ranks that make cards wild: those within 3..2, once (the generator ignores others).
+  const auto in_range = [](int rank) { return rank >= 0 && rank <= kTwo; };
+  const WildRanks wild_cards{in_range(wild.low) ? wild.low : kNoWild,
+                             in_range(wild.high) && wild.high != wild.low ? wild.high : kNoWild};
+  const bool wild_ok = !wild_cards.none();
   const bool hand_ok = validate_cards(hand, r).empty();
-  const bool last_ok = last == nullptr || (is_valid_move(*last, r) && uses_only(*last, wild));
+  const bool last_ok = last == nullptr || (is_valid_move(*last, r) && uses_only(*last, wild_cards));
   const std::string where = " (hand " + to_text(hand) + ", wild " + std::to_string(wild.low) + "," + std::to_string(wild.high) +
                             (last ? ", last " + dump(*last) : std::string(", leading")) + ", " + describe(r) + ")";
   for (const Move& m : moves) {
     FUZZ_CHECK(contains(m.cards, stand_in_cards(m)), "stand-ins outside the combination: " + dump(m) + where);
-    FUZZ_CHECK(m.stand_ins == 0 || (wild_ok && uses_only(m, wild)), "a move with wild cards of another rank: " + dump(m) + where);
+    FUZZ_CHECK(m.stand_ins == 0 || (wild_ok && uses_only(m, wild_cards)), "a move with wild cards of another rank: " + dump(m) + where);
     FUZZ_CHECK(contains(hand & kRankBits, spent(m)), "a move spends cards outside the hand: " + dump(m) + where);
   }
   if (!hand_ok || !last_ok) return 0;
@@ -90,9 +91,10 @@ int check_wild(Input& in, Mask hand, const Move* last, const Rules& r) {
   std::set<oracle::WildKey> pairs;
   for (const Move& m : leads) pairs.insert(oracle::wild_key(m));
   FUZZ_CHECK(pairs.size() == leads.size(), "one (cards spent, combination) listed as two moves" + where);
-  const long long choices = multisets(count(hand, wild.low)) * multisets(wild.high == kNoWild ? 0 : count(hand, wild.high));
+  const auto wilds_of = [&](int rank) { return rank != kNoWild ? count(hand, rank) : 0; };
+  const long long choices = multisets(wilds_of(wild_cards.low)) * multisets(wilds_of(wild_cards.high));
   if (wild_ok && submask_count(hand) * choices <= 400'000) {
-    const std::set<oracle::WildKey> expected = oracle::wild_lead_keys(hand, wild, r);
+    const std::set<oracle::WildKey> expected = oracle::wild_lead_keys(hand, wild_cards, r);
     FUZZ_CHECK(expected == pairs, "the leads differ from the brute-force substitutions (" + std::to_string(pairs.size()) + " vs " +
                                       std::to_string(expected.size()) + ")" + where);
   }
