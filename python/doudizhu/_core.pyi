@@ -15,7 +15,7 @@ from .encode import DouZeroObservation
 _CardsLike: TypeAlias = Cards | str | int | np.integer[Any] | Mapping[str, int] | Iterable[str | Cards]
 _LastLike: TypeAlias = Move | Cards | str | None
 _Rank: TypeAlias = int | str
-_WildLike: TypeAlias = _Rank | tuple[()] | tuple[_Rank] | tuple[_Rank, _Rank] | list[_Rank] | None
+_WildLike: TypeAlias = _Rank | tuple[_Rank, ...] | list[_Rank] | None  # a rank, or up to two
 _WildValue: TypeAlias = int | tuple[int, int] | None
 _Phase: TypeAlias = Literal["bidding", "playing", "over"]
 

@@ -198,7 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("hand", help="the hand as card text, e.g. 33344456789TJQKA2BR")
     moves.add_argument("--last", help="the move to beat (card text); omit to lead")
     moves.add_argument("--rules", default="standard", choices=presets, help="rules preset")
-    moves.add_argument("--wild", default=None, help="the wild rank, e.g. 5 (with --rules laizi), or two, e.g. 5,9 (--rules laizi2)")
+    moves.add_argument(
+        "--wild", default=None, help="the wild rank, e.g. 5 (with --rules laizi), or two, e.g. 5,9 (--rules laizi2)"
+    )
     moves.set_defaults(run="moves")
     _add_serve(commands, defaults)
     _add_train(commands, defaults)
