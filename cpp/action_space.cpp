@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "movegen.hpp"
+#include "wild.hpp"
 
 namespace ddz {
 
@@ -32,25 +33,26 @@ std::vector<Action> bidding_actions(Bidding bidding) {
   return {};
 }
 
-// The stand-in enumeration: each id's packed stand-ins (Move::stand_ins, ranks + 1 in
-// nibbles, lowest first), and the id of each packed value (-1 for none).
+// The stand-in enumeration of one group: each id's ranks (a count per rank), and the id
+// of each group's packed stand-ins (encode_stand_ins of one group, below 2^16; -1 for none).
 struct StandIns {
-  std::vector<std::uint16_t> packed;
+  std::vector<Mask> ranks;
   std::vector<std::int16_t> id = std::vector<std::int16_t>(1 << 16, -1);
 
   StandIns() {
-    for (int size = 0; size <= kMaxWilds; ++size) add(size, 0, 0, 0);
-    assert(static_cast<int>(packed.size()) == ActionSpace::kStandInIds);
+    for (int size = 0; size <= kMaxWilds; ++size) add(size, 0, 0);
+    assert(static_cast<int>(ranks.size()) == ActionSpace::kStandInIds);
   }
-  // Every ascending run of `left` more ranks from `low` on, after `shift` bits of `prefix`.
-  void add(int left, int low, unsigned prefix, int shift) {
+  // Every ascending run of `left` more ranks from `low` on, after those of `prefix`.
+  void add(int left, int low, Mask prefix) {
     if (left == 0) {
-      id[prefix] = static_cast<std::int16_t>(packed.size());
-      packed.push_back(static_cast<std::uint16_t>(prefix));
+      id[encode_stand_ins(prefix)] = static_cast<std::int16_t>(ranks.size());
+      ranks.push_back(prefix);
       return;
     }
-    for (int r = low; r <= kTwo; ++r) add(left - 1, r, prefix | static_cast<unsigned>(r + 1) << shift, shift + 4);
+    for (int r = low; r <= kTwo; ++r) add(left - 1, r, prefix + cards_of(r, 1));
   }
+  int id_of(Mask group) const { return total(group) > kMaxWilds ? -1 : id[encode_stand_ins(group)]; }
 };
 
 const StandIns& stand_ins() {
@@ -59,7 +61,7 @@ const StandIns& stand_ins() {
 }
 
 Rules natural(Rules rules) {
-  rules.wild = false;  // the combinations as they stand are the natural rules' moves
+  rules.wild = 0;  // the combinations as they stand are the natural rules' moves
   return rules;
 }
 
@@ -79,17 +81,37 @@ int ActionSpace::id(const Move& m) const {
   return i < 0 ? -1 : 1 + i;
 }
 
-int ActionSpace::stand_in_id(const Move& m) { return stand_ins().id[m.stand_ins]; }
-
-Move ActionSpace::with_stand_ins(int id, int stand_in_id, int wild) const {
-  if (stand_in_id < 0 || stand_in_id >= kStandInIds) {
-    throw std::out_of_range("stand-in id " + std::to_string(stand_in_id) + " outside 0.." + std::to_string(kStandInIds - 1));
+int ActionSpace::stand_in_id(const Move& m, WildRanks wild) {
+  const StandInGroups g = stand_in_groups(m);
+  if (wild.none()) wild = {g.first.wild, g.second.wild};  // the move's own ranks
+  Mask by_low = 0, by_high = 0;
+  for (const StandInGroup& group : {g.first, g.second}) {
+    if (group.wild == kNoWild) continue;
+    if (group.wild == wild.low) {
+      by_low = group.ranks;
+    } else if (group.wild == wild.high) {
+      by_high = group.ranks;
+    } else {
+      return -1;
+    }
   }
-  if (wild < 0 || wild > kTwo) throw std::out_of_range("the wild rank must be a rank 3..2");
-  Move m = move(id);
-  if (stand_in_id == 0) return m;
-  m.stand_ins = stand_ins().packed[static_cast<std::size_t>(stand_in_id)];
-  m.wild_rank = static_cast<std::uint8_t>(wild);
+  const int low = stand_ins().id_of(by_low), high = stand_ins().id_of(by_high);
+  return low < 0 || high < 0 ? -1 : low + kStandInIds * high;
+}
+
+Move ActionSpace::with_stand_ins(int id, int stand_in_id, WildRanks wild) const {
+  const int ids = wild.high == kNoWild ? kStandInIds : kStandInIds * kStandInIds;
+  if (stand_in_id < 0 || stand_in_id >= ids) {
+    throw std::out_of_range("stand-in id " + std::to_string(stand_in_id) + " outside 0.." + std::to_string(ids - 1));
+  }
+  const auto in_range = [](int r) { return r >= 0 && r <= kTwo; };
+  if (!in_range(wild.low) || (wild.high != kNoWild && (!in_range(wild.high) || wild.high == wild.low))) {
+    throw std::out_of_range("the wild ranks must be one or two different ranks 3..2");
+  }
+  const Move& c = move(id);
+  const Mask by_low = stand_ins().ranks[static_cast<std::size_t>(stand_in_id % kStandInIds)];
+  const Mask by_high = stand_ins().ranks[static_cast<std::size_t>(stand_in_id / kStandInIds)];
+  const Move m = with_stand_in_groups(c, wild.low, by_low, wild.high, by_high);
   if (const std::string why = wilds_error(m, rules_); !why.empty()) throw std::invalid_argument(why);
   return m;
 }

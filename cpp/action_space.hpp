@@ -25,6 +25,10 @@
 // the pair (id, stand-in id) and the hand's wild rank; a flat id space of the pairs would
 // hold tens of millions. The factoring lets a policy choose the combination as under the
 // natural rules, then how to pay for it (envs/_table.py plays them as two steps).
+// With two wild ranks (laizi2) what the cards of each wild rank stand in for has an id of
+// that enumeration, and the move's stand-in id is low + 2380 x high (low: the stand-ins of
+// the hand's lower wild rank, high: of its higher; under one wild rank high is 0, so the
+// ids are those of laizi); envs/_table.py plays them as up to three steps.
 #pragma once
 
 #include <vector>
@@ -54,13 +58,15 @@ class ActionSpace {
   // it is not in the space.
   int id(const Action& a) const;
   int id(const Move& m) const;
-  // The stand-in id of a move (0 for a natural one), or -1 for stand-ins that no move has.
-  static int stand_in_id(const Move& m);
-  // The move of id `id` (a move's) whose wild cards, of rank `wild`, stand in for the
+  // The stand-in id of a move (0 for a natural one) when `wild` are the hand's wild ranks
+  // (none: the move's own, its lowest one taken as the lower), or -1 for stand-ins that no
+  // move of those wild ranks has.
+  static int stand_in_id(const Move& m, WildRanks wild = {});
+  // The move of id `id` (a move's) whose wild cards, of the ranks `wild`, stand in for the
   // ranks of `stand_in_id`; std::out_of_range for ids outside their spaces, and
   // std::invalid_argument where the stand-ins do not fit the combination under these
   // rules (wilds_error). Whether it is a reading of a hand is the game's to say.
-  Move with_stand_ins(int id, int stand_in_id, int wild) const;
+  Move with_stand_ins(int id, int stand_in_id, WildRanks wild) const;
   // The action of an id; std::out_of_range outside [0, size()).
   Action action(int id) const;
   // Whether an id is a play (the others are pass and the bidding actions).

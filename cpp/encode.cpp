@@ -154,7 +154,10 @@ void encode_observation(const GameView& v, int seat, const ObservationLayout& la
     block(kPasses)[0] = static_cast<float>(s.passes);
     block(kLeading)[0] = s.to_move == seat && !s.last.cards ? 1.0f : 0.0f;
   }
-  if (v.rules.wild) one_hot(block(kWild), s.wild, kNumRanks - 2);
+  if (v.rules.wild) {
+    one_hot(block(kWild), s.wild.low, kNumRanks - 2);  // two-hot with two wild ranks
+    one_hot(block(kWild), s.wild.high, kNumRanks - 2);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -220,7 +223,7 @@ DouZeroLayout douzero_layout(const Rules& rules) {
   DouZeroLayout l;
   l.seats = rules.players;
   l.decks = rules.decks;
-  l.wild = rules.wild;
+  l.wild = rules.wild != 0;
   l.exact = rules.players == 3 && rules.decks == 1 && !rules.wild && rules.max_hand() == 20 && rules.hand_size() == 17;
   l.cards = card_plane_size(rules.decks);
   l.landlord_cards = rules.max_hand();
@@ -332,7 +335,10 @@ void douzero_x_no_action(const GameView& v, const DouZeroLayout& layout, std::in
       case DouZeroBlockKind::LastAction: cards(o, last_action_cards(v, seat(b.position)), b.size); break;
       case DouZeroBlockKind::CardsLeft: douzero_one_hot(o, total(s.hands[at(seat(b.position))]) - 1, b.size); break;
       case DouZeroBlockKind::Bombs: douzero_one_hot(o, s.bombs + s.rockets, b.size); break;
-      case DouZeroBlockKind::Wild: douzero_one_hot(o, s.wild, b.size); break;
+      case DouZeroBlockKind::Wild:  // two-hot with two wild ranks
+        douzero_one_hot(o, s.wild.low, b.size);
+        if (s.wild.high != kNoWild) o[s.wild.high] = 1;
+        break;
       case DouZeroBlockKind::Action:
       case DouZeroBlockKind::ActionSpent: break;  // not in x_no_action
     }

@@ -109,7 +109,8 @@ struct ObservationLayout {
 //   passes        1       consecutive passes since the move to beat
 //   leading       1       1 when the observer is to move and leads
 //   seats_present S       1 for each seat in the game
-//   wild          13      the wild rank 3..2 (laizi), one-hot; zeros without wild cards
+//   wild          13      the wild rank 3..2 (laizi), one-hot (two-hot with two wild
+//                         ranks, laizi2); zeros without wild cards
 ObservationLayout observation_layout(int seats, int decks);
 
 // The layout a game's observations use: at least three seats (a two-hand position is a
@@ -155,7 +156,7 @@ enum class DouZeroBlockKind : std::uint8_t {
   LastAction,   // C   a seat's latest play (its combination), zeros for a pass or none yet
   CardsLeft,    // M   a seat's card count less 1, one-hot (M: that role's dealt hand)
   Bombs,        // B   bombs and rockets played, one-hot
-  Wild,         // 13  the wild rank 3..2, one-hot
+  Wild,         // 13  the wild rank 3..2, one-hot (two-hot under laizi2)
   Action,       // C   the action's combination (zeros for a pass)
   ActionSpent,  // C   the cards the action spends (wild cards as themselves)
 };

@@ -29,12 +29,16 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return splitmix_finalize(h ^ (v + 0x9E37'79B9'7F4A'7C15 + (h << 6) + (h >> 2)));
 }
 
-void require_wild(int wild, const Rules& rules) {
-  if (rules.wild) {
-    require(wild == kNoWild || (wild >= 0 && wild <= kTwo), "the wild rank must be one of 3..2 (0..12)");
-  } else {
-    require(wild == kNoWild, "a wild rank needs rules with wild cards (the laizi preset)");
-  }
+void require_wild(WildRanks wild, const Rules& rules) {
+  const std::string why = wild_ranks_error(wild, rules);
+  require(why.empty(), why);
+}
+
+// "the 5s", or "the 5s and 9s".
+std::string wild_ranks_text(WildRanks wild) {
+  std::string out = std::string("the ") + rank_char(wild.low) + "s";
+  if (wild.high != kNoWild) out += std::string(" and ") + rank_char(wild.high) + "s";
+  return out;
 }
 
 bool contains_seat(std::uint8_t set, int seat) { return (set >> seat) & 1; }
@@ -136,7 +140,7 @@ std::uint64_t hash(const State& s) {
       static_cast<std::uint64_t>(s.caller + 1),   s.robs,
       s.to_ask,                                   s.redeals,
       s.start_bonus.jokers,                       s.start_bonus.straight,
-      static_cast<std::uint64_t>(s.wild + 1)};
+      s.wild.code()};
   for (std::uint64_t v : small) h = mix(h, v);
   return h;
 }
@@ -194,7 +198,7 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   require(left == deal.kitty, whole);
   Deal given = deal;
   const Deal seeds_own = next_deal();  // redeals continue after it
-  if (given.wild == kNoWild) given.wild = seeds_own.wild;
+  if (given.wild.none()) given.wild = seeds_own.wild;
   require_wild(given.wild, rules);
   start(given, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
   initial_ = state_;
@@ -202,7 +206,7 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
 }
 
 Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last, int last_by,
-                         const Rules& rules, int wild) {
+                         const Rules& rules, WildRanks wild) {
   require_rules(rules);
   require_wild(wild, rules);
   const int seats = static_cast<int>(hands.size());
@@ -218,7 +222,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   require_seat(to_move, seats, "to_move");
   if (last.cards) {
     require(is_valid_move(last, rules), "last is not a move under these rules");
-    require(last.stand_ins == 0 || last.wild_rank == wild, "last: its wild cards are not of the wild rank");
+    require(uses_only(last, wild), "last: its wild cards are not of the wild ranks");
     require_seat(last_by, seats, "last_by");
     require(last_by != to_move, "last_by must differ from to_move");
   }
@@ -229,7 +233,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   for (std::size_t i = 0; i < hands.size(); ++i) d.hands[i] = hands[i];
   g.deals_.push_back(d);
   s.hands = d.hands;
-  s.wild = static_cast<std::int8_t>(wild);
+  s.wild = wild;
   s.landlord = static_cast<std::int8_t>(landlord);
   s.first_bidder = static_cast<std::int8_t>(landlord);
   s.phase = Phase::Playing;
@@ -271,7 +275,7 @@ void Game::start_play(int landlord, int base) {
 
 Deal Game::next_deal() {
   Deal d = deal_cards(rng_, rules_);
-  if (rules_.wild) d.wild = static_cast<std::int8_t>(draw_wild(rng_));
+  d.wild = draw_wilds(rng_, rules_.wild);
   return d;
 }
 
@@ -313,10 +317,22 @@ std::string Game::check(const Action& a) const {
   return play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild);
 }
 
-std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& rules, int wild) {
+std::string wild_ranks_error(WildRanks wild, const Rules& rules) {
+  if (wild.none()) return wild.high == kNoWild ? std::string() : "the wild ranks must be ranks 3..2 (0..12)";
+  if (!rules.wild) return "a wild rank needs rules with wild cards (the laizi and laizi2 presets)";
+  const auto in_range = [](int r) { return r >= 0 && r <= kTwo; };
+  if (!in_range(wild.low) || (wild.high != kNoWild && !in_range(wild.high))) return "the wild ranks must be ranks 3..2 (0..12)";
+  if (wild.high != kNoWild && wild.high == wild.low) return "the two wild ranks must differ";
+  if (wild.size() != rules.wild) {
+    return rules.wild == 1 ? "these rules have one wild rank" : "these rules have two wild ranks";
+  }
+  return {};
+}
+
+std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& rules, WildRanks wild) {
   if (m.stand_ins) {
-    if (m.wild_rank != wild) {
-      return wild == kNoWild ? "no rank is wild in this hand" : std::string("the wild cards are the ") + rank_char(wild) + "s";
+    if (!uses_only(m, wild)) {
+      return wild.none() ? "no rank is wild in this hand" : "the wild cards are " + wild_ranks_text(wild);
     }
     if (std::string why = wilds_error(m, rules); !why.empty()) return why;
   }

@@ -110,7 +110,7 @@ struct State {
   std::uint8_t to_ask = 0;  // call-and-rob: seats still to be offered a rob
   std::uint32_t redeals = 0;    // at most rules.max_redeals
   StartBonus start_bonus{};  // of the current deal
-  std::int8_t wild = kNoWild;  // the wild rank of this deal (laizi), or kNoWild
+  WildRanks wild;  // the wild ranks of this deal (laizi: one; laizi2: two), or none
 
   friend bool operator==(const State&, const State&) = default;
 };
@@ -132,22 +132,26 @@ std::uint64_t hash(const State& s);
 struct Deal {
   std::array<Mask, kMaxSeats> hands{};
   Mask kitty = 0;
-  std::int8_t wild = kNoWild;  // the wild rank drawn after the deal (laizi), or kNoWild
+  WildRanks wild;  // the wild ranks drawn after the deal (laizi, laizi2), or none
   friend bool operator==(const Deal&, const Deal&) = default;
 };
 
+// Why `wild` cannot be the wild ranks of a hand under `rules`, or empty when it can: none,
+// or as many distinct ranks 3..2 as rules.wild says.
+std::string wild_ranks_error(WildRanks wild, const Rules& rules);
+
 // Why `hand` may not play `m` over `last` (nullptr: leading) under `rules` with `wild`
-// the wild rank (kNoWild: none), or empty when it may: the one check of a play, which
-// Game::check and doudizhu.can_play share.
-std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& rules, int wild);
+// the wild ranks (none: no rank is wild), or empty when it may: the one check of a play,
+// which Game::check and doudizhu.can_play share.
+std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& rules, WildRanks wild);
 
 // The seeded deal: the deck in rank order (4 x decks of each rank 3..2, then `decks` B,
 // then `decks` R: 54 or 108 cards) is shuffled by Fisher-Yates from the last position
 // down, drawing with `rng.below`; with h = rules.hand_size(), cards [i*h, (i+1)*h) go to
 // seat i and the rest to the kitty. Standard: 0-16 to seat 0, 17-33 to seat 1, 34-50 to
 // seat 2, 51-53 the kitty; sanren: 18 each, no kitty; four players: 25 each, 100-107 the
-// kitty. With wild cards the game then draws the wild rank from the same generator
-// (`draw_wild`, wild.hpp), before any later deal.
+// kitty. With wild cards the game then draws the wild ranks from the same generator
+// (`draw_wilds`, wild.hpp), before any later deal.
 Deal deal_cards(Rng& rng, const Rules& rules = Rules{});
 
 class Game {
@@ -161,13 +165,13 @@ class Game {
   Game(std::uint64_t seed, const Rules& rules, int first_bidder);
   // A given deal in place of the seed's first deal; `landlord` >= 0 skips the bidding
   // (base stake 1). Redeals draw from the seed as they would after its own first deal.
-  // With wild cards a deal whose wild is kNoWild takes the rank the seed draws.
+  // With wild cards a deal whose wild is none takes the ranks the seed draws.
   Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
   // A position in play (puzzles, search): 2 hands or rules.players, the landlord, who
   // moves, and the move to beat with who played it (last.cards == 0: `to_move` leads),
-  // and with wild cards the wild rank (kNoWild: no rank is wild).
+  // and with wild cards the wild ranks (none: no rank is wild).
   static Game from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last,
-                            int last_by, const Rules& rules, int wild = kNoWild);
+                            int last_by, const Rules& rules, WildRanks wild = {});
 
   const State& state() const { return state_; }
   // The state before the first action, and whether the game began from a position.
@@ -217,7 +221,7 @@ class Game {
   void start(const Deal& deal, int first_bidder, int landlord);
   void start_play(int landlord, int base);
   void redeal();
-  Deal next_deal();  // the seed's next deal, and its wild rank when the rules have one
+  Deal next_deal();  // the seed's next deal, and its wild ranks when the rules have them
   void nobody_bid();
   void apply_bid(const Action& a);
   void apply_call_rob(const Action& a);

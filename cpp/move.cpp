@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "wild.hpp"
+
 namespace ddz {
 
 
@@ -137,23 +139,47 @@ bool is_valid_move(const Move& m, const Rules& rules) {
          (natural || wilds_error(m, rules).empty());
 }
 
+namespace {
+
+// Why a group of stand-ins is not one: a wild card standing for its own rank is natural.
+std::string group_error(const StandInGroup& g) {
+  if (g.wild > kTwo) return "the wild rank must be one of 3..2";
+  if (count(g.ranks, g.wild) != 0) return "a wild card standing for its own rank is natural, not a stand-in";
+  return {};
+}
+
+// Why two groups are not the canonical assignment of their wild cards (wild.hpp,
+// pay_with_wilds): swapped cards, or the lower wild rank not standing for the lowest ranks.
+std::string groups_error(const StandInGroups& g, const Rules& rules) {
+  if (g.second.wild == kNoWild) return g.second.ranks ? "stand-ins of a second group without its wild rank" : "";
+  if (rules.wild < 2) return "wild cards of two ranks standing in, under rules with one wild rank";
+  if (g.second.wild <= g.first.wild) return "the second group's wild rank must be above the first's";
+  if (!g.second.ranks) return "a second wild rank without stand-ins";
+  if (count(g.first.ranks, g.second.wild) || count(g.second.ranks, g.first.wild)) {
+    return "wild cards of each rank standing for the other are natural, not stand-ins";
+  }
+  if (highest_rank(ranks_with_at_least(g.first.ranks, 1)) > lowest_rank(ranks_with_at_least(g.second.ranks, 1))) {
+    return "the lower wild rank's cards stand for the lower ranks (one move, one form)";
+  }
+  return {};
+}
+
+}  // namespace
+
 std::string wilds_error(const Move& m, const Rules& rules) {
   if (m.stand_ins == 0) return m.wild_rank == 0 ? std::string() : "a wild rank without wild cards standing in";
   if (!rules.wild) return "wild cards standing in, under rules without wild cards";
-  if (m.wild_rank > kTwo) return "the wild rank must be one of 3..2";
-  int previous = 0;
-  for (unsigned s = m.stand_ins; s; s >>= 4) {
-    const int entry = static_cast<int>(s & 0xF);  // rank + 1
-    if (entry == 0 || entry < previous || entry > kTwo + 1) return "the stood-in ranks must be ranks 3..2, ascending";
-    if (entry - 1 == m.wild_rank) return "a wild card standing for its own rank is natural, not a stand-in";
-    previous = entry;
+  const StandInGroups g = stand_in_groups(m);
+  if (!g.first.ranks || encode_stand_ins(g.first.ranks, g.second.ranks) != m.stand_ins) {
+    return "the stood-in ranks must be ranks 3..2, ascending, in the layout of Move";
   }
-  const Mask stand_ins = stand_in_cards(m);
-  if (!contains(m.cards, stand_ins)) return "the stood-in ranks are not in the combination";
-  if (!validate_cards(spent(m), rules).empty()) return "more wild cards than the deck holds";
-  if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == kMaxWilds) {
-    return "four wild cards are the bomb of their own rank, not of another";
+  for (const StandInGroup& group : {g.first, g.second}) {
+    if (std::string why = group.wild == kNoWild ? "" : group_error(group); !why.empty()) return why;
   }
+  if (std::string why = groups_error(g, rules); !why.empty()) return why;
+  if (!contains(m.cards, g.first.ranks + g.second.ranks)) return "the stood-in ranks are not in the combination";
+  if (!deck_holds(m.cards, rules) || !validate_cards(spent(m), rules).empty()) return "more wild cards than the deck holds";
+  if (is_four_wilds_as_other_bomb(m)) return "four wild cards of one rank are the bomb of their own rank, not of another";
   return {};
 }
 

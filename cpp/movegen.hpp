@@ -18,19 +18,19 @@
 namespace ddz {
 
 // The one entry: the moves of `hand` that may be played when `last` is the move to beat
-// (nullptr: leading), with `wild` the wild rank (kNoWild: no rank is wild). With wild
+// (nullptr: leading), with `wild` the wild ranks (none: no rank is wild). With wild
 // cards (wild.hpp) they are every distinct (cards spent, combination) the hand holds; with
 // no wild card in the hand, the natural moves, except that every natural bomb also beats
 // a soft `last`. It dispatches once, inline, to the natural generator (movegen.cpp) or the
 // wild-card one (wild.cpp), so that the hot path pays no call more.
 void append_natural_moves(Mask hand, const Move* last, const Rules& rules, std::vector<Move>& out);
-void append_wild_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out);
-inline void append_legal_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out) {
-  if (wild == kNoWild) return append_natural_moves(hand, last, rules, out);
+void append_wild_moves(Mask hand, const Move* last, const Rules& rules, WildRanks wild, std::vector<Move>& out);
+inline void append_legal_moves(Mask hand, const Move* last, const Rules& rules, WildRanks wild, std::vector<Move>& out) {
+  if (wild.none()) return append_natural_moves(hand, last, rules, out);
   append_wild_moves(hand, last, rules, wild, out);
 }
 
-inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& rules, int wild = kNoWild) {
+inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& rules, WildRanks wild = {}) {
   std::vector<Move> out;
   append_legal_moves(hand, last, rules, wild, out);
   return out;

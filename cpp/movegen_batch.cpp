@@ -5,7 +5,7 @@
 
 namespace ddz {
 
-std::string append_batch_moves(std::span<const Mask> hands, std::span<const Move> lasts, const Rules& rules, int wild,
+std::string append_batch_moves(std::span<const Mask> hands, std::span<const Move> lasts, const Rules& rules, WildRanks wild,
                                std::vector<Move>& out, std::int64_t* offsets) {
   offsets[0] = 0;
   Move checked{};  // the last move to beat found valid: positions in a row often share one

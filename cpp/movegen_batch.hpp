@@ -14,10 +14,10 @@
 namespace ddz {
 
 // Appends each position's legal moves to `out` (position i: hands[i] against lasts[i], a
-// move with no cards leading; `wild` the wild rank of all) and sets offsets[i + 1] to
+// move with no cards leading; `wild` the wild ranks of all) and sets offsets[i + 1] to
 // out.size() after it (offsets[0] = 0; hands.size() + 1 entries). Returns why the first
 // invalid position is invalid ("hands[i]: ..." or "lasts[i]: ..."), or empty.
-std::string append_batch_moves(std::span<const Mask> hands, std::span<const Move> lasts, const Rules& rules, int wild,
+std::string append_batch_moves(std::span<const Mask> hands, std::span<const Move> lasts, const Rules& rules, WildRanks wild,
                                std::vector<Move>& out, std::int64_t* offsets);
 
 }  // namespace ddz

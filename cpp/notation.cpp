@@ -231,7 +231,7 @@ MoveText parse_move_text(std::string_view text, const Rules& rules) {
   return out;
 }
 
-std::vector<Move> readings_of(std::string_view text, const Rules& rules, int wild, std::string& error) {
+std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRanks wild, std::string& error) {
   const MoveText parsed = parse_move_text(text, rules);
   error = parsed.error;
   std::vector<Move> readings;

@@ -73,10 +73,10 @@ struct MoveText {
 };
 MoveText parse_move_text(std::string_view text, const Rules& rules);
 
-// The moves `text` names under `rules` with `wild` the wild rank: every reading of its
+// The moves `text` names under `rules` with `wild` the wild ranks: every reading of its
 // cards (narrowed by its suffix), played with its cards spent when written. Empty, with
 // `error` set, when the text is not well formed; empty without error when it names no move.
-std::vector<Move> readings_of(std::string_view text, const Rules& rules, int wild, std::string& error);
+std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRanks wild, std::string& error);
 
 // The text of an action; with `rules`, a play whose cards read several ways adds
 // "/KIND/key", so that the text names one move.

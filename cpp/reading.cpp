@@ -36,7 +36,7 @@ void keep_kind(std::vector<Move>& readings, std::optional<MoveKind> kind) {
 }
 
 // Every reading of the text, or the Text fault in `error_out`.
-std::vector<Move> readings(std::string_view text, const Rules& rules, int wild, Reading& error_out) {
+std::vector<Move> readings(std::string_view text, const Rules& rules, WildRanks wild, Reading& error_out) {
   std::string error;
   std::vector<Move> out = readings_of(text, rules, wild, error);
   if (!error.empty()) error_out = fault(ReadingFault::Text, std::move(error));
@@ -51,7 +51,7 @@ Reading read_cards(Mask cards, const Rules& rules, std::optional<MoveKind> kind)
   return one_of(all, to_text(cards), combination(kind));
 }
 
-Reading read_move(std::string_view text, const Rules& rules, int wild, std::optional<MoveKind> kind) {
+Reading read_move(std::string_view text, const Rules& rules, WildRanks wild, std::optional<MoveKind> kind) {
   Reading bad;
   std::vector<Move> all = readings(text, rules, wild, bad);
   if (!bad.ok()) return bad;
@@ -67,7 +67,7 @@ Reading read_play(std::string_view text, const Game& game) {
   return one_of(all, text, "legal combination here");
 }
 
-Reading read_playable(std::string_view text, Mask hand, const Move* last, const Rules& rules, int wild) {
+Reading read_playable(std::string_view text, Mask hand, const Move* last, const Rules& rules, WildRanks wild) {
   Reading bad;
   const std::vector<Move> all = readings(text, rules, wild, bad);
   if (!bad.ok()) return bad;

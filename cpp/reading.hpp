@@ -31,8 +31,8 @@ struct Reading {
 // The one reading of `cards` (of `kind` when given) under `rules`.
 Reading read_cards(Mask cards, const Rules& rules, std::optional<MoveKind> kind = std::nullopt);
 
-// The one move that move text names (of `kind` when given), `wild` the wild rank.
-Reading read_move(std::string_view text, const Rules& rules, int wild, std::optional<MoveKind> kind = std::nullopt);
+// The one move that move text names (of `kind` when given), `wild` the wild ranks.
+Reading read_move(std::string_view text, const Rules& rules, WildRanks wild, std::optional<MoveKind> kind = std::nullopt);
 
 // The one reading of a play's text in `game`: its only reading, or of several the only
 // one legal now (a single reading is returned even when illegal, for the game to say why).
@@ -40,7 +40,7 @@ Reading read_play(std::string_view text, const Game& game);
 
 // The reading of `text` that `hand` may play over `last` (nullptr: leading); when none
 // may, fault NoReading with the first reading's play_error.
-Reading read_playable(std::string_view text, Mask hand, const Move* last, const Rules& rules, int wild);
+Reading read_playable(std::string_view text, Mask hand, const Move* last, const Rules& rules, WildRanks wild);
 
 // The action that action text names in `game`: a word of the auction or "pass"
 // (notation.hpp's action_word), or a play (read_play). `fault` as a Reading's.

@@ -19,6 +19,7 @@ std::string validate(const Rules& rules) {
   if (rules.call_base < 1 || rules.call_base > 1000) return "call_base must be between 1 and 1000";
   if (rules.max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
   if (rules.max_redeals < 0 || rules.max_redeals > 10'000) return "max_redeals must be between 0 and 10000";
+  if (rules.wild < 0 || rules.wild > 2) return "wild must be 0, 1 or 2 (the number of wild ranks)";
   if (rules.wild && rules.decks != 1) return "wild cards are played with one deck";
   return {};
 }
@@ -76,7 +77,11 @@ std::optional<Rules> preset(std::string_view name) {
     return r;
   }
   if (name == "laizi") {
-    r.wild = true;
+    r.wild = 1;
+    return r;
+  }
+  if (name == "laizi2") {
+    r.wild = 2;
     return r;
   }
   return std::nullopt;
@@ -84,7 +89,8 @@ std::optional<Rules> preset(std::string_view name) {
 
 const std::vector<std::string>& preset_names() {
   static const std::vector<std::string> names{"standard", "douzero", "rlcard",      "openspiel",
-                                              "sanren",   "happy",   "four_player", "laizi"};
+                                              "sanren",   "happy",   "four_player", "laizi",
+                                              "laizi2"};
   return names;
 }
 

@@ -10,7 +10,8 @@
 //   sanren      - no kitty: 18 cards each
 //   happy       - start bonuses (both jokers, or the 12-straight 3..A, in a dealt hand)
 //   four_player - two decks, 25 cards each and 8 in the kitty, landlord against three
-//   laizi       - the standard rules with wild cards (wild.hpp)
+//   laizi       - the standard rules with wild cards of one rank (wild.hpp)
+//   laizi2      - the standard rules with wild cards of two ranks
 #pragma once
 
 #include <cstdint>
@@ -70,8 +71,9 @@ struct Rules {
   int call_base = 1;
   // The cap on the multiplier (bombs, rocket, spring); 0 means no cap.
   int max_multiplier = 0;
-  // Wild cards (laizi): after each deal a rank 3..2 is drawn whose cards stand for any rank.
-  bool wild = false;
+  // Wild cards: after each deal `wild` distinct ranks 3..2 are drawn (0: none; 1: laizi;
+  // 2: laizi2) whose cards stand for any rank.
+  int wild = 0;
 
   int max_per_rank() const { return 4 * decks; }
   int deck_size() const { return 54 * decks; }
@@ -104,12 +106,15 @@ const std::vector<std::string>& preset_names();
 
 // The fields of Rules by name, once (docs/rules.md, "The fields of Rules"): what
 // construction by keyword, replace, to_dict, repr, hashing, pickling and records read. A
-// field is a flag, a number or a choice (bidding): one member pointer is set.
+// field is a flag, a number or a choice (bidding): one member pointer is set. A number
+// that was a flag (`wild`) also reads True and False as 1 and 0, so that older records
+// and callers keep their meaning.
 struct RulesField {
   const char* name;
   bool Rules::* flag;
   int Rules::* number;
   Bidding Rules::* choice;
+  bool was_flag = false;
 };
 inline constexpr RulesField kRulesFields[] = {
     {"four_with_two", &Rules::four_with_two, nullptr, nullptr},
@@ -128,7 +133,7 @@ inline constexpr RulesField kRulesFields[] = {
     {"call_base", nullptr, &Rules::call_base, nullptr},
     {"max_multiplier", nullptr, &Rules::max_multiplier, nullptr},
     {"max_redeals", nullptr, &Rules::max_redeals, nullptr},
-    {"wild", &Rules::wild, nullptr, nullptr},
+    {"wild", nullptr, &Rules::wild, nullptr, true},
 };
 
 const RulesField* rules_field_named(std::string_view name);

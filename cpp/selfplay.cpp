@@ -28,7 +28,8 @@ ActionRow to_row(int seat, const Action& a) {
     row.kind = static_cast<std::uint8_t>(a.move.kind);
     row.key = a.move.key;
     row.length = a.move.length;
-    row.stand_ins = a.move.stand_ins;
+    row.stand_ins = static_cast<std::uint16_t>(a.move.stand_ins);
+    row.stand_ins_high = static_cast<std::uint16_t>(a.move.stand_ins >> 16);
   }
   row.type = static_cast<std::uint8_t>(a.type);
   row.value = a.type == ActionType::Play ? a.move.wild_rank : a.value;
@@ -40,7 +41,8 @@ Action from_row(const ActionRow& row) {
   Action a{static_cast<ActionType>(row.type), row.value, {}};
   if (a.type == ActionType::Play) {
     a.value = 0;
-    a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key, row.length, row.value, row.stand_ins};
+    a.move = {row.cards, static_cast<MoveKind>(row.kind), row.key,
+              row.length, row.value, row.stand_ins | std::uint32_t{row.stand_ins_high} << 16};
   }
   return a;
 }

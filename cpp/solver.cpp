@@ -24,7 +24,7 @@ struct Node {
   std::int8_t to_move = 0;
   std::int8_t landlord = 0;
   std::int8_t seats = 3;
-  std::int8_t wild = kNoWild;  // the same in every node of a search
+  WildRanks wild;  // the same in every node of a search
 };
 
 Node node_of(const State& s) {

@@ -14,9 +14,9 @@ const std::array<Rules, 2>& loosest_rules() {
   static const std::array<Rules, 2> rules = [] {
     Rules one = *preset("douzero");
     one.pair_kickers_share_rank = true;
-    one.wild = true;
+    one.wild = 2;
     Rules two = one;
-    two.wild = false;
+    two.wild = 0;
     two.decks = 2;
     return std::array<Rules, 2>{one, two};
   }();
@@ -38,12 +38,12 @@ std::string move_error(const Move& m, const Rules* rules) {
   return describe(m) + " is no move under any rules";
 }
 
-std::string last_move_error(const Move& m, const Rules& rules, int wild) {
+std::string last_move_error(const Move& m, const Rules& rules, WildRanks wild) {
   if (!is_valid_move(m, rules)) {
     const std::string why = move_error(m);
     return why.empty() ? describe(m) + " is no move under these rules" : why;
   }
-  if (m.stand_ins && m.wild_rank != wild) return describe(m) + " has wild cards of another rank";
+  if (!uses_only(m, wild)) return describe(m) + " has wild cards of another rank";
   return {};
 }
 
@@ -63,7 +63,7 @@ std::string action_error(const Action& a) {
 std::string action_row_error(const ActionRow& row) {
   if (row.seat >= kMaxSeats) return "seat " + std::to_string(row.seat) + " is no seat";
   if (row.type >= kNumActionTypes) return "unknown action type " + std::to_string(row.type);
-  if (row.type != static_cast<int>(ActionType::Play) && (row.cards || row.kind || row.key || row.length || row.stand_ins)) {
+  if (row.type != static_cast<int>(ActionType::Play) && (row.cards || row.kind || row.key || row.length || row.stand_ins || row.stand_ins_high)) {
     return "only a play holds cards";
   }
   return action_error(from_row(row));

@@ -14,9 +14,9 @@ namespace ddz {
 // An empty move (cards 0: a lead, "no move") passes.
 std::string move_error(const Move& m, const Rules* rules = nullptr);
 
-// Why `m` cannot be the move to beat under `rules` with `wild` the wild rank (no move of
+// Why `m` cannot be the move to beat under `rules` with `wild` the wild ranks (no move of
 // these rules, or wild cards of another rank), or empty.
-std::string last_move_error(const Move& m, const Rules& rules, int wild);
+std::string last_move_error(const Move& m, const Rules& rules, WildRanks wild);
 
 // Why `a` is no action of any game (its move under some rules, a bid of 0..3, a call or
 // rob of 0 or 1, no cards or value where it has none), or empty.

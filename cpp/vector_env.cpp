@@ -256,7 +256,7 @@ void VectorEnv::write_table(std::int64_t env, std::int64_t row, const std::vecto
     if (out.stand_in_ids) {
       for (std::size_t k = 0; k < t.legal.size(); ++k) {
         const Action& a = t.legal[k];
-        out.stand_in_ids[as_index(first) + k] = a.type == ActionType::Play ? ActionSpace::stand_in_id(a.move) : 0;
+        out.stand_in_ids[as_index(first) + k] = a.type == ActionType::Play ? ActionSpace::stand_in_id(a.move, s.wild) : 0;
       }
     }
     if (!out.mask) return;

@@ -22,47 +22,98 @@ void for_each_within(Mask avail, int budget, Mask acc, F& f) {
 
 }  // namespace
 
-std::uint16_t encode_stand_ins(Mask stand_ins) {
-  unsigned packed = 0;
-  int shift = 0;
-  for (Mask left = stand_ins & (kWildableOnes * 0xF); left && shift < 4 * kMaxWilds; ) {
-    const int r = std::countr_zero(left) / 4;  // the lowest rank left
-    for (int c = count(left, r); c > 0 && shift < 4 * kMaxWilds; --c, shift += 4) packed |= static_cast<unsigned>(r + 1) << shift;
-    left &= ~nibble(r);
-  }
-  return static_cast<std::uint16_t>(packed);
+WildRanks draw_wilds(Rng& rng, int count) {
+  if (count <= 0) return {};
+  const int first = draw_wild(rng);
+  if (count == 1) return first;
+  const int second = static_cast<int>(rng.below(kTwo));  // one of the 12 others, in order
+  return {first, second < first ? second : second + 1};
 }
 
-bool played_with(const Move& combination, Mask spent_cards, int wild, Move& out) {
+namespace {
+
+// Appends the ranks of `ranks` (a count per rank) ascending to `packed` from nibble
+// `shift`, at most kMaxWilds of them; the next free shift.
+int pack_group(Mask ranks, unsigned& packed, int shift) {
+  const int end = shift + 4 * kMaxWilds;
+  for (Mask left = ranks & (kWildableOnes * 0xF); left && shift < end;) {
+    const int r = std::countr_zero(left) / 4;  // the lowest rank left
+    for (int c = count(left, r); c > 0 && shift < end; --c, shift += 4) packed |= static_cast<unsigned>(r + 1) << shift;
+    left &= ~nibble(r);
+  }
+  return shift;
+}
+
+// The `n` lowest cards of `cards`.
+Mask lowest_cards(Mask cards, int n) {
+  Mask out = 0;
+  for (Mask left = cards; n > 0 && left;) {
+    const int r = std::countr_zero(left) / 4;
+    const int c = std::min(count(left, r), n);
+    out += cards_of(r, c);
+    n -= c;
+    left &= ~nibble(r);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::uint32_t encode_stand_ins(Mask first, Mask second) {
+  unsigned packed = 0;
+  const int shift = pack_group(first, packed, 0);
+  if (second) pack_group(second, packed, shift < 4 * kMaxWilds ? shift + 4 : shift);  // past the terminator
+  return packed;
+}
+
+bool pay_with_wilds(const Move& c, Mask filled, WildRanks wild, int by_low, Move& out) {
+  const int a = wild.low, b = wild.high;
+  int left_a = by_low, left_b = total(filled) - by_low;
+  if (a == kNoWild || left_a < 0 || left_b < 0 || (left_b && b == kNoWild)) return false;
+  const int places_a = count(filled, a), places_b = b == kNoWild ? 0 : count(filled, b);
+  // Each wild card as its own rank first; what is left of one rank's places, the other's cards fill.
+  const int own_a = std::min(left_a, places_a), own_b = std::min(left_b, places_b);
+  left_a -= own_a + (places_b - own_b);
+  left_b -= own_b + (places_a - own_a);
+  if (left_a < 0 || left_b < 0) return false;
+  const Mask rest = filled & ~wild.nibbles();
+  const Mask low_part = lowest_cards(rest, left_a);
+  const Mask by_a = low_part + (b == kNoWild ? 0 : cards_of(b, places_b - own_b));
+  const Mask by_b = rest - low_part + cards_of(a, places_a - own_a);
+  out = with_stand_in_groups(c, a, by_a, b, by_b);
+  return true;
+}
+
+bool played_with(const Move& combination, Mask spent_cards, WildRanks wild, Move& out) {
   out = combination;
   out.stand_ins = 0;
   out.wild_rank = 0;
   if (spent_cards == combination.cards) return true;
-  if (wild < 0 || wild > kTwo) return false;
+  if (wild.none() || wild.low < 0 || wild.low > kTwo || wild.high > kTwo) return false;
   // The stand-ins are what the combination has beyond the natural cards spent.
-  const Mask natural = spent_cards & ~nibble(wild);
-  const Mask combo = combination.cards & ~nibble(wild);
-  if (!contains(combo, natural)) return false;
-  const Mask stand_ins = combo - natural;
-  if (count(spent_cards, wild) != count(combination.cards, wild) + total(stand_ins) || total(stand_ins) > kMaxWilds) {
-    return false;
-  }
-  out.stand_ins = encode_stand_ins(stand_ins);
-  out.wild_rank = static_cast<std::uint8_t>(wild);
+  const Mask natural = spent_cards & ~wild.nibbles();
+  if (!contains(combination.cards, natural) || total(spent_cards) != total(combination.cards)) return false;
+  const Mask filled = combination.cards - natural;
+  if (filled & kJokerNibbles) return false;  // no wild card stands for a joker
+  if (!pay_with_wilds(combination, filled, wild, count(spent_cards, wild.low), out)) return false;
+  if (stand_in_count(out) > kMaxWilds * wild.size()) return false;
   return spent(out) == spent_cards;
 }
 
 namespace {
 
 // The moves of a hand holding wild cards: combinations of the hand's capacity (each rank
-// 3..2 with its natural cards plus the wild cards, at most 4; the wild rank's own cards;
-// the jokers), each kept with every way the wild cards can pay for it.
+// 3..2 with its natural cards plus the wild cards, at most 4, the wild ranks' own places
+// counted as the wild cards'; the jokers), each kept with every way the wild cards can pay
+// for it.
 class WildGenerator {
  public:
-  WildGenerator(Mask hand, int wild, int wilds, const Rules& rules, std::vector<Move>& out)
-      : natural_(per_rank_min(hand & ~nibble(wild), kOnePerRank * 4)),  // no nibble overflows below
+  WildGenerator(Mask hand, WildRanks wild, const Rules& rules, std::vector<Move>& out)
+      : natural_(per_rank_min(hand & ~wild.nibbles(), kOnePerRank * 4)),  // no nibble overflows below
         wild_(wild),
-        wilds_(wilds),
+        low_(count(hand, wild.low)),
+        high_(wild.high == kNoWild ? 0 : count(hand, wild.high)),
+        wilds_(low_ + high_),
         rules_(rules),
         out_(out) {}
 
@@ -99,14 +150,13 @@ class WildGenerator {
     return MoveKind::Bomb;  // the four of four-with-two
   }
 
-  // Each rank 3..2 with its natural cards plus `extra` wild cards, the wild rank with
-  // `extra`, the jokers: at most `most` of each.
+  // Each rank 3..2 with its natural cards plus `extra` wild cards (a wild rank with
+  // `extra`), the jokers: at most `most` of each.
   Mask capacity(int extra, int most) const {
-    const Mask stretch = (kWildableOnes & ~nibble(wild_)) * static_cast<Mask>(extra);
-    return per_rank_min(natural_ + stretch + cards_of(wild_, extra), kOnePerRank * static_cast<Mask>(most));
+    return per_rank_min(natural_ + kWildableOnes * static_cast<Mask>(extra), kOnePerRank * static_cast<Mask>(most));
   }
 
-  // Wild cards a combination needs at the least: its cards of the wild rank, and one for
+  // Wild cards a combination needs at the least: its cards of the wild ranks, and one for
   // each card beyond the hand's natural cards of a rank.
   int shortfall(Mask cards) const { return total(cards - per_rank_min(cards, natural_)); }
 
@@ -135,26 +185,37 @@ class WildGenerator {
   }
 
   // Every way to pay for combination `c`: its shortfall in wild cards, and any of its
-  // natural cards (ranks 3..2) replaced by a wild card while wild cards are left.
+  // natural cards (ranks 3..2) replaced by a wild card while wild cards are left; with two
+  // wild ranks, each split of those wild cards between the ranks.
   void expand(const Move& c, const Move* bomb_to_beat) {
     const Mask own = per_rank_min(c.cards, natural_);
     const Mask short_by = c.cards - own;
     const int budget = wilds_ - total(short_by);
     if (budget < 0) return;
-    const auto emit = [&](Mask stand_ins) {
-      Move m = c;
-      if (stand_ins) {
-        if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == kMaxWilds) return;
-        m.stand_ins = encode_stand_ins(stand_ins);
-        m.wild_rank = static_cast<std::uint8_t>(wild_);
-      }
+    const auto keep = [&](const Move& m) {
+      if (is_four_wilds_as_other_bomb(m)) return;
       if (!bomb_to_beat || beats(m, *bomb_to_beat)) out_.push_back(m);
     };
-    for_each_within(own & ~(one_of_each(kJokers) * 0xF), budget, short_by & ~nibble(wild_), emit);
+    const Mask replaceable = own & ~(one_of_each(kJokers) * 0xF);
+    if (high_ == 0) {  // cards of one wild rank: they fill its own places, the rest they stand in for
+      const Mask own_places = nibble(wild_.low);
+      const auto emit = [&](Mask filled) { keep(with_stand_in_groups(c, wild_.low, filled & ~own_places, kNoWild, 0)); };
+      return for_each_within(replaceable, budget, short_by, emit);
+    }
+    const auto emit = [&](Mask filled) {
+      const int n = total(filled);
+      Move m;
+      for (int by_low = std::max(0, n - high_); by_low <= std::min(low_, n); ++by_low) {
+        if (pay_with_wilds(c, filled, wild_, by_low, m)) keep(m);
+      }
+    };
+    for_each_within(replaceable, budget, short_by, emit);
   }
 
   Mask natural_;
-  int wild_;
+  WildRanks wild_;
+  int low_;   // the hand's wild cards of the lower wild rank
+  int high_;  // and of the higher
   int wilds_;
   const Rules& rules_;
   std::vector<Move>& out_;
@@ -162,9 +223,12 @@ class WildGenerator {
 
 }  // namespace
 
-void append_wild_moves(Mask hand, const Move* last, const Rules& rules, int wild, std::vector<Move>& out) {
+void append_wild_moves(Mask hand, const Move* last, const Rules& rules, WildRanks wild, std::vector<Move>& out) {
+  // Wild ranks outside 3..2 make no card wild (the input need not be one the rules allow).
+  if (wild.high != kNoWild && (wild.high < 0 || wild.high > kTwo || wild.high == wild.low)) wild.high = kNoWild;
+  if (wild.low < 0 || wild.low > kTwo) wild = wild.high == kNoWild ? WildRanks{} : WildRanks{wild.high};
   hand &= kRankBits;
-  const int wilds = wild >= 0 && wild <= kTwo ? std::min(count(hand, wild), kMaxWilds) : 0;
+  const int wilds = wild.none() ? 0 : count(hand, wild.low) + (wild.high == kNoWild ? 0 : count(hand, wild.high));
   // Over a soft bomb every natural bomb beats too, where the natural generator offers only
   // higher bombs: ask it for what beats a red-joker solo (every bomb and the rocket) and
   // keep what beats `last`. Over any bomb, what beats is decided by beats().
@@ -180,7 +244,7 @@ void append_wild_moves(Mask hand, const Move* last, const Rules& rules, int wild
     }
     return;
   }
-  WildGenerator gen(hand, wild, wilds, rules, out);
+  WildGenerator gen(per_rank_min(hand, kOnePerRank * kMaxWilds), wild, rules, out);
   if (last) {
     gen.follow(follow, *last);
   } else {

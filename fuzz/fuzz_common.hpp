@@ -102,13 +102,13 @@ inline Rules rules_from(Input& in) {
   r.call_base = 1 + in.u16() % 1000;
   r.max_multiplier = in.byte() % 70;
   // The deal: 3 players with a kitty of 0, 3, 6 or 9, or 4 players with two decks and 0,
-  // 4, 8 or 12; start bonuses or not; wild cards (one deck only) or not.
+  // 4, 8 or 12; start bonuses or not; wild cards of one or two ranks (one deck only) or not.
   const std::uint8_t c = in.byte();
   r.players = c & 1 ? 4 : 3;
   r.decks = r.players - 2;
   r.kitty_size = ((c >> 1) & 3) * (r.players == 4 ? 4 : 3);
   r.start_bonus = c & 8;
-  r.wild = (b & 16) && r.decks == 1;
+  r.wild = (b & 16) && r.decks == 1 ? 1 + ((b >> 5) & 1) : 0;  // one wild rank or two
   if (!validate(r).empty()) fail("rules_from made invalid rules: " + validate(r) + " " + describe(r));
   return r;
 }

@@ -39,7 +39,7 @@ struct Start {
   int to_move = 0;
   Move last{};
   int last_by = -1;
-  int wild = kNoWild;  // a position's wild rank (rules with wild cards)
+  WildRanks wild;  // a position's wild ranks (rules with wild cards)
 };
 
 Game build(const Start& s, const Rules& r) {
@@ -85,9 +85,9 @@ bool make_start(Input& in, Rules& r, Start& s) {
     s.last_by = any_int();
     s.last = in.raw_move();
     if (r.wild) {
-      s.last.stand_ins = in.u16();
-      s.wild = any_int();
-      s.deal.wild = static_cast<std::int8_t>(any_int());
+      s.last.stand_ins = static_cast<std::uint32_t>(in.u16()) << (in.flag() ? 16 : 0);
+      s.wild = WildRanks{any_int(), any_int()};
+      s.deal.wild = WildRanks{any_int(), r.wild == 2 ? any_int() : kNoWild};
     }
     for (int i = 0, n = in.byte() % 5; i < n; ++i) s.hands.push_back(in.u64());
     for (Mask& h : s.deal.hands) h = in.u64();
@@ -110,8 +110,10 @@ bool make_start(Input& in, Rules& r, Start& s) {
   }
   if (s.how == 0) return true;
   if (r.wild) {
-    s.wild = in.below(kTwo + 1);
-    s.deal.wild = static_cast<std::int8_t>(in.below(kTwo + 2) - 1);  // kNoWild: the seed's draw
+    // The rules' number of distinct ranks (raw starts try the wrong numbers).
+    Rng pick(in.u64());
+    s.wild = draw_wilds(pick, r.wild);
+    s.deal.wild = in.flag() ? WildRanks{} : draw_wilds(pick, r.wild);  // none: the seed's draw
   }
   const std::vector<Mask> deck = shuffled_deck(s.seed ^ 0x51ED, r);
   if (s.how == 1) {
@@ -194,7 +196,10 @@ Action junk_action(Input& in, const std::vector<Action>& legal) {
     case 3: a.move.kind = static_cast<MoveKind>((static_cast<int>(a.move.kind) + 1 + in.below(13)) % kNumMoveKinds); break;
     case 4: a.value = static_cast<std::uint8_t>(a.value + 1 + in.below(4)); break;
     case 5: a.type = static_cast<ActionType>((static_cast<int>(a.type) + 1 + in.below(4)) % 5); break;
-    case 6: a.move.stand_ins = in.u16(); a.move.wild_rank = static_cast<std::uint8_t>(in.below(14)); break;
+    case 6:
+      a.move.stand_ins = in.u16() | (in.flag() ? static_cast<std::uint32_t>(in.u16()) << 16 : 0);
+      a.move.wild_rank = static_cast<std::uint8_t>(in.below(14) | (in.flag() ? in.below(15) << 4 : 0));
+      break;
     default: a.move.cards = per_rank_min(a.move.cards | in.u64(), kTwoDecks); break;
   }
   return a;

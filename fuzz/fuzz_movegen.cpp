@@ -9,13 +9,14 @@
 //     exactly the leads that beat last; every reading of a sub-multiset of the hand is
 //     among the leads (all sub-multisets when there are few, some drawn otherwise);
 //   - appending keeps what the vector held before.
-// Under rules with wild cards (laizi) a wild rank byte follows (any value; 0..12 is a
-// rank), the move to beat may be a wild move of another hand (a soft bomb among them),
-// and the checks are those above with a move's cards spent in place of its cards, plus:
-// every move's wild fields are valid and of the wild rank, and on small hands the leads
-// are exactly what a brute-force substitution enumerator finds (oracle.hpp's
-// definition: every sub-multiset spent, every choice of what its wild cards stand for,
-// every natural reading; four wild cards never a soft bomb).
+// Under rules with wild cards (laizi, laizi2) a wild rank byte follows, and a second
+// under two wild ranks (any values; 0..12 is a rank), the move to beat may be a wild move
+// of another hand (a soft bomb among them), and the checks are those above with a move's
+// cards spent in place of its cards, plus: every move's wild fields are valid and of the
+// wild ranks, no two moves are the same (cards spent, combination), and on small hands
+// the leads are exactly what a brute-force substitution enumerator finds (oracle.hpp's
+// definition: every sub-multiset spent, every choice of what each of its wild cards
+// stands for, every natural reading; four wild cards of one rank never a soft bomb).
 #include "../tests/cpp/oracle.hpp"
 #include "fuzz_common.hpp"
 
@@ -30,15 +31,16 @@ long long submask_count(Mask hand) {
   return n;
 }
 
-// The leads by definition (oracle.hpp), sorted.
-std::vector<Move> brute_force_wild(Mask hand, int wild, const Rules& r) {
-  std::vector<Move> out = oracle::wild_leads(hand, wild, r);
-  sort_moves(out);
-  return out;
+// Multisets of `n` ranks out of 13: the brute force's choices for n wild cards.
+long long multisets(int n) {
+  long long m = 1;
+  for (int k = 1; k <= n; ++k) m = m * (12 + k) / k;
+  return m;
 }
 
 int check_wild(Input& in, Mask hand, const Move* last, const Rules& r) {
-  const int wild = static_cast<int>(in.byte()) - 1;  // -1 (none), a rank 0..12, or out of range
+  // -1 (none), a rank 0..12, or out of range; a second under two wild ranks.
+  const WildRanks wild{static_cast<int>(in.byte()) - 1, r.wild == 2 ? static_cast<int>(in.byte()) - 1 : kNoWild};
   Move last_value{};
   if (last == nullptr && in.flag()) {  // a wild move of another hand to beat
     const std::vector<Move> theirs = legal_moves(trim(legal_hand(in.u64(), r), 1 + in.below(8)), nullptr, r, wild);
@@ -51,14 +53,18 @@ int check_wild(Input& in, Mask hand, const Move* last, const Rules& r) {
   append_legal_moves(hand, last, r, wild, moves);
   FUZZ_CHECK(moves.size() >= 3 && moves[0].cards == 1 && moves[2].cards == 1, "append_legal_moves disturbed the vector");
   moves.erase(moves.begin(), moves.begin() + 3);
-  const bool wild_ok = wild >= 0 && wild <= kTwo;
+  // The ranks that make cards wild: those within 3..2, once (the generator ignores others).
+  const auto in_range = [](int rank) { return rank >= 0 && rank <= kTwo; };
+  const WildRanks wild_cards{in_range(wild.low) ? wild.low : kNoWild,
+                             in_range(wild.high) && wild.high != wild.low ? wild.high : kNoWild};
+  const bool wild_ok = !wild_cards.none();
   const bool hand_ok = validate_cards(hand, r).empty();
-  const bool last_ok = last == nullptr || (is_valid_move(*last, r) && (last->stand_ins == 0 || last->wild_rank == wild));
-  const std::string where = " (hand " + to_text(hand) + ", wild " + std::to_string(wild) +
+  const bool last_ok = last == nullptr || (is_valid_move(*last, r) && uses_only(*last, wild_cards));
+  const std::string where = " (hand " + to_text(hand) + ", wild " + std::to_string(wild.low) + "," + std::to_string(wild.high) +
                             (last ? ", last " + dump(*last) : std::string(", leading")) + ", " + describe(r) + ")";
   for (const Move& m : moves) {
     FUZZ_CHECK(contains(m.cards, stand_in_cards(m)), "stand-ins outside the combination: " + dump(m) + where);
-    FUZZ_CHECK(m.stand_ins == 0 || (wild_ok && m.wild_rank == wild), "a move with wild cards of another rank: " + dump(m) + where);
+    FUZZ_CHECK(m.stand_ins == 0 || (wild_ok && uses_only(m, wild_cards)), "a move with wild cards of another rank: " + dump(m) + where);
     FUZZ_CHECK(contains(hand & kRankBits, spent(m)), "a move spends cards outside the hand: " + dump(m) + where);
   }
   if (!hand_ok || !last_ok) return 0;
@@ -82,11 +88,15 @@ int check_wild(Input& in, Mask hand, const Move* last, const Rules& r) {
     FUZZ_CHECK(want.size() == sorted.size() && std::equal(want.begin(), want.end(), sorted.begin(), same_move),
                "follows differ from the leads that beat last" + where);
   }
-  if (wild_ok && submask_count(hand) <= 200) {
-    const std::vector<Move> expected = brute_force_wild(hand, wild, r);
-    FUZZ_CHECK(expected.size() == leads.size() && std::equal(expected.begin(), expected.end(), leads.begin(), same_move),
-               "the leads differ from the brute-force substitutions (" + std::to_string(leads.size()) + " vs " +
-                   std::to_string(expected.size()) + ")" + where);
+  std::set<oracle::WildKey> pairs;
+  for (const Move& m : leads) pairs.insert(oracle::wild_key(m));
+  FUZZ_CHECK(pairs.size() == leads.size(), "one (cards spent, combination) listed as two moves" + where);
+  const auto wilds_of = [&](int rank) { return rank != kNoWild ? count(hand, rank) : 0; };
+  const long long choices = multisets(wilds_of(wild_cards.low)) * multisets(wilds_of(wild_cards.high));
+  if (wild_ok && submask_count(hand) * choices <= 400'000) {
+    const std::set<oracle::WildKey> expected = oracle::wild_lead_keys(hand, wild_cards, r);
+    FUZZ_CHECK(expected == pairs, "the leads differ from the brute-force substitutions (" + std::to_string(pairs.size()) + " vs " +
+                                      std::to_string(expected.size()) + ")" + where);
   }
   return 0;
 }

@@ -113,8 +113,9 @@ def test_masks_are_the_legal_actions(name: str, bidding: str | None) -> None:
         assert _play_out(dz.Game(seed=seed, rules=rules, first_bidder=seed % rules.players), space, rng) > 0
 
 
-def test_wild_card_moves_are_a_combination_id_and_a_stand_in_id() -> None:
-    rules = dz.Rules.preset("laizi")
+@pytest.mark.parametrize("preset", ["laizi", "laizi2"])
+def test_wild_card_moves_are_a_combination_id_and_a_stand_in_id(preset: str) -> None:
+    rules = dz.Rules.preset(preset)
     space = ActionSpace(rules)
     assert len(space) == len(ActionSpace(dz.Rules()))  # the combinations are the standard rules' moves
     rng = random.Random(3)
@@ -126,9 +127,9 @@ def test_wild_card_moves_are_a_combination_id_and_a_stand_in_id() -> None:
             ids, stand_ins = space.legal_ids(game), space.legal_stand_in_ids(game)
             assert len(set(zip(ids.tolist(), stand_ins.tolist()))) == len(legal)  # the pair names the move
             for action, i, s in zip(legal, ids.tolist(), stand_ins.tolist()):
-                assert (space.id(action), space.stand_in_id(action)) == (i, s)
+                assert (space.id(action), space.stand_in_id(action, game.wild_ranks)) == (i, s)
                 if 0 < i < space.first_bid_id:
-                    assert space.with_stand_ins(i, s, game.wild_rank) == action
+                    assert space.with_stand_ins(i, s, game.wild_ranks) == action
                     pairs += s > 0
             game.step(rng.choice(legal))
     assert pairs > 100

@@ -159,7 +159,8 @@ def check_blocks(obs: encode.DouZeroObservation, game: dz.Game) -> None:
             assert cards(f"last_action_{name}") == last_action(game, seat)
     assert one_hot(x[blocks["bombs"]]) == view["bombs"] + view["rockets"]
     if rules.wild:
-        assert one_hot(x[blocks["wild"]]) == game.wild_rank
+        wild = x[blocks["wild"]]  # one-hot, two-hot under laizi2
+        assert set(np.unique(wild)) <= {0, 1} and list(np.flatnonzero(wild)) == list(game.wild_ranks)
     else:
         assert "wild" not in blocks
     # z: the last 5 x seats plays and passes, oldest first, padded in front.

@@ -93,7 +93,8 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     if game.rules.bidding == "classic":
         assert one_hot_index(obs[L["bid"]]) == view["bidding"]["high_bid"]
     assert list(obs[L["seats_present"]]) == [1.0] * n + [0.0] * (layout_seats - n)
-    assert one_hot_index(obs[L["wild"]]) == game.wild_rank
+    assert list(np.flatnonzero(obs[L["wild"]])) == list(game.wild_ranks)  # one-hot, two-hot under laizi2
+    assert set(np.unique(obs[L["wild"]])) <= {0.0, 1.0}
     leading = game.phase == "playing" and game.to_move == seat and game.last is None
     assert obs[L["leading"]][0] == float(leading)
     check_history(obs[L["history"]], game, seat)

@@ -28,6 +28,7 @@ RULES = [
     dz.Rules.preset("openspiel"),  # hands nobody bids for are void
     dz.Rules.preset("four_player"),
     dz.Rules.preset("laizi"),  # a play is its combination, then what its wild cards stand in for
+    dz.Rules.preset("laizi2"),  # the combination, then what each wild rank's cards stand in for
 ]
 # PettingZoo's api_test warns about every dict observation of an environment missing
 # from its own list of classic games, though dicts with "action_mask" are its convention.
@@ -58,17 +59,24 @@ def test_pettingzoo_api_test(rules: dz.Rules) -> None:
     assert unexpected == []
 
 
-def expected_mask(space: dz.ActionSpace, game: dz.Game, chosen: int) -> np.ndarray:
+def expected_mask(space: dz.ActionSpace, game: dz.Game, chosen: int, chosen_low: int = -1) -> np.ndarray:
     """The legal ids from the game's legal actions: the space's ids (of the combinations,
     under wild-card rules), or, once a combination is chosen, its readings' stand-in ids
-    after them."""
-    wild = space.rules.wild
-    mask = np.zeros(len(space) + wild * dz.ActionSpace.STAND_IN_IDS, dtype=bool)
+    after them: with two wild ranks, first the lower rank's part of them, then, once that
+    is chosen, the higher's."""
+    n = dz.ActionSpace.STAND_IN_IDS
+    mask = np.zeros(len(space) + (n if space.rules.wild else 0), dtype=bool)
     for action in game.legal_actions():
         if chosen < 0:
             mask[space.id(action)] = True
         elif space.id(action) == chosen:
-            mask[len(space) + space.stand_in_id(action)] = True
+            reading = space.stand_in_id(action, game.wild_ranks)
+            if space.rules.wild < 2:
+                mask[len(space) + reading] = True
+            elif chosen_low < 0:
+                mask[len(space) + reading % n] = True
+            elif reading % n == chosen_low:
+                mask[len(space) + reading // n] = True
     return mask
 
 
@@ -90,7 +98,8 @@ def _random_hand_pz(env, seed: int) -> tuple[list[int], dict[str, float]]:
             env.step(None)
             continue
         assert env.possible_agents[game.to_move] == agent
-        assert np.array_equal(obs["action_mask"].astype(bool), expected_mask(raw.space, game, obs.get("chosen", -1)))
+        expected = expected_mask(raw.space, game, obs.get("chosen", -1), obs.get("chosen_low", -1))
+        assert np.array_equal(obs["action_mask"].astype(bool), expected)
         for other in env.possible_agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
@@ -176,7 +185,7 @@ def _random_hand_gym(env, seed: int) -> tuple[list[int], float, dict]:
         assert env.observation_space.contains(obs)
         game = env.game
         assert game.to_move == env.seat
-        legal = expected_mask(env.space, game, obs.get("chosen", -1))
+        legal = expected_mask(env.space, game, obs.get("chosen", -1), obs.get("chosen_low", -1))
         assert np.array_equal(obs["action_mask"].astype(bool), legal)
         assert np.array_equal(info["action_mask"], obs["action_mask"])
         assert np.array_equal(env.action_masks(), legal)
@@ -227,6 +236,45 @@ def test_wild_card_plays_are_a_combination_then_its_reading() -> None:
     assert str(table.game.hand(0)) == "67" and table.observe(1)["chosen"] == -1
     # A combination with one reading is played at once; one with none is refused.
     assert not table.play(space.id(dz.Move("77")))
+
+
+def test_two_wild_rank_plays_are_a_combination_then_each_ranks_stand_ins() -> None:
+    from doudizhu.envs._table import Table
+
+    laizi2 = dz.Rules.preset("laizi2")
+
+    def fresh(hand: str) -> Table:
+        table = Table(laizi2)
+        table.game = dz.Game.from_position([hand, "3", "4"], landlord=0, to_move=0, rules=laizi2, wild=("5", "9"))
+        return table
+
+    def stand_ins(text: str) -> int:  # one wild rank's part of a reading, as a stand-in id
+        return dz.ActionSpace.stand_in_id(dz.Move(text, wild="5", rules=laizi2))
+
+    table = fresh("5799")
+    space, before = table.space, table.game.hash
+    trio_of_7 = space.id(dz.Move("777"))
+    one_7, two_7 = stand_ins("57=77"), stand_ins("55=77")
+    # 777 from 5799: 5799 less one card. 997=777 (no five standing in), 579=777 and 599=777
+    # (the five for a seven, and one or two nines): the five's part first.
+    assert table.play(trio_of_7) and table.game.hash == before
+    observed = table.observe(0)
+    assert observed["chosen"] == trio_of_7 and observed["chosen_low"] == -1
+    assert set(np.flatnonzero(observed["action_mask"]) - len(space)) == {0, one_7}
+    assert table.play(len(space) + one_7) and table.game.hash == before
+    observed = table.observe(0)
+    assert observed["chosen_low"] == one_7 and table.observe(1)["chosen_low"] == -1
+    assert set(np.flatnonzero(observed["action_mask"]) - len(space)) == {one_7, two_7}  # then the nines'
+    assert not table.play(len(space) + 0)  # no such reading
+    assert table.play(len(space) + two_7)
+    assert str(table.game.hand(0)) == "7" and table.observe(0)["chosen"] == -1
+    # A step with one choice is taken at once: 997=777 once the fives stand for nothing.
+    table = fresh("5799")
+    assert table.play(trio_of_7) and table.play(len(space) + 0)
+    assert str(table.game.hand(0)) == "5"
+    # 5599=TTTT is the one reading of a bomb of tens: played at once.
+    table = fresh("5599")
+    assert table.play(space.id(dz.Move("TTTT"))) and table.game.phase == "over"
 
 
 def test_gymnasium_bots_are_the_named_policies() -> None:

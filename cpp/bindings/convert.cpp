@@ -157,9 +157,10 @@ std::uint64_t seed_arg(py::handle obj, const char* what) {
 
 int seat_from(py::handle obj, int seats, const char* what) { return static_cast<int>(int_arg(obj, what, 0, seats - 1)); }
 
+bool is_bool(py::handle obj) { return PyBool_Check(obj.ptr()) || is_instance(obj, python_types().numpy_bool); }
+
 bool bool_arg(py::handle obj, const char* what) {
-  if (PyBool_Check(obj.ptr())) return obj.ptr() == Py_True;
-  if (is_instance(obj, python_types().numpy_bool)) return PyObject_IsTrue(obj.ptr()) == 1;
+  if (is_bool(obj)) return PyObject_IsTrue(obj.ptr()) == 1;
   throw py::type_error(std::string(what) + " must be True or False, not " + type_name(obj));
 }
 
@@ -203,10 +204,33 @@ int rank_arg(py::handle obj, const char* what, int highest) {
   return rank;
 }
 
-int wild_arg(py::handle obj, const Rules& rules) {
-  if (obj.is_none()) return kNoWild;
+WildRanks wild_arg(py::handle obj, const Rules& rules) {
+  if (obj.is_none()) return {};
   if (!rules.wild) throw py::value_error("wild: a wild rank needs rules with wild cards (Rules.preset('laizi'))");
-  return rank_arg(obj, "wild", kTwo);
+  if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) return rank_arg(obj, "wild", kTwo);
+  const auto ranks = py::reinterpret_borrow<py::sequence>(obj);
+  if (ranks.size() > static_cast<std::size_t>(rules.wild)) {
+    throw py::value_error("wild: " + std::to_string(ranks.size()) + " ranks, and these rules have " +
+                          (rules.wild == 1 ? "one wild rank" : "two wild ranks"));
+  }
+  if (ranks.size() == 0) return {};
+  const int low = rank_arg(ranks[0], "wild", kTwo);
+  if (ranks.size() == 1) return low;
+  const int high = rank_arg(ranks[1], "wild", kTwo);
+  if (high == low) throw py::value_error("wild: the two wild ranks must differ");
+  return {low, high};
+}
+
+py::object wild_obj(WildRanks wild) {
+  if (wild.none()) return py::none();
+  if (wild.high == kNoWild) return py::int_(wild.low);
+  return py::make_tuple(wild.low, wild.high);
+}
+
+py::tuple wild_tuple(WildRanks wild) {
+  if (wild.none()) return py::tuple();
+  if (wild.high == kNoWild) return py::make_tuple(wild.low);
+  return py::make_tuple(wild.low, wild.high);
 }
 
 Move reading_move(const Reading& r, const char* what) {
@@ -215,7 +239,7 @@ Move reading_move(const Reading& r, const char* what) {
   return r.move;
 }
 
-Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, int wild, const char* what) {
+Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, WildRanks wild, const char* what) {
   if (py::isinstance<py::str>(obj)) {
     const std::string text = text_arg(obj, what);
     if (text.find_first_of("=/") != std::string::npos) return reading_move(read_move(text, rules, wild, kind), what);
@@ -267,7 +291,7 @@ PolicyKind policy_arg(py::handle policy) {
   return *kind;
 }
 
-std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild) {
+std::optional<Move> to_last(py::handle obj, const Rules& rules, WildRanks wild) {
   if (obj.is_none()) return std::nullopt;
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) {
     const Move& m = value_of<Move>(obj);

@@ -92,6 +92,8 @@ int seat_from(py::handle obj, int seats, const char* what);
 
 // A strict bool: True or False (a NumPy bool too), TypeError for anything else.
 bool bool_arg(py::handle obj, const char* what);
+// Whether `obj` is a bool or a NumPy bool (what bool_arg takes).
+bool is_bool(py::handle obj);
 
 // A mask from Cards, card text, an int mask, a mapping rank -> count (a Counter) or an
 // iterable of card tokens; `what` names the argument in errors. Counts are checked
@@ -113,15 +115,21 @@ const Rules& to_rules(py::handle obj);
 Move reading_move(const Reading& r, const char* what);
 
 // The one move of move text or Cards (narrowed to `kind` when given), MoveError otherwise.
-Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, int wild, const char* what);
+Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, WildRanks wild, const char* what);
 
 // A rank: an index 0..highest (int-like) or one card character ("5", "t", "10", "BJ");
 // TypeError / ValueError naming `what` otherwise.
 int rank_arg(py::handle obj, const char* what, int highest);
 
-// The wild rank argument: None (kNoWild: no rank is wild), a rank index 0..12 or a rank
-// character 3..2; only rules with wild cards take a rank. TypeError / ValueError otherwise.
-int wild_arg(py::handle obj, const Rules& rules);
+// The wild ranks argument: None (no rank is wild), a rank (an index 0..12 or a rank
+// character 3..2), or a tuple or list of up to rules.wild different ranks; only rules with
+// wild cards take one. TypeError / ValueError otherwise.
+WildRanks wild_arg(py::handle obj, const Rules& rules);
+
+// Wild ranks as Python values the other way: None, the rank, or the pair (low, high).
+py::object wild_obj(WildRanks wild);
+// The tuple of the wild ranks, lowest first (empty, one or two).
+py::tuple wild_tuple(WildRanks wild);
 
 // The Python object for a Move (or an Action), shared by lists that return an equal one:
 // they are immutable, and reusing one costs far less than a new pybind11 instance. A
@@ -132,7 +140,7 @@ py::object interned(const Action& a);
 
 // A move to beat: None (leading), a Move, or move text with one reading. Checked under
 // `rules`, with `wild` the wild rank of its wild cards.
-std::optional<Move> to_last(py::handle obj, const Rules& rules, int wild = kNoWild);
+std::optional<Move> to_last(py::handle obj, const Rules& rules, WildRanks wild = {});
 
 // The NumPy row format of moves: the Move struct itself (16 bytes), fields cards, kind,
 // key, length, wild_rank and stand_ins; rows with cards == 0 stand for "no move" (leading).
@@ -159,7 +167,7 @@ void rows_into(std::vector<Row>& rows, py::handle obj, const py::dtype& dtype, c
   rows.resize(static_cast<std::size_t>(arr.shape(0)));
   if (!rows.empty()) std::memcpy(rows.data(), arr.data(), rows.size() * sizeof(Row));
   if constexpr (requires(Row r) { r.zero; }) {
-    for (Row& row : rows) row.zero = 0;  // the bytes no field names: whatever the caller's array held
+    for (Row& row : rows) std::memset(&row.zero, 0, sizeof row.zero);  // the bytes no field names: whatever the caller's array held
   }
 }
 

@@ -7,7 +7,7 @@ namespace ddz::py_bind {
 namespace {
 
 // Made at registration and kept for the life of the process: set_error() uses them.
-std::array<PyObject*, 4> types{};
+std::array<PyObject*, 5> types{};
 
 }  // namespace
 
@@ -22,6 +22,7 @@ void register_errors(py::module_& m) {
     return type;
   };
   PyObject* base = make("DoudizhuError", PyExc_ValueError, "The base of the engine's errors (a ValueError).");
+  types[static_cast<std::size_t>(ErrorKind::General)] = base;
   types[static_cast<std::size_t>(ErrorKind::Cards)] =
       make("CardsError", base, "Card text, a mask, a count or a mapping that names no cards the rules allow.");
   types[static_cast<std::size_t>(ErrorKind::Move)] =

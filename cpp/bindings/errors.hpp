@@ -12,6 +12,7 @@ namespace ddz::py_bind {
 namespace py = pybind11;
 
 enum class ErrorKind {
+  General,        // DoudizhuError itself: a question with no one answer (Game.wild_rank under two wild ranks)
   Cards,          // CardsError: card text, masks, counts, mappings
   Move,           // MoveError: no combination, several readings, invalid move data
   IllegalAction,  // IllegalActionError: an action the game refuses now

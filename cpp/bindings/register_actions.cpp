@@ -57,6 +57,12 @@ py::array_t<bool> mask(const ActionSpace& space, py::handle game_obj) {
   return out;
 }
 
+// One or two wild ranks as wild_arg reads them, whatever rules will judge them.
+WildRanks any_wild_ranks(py::handle obj) {
+  static const Rules two_wild = *preset("laizi2");
+  return wild_arg(obj, two_wild);
+}
+
 // The stand-in ids of the legal actions of the player to move, in legal_actions() order.
 py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, py::handle game_obj) {
   const Game& game = game_arg(space, game_obj);
@@ -65,7 +71,7 @@ py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, py::
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(legal.size()));
   auto* data = out.mutable_data();
   for (std::size_t i = 0; i < legal.size(); ++i) {
-    data[i] = legal[i].type == ActionType::Play ? ActionSpace::stand_in_id(legal[i].move) : 0;
+    data[i] = legal[i].type == ActionType::Play ? ActionSpace::stand_in_id(legal[i].move, game.state().wild) : 0;
   }
   return out;
 }
@@ -165,23 +171,32 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
       .def_property_readonly("first_bid_id", &ActionSpace::first_bid_id, "The first bidding id (== size without bidding).")
       .def("__len__", &ActionSpace::size)
       .def_property_readonly_static("STAND_IN_IDS", [](py::handle) { return ActionSpace::kStandInIds; })
-      .def_static("stand_in_id", [](py::handle action) {
+      .def_static("stand_in_id", [](py::handle action, py::handle wild) {
             const Action a = action_arg(action, "action");
-            return a.type == ActionType::Play ? ActionSpace::stand_in_id(a.move) : 0;
-          }, py::arg("action"), "What a move's wild cards stand in for, as an id (0: none, and for every other action).")
+            if (a.type != ActionType::Play) return 0;
+            const int id = ActionSpace::stand_in_id(a.move, any_wild_ranks(wild));
+            if (id < 0) throw py::value_error(action_repr(a) + " has wild cards of a rank that is not wild");
+            return id;
+          }, py::arg("action"), py::arg("wild_ranks") = py::none(),
+          "What a move's wild cards stand in for, as an id (0: none, and for every other action). With two wild\n"
+          "ranks, low + STAND_IN_IDS x high: the ids of what the lower and the higher of `wild_ranks` (the hand's;\n"
+          "None: the move's own) stand in for.")
       .def("with_stand_ins", [](const ActionSpace& space, py::handle id_obj, py::handle stand_in_obj, py::handle wild) {
             const int id = id_arg(space, id_obj);
             if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
-            const auto stand_in = static_cast<int>(int_arg(stand_in_obj, "stand-in id", 0, ActionSpace::kStandInIds - 1));
-            const int wild_rank = rank_arg(wild, "wild_rank", kTwo);
+            const WildRanks wild_ranks = any_wild_ranks(wild);  // the space's rules judge them
+            if (wild_ranks.none()) throw py::value_error("wild_rank: a wild rank, or under two wild ranks the pair");
+            const int ids = wild_ranks.high == kNoWild ? ActionSpace::kStandInIds : ActionSpace::kStandInIds * ActionSpace::kStandInIds;
+            const auto stand_in = static_cast<int>(int_arg(stand_in_obj, "stand-in id", 0, ids - 1));
             try {
-              return interned(Action::play(space.with_stand_ins(id, stand_in, wild_rank)));
+              return interned(Action::play(space.with_stand_ins(id, stand_in, wild_ranks)));
             } catch (const std::invalid_argument& e) {
               raise(ErrorKind::Move, "stand-in id " + std::to_string(stand_in) + " on " +
                                          action_repr(space.action(id)) + ": " + e.what());
             }
           }, py::arg("id"), py::arg("stand_in_id"), py::arg("wild_rank"),
-          "The play of move id `id` whose wild cards (of `wild_rank`) stand in for the ranks of `stand_in_id`.")
+          "The play of move id `id` whose wild cards (of `wild_rank`, or of the pair of wild ranks under laizi2)\n"
+          "stand in for the ranks of `stand_in_id`.")
       .def("id", [](const ActionSpace& space, py::handle action) {
             const Action a = action_arg(action, "action");
             const int id = space.id(a);

@@ -56,7 +56,7 @@ void register_evaluate(py::module_& m) {
         "Plays the seats with a built-in policy until a seat with None is to move or the hand is over.");
   m.def("play_error", [](py::handle hand, py::handle play, py::handle last, py::handle rules, py::handle wild) {
           const Rules& r = to_rules(rules);
-          const int w = wild_arg(wild, r);
+          const WildRanks w = wild_arg(wild, r);
           const Mask h = to_mask(hand, "hand", r);
           const std::optional<Move> l = to_last(last, r, w);
           const Move* beat = l ? &*l : nullptr;

@@ -64,7 +64,7 @@ Deal deal_arg(py::handle hands_obj, py::handle kitty, const Rules& rules, py::ha
   const auto players = static_cast<std::size_t>(rules.players);
   if (hands.size() != players) throw py::value_error("a deal has " + std::to_string(players) + " hands");
   Deal d;
-  d.wild = static_cast<std::int8_t>(wild_arg(wild, rules));  // kNoWild: with wild cards, the seed's draw
+  d.wild = wild_arg(wild, rules);  // none: with wild cards, the seed's draw
   for (std::size_t seat = 0; seat < players; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
   d.kitty = to_mask(kitty, "kitty", rules);
   return d;
@@ -73,7 +73,7 @@ Deal deal_arg(py::handle hands_obj, py::handle kitty, const Rules& rules, py::ha
 // A position's cards and seats; Game::from_position checks how they fit together.
 Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move, py::handle last,
                    py::handle last_by, const Rules& rules, py::handle wild) {
-  const int w = wild_arg(wild, rules);
+  const WildRanks w = wild_arg(wild, rules);
   const py::list hands = hands_arg(hands_obj);
   const std::size_t seats = hands.size();
   if (seats != 2 && seats != static_cast<std::size_t>(rules.players)) {
@@ -108,8 +108,6 @@ py::object optional_seat(int seat) { return seat < 0 ? py::object(py::none()) : 
 
 py::object optional_move_obj(const Move& m) { return m.cards ? interned(m) : py::object(py::none()); }
 
-py::object wild_obj(int wild) { return wild == kNoWild ? py::object(py::none()) : py::object(py::int_(wild)); }
-
 Stake stake_of(const Game& g) { return stake_so_far(g.state(), g.rules()); }
 
 py::list history_list(const Game& g, bool current_deal_only) {
@@ -127,6 +125,7 @@ py::dict seat_view_dict(const Game& g, py::handle seat_obj) {
   o["to_move"] = s.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(s.to_move));
   o["landlord"] = optional_seat(s.landlord);
   o["wild_rank"] = wild_obj(s.wild);
+  o["wild_ranks"] = wild_tuple(s.wild);
   o["hand"] = Cards{s.hands[static_cast<std::size_t>(seat)]};
   py::list sizes, played;
   for (int i = 0; i < s.seats; ++i) {
@@ -160,7 +159,7 @@ py::tuple hands_tuple(const std::array<Mask, kMaxSeats>& hands, int seats) {
   return out;
 }
 
-// (hands, kitty, wild rank or None) of each deal.
+// (hands, kitty, wild rank or None, or the pair of wild ranks) of each deal.
 py::list deals_list(const Game& g) {
   py::list out;
   for (const Deal& d : g.deals()) out.append(py::make_tuple(hands_tuple(d.hands, g.initial().seats), Cards{d.kitty}, wild_obj(d.wild)));
@@ -358,20 +357,26 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
           }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = 0, py::arg("landlord") = py::none(),
           py::arg("rules") = py::none(), py::arg("seed") = py::none(), py::arg("wild") = py::none(),
           "A hand from one hand per player (17 cards each in the standard rules) and the kitty; landlord=seat skips\n"
-          "the bidding (base 1). With wild cards, wild is the wild rank (None: the one the seed draws).")
+          "the bidding (base 1). With wild cards, wild is the wild rank, or the pair of them under laizi2 (None: what the\n"
+          "seed draws).")
       .def_static("from_position", [](py::handle hands, py::handle landlord, py::handle to_move, py::handle last,
                                       py::handle last_by, py::handle rules, py::handle wild) {
             return position_game(hands, landlord, to_move, last, last_by, to_rules(rules), wild);
           }, py::arg("hands"), py::arg("landlord"), py::arg("to_move"), py::arg("last") = py::none(),
           py::arg("last_by") = py::none(), py::arg("rules") = py::none(), py::arg("wild") = py::none(),
           "A position in play: 2 hands (landlord against one opponent) or one per player, who moves, the move to\n"
-          "beat; with wild cards, the wild rank.")
+          "beat; with wild cards, the wild rank (a pair of ranks under laizi2).")
       .def_property_readonly("to_move", [](const Game& g) {
             return g.state().phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(g.state().to_move));
           })
       .def_property_readonly("seats", [](const Game& g) { return g.state().seats; })
-      .def_property_readonly("wild_rank", [](const Game& g) { return wild_obj(g.state().wild); },
-                             "The rank index (0..12) of this deal's wild cards (laizi), or None.")
+      .def_property_readonly("wild_rank", [](const Game& g) {
+            const WildRanks w = g.state().wild;
+            if (w.high != kNoWild) raise(ErrorKind::General, "two ranks are wild in this hand: read Game.wild_ranks");
+            return wild_obj(w);
+          }, "The rank index (0..12) of this deal's wild cards (laizi), or None; DoudizhuError when two ranks are wild (laizi2: read wild_ranks).")
+      .def_property_readonly("wild_ranks", [](const Game& g) { return wild_tuple(g.state().wild); },
+                             "The rank indexes of this deal's wild cards, lowest first: () without wild cards, one under laizi, two under laizi2.")
       .def("hand", [](const Game& g, py::handle seat) {
             return Cards{g.state().hands[static_cast<std::size_t>(seat_from(seat, g.state().seats, "seat"))]};
           }, py::arg("seat"))

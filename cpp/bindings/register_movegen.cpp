@@ -16,7 +16,7 @@ const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle r
   thread_local std::vector<Move> buffer;
   const Rules& r = to_rules(rules);
   const Mask h = to_mask(hand, "hand", r);
-  const int w = wild_arg(wild, r);
+  const WildRanks w = wild_arg(wild, r);
   const std::optional<Move> l = to_last(last, r, w);
   buffer.clear();
   append_legal_moves(h, l ? &*l : nullptr, r, w, buffer);
@@ -92,7 +92,7 @@ struct Batch {
   std::vector<Move> moves;
   std::size_t previous_size = 0;  // moves in the thread's previous batch
 
-  std::string run(const Rules& r, int w, std::int64_t* offsets);
+  std::string run(const Rules& r, WildRanks w, std::int64_t* offsets);
 };
 
 // The calling thread's batch, out of line so that its address is a value to the caller.
@@ -105,7 +105,7 @@ struct Batch {
 }
 
 // Generates every position's moves (GIL released) and their offsets (append_batch_moves).
-std::string Batch::run(const Rules& r, int w, std::int64_t* offsets) {
+std::string Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
   py::gil_scoped_release release;
   moves.clear();
   if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
@@ -119,7 +119,7 @@ std::string Batch::run(const Rules& r, int w, std::int64_t* offsets) {
 
 py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::handle wild) {
   const Rules r = to_rules(rules);
-  const int w = wild_arg(wild, r);
+  const WildRanks w = wild_arg(wild, r);
   // Integer masks only: forcecast would turn 1.5 into 1, True into 1 and '33' into 33.
   const auto given = py::array::ensure(hands_arg);
   if (!given) throw py::type_error("hands must be a 1-d array (or sequence) of int masks");

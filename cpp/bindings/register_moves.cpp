@@ -24,10 +24,19 @@ Move unpickle(const py::tuple& t) {
          static_cast<MoveKind>(int_arg(t[1], "pickled Move kind", 0, kNumMoveKinds - 1)),
          static_cast<std::uint8_t>(int_arg(t[2], "pickled Move key", 0, kNumRanks - 1)),
          static_cast<std::uint8_t>(int_arg(t[3], "pickled Move length", 1, 255)),
-         static_cast<std::uint8_t>(int_arg(t[5], "pickled Move wild_rank", 0, kTwo)),
-         static_cast<std::uint16_t>(int_arg(t[4], "pickled Move stand_ins", 0, 0xFFFF))};
+         static_cast<std::uint8_t>(int_arg(t[5], "pickled Move wild_rank", 0, 0xFF)),
+         static_cast<std::uint32_t>(int_arg(t[4], "pickled Move stand_ins", 0, 0xFFFF'FFFF))};
   if (auto why = move_error(m); !why.empty()) raise(ErrorKind::Move, "pickled Move: " + why);
   return m;
+}
+
+// ", wild='5'" or ", wild=('5', '9')": the wild ranks whose cards stand in, as Move() takes them.
+std::string wild_repr(const Move& mv) {
+  const StandInGroups g = stand_in_groups(mv);
+  if (g.first.wild == kNoWild) return {};
+  const std::string low = std::string("'") + rank_char(g.first.wild) + "'";
+  if (g.second.wild == kNoWild) return ", wild=" + low;
+  return ", wild=(" + low + ", '" + rank_char(g.second.wild) + "')";
 }
 
 }  // namespace
@@ -53,7 +62,7 @@ py::dtype move_dtype() {
   return storage
       .call_once_and_store_result([] {
         return structured_dtype({"cards", "kind", "key", "length", "wild_rank", "stand_ins"},
-                                {"<u8", "u1", "u1", "u1", "u1", "<u2"},
+                                {"<u8", "u1", "u1", "u1", "u1", "<u4"},
                                 {offsetof(Move, cards), offsetof(Move, kind), offsetof(Move, key), offsetof(Move, length),
                                  offsetof(Move, wild_rank), offsetof(Move, stand_ins)},
                                 sizeof(Move));
@@ -132,7 +141,9 @@ only reading of the cards (of `kind` when given) and raises ValueError otherwise
 With wild cards (laizi) `cards` is the combination as it stands and `spent` the cards it
 takes from the hand; `wilds` wild cards of rank `wild_rank` stand in for the ranks of
 `stand_ins`. str(move) is then "spent=cards", and Move("34556=34567", wild="5",
-rules=Rules.preset("laizi")) builds one.)doc")
+rules=Rules.preset("laizi")) builds one. With two wild ranks (laizi2) the cards of both
+may stand in: `wild_ranks` and `stand_in_groups` say which stand for what, and
+Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc")
       .def(py::init([](py::handle cards, std::optional<MoveKind> kind, py::handle rules, py::handle wild) {
              const Rules& r = to_rules(rules);
              return move_arg(cards, kind, r, wild_arg(wild, r), "cards");
@@ -147,8 +158,23 @@ rules=Rules.preset("laizi")) builds one.)doc")
                              "How many wild cards stand in for other ranks (0: a natural move).")
       .def_property_readonly("stand_ins", [](const Move& mv) { return Cards{stand_in_cards(mv)}; },
                              "The ranks the wild cards stand in for, one card each.")
-      .def_property_readonly("wild_rank", [](const Move& mv) { return mv.stand_ins ? py::object(py::int_(mv.wild_rank)) : py::object(py::none()); },
-                             "The rank index of the wild cards standing in, or None for a natural move.")
+      .def_property_readonly("wild_rank", [](const Move& mv) {
+            const StandInGroups g = stand_in_groups(mv);
+            if (g.second.wild != kNoWild) raise(ErrorKind::General, "wild cards of two ranks stand in: read Move.wild_ranks");
+            return wild_obj(g.first.wild);
+          }, "The rank index of the wild cards standing in, or None for a natural move; DoudizhuError when cards of two wild ranks stand in (read wild_ranks).")
+      .def_property_readonly("wild_ranks", [](const Move& mv) {
+            const StandInGroups g = stand_in_groups(mv);
+            return wild_tuple({g.first.wild, g.second.wild});
+          }, "The rank indexes of the wild cards standing in, lowest first: () for a natural move.")
+      .def_property_readonly("stand_in_groups", [](const Move& mv) {
+            const StandInGroups g = stand_in_groups(mv);
+            py::list out;
+            for (const StandInGroup& group : {g.first, g.second}) {
+              if (group.wild != kNoWild) out.append(py::make_tuple(group.wild, Cards{group.ranks}));
+            }
+            return py::tuple(out);
+          }, "(wild rank, Cards of the ranks its cards stand for) for each wild rank whose cards stand in, lowest first.")
       .def_property_readonly("soft", [](const Move& mv) { return is_soft_bomb(mv); }, "Whether this is a soft bomb (with wild cards).")
       .def("beats", [](const Move& a, const Move& b) { return beats(a, b); }, py::arg("other"),
            "Whether this move may be played over `other`.")
@@ -156,7 +182,7 @@ rules=Rules.preset("laizi")) builds one.)doc")
       .def("__repr__", [](const Move& mv) {
             return "Move('" + move_text(mv) + "', MoveKind." + kind_name(mv.kind) + ", key=" + std::to_string(mv.key) +
                    ", length=" + std::to_string(mv.length) +
-                   (mv.stand_ins ? ", wild='" + std::string(1, rank_char(mv.wild_rank)) + "'" : std::string()) + ")";
+                   wild_repr(mv) + ")";
           })
       .def("__eq__", [](const Move& a, py::handle b) -> py::object {
             if (!py::isinstance<Move>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);

@@ -33,6 +33,8 @@ Rules with_fields(Rules r, const py::dict& fields) {
       r.*(f.choice) = *b;
     } else if (f.flag) {
       r.*(f.flag) = bool_arg(value, what.c_str());
+    } else if (f.was_flag && is_bool(value)) {
+      r.*(f.number) = bool_arg(value, what.c_str()) ? 1 : 0;
     } else {
       r.*(f.number) = static_cast<int>(int_arg(value, what.c_str(), -1'000'000, 1'000'000));  // validate() bounds each field
     }
@@ -58,16 +60,17 @@ joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, deck
 and the game's players (3, or 4 with decks=2), kitty_size (the rest of the deck is dealt
 in equal hands), start_bonus, bidding ('classic', 'call_rob' or 'none'),
 passed_may_bid_again, redeal_when_nobody_bids, call_base, max_multiplier (0: no cap),
-max_redeals, wild (laizi: a wild rank is drawn after each deal).
+max_redeals, wild (the number of wild ranks drawn after each deal: 0, 1 for laizi, 2 for
+laizi2; True and False read as 1 and 0).
 Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the variants
-'sanren', 'happy', 'four_player' and 'laizi'.)doc")
+'sanren', 'happy', 'four_player', 'laizi' and 'laizi2'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
       .def_static("preset", [](const std::string& name) {
             if (auto r = preset(name)) return *r;
             std::string names;
             for (const auto& n : preset_names()) names += (names.empty() ? "" : ", ") + n;
             throw py::value_error("unknown preset '" + name + "'; presets: " + names);
-          }, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player or laizi.")
+          }, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player, laizi or laizi2.")
       .def_static("presets", &preset_names, "Names of the presets.")
       .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
            "A copy with the given fields changed.")

@@ -17,11 +17,11 @@ py::dtype action_dtype() {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::dtype> storage;
   return storage
       .call_once_and_store_result([] {
-        return structured_dtype({"cards", "kind", "key", "length", "type", "value", "seat", "stand_ins"},
-                                {"<u8", "u1", "u1", "u1", "u1", "u1", "u1", "<u2"},
+        return structured_dtype({"cards", "kind", "key", "length", "type", "value", "seat", "stand_ins", "stand_ins_high"},
+                                {"<u8", "u1", "u1", "u1", "u1", "u1", "u1", "<u2", "<u2"},
                                 {offsetof(ActionRow, cards), offsetof(ActionRow, kind), offsetof(ActionRow, key),
                                  offsetof(ActionRow, length), offsetof(ActionRow, type), offsetof(ActionRow, value),
-                                 offsetof(ActionRow, seat), offsetof(ActionRow, stand_ins)},
+                                 offsetof(ActionRow, seat), offsetof(ActionRow, stand_ins), offsetof(ActionRow, stand_ins_high)},
                                 sizeof(ActionRow));
       })
       .get_stored();
@@ -88,7 +88,8 @@ py::dict run(py::handle games_obj, py::handle policy, py::handle seed, py::handl
   out["multiplier"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.multiplier; });
   out["moves"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.moves; });
   out["redeals"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.redeals; });
-  out["wild"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.deal.wild; });
+  out["wild"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.deal.wild.low; });
+  out["wild_high"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.deal.wild.high; });
   out["payouts"] = columns<std::int64_t>(g, players, [](const GameSummary& s, int j) { return s.payouts[static_cast<std::size_t>(j)]; });
   if (record) {
     out["actions"] = structured_rows(action_dtype(), result.actions.data(), result.actions.size(), sizeof(ActionRow));

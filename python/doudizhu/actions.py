@@ -38,6 +38,14 @@ marks the combinations some reading of the hand forms, and ``space.legal_ids(gam
 chooses the combination as under the natural rules, then how to pay for it: the
 environments (:mod:`doudizhu.envs`) play the two choices as two steps.
 
+With two wild ranks (laizi2) each rank's cards stand in for a multiset of that same
+enumeration, and a move's stand-in id is ``low + STAND_IN_IDS * high`` (``low`` for the
+hand's lower wild rank, ``high`` for the higher; ``high`` is 0 under one wild rank, so laizi's
+ids are unchanged). ``ActionSpace.stand_in_id(action, game.wild_ranks)`` names them relative
+to the hand's wild ranks, and ``space.with_stand_ins(id, stand_in_id, game.wild_ranks)``
+gives the move back; the environments play the combination and the two parts as up to
+three steps.
+
 Peer encodings (no peer package is needed at run time):
 
 - :func:`to_rlcard` / :func:`from_rlcard`: RLCard 1.2.0's action strings, a play's cards

@@ -20,8 +20,9 @@ from .selfplay import SelfPlayResult, selfplay
 # ---------------------------------------------------------------------------- moves
 def _moves(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
-    moves = legal_moves(Cards(args.hand), args.last, rules, args.wild)
-    header = f"{len(moves)} moves for {Cards(args.hand)}" + (f" with {args.wild}s wild" if args.wild else "")
+    wild = args.wild.split(",") if args.wild else []  # "5", or "5,9" with two wild ranks
+    moves = legal_moves(Cards(args.hand), args.last, rules, wild or None)
+    header = f"{len(moves)} moves for {Cards(args.hand)}" + (f" with {'s and '.join(wild)}s wild" if wild else "")
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
     for move in moves:
         print(f"  {move!s:<20} {move.kind.name.lower()}", file=out)
@@ -197,7 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("hand", help="the hand as card text, e.g. 33344456789TJQKA2BR")
     moves.add_argument("--last", help="the move to beat (card text); omit to lead")
     moves.add_argument("--rules", default="standard", choices=presets, help="rules preset")
-    moves.add_argument("--wild", default=None, help="the wild rank, e.g. 5 (with --rules laizi)")
+    moves.add_argument(
+        "--wild", default=None, help="the wild rank, e.g. 5 (with --rules laizi), or two, e.g. 5,9 (--rules laizi2)"
+    )
     moves.set_defaults(run="moves")
     _add_serve(commands, defaults)
     _add_train(commands, defaults)

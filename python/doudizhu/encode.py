@@ -90,8 +90,9 @@ def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
     ``passes``                1            passes since the move to beat (in play)
     ``leading``               1            1 when the observer is to move and leads
     ``seats_present``         S            1 for each seat of the game
-    ``wild``                  13           the wild rank 3..2 (laizi), one-hot; zeros
-                                           without wild cards
+    ``wild``                  13           the wild rank 3..2 (laizi), one-hot; two-hot
+                                           with two wild ranks (laizi2); zeros without
+                                           wild cards
     ========================  ===========  ============================================
 
     Bidding actions are not in ``history``: the bidding blocks sum them up.
@@ -206,6 +207,7 @@ def douzero_layout(rules: Rules | None = None) -> DouZeroLayout:
                                       landlord, P for a peasant)
     ``bombs``                 B       bombs and rockets played, one-hot
     ``wild``                  13      wild cards only: the wild rank 3..2, one-hot
+                                      (two-hot: both wild ranks under laizi2)
     ``action``                C       (action part) the action's combination, zeros for
                                       a pass
     ``action_spent``          C       (action part, wild cards only) the cards it takes

@@ -9,6 +9,7 @@ A record (version 2) is a dict::
      "first_bidder": 0,               # "seed" and "deal"
      "landlord": None,                # "deal": a given landlord skips the auction
      "deals": [{"hands": ["...", "...", "..."], "kitty": "...", "wild": "5"}],  # "seed" and "deal"
+                                      # (laizi2: "wild": ["5", "9"])
      "position": {"hands": [...], "landlord": 0, "to_move": 1, "last": "4", "last_by": 0, "wild": None},
      "actions": ["bid 1", "bid 0", ..., "33344456", "pass", ...]}
 
@@ -60,7 +61,7 @@ def to_record(game: Game) -> dict[str, Any]:
             "to_move": origin["to_move"],
             "last": None if last is None else _play_text(game, last),
             "last_by": origin["last_by"],
-            "wild": _rank_text(origin["wild"]),
+            "wild": _wild_text(origin["wild"]),
         }
     else:
         record["first_bidder"] = origin["first_bidder"]
@@ -101,15 +102,20 @@ def from_record(record: Mapping[str, Any]) -> Game:
 # --- writing -----------------------------------------------------------------------------
 
 
-def _rank_text(rank: int | None) -> str | None:
-    return None if rank is None else rank_name(rank)
+def _wild_text(wild: int | tuple[int, int] | None) -> str | list[str] | None:
+    """A deal's wild ranks as text: None, one rank ("5"), or the pair under laizi2 (["5", "9"])."""
+    if wild is None:
+        return None
+    if isinstance(wild, tuple):
+        return [rank_name(rank) for rank in wild]
+    return rank_name(wild)
 
 
-def _deal_dict(deal: tuple[tuple[Cards, ...], Cards, int | None], rules: Rules) -> dict[str, Any]:
+def _deal_dict(deal: tuple[tuple[Cards, ...], Cards, int | tuple[int, int] | None], rules: Rules) -> dict[str, Any]:
     hands, kitty, wild = deal
     out: dict[str, Any] = {"hands": [str(hand) for hand in hands], "kitty": str(kitty)}
     if rules.wild:
-        out["wild"] = _rank_text(wild)
+        out["wild"] = _wild_text(wild)
     return out
 
 

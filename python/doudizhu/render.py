@@ -78,6 +78,13 @@ def backs_svg(count: int) -> str:
     return _row_svg(None, count)
 
 
+def wild_names(game: Game) -> str:
+    """The hand's wild ranks in words, as the table shows them: 'the 5s', 'the 5s and 9s'
+    (two wild ranks), or '' without wild cards."""
+    ranks = game.wild_ranks
+    return f"the {' and '.join(f'{rank_name(rank)}s' for rank in ranks)}" if ranks else ""
+
+
 def role(game: Game, seat: int) -> str:
     """A seat's role as the table shows it: 'bidding' until there is a landlord, then
     'landlord' or 'peasant' (the terminal game's screen says the same)."""
@@ -114,8 +121,8 @@ def game_svg(game: Game, seat: int | None = None) -> str:
         parts.append(row)
         width, y = max(width, w + 8), y + _ROW_H
     stake = f"{game.phase}: stake base {game.bid_value} x {game.multiplier}"
-    if game.wild_rank is not None:
-        stake += f", the {rank_name(game.wild_rank)}s wild"
+    if game.wild_ranks:
+        stake += f", {wild_names(game)} wild"
     parts.append(_label(stake, 4, y))
     return _document("".join(parts), width, y + 10)
 
@@ -133,4 +140,4 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "cards_svg", "game_svg", "role", "svg"]
+__all__ = ["backs_svg", "cards_svg", "game_svg", "role", "svg", "wild_names"]

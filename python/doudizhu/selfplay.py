@@ -33,6 +33,7 @@ _PER_GAME = {
     "moves": np.int32,
     "redeals": np.int32,
     "wild": np.int8,
+    "wild_high": np.int8,
 }
 
 
@@ -41,7 +42,8 @@ class SelfPlayResult:
     """One row per game. ``hands`` (n, players) and ``kitty`` are the masks of the deal
     that was played, ``payouts`` (n, players) the settlement; ``landlord`` is -1 for a void
     hand; ``moves`` counts plays and passes after the auction; ``wild`` is the deal's wild
-    rank (laizi), -1 without wild cards. With ``record``, game i's actions are
+    rank (laizi; the lower one under laizi2), -1 without wild cards, and ``wild_high`` the
+    higher wild rank under laizi2 (-1 otherwise). With ``record``, game i's actions are
     ``actions[offsets[i]:offsets[i + 1]]``
     (rows of :data:`ACTION_DTYPE`; :func:`doudizhu.actions_from_rows` turns them back into
     actions)."""
@@ -55,6 +57,7 @@ class SelfPlayResult:
     moves: npt.NDArray[np.int32]
     redeals: npt.NDArray[np.int32]
     wild: npt.NDArray[np.int8]
+    wild_high: npt.NDArray[np.int8]
     payouts: npt.NDArray[np.int64]
     actions: npt.NDArray[np.void] | None = None
     offsets: npt.NDArray[np.int64] | None = None
@@ -71,7 +74,8 @@ class SelfPlayResult:
         """Writes the arrays to an ``.npz`` file."""
         arrays = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         if self.actions is not None:
-            arrays["actions"] = _raw(self.actions)  # .npz keeps no padded record layout
+            # .npz keeps no padded record layout: the words of each row
+            arrays["actions"] = _raw(self.actions).reshape(len(self.actions), _ROW_WORDS)
         np.savez_compressed(path, **{k: v for k, v in arrays.items() if v is not None})
 
     @classmethod
@@ -80,8 +84,9 @@ class SelfPlayResult:
         with np.load(path, allow_pickle=False) as data:
             fields = {name: data[name] for name in data.files}
         if "actions" in fields:
-            fields["actions"] = fields["actions"].view(ACTION_DTYPE)
-        fields.setdefault("wild", np.full(len(fields["landlord"]), -1, np.int8))  # files from before wild cards
+            fields["actions"] = _rows(fields["actions"])
+        for name in ("wild", "wild_high"):  # files from before wild cards, or before two wild ranks
+            fields.setdefault(name, np.full(len(fields["landlord"]), -1, np.int8))
         return cls(**fields)
 
     @classmethod
@@ -102,9 +107,22 @@ class SelfPlayResult:
         return cls(**fields)
 
 
+_ROW_WORDS = ACTION_DTYPE.itemsize // 8
+
+
 def _raw(actions: npt.NDArray[np.void]) -> npt.NDArray[np.uint64]:
     """ACTION_DTYPE rows as plain words (NumPy drops the padding when it copies records)."""
     return np.ascontiguousarray(actions).view(np.uint64)
+
+
+def _rows(words: npt.NDArray[np.uint64]) -> npt.NDArray[np.void]:
+    """ACTION_DTYPE rows from saved words: a row of words each, or (files from before the
+    rows grew to 24 bytes for two wild ranks) one flat run of two words a row, which are
+    the first 16 bytes of today's row."""
+    table = words.reshape(-1, 2) if words.ndim == 1 else words
+    if table.shape[1] < _ROW_WORDS:
+        table = np.hstack([table, np.zeros((len(table), _ROW_WORDS - table.shape[1]), np.uint64)])
+    return np.ascontiguousarray(table, dtype=np.uint64).view(ACTION_DTYPE).reshape(-1)
 
 
 def selfplay(
@@ -312,7 +330,8 @@ def _summary(game: Game, moves: int) -> dict[str, Any]:
         "multiplier": result.multiplier,
         "moves": moves,
         "redeals": game.redeals,
-        "wild": -1 if game.wild_rank is None else game.wild_rank,
+        "wild": game.wild_ranks[0] if game.wild_ranks else -1,
+        "wild_high": game.wild_ranks[1] if len(game.wild_ranks) > 1 else -1,
         "payouts": list(result.payouts),
     }
 

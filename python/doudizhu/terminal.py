@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed, rank_name
+from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed
 from .bots import Bot
-from .render import role
+from .render import role, wild_names
 
 HUMAN = 0
 LEGEND = "cards: 3-9, T (ten, '10' works too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
@@ -73,8 +73,8 @@ def screen(game: Game, options: Options) -> str:
     for seat, size in enumerate(view["hand_sizes"]):
         lines.append(f"  {_who(game, seat, options):<20} {size:>2} cards")
     lines.append(f"your hand: {view['hand']}")
-    if view["wild_rank"] is not None:
-        lines.append(f"wild: the {rank_name(view['wild_rank'])}s (play them as spent=combination, e.g. 557=577)")
+    if game.wild_ranks:
+        lines.append(f"wild: {wild_names(game)} (play them as spent=combination, e.g. 557=577)")
     if view["kitty"] is not None:
         lines.append(f"kitty (taken by seat {view['landlord']}): {view['kitty']}")
     lines.append(f"played so far: {_played_by_rank(game)}")
@@ -182,8 +182,8 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
     game = Game(seed=seed, rules=Rules.preset(options.rules))
     print(f"Dou Dizhu, seed {seed} (--seed {seed} replays this deal), rules {options.rules}", file=out)
     print(LEGEND, file=out)
-    if game.wild_rank is not None:
-        print(f"the {rank_name(game.wild_rank)}s are wild", file=out)
+    if game.wild_ranks:
+        print(f"{wild_names(game)} are wild", file=out)
     if options.auto:
         for dealt in range(game.seats):
             print(f"  seat {dealt}: {game.hand(dealt)}", file=out)

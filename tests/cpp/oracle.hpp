@@ -1,9 +1,11 @@
 // Move generation by definition, for the brute-force checks of the C++ tests and the fuzz
-// targets: every sub-multiset of a hand classified one by one, and with wild cards every
-// choice of what the wild cards spent stand for.
+// targets: every sub-multiset of a hand classified one by one, and with wild cards (one
+// rank or two) every choice of what the wild cards spent stand for.
 #pragma once
 
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "notation.hpp"
@@ -19,13 +21,13 @@ void for_each_submask(Mask hand, F&& f, int rank = 0, Mask acc = 0) {
   for (int c = 0; c <= count(hand, rank); ++c) for_each_submask(hand, f, rank + 1, acc + cards_of(rank, c));
 }
 
-// Calls f(T) for every multiset T of `n` ranks among 3..2 other than `wild`, from `low` up.
+// Calls f(T) for every multiset T of `n` ranks among 3..2 (any of them: a wild card may
+// stand for its own rank, which is playing as itself, or for the other wild rank), from
+// `low` up.
 template <class F>
-void for_each_stand_in(int n, int wild, F&& f, int low = 0, Mask acc = 0) {
+void for_each_rank_multiset(int n, F&& f, int low = 0, Mask acc = 0) {
   if (n == 0) return f(acc);
-  for (int r = low; r <= kTwo; ++r) {
-    if (r != wild) for_each_stand_in(n - 1, wild, f, r, acc + cards_of(r, 1));
-  }
+  for (int r = low; r <= kTwo; ++r) for_each_rank_multiset(n - 1, f, r, acc + cards_of(r, 1));
 }
 
 // Every reading of every sub-multiset of `hand`: the leads.
@@ -37,24 +39,33 @@ inline std::vector<Move> natural_leads(Mask hand, const Rules& r) {
   return out;
 }
 
-// The leads with `wild` the wild rank: every sub-multiset spent, every choice of which of
-// its wild cards stand in for which ranks, every natural reading of what that forms; four
-// wild cards are never a soft bomb.
-inline std::vector<Move> wild_leads(Mask hand, int wild, const Rules& r) {
-  std::vector<Move> out;
+// What a move is by the rule book: (cards spent, combination, kind, key, length), the
+// encoding of its wild cards aside.
+using WildKey = std::tuple<Mask, Mask, int, int, int>;
+inline WildKey wild_key(Mask spent_cards, const Move& combination) {
+  return {spent_cards, combination.cards, static_cast<int>(combination.kind), combination.key, combination.length};
+}
+inline WildKey wild_key(const Move& m) { return wild_key(spent(m), m); }
+
+// The leads by definition with `wild` the wild ranks (one or two): every sub-multiset
+// spent, every choice of the rank each of its wild cards stands for (any rank 3..2), every
+// natural reading of what that forms; four wild cards of one rank are never a soft bomb of
+// another (docs/rules.md).
+inline std::set<WildKey> wild_lead_keys(Mask hand, WildRanks wild, const Rules& r) {
+  std::set<WildKey> out;
+  const int a = wild.low, b = wild.high;
   for_each_submask(hand, [&](Mask spent_cards) {
-    for (int j = 0; j <= count(spent_cards, wild); ++j) {
-      for_each_stand_in(j, wild, [&](Mask stand_ins) {
-        for (Move m : classify(spent_cards - cards_of(wild, j) + stand_ins, r)) {
-          if (m.kind == MoveKind::Bomb && count(stand_ins, m.key) == 4) continue;
-          if (j) {
-            m.stand_ins = encode_stand_ins(stand_ins);
-            m.wild_rank = static_cast<std::uint8_t>(wild);
-          }
-          out.push_back(m);
+    const int by_a = count(spent_cards, a), by_b = b == kNoWild ? 0 : count(spent_cards, b);
+    const Mask natural = spent_cards & ~wild.nibbles();
+    for_each_rank_multiset(by_a, [&](Mask as_a) {
+      for_each_rank_multiset(by_b, [&](Mask as_b) {
+        for (const Move& m : classify(natural + as_a + as_b, r)) {
+          const bool four_as_other = m.kind == MoveKind::Bomb &&
+                                     ((count(as_a, m.key) == 4 && m.key != a) || (count(as_b, m.key) == 4 && m.key != b));
+          if (!four_as_other) out.insert(wild_key(spent_cards, m));
         }
       });
-    }
+    });
   });
   return out;
 }

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "action_space.hpp"
+#include "wild.hpp"
 #include "check.hpp"
 #include "helpers.hpp"
 #include "peer_actions.hpp"
@@ -66,6 +67,27 @@ TEST(variant_spaces) {
   const int three_6s = ActionSpace::stand_in_id(soft);
   CHECK(three_6s > 0 && three_6s < ActionSpace::kStandInIds);
   CHECK(wild.with_stand_ins(wild.id(soft), three_6s, 2) == soft);
+}
+
+TEST(two_wild_stand_in_ids_are_low_plus_high) {
+  // With fives and nines wild (laizi2): the ids of what each rank's cards stand for, low +
+  // 2380 x high, relative to the hand's wild ranks.
+  const ActionSpace space(rules("laizi2"));
+  const WildRanks five_nine{2, 6};
+  const Move c = move("7777", MoveKind::Bomb);
+  const Move both = with_stand_in_groups(c, 2, cards_of(4, 2), 6, cards_of(4, 1));  // 5579=7777
+  const Move nines = with_stand_in_groups(c, 2, 0, 6, cards_of(4, 1));
+  const Move fives = with_stand_in_groups(c, 2, cards_of(4, 1), 6, 0);
+  const int one_7 = ActionSpace::stand_in_id(fives);
+  CHECK(one_7 > 0 && one_7 < ActionSpace::kStandInIds);
+  CHECK_EQ(ActionSpace::stand_in_id(fives, five_nine), one_7);
+  CHECK_EQ(ActionSpace::stand_in_id(nines, five_nine), ActionSpace::kStandInIds * one_7);
+  const int two_7 = ActionSpace::stand_in_id(with_stand_in_groups(c, 2, cards_of(4, 2), 6, 0));
+  CHECK_EQ(ActionSpace::stand_in_id(both, five_nine), two_7 + ActionSpace::kStandInIds * one_7);
+  CHECK_EQ(ActionSpace::stand_in_id(nines, WildRanks{2, 3}), -1);  // nines are not wild there
+  for (const Move& m : {both, nines, fives}) {
+    CHECK(space.with_stand_ins(space.id(m), ActionSpace::stand_in_id(m, five_nine), five_nine) == m);
+  }
 }
 
 TEST(stand_in_ids_name_each_pair_of_ranks_once) {

@@ -63,8 +63,7 @@ Game random_position(Rng& rng, int seats, int max_cards, const Rules& rules) {
       last_by = (to_move + 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(seats - 1)))) % seats;
     }
   }
-  const int wild = rules.wild ? static_cast<int>(rng.below(kTwo + 1)) : kNoWild;
-  return Game::from_position(hands, landlord, to_move, last, last_by, rules, wild);
+  return Game::from_position(hands, landlord, to_move, last, last_by, rules, draw_wilds(rng, rules.wild));
 }
 
 void compare_with_minimax(int seats, int max_cards, const char* preset_name, int positions, std::uint64_t seed) {
@@ -121,6 +120,8 @@ TEST(solver_matches_minimax_under_the_variants) {
   compare_with_minimax(4, 2, "four_player", 400, 7);
   compare_with_minimax(2, 4, "laizi", 800, 8);
   compare_with_minimax(3, 3, "laizi", 400, 9);
+  compare_with_minimax(2, 4, "laizi2", 600, 10);
+  compare_with_minimax(3, 3, "laizi2", 300, 11);
 }
 
 TEST(solver_two_seat_puzzle_lead_the_two) {

@@ -3,7 +3,8 @@
 // rob, capped multiplier), and checks after each:
 //   - the deck (54 cards, 108 with four players) is conserved at every step (hands +
 //     played + the kitty until taken);
-//   - with wild cards (laizi), every deal has a wild rank 3..2 and every move is valid;
+//   - with wild cards (laizi, laizi2), every deal has as many distinct wild ranks 3..2 as
+//     the rules say, and every move is valid and of those ranks;
 //   - the game never sticks (a hand in progress always has a legal action) and ends;
 //   - check() agrees with apply() on every chosen action;
 //   - the settlement matches the scoring rules worked out independently here (start
@@ -55,6 +56,9 @@ std::vector<Config> configs() {
   Rules laizi_call_rob = *preset("laizi");
   laizi_call_rob.bidding = Bidding::CallRob;
   out.push_back({"laizi+call_rob", laizi_call_rob});
+  Rules laizi2_sanren = *preset("laizi2");
+  laizi2_sanren.kitty_size = 0;
+  out.push_back({"laizi2+sanren", laizi2_sanren});
   Rules douzero_capped = *preset("douzero");
   douzero_capped.max_multiplier = 2;
   out.push_back({"douzero+cap2", douzero_capped});
@@ -226,8 +230,11 @@ void play_one(const Config& cfg, std::uint64_t seed, int fb, Totals& totals) {
     if (const std::string why = g.check(a); !why.empty()) say("check refuses a legal action: " + why);
     if (!g.apply(a)) say("apply refuses a legal action");
     if (held(g.state()) != deck) say("cards not conserved (" + state_text(g.state()) + ")");
-    if (cfg.rules.wild != (g.state().wild >= 0 && g.state().wild <= kTwo)) say("a wild rank out of place");
-    if (a.type == ActionType::Play && !is_valid_move(a.move, cfg.rules)) say("an invalid move among the legal ones");
+    const WildRanks w = g.state().wild;
+    if (w.size() != cfg.rules.wild || !wild_ranks_error(w, cfg.rules).empty()) say("wild ranks out of place");
+    if (a.type == ActionType::Play && (!is_valid_move(a.move, cfg.rules) || !uses_only(a.move, w))) {
+      say("an invalid move among the legal ones");
+    }
   }
   if (!g.legal_actions().empty()) say("legal actions after the hand is over");
   check_settlement(cfg, seed, fb, g, totals);

@@ -21,7 +21,8 @@ The PettingZoo and Gymnasium environments share one interface:
   can pay for it in several ways, ``len(env.space)`` + the stand-in id of the reading
   (:mod:`doudizhu.actions`); between the two the observation's ``"chosen"`` is the
   combination's id (-1 otherwise), the mask marks that combination's readings, the game
-  is unchanged and the reward is 0;
+  is unchanged and the reward is 0; with two wild ranks (laizi2), up to three steps: the
+  combination, the lower wild rank's stand-in id, the higher's (``"chosen_low"``);
 - rewards are the hand's payouts by seat (:attr:`doudizhu.Settlement.payouts`: base stake
   x multiplier, the landlord winning or paying it to each peasant), times
   ``reward_scale`` (default 1.0: unscaled, in stakes), given when the hand ends; every

@@ -9,6 +9,13 @@ to move, the game is unchanged, the reward is 0, and the observation's ``"chosen
 combination's id (-1 when no combination waits). A combination with one reading is played
 at once.
 
+With two wild ranks (laizi2) a reading is what the cards of each wild rank stand in for
+(stand-in id low + STAND_IN_IDS x high, :class:`doudizhu.ActionSpace`), chosen in up to
+three steps: the combination; then what the lower wild rank's cards stand in for (an id
+``len(space) + low``); then the higher's (``len(space) + high``). A step with one choice is
+taken at once, and the play is made as soon as one reading is left. The observation's
+``"chosen_low"`` is the lower rank's stand-in id chosen (-1 before that step).
+
 Imports Gymnasium (for the spaces), so only the environment modules import it.
 """
 
@@ -51,6 +58,8 @@ def observation_space(space: ActionSpace) -> spaces.Dict:
     }
     if rules.wild:
         parts["chosen"] = spaces.Discrete(len(space) + 1, start=-1)
+    if rules.wild == 2:
+        parts["chosen_low"] = spaces.Discrete(ActionSpace.STAND_IN_IDS + 1, start=-1)
     return spaces.Dict(parts)
 
 
@@ -75,13 +84,14 @@ class Table:
         self.seats = self.rules.players
         self.game = Game(seed=0, rules=self.rules)
         self.chosen = -1  # wild-card rules: the combination whose reading is to be chosen
+        self.chosen_low = -1  # two wild ranks: the lower rank's stand-in id chosen for it
 
     def deal(self, rng: np.random.Generator) -> None:
         """A new hand: the seed and the first bidder (the landlord without bidding) drawn
         from `rng`."""
         seed = int(rng.integers(2**63))
         self.game = Game(seed=seed, rules=self.rules, first_bidder=int(rng.integers(self.seats)))
-        self.chosen = -1
+        self.chosen = self.chosen_low = -1
 
     @property
     def over(self) -> bool:
@@ -95,19 +105,32 @@ class Table:
         if self.chosen < 0:
             mask[: len(self.space)] = self.space.mask(self.game)
         else:
-            mask[len(self.space) + self._readings(self.chosen)] = 1
+            mask[len(self.space) + self._options()] = 1
         return mask
 
     def _readings(self, combination: int) -> npt.NDArray[np.int64]:
-        """The stand-in ids of the legal plays of a combination id."""
+        """The stand-in ids of the legal plays of a combination id (with two wild ranks,
+        those of the lower rank's stand-ins chosen so far)."""
         of_combination = self.space.legal_ids(self.game) == combination
         readings: npt.NDArray[np.int64] = self.space.legal_stand_in_ids(self.game)[of_combination]
+        if self.chosen_low >= 0:
+            readings = readings[readings % ActionSpace.STAND_IN_IDS == self.chosen_low]
         return readings
+
+    def _options(self) -> npt.NDArray[np.int64]:
+        """The stand-in ids the step to come offers: the lower wild rank's, then the higher's."""
+        readings = self._readings(self.chosen)
+        if self.chosen_low < 0:
+            return np.unique(readings % ActionSpace.STAND_IN_IDS)
+        return readings // ActionSpace.STAND_IN_IDS
 
     def observe(self, seat: int) -> Observation:
         observation = {"observation": encode.observation(self.game, seat), "action_mask": self.mask(seat)}
+        mine = self.game.to_move == seat
         if self.rules.wild:
-            observation["chosen"] = self.chosen if self.game.to_move == seat else -1
+            observation["chosen"] = self.chosen if mine else -1
+        if self.rules.wild == 2:
+            observation["chosen_low"] = self.chosen_low if mine else -1
         return observation
 
     def play(self, action_id: Any) -> bool:
@@ -122,6 +145,7 @@ class Table:
             readings = self._readings(action_id) if self.rules.wild and is_play else None
             if readings is not None and len(readings) != 1:
                 self.chosen = action_id if len(readings) else -1
+                self._settle()
                 return len(readings) > 0
             action = self.space.action(action_id) if readings is None else self._reading(action_id, int(readings[0]))
             self.game.step(action)
@@ -130,15 +154,33 @@ class Table:
         return True
 
     def _play_reading(self, stand_in_id: int) -> bool:
-        if self.chosen < 0 or stand_in_id < 0 or stand_in_id not in self._readings(self.chosen):
+        """A step after the combination: the id of what a wild rank's cards stand in for."""
+        if self.chosen < 0 or stand_in_id < 0 or stand_in_id not in self._options():
             return False
-        self.game.step(self._reading(self.chosen, stand_in_id))
-        self.chosen = -1
+        if self.rules.wild == 2 and self.chosen_low < 0:
+            self.chosen_low = stand_in_id
+            self._settle()
+        else:  # the last step: the whole reading is known
+            low = self.chosen_low
+            self._play(stand_in_id if low < 0 else low + ActionSpace.STAND_IN_IDS * stand_in_id)
         return True
 
+    def _settle(self) -> None:
+        """Takes a step with one choice at once, and plays the combination when one
+        reading is left."""
+        if self.chosen_low < 0 and self.rules.wild == 2 and len(self._options()) == 1:
+            self.chosen_low = int(self._options()[0])
+        readings = self._readings(self.chosen)
+        if self.chosen_low >= 0 and len(readings) == 1:
+            self._play(int(readings[0]))
+
+    def _play(self, stand_in_id: int) -> None:
+        self.game.step(self._reading(self.chosen, stand_in_id))
+        self.chosen = self.chosen_low = -1
+
     def _reading(self, combination: int, stand_in_id: int) -> Action:
-        wild = self.game.wild_rank
-        return self.space.with_stand_ins(combination, stand_in_id, 0 if wild is None else wild)
+        wild = self.game.wild_ranks
+        return self.space.with_stand_ins(combination, stand_in_id, wild if wild else 0)
 
     def illegal(self, action_id: Any) -> IllegalActionError:
         return IllegalActionError(f"action id {action_id!r} is not legal for seat {self.game.to_move} now")

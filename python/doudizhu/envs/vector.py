@@ -32,7 +32,8 @@ A :class:`Batch` is arrays only (B decisions, A legal actions of them all):
 - ``features="compact"``: ``observation`` (B, observation size, float32), each decision's
   :func:`doudizhu.encode.observation`; ``action_ids`` (A, int64), each action's id in
   ``ActionSpace(rules)`` (under wild-card rules its combination's, and ``stand_in_ids``
-  (A, int64) what its wild cards stand in for: :mod:`doudizhu.actions`); ``mask``
+  (A, int64) what its wild cards stand in for, low + 2380 x high with two wild ranks:
+  :mod:`doudizhu.actions`); ``mask``
   (B, ``len(space)``, bool) with ``mask=True``;
 - ``features="douzero"`` (every preset; the layout is
   ``doudizhu.encode.douzero_layout(rules)``): DouZero 1.1.0's inputs without their

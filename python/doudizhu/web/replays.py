@@ -107,8 +107,13 @@ def _first_deal(result: SelfPlayResult, index: int, rules: Rules, seed: int | No
     if int(result.redeals[index]) != 0:
         raise ValueError(f"game {index} was redealt: give the run's seed to replay it")
     hands, kitty = _saved_deal(result, index)
-    wild = int(result.wild[index])
-    return Game.from_deal(hands, kitty, first_bidder=first_bidder, rules=rules, wild=None if wild < 0 else wild)
+    wild = _saved_wild(result, index)
+    return Game.from_deal(hands, kitty, first_bidder=first_bidder, rules=rules, wild=wild or None)
+
+
+def _saved_wild(result: SelfPlayResult, index: int) -> tuple[int, ...]:
+    """The saved game's wild ranks, lowest first (as Game.wild_ranks gives them)."""
+    return tuple(int(rank) for rank in (result.wild[index], result.wild_high[index]) if rank >= 0)
 
 
 def _check_outcome(game: Game, result: SelfPlayResult, index: int, mismatch: str) -> None:
@@ -117,7 +122,7 @@ def _check_outcome(game: Game, result: SelfPlayResult, index: int, mismatch: str
     last_hands, last_kitty, _ = game.deals[-1]
     if list(last_hands) != hands or last_kitty != kitty:
         raise ValueError(f"{mismatch}: the saved hands differ")
-    if (-1 if game.wild_rank is None else game.wild_rank) != int(result.wild[index]):
+    if game.wild_ranks != _saved_wild(result, index):
         raise ValueError(f"{mismatch}: the saved game's wild cards differ")
     settled = game.result
     if settled is None or list(settled.payouts) != [int(p) for p in result.payouts[index]]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core import Action, Game, Settlement, rank_name
-from ..render import backs_svg, cards_svg, role
+from .._core import Action, Game, Settlement
+from ..render import backs_svg, cards_svg, role, wild_names
 
 
 def _seat(game: Game, seat: int, viewer: int | None, names: dict[int, str]) -> dict[str, Any]:
@@ -73,7 +73,7 @@ def table(game: Game, viewer: int | None, names: dict[int, str]) -> dict[str, An
         "multiplier": view["multiplier"],
         "bombs": view["bombs"],
         "rockets": view["rockets"],
-        "wild": None if game.wild_rank is None else rank_name(game.wild_rank),
+        "wild": wild_names(game) or None,
         "redeals": game.redeals,
         "log": [{"seat": seat, "text": action.text(game.rules)} for seat, action in game.history],
         "result": None if result is None else settlement(game, result),

@@ -61,7 +61,7 @@ function stakeText(state) {
   const bombs = state.bombs + state.rockets;
   let text = `${state.phase} · stake: base ${state.base} × ${state.multiplier}` +
              ` · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
-  if (state.wild) text += ` · wild: the ${state.wild}s`;
+  if (state.wild) text += ` · wild: ${state.wild}`;  // "the 5s", or "the 5s and 9s"
   if (state.redeals) text += ` · redealt ${state.redeals}×`;
   return text;
 }
