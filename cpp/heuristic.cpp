@@ -22,9 +22,9 @@ constexpr int kThreat = 3;  // an opponent with this many cards or fewer is abou
 // more stakes.
 constexpr int kFourSeatThreat = 13;
 
-// The ranks whose cards are wild this deal (laizi), as the nibbles of a Mask: `hand &
-// wild_nibbles(s)` is a hand's wild cards. The one reading of the state's wild rank.
-Mask wild_nibbles(const State& s) { return s.wild == kNoWild ? 0 : nibble(s.wild); }
+// The ranks whose cards are wild this deal (laizi, laizi2), as the nibbles of a Mask: `hand &
+// wild_nibbles(s)` is a hand's wild cards. The one reading of the state's wild ranks.
+Mask wild_nibbles(const State& s) { return s.wild.nibbles(); }
 
 // `n` of the wild cards `wilds`, the lowest ranks first.
 Mask some_wilds(Mask wilds, int n) {
@@ -233,7 +233,9 @@ Plan plan_hand(Mask cards, const Rules& rules, Mask wild_ranks) {
     const Mask natural = per_rank_min(combination, rest);
     const Mask stand_ins = some_wilds(wilds, total(combination) - total(natural));
     rest -= natural, wilds -= stand_ins;
-    if (kind == MoveKind::Bomb && !natural) {  // four wild cards alone: the natural bomb of their rank
+    // Four wild cards of one rank alone are its natural bomb; of two ranks they stand in
+    // for the bomb's rank (a soft bomb, docs/rules.md).
+    if (kind == MoveKind::Bomb && !natural && ranks_with_at_least(stand_ins, kMaxWilds)) {
       combination = stand_ins, key = lowest_rank(ranks_with_at_least(stand_ins, 1));
     }
     into.push_back(group(combination, natural + stand_ins, kind, key, length));
