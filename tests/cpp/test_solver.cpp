@@ -120,8 +120,9 @@ TEST(solver_matches_minimax_under_the_variants) {
   compare_with_minimax(4, 2, "four_player", 400, 7);
   compare_with_minimax(2, 4, "laizi", 800, 8);
   compare_with_minimax(3, 3, "laizi", 400, 9);
-  compare_with_minimax(2, 4, "laizi2", 600, 10);
-  compare_with_minimax(3, 3, "laizi2", 300, 11);
+  // Two wild ranks: fewer positions, as the brute-force minimax there takes about 0.1 s each.
+  compare_with_minimax(2, 4, "laizi2", 40, 10);
+  compare_with_minimax(3, 3, "laizi2", 30, 11);
 }
 
 TEST(solver_two_seat_puzzle_lead_the_two) {
