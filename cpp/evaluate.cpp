@@ -26,8 +26,10 @@ EvaluationDeal evaluation_deal(const Rules& rules, std::uint64_t seed, std::int6
 
 bool plays_for_a(int seat_to_move, int seat, bool swapped) { return (seat_to_move == seat) != swapped; }
 
-std::vector<EvaluationGame> evaluate(PolicyKind a, PolicyKind b, const Rules& rules, std::int64_t deals,
+std::vector<EvaluationGame> evaluate(const Policy& a, const Policy& b, const Rules& rules, std::int64_t deals,
                                      std::uint64_t seed, int threads) {
+  check_policy(a, rules);
+  check_policy(b, rules);
   const auto per_deal = static_cast<std::int64_t>(evaluation_deal(rules, seed, 0).seats.size()) * 2;
   std::vector<EvaluationGame> games(static_cast<std::size_t>(deals * per_deal));
   parallel_for(deals, threads, [&](std::int64_t deal) {

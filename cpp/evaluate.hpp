@@ -43,7 +43,7 @@ bool plays_for_a(int seat_to_move, int seat, bool swapped);
 
 // Every game of `deals` deals between two built-in policies, on `threads` threads; the
 // same seed gives the same games whatever the thread count.
-std::vector<EvaluationGame> evaluate(PolicyKind a, PolicyKind b, const Rules& rules, std::int64_t deals,
+std::vector<EvaluationGame> evaluate(const Policy& a, const Policy& b, const Rules& rules, std::int64_t deals,
                                      std::uint64_t seed, int threads);
 
 }  // namespace ddz

@@ -19,20 +19,26 @@
 namespace ddz {
 
 // A policy for each seat, or none where another player (Python) chooses.
-using SeatPolicies = std::array<std::optional<PolicyKind>, kMaxSeats>;
+using SeatPolicies = std::array<std::optional<Policy>, kMaxSeats>;
 
 // The same policy for every seat.
-inline SeatPolicies every_seat(PolicyKind kind) {
+inline SeatPolicies every_seat(const Policy& policy) {
   SeatPolicies out;
-  out.fill(kind);
+  out.fill(policy);
   return out;
 }
 
-// The index in `legal` of the action `kind` plays in `game` on `stream`: what play_seats
+inline void check_policies(const SeatPolicies& policies, const Rules& rules) {
+  for (const auto& policy : policies) {
+    if (policy) check_policy(*policy, rules);
+  }
+}
+
+// The index in `legal` of the action `policy` plays in `game` on `stream`: what play_seats
 // plays there.
-inline std::size_t choose_on(PolicyKind kind, const Game& game, const std::vector<Action>& legal, std::uint64_t stream) {
+inline std::size_t choose_on(const Policy& policy, const Game& game, const std::vector<Action>& legal, std::uint64_t stream) {
   Rng rng(splitmix_finalize(stream + game.actions_taken()));
-  return choose(kind, game, legal, rng);
+  return choose(policy, game, legal, rng);
 }
 
 // Plays the seats that have a policy until a seat without one is to move or the hand is

@@ -7,37 +7,66 @@
 // remain, and bids on jokers, 2s and bombs (heuristic.cpp). `FastHeuristic` is the same
 // plan without the endgame search: weaker, and about a hundred times cheaper on average
 // (the search is the heuristic's whole tail), for data generation and learners'
-// opponents. Policies are plain functions of (game, legal actions, rng) with no state of
-// their own, so one may serve many threads.
+// opponents. `Neural` plays a learned network (network.hpp): the legal action of highest
+// value, and its bid network's best bid (the heuristic's bid where the file has none).
+// Policies are functions of (game, legal actions, rng) with no state of their own but
+// the neural policy's read-only weights, so one may serve many threads.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "game.hpp"
+#include "network.hpp"
 #include "rng.hpp"
 
 namespace ddz {
 
-enum class PolicyKind : std::uint8_t { Random, Heuristic, FastHeuristic };
+enum class PolicyKind : std::uint8_t { Random, Heuristic, FastHeuristic, Neural };
 
-// Every built-in policy by the name it is given wherever a policy is taken.
-inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 3> kPolicyNames{{
+// Every built-in policy by the name it is given wherever a policy is taken ("neural":
+// the network shipped with the package).
+inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 4> kPolicyNames{{
     {"random", PolicyKind::Random},
     {"heuristic", PolicyKind::Heuristic},
     {"fast_heuristic", PolicyKind::FastHeuristic},
+    {"neural", PolicyKind::Neural},
 }};
 
-std::optional<PolicyKind> policy_named(std::string_view name);
+// A built-in policy: its kind, and the networks a neural policy plays (shared, read-only).
+struct Policy {
+  Policy(PolicyKind kind = PolicyKind::Random, std::shared_ptr<const Network> network = {})  // NOLINT: a kind is a policy
+      : kind(kind), network(std::move(network)) {}
+  PolicyKind kind;
+  std::shared_ptr<const Network> network;
+};
+
+// The policy of a name (the neural one plays the shipped network: throws NetworkError
+// when it cannot be read), or none for an unknown name.
+std::optional<Policy> policy_named(std::string_view name);
+
+// Where the shipped network lies (the package sets it at import); read at the first use.
+void set_shipped_network_path(std::string path);
+std::shared_ptr<const Network> shipped_network();
+
+// Why `policy` cannot play a game under `rules` (a network that does not fit), or empty;
+// check_policy throws it as a NetworkError, for every seat with a policy of `policies`.
+std::string policy_error(const Policy& policy, const Rules& rules);
+void check_policy(const Policy& policy, const Rules& rules);
 
 enum class Endgame : bool { Plan, Search };  // whether the heuristic searches the endgame
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame = Endgame::Search);
 
 // The index in `legal` (non-empty) of the action the policy plays.
-std::size_t choose(PolicyKind kind, const Game& game, const std::vector<Action>& legal, Rng& rng);
+std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng);
+
+// The neural policy's choice with the networks `net` (whose play_error is empty for the game's rules).
+std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal);
 
 }  // namespace ddz

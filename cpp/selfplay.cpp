@@ -74,6 +74,7 @@ GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::v
 }
 
 SelfPlayResult self_play(const SelfPlayOptions& options) {
+  check_policies(options.policies, options.rules);
   const auto n = static_cast<std::size_t>(std::max<std::int64_t>(options.games, 0));
   SelfPlayResult result;
   result.games.resize(n);

@@ -44,6 +44,7 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
   for (int seat = 0; seat < options.rules.players; ++seat) {
     require(options.opponents[as_index(seat)].has_value(), "opponents: give a built-in policy for every seat");
   }
+  check_policies(options.opponents, options.rules);
   if (options.features == Features::Compact) space_.emplace(options.rules);
   require(!options.mask || space_, "mask: a legal-action mask needs features='compact'");
   tables_.reserve(as_index(options.num_envs));

@@ -9,7 +9,7 @@ import pytest
 
 import doudizhu as dz
 from doudizhu import Rules
-from doudizhu.bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Random, builtin_name
+from doudizhu.bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Random, builtin
 from doudizhu.cli import main
 
 
@@ -27,11 +27,11 @@ def test_built_in_bots_are_bots_and_name_their_policy() -> None:
     bots = {"random": Random(seed=1), "heuristic": Heuristic(), "fast_heuristic": FastHeuristic()}
     assert tuple(bots) == dz.POLICIES  # every built-in policy has its bot
     for name, bot in bots.items():
-        assert isinstance(bot, Bot) and builtin_name(bot) == name
+        assert isinstance(bot, Bot) and builtin(bot) is bot and bot.name == name
         game = dz.Game(seed=3)
         assert bot.act(game) in game.legal_actions()
         assert repr(bot).startswith(type(bot).__name__ + "(")
-    assert builtin_name(PythonHeuristic()) is None and builtin_name("random") == "random"
+    assert builtin(PythonHeuristic()) is None and builtin("random") == "random"
     assert Random(seed=5).act(dz.Game(seed=1)) == Random(seed=5).act(dz.Game(seed=1))
 
 

@@ -275,10 +275,15 @@ py::object interned(const Move& m) { return intern(m.cards, fields_word(m), m); 
 
 py::object interned(const Action& a) { return intern(a.move.cards, fields_word(a), a); }
 
-PolicyKind policy_arg(py::handle policy) {
-  // A built-in bot (doudizhu.bots.Random, Heuristic) names its policy on its class.
+Policy policy_arg(py::handle policy) {
+  // A built-in bot (doudizhu.bots.Random, Heuristic) names its policy on its class; a
+  // neural bot of its own networks holds them as `network`.
   const py::object builtin = py::getattr(py::type::of(policy), "__builtin_policy__", py::none());
   const std::string text = text_arg(builtin.is_none() ? policy : py::handle(builtin), "policy");
+  if (text == "neural" && !builtin.is_none()) {
+    const py::object network = py::getattr(policy, "network", py::none());
+    if (!network.is_none()) return Policy{PolicyKind::Neural, network.cast<std::shared_ptr<Network>>()};
+  }
   const auto kind = policy_named(text);
   if (!kind) {
     std::string names;

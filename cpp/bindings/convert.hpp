@@ -194,9 +194,10 @@ py::array_t<T> column(const Rows& rows, F field) {
   return out;
 }
 
-// A built-in policy by name ("random", "heuristic") or built-in bot (bots.Random,
-// bots.Heuristic: their class's __builtin_policy__); ValueError naming the others.
-PolicyKind policy_arg(py::handle name);
+// A built-in policy by name ("random", "heuristic", "neural") or built-in bot (bots.Random,
+// bots.Heuristic: their class's __builtin_policy__; bots.Neural: its `network`, a
+// Network); ValueError naming the others.
+Policy policy_arg(py::handle name);
 
 
 // One built-in policy (policy_arg) for every seat, or one per seat (`players`), None for a
@@ -213,6 +214,8 @@ void register_search(py::module_& m);
 void register_actions(py::module_& m);
 void register_encode(py::module_& m);
 void register_evaluate(py::module_& m);
+void register_network(py::module_& m);
+void register_teacher(py::module_& m);
 void register_vector_env(py::module_& m);
 
 }  // namespace ddz::py_bind

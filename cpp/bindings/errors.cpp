@@ -7,7 +7,7 @@ namespace ddz::py_bind {
 namespace {
 
 // Made at registration and kept for the life of the process: set_error() uses them.
-std::array<PyObject*, 5> types{};
+std::array<PyObject*, 6> types{};
 
 }  // namespace
 
@@ -30,6 +30,8 @@ void register_errors(py::module_& m) {
   types[static_cast<std::size_t>(ErrorKind::IllegalAction)] =
       make("IllegalActionError", base, "An action the game refuses now (nothing changes).");
   types[static_cast<std::size_t>(ErrorKind::Record)] = make("RecordError", base, "A game record that is not valid.");
+  types[static_cast<std::size_t>(ErrorKind::Network)] = make(
+      "NetworkError", base, "A network file that cannot be read, or networks that cannot play under the rules given.");
 }
 
 }  // namespace ddz::py_bind

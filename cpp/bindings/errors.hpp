@@ -17,6 +17,7 @@ enum class ErrorKind {
   Move,           // MoveError: no combination, several readings, invalid move data
   IllegalAction,  // IllegalActionError: an action the game refuses now
   Record,         // RecordError: a record that is not valid
+  Network,        // NetworkError: a network file that cannot be read, or networks that do not fit the rules
 };
 
 struct Error : py::builtin_exception {

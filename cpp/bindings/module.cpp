@@ -10,6 +10,8 @@ PYBIND11_MODULE(_core, m) {
       if (p) std::rethrow_exception(p);
     } catch (const py::cast_error& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const ddz::NetworkError& e) {
+      Error(ErrorKind::Network, e.what()).set_error();
     }
   });
   register_errors(m);
@@ -24,4 +26,6 @@ PYBIND11_MODULE(_core, m) {
   register_encode(m);
   register_evaluate(m);
   register_vector_env(m);
+  register_network(m);
+  register_teacher(m);
 }

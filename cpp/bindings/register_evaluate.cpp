@@ -14,7 +14,7 @@ namespace {
 constexpr long long kMaxDeals = 100'000'000;
 
 py::dict evaluate_builtin(py::handle a, py::handle b, py::handle deals_obj, py::handle rules, py::handle seed, py::handle threads) {
-  const PolicyKind pa = policy_arg(a), pb = policy_arg(b);
+  const Policy pa = policy_arg(a), pb = policy_arg(b);
   const Rules& r = to_rules(rules);
   const auto deals = int_arg(deals_obj, "deals", 0, kMaxDeals);
   const std::uint64_t s = seed_arg(seed);
@@ -49,6 +49,7 @@ void register_evaluate(py::module_& m) {
         "(deal seed, policy stream, first bidder, seats played alone) of an evaluation's deal.");
   m.def("play_builtin_seats", [](Game& game, py::handle policies, py::handle stream) {
           const SeatPolicies seats = policies_arg(policies, game.state().seats, true);
+          check_policies(seats, game.rules());
           const std::uint64_t s = seed_arg(stream, "stream");
           py::gil_scoped_release release;
           play_seats(game, seats, s);

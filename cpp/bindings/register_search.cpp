@@ -125,6 +125,7 @@ position has only itself as a world. Same seed, same worlds.)doc");
 
   m.def("playout", [](const Game& game, py::handle policy, py::handle seed) {
           const auto policies = policies_arg(policy, game.state().seats);
+          check_policies(policies, game.rules());
           const std::uint64_t stream = seed_arg(seed);
           Game copy = game;
           py::gil_scoped_release release;

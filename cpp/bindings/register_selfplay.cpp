@@ -109,10 +109,11 @@ void register_selfplay(py::module_& m) {
         py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
         "Whole games in C++ on `threads` threads without the GIL; a dict of NumPy arrays.");
   m.def("choose_action", [](const Game& game, py::handle policy, py::handle seed) {
-          const PolicyKind kind = policy_arg(policy);
+          const Policy chosen = policy_arg(policy);
+          check_policy(chosen, game.rules());
           const auto legal = game.legal_actions();
           if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
-          return legal[choose_on(kind, game, legal, seed_arg(seed))];
+          return legal[choose_on(chosen, game, legal, seed_arg(seed))];
         }, py::arg("game"), py::arg("policy"), py::arg("seed"),
         "The action a built-in policy plays in `game` on the stream `seed`: what selfplay's games play there.");
   m.def("game_seed", [](py::handle seed, py::handle index) { return game_seed(seed_arg(seed), seed_arg(index, "index")); },

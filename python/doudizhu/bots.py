@@ -31,11 +31,12 @@ Use it on a :class:`~doudizhu.Game` (``bot.act(game)``), or as a policy::
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from ._core import Action, Game, checked_seed, choose_action, playout, sample_worlds, solve_moves
+from ._core import Action, Game, Network, checked_seed, choose_action, playout, sample_worlds, solve_moves
 
 _MASK64 = (1 << 64) - 1
 
@@ -103,12 +104,34 @@ class FastHeuristic(_Deterministic):
     name = __builtin_policy__ = "fast_heuristic"
 
 
-def builtin_name(policy: object) -> str | None:
-    """The C++ policy name of a built-in policy (a name or a built-in bot), else None."""
+class Neural:
+    """The learned policy in C++ (``"neural"``, docs/guide/learned_bot.md): the network
+    shipped with the package, or a network file of your own (``path``: what
+    ``doudizhu train`` exports). Plays three seats of one deck without wild cards, bids
+    with its bid networks (the heuristic's bids where the file has none), deterministic.
+    ``doudizhu.NetworkError`` names what is wrong with a file that cannot be read, or with
+    rules the networks cannot play."""
+
+    name = __builtin_policy__ = "neural"
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = None if path is None else os.fspath(path)
+        self.network = Network(path) if path is not None else None  # None: the shipped one
+
+    def act(self, game: Game) -> Action:
+        return choose_action(game, self, 0)
+
+    def __repr__(self) -> str:
+        return "Neural()" if self.path is None else f"Neural({self.path!r})"
+
+
+def builtin(policy: object) -> str | object | None:
+    """``policy`` if the engine plays it in C++ (a policy name, or a bot whose class names
+    its C++ policy: the built-in bots and :class:`Neural`), else None."""
     if isinstance(policy, str):
         return policy
     name = getattr(type(policy), "__builtin_policy__", None)
-    return name if isinstance(name, str) else None
+    return policy if isinstance(name, str) else None
 
 
 class DeterminizedBot:
@@ -188,4 +211,4 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Random", "act_many", "builtin_name"]
+__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Neural", "Random", "act_many", "builtin"]

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from . import _core
 from ._core import Game, Rules
 from ._progress import progress_bar
-from .bots import builtin_name
+from .bots import builtin
 from .selfplay import Player, Table, play_many
 
 _Z95 = 1.959963984540054  # the two-sided 95% normal quantile
@@ -97,9 +97,8 @@ def evaluate(
     deals = _core.checked_int(deals, "deals", 0, _MAX_DEALS)
     seed = _core.checked_seed(seed)
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
-    name_a, name_b = builtin_name(a), builtin_name(b)
-    if name_a is not None and name_b is not None:
-        columns = _core.evaluate_builtin(name_a, name_b, deals, rules, seed, threads)
+    if builtin(a) is not None and builtin(b) is not None:
+        columns = _core.evaluate_builtin(a, b, deals, rules, seed, threads)
         if progress:
             progress(deals, deals)
     else:

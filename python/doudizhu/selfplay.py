@@ -14,7 +14,7 @@ import numpy.typing as npt
 from . import _core
 from ._core import ACTION_DTYPE, Action, ActionType, Game, Rules
 from ._extras import missing_extra
-from .bots import Bot, act_many, builtin_name
+from .bots import Bot, act_many, builtin
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
 PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
@@ -164,10 +164,9 @@ def selfplay(
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
     players = seat_players(policy, (rules or Rules()).players)
-    names = [builtin_name(p) for p in players]
-    if all(name is not None for name in names) or games == 0:
-        builtin = [name or "random" for name in names]
-        return SelfPlayResult(**_core.selfplay(games, builtin, seed, threads, rules, record, first))
+    in_core = [builtin(p) for p in players]
+    if all(p is not None for p in in_core) or games == 0:
+        return SelfPlayResult(**_core.selfplay(games, [p or "random" for p in in_core], seed, threads, rules, record, first))
     return _python_selfplay(range(first, first + games), players, seed, rules, record)
 
 
@@ -235,7 +234,7 @@ def play_many(tables: Iterable[Table]) -> Iterator[tuple[int, Game]]:
     active: list[_InPlay] = []
     while True:
         for index, (game, players, stream) in itertools.islice(source, TABLES - len(active)):
-            active.append((index, game, players, [builtin_name(p) for p in players], stream))
+            active.append((index, game, players, [builtin(p) for p in players], stream))
         if not active:
             return
         waiting = []

@@ -37,7 +37,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "Gymnasium", "envs") from error
 
 from .._core import POLICIES, Game, Rules, choose_action
-from ..bots import builtin_name
+from ..bots import builtin
 from ..selfplay import Player, Policy, choose, seat_players
 from ._table import RENDER_MODES, Observation, Table, check_options, observation_space
 
@@ -50,7 +50,7 @@ def _policies(opponents: Policy, count: int) -> tuple[Player, ...]:
         players = tuple(seat_players(opponents, count))
     except ValueError as error:
         raise ValueError(f"opponents: {error}") from error
-    if any(builtin_name(p) not in (None, *POLICIES) for p in players):
+    if any(isinstance(p, str) and p not in POLICIES for p in players):
         raise ValueError(f"opponents must be one of {POLICIES}, a bot, or {count} of them, not {opponents!r}")
     return players
 
@@ -126,8 +126,9 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         game = self._table.game
         while (to_move := game.to_move) is not None and to_move != self.seat:
             player = self.opponents[(to_move - self.seat) % self._table.seats - 1]
-            name = builtin_name(player)
-            game.step(choose_action(game, name, int(self.np_random.integers(2**63))) if name else choose(player, game))
+            in_core = builtin(player)
+            game.step(choose_action(game, in_core, int(self.np_random.integers(2**63))) if in_core is not None
+                      else choose(player, game))
 
     def _observe(self) -> Observation:
         return self._table.observe(self.seat)

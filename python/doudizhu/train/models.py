@@ -48,26 +48,28 @@ class ValueNet(nn.Module):
 
 
 class SmallNet(ValueNet):
-    """The default model: a dense history encoder and a head of three layers of 256."""
+    """The default model, the layout the engine's ``"neural"`` policy evaluates in C++
+    (cpp/network.hpp): a dense history encoder, the first layer split into its decision
+    and action columns, then ``head`` dense layers (ReLU between) ending in the value."""
 
-    def __init__(self, state_width: int, hidden: int = 256, history: int = 128) -> None:
+    def __init__(self, state_width: int, hidden: int = 256, history: int = 128,
+                 head: tuple[int, ...] = (256, 256)) -> None:
         super().__init__()
         self.history = nn.Linear(HISTORY_ROWS * HISTORY_WIDTH, history)
         self.state = nn.Linear(history + state_width, hidden)  # the first layer's decision columns
         self.action = nn.Linear(ACTION_WIDTH, hidden, bias=False)  # ... and its action columns
-        self.dense2 = nn.Linear(hidden, hidden)
-        self.dense3 = nn.Linear(hidden, hidden)
-        self.out = nn.Linear(hidden, 1)
+        widths = (hidden, *head, 1)
+        self.head = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
 
     def decision(self, z: torch.Tensor, x_no_action: torch.Tensor) -> torch.Tensor:
         history = torch.relu(self.history(z.flatten(1)))
         return self.state(torch.cat([history, x_no_action], dim=1))  # type: ignore[no-any-return]
 
     def actions(self, decision: torch.Tensor, planes: torch.Tensor) -> torch.Tensor:
-        h = torch.relu(decision + self.action(planes))
-        h = torch.relu(self.dense2(h))
-        h = torch.relu(self.dense3(h))
-        return self.out(h).squeeze(1)  # type: ignore[no-any-return]
+        h = decision + self.action(planes)
+        for layer in self.head:
+            h = layer(torch.relu(h))
+        return h.squeeze(1)
 
 
 class DouZeroValueNet(ValueNet):

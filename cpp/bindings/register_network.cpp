@@ -1,0 +1,70 @@
+// The learned policy's networks (network.hpp) for Python: read a file, see what it holds,
+// value a game's actions (the tests hold these values against PyTorch's), and the
+// shipped network's place.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "../network.hpp"
+#include "../policy.hpp"
+#include "convert.hpp"
+
+namespace ddz::py_bind {
+
+namespace {
+
+std::string path_arg(py::handle path) {
+  if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__")) {
+    throw py::type_error("path must be a str or os.PathLike, not " + type_name(path));
+  }
+  return py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
+}
+
+py::dict tensors_of(const Network& net) {
+  py::dict out;
+  for (const auto& [name, t] : net.tensors()) {
+    std::vector<py::ssize_t> shape(t.dims.begin(), t.dims.end());
+    py::array_t<float> a(shape);
+    std::copy(t.values.begin(), t.values.end(), a.mutable_data());
+    out[py::str(name)] = a;
+  }
+  return out;
+}
+
+py::array_t<float> values_of(const Network& net, const Game& game) {
+  const State& s = game.state();
+  std::vector<float> values;
+  if (s.phase == Phase::Bidding) {
+    if (!net.bids(game.rules())) raise(ErrorKind::Network, "these networks do not bid under these rules");
+    net.bid_values(s, game.rules(), values);
+  } else {
+    if (s.phase != Phase::Playing) raise(ErrorKind::IllegalAction, "the hand is over: no action to value");
+    if (std::string why = net.play_error(game.rules()); !why.empty()) raise(ErrorKind::Network, why);
+    const std::vector<Action> legal = game.legal_actions();
+    net.play_values(view_of(game), douzero_layout(game.rules()), legal, values);
+  }
+  py::array_t<float> out(static_cast<py::ssize_t>(values.size()));
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+}  // namespace
+
+void register_network(py::module_& m) {
+  py::class_<Network, std::shared_ptr<Network>>(m, "Network", R"doc(A learned policy's networks, read from a file
+(the format: docs/guide/learned_bot.md); NetworkError names what is wrong with a file.)doc")
+      .def(py::init([](py::handle path) { return Network::read(path_arg(path)); }), py::arg("path"))
+      .def_property_readonly("metadata", &Network::metadata, "The file's metadata: JSON text (how it was made).")
+      .def("tensors", &tensors_of, "Every tensor of the file by name, as float32 arrays (PyTorch's shapes).")
+      .def("values", &values_of, py::arg("game"),
+           "While bidding, the expected payout of each bid output (classic: pass, 1, 2, 3; call and rob: no, yes);\n"
+           "in play, the value of each of game.legal_actions(), in that order.")
+      .def("__repr__", [](const Network& net) { return "<doudizhu.Network of " + std::to_string(net.tensors().size()) + " tensors>"; });
+  m.def("bid_feature_width", [](py::handle rules) { return bid_feature_width(to_rules(rules)); }, py::arg("rules"),
+        "The width of a bid network's features under `rules` (classic or call-and-rob bidding).");
+  m.def("_set_shipped_network", [](py::handle path) { set_shipped_network_path(path_arg(path)); }, py::arg("path"),
+        "Where the network the 'neural' policy plays lies (the package sets it at import).");
+  m.def("shipped_network", []() { return std::const_pointer_cast<Network>(shipped_network()); },
+        "The network the 'neural' policy plays (read at the first use; NetworkError if it cannot be).");
+}
+
+}  // namespace ddz::py_bind

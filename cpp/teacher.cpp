@@ -1,0 +1,148 @@
+#include "teacher.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "encode.hpp"
+#include "parallel.hpp"
+#include "selfplay.hpp"
+
+namespace ddz {
+
+namespace {
+
+constexpr std::uint64_t kTeacherStream = 0x7EAC'4E52'DA7A'5EED;  // the run's own draws (keep, explore, actions)
+
+// One game's samples, gathered on its thread and joined in game order.
+struct GameSamples {
+  std::vector<std::int8_t> x, z, position, action;
+  std::vector<std::int64_t> owner;  // within the game
+  std::vector<std::uint8_t> chosen;
+  std::vector<float> win, score;
+};
+
+bool chance(Rng& rng, double p) { return static_cast<double>(rng.next() >> 11) * 0x1p-53 < p; }
+
+// The seat's side's result of a finished game: won or lost, and the payout a stake of one
+// peasant, over the base (so that bids do not scale it).
+void outcome(const Game& game, int seat, float& win, float& score) {
+  const Settlement r = game.result();
+  const bool landlord = seat == r.landlord;
+  const bool won = landlord == r.landlord_won;
+  win = won ? 1.0f : -1.0f;
+  const double peasant_stake = static_cast<double>(r.payouts[static_cast<std::size_t>(r.landlord)]) / (r.seats - 1);
+  score = static_cast<float>((landlord ? peasant_stake : -peasant_stake) / std::max(r.base, 1));
+}
+
+// The actions valued at a position: the teacher's, then up to max_actions - 1 others drawn
+// without replacement.
+std::vector<std::size_t> actions_to_value(std::size_t legal, std::size_t taught, int max_actions, Rng& rng) {
+  std::vector<std::size_t> others(legal);
+  std::iota(others.begin(), others.end(), std::size_t{0});
+  others.erase(others.begin() + static_cast<std::ptrdiff_t>(taught));
+  const std::size_t wanted = std::min(others.size(), static_cast<std::size_t>(max_actions - 1));
+  for (std::size_t i = 0; i < wanted; ++i) {
+    std::swap(others[i], others[i + rng.below(static_cast<std::uint32_t>(others.size() - i))]);
+  }
+  others.resize(wanted);
+  others.insert(others.begin(), taught);
+  return others;
+}
+
+void value_position(const Game& game, const std::vector<Action>& legal, std::size_t taught, const TeacherOptions& o,
+                    const DouZeroLayout& layout, std::uint64_t stream, Rng& rng, GameSamples& out) {
+  const GameView view = view_of(game);
+  const int x_width = layout.batch_width;
+  const std::size_t at = out.position.size();
+  out.x.resize((at + 1) * static_cast<std::size_t>(x_width), 0);
+  douzero_x_no_action(view, layout, out.x.data() + at * static_cast<std::size_t>(x_width));
+  out.z.resize((at + 1) * static_cast<std::size_t>(layout.z_size()));
+  douzero_z(view, layout, out.z.data() + at * static_cast<std::size_t>(layout.z_size()));
+  out.position.push_back(static_cast<std::int8_t>(douzero_position_of(game.state())));
+  const int seat = game.state().to_move;
+  const auto rollouts = every_seat(o.rollout);
+  for (const std::size_t i : actions_to_value(legal.size(), taught, o.max_actions, rng)) {
+    Game after = game;
+    after.apply_legal(legal[i]);
+    play_seats(after, rollouts, stream);
+    const std::size_t row = out.action.size();
+    out.action.resize(row + static_cast<std::size_t>(layout.action.width));
+    douzero_action(layout, legal[i], out.action.data() + row);
+    out.owner.push_back(static_cast<std::int64_t>(at));
+    out.chosen.push_back(i == taught);
+    float win = 0, score = 0;
+    outcome(after, seat, win, score);
+    out.win.push_back(win);
+    out.score.push_back(score);
+  }
+}
+
+GameSamples play_game(std::uint64_t index, const TeacherOptions& o, const DouZeroLayout& layout) {
+  const SelfPlayDeal d = selfplay_deal(o.rules, o.seed, index);
+  Game game(d.deal_seed, o.rules, d.first_bidder);
+  Rng rng(splitmix_finalize(d.deal_seed ^ kTeacherStream));
+  GameSamples out;
+  std::vector<Action> legal;
+  while (game.state().phase != Phase::Over) {
+    game.legal_actions(legal);
+    std::size_t taught = choose_on(o.teacher, game, legal, d.policy_stream);
+    const bool playing = game.state().phase == Phase::Playing;
+    if (playing && legal.size() > 1 && chance(rng, o.keep)) {
+      value_position(game, legal, taught, o, layout, d.policy_stream, rng, out);
+    }
+    if (playing && chance(rng, o.explore)) {
+      taught = rng.below(static_cast<std::uint32_t>(legal.size()));
+    }
+    game.apply_legal(legal[taught]);
+  }
+  return out;
+}
+
+template <class T>
+void append(std::vector<T>& to, const std::vector<T>& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
+
+}  // namespace
+
+std::string teacher_error(const TeacherOptions& o) {
+  if (std::string why = validate(o.rules); !why.empty()) return why;
+  if (!douzero_layout(o.rules).exact) return "teacher data is DouZero's features: three seats of one deck without wild cards";
+  if (!(o.explore >= 0 && o.explore <= 1)) return "explore must be in [0, 1]";
+  if (!(o.keep >= 0 && o.keep <= 1)) return "keep must be in [0, 1]";
+  if (o.max_actions < 1) return "max_actions must be at least 1";
+  if (o.games < 0) return "games must be at least 0";
+  if (std::string why = policy_error(o.teacher, o.rules); !why.empty()) return "teacher: " + why;
+  if (std::string why = policy_error(o.rollout, o.rules); !why.empty()) return "rollout: " + why;
+  return {};
+}
+
+TeacherSamples teacher_samples(const TeacherOptions& o) {
+  const std::string why = teacher_error(o);
+  if (!why.empty()) throw std::invalid_argument(why);
+  const DouZeroLayout layout = douzero_layout(o.rules);
+  std::vector<GameSamples> games(static_cast<std::size_t>(o.games));
+  parallel_for(o.games, o.threads, [&](std::int64_t i) {
+    games[static_cast<std::size_t>(i)] = play_game(o.first + static_cast<std::uint64_t>(i), o, layout);
+  });
+  TeacherSamples out;
+  out.x_width = layout.batch_width;
+  out.z_size = layout.z_size();
+  out.action_width = layout.action.width;
+  for (std::size_t g = 0; g < games.size(); ++g) {
+    const GameSamples& s = games[g];
+    const auto base = static_cast<std::int64_t>(out.position.size());
+    append(out.x, s.x);
+    append(out.z, s.z);
+    append(out.position, s.position);
+    out.game.insert(out.game.end(), s.position.size(), static_cast<std::int64_t>(o.first + g));
+    append(out.action, s.action);
+    for (const std::int64_t owner : s.owner) out.owner.push_back(base + owner);
+    append(out.chosen, s.chosen);
+    append(out.win, s.win);
+    append(out.score, s.score);
+  }
+  return out;
+}
+
+}  // namespace ddz

@@ -1,0 +1,65 @@
+// Teacher data: the warm start of a value network (docs/guide/learned_bot.md).
+//
+// Games are played by a built-in policy (the teacher); at a share of its decisions the
+// position is kept and several of its legal actions are valued, each by playing the game
+// on from that action with a built-in policy (the rollout policy) in every seat, on the
+// real hands. A network fitted to these values learns the value of each action under the
+// rollout policy's continuation from what the seat knows (the hidden hands are whatever
+// the deal made them, so their distribution is the real one); playing the best of them is
+// one step of policy improvement over the rollout policy. The actions valued at one
+// position share its deal, so their values differ by the action alone.
+//
+// Features are DouZero's (encode.hpp): x_no_action and z per position, the action's
+// part of x_batch per valued action. Game i is dealt as self-play's game i; a run's
+// samples do not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "playout.hpp"
+#include "rules.hpp"
+
+namespace ddz {
+
+struct TeacherOptions {
+  Rules rules{};
+  std::int64_t games = 0;
+  std::uint64_t seed = 0;
+  std::uint64_t first = 0;  // index of the first game, so that runs in parts make one run
+  int threads = 1;
+  Policy teacher = Policy{PolicyKind::FastHeuristic};  // plays the games (and bids)
+  Policy rollout = Policy{PolicyKind::FastHeuristic};  // plays each valued action on
+  double explore = 0.0;   // the share of the teacher's decisions replaced by a uniform draw
+  double keep = 0.25;     // the share of decisions (with more than one legal action) valued
+  int max_actions = 16;   // actions valued a position: the teacher's, then others drawn uniformly
+};
+
+struct TeacherSamples {
+  int x_width = 0;       // the layout's widest x_no_action (a landlord's is zero-padded)
+  int z_size = 0;
+  int action_width = 0;
+  // Per position.
+  std::vector<std::int8_t> x;         // positions x x_width
+  std::vector<std::int8_t> z;         // positions x z_size
+  std::vector<std::int8_t> position;  // DouZero's position of the seat to move
+  std::vector<std::int64_t> game;     // the game it comes from
+  // Per valued action.
+  std::vector<std::int8_t> action;    // actions x action_width
+  std::vector<std::int64_t> owner;    // its position's index
+  std::vector<std::uint8_t> chosen;   // 1 for the teacher's own choice
+  std::vector<float> win;             // +1 when the seat's side won the rollout, else -1
+  std::vector<float> score;           // the side's payout a stake of one peasant, over the base
+
+  std::size_t positions() const { return position.size(); }
+  std::size_t actions() const { return owner.size(); }
+};
+
+// Why `options` cannot make teacher data (rules DouZero's encoding does not cover, shares
+// outside [0, 1], no actions), or empty.
+std::string teacher_error(const TeacherOptions& options);
+
+// The samples of `options.games` games; throws std::invalid_argument where teacher_error says.
+TeacherSamples teacher_samples(const TeacherOptions& options);
+
+}  // namespace ddz

@@ -1,0 +1,106 @@
+"""The learned policy's network file: written here from PyTorch modules, read by the engine
+(:class:`doudizhu.Network`, cpp/network.hpp, which defines the format), and back into
+PyTorch modules from what the engine read, so that one reader exists.
+
+A file holds a play network per DouZero position (:class:`~.models.SmallNet`, tensors
+``play.<position>.<its state_dict key>``), optionally a bid network per bidding mode
+(:class:`BidNet`, ``bid.<mode>.<key>``), and metadata: JSON saying how it was made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from .. import encode
+from .._core import Network, Rules, bid_feature_width
+from .models import STATE_WIDTH, SmallNet
+
+MAGIC = b"DDZNEURL"
+VERSION = 1
+BID_MODES = ("classic", "call_rob")
+BID_OUTPUTS = {"classic": 4, "call_rob": 2}  # classic: pass, 1, 2, 3; call and rob: no, yes
+
+
+class BidNet(nn.Module):
+    """A bidding mode's network: the seat's bidding features -> dense layers (ReLU between)
+    -> the expected payout of each bid output."""
+
+    def __init__(self, mode: str, hidden: tuple[int, ...] = (256, 128)) -> None:
+        super().__init__()
+        widths = (bid_feature_width(Rules(bidding=mode)), *hidden, BID_OUTPUTS[mode])
+        self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:
+        h = self.layers[0](features)
+        for layer in self.layers[1:]:
+            h = layer(torch.relu(h))
+        return h
+
+
+def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mapping[str, BidNet],
+          metadata: Mapping[str, Any]) -> None:
+    """Writes the networks (to a temporary name first, so that a crash leaves no half file)."""
+    tensors: dict[str, np.ndarray] = {}
+    for prefix, nets in (("play", play), ("bid", bid)):
+        for name, net in nets.items():
+            for key, value in net.state_dict().items():
+                tensors[f"{prefix}.{name}.{key}"] = value.detach().cpu().numpy().astype("<f4")
+    meta = json.dumps(dict(metadata), sort_keys=True).encode()
+    parts = [MAGIC, struct.pack("<II", VERSION, len(meta)), meta, struct.pack("<I", len(tensors))]
+    for name, array in tensors.items():
+        encoded = name.encode()
+        parts += [struct.pack("<H", len(encoded)), encoded, struct.pack("<B", array.ndim),
+                  struct.pack(f"<{array.ndim}I", *array.shape),
+                  np.ascontiguousarray(array).tobytes()]
+    partial = f"{os.fspath(path)}.partial"
+    with open(partial, "wb") as file:
+        file.write(b"".join(parts))
+    os.replace(partial, path)
+
+
+def modules(network: Network) -> tuple[dict[str, SmallNet], dict[str, BidNet]]:
+    """PyTorch modules holding a network file's weights (as the engine read them), in eval mode."""
+    tensors = {name: torch.from_numpy(array) for name, array in network.tensors().items()}
+    play: dict[str, SmallNet] = {}
+    for position in encode.DOUZERO_POSITIONS:
+        state = _under(tensors, f"play.{position}.")
+        if state:
+            head = tuple(int(state[f"head.{i}.weight"].shape[0]) for i in range(_layers(state, "head") - 1))
+            net = SmallNet(STATE_WIDTH[position], hidden=int(state["state.weight"].shape[0]),
+                           history=int(state["history.weight"].shape[0]), head=head)
+            net.load_state_dict(state)
+            play[position] = net.eval()
+    bid: dict[str, BidNet] = {}
+    for mode in BID_MODES:
+        state = _under(tensors, f"bid.{mode}.")
+        if state:
+            hidden = tuple(int(state[f"layers.{i}.weight"].shape[0]) for i in range(_layers(state, "layers") - 1))
+            net = BidNet(mode, hidden)
+            net.load_state_dict(state)
+            bid[mode] = net.eval()
+    return play, bid
+
+
+def metadata(network: Network) -> dict[str, Any]:
+    """The metadata the trainer wrote."""
+    meta = json.loads(network.metadata or "{}")
+    return meta if isinstance(meta, dict) else {}
+
+
+def _under(tensors: Mapping[str, torch.Tensor], prefix: str) -> dict[str, torch.Tensor]:
+    return {name[len(prefix):]: value for name, value in tensors.items() if name.startswith(prefix)}
+
+
+def _layers(state: Mapping[str, torch.Tensor], name: str) -> int:
+    return sum(1 for key in state if key.startswith(f"{name}.") and key.endswith(".weight"))
+
+
+__all__ = ["BID_MODES", "BidNet", "metadata", "modules", "write"]

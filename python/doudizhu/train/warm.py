@@ -1,0 +1,180 @@
+"""The warm start: value networks fitted to a teacher's rollouts (docs/guide/learned_bot.md).
+
+The engine plays games with a built-in teacher and values several legal actions at a share
+of its decisions by playing each out with a built-in rollout policy
+(:func:`doudizhu._core.teacher_samples`, C++ without the GIL, on a background thread while
+the networks learn). Each position's :class:`~.models.SmallNet` is fitted by mean squared
+error to the rollouts' results (``"wp"``: +1/-1; ``"adp"``: the stake won or lost over the
+base). Every sample is fresh (each chunk of games is learned once), so the networks
+never see a deal twice. Playing the action of highest value is then a policy improvement
+step over the rollout policy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+
+from .. import encode
+from .._core import Rules, teacher_samples
+from .models import STATE_WIDTH, SmallNet
+
+OBJECTIVES = ("wp", "adp")
+
+
+@dataclasses.dataclass(frozen=True)
+class WarmConfig:
+    """A warm start's settings."""
+
+    rules: str = "douzero"  # a preset the play networks' features cover
+    objective: str = "wp"
+    minutes: float = 60.0
+    seed: int = 0
+    teacher: str = "fast_heuristic"  # plays the games
+    rollout: str = "fast_heuristic"  # plays each valued action out
+    explore: float = 0.1  # the share of the teacher's decisions replaced by uniform draws
+    keep: float = 0.3  # the share of decisions valued
+    max_actions: int = 12  # actions valued a position
+    chunk_games: int = 1000  # games a chunk of samples
+    batch_positions: int = 128  # positions a learner step (each with its valued actions)
+    learning_rate: float = 3e-4  # Adam
+    hidden: int = 256
+    history: int = 128
+    head: tuple[int, ...] = (256,)
+
+
+@dataclasses.dataclass
+class WarmCounters:
+    samples: int = 0  # valued actions learned
+    positions: int = 0
+    games: int = 0
+    steps: int = 0
+    seconds: float = 0.0
+    losses: dict[str, float] = dataclasses.field(default_factory=dict)
+
+
+def build(config: WarmConfig) -> dict[str, SmallNet]:
+    return {p: SmallNet(STATE_WIDTH[p], config.hidden, config.history, config.head) for p in encode.DOUZERO_POSITIONS}
+
+
+class _Chunks:
+    """Chunks of teacher samples made one ahead on a background thread."""
+
+    def __init__(self, config: WarmConfig, first_game: int) -> None:
+        self.config, self.next_game = config, first_game
+        self._thread: threading.Thread | None = None
+        self._result: dict[str, np.ndarray] = {}
+        self._start()
+
+    def _start(self) -> None:
+        c, first = self.config, self.next_game
+        self.next_game += c.chunk_games
+
+        def work() -> None:
+            self._result = teacher_samples(c.chunk_games, Rules.preset(c.rules), seed=c.seed, first=first, threads=1,
+                                           teacher=c.teacher, rollout=c.rollout, explore=c.explore, keep=c.keep,
+                                           max_actions=c.max_actions)
+
+        self._thread = threading.Thread(target=work, daemon=True)
+        self._thread.start()
+
+    def take(self) -> dict[str, np.ndarray]:
+        assert self._thread is not None
+        self._thread.join()
+        chunk = self._result
+        self._start()
+        return chunk
+
+
+def _targets(chunk: dict[str, np.ndarray], objective: str) -> np.ndarray:
+    return chunk["win"] if objective == "wp" else chunk["score"]
+
+
+def learn_chunk(nets: dict[str, SmallNet], optimizers: dict[str, torch.optim.Optimizer], chunk: dict[str, np.ndarray],
+                config: WarmConfig, rng: np.random.Generator) -> dict[str, float]:
+    """One pass over a chunk, a learner step per batch of positions; each position's mean loss."""
+    target = torch.from_numpy(_targets(chunk, config.objective))
+    owner = chunk["owner"]
+    starts = np.searchsorted(owner, np.arange(len(chunk["position"]) + 1))  # a position's actions are adjacent
+    losses: dict[str, list[float]] = {}
+    for index, name in enumerate(encode.DOUZERO_POSITIONS):
+        mine = np.flatnonzero(chunk["position"] == index)
+        rng.shuffle(mine)
+        for first in range(0, len(mine), config.batch_positions):
+            batch = mine[first:first + config.batch_positions]
+            counts = starts[batch + 1] - starts[batch]
+            rows = np.concatenate([np.arange(starts[p], starts[p + 1]) for p in batch])
+            local = torch.from_numpy(np.repeat(np.arange(len(batch)), counts))
+            net = nets[name]
+            decision = net.decision(torch.from_numpy(chunk["z"][batch]).float(),
+                                    torch.from_numpy(chunk["x"][batch, : STATE_WIDTH[name]]).float())
+            values = net.actions(decision[local], torch.from_numpy(chunk["action"][rows]).float())
+            loss = ((values - target[rows]) ** 2).mean()
+            optimizers[name].zero_grad()
+            loss.backward()
+            optimizers[name].step()
+            losses.setdefault(name, []).append(float(loss.detach()))
+    return {name: float(np.mean(v)) for name, v in losses.items()}
+
+
+def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = False,
+               report: Callable[[WarmCounters], None] | None = None,
+               evaluate_every: float | None = None, evaluate: Callable[[dict[str, SmallNet]], dict[str, Any]] | None = None,
+               ) -> dict[str, SmallNet]:
+    """Fits the play networks for ``config.minutes`` (checkpoints in ``out``, resumable)."""
+    folder = os.fspath(out)
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "warm.pt")
+    torch.manual_seed(config.seed)
+    nets = build(config)
+    optimizers = {p: torch.optim.Adam(net.parameters(), lr=config.learning_rate) for p, net in nets.items()}
+    counters = WarmCounters()
+    if resume and os.path.exists(path):
+        saved = torch.load(path, map_location="cpu", weights_only=True)
+        for p, net in nets.items():
+            net.load_state_dict(saved["nets"][p])
+            optimizers[p].load_state_dict(saved["optimizers"][p])
+        counters = WarmCounters(**saved["counters"])
+    rng = np.random.default_rng(config.seed + counters.games)
+    chunks = _Chunks(config, counters.games)
+    started = time.perf_counter() - counters.seconds
+    last_save = last_eval = counters.seconds
+    while counters.seconds < 60 * config.minutes:
+        chunk = chunks.take()
+        counters.losses = learn_chunk(nets, optimizers, chunk, config, rng)
+        counters.games += config.chunk_games
+        counters.positions += len(chunk["position"])
+        counters.samples += len(chunk["owner"])
+        counters.steps += 1
+        counters.seconds = time.perf_counter() - started
+        if report:
+            report(counters)
+        done = counters.seconds >= 60 * config.minutes
+        if done or counters.seconds - last_save >= 300:
+            _save(path, nets, optimizers, counters, config)
+            last_save = counters.seconds
+        if evaluate and evaluate_every and (done or counters.seconds - last_eval >= 60 * evaluate_every):
+            paused = time.perf_counter()
+            evaluate(nets)
+            started += time.perf_counter() - paused
+            last_eval = counters.seconds
+    return nets
+
+
+def _save(path: str, nets: dict[str, SmallNet], optimizers: dict[str, torch.optim.Optimizer], counters: WarmCounters,
+          config: WarmConfig) -> None:
+    payload = {"nets": {p: n.state_dict() for p, n in nets.items()},
+               "optimizers": {p: o.state_dict() for p, o in optimizers.items()},
+               "counters": dataclasses.asdict(counters), "config": dataclasses.asdict(config)}
+    torch.save(payload, f"{path}.partial")
+    os.replace(f"{path}.partial", path)
+
+
+__all__ = ["OBJECTIVES", "WarmConfig", "WarmCounters", "build", "learn_chunk", "warm_start"]
