@@ -517,15 +517,20 @@ std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& 
 
 }  // namespace
 
+std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned) {
+  const View v(game);
+  // Nothing to search when there is no choice or the planned action goes out.
+  const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(game.state()) <= kEndgameCards;
+  return search ? endgame(v, game, legal, planned) : planned;
+}
+
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame_search) {
   const State& s = game.state();
   if (s.phase == Phase::Bidding) return bid(game, legal);
   const View v(game);
   const Plan plan = v.plan(v.hand);
   const std::size_t planned = s.last.cards ? follow(v, legal, plan) : lead(v, legal, plan);
-  // Nothing to search when there is no choice or the plan goes out.
-  const bool search = endgame_search == Endgame::Search && legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(s) <= kEndgameCards;
-  return search ? endgame(v, game, legal, planned) : planned;
+  return endgame_search == Endgame::Search ? search_endgame(game, legal, planned) : planned;
 }
 
 }  // namespace ddz

@@ -74,21 +74,22 @@ void check_policy(const Policy& policy, const Rules& rules) {
   if (std::string why = policy_error(policy, rules); !why.empty()) throw NetworkError(why);
 }
 
-std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal) {
+std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal, Endgame endgame) {
   if (legal.size() == 1) return 0;
   if (game.state().phase == Phase::Bidding) {
     return net.bids(game.rules()) ? best_bid(net, game, legal) : choose_heuristic(game, legal);
   }
   thread_local std::vector<float> values;
   net.play_values(view_of(game), layout_for(game.rules()), legal, values);
-  return argmax(values);
+  const std::size_t best = argmax(values);
+  return endgame == Endgame::Search ? search_endgame(game, legal, best) : best;
 }
 
 std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng) {
   switch (policy.kind) {
     case PolicyKind::Heuristic: return choose_heuristic(game, legal, Endgame::Search);
     case PolicyKind::FastHeuristic: return choose_heuristic(game, legal, Endgame::Plan);
-    case PolicyKind::Neural: return choose_neural(*policy.network, game, legal);
+    case PolicyKind::Neural: return choose_neural(*policy.network, game, legal, policy.endgame);
     case PolicyKind::Random: break;
   }
   return rng.below(static_cast<std::uint32_t>(legal.size()));

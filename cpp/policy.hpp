@@ -40,11 +40,17 @@ inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 4> kPolicyN
 }};
 
 // A built-in policy: its kind, and the networks a neural policy plays (shared, read-only).
+// Whether a policy ends hands with the heuristic's endgame search.
+enum class Endgame : bool { Plan, Search };
+
+// A neural policy may end hands with the heuristic's endgame search (`endgame`, the default).
 struct Policy {
-  Policy(PolicyKind kind = PolicyKind::Random, std::shared_ptr<const Network> network = {})  // NOLINT: a kind is a policy
-      : kind(kind), network(std::move(network)) {}
+  Policy(PolicyKind kind = PolicyKind::Random, std::shared_ptr<const Network> network = {},  // NOLINT: a kind is a policy
+         Endgame endgame = Endgame::Search)
+      : kind(kind), network(std::move(network)), endgame(endgame) {}
   PolicyKind kind;
   std::shared_ptr<const Network> network;
+  Endgame endgame;
 };
 
 // The policy of a name (the neural one plays the shipped network: throws NetworkError
@@ -60,13 +66,16 @@ std::shared_ptr<const Network> shipped_network();
 std::string policy_error(const Policy& policy, const Rules& rules);
 void check_policy(const Policy& policy, const Rules& rules);
 
-enum class Endgame : bool { Plan, Search };  // whether the heuristic searches the endgame
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame = Endgame::Search);
+// The heuristic's endgame search (heuristic.cpp): once the hands hold 18 cards or fewer in
+// all, the action that wins the most of 8 worlds dealt from the seat's view by the exact
+// solver, `planned` among equals; `planned` otherwise.
+std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned);
 
 // The index in `legal` (non-empty) of the action the policy plays.
 std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng);
 
 // The neural policy's choice with the networks `net` (whose play_error is empty for the game's rules).
-std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal);
+std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal, Endgame endgame);
 
 }  // namespace ddz

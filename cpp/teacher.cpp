@@ -103,7 +103,70 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
   to.insert(to.end(), from.begin(), from.end());
 }
 
+// One game's bids (the payout column still the seat until the hand ends).
+BidSamples bid_game(std::uint64_t index, const BidSampleOptions& o) {
+  const SelfPlayDeal d = selfplay_deal(o.rules, o.seed, index);
+  Game game(d.deal_seed, o.rules, d.first_bidder);
+  Rng rng(splitmix_finalize(d.deal_seed ^ kTeacherStream));
+  BidSamples out;
+  out.width = bid_feature_width(o.rules);
+  const auto outputs = static_cast<std::size_t>(bid_outputs(o.rules));
+  std::vector<Action> legal;
+  std::vector<int> seats;
+  while (game.state().phase != Phase::Over) {
+    game.legal_actions(legal);
+    const State& s = game.state();
+    const bool bidding = s.phase == Phase::Bidding;
+    std::size_t chosen = choose_on(bidding ? o.bidder : o.player, game, legal, d.policy_stream);
+    if (bidding) {
+      if (chance(rng, o.explore)) chosen = rng.below(static_cast<std::uint32_t>(legal.size()));
+      const std::size_t row = out.output.size();
+      out.features.resize((row + 1) * static_cast<std::size_t>(out.width));
+      bid_features(s, o.rules, out.features.data() + row * static_cast<std::size_t>(out.width));
+      out.output.push_back(static_cast<std::int8_t>(bid_output(legal[chosen])));
+      out.legal.resize((row + 1) * outputs, 0);
+      for (const Action& a : legal) out.legal[row * outputs + static_cast<std::size_t>(bid_output(a))] = 1;
+      seats.push_back(s.to_move);
+    }
+    game.apply_legal(legal[chosen]);
+  }
+  // A redeal starts the auction again: every bid of the game is a sample of the hand it led to.
+  const Settlement r = game.result();
+  for (const int seat : seats) out.payout.push_back(static_cast<float>(r.payouts[static_cast<std::size_t>(seat)]));
+  out.game.assign(seats.size(), static_cast<std::int64_t>(index));
+  return out;
+}
+
 }  // namespace
+
+std::string bid_sample_error(const BidSampleOptions& o) {
+  if (std::string why = validate(o.rules); !why.empty()) return why;
+  if (o.rules.bidding == Bidding::None) return "auction data needs rules with bidding";
+  if (!(o.explore >= 0 && o.explore <= 1)) return "explore must be in [0, 1]";
+  if (o.games < 0) return "games must be at least 0";
+  if (std::string why = policy_error(o.bidder, o.rules); !why.empty()) return "bidder: " + why;
+  if (std::string why = policy_error(o.player, o.rules); !why.empty()) return "player: " + why;
+  return {};
+}
+
+BidSamples bid_samples(const BidSampleOptions& o) {
+  const std::string why = bid_sample_error(o);
+  if (!why.empty()) throw std::invalid_argument(why);
+  std::vector<BidSamples> games(static_cast<std::size_t>(o.games));
+  parallel_for(o.games, o.threads, [&](std::int64_t i) {
+    games[static_cast<std::size_t>(i)] = bid_game(o.first + static_cast<std::uint64_t>(i), o);
+  });
+  BidSamples out;
+  out.width = bid_feature_width(o.rules);
+  for (const BidSamples& g : games) {
+    append(out.features, g.features);
+    append(out.output, g.output);
+    append(out.legal, g.legal);
+    append(out.payout, g.payout);
+    append(out.game, g.game);
+  }
+  return out;
+}
 
 std::string teacher_error(const TeacherOptions& o) {
   if (std::string why = validate(o.rules); !why.empty()) return why;

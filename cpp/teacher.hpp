@@ -55,6 +55,36 @@ struct TeacherSamples {
   std::size_t actions() const { return owner.size(); }
 };
 
+// Auction data: the bid networks' Monte-Carlo samples. Each game's auction is bid by
+// `bidder` (with a share of its bids replaced by uniform draws), and the hand is played
+// by `player` in every seat; every bid is a sample of its seat's bidding features, the
+// bid's output index (bid_output) and the payout the seat ended with (in stakes, bids and
+// doublings included: the rule book's scoring). A void hand (every seat passed, no
+// redeal left) pays 0.
+struct BidSampleOptions {
+  Rules rules{};
+  std::int64_t games = 0;
+  std::uint64_t seed = 0;
+  std::uint64_t first = 0;
+  int threads = 1;
+  Policy bidder = Policy{PolicyKind::Heuristic};
+  Policy player = Policy{PolicyKind::FastHeuristic};
+  double explore = 0.0;
+};
+
+struct BidSamples {
+  int width = 0;                       // bid_feature_width(rules)
+  std::vector<std::int8_t> features;   // bids x width
+  std::vector<std::int8_t> output;     // the bid's output index
+  std::vector<std::uint8_t> legal;     // bids x outputs: 1 for each output legal then
+  std::vector<float> payout;           // the seat's payout of the hand
+  std::vector<std::int64_t> game;
+  std::size_t size() const { return output.size(); }
+};
+
+std::string bid_sample_error(const BidSampleOptions& options);
+BidSamples bid_samples(const BidSampleOptions& options);
+
 // Why `options` cannot make teacher data (rules DouZero's encoding does not cover, shares
 // outside [0, 1], no actions), or empty.
 std::string teacher_error(const TeacherOptions& options);

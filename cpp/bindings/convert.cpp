@@ -282,7 +282,8 @@ Policy policy_arg(py::handle policy) {
   const std::string text = text_arg(builtin.is_none() ? policy : py::handle(builtin), "policy");
   if (text == "neural" && !builtin.is_none()) {
     const py::object network = py::getattr(policy, "network", py::none());
-    if (!network.is_none()) return Policy{PolicyKind::Neural, network.cast<std::shared_ptr<Network>>()};
+    const Endgame endgame = py::getattr(policy, "endgame", py::bool_(true)).cast<bool>() ? Endgame::Search : Endgame::Plan;
+    return Policy{PolicyKind::Neural, network.is_none() ? shipped_network() : network.cast<std::shared_ptr<Network>>(), endgame};
   }
   const auto kind = policy_named(text);
   if (!kind) {

@@ -59,6 +59,15 @@ void register_network(py::module_& m) {
            "While bidding, the expected payout of each bid output (classic: pass, 1, 2, 3; call and rob: no, yes);\n"
            "in play, the value of each of game.legal_actions(), in that order.")
       .def("__repr__", [](const Network& net) { return "<doudizhu.Network of " + std::to_string(net.tensors().size()) + " tensors>"; });
+  m.def("bid_features", [](const Game& game) {
+          const State& s = game.state();
+          if (s.phase != Phase::Bidding) raise(ErrorKind::IllegalAction, "the auction is over: no bid to make");
+          const Rules& rules = game.rules();
+          if (rules.bidding == Bidding::None) raise(ErrorKind::General, "these rules have no auction");
+          py::array_t<std::int8_t> out(bid_feature_width(rules));
+          bid_features(s, rules, out.mutable_data());
+          return out;
+        }, py::arg("game"), "The bidding features of the seat to move (network.hpp), what the bid networks read.");
   m.def("bid_feature_width", [](py::handle rules) { return bid_feature_width(to_rules(rules)); }, py::arg("rules"),
         "The width of a bid network's features under `rules` (classic or call-and-rob bidding).");
   m.def("_set_shipped_network", [](py::handle path) { set_shipped_network_path(path_arg(path)); }, py::arg("path"),

@@ -60,6 +60,33 @@ py::dict teacher_run(py::handle games, py::handle rules, py::handle seed, py::ha
   return out;
 }
 
+py::dict bid_run(py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads, py::handle bidder,
+                 py::handle player, py::handle explore) {
+  BidSampleOptions o;
+  o.rules = to_rules(rules);
+  o.games = int_arg(games, "games", 0, 100'000'000);
+  o.seed = seed_arg(seed);
+  o.first = seed_arg(first, "first");
+  o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
+  o.bidder = policy_arg(bidder);
+  o.player = policy_arg(player);
+  o.explore = share_arg(explore, "explore");
+  if (std::string why = bid_sample_error(o); !why.empty()) throw py::value_error(why);
+  BidSamples s;
+  {
+    py::gil_scoped_release release;
+    s = bid_samples(o);
+  }
+  const auto n = static_cast<std::int64_t>(s.size());
+  py::dict out;
+  out["features"] = array_of(std::move(s.features), n, s.width);
+  out["output"] = array_of(std::move(s.output), n, 0);
+  out["legal"] = array_of(std::move(s.legal), n, bid_outputs(o.rules));
+  out["payout"] = array_of(std::move(s.payout), n, 0);
+  out["game"] = array_of(std::move(s.game), n, 0);
+  return out;
+}
+
 }  // namespace
 
 void register_teacher(py::module_& m) {
@@ -69,6 +96,11 @@ void register_teacher(py::module_& m) {
         py::arg("max_actions") = 16,
         "Teacher data (teacher.hpp): positions of games played by `teacher`, several actions of each valued by a\n"
         "`rollout` playout; a dict of NumPy columns.");
+  m.def("bid_samples", &bid_run, py::arg("games"), py::arg("rules") = py::none(), py::arg("seed") = 0, py::arg("first") = 0,
+        py::arg("threads") = 1, py::arg("bidder") = "heuristic", py::arg("player") = "fast_heuristic",
+        py::arg("explore") = 0.0,
+        "Auction data (teacher.hpp): every bid of games bid by `bidder` and played by `player`, with the payout\n"
+        "its seat ended with; a dict of NumPy columns.");
 }
 
 }  // namespace ddz::py_bind

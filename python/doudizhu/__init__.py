@@ -11,11 +11,12 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :class:`Game`, :class:`Action`, :class:`Settlement`, :func:`score`: a hand of play
   (deal, bidding, play, scoring, records in :mod:`doudizhu.record`).
 - Errors: :class:`DoudizhuError` (a ValueError) and its kinds :class:`CardsError`,
-  :class:`MoveError`, :class:`IllegalActionError` and :class:`RecordError`.
+  :class:`MoveError`, :class:`IllegalActionError`, :class:`RecordError` and
+  :class:`NetworkError`.
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays; game ``i``
   of a seed is dealt from :func:`game_seed` ``(seed, i)``, and :func:`choose_action` is
   the action a built-in policy (:data:`POLICIES`: ``"random"``, ``"heuristic"``,
-  ``"fast_heuristic"``) plays in a game.
+  ``"fast_heuristic"``, ``"neural"``: the learned policy, :class:`Network`) plays in a game.
 - :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`: search
   support (determinized worlds, the exact endgame solver, rollouts); an example bot in
   :mod:`doudizhu.bots`.
@@ -26,10 +27,11 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 
 from __future__ import annotations
 
+import os as _os
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _metadata_version
 
-from . import actions, bots, encode, record, render
+from . import _core, actions, bots, encode, record, render
 from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
@@ -45,6 +47,8 @@ from ._core import (
     Move,
     MoveError,
     MoveKind,
+    Network,
+    NetworkError,
     RecordError,
     Rules,
     Settlement,
@@ -71,6 +75,8 @@ from .evaluate import Evaluation, evaluate
 from .match import Match
 from .selfplay import SelfPlayResult, selfplay
 
+# The network the "neural" policy plays ships in the package (read at its first use).
+_core._set_shipped_network(_os.path.join(_os.path.dirname(__file__), "networks", "neural.ddzn"))
 # Records are Python (record.py) over the core's Game.deals and Game.origin.
 setattr(Game, "to_record", record.to_record)  # noqa: B010 (a method of a C++ class, set from Python)
 setattr(Game, "from_record", staticmethod(record.from_record))  # noqa: B010
@@ -95,6 +101,8 @@ __all__ = [
     "Move",
     "MoveError",
     "MoveKind",
+    "Network",
+    "NetworkError",
     "PlayCheck",
     "RecordError",
     "Rules",

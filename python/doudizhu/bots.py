@@ -114,15 +114,17 @@ class Neural:
 
     name = __builtin_policy__ = "neural"
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(self, path: str | os.PathLike[str] | None = None, endgame: bool = True) -> None:
         self.path = None if path is None else os.fspath(path)
         self.network = Network(path) if path is not None else None  # None: the shipped one
+        self.endgame = bool(endgame)
 
     def act(self, game: Game) -> Action:
         return choose_action(game, self, 0)
 
     def __repr__(self) -> str:
-        return "Neural()" if self.path is None else f"Neural({self.path!r})"
+        args = [repr(self.path)] if self.path is not None else []
+        return f"Neural({', '.join(args + ([] if self.endgame else ['endgame=False']))})"
 
 
 def builtin(policy: object) -> str | object | None:

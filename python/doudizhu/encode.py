@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._core import HISTORY_LENGTH, Action, Game, Rules
+from ._core import HISTORY_LENGTH, Action, Game, Rules, bid_feature_width, bid_features
 
 __all__ = [
     "DOUZERO_POSITIONS",
@@ -40,6 +40,8 @@ __all__ = [
     "OBSERVATION_SHAPE",
     "DouZeroLayout",
     "DouZeroObservation",
+    "bid_feature_width",
+    "bid_features",
     "douzero",
     "douzero_batch",
     "douzero_layout",

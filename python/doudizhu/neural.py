@@ -32,7 +32,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
 from . import encode
-from ._core import Action, Game, choose_action
+from ._core import Action, Game, Network, choose_action
+from .encode import bid_features
 
 if TYPE_CHECKING:  # the trainer imports this module: only its types here
     import numpy.typing as npt
@@ -98,8 +99,21 @@ def load_douzero_net(position: str, checkpoint: Checkpoint) -> DouZeroNet:
 
 
 class _ValueBot:
-    """A bot that plays the legal action of highest value (bidding as the heuristic), its
-    tables' decisions scored together (``act_many``: one pass per position)."""
+    """A bot that plays the legal action of highest value (bidding with its bid networks, or
+    as the heuristic without), its tables' decisions scored together (``act_many``: one
+    pass per position)."""
+
+    bid_nets: Mapping[str, nn.Module] = {}  # by bidding mode (train.network_file.BidNet)
+
+    def _bid(self, game: Game) -> Action:
+        """The legal bid of highest value by the mode's bid network, else the heuristic's."""
+        net = self.bid_nets.get(game.rules.bidding)
+        legal = game.legal_actions()
+        if net is None or len(legal) == 1:
+            return choose_action(game, "heuristic", 0)
+        with torch.inference_mode():
+            values = net(torch.from_numpy(bid_features(game)).float()[None])[0]
+        return max(legal, key=lambda a: (float(values[a.value]), -legal.index(a)))
 
     def _values(self, observations: Sequence[DouZeroObservation]) -> torch.Tensor:
         """The value of every legal action of ``observations`` (in DouZero's setting), the
@@ -121,8 +135,8 @@ class _ValueBot:
         actions: dict[int, Action] = {}
         scored = []
         for i, game in enumerate(games):
-            if game.phase == "bidding":  # no bidding network: the heuristic's bid
-                actions[i] = choose_action(game, "heuristic", 0)
+            if game.phase == "bidding":
+                actions[i] = self._bid(game)
                 continue
             legal = game.legal_actions()
             if len(legal) == 1:
@@ -137,6 +151,14 @@ class _ValueBot:
             for i, obs, chunk in zip(scored, observations, chunks):
                 actions[i] = obs["legal_actions"][int(torch.argmax(chunk))]
         return [actions[i] for i in range(len(games))]
+
+
+def _is_network_file(checkpoint: object) -> bool:
+    """Whether ``checkpoint`` names a file that begins as a network file does."""
+    if not isinstance(checkpoint, (str, os.PathLike)) or not os.path.isfile(checkpoint):
+        return False
+    with open(checkpoint, "rb") as file:
+        return file.read(8) == b"DDZNEURL"
 
 
 def _in_setting(obs: DouZeroObservation) -> DouZeroObservation:
@@ -185,16 +207,26 @@ class DouZeroBot(_ValueBot):
 
 
 class TorchBot(_ValueBot):
-    """A :mod:`doudizhu.train` checkpoint as a bot: the action of highest value.
+    """A :mod:`doudizhu.train` checkpoint, or a network file, as a bot in PyTorch: the action
+    of highest value.
 
-    ``checkpoint``: a checkpoint file, a run's folder (its ``checkpoint.pt``) or the
-    checkpoint's dict. Plays what :class:`DouZeroBot` plays (the play phase of three seats,
-    one deck, no wild cards) and bids as the built-in heuristic. ``act(game)`` scores one
-    decision, ``act_many(games)`` the decisions of many games at once (as ``selfplay`` and
-    ``evaluate`` ask it), and :meth:`choose_batch` every decision of a VectorEnv batch.
+    ``checkpoint``: a checkpoint file, a run's folder (its ``checkpoint.pt``), the
+    checkpoint's dict, or a network file (what the engine's ``"neural"`` policy plays: then
+    it bids with the file's bid networks, and chooses as ``bots.Neural(path,
+    endgame=False)`` does in C++). Plays what :class:`DouZeroBot` plays (the play phase of
+    three seats, one deck, no wild cards) and bids as the built-in heuristic without bid
+    networks. ``act(game)`` scores one decision, ``act_many(games)`` the decisions of many
+    games at once (as ``selfplay`` and ``evaluate`` ask it), and :meth:`choose_batch` every
+    decision of a VectorEnv batch.
     """
 
     def __init__(self, checkpoint: CheckpointLike) -> None:
+        if _is_network_file(checkpoint):
+            from .train import network_file
+
+            self.model = "small"
+            self.nets, self.bid_nets = network_file.modules(Network(checkpoint))  # type: ignore[arg-type]
+            return
         from .train import checkpoint as saved
 
         payload = saved.load(checkpoint)

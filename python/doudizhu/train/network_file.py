@@ -20,7 +20,8 @@ import torch
 from torch import nn
 
 from .. import encode
-from .._core import Network, Rules, bid_feature_width
+from .._core import Network, Rules
+from ..encode import bid_feature_width
 from .models import STATE_WIDTH, SmallNet
 
 MAGIC = b"DDZNEURL"

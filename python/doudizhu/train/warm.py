@@ -45,6 +45,10 @@ class WarmConfig:
     chunk_games: int = 1000  # games a chunk of samples
     batch_positions: int = 128  # positions a learner step (each with its valued actions)
     learning_rate: float = 3e-4  # Adam
+    # Weight of the ranking term: the values' spread around their position's mean fitted to
+    # the rollouts' spread around theirs. The actions of a position are played out on one
+    # deal, so their differences are free of the deal's luck that the plain term fits too.
+    ranking: float = 1.0
     hidden: int = 256
     history: int = 128
     head: tuple[int, ...] = (256,)
@@ -97,6 +101,13 @@ def _targets(chunk: dict[str, np.ndarray], objective: str) -> np.ndarray:
     return chunk["win"] if objective == "wp" else chunk["score"]
 
 
+def _centred(values: torch.Tensor, group: torch.Tensor, groups: int) -> torch.Tensor:
+    """Each value less the mean of its group's."""
+    sums = torch.zeros(groups).index_add(0, group, values)
+    counts = torch.zeros(groups).index_add(0, group, torch.ones_like(values))
+    return values - (sums / counts)[group]
+
+
 def learn_chunk(nets: dict[str, SmallNet], optimizers: dict[str, torch.optim.Optimizer], chunk: dict[str, np.ndarray],
                 config: WarmConfig, rng: np.random.Generator) -> dict[str, float]:
     """One pass over a chunk, a learner step per batch of positions; each position's mean loss."""
@@ -116,7 +127,10 @@ def learn_chunk(nets: dict[str, SmallNet], optimizers: dict[str, torch.optim.Opt
             decision = net.decision(torch.from_numpy(chunk["z"][batch]).float(),
                                     torch.from_numpy(chunk["x"][batch, : STATE_WIDTH[name]]).float())
             values = net.actions(decision[local], torch.from_numpy(chunk["action"][rows]).float())
-            loss = ((values - target[rows]) ** 2).mean()
+            goal = target[rows]
+            loss = ((values - goal) ** 2).mean()
+            if config.ranking:
+                loss = loss + config.ranking * ((_centred(values, local, len(batch)) - _centred(goal, local, len(batch))) ** 2).mean()
             optimizers[name].zero_grad()
             loss.backward()
             optimizers[name].step()

@@ -1,0 +1,197 @@
+"""The learned policy in the core: network files, C++ inference against PyTorch's forward
+pass, the ``"neural"`` policy wherever policies are named, and files that are refused."""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import doudizhu as dz
+import doudizhu.envs
+from doudizhu.bots import Neural
+
+torch = pytest.importorskip("torch")
+from doudizhu import encode  # noqa: E402
+from doudizhu.neural import TorchBot  # noqa: E402
+from doudizhu.train import network_file  # noqa: E402
+from doudizhu.train.models import STATE_WIDTH, SmallNet  # noqa: E402
+
+RULE_SETS = {"standard": dz.Rules.preset("standard"), "douzero": dz.Rules.preset("douzero"),
+             "call_rob": dz.Rules(bidding="call_rob")}
+
+
+def small_networks(seed: int = 0) -> tuple[dict[str, SmallNet], dict[str, network_file.BidNet]]:
+    """Randomly initialised networks, small enough to be quick, large enough to be exact."""
+    torch.manual_seed(seed)
+    play = {p: SmallNet(STATE_WIDTH[p], hidden=48, history=16, head=(40,)) for p in encode.DOUZERO_POSITIONS}
+    bid = {m: network_file.BidNet(m, (24, 16)) for m in network_file.BID_MODES}
+    return play, bid
+
+
+@pytest.fixture(scope="module")
+def net_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("net") / "small.ddzn"
+    play, bid = small_networks()
+    network_file.write(path, play, bid, {"recipe": "test", "frames": 0})
+    return path
+
+
+def positions(rules: dz.Rules, games: int) -> list[dz.Game]:
+    """Every position of ``games`` heuristic games (bidding and play)."""
+    out = []
+    for seed in range(games):
+        game = dz.Game(seed=seed, rules=rules)
+        while game.phase != "over":
+            out.append(game.copy())
+            game.step(dz.choose_action(game, "fast_heuristic", 0))
+    return out
+
+
+def test_the_engine_values_actions_as_pytorch_does(net_file: Path) -> None:
+    network = dz.Network(net_file)
+    play, bid = network_file.modules(network)
+    bot = TorchBot.of(play, "small")
+    checked = 0
+    for name, rules in RULE_SETS.items():
+        for game in positions(rules, 4):
+            if game.phase == "bidding":
+                expected = bid[name if name == "call_rob" else "classic"](
+                    torch.from_numpy(encode.bid_features(game)).float()[None])[0].detach().numpy()
+            else:
+                expected = bot.values(game)[1].numpy()
+            np.testing.assert_allclose(network.values(game), expected, rtol=1e-5, atol=1e-5)
+            checked += 1
+    assert checked > 500
+
+
+def test_torchbot_chooses_exactly_as_the_engine(net_file: Path) -> None:
+    engine, torch_bot = Neural(net_file, endgame=False), TorchBot(net_file)
+    decisions = 0
+    for rules in RULE_SETS.values():
+        for game in positions(rules, 30):
+            if len(game.legal_actions()) > 1:
+                assert engine.act(game) == torch_bot.act(game), game.to_record()
+                decisions += 1
+    assert decisions > 2000
+
+
+def test_files_round_trip_their_tensors_and_metadata(net_file: Path) -> None:
+    network = dz.Network(net_file)
+    assert network_file.metadata(network) == {"recipe": "test", "frames": 0}
+    play, bid = small_networks()
+    tensors = network.tensors()
+    for position, net in play.items():
+        for key, value in net.state_dict().items():
+            np.testing.assert_array_equal(tensors[f"play.{position}.{key}"], value.numpy())
+    assert set(bid) == set(network_file.modules(network)[1])
+
+
+@pytest.mark.parametrize("rules", ["douzero", "standard"])
+def test_neural_plays_everywhere_policies_are_named(net_file: Path, rules: str) -> None:
+    bot, r = Neural(net_file), dz.Rules.preset(rules)
+    once = dz.selfplay(40, policy=[bot, "heuristic", "random"], seed=3, rules=r, threads=1)
+    again = dz.selfplay(40, policy=[bot, "heuristic", "random"], seed=3, rules=r, threads=2)
+    np.testing.assert_array_equal(once.payouts, again.payouts)  # deterministic, whatever the threads
+    result = dz.evaluate(bot, "random", deals=30, rules=r, threads=2)
+    assert result.games > 0
+    game = dz.Game(seed=5, rules=r)
+    assert dz.playout(game, bot).phase == "over"
+    assert bot.act(game) == dz.choose_action(game, bot, 0) in game.legal_actions()
+    env = dz.envs.VectorEnv(4, r, opponents=bot, learners="landlord", seed=1)
+    assert len(env.reset().offsets) == 5
+
+
+def test_a_network_bids_by_its_bid_values(net_file: Path) -> None:
+    network = dz.Network(net_file)
+    for name, rules in RULE_SETS.items():
+        if name == "douzero":
+            continue
+        game = dz.Game(seed=11, rules=rules)
+        values = network.values(game)
+        legal = game.legal_actions()
+        best = max(legal, key=lambda a: (values[a.value], -legal.index(a)))
+        assert Neural(net_file).act(game) == best
+
+
+def test_a_network_refuses_rules_it_cannot_encode(net_file: Path) -> None:
+    for preset in ("laizi", "four_player", "sanren"):
+        with pytest.raises(dz.NetworkError, match="three seats of one deck"):
+            dz.evaluate(Neural(net_file), "random", deals=2, rules=dz.Rules.preset(preset))
+
+
+def _write_raw(path: Path, tensors: dict[str, np.ndarray], version: int = 1, magic: bytes = b"DDZNEURL") -> None:
+    parts = [magic, struct.pack("<II", version, 2), b"{}", struct.pack("<I", len(tensors))]
+    for name, array in tensors.items():
+        parts += [struct.pack("<H", len(name)), name.encode(), struct.pack("<B", array.ndim),
+                  struct.pack(f"<{array.ndim}I", *array.shape), array.astype("<f4").tobytes()]
+    path.write_bytes(b"".join(parts))
+
+
+def _tensors(net_file: Path) -> dict[str, np.ndarray]:
+    return dict(dz.Network(net_file).tensors())
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("truncated", "truncated"),
+    ("magic", "not a doudizhu network file"),
+    ("version", "format version 2"),
+    ("shape", "inputs expected"),
+    ("missing", "no tensor play.landlord.state.bias"),
+    ("unknown", "unknown tensor play.landlord.extra"),
+    ("nan", "not a finite number"),
+    ("empty", "not a doudizhu network file"),
+])
+def test_bad_files_raise_a_network_error_naming_the_problem(net_file: Path, tmp_path: Path, damage: str,
+                                                           message: str) -> None:
+    path = tmp_path / "bad.ddzn"
+    tensors = _tensors(net_file)
+    if damage == "truncated":
+        path.write_bytes(net_file.read_bytes()[:-7])
+    elif damage == "empty":
+        path.write_bytes(b"")
+    elif damage == "magic":
+        _write_raw(path, tensors, magic=b"NOTANETW")
+    elif damage == "version":
+        _write_raw(path, tensors, version=2)
+    elif damage == "shape":
+        tensors["play.landlord.head.0.weight"] = tensors["play.landlord.head.0.weight"][:, :-1]
+        _write_raw(path, tensors)
+    elif damage == "missing":
+        del tensors["play.landlord.state.bias"]
+        _write_raw(path, tensors)
+    elif damage == "unknown":
+        tensors["play.landlord.extra"] = np.zeros(3, np.float32)
+        _write_raw(path, tensors)
+    elif damage == "nan":
+        tensors["play.landlord.state.bias"][0] = np.nan
+        _write_raw(path, tensors)
+    with pytest.raises(dz.NetworkError, match=message):
+        Neural(path)
+    with pytest.raises(dz.NetworkError):
+        dz.Network(path)
+
+
+def test_a_missing_file_is_a_network_error(tmp_path: Path) -> None:
+    with pytest.raises(dz.NetworkError, match="cannot open"):
+        Neural(tmp_path / "nothing.ddzn")
+    with pytest.raises(TypeError):
+        dz.Network(3)  # type: ignore[arg-type]
+
+
+def test_the_shipped_network_plays_without_pytorch() -> None:
+    """'neural' in a process where importing torch fails: it plays whole games of both presets."""
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "import doudizhu as dz\n"
+            "for preset in ('standard', 'douzero'):\n"
+            "    r = dz.evaluate('neural', 'random', deals=10, rules=dz.Rules.preset(preset))\n"
+            "    assert r.games > 0, r\n"
+            "print('ok', 'torch' in sys.modules and sys.modules['torch'] is None)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ok", "True"]
