@@ -314,6 +314,11 @@ void Network::build() {
     net.history = b.dense(prefix + ".history", -1);
     net.state = b.dense(prefix + ".state", -1);
     net.action = b.dense(prefix + ".action", -1, false);
+    if (b.has(prefix + ".plan.weight")) {
+      const Dense plan = b.dense(prefix + ".plan", 1, false);
+      if (plan.out != net.action.out) throw NetworkError(source_ + ": " + prefix + ".plan has " + std::to_string(plan.out) + " rows, not " + std::to_string(net.action.out));
+      net.plan = plan.weight_t;
+    }
     if (net.state.in <= net.history.out) throw NetworkError(source_ + ": " + prefix + ".state reads no state");
     if (net.action.out != net.state.out) {
       throw NetworkError(source_ + ": " + prefix + ".action gives " + std::to_string(net.action.out) + " values, " +
@@ -361,8 +366,12 @@ bool Network::bids(const Rules& rules) const {
   return bid_.count(rules.bidding) && rules.players == 3 && rules.decks == 1;
 }
 
+bool Network::reads_plan() const {
+  return std::any_of(play_.begin(), play_.end(), [](const auto& p) { return !p.second.plan.empty(); });
+}
+
 void Network::play_values(const GameView& v, const DouZeroLayout& layout, const std::vector<Action>& legal,
-                          std::vector<float>& values) const {
+                          std::size_t planned, std::vector<float>& values) const {
   const PlayNet& net = play_.at(douzero_position_of(v.state));
   thread_local std::vector<std::int8_t> z, x, planes;
   thread_local std::vector<float> input, decision, h, next;
@@ -390,6 +399,9 @@ void Network::play_values(const GameView& v, const DouZeroLayout& layout, const 
     net.action.forward(planes.data(), h.data(), static_cast<int>(rows));
     for (std::size_t r = 0; r < rows; ++r) {
       for (std::size_t i = 0; i < hidden; ++i) h[r * hidden + i] += decision[i];
+      if (first + r == planned && !net.plan.empty()) {
+        for (std::size_t i = 0; i < hidden; ++i) h[r * hidden + i] += net.plan[i];
+      }
     }
     for (const Dense& layer : net.head) {
       relu(h);

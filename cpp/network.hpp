@@ -4,8 +4,9 @@
 // Play: one value network per DouZero position (encode.hpp), in two halves as the trainer
 // fits it: once per decision, the history z through `history` (ReLU), then with the
 // state x_no_action through `state`; once per legal action, the action's part of x_batch
-// through `action`, added to the decision's row, ReLU, then the `head` layers (ReLU
-// between them; the last gives the action's value). Splitting the first layer's weight
+// through `action`, added to the decision's row (with `plan`, a column added to the row of
+// the action the heuristic's plan plays: the fast heuristic's choice), ReLU, then the
+// `head` layers (ReLU between them; the last gives the action's value). Splitting the first layer's weight
 // by input columns is exact: the values are those of the layer on the whole x_batch row.
 //
 // Bidding: one network per bidding mode, features (bid_features) -> dense layers (ReLU
@@ -17,7 +18,8 @@
 //   JSON: how the networks were made; not read here), u32 tensors, then each tensor:
 //   u16 n + n bytes of name, u8 ndim, ndim x u32 dims, float32 values row-major.
 // Tensor names: "play.<position>.history.weight" (and .bias), "...state.weight/.bias",
-// "...action.weight", "...head.<i>.weight/.bias"; "bid.<mode>.layers.<i>.weight/.bias".
+// "...action.weight", optionally "...plan.weight" (hidden x 1), "...head.<i>.weight/.bias";
+// "bid.<mode>.layers.<i>.weight/.bias".
 // Weights are PyTorch's (out x in).
 #pragma once
 
@@ -67,8 +69,11 @@ struct PlayNet {
   Dense history;
   Dense state;
   Dense action;
+  std::vector<float> plan;  // empty, or the plan's column (hidden)
   std::vector<Dense> head;
 };
+
+inline constexpr std::size_t kNoPlan = static_cast<std::size_t>(-1);
 
 struct BidNet {
   std::vector<Dense> layers;
@@ -101,9 +106,12 @@ class Network {
   std::string play_error(const Rules& rules) const;
   bool bids(const Rules& rules) const;  // whether a network bids in this mode
 
-  // The value of each legal action of the seat to move of `v` (in play, play_error empty).
+  // Whether the play networks read the plan's choice (then play_values needs `planned`).
+  bool reads_plan() const;
+  // The value of each legal action of the seat to move of `v` (in play, play_error empty);
+  // `planned`: the index in `legal` of the fast heuristic's choice, or kNoPlan.
   void play_values(const GameView& v, const DouZeroLayout& layout, const std::vector<Action>& legal,
-                   std::vector<float>& values) const;
+                   std::size_t planned, std::vector<float>& values) const;
   // The expected payout of each bid output (bids(rules)).
   void bid_values(const State& s, const Rules& rules, std::vector<float>& values) const;
 

@@ -80,7 +80,8 @@ std::size_t choose_neural(const Network& net, const Game& game, const std::vecto
     return net.bids(game.rules()) ? best_bid(net, game, legal) : choose_heuristic(game, legal);
   }
   thread_local std::vector<float> values;
-  net.play_values(view_of(game), layout_for(game.rules()), legal, values);
+  const std::size_t planned = net.reads_plan() ? choose_heuristic(game, legal, Endgame::Plan) : kNoPlan;
+  net.play_values(view_of(game), layout_for(game.rules()), legal, planned, values);
   const std::size_t best = argmax(values);
   return endgame == Endgame::Search ? search_endgame(game, legal, best) : best;
 }

@@ -17,7 +17,7 @@ constexpr std::uint64_t kTeacherStream = 0x7EAC'4E52'DA7A'5EED;  // the run's ow
 struct GameSamples {
   std::vector<std::int8_t> x, z, position, action;
   std::vector<std::int64_t> owner;  // within the game
-  std::vector<std::uint8_t> chosen;
+  std::vector<std::uint8_t> chosen, planned;
   std::vector<float> win, score;
 };
 
@@ -34,22 +34,25 @@ void outcome(const Game& game, int seat, float& win, float& score) {
   score = static_cast<float>((landlord ? peasant_stake : -peasant_stake) / std::max(r.base, 1));
 }
 
-// The actions valued at a position: the teacher's, then up to max_actions - 1 others drawn
-// without replacement.
-std::vector<std::size_t> actions_to_value(std::size_t legal, std::size_t taught, int max_actions, Rng& rng) {
-  std::vector<std::size_t> others(legal);
-  std::iota(others.begin(), others.end(), std::size_t{0});
-  others.erase(others.begin() + static_cast<std::ptrdiff_t>(taught));
-  const std::size_t wanted = std::min(others.size(), static_cast<std::size_t>(max_actions - 1));
-  for (std::size_t i = 0; i < wanted; ++i) {
-    std::swap(others[i], others[i + rng.below(static_cast<std::uint32_t>(others.size() - i))]);
+// The actions valued at a position: the teacher's and the plan's, then others drawn
+// without replacement, max_actions in all (or every legal action).
+std::vector<std::size_t> actions_to_value(std::size_t legal, std::size_t taught, std::size_t planned, int max_actions,
+                                          Rng& rng) {
+  std::vector<std::size_t> order(legal);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::swap(order[0], order[taught]);
+  const std::size_t first = taught == planned ? 1 : 2;
+  if (first == 2) std::swap(order[1], *std::find(order.begin() + 1, order.end(), planned));
+  const std::size_t wanted = std::min(legal, std::max(first, static_cast<std::size_t>(max_actions)));
+  for (std::size_t i = first; i < wanted; ++i) {
+    std::swap(order[i], order[i + rng.below(static_cast<std::uint32_t>(legal - i))]);
   }
-  others.resize(wanted);
-  others.insert(others.begin(), taught);
-  return others;
+  order.resize(wanted);
+  return order;
 }
 
-void value_position(const Game& game, const std::vector<Action>& legal, std::size_t taught, const TeacherOptions& o,
+void value_position(const Game& game, const std::vector<Action>& legal, std::size_t taught, std::size_t planned,
+                    const TeacherOptions& o,
                     const DouZeroLayout& layout, std::uint64_t stream, Rng& rng, GameSamples& out) {
   const GameView view = view_of(game);
   const int x_width = layout.batch_width;
@@ -61,7 +64,7 @@ void value_position(const Game& game, const std::vector<Action>& legal, std::siz
   out.position.push_back(static_cast<std::int8_t>(douzero_position_of(game.state())));
   const int seat = game.state().to_move;
   const auto rollouts = every_seat(o.rollout);
-  for (const std::size_t i : actions_to_value(legal.size(), taught, o.max_actions, rng)) {
+  for (const std::size_t i : actions_to_value(legal.size(), taught, planned, o.max_actions, rng)) {
     Game after = game;
     after.apply_legal(legal[i]);
     play_seats(after, rollouts, stream);
@@ -70,6 +73,7 @@ void value_position(const Game& game, const std::vector<Action>& legal, std::siz
     douzero_action(layout, legal[i], out.action.data() + row);
     out.owner.push_back(static_cast<std::int64_t>(at));
     out.chosen.push_back(i == taught);
+    out.planned.push_back(i == planned);
     float win = 0, score = 0;
     outcome(after, seat, win, score);
     out.win.push_back(win);
@@ -88,7 +92,8 @@ GameSamples play_game(std::uint64_t index, const TeacherOptions& o, const DouZer
     std::size_t taught = choose_on(o.teacher, game, legal, d.policy_stream);
     const bool playing = game.state().phase == Phase::Playing;
     if (playing && legal.size() > 1 && chance(rng, o.keep)) {
-      value_position(game, legal, taught, o, layout, d.policy_stream, rng, out);
+      const std::size_t planned = choose_heuristic(game, legal, Endgame::Plan);
+      value_position(game, legal, taught, planned, o, layout, d.policy_stream, rng, out);
     }
     if (playing && chance(rng, o.explore)) {
       taught = rng.below(static_cast<std::uint32_t>(legal.size()));
@@ -202,6 +207,7 @@ TeacherSamples teacher_samples(const TeacherOptions& o) {
     append(out.action, s.action);
     for (const std::int64_t owner : s.owner) out.owner.push_back(base + owner);
     append(out.chosen, s.chosen);
+    append(out.planned, s.planned);
     append(out.win, s.win);
     append(out.score, s.score);
   }

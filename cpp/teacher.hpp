@@ -32,7 +32,7 @@ struct TeacherOptions {
   Policy rollout = Policy{PolicyKind::FastHeuristic};  // plays each valued action on
   double explore = 0.0;   // the share of the teacher's decisions replaced by a uniform draw
   double keep = 0.25;     // the share of decisions (with more than one legal action) valued
-  int max_actions = 16;   // actions valued a position: the teacher's, then others drawn uniformly
+  int max_actions = 16;   // actions valued a position: the teacher's, the plan's, then others drawn uniformly
 };
 
 struct TeacherSamples {
@@ -48,6 +48,7 @@ struct TeacherSamples {
   std::vector<std::int8_t> action;    // actions x action_width
   std::vector<std::int64_t> owner;    // its position's index
   std::vector<std::uint8_t> chosen;   // 1 for the teacher's own choice
+  std::vector<std::uint8_t> planned;  // 1 for the fast heuristic's choice (the plan's)
   std::vector<float> win;             // +1 when the seat's side won the rollout, else -1
   std::vector<float> score;           // the side's payout a stake of one peasant, over the base
 

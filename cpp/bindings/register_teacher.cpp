@@ -55,6 +55,7 @@ py::dict teacher_run(py::handle games, py::handle rules, py::handle seed, py::ha
   out["action"] = array_of(std::move(s.action), actions, s.action_width);
   out["owner"] = array_of(std::move(s.owner), actions, 0);
   out["chosen"] = array_of(std::move(s.chosen), actions, 0);
+  out["planned"] = array_of(std::move(s.planned), actions, 0);
   out["win"] = array_of(std::move(s.win), actions, 0);
   out["score"] = array_of(std::move(s.score), actions, 0);
   return out;

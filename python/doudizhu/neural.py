@@ -115,16 +115,29 @@ class _ValueBot:
             values = net(torch.from_numpy(bid_features(game)).float()[None])[0]
         return max(legal, key=lambda a: (float(values[a.value]), -legal.index(a)))
 
-    def _values(self, observations: Sequence[DouZeroObservation]) -> torch.Tensor:
+    reads_plan = False  # whether the networks read the fast heuristic's choice
+
+    def _values(self, observations: Sequence[DouZeroObservation], planned: torch.Tensor | None) -> torch.Tensor:
         """The value of every legal action of ``observations`` (in DouZero's setting), the
-        observations' actions one after another."""
+        observations' actions one after another; ``planned`` (with :attr:`reads_plan`): 1
+        for each observation's action the fast heuristic plays."""
         raise NotImplementedError
+
+    def _planned(self, games: Sequence[Game], observations: Sequence[DouZeroObservation]) -> torch.Tensor | None:
+        if not self.reads_plan:
+            return None
+        flags = []
+        for game, obs in zip(games, observations):
+            flag = np.zeros(len(obs["legal_actions"]), dtype=np.float32)
+            flag[obs["legal_actions"].index(choose_action(game, "fast_heuristic", 0))] = 1
+            flags.append(flag)
+        return torch.from_numpy(np.concatenate(flags))
 
     def values(self, game: Game) -> tuple[list[Action], torch.Tensor]:
         """The legal actions of ``game.to_move`` and their values (one each, in that order)."""
         obs = _in_setting(encode.douzero(game))
         with torch.inference_mode():
-            return obs["legal_actions"], self._values([obs])
+            return obs["legal_actions"], self._values([obs], self._planned([game], [obs]))
 
     def act(self, game: Game) -> Action:
         return self.act_many([game])[0]
@@ -146,7 +159,7 @@ class _ValueBot:
         observations = [_in_setting(obs) for obs in encode.douzero_batch([games[i] for i in scored])]
         if observations:
             with torch.inference_mode():
-                values = self._values(observations)
+                values = self._values(observations, self._planned([games[i] for i in scored], observations))
             chunks = torch.split(values, [len(obs["legal_actions"]) for obs in observations])
             for i, obs, chunk in zip(scored, observations, chunks):
                 actions[i] = obs["legal_actions"][int(torch.argmax(chunk))]
@@ -190,7 +203,7 @@ class DouZeroBot(_ValueBot):
         given = {"landlord": landlord, "landlord_up": landlord_up, "landlord_down": landlord_down}
         self.nets = {position: load_douzero_net(position, checkpoint) for position, checkpoint in given.items()}
 
-    def _values(self, observations: Sequence[DouZeroObservation]) -> torch.Tensor:
+    def _values(self, observations: Sequence[DouZeroObservation], planned: torch.Tensor | None) -> torch.Tensor:
         counts = [len(obs["legal_actions"]) for obs in observations]
         values = torch.empty(sum(counts))
         for position, net in self.nets.items():
@@ -226,6 +239,7 @@ class TorchBot(_ValueBot):
 
             self.model = "small"
             self.nets, self.bid_nets = network_file.modules(Network(checkpoint))  # type: ignore[arg-type]
+            self.reads_plan = any(net.reads_plan for net in self.nets.values())
             return
         from .train import checkpoint as saved
 
@@ -239,9 +253,10 @@ class TorchBot(_ValueBot):
         their weights as they are when it is asked (the trainer's evaluation)."""
         bot = cls.__new__(cls)
         bot.model, bot.nets = model, nets
+        bot.reads_plan = any(net.reads_plan for net in nets.values())
         return bot
 
-    def _values(self, observations: Sequence[DouZeroObservation]) -> torch.Tensor:
+    def _values(self, observations: Sequence[DouZeroObservation], planned: torch.Tensor | None) -> torch.Tensor:
         from .train.models import STATE_WIDTH, batch_values
 
         counts = [len(obs["legal_actions"]) for obs in observations]
@@ -252,7 +267,8 @@ class TorchBot(_ValueBot):
         planes = np.concatenate([obs["x_batch"][:, len(obs["x_no_action"]):] for obs in observations])
         _, owner = _action_rows(counts, range(len(observations)))
         return batch_values(self.nets, torch.from_numpy(np.stack([obs["z"] for obs in observations])),
-                            torch.from_numpy(x_no_action), torch.tensor(position), torch.from_numpy(planes), owner)
+                            torch.from_numpy(x_no_action), torch.tensor(position), torch.from_numpy(planes), owner,
+                            planned)
 
     def choose_batch(self, batch: Batch) -> npt.NDArray[np.int64]:
         """The choice of every decision of a ``VectorEnv(features="douzero")`` batch, for

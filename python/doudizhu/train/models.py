@@ -37,14 +37,19 @@ class ValueNet(nn.Module):
         162)`` and ``x_no_action`` ``(D, width)`` (float)."""
         raise NotImplementedError
 
-    def actions(self, decision: torch.Tensor, planes: torch.Tensor) -> torch.Tensor:
+    def actions(self, decision: torch.Tensor, planes: torch.Tensor, planned: torch.Tensor | None = None) -> torch.Tensor:
         """``(A,)``: the value of each action, from its decision's row of :meth:`decision`
-        (``(A, hidden)``, repeated per action) and its cards ``(A, 54)`` (float)."""
+        (``(A, hidden)``, repeated per action) and its cards ``(A, 54)`` (float); a network
+        that reads the plan (:attr:`reads_plan`) also takes ``planned`` ``(A,)``, 1 for the
+        action the fast heuristic plays."""
         raise NotImplementedError
 
-    def forward(self, z: torch.Tensor, x_no_action: torch.Tensor, planes: torch.Tensor) -> torch.Tensor:
+    reads_plan = False
+
+    def forward(self, z: torch.Tensor, x_no_action: torch.Tensor, planes: torch.Tensor,
+                planned: torch.Tensor | None = None) -> torch.Tensor:
         """One value per row, each row one decision and one action (the learner's samples)."""
-        return self.actions(self.decision(z, x_no_action), planes)
+        return self.actions(self.decision(z, x_no_action), planes, planned)
 
 
 class SmallNet(ValueNet):
@@ -53,11 +58,14 @@ class SmallNet(ValueNet):
     and action columns, then ``head`` dense layers (ReLU between) ending in the value."""
 
     def __init__(self, state_width: int, hidden: int = 256, history: int = 128,
-                 head: tuple[int, ...] = (256, 256)) -> None:
+                 head: tuple[int, ...] = (256, 256), plan: bool = False) -> None:
         super().__init__()
         self.history = nn.Linear(HISTORY_ROWS * HISTORY_WIDTH, history)
         self.state = nn.Linear(history + state_width, hidden)  # the first layer's decision columns
         self.action = nn.Linear(ACTION_WIDTH, hidden, bias=False)  # ... and its action columns
+        if plan:  # ... and a column for the action the fast heuristic's plan plays
+            self.plan = nn.Linear(1, hidden, bias=False)
+            self.reads_plan = True
         widths = (hidden, *head, 1)
         self.head = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
 
@@ -65,8 +73,12 @@ class SmallNet(ValueNet):
         history = torch.relu(self.history(z.flatten(1)))
         return self.state(torch.cat([history, x_no_action], dim=1))  # type: ignore[no-any-return]
 
-    def actions(self, decision: torch.Tensor, planes: torch.Tensor) -> torch.Tensor:
+    def actions(self, decision: torch.Tensor, planes: torch.Tensor, planned: torch.Tensor | None = None) -> torch.Tensor:
         h = decision + self.action(planes)
+        if self.reads_plan:
+            if planned is None:
+                raise ValueError("this network reads the plan's choice: give planned")
+            h = h + self.plan(planned[:, None])
         for layer in self.head:
             h = layer(torch.relu(h))
         return h.squeeze(1)
@@ -87,7 +99,7 @@ class DouZeroValueNet(ValueNet):
         weight = self.net.dense1.weight[:, :-ACTION_WIDTH]
         return torch.nn.functional.linear(torch.cat([history, x_no_action], dim=1), weight, self.net.dense1.bias)
 
-    def actions(self, decision: torch.Tensor, planes: torch.Tensor) -> torch.Tensor:
+    def actions(self, decision: torch.Tensor, planes: torch.Tensor, planned: torch.Tensor | None = None) -> torch.Tensor:
         h = torch.relu(decision + torch.nn.functional.linear(planes, self.net.dense1.weight[:, -ACTION_WIDTH:]))
         for layer in (self.net.dense2, self.net.dense3, self.net.dense4, self.net.dense5):
             h = torch.relu(layer(h))
@@ -109,13 +121,14 @@ def build_all(model: str) -> dict[str, ValueNet]:
 
 
 def batch_values(nets: dict[str, ValueNet], z: torch.Tensor, x_no_action: torch.Tensor, position: torch.Tensor,
-                 planes: torch.Tensor, owner: torch.Tensor) -> torch.Tensor:
+                 planes: torch.Tensor, owner: torch.Tensor, planned: torch.Tensor | None = None) -> torch.Tensor:
     """The value of every action of a batch of decisions of mixed positions.
 
     Per decision ``z`` ``(D, 5, 162)``, ``x_no_action`` ``(D, 430)`` and ``position``
-    ``(D,)`` (indices into DOUZERO_POSITIONS); per action ``planes`` ``(A, 54)`` and
-    ``owner`` ``(A,)``, its decision's index. Each position's network runs once on its
-    decisions and once on their actions."""
+    ``(D,)`` (indices into DOUZERO_POSITIONS); per action ``planes`` ``(A, 54)``,
+    ``owner`` ``(A,)``, its decision's index, and for networks that read the plan
+    ``planned`` ``(A,)``. Each position's network runs once on its decisions and once on
+    their actions."""
     values = torch.empty(len(planes))
     for index, name in enumerate(encode.DOUZERO_POSITIONS):
         rows = torch.nonzero(position == index).squeeze(1)
@@ -125,7 +138,8 @@ def batch_values(nets: dict[str, ValueNet], z: torch.Tensor, x_no_action: torch.
         local[rows] = torch.arange(len(rows))  # a decision's row among this position's
         acts = torch.nonzero(local[owner] >= 0).squeeze(1)
         decision = nets[name].decision(z[rows].float(), x_no_action[rows, : STATE_WIDTH[name]].float())
-        values[acts] = nets[name].actions(decision[local[owner[acts]]], planes[acts].float())
+        values[acts] = nets[name].actions(decision[local[owner[acts]]], planes[acts].float(),
+                                          None if planned is None else planned[acts].float())
     return values
 
 

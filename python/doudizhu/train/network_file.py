@@ -76,7 +76,7 @@ def modules(network: Network) -> tuple[dict[str, SmallNet], dict[str, BidNet]]:
         if state:
             head = tuple(int(state[f"head.{i}.weight"].shape[0]) for i in range(_layers(state, "head") - 1))
             net = SmallNet(STATE_WIDTH[position], hidden=int(state["state.weight"].shape[0]),
-                           history=int(state["history.weight"].shape[0]), head=head)
+                           history=int(state["history.weight"].shape[0]), head=head, plan="plan.weight" in state)
             net.load_state_dict(state)
             play[position] = net.eval()
     bid: dict[str, BidNet] = {}

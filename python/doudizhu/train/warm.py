@@ -52,6 +52,7 @@ class WarmConfig:
     hidden: int = 256
     history: int = 128
     head: tuple[int, ...] = (256,)
+    plan: bool = True  # the networks read the fast heuristic's choice
 
 
 @dataclasses.dataclass
@@ -65,7 +66,8 @@ class WarmCounters:
 
 
 def build(config: WarmConfig) -> dict[str, SmallNet]:
-    return {p: SmallNet(STATE_WIDTH[p], config.hidden, config.history, config.head) for p in encode.DOUZERO_POSITIONS}
+    return {p: SmallNet(STATE_WIDTH[p], config.hidden, config.history, config.head, config.plan)
+            for p in encode.DOUZERO_POSITIONS}
 
 
 class _Chunks:
@@ -126,7 +128,8 @@ def learn_chunk(nets: dict[str, SmallNet], optimizers: dict[str, torch.optim.Opt
             net = nets[name]
             decision = net.decision(torch.from_numpy(chunk["z"][batch]).float(),
                                     torch.from_numpy(chunk["x"][batch, : STATE_WIDTH[name]]).float())
-            values = net.actions(decision[local], torch.from_numpy(chunk["action"][rows]).float())
+            values = net.actions(decision[local], torch.from_numpy(chunk["action"][rows]).float(),
+                                 torch.from_numpy(chunk["planned"][rows]).float())
             goal = target[rows]
             loss = ((values - goal) ** 2).mean()
             if config.ranking:
