@@ -9,7 +9,6 @@ namespace ddz {
 
 namespace {
 
-constexpr std::string_view kMagic = "DDZNEURL";
 constexpr const char* kPlayPositions[] = {"landlord", "landlord_down", "landlord_up", "landlord_across"};
 constexpr int kMaxLayers = 16;
 
@@ -280,8 +279,8 @@ std::shared_ptr<Network> Network::parse(std::string_view bytes, const std::strin
   auto net = std::make_shared<Network>();
   net->source_ = source;
   Reader r(bytes, net->source_);
-  if (bytes.substr(0, kMagic.size()) != kMagic) r.fail("not a doudizhu network file (no DDZNEURL magic)");
-  r.bytes(kMagic.size(), "the magic");
+  if (bytes.substr(0, kNetworkMagic.size()) != kNetworkMagic) r.fail("not a doudizhu network file (no DDZNEURL magic)");
+  r.bytes(kNetworkMagic.size(), "the magic");
   const auto version = r.scalar<std::uint32_t>("the version");
   if (version != kNetworkVersion) {
     r.fail("format version " + std::to_string(version) + "; this engine reads version " + std::to_string(kNetworkVersion));

@@ -37,6 +37,7 @@
 
 namespace ddz {
 
+inline constexpr std::string_view kNetworkMagic = "DDZNEURL";
 inline constexpr std::uint32_t kNetworkVersion = 1;
 
 // A network file that cannot be read, or networks that do not fit a game.

@@ -71,6 +71,8 @@ void register_network(py::module_& m) {
         }, py::arg("game"), "The bidding features of the seat to move (network.hpp), what the bid networks read.");
   m.def("bid_feature_width", [](py::handle rules) { return bid_feature_width(to_rules(rules)); }, py::arg("rules"),
         "The width of a bid network's features under `rules` (classic or call-and-rob bidding).");
+  m.attr("NETWORK_MAGIC") = py::bytes(std::string(kNetworkMagic));
+  m.attr("NETWORK_VERSION") = kNetworkVersion;
   m.def("_set_shipped_network", [](py::handle path) { set_shipped_network_path(path_arg(path)); }, py::arg("path"),
         "Where the network the 'neural' policy plays lies (the package sets it at import).");
   m.def("shipped_network", []() { return std::const_pointer_cast<Network>(shipped_network()); },

@@ -36,7 +36,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from ._core import Action, Game, Network, checked_seed, choose_action, playout, sample_worlds, solve_moves
+from ._core import NETWORK_MAGIC, Action, Game, Network, checked_seed, choose_action, playout, sample_worlds, solve_moves
 
 _MASK64 = (1 << 64) - 1
 
@@ -127,6 +127,14 @@ class Neural:
         return f"Neural({', '.join(args + ([] if self.endgame else ['endgame=False']))})"
 
 
+def is_network_file(path: object) -> bool:
+    """Whether ``path`` names a file that begins as a network file (:class:`Neural`'s) does."""
+    if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(path):
+        return False
+    with open(path, "rb") as file:
+        return file.read(len(NETWORK_MAGIC)) == NETWORK_MAGIC
+
+
 def builtin(policy: object) -> str | object | None:
     """``policy`` if the engine plays it in C++ (a policy name, or a bot whose class names
     its C++ policy: the built-in bots and :class:`Neural`), else None."""
@@ -213,4 +221,4 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Neural", "Random", "act_many", "builtin"]
+__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Neural", "Random", "act_many", "builtin", "is_network_file"]

@@ -12,7 +12,7 @@ from typing import TextIO
 from . import __version__, terminal
 from ._core import POLICIES, Cards, Rules, legal_moves
 from ._progress import progress_bar, status_line
-from .bots import Bot
+from .bots import Bot, Neural, is_network_file
 from .evaluate import evaluate, print_progress
 from .selfplay import SelfPlayResult, selfplay
 
@@ -37,11 +37,14 @@ def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> 
 
 
 def _policy(name: str) -> str | Bot:
-    """A built-in policy's name as it is, a trainer's checkpoint (file or run folder) as a TorchBot."""
+    """A built-in policy's name as it is, a network file as the C++ neural policy, a trainer's
+    checkpoint (file or run folder) as a TorchBot."""
     if name in POLICIES:
         return name
     if not os.path.exists(name):
-        raise ValueError(f"--policy: {name!r} is neither a policy ({', '.join(POLICIES)}) nor a checkpoint file")
+        raise ValueError(f"--policy: {name!r} is neither a policy ({', '.join(POLICIES)}) nor a network or checkpoint file")
+    if is_network_file(name):
+        return Neural(name)
     from .neural import TorchBot
 
     return TorchBot(name)
@@ -103,7 +106,22 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser],
 
 
 # ---------------------------------------------------------------------------- train
+def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
+    """The shipped network's recipe (train/recipe.py)."""
+    from .train.bidding import BidConfig
+    from .train.recipe import Recipe, run
+    from .train.warm import WarmConfig
+
+    recipe = Recipe(play=WarmConfig(minutes=args.minutes, seed=args.seed), bid=BidConfig(seed=args.seed, threads=args.threads),
+                    eval_deals=args.eval_deals)
+    path = run(recipe, args.out, resume=args.resume, report=lambda line: print(line, file=out, flush=True))
+    print(f"network file: {path}", file=out)
+    return 0
+
+
 def _train(args: argparse.Namespace, out: TextIO) -> int:
+    if args.recipe == "neural":
+        return _train_recipe(args, out)
     from .train import Counters, TrainConfig, train
 
     def progress(counters: Counters, rate: float, wp: float | None) -> None:
@@ -129,7 +147,11 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
 
 def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], defaults: type[_ShowDefaults]) -> None:
     tr = commands.add_parser("train", formatter_class=defaults,
-                             help="train a neural bot by DouZero's Deep Monte-Carlo (needs the [train] extra)")
+                             help="train a neural bot (needs the [train] extra): the shipped network's recipe, "
+                                  "or DouZero's Deep Monte-Carlo")
+    tr.add_argument("--recipe", default="dmc", choices=["dmc", "neural"],
+                    help="'neural': the shipped network's recipe (teacher rollouts, then bid networks; "
+                         "--minutes of play training); 'dmc': DouZero's Deep Monte-Carlo")
     tr.add_argument("--minutes", type=float, default=5.0, help="training time (evaluation excluded)")
     tr.add_argument("--out", required=True, help="the run's folder: checkpoint.pt, log.csv, learning_curve.png")
     tr.add_argument("--model", default="small", choices=["small", "douzero"], help="network layout")

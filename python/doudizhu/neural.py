@@ -33,6 +33,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from . import encode
 from ._core import Action, Game, Network, choose_action
+from .bots import is_network_file
 from .encode import bid_features
 
 if TYPE_CHECKING:  # the trainer imports this module: only its types here
@@ -166,14 +167,6 @@ class _ValueBot:
         return [actions[i] for i in range(len(games))]
 
 
-def _is_network_file(checkpoint: object) -> bool:
-    """Whether ``checkpoint`` names a file that begins as a network file does."""
-    if not isinstance(checkpoint, (str, os.PathLike)) or not os.path.isfile(checkpoint):
-        return False
-    with open(checkpoint, "rb") as file:
-        return file.read(8) == b"DDZNEURL"
-
-
 def _in_setting(obs: DouZeroObservation) -> DouZeroObservation:
     """``obs``, if it has DouZero's widths (three seats, one deck, no wild cards)."""
     if FEATURE_WIDTH.get(obs["position"]) != obs["x_batch"].shape[1]:
@@ -234,7 +227,7 @@ class TorchBot(_ValueBot):
     """
 
     def __init__(self, checkpoint: CheckpointLike) -> None:
-        if _is_network_file(checkpoint):
+        if is_network_file(checkpoint):
             from .train import network_file
 
             self.model = "small"

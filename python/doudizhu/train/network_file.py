@@ -20,12 +20,10 @@ import torch
 from torch import nn
 
 from .. import encode
-from .._core import Network, Rules
+from .._core import NETWORK_MAGIC, NETWORK_VERSION, Network, Rules
 from ..encode import bid_feature_width
 from .models import STATE_WIDTH, SmallNet
 
-MAGIC = b"DDZNEURL"
-VERSION = 1
 BID_MODES = ("classic", "call_rob")
 BID_OUTPUTS = {"classic": 4, "call_rob": 2}  # classic: pass, 1, 2, 3; call and rob: no, yes
 
@@ -55,7 +53,7 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
             for key, value in net.state_dict().items():
                 tensors[f"{prefix}.{name}.{key}"] = value.detach().cpu().numpy().astype("<f4")
     meta = json.dumps(dict(metadata), sort_keys=True).encode()
-    parts = [MAGIC, struct.pack("<II", VERSION, len(meta)), meta, struct.pack("<I", len(tensors))]
+    parts = [NETWORK_MAGIC, struct.pack("<II", NETWORK_VERSION, len(meta)), meta, struct.pack("<I", len(tensors))]
     for name, array in tensors.items():
         encoded = name.encode()
         parts += [struct.pack("<H", len(encoded)), encoded, struct.pack("<B", array.ndim),

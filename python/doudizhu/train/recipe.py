@@ -1,0 +1,127 @@
+"""The recipe of the shipped network (``doudizhu train --recipe neural``): every stage, in
+order, resumable after an interruption, ending in a network file that records how it was
+made (docs/guide/learned_bot.md).
+
+1. ``play``: the play networks fitted to the fast heuristic's rollouts
+   (:mod:`.warm`: a plan column, a ranking term), ``play_minutes`` of training.
+2. ``bid``: bid networks for the classic auction and for call-and-rob over those play
+   networks (:mod:`.bidding`), ``bid_rounds`` rounds.
+3. ``evaluate``: the finished file against ``heuristic`` and ``random`` (``eval_deals``
+   deals, roles swapped), its results written into the file's metadata.
+
+The folder holds ``recipe.json`` (the settings and the stage reached), each stage's
+checkpoint, and the result, ``neural.ddzn``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from .. import __version__
+from .._core import Network, Rules
+from ..bots import Neural
+from ..evaluate import evaluate
+from . import network_file
+from .bidding import BidConfig, train_bidding
+from .warm import WarmConfig, WarmCounters, warm_start
+
+FILE = "neural.ddzn"
+STAGES = ("play", "bid", "evaluate", "done")
+
+
+@dataclasses.dataclass(frozen=True)
+class Recipe:
+    play: WarmConfig = WarmConfig(minutes=120.0)
+    bid: BidConfig = BidConfig()
+    eval_deals: int = 2000
+    eval_presets: tuple[str, ...] = ("douzero", "standard")
+    eval_opponents: tuple[str, ...] = ("heuristic", "random")
+
+
+Report = Callable[[str], None]
+
+
+def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, report: Report | None = None) -> str:
+    """Runs the recipe's stages from the one ``out`` reached (``resume``) or from the start;
+    the path of the finished network file."""
+    folder = os.fspath(out)
+    os.makedirs(folder, exist_ok=True)
+    state_path = os.path.join(folder, "recipe.json")
+    state: dict[str, Any] = {"stage": "play", "recipe": _as_json(recipe), "seconds": {}}
+    if resume and os.path.exists(state_path):
+        with open(state_path) as file:
+            state = json.load(file)
+    say = report or (lambda line: None)
+    torch.set_num_threads(1)
+    play_path = os.path.join(folder, "play.ddzn")
+    while state["stage"] != "done":
+        started = time.perf_counter()
+        stage = state["stage"]
+        say(f"stage {stage}")
+        if stage == "play":
+            _play(recipe, folder, play_path, resume, say)
+        elif stage == "bid":
+            play = network_file.modules(Network(play_path))[0]
+            train_bidding(play, recipe.bid, folder, _metadata(state, folder),
+                          report=lambda mode, r, loss: say(f"bid {mode} round {r}: loss {loss:.4f}"))
+            os.replace(os.path.join(folder, "bidding.ddzn"), os.path.join(folder, FILE))
+        elif stage == "evaluate":
+            state["evaluation"] = _evaluate(recipe, os.path.join(folder, FILE), say)
+        state["seconds"][stage] = state["seconds"].get(stage, 0.0) + time.perf_counter() - started
+        state["stage"] = STAGES[STAGES.index(stage) + 1]
+        _rewrite(folder, state)
+        with open(state_path, "w") as file:
+            json.dump(state, file, indent=1)
+    return os.path.join(folder, FILE)
+
+
+def _play(recipe: Recipe, folder: str, play_path: str, resume: bool, say: Report) -> None:
+    def progress(c: WarmCounters) -> None:
+        loss = sum(c.losses.values()) / max(len(c.losses), 1)
+        say(f"play {c.seconds / 60:6.1f} min  {c.games:,} games  {c.samples:,} samples  loss {loss:.4f}")
+
+    nets = warm_start(recipe.play, folder, resume=resume, report=progress)
+    network_file.write(play_path, nets, {}, {"stage": "play"})
+
+
+def _evaluate(recipe: Recipe, path: str, say: Report) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for preset in recipe.eval_presets:
+        for opponent in recipe.eval_opponents:
+            r = evaluate(Neural(path), opponent, deals=recipe.eval_deals, rules=Rules.preset(preset), seed=1)
+            results[f"{preset}/{opponent}"] = {"wp": r.wp, "wp_ci": list(r.wp_ci), "adp": r.adp,
+                                               "adp_ci": list(r.adp_ci), "deals": recipe.eval_deals}
+            say(f"evaluate {preset} against {opponent}: WP {r.wp:.3f} ({r.wp_ci[0]:.3f}-{r.wp_ci[1]:.3f}), "
+                f"ADP {r.adp:+.3f}")
+    return results
+
+
+def _metadata(state: dict[str, Any], folder: str) -> dict[str, Any]:
+    """What the file says of how it was made."""
+    warm = os.path.join(folder, "warm.pt")
+    counters = torch.load(warm, map_location="cpu", weights_only=True)["counters"] if os.path.exists(warm) else {}
+    return {"format": "doudizhu-neural/1", "engine": __version__, "recipe": state["recipe"],
+            "command": "doudizhu train --recipe neural", "play": {k: counters.get(k) for k in ("games", "samples", "seconds")},
+            "hours": round(sum(state["seconds"].values()) / 3600, 3), "evaluation": state.get("evaluation", {})}
+
+
+def _rewrite(folder: str, state: dict[str, Any]) -> None:
+    """The finished file with the metadata as it now stands."""
+    path = os.path.join(folder, FILE)
+    if os.path.exists(path):
+        play, bid = network_file.modules(Network(path))
+        network_file.write(path, play, bid, _metadata(state, folder))
+
+
+def _as_json(recipe: Recipe) -> dict[str, Any]:
+    return json.loads(json.dumps(dataclasses.asdict(recipe)))
+
+
+__all__ = ["FILE", "STAGES", "Recipe", "run"]
