@@ -3,7 +3,11 @@ order, resumable after an interruption, ending in a network file that records ho
 made (docs/guide/learned_bot.md).
 
 1. ``play``: the play networks fitted to the fast heuristic's rollouts
-   (:mod:`.warm`: a plan column, a ranking term), ``play_minutes`` of training.
+   (:mod:`.warm`: a plan column, a ranking term), ``play.minutes`` of training; every
+   ``curve_minutes`` the networks so far are evaluated under the ``douzero`` preset
+   against ``curve_opponents`` (``curve_deals`` deals each, roles swapped; the
+   determinized bot ``curve_determinized_deals``), a row of ``curve.csv`` each: the
+   learning curve.
 2. ``bid``: bid networks for the classic auction and for call-and-rob over those play
    networks (:mod:`.bidding`), ``bid_rounds`` rounds.
 3. ``evaluate``: the finished file against ``heuristic`` and ``random`` (``eval_deals``
@@ -15,6 +19,7 @@ checkpoint, and the result, ``neural.ddzn``.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import json
 import os
@@ -26,13 +31,15 @@ import torch
 
 from .. import __version__
 from .._core import Network, Rules
-from ..bots import Neural
+from ..bots import DeterminizedBot, Neural
 from ..evaluate import evaluate
 from . import network_file
 from .bidding import BidConfig, train_bidding
+from .models import SmallNet
 from .warm import WarmConfig, WarmCounters, warm_start
 
 FILE = "neural.ddzn"
+CURVE = "curve.csv"
 STAGES = ("play", "bid", "evaluate", "done")
 
 
@@ -43,6 +50,10 @@ class Recipe:
     eval_deals: int = 2000
     eval_presets: tuple[str, ...] = ("douzero", "standard")
     eval_opponents: tuple[str, ...] = ("heuristic", "random")
+    curve_minutes: float = 15.0
+    curve_deals: int = 500
+    curve_opponents: tuple[str, ...] = ("random", "heuristic")
+    curve_determinized_deals: int = 100
 
 
 Report = Callable[[str], None]
@@ -83,12 +94,38 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
 
 
 def _play(recipe: Recipe, folder: str, play_path: str, resume: bool, say: Report) -> None:
+    latest = WarmCounters()
+
     def progress(c: WarmCounters) -> None:
+        nonlocal latest
+        latest = c
         loss = sum(c.losses.values()) / max(len(c.losses), 1)
         say(f"play {c.seconds / 60:6.1f} min  {c.games:,} games  {c.samples:,} samples  loss {loss:.4f}")
 
-    nets = warm_start(recipe.play, folder, resume=resume, report=progress)
+    def curve_point(nets: dict[str, SmallNet]) -> None:
+        network_file.write(play_path, nets, {}, {"stage": "play"})
+        row = {"minutes": round(latest.seconds / 60, 2), "games": latest.games, "samples": latest.samples}
+        for opponent in (*recipe.curve_opponents, "determinized"):
+            deals = recipe.curve_determinized_deals if opponent == "determinized" else recipe.curve_deals
+            if deals:
+                rival = DeterminizedBot(seed=1) if opponent == "determinized" else opponent
+                r = evaluate(Neural(play_path), rival, deals=deals, rules=Rules.preset("douzero"), seed=2)
+                row.update({f"wp_{opponent}": round(r.wp, 4), f"adp_{opponent}": round(r.adp, 4)})
+        say("curve " + " ".join(f"{k} {v}" for k, v in row.items()))
+        _append_row(os.path.join(folder, CURVE), row)
+
+    nets = warm_start(recipe.play, folder, resume=resume, report=progress, evaluate_every=recipe.curve_minutes,
+                      evaluate=curve_point)
     network_file.write(play_path, nets, {}, {"stage": "play"})
+
+
+def _append_row(path: str, row: dict[str, Any]) -> None:
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as file:
+        writer = csv.DictWriter(file, fieldnames=list(row))
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
 
 
 def _evaluate(recipe: Recipe, path: str, say: Report) -> dict[str, Any]:
@@ -124,4 +161,4 @@ def _as_json(recipe: Recipe) -> dict[str, Any]:
     return json.loads(json.dumps(dataclasses.asdict(recipe)))
 
 
-__all__ = ["FILE", "STAGES", "Recipe", "run"]
+__all__ = ["CURVE", "FILE", "STAGES", "Recipe", "run"]

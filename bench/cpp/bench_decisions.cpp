@@ -1,10 +1,13 @@
-// Time per decision of the heuristic policy, in C++: seeded games without bidding (the
-// landlord rotating), every seat played by the heuristic; each play-phase decision
-// (choose_heuristic on the legal actions the game lists) is timed alone with the steady
+// Time per decision of a built-in policy, in C++: seeded games without bidding (the
+// landlord rotating), every seat played by the policy; each play-phase decision (the
+// policy's choice among the legal actions the game lists) is timed alone with the steady
 // clock, and the median, mean, 90th and 99th percentiles are printed, with the decisions
 // per game.
 //
-//     build/bench/ddz_bench_heuristic [games] [preset]     (default 20000 standard)
+//     build/bench/ddz_bench_decisions [games] [preset] [policy]
+//
+// (default 20000 standard heuristic; the policy is a name, or a network file for the
+// neural policy.)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -27,6 +30,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   rules->bidding = Bidding::None;
+  const std::string policy_name = argc > 3 ? argv[3] : "heuristic";
+  const auto named = policy_named(policy_name);
+  const Policy policy = named ? *named : Policy{PolicyKind::Neural, Network::read(policy_name)};
+  check_policy(policy, *rules);
+  Rng rng(1);
   std::vector<double> ns;
   ns.reserve(static_cast<std::size_t>(games) * 40);
   std::vector<Action> legal;
@@ -36,7 +44,7 @@ int main(int argc, char** argv) {
     while (game.state().phase != Phase::Over) {
       game.legal_actions(legal);
       const auto t0 = clock::now();
-      const std::size_t k = choose_heuristic(game, legal);
+      const std::size_t k = choose(policy, game, legal, rng);
       const auto t1 = clock::now();
       ns.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
       game.apply_legal(legal[k]);
@@ -46,7 +54,7 @@ int main(int argc, char** argv) {
   double sum = 0;
   for (double x : ns) sum += x;
   const auto q = [&](double p) { return ns[static_cast<std::size_t>(p * static_cast<double>(ns.size() - 1))] / 1000; };
-  std::printf("heuristic, %s rules, no bidding: %d games, %zu decisions (%.1f a game)\n", name.c_str(), games, ns.size(),
+  std::printf("%s, %s rules, no bidding: %d games, %zu decisions (%.1f a game)\n", policy_name.c_str(), name.c_str(), games, ns.size(),
               static_cast<double>(ns.size()) / games);
   std::printf("us per decision: median %.2f  mean %.2f  p90 %.2f  p99 %.2f  max %.1f\n", q(0.5), sum / ns.size() / 1000,
               q(0.9), q(0.99), ns.back() / 1000);
