@@ -9,7 +9,7 @@ import pytest
 
 import doudizhu as dz
 from doudizhu import Rules
-from doudizhu.bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Random, builtin
+from doudizhu.bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random, builtin
 from doudizhu.cli import main
 
 
@@ -24,7 +24,7 @@ class PythonHeuristic:
 
 
 def test_built_in_bots_are_bots_and_name_their_policy() -> None:
-    bots = {"random": Random(seed=1), "heuristic": Heuristic(), "fast_heuristic": FastHeuristic()}
+    bots = {"random": Random(seed=1), "heuristic": Heuristic(), "fast_heuristic": FastHeuristic(), "neural": Neural()}
     assert tuple(bots) == dz.POLICIES  # every built-in policy has its bot
     for name, bot in bots.items():
         assert isinstance(bot, Bot) and builtin(bot) is bot and bot.name == name

@@ -29,6 +29,10 @@ assert len(result) == 2000 and (result.payouts.sum(axis=1) == 0).all()
 assert len(dz.legal_moves("33344456789TJQKA2BR")) > 50
 assert dz.evaluate("heuristic", "random", deals=50, rules=dz.Rules.preset("douzero")).wp > 0.8
 
+# The learned policy's network ships inside the package and plays without PyTorch.
+assert dz.evaluate("neural", "random", deals=50, rules=dz.Rules.preset("douzero")).wp > 0.8
+assert dz.selfplay(20, policy="neural", seed=1, rules=dz.Rules.preset("standard")).payouts.shape == (20, 3)
+
 # The web app's page ships inside the package (importing doudizhu.web needs the [web] extra).
 static = here.parent / "web" / "static"
 assert all((static / name).is_file() for name in ("index.html", "app.js", "style.css")), f"no page in {static}"
