@@ -239,7 +239,7 @@ def _written(**arrays: Any) -> bytes:
 
 
 def _load(data: bytes) -> SelfPlayResult:
-    return SelfPlayResult.load(io.BytesIO(data))  # type: ignore[arg-type]
+    return SelfPlayResult.load(io.BytesIO(data))
 
 
 def test_saved_runs_read_back_equal(tmp_path: pathlib.Path) -> None:

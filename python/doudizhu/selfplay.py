@@ -69,7 +69,7 @@ class SelfPlayResult:
         np.savez_compressed(path, **{k: v for k, v in arrays.items() if v is not None})
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> SelfPlayResult:
+    def load(cls, path: _saved.Source) -> SelfPlayResult:
         """Reads a file written by :meth:`save` (or a file object of one). The whole file is
         checked first (names, dtypes, shapes, lengths, ranges, each game's deal and actions):
         anything else raises :class:`~doudizhu.RecordError` naming what is wrong."""
