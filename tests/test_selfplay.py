@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import FULL_DECK, replay_selfplay_game
+from helpers import FULL_DECK, replay_selfplay_game, spoiled_zips
 
 import doudizhu as dz
 from doudizhu import Action, Game, Rules, SelfPlayResult
@@ -270,16 +270,7 @@ def _spoiled(arrays: dict[str, Any], **changes: Any) -> bytes:
 
 
 def _zip_cases() -> list[tuple[bytes, str]]:
-    saved = _saved()
-    local = saved.index(b"PK\x03\x04")
-    method = bytearray(saved)
-    method[local + 8 : local + 10] = (99).to_bytes(2, "little")
-    central = saved.index(b"PK\x01\x02")
-    method[central + 10 : central + 12] = (99).to_bytes(2, "little")
-    corrupt = bytearray(saved)
-    start = local + 30 + int.from_bytes(saved[local + 26 : local + 28], "little") + int.from_bytes(
-        saved[local + 28 : local + 30], "little")  # the first member's data: after its name and extra field
-    corrupt[start : start + 16] = b"\xff" * 16
+    spoiled = spoiled_zips(_saved())
     npy = io.BytesIO()
     np.save(npy, np.zeros(3))
     huge = io.BytesIO()  # a header that claims a terabyte
@@ -288,8 +279,9 @@ def _zip_cases() -> list[tuple[bytes, str]]:
         np.lib.format.write_array_header_1_0(header, {"descr": "<u8", "fortran_order": False, "shape": (2**37, 3)})
         archive.writestr("hands.npy", header.getvalue() + b"\0" * 48)
     return [
-        (b"", "BadZipFile"), (saved[: len(saved) // 2], "BadZipFile"), (bytes(method), "compression"),
-        (bytes(corrupt), "Error"), (npy.getvalue(), "BadZipFile"),
+        (spoiled["empty"], "BadZipFile"), (spoiled["cut short"], "BadZipFile"),
+        (spoiled["unknown compression"], "compression"), (spoiled["corrupt data"], "Error"),
+        (npy.getvalue(), "BadZipFile"),
         (huge.getvalue(), "'hands' claims 3298534883328 bytes of data"),
     ]
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import spoiled_zips
 
 import doudizhu as dz
 
@@ -557,23 +558,8 @@ def test_hostile_bodies_get_a_4xx_never_a_500(client: TestClient) -> None:
             422, "nested deeper than a record goes")
     refused(client.post("/api/replay/record", content=json.dumps({**record, "seed": None}), headers=JSON), 422, "seed")
     saved = _npz(dz.selfplay(2, seed=1, record=True))
-    for data in _crafted_npz(saved):
+    for data in spoiled_zips(saved).values():
         refused(client.post("/api/replay/npz?game=0", content=data, headers=BINARY), 422, "not a saved selfplay .npz")
-
-
-def _crafted_npz(saved: bytes) -> list[bytes]:
-    """A saved run spoiled: cut short, emptied, its compression method unknown, its
-    compressed data corrupt."""
-    local = saved.index(b"PK\x03\x04")
-    unknown_method = bytearray(saved)
-    unknown_method[local + 8 : local + 10] = (99).to_bytes(2, "little")
-    central = saved.index(b"PK\x01\x02")
-    unknown_method[central + 10 : central + 12] = (99).to_bytes(2, "little")
-    corrupt = bytearray(saved)
-    start = local + 30 + int.from_bytes(saved[local + 26 : local + 28], "little") + int.from_bytes(
-        saved[local + 28 : local + 30], "little")  # the first member's data: after its name and extra field
-    corrupt[start : start + 16] = b"\xff" * 16
-    return [b"", saved[: len(saved) // 2], bytes(unknown_method), bytes(corrupt)]
 
 
 def test_a_client_leaving_mid_body_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
