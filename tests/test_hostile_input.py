@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import copy
 import math
+import pathlib
 import pickle
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable
@@ -742,3 +744,20 @@ def test_records_that_do_not_give_themselves_back_are_refused() -> None:
         with pytest.raises(dz.RecordError, match=says):
             Game.from_record(bad)
     assert Game.from_record(laizi).to_record() == laizi
+
+
+def test_the_largest_outputs_docs_rules_md_states_are_the_engines() -> None:
+    # docs/rules.md states, under each preset, a hand of the largest size and how many
+    # moves it lists: the bound a caller can plan for.
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    row = r"^  \| (`[a-z_0-9`, ]+`) \| (\d+) \| ([\d,]+) \| `(\w+)`(?:, (\w+) and (\w+) wild|, (\w+) wild)?"
+    rows = re.findall(row, text, re.MULTILINE)
+    assert len(rows) == 8
+    names = {"threes": "3", "fives": "5", "kings": "K"}
+    for presets, largest, moves, hand, *wild_names in rows:
+        wild = [names[w] for w in wild_names if w] or None
+        for preset in re.findall(r"`(\w+)`", presets):
+            rules = Rules.preset(preset)
+            seat = (54 * rules.decks - rules.kitty_size) // rules.players
+            assert len(Cards(hand)) == int(largest) == seat + rules.kitty_size
+            assert len(dz.legal_moves_array(hand, None, rules, wild)) == int(moves.replace(",", "")), preset
