@@ -100,9 +100,8 @@ bool is_exactly(py::handle obj) {
 template <class T>
 const T& value_of(py::handle obj) {
   if (is_exactly<T>(obj)) {
-    auto v_h = reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder();
-    if (!v_h.instance_registered()) not_constructed(obj);
-    return *v_h.template value_ptr<T>();
+    if (!constructed(obj)) not_constructed(obj);
+    return *reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder().template value_ptr<T>();
   }
   return obj.cast<const T&>();
 }
