@@ -216,12 +216,17 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
     all += per_rank_min(cards, rules.deck());  // a sum that cannot wrap a nibble
     require(validate_cards(all, rules).empty() && contains(rules.deck(), all), std::string(what) + " hold more cards than the deck");
   };
-  for (const Mask h : hands) {
+  require_seat(landlord, seats, "landlord");
+  for (int i = 0; i < seats; ++i) {
+    const Mask h = hands[static_cast<std::size_t>(i)];
     require(holds_hand(h, rules), "hands: " + hand_error(h, rules));
     require(h != 0, "every hand holds cards (a seat with none has won)");
+    // Only the landlord's hand grows past a dealt share, by the kitty.
+    require(i == landlord || total(h) <= rules.hand_size(), "hands: seat " + std::to_string(i) + ", a peasant, holds " +
+                                                               std::to_string(total(h)) + " cards, more than the " +
+                                                               std::to_string(rules.hand_size()) + " dealt to it");
     add(h, "the hands");
   }
-  require_seat(landlord, seats, "landlord");
   require_seat(to_move, seats, "to_move");
   require(last.cards || last_by < 0, "last_by is given without last");
   if (last.cards) {

@@ -92,6 +92,8 @@ TEST(constructors_refuse_what_they_cannot_play) {
   const Mask twenty_one = cards("33334444555566667777T");
   CHECK(refuses([&] { Game::from_position({twenty_one, cards("5")}, 0, 0, Move{}, -1, Rules{}); }));
   CHECK(!refuses([&] { Game::from_position({twenty_one - cards("T"), cards("9")}, 0, 0, Move{}, -1, Rules{}); }));
+  CHECK(refuses([&] { Game::from_position({cards("9"), twenty_one - cards("T77")}, 0, 0, Move{}, -1, Rules{}); }));  // a peasant's 18
+  CHECK(!refuses([&] { Game::from_position({cards("9"), twenty_one - cards("T777")}, 0, 0, Move{}, -1, Rules{}); }));
   const Rules four = *preset("four_player");
   const Mask thirty_four = cards("33333333444444445555555566666666TT");
   CHECK(refuses([&] { Game::from_position({thirty_four, cards("9")}, 0, 0, Move{}, -1, four); }));
