@@ -211,18 +211,28 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   require_wild(wild, rules);
   const int seats = static_cast<int>(hands.size());
   require(seats == 2 || seats == rules.players, "a position has 2 or " + std::to_string(rules.players) + " hands");
-  Mask all = 0;
-  for (const Mask h : hands) {
-    require(validate_cards(h, rules).empty(), "hands: " + validate_cards(h, rules));
-    require(h != 0, "every hand holds cards (a seat with none has won)");
-    all += per_rank_min(h, rules.deck());  // a sum that cannot wrap a nibble
-    require(validate_cards(all, rules).empty() && contains(rules.deck(), all), "the hands hold more cards than the deck");
-  }
+  Mask all = 0;  // every card in the position: the hands, then the move to beat
+  const auto add = [&](Mask cards, const char* what) {
+    all += per_rank_min(cards, rules.deck());  // a sum that cannot wrap a nibble
+    require(validate_cards(all, rules).empty() && contains(rules.deck(), all), std::string(what) + " hold more cards than the deck");
+  };
   require_seat(landlord, seats, "landlord");
+  for (int i = 0; i < seats; ++i) {
+    const Mask h = hands[static_cast<std::size_t>(i)];
+    require(holds_hand(h, rules), "hands: " + hand_error(h, rules));
+    require(h != 0, "every hand holds cards (a seat with none has won)");
+    // Only the landlord's hand grows past a dealt share, by the kitty.
+    require(i == landlord || total(h) <= rules.hand_size(), "hands: seat " + std::to_string(i) + ", a peasant, holds " +
+                                                               std::to_string(total(h)) + " cards, more than the " +
+                                                               std::to_string(rules.hand_size()) + " dealt to it");
+    add(h, "the hands");
+  }
   require_seat(to_move, seats, "to_move");
+  require(last.cards || last_by < 0, "last_by is given without last");
   if (last.cards) {
     require(is_valid_move(last, rules), "last is not a move under these rules");
     require(uses_only(last, wild), "last: its wild cards are not of the wild ranks");
+    add(spent(last), "the hands and last");
     require_seat(last_by, seats, "last_by");
     require(last_by != to_move, "last_by must differ from to_move");
   }

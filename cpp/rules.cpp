@@ -37,6 +37,12 @@ std::string validate_cards(Mask cards, const Rules& rules) {
   return {};
 }
 
+std::string hand_error(Mask hand, const Rules& rules) {
+  if (holds_hand(hand, rules)) return {};
+  if (std::string why = validate_cards(hand, rules); !why.empty()) return why;
+  return std::to_string(total(hand)) + " cards, more than a hand of these rules holds (" + std::to_string(rules.max_hand()) + ")";
+}
+
 std::optional<Rules> preset(std::string_view name) {
   Rules r;
   if (name == "standard") return r;

@@ -101,6 +101,14 @@ inline bool deck_holds(Mask cards, const Rules& rules) {
 // outside the 15 ranks), or empty when it can.
 std::string validate_cards(Mask cards, const Rules& rules);
 
+// Whether `hand` can be a seat's hand under `rules`: cards the decks hold, at most
+// max_hand() of them. Work on a hand grows with its size (the moves of 53 cards under
+// laizi2 number millions), so every entry that takes a hand bounds it by this.
+inline bool holds_hand(Mask hand, const Rules& rules) { return deck_holds(hand, rules) && total(hand) <= rules.max_hand(); }
+
+// Why `hand` is no hand of a game under `rules` (holds_hand), or empty when it is one.
+std::string hand_error(Mask hand, const Rules& rules);
+
 std::optional<Rules> preset(std::string_view name);
 const std::vector<std::string>& preset_names();
 

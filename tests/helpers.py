@@ -116,3 +116,20 @@ def held_cards(game: Game) -> Cards:
         total = total + game.hand(seat) + game.seat_view(seat)["played"][seat]
     untaken = game.phase == "bidding" or game.landlord is None
     return total + (game.kitty if untaken else Cards(""))
+
+
+def spoiled_zips(saved: bytes) -> dict[str, bytes]:
+    """A saved .npz (a zip) spoiled as hostile uploads spoil it, by what was done: emptied,
+    cut short, its first member's compression method unknown (99), its compressed data
+    overwritten."""
+    local = saved.index(b"PK\x03\x04")  # the first member's header, then its name and extra field
+    method = bytearray(saved)
+    method[local + 8 : local + 10] = (99).to_bytes(2, "little")
+    central = saved.index(b"PK\x01\x02")
+    method[central + 10 : central + 12] = (99).to_bytes(2, "little")
+    corrupt = bytearray(saved)
+    start = local + 30 + int.from_bytes(saved[local + 26 : local + 28], "little")
+    start += int.from_bytes(saved[local + 28 : local + 30], "little")
+    corrupt[start : start + 16] = b"\xff" * 16
+    return {"empty": b"", "cut short": saved[: len(saved) // 2], "unknown compression": bytes(method),
+            "corrupt data": bytes(corrupt)}

@@ -25,7 +25,7 @@ from __future__ import annotations
 import collections
 
 import pytest
-from helpers import FULL_DECK, move_key
+from helpers import move_key
 
 import doudizhu
 
@@ -244,19 +244,16 @@ def test_rlcard_action_space_readings():
         assert all(a[1] < b[1] for a, b in zip(pairs, pairs[1:])), (name, pairs)
 
 
-def _full_deck_lead(rules):
-    return doudizhu.legal_moves(FULL_DECK, None, rules=rules)
-
-
 def test_rlcard_action_space_is_full_deck_lead():
-    """RLCard's action space (every move its table knows) equals our lead set of the full
-    54-card deck under the rlcard preset, restricted to moves of at most 20 cards (the
-    largest hand of the 3-player game, which RLCard's table is built for)."""
+    """RLCard's action space (every move its table knows) equals our leads of the full
+    54-card deck under the rlcard preset that a hand holds, moves of at most 20 cards (the
+    largest hand of the 3-player game, which RLCard's table is built for): the moves of
+    ActionSpace, which lists them (legal_moves refuses the deck itself, no seat's hand)."""
     _rl()
     from rlcard.games.doudizhu.utils import CARD_TYPE
 
-    mine = {m.cards.mask for m in _full_deck_lead(_rules("rlcard"))
-            if peers.mask_size(m.cards.mask) <= 20}
+    space = doudizhu.ActionSpace(_rules("rlcard"))
+    mine = {space.move(i).cards.mask for i in range(1, space.num_moves + 1)}
     theirs = {peers.rlcard_to_mask(c) for c in CARD_TYPE[0]}
     t = peers.mask_to_text
     assert mine == theirs, (sorted(t(m) for m in mine - theirs)[:20],
@@ -265,12 +262,15 @@ def test_rlcard_action_space_is_full_deck_lead():
 
 @pytest.mark.parametrize("preset", ["douzero", "rlcard"])
 def test_full_deck_chain_caps(preset):
-    """Found by the full-deck comparison above (moves of more than 20 cards, which no
-    peer can hold): docs/rules.md caps chains at straight 5-12, pair straight 3-10 pairs,
-    airplane body 2-6 trios, whatever the hand size (four-player hands hold 25-33)."""
+    """Found by a full-deck comparison (moves of more than 20 cards, which no peer can
+    hold): docs/rules.md caps chains at straight 5-12, pair straight 3-10 pairs, airplane
+    body 2-6 trios, whatever the hand size: here a four-player hand of 33 cards, three of
+    each rank 3..K, under the preset's combinations."""
     caps = {doudizhu.MoveKind.STRAIGHT: 12, doudizhu.MoveKind.PAIR_STRAIGHT: 10,
             doudizhu.MoveKind.AIRPLANE: 6, doudizhu.MoveKind.AIRPLANE_SOLOS: 6,
             doudizhu.MoveKind.AIRPLANE_PAIRS: 6}
-    over = collections.Counter((m.kind.name, m.length) for m in _full_deck_lead(_rules(preset))
-                               if m.kind in caps and m.length > caps[m.kind])
+    rules = _rules(preset).replace(players=4, decks=2, kitty_size=8)
+    moves = doudizhu.legal_moves("333444555666777888999TTTJJJQQQKKK", rules=rules)
+    assert max(m.length for m in moves if m.kind == doudizhu.MoveKind.AIRPLANE) == 6  # longer chains were there
+    over = collections.Counter((m.kind.name, m.length) for m in moves if m.kind in caps and m.length > caps[m.kind])
     assert not over, dict(over)

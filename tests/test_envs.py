@@ -312,3 +312,43 @@ def test_gymnasium_bad_arguments() -> None:
         dz_gym.DouDizhuEnv(seat=3)
     with pytest.raises(ValueError, match="illegal_reward"):
         dz_gym.DouDizhuEnv(illegal_reward=float("inf"))
+
+
+def test_gymnasium_steps_only_within_an_episode() -> None:
+    # Gymnasium's contract: reset() before the first step and after the episode ends. An
+    # illegal action ended the episode and 15 more steps were taken, with a second terminal
+    # reward; a step before reset() played the deal made at construction.
+    env = dz_gym.DouDizhuEnv()
+    with pytest.raises(gym.error.ResetNeeded, match="reset"):
+        env.step(0)
+    obs, _ = env.reset(seed=4)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    assert env.step(illegal)[2] is True
+    before = env.game.to_record()
+    legal = int(np.flatnonzero(env.action_masks())[0])
+    with pytest.raises(gym.error.ResetNeeded, match="the episode is over"):
+        env.step(legal)
+    assert env.game.to_record() == before
+    obs, _ = env.reset(seed=5)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        obs = env._observe()
+    with pytest.raises(gym.error.ResetNeeded, match="the episode is over"):
+        env.step(0)
+    env.reset(seed=6)
+    assert env.step(int(np.flatnonzero(env.action_masks())[0]))[0]["observation"].shape
+
+
+def test_pettingzoo_raw_env_steps_only_within_a_hand() -> None:
+    # Without the order-enforcing wrapper, a step before reset() raised AttributeError.
+    env = dz_pz.raw_env()
+    with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before step"):
+        env.step(0)
+    env.reset(seed=2)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    env.step(int(np.flatnonzero(mask == 0)[0]))  # illegal: the hand ends for every agent
+    while env.agents:
+        env.step(None)
+    with pytest.raises(AssertionError, match="reset\\(\\) needs to be called"):
+        env.step(0)

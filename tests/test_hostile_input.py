@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import copy
 import math
+import pathlib
+import pickle
+import re
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Callable
@@ -581,3 +584,183 @@ def test_vector_env_choices(choices: Any) -> None:
     before = [env.game(i).to_record() for i in range(2)]
     if refused_or_ok(env.step, choices) is None:
         assert [env.game(i).to_record() for i in range(2)] == before
+
+
+# --- Issue 26: objects made by __new__ alone, typed refusals, bounded hands ----------
+
+
+def _bound_classes() -> list[type]:
+    """Every class of the C++ module, found rather than listed (pybind11's metaclass)."""
+    return [c for c in vars(dz._core).values() if isinstance(c, type) and type(c).__name__ == "pybind11_type"]
+
+
+@pytest.mark.parametrize("cls", _bound_classes(), ids=lambda c: c.__name__)
+def test_uninitialised_instances_are_refused_naming_their_class(cls: type) -> None:
+    # pybind11 handed the methods of `cls.__new__(cls)` uninitialised memory: garbage
+    # values, and SIGSEGV where the fast paths read the value directly.
+    blank = cls.__new__(cls)
+    says = f"{cls.__name__} object is not initialised"
+    for name, attribute in vars(cls).items():
+        kind = type(attribute).__name__
+        if kind == "pybind11_static_property":
+            continue  # the class's, not an instance's
+        if isinstance(attribute, property) or kind == "getset_descriptor":
+            with pytest.raises(TypeError, match=says):
+                getattr(blank, name)
+        elif callable(attribute) and not name.startswith("__") and not isinstance(attribute, staticmethod):
+            with pytest.raises(TypeError):  # not initialised, or an argument missing
+                getattr(blank, name)()
+    uses = {"__repr__": repr, "__str__": str, "__hash__": hash, "__eq__": lambda x: x == x, "__len__": len,
+            "__bool__": bool, "__iter__": iter, "__copy__": copy.copy, "__deepcopy__": copy.deepcopy,
+            "__getstate__": pickle.dumps}
+    for name in set(uses) & set(vars(cls)):
+        if vars(cls)[name] is not None:
+            with pytest.raises(TypeError, match=says):
+                uses[name](blank)
+
+
+def test_uninitialised_values_are_refused_wherever_they_are_passed() -> None:
+    cards, rules, move = Cards.__new__(Cards), Rules.__new__(Rules), Move.__new__(Move)
+    action, game = dz.Action.__new__(dz.Action), Game.__new__(Game)
+    calls: list[Callable[[], Any]] = [
+        lambda: Cards("3") + cards, lambda: Cards(cards), lambda: Cards([cards]), lambda: Cards("3") == cards,
+        lambda: dz.legal_moves(cards), lambda: dz.legal_moves_array(cards), lambda: dz.legal_moves("3", last=move),
+        lambda: Game(rules=rules), lambda: dz.legal_moves("3", rules=rules), lambda: dz.ActionSpace(rules),
+        lambda: Game(1).step(action), lambda: Game(1).step(move), lambda: dz.Action.play(move),
+        lambda: Move("3").beats(move), lambda: dz.moves_to_array([move]), lambda: dz.encode.observation(game),
+        lambda: dz.encode.observation_batch([game]), lambda: dz.solve(game), lambda: dz.sample_worlds(game, 0, 1),
+        lambda: dz.ActionSpace().mask(game), lambda: dz.can_play("3", move),
+        lambda: game.phase, lambda: game.legal_actions(), lambda: game.step("pass"), lambda: Game.copy(game),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError, match="object is not initialised"):
+            call()
+
+
+def test_cards_counts_and_arrays_are_refused_in_the_projects_words() -> None:
+    for counts, says in (({"3": -1}, "the count of '3' is negative"), ({"3": 16}, "the count of '3' is 16"),
+                         ({"3": 9}, "9 cards of rank 3")):
+        with pytest.raises(dz.CardsError, match=says):
+            Cards(counts)
+    with pytest.raises(dz.CardsError, match="the count of rank 3 is negative"):
+        Cards.from_counts([-1] + [0] * 14)
+    with pytest.raises(dz.CardsError, match="not all held"):
+        Cards("3") - "4"
+    # A NumPy array is an iterable of tokens, never an int (its __index__ made it one).
+    assert Cards(np.array(["3", "4"])) == Cards("34")
+    for array, says in ((np.array([3, 4]), "tokens must be str or Cards, not int64"),
+                        (np.array(3), "cards must be Cards, card text"), (np.array([[1]]), "tokens must be")):
+        with pytest.raises(TypeError, match=says):
+            Cards(array)
+    with pytest.raises(TypeError, match="seed must be an int, not ndarray"):
+        Game(seed=np.array([5]))
+    assert Game(seed=np.int64(5)).hash == Game(seed=5).hash
+
+
+def test_wrong_types_are_named_in_the_projects_words() -> None:
+    # pybind11 answered these with "incompatible function arguments" and its signatures.
+    game = Game(1)
+    calls: list[Callable[[], Any]] = [
+        lambda: dz.solve("x"), lambda: dz.solve_moves(None), lambda: dz.sample_worlds(1, 0, 1),
+        lambda: dz.playout("x"), lambda: dz.choose_action("x", "random", 0), lambda: dz.Action.play("33"),
+        lambda: Move("3").beats("4"), lambda: Move("33", kind=1), lambda: Move("33", kind="PAIR"),
+        lambda: dz.actions.from_openspiel(0, bidding=1), lambda: Cards.from_counts(5), lambda: Rules.preset(3),
+        lambda: dz.encode.observation("x"), lambda: dz._core.encode_observation_layout("3"),
+        lambda: dz._core.play_builtin_seats("x", ["random"] * 3, 0), lambda: dz._core.checked_int(1, 2, 0, 1),
+        lambda: Cards.__new__(Cards).__setstate__("x"), lambda: Rules.__new__(Rules).__setstate__(()),
+        lambda: Move.__new__(Move).__setstate__([1]), lambda: game.step(3),
+    ]
+    for call in calls:
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert "incompatible function arguments" not in str(caught.value) and "Unable to cast" not in str(caught.value)
+    with pytest.raises(TypeError, match="not supported between instances"):
+        assert Cards("3") <= 5  # type: ignore[operator]
+    with pytest.raises(ValueError, match="unknown preset '\\\\ud800'"):
+        Rules.preset("\ud800")
+    with pytest.raises(dz.MoveError, match="a pickled Move has 6 fields, not 1"):
+        Move.__new__(Move).__setstate__((1,))
+    # A lone surrogate in a name is no card text: not a CardsError.
+    for call in (lambda: dz.selfplay(1, policy="\ud800"), lambda: Rules(bidding="\ud800")):
+        with pytest.raises(ValueError) as refused:
+            call()
+        assert not isinstance(refused.value, dz.CardsError)
+
+
+@pytest.mark.parametrize("preset", ["standard", "sanren", "four_player", "laizi", "laizi2"])
+def test_a_hand_larger_than_a_seat_holds_is_refused_before_any_work(preset: str) -> None:
+    # legal_moves of 53 cards under laizi2 listed 19,380,818 moves in 18 s and 3 GB.
+    rules = Rules.preset(preset)
+    largest = {"standard": 20, "sanren": 18, "four_player": 33, "laizi": 20, "laizi2": 20}[preset]
+    deck = dz.Cards("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222BR" * rules.decks)
+    too_many = Cards.from_counts([min(c, 8) for c in deck.counts]) - Cards("B")
+    hand = Cards(str(deck)[: largest])
+    wild = (0, 1)[: rules.wild] or None
+    says = f"hand: {len(too_many)} cards, more than a hand of these rules holds \\({largest}\\)"
+    for call in (dz.legal_moves, dz.legal_moves_array):
+        with pytest.raises(dz.CardsError, match=says):
+            call(too_many, None, rules, wild)
+        assert len(call(hand, None, rules, wild)) > 0
+    with pytest.raises(dz.CardsError, match="hands\\[1\\]: " + says[len("hand: "):]):
+        dz.legal_moves_batch(np.array([hand.mask, too_many.mask], np.uint64), rules=rules, wild=wild)
+    with pytest.raises(dz.CardsError, match=says):
+        dz.can_play(too_many, str(deck)[:1], rules=rules, wild=wild)
+    longer = Cards(str(deck)[: largest + 1])
+    with pytest.raises(dz.CardsError, match=r"hands: \d+ cards, more than a hand of these rules holds"):
+        Game.from_position([longer, "B"], 0, 1, rules=rules, wild=wild)
+    assert Game.from_position([hand, "B"], 0, 1, rules=rules, wild=wild).phase == "playing"
+
+
+def test_positions_no_deal_reaches_are_refused() -> None:
+    with pytest.raises(ValueError, match="the hands and last hold more cards than the deck"):
+        Game.from_position(["3333", "4"], 0, 1, last="3", last_by=0)  # five threes
+    with pytest.raises(ValueError, match="last_by is given without last"):
+        Game.from_position(["3333", "4"], 0, 1, last_by=0)
+    with pytest.raises(ValueError, match="seat 0, a peasant, holds 18 cards, more than the 17 dealt to it"):
+        Game.from_position(["333444555666777888", "9"], 1, 1)  # only the landlord holds more, by the kitty
+    assert Game.from_position(["333444555666777888", "9"], 0, 1).hand(0) == Cards("333444555666777888")
+    assert Game.from_position(["333", "4"], 0, 1, last="3", last_by=0).last == Move("3")
+
+
+def test_an_evaluation_of_no_deal_is_refused() -> None:
+    # evaluate(a, b, deals=0) reported wp == 0.0: a rate over no games.
+    for call in (lambda: dz.evaluate("random", "random", deals=0),
+                 lambda: dz._core.evaluate_builtin("random", "random", 0)):
+        with pytest.raises(ValueError, match=r"deals must be in 1\.\."):
+            call()
+    result = dz.evaluate("random", "random", deals=3, rules=Rules.preset("douzero"))
+    assert result.by_role["mixed"].games == 0 and math.isnan(result.by_role["mixed"].wp)
+
+
+def test_records_that_do_not_give_themselves_back_are_refused() -> None:
+    record = Game(seed=3).to_record()
+    nested: Any = "pass"
+    for _ in range(600):
+        nested = [nested]
+    laizi = Game.from_deal(*Game(seed=3, rules=Rules.preset("laizi")).deals[0][:2], rules=Rules.preset("laizi"),
+                           seed=3, wild=4).to_record()
+    for bad, says in (({**record, "actions": [nested]}, "nested deeper than a record goes"),
+                      ({**record, "seed": None}, "'seed' must be an int"),
+                      ({**record, "version": 2.0}, "unsupported record version 2.0"),
+                      ({**record, "version": True}, "unsupported record version True"),
+                      ({**laizi, "deals": [{**laizi["deals"][0], "wild": None}]}, "'wild' must name")):
+        with pytest.raises(dz.RecordError, match=says):
+            Game.from_record(bad)
+    assert Game.from_record(laizi).to_record() == laizi
+
+
+def test_the_largest_outputs_docs_rules_md_states_are_the_engines() -> None:
+    # docs/rules.md states, under each preset, a hand of the largest size and how many
+    # moves it lists: the bound a caller can plan for.
+    text = (pathlib.Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    row = r"^  \| (`[a-z_0-9`, ]+`) \| (\d+) \| ([\d,]+) \| `(\w+)`(?:, (\w+) and (\w+) wild|, (\w+) wild)?"
+    rows = re.findall(row, text, re.MULTILINE)
+    assert len(rows) == 8
+    names = {"threes": "3", "fives": "5", "kings": "K"}
+    for presets, largest, moves, hand, *wild_names in rows:
+        wild = [names[w] for w in wild_names if w] or None
+        for preset in re.findall(r"`(\w+)`", presets):
+            rules = Rules.preset(preset)
+            seat = (54 * rules.decks - rules.kitty_size) // rules.players
+            assert len(Cards(hand)) == int(largest) == seat + rules.kitty_size
+            assert len(dz.legal_moves_array(hand, None, rules, wild)) == int(moves.replace(",", "")), preset

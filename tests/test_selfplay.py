@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import pathlib
 import random
+import re
+import zipfile
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pytest
-from helpers import FULL_DECK, replay_selfplay_game
+from helpers import FULL_DECK, replay_selfplay_game, spoiled_zips
 
 import doudizhu as dz
 from doudizhu import Action, Game, Rules, SelfPlayResult
@@ -207,3 +210,120 @@ def test_heuristic_players_bid_and_stay_legal() -> None:
     assert str(dz._core.choose_action(game, "heuristic", 0)) == "K"  # going out never waits
     game = Game.from_position(["3", "2222K", "5"], landlord=1, to_move=1, last="4", last_by=0)
     assert str(dz._core.choose_action(game, "heuristic", 0)) == "K"  # no bomb where a K will do
+
+
+# --- Saved runs read back as untrusted files ------------------------------------------
+# SelfPlayResult.load raised EOFError, BadZipFile, zlib.error, NotImplementedError,
+# KeyError and IndexError on files that are not saved runs, and loaded arrays of
+# different lengths; each is one RecordError naming what is wrong now.
+
+RUN = dz.selfplay(6, seed=3, record=True)
+
+
+def _saved(result: SelfPlayResult = RUN) -> bytes:
+    buffer = io.BytesIO()
+    result.save(buffer)  # type: ignore[arg-type]
+    return buffer.getvalue()
+
+
+def _arrays(result: SelfPlayResult = RUN) -> dict[str, Any]:
+    """The arrays of a saved run, as a test changes them before writing them back."""
+    with np.load(io.BytesIO(_saved(result))) as data:
+        return {name: data[name] for name in data.files}
+
+
+def _written(**arrays: Any) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def _load(data: bytes) -> SelfPlayResult:
+    return SelfPlayResult.load(io.BytesIO(data))
+
+
+def test_saved_runs_read_back_equal(tmp_path: pathlib.Path) -> None:
+    for result in (RUN, dz.selfplay(4, seed=1), dz.selfplay(3, seed=2, record=True, rules=dz.Rules.preset("laizi2")),
+                   dz.selfplay(2, seed=5, record=True, rules=dz.Rules.preset("four_player")), dz.selfplay(0),
+                   dz.selfplay(60, seed=1, record=True, rules=dz.Rules.preset("openspiel"))):  # void hands among them
+        result.save(tmp_path / "run.npz")
+        loaded = SelfPlayResult.load(tmp_path / "run.npz")
+        for field in dataclasses.fields(SelfPlayResult):
+            mine, theirs = getattr(result, field.name), getattr(loaded, field.name)
+            assert (mine is None and theirs is None) or np.array_equal(mine, theirs), field.name
+    with pytest.raises(FileNotFoundError):  # a path that is not there is no bad file
+        SelfPlayResult.load(tmp_path / "missing.npz")
+
+
+def test_files_of_older_formats_still_load() -> None:
+    arrays = _arrays()
+    del arrays["wild"], arrays["wild_high"]  # from before wild cards
+    arrays["actions"] = arrays["actions"][:, :2].reshape(-1)  # rows of 16 bytes, saved flat
+    loaded = _load(_written(**arrays))
+    assert (loaded.wild == -1).all() and (loaded.wild_high == -1).all()
+    assert dz.actions_from_rows(loaded.actions) == dz.actions_from_rows(RUN.actions)
+
+
+def _spoiled(arrays: dict[str, Any], **changes: Any) -> bytes:
+    return _written(**{**{k: v for k, v in arrays.items() if k not in changes or changes[k] is not None},
+                       **{k: v for k, v in changes.items() if v is not None}})
+
+
+def _zip_cases() -> list[tuple[bytes, str]]:
+    spoiled = spoiled_zips(_saved())
+    npy = io.BytesIO()
+    np.save(npy, np.zeros(3))
+    huge = io.BytesIO()  # a header that claims a terabyte
+    with zipfile.ZipFile(huge, "w") as archive:
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(header, {"descr": "<u8", "fortran_order": False, "shape": (2**37, 3)})
+        archive.writestr("hands.npy", header.getvalue() + b"\0" * 48)
+    return [
+        (spoiled["empty"], "BadZipFile"), (spoiled["cut short"], "BadZipFile"),
+        (spoiled["unknown compression"], "compression"), (spoiled["corrupt data"], "Error"),
+        (npy.getvalue(), "BadZipFile"),
+        (huge.getvalue(), "'hands' claims 3298534883328 bytes of data"),
+    ]
+
+
+def _array_cases() -> list[tuple[bytes, str]]:
+    a = _arrays()
+    hands = a["hands"].copy()
+    hands[2, 0] ^= 1  # a three more in one hand
+    offsets = a["offsets"].copy()
+    offsets[3] = offsets[2] - 1
+    actions = a["actions"].copy()
+    actions[5] = np.uint64(2**64 - 1)
+    payouts = a["payouts"].copy()
+    payouts[1, 0] += 1
+    wild, high = np.full(6, 7, np.int8), np.full(6, 3, np.int8)
+    pickled = io.BytesIO()
+    np.savez(pickled, **{**a, "landlord": np.array([object()] * 6)}, allow_pickle=True)
+    return [
+        (_spoiled(a, landlord=None), "'landlord' is missing"),
+        (_spoiled(a, landlord=np.array(1, np.int8)), "'landlord' has shape ()"),
+        (_spoiled(a, landlord=a["landlord"][:5]), "'landlord' has shape (5,), not (6,)"),
+        (_spoiled(a, landlord=a["landlord"].astype(np.float64)), "'landlord' holds float64, not int8"),
+        (pickled.getvalue(), "'landlord' holds object"),
+        (_spoiled(a, evil=np.zeros(2)), "'evil.npy', which save does not write"),
+        (_spoiled(a, hands=a["hands"][:, :2]), "'hands' has shape (6, 2)"),
+        (_spoiled(a, offsets=None), "'actions' and 'offsets' are saved together"),
+        (_spoiled(a, landlord=np.full(6, 3, np.int8)), "'landlord' of game 0 is 3, outside -1..2"),
+        (_spoiled(a, multiplier=np.zeros(6, np.int32)), "'multiplier' of game 0 is 0"),
+        (_spoiled(a, wild=wild, wild_high=high), "wild ranks (7, 3) are not (lower, higher)"),
+        (_spoiled(a, payouts=payouts), "game 1's payouts do not sum to zero"),
+        (_spoiled(a, hands=hands), "game 2's hands and kitty are not a deal"),
+        (_spoiled(a, offsets=offsets), "'offsets' do not cut"),
+        (_spoiled(a, offsets=a["offsets"][:-1]), "'offsets' has shape (6,), not (7,)"),
+        (_spoiled(a, actions=actions), "'actions' rows["),
+        (_spoiled(a, actions=a["actions"][:, :1]), "'actions' has shape"),
+    ]
+
+
+@pytest.mark.parametrize(("data", "says"), _zip_cases() + _array_cases(),
+                         ids=lambda x: "" if isinstance(x, bytes) else x)
+def test_a_file_that_is_no_saved_run_is_refused_naming_what_is_wrong(data: bytes, says: str) -> None:
+    # Before: EOFError, BadZipFile, zlib.error, NotImplementedError, KeyError('landlord'),
+    # IndexError, and arrays of different lengths loaded (landlord_win_rate then raised).
+    with pytest.raises(dz.RecordError, match="not a saved selfplay .npz: .*" + re.escape(says)):
+        _load(data)

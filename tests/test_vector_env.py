@@ -397,3 +397,30 @@ def test_argmax_is_each_decisions_first_best(data: st.DataObject) -> None:
     scores = np.array(data.draw(st.lists(st.integers(0, 3), min_size=len(batch.actions), max_size=len(batch.actions))))
     want = [int(np.argmax(scores[batch.offsets[b] : batch.offsets[b + 1]])) for b in range(len(batch))]
     assert batch.argmax(scores).tolist() == want
+
+
+def test_a_wrong_out_loses_no_batch() -> None:
+    # step(choices, out="x") applied the choices to every table, then raised
+    # AttributeError: the new batch was lost.
+    env, other = VectorEnv(3, seed=2), VectorEnv(3, seed=2)
+    batch = env.reset()
+    other_batch = other.reset()
+    before = [env.game(i).to_record() for i in range(3)]
+    choices = np.zeros(len(batch), np.int64)
+    for out, error in (("x", TypeError), (other_batch, ValueError)):
+        with pytest.raises(error, match="out"):
+            env.step(choices, out=out)  # type: ignore[arg-type]
+        with pytest.raises(error, match="out"):
+            env.reset(out=out)  # type: ignore[arg-type]
+        assert [env.game(i).to_record() for i in range(3)] == before
+    assert len(env.step(choices, out=batch)) == 3
+
+
+def test_a_decision_index_is_checked() -> None:
+    # Batch.legal_actions(-1) returned [] and legal_actions(999) raised IndexError.
+    batch = VectorEnv(2, seed=1, features="douzero").reset()
+    for b, error in ((-1, ValueError), (2, ValueError), (999, ValueError), (True, TypeError), (0.0, TypeError)):
+        for call in (batch.legal_actions, batch.douzero_inputs, batch.douzero):
+            with pytest.raises(error, match="decision"):
+                call(b)  # type: ignore[arg-type]
+    assert batch.legal_actions(np.int64(1)) == batch.legal_actions(1) != []

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import spoiled_zips
 
 import doudizhu as dz
 
@@ -34,6 +35,9 @@ from doudizhu.web import create_app, replays
 from doudizhu.web.sessions import COOKIE, SessionStore
 
 Json = dict[str, Any]
+LOCAL = "http://localhost"  # the app answers this machine's names alone by default
+JSON = {"content-type": "application/json"}
+BINARY = {"content-type": "application/octet-stream"}  # how the page sends a saved .npz
 
 
 @pytest.fixture
@@ -43,7 +47,7 @@ def store() -> SessionStore:
 
 @pytest.fixture
 def client(store: SessionStore) -> Iterator[TestClient]:
-    with TestClient(create_app(store)) as test_client:
+    with TestClient(create_app(store), base_url=LOCAL) as test_client:
         yield test_client
 
 
@@ -103,7 +107,7 @@ def _raw_get(app: Any, path: str) -> tuple[int, bytes]:
         sent.append(message)
 
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": b"", "headers": [(b"host", b"testserver")],
+             "path": path, "raw_path": path.encode(), "query_string": b"", "headers": [(b"host", b"localhost")],
              "server": ("testserver", 80), "client": ("127.0.0.1", 1), "root_path": ""}
     asyncio.run(app(scope, receive, send))
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
@@ -286,22 +290,22 @@ def test_malformed_requests_are_refused_and_change_nothing(
     new_hand(client)
     ok(client.post("/api/play", json={"action": "bid 3"}))
     before = ok(client.get("/api/state"))
-    refused(client.post(path, content=body, headers={"content-type": "application/json"}), status, says)
+    refused(client.post(path, content=body, headers=JSON), status, says)
     assert ok(client.get("/api/state")) == before
 
 
 def test_oversized_bodies_are_refused_unread(client: TestClient) -> None:
     before = new_hand(client)
     big = b'{"action": "' + b"3" * 300_000 + b'"}'
-    refused(client.post("/api/play", content=big), 413, "larger than")
-    refused(client.post("/api/play", content=b"{}", headers={"content-length": "99999999999"}), 413)
+    refused(client.post("/api/play", content=big, headers=JSON), 413, "larger than")
+    refused(client.post("/api/play", content=b"{}", headers={**JSON, "content-length": "99999999999"}), 413)
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: the server counts as it reads
         for _ in range(100):
             yield b" " * 10_000
 
-    refused(client.post("/api/replay/record", content=chunks()), 413, "larger than")
-    refused(client.post("/api/replay/npz", content=b"0" * (17 * 1024 * 1024)), 413, "larger than")
+    refused(client.post("/api/replay/record", content=chunks(), headers=JSON), 413, "larger than")
+    refused(client.post("/api/replay/npz", content=b"0" * (17 * 1024 * 1024), headers=BINARY), 413, "larger than")
     assert ok(client.get("/api/state")) == before
 
 
@@ -320,7 +324,7 @@ def test_an_unknown_session_has_no_game(client: TestClient, store: SessionStore)
 def test_sessions_are_separate_and_bounded() -> None:
     store = SessionStore(capacity=2)
     app = create_app(store)
-    clients = [TestClient(app) for _ in range(3)]
+    clients = [TestClient(app, base_url=LOCAL) for _ in range(3)]
     hands = [ok(c.post("/api/new", json={"seed": seed})) for seed, c in enumerate(clients)]
     assert len(store) == 2 and len({h["hand"] for h in hands}) == 3
     refused(clients[0].get("/api/state"), 404)  # the least recently used one was forgotten
@@ -402,14 +406,14 @@ def test_a_saved_selfplay_game_replays_with_or_without_its_seed(client: TestClie
     plain = int(np.flatnonzero(result.redeals == 0)[0])
     cases = ((plain, f"game={plain}"), (plain, f"game={plain}&seed=5"), (redealt, f"game={redealt}&seed=5"))
     for index, query in cases:
-        state = ok(client.post(f"/api/replay/npz?{query}&rules=standard", content=data))
+        state = ok(client.post(f"/api/replay/npz?{query}&rules=standard", content=data, headers=BINARY))
         assert result.offsets is not None
         assert state["steps"] == int(result.offsets[index + 1] - result.offsets[index])
         end = ok(client.get(f"/api/replay/{state['steps']}"))
         assert end["result"]["payouts"] == list(result.payouts[index])
         assert all(s["cards"] is not None for s in end["seats"])
-    refused(client.post(f"/api/replay/npz?game={redealt}", content=data), 422, "give the run's seed")
-    refused(client.post(f"/api/replay/npz?game={plain}&seed=6", content=data), 422, "does not replay")
+    refused(client.post(f"/api/replay/npz?game={redealt}", content=data, headers=BINARY), 422, "give the run's seed")
+    refused(client.post(f"/api/replay/npz?game={plain}&seed=6", content=data, headers=BINARY), 422, "does not replay")
 
 
 def test_bad_npz_uploads_are_refused(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -426,16 +430,16 @@ def test_bad_npz_uploads_are_refused(client: TestClient, monkeypatch: pytest.Mon
         ("game=0&seed=1&rules=douzero", recorded, 422, "does not replay"),
     ]
     saved = dz.selfplay(3, seed=1, record=True)
-    cases.append(("game=0&seed=1", _npz(dataclasses.replace(saved, payouts=saved.payouts + 1)), 422, "saved payouts"))
+    cases.append(("game=0&seed=1", _npz(dataclasses.replace(saved, payouts=-saved.payouts)), 422, "saved payouts"))
     plain = int(np.flatnonzero(saved.redeals == 0)[0])
     cases.append((f"game={plain}&rules=laizi", recorded, 422, "wild cards differ"))
     buffer = io.BytesIO()
     np.savez(buffer, landlord=np.zeros(2), evil=np.zeros(2))
     cases.append(("game=0", buffer.getvalue(), 422, "not a saved selfplay .npz"))
     for query, data, status, says in cases:
-        refused(client.post(f"/api/replay/npz?{query}", content=data), status, says)
+        refused(client.post(f"/api/replay/npz?{query}", content=data, headers=BINARY), status, says)
     monkeypatch.setattr(replays, "MAX_NPZ_EXPANDED", 1000)  # a file that expands past the bound
-    refused(client.post("/api/replay/npz?game=0", content=recorded), 422, "expands to")
+    refused(client.post("/api/replay/npz?game=0", content=recorded, headers=BINARY), 422, "expands to")
 
 
 def test_watching_the_bots_plays_a_hand_to_replay(client: TestClient) -> None:
@@ -495,3 +499,114 @@ def test_doudizhu_serve_serves_the_page_on_127_0_0_1() -> None:
         server.terminate()
         out, _ = server.communicate(timeout=20)
     assert f"serving on http://127.0.0.1:{port}/" in out
+
+
+# ---------------------------------------------------------------------------- other sites
+
+
+def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
+    # Any Host was served: a page elsewhere could reach a local server by DNS rebinding.
+    app = create_app(store)
+    for base in ("http://evil.example", "http://evil.example:8000", "http://127.0.0.2"):
+        with TestClient(app, base_url=base) as foreign:
+            refused(foreign.get("/"), 400, "does not answer to the host")
+            refused(foreign.post("/api/new", json={}), 400, "does not answer to the host")
+    assert len(store) == 0
+    for base in ("http://localhost", "http://127.0.0.1:8000", "http://[::1]:8000", "http://LOCALHOST"):
+        with TestClient(app, base_url=base) as local:
+            ok(local.get("/api/options"))
+    with TestClient(create_app(hosts=["ddz.example"]), base_url="https://ddz.example") as proxied:
+        ok(proxied.post("/api/new", json={}, headers={"origin": "https://ddz.example"}))
+    from doudizhu.web import allowed_hosts
+
+    assert allowed_hosts("127.0.0.1") == {"127.0.0.1", "localhost", "::1"}
+    assert allowed_hosts("0.0.0.0", ["ddz.example", "Ddz.Example:443"]) == {"0.0.0.0", "ddz.example"}
+    assert allowed_hosts("::1") >= {"localhost", "::1"}
+
+
+def test_a_page_of_another_site_changes_nothing(client: TestClient, store: SessionStore) -> None:
+    # text/plain bodies were read as JSON, so any page could post without a CORS
+    # preflight; with the 256-session cap a foreign page could push the user's game out.
+    state = new_hand(client)
+    sessions = len(store)
+    body = json.dumps({"action": "bid 3"})
+    for headers, status, says in (
+        ({"content-type": "text/plain"}, 415, "must be sent as application/json"),
+        ({"content-type": "application/x-www-form-urlencoded"}, 415, "application/json"),
+        ({}, 415, "without a type"),
+        ({**JSON, "origin": "http://evil.example"}, 403, "another site"),
+        ({**JSON, "origin": "null"}, 403, "another site"),
+        ({**JSON, "origin": "http://localhost:9999"}, 403, "another site"),
+    ):
+        refused(client.post("/api/play", content=body, headers=headers), status, says)
+        refused(client.post("/api/new", content=b"{}", headers=headers), status, says)
+        assert ok(client.get("/api/state")) == state and len(store) == sessions
+    refused(client.post("/api/undo", headers={"origin": "http://evil.example"}), 403, "another site")
+    refused(client.post("/api/replay/npz?game=0", content=b"x", headers={"content-type": "text/plain"}), 415,
+            "application/octet-stream")
+    ok(client.post("/api/play", content=body, headers={"content-type": "application/json; charset=utf-8",
+                                                         "origin": LOCAL}))
+
+
+def test_hostile_bodies_get_a_4xx_never_a_500(client: TestClient) -> None:
+    # A 600-deep record and crafted .npz files answered 500.
+    nested: Any = "pass"
+    for _ in range(600):
+        nested = [nested]
+    record = dz.Game(seed=1).to_record()
+    refused(client.post("/api/replay/record", content=json.dumps({**record, "actions": [nested]}), headers=JSON),
+            422, "nested deeper than a record goes")
+    refused(client.post("/api/replay/record", content=json.dumps({**record, "seed": None}), headers=JSON), 422, "seed")
+    saved = _npz(dz.selfplay(2, seed=1, record=True))
+    for data in spoiled_zips(saved).values():
+        refused(client.post("/api/replay/npz?game=0", content=data, headers=BINARY), 422, "not a saved selfplay .npz")
+
+
+def test_a_client_leaving_mid_body_logs_nothing(caplog: pytest.LogCaptureFixture) -> None:
+    # ClientDisconnect escaped the handler: uvicorn logged "Exception in ASGI application".
+    import threading
+
+    import httpx
+    import uvicorn
+
+    done = threading.Event()
+    app = create_app()
+
+    async def tracked(scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await app(scope, receive, send)
+        finally:
+            if scope["type"] == "http":
+                done.set()
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(tracked, log_config=None, lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            assert thread.is_alive()
+            time.sleep(0.02)
+        with caplog.at_level("DEBUG"), socket.create_connection(sock.getsockname()) as raw:
+            raw.sendall(b"POST /api/replay/record HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: 5000\r\n\r\n{\"format\": ")
+            raw.shutdown(socket.SHUT_WR)
+            assert done.wait(30)
+            # The server's thread logs a failed request after the app returns, before its loop
+            # serves another: the answer to a second request comes after any such log.
+            host, port = sock.getsockname()
+            assert httpx.get(f"http://{host}:{port}/api/options", timeout=30).status_code == 200
+        assert not [r for r in caplog.records if r.levelno >= 30 or r.exc_info], caplog.text
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def test_serve_takes_the_names_a_proxy_forwards() -> None:
+    from doudizhu.cli import build_parser
+
+    args = build_parser().parse_args(["serve", "--allowed-host", "ddz.example", "--allowed-host", "ddz.internal"])
+    assert args.allowed_host == ["ddz.example", "ddz.internal"]
+    assert build_parser().parse_args(["serve"]).allowed_host == []

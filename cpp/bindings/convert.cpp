@@ -21,18 +21,24 @@ const Rules& widest_rules() {
 
 std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
 
+void not_constructed(py::handle obj) {
+  const std::string name = type_name(obj);
+  throw py::type_error(name + " object is not initialised: it was made by " + name + ".__new__ and its __init__ never ran");
+}
+
 namespace {
 
-// Python types looked up once: enum.Enum, collections.abc.Mapping and numpy.bool_.
+// Python types looked up once: enum.Enum, collections.abc.Mapping, numpy.bool_ and numpy.integer.
 struct PythonTypes {
-  py::object enum_type, mapping_type, numpy_bool;
+  py::object enum_type, mapping_type, numpy_bool, numpy_integer;
 };
 const PythonTypes& python_types() {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<PythonTypes> storage;
   return storage
       .call_once_and_store_result([] {
+        const py::module_ numpy = py::module_::import("numpy");
         return PythonTypes{py::module_::import("enum").attr("Enum"), py::module_::import("collections.abc").attr("Mapping"),
-                           py::module_::import("numpy").attr("bool_")};
+                           numpy.attr("bool_"), numpy.attr("integer")};
       })
       .get_stored();
 }
@@ -44,6 +50,11 @@ bool is_instance(py::handle obj, const py::object& type) { return PyObject_IsIns
 Mask checked(Mask mask, const char* what, const Rules& rules) {
   if (!deck_holds(mask, rules)) cards_error(what, validate_cards(mask, rules));
   return mask;
+}
+
+[[noreturn]] void not_cards(py::handle obj, const char* what) {
+  throw py::type_error(std::string(what) + " must be Cards, card text, an int mask, a mapping rank -> count or an iterable of "
+                       "card tokens, not " + type_name(obj));
 }
 
 Mask parse(const std::string& text, const char* what, const Rules& rules, bool list_element = false) {
@@ -86,21 +97,26 @@ Mask mapping_mask(py::handle obj, const char* what) {
   const py::dict items(py::reinterpret_borrow<py::object>(obj));  // a copy: no user code runs while reading it
   for (auto [key, value] : items) {
     if (!py::isinstance<py::str>(key)) throw py::type_error(std::string(what) + ": mapping keys must be card text, not " + type_name(key));
-    const std::string name = text_arg(key, what);
+    const std::string name = text_arg(key, what, ErrorKind::Cards);
     const int rank = rank_named(name);
     if (rank < 0) cards_error(what, "mapping key " + quoted(name) + " is not one card such as '3', 'T' or 'BJ'");
-    const long long n = int_arg(value, (std::string(what) + ": the count of " + quoted(name)).c_str(), 0, 15);
-    sum = add_checked(sum, cards_of(rank, static_cast<int>(n)), what);
+    sum = add_checked(sum, cards_of(rank, count_arg(value, what, "the count of " + quoted(name))), what);
   }
   return sum;
 }
 
 Mask tokens_mask(py::handle obj, const char* what) {
+  // Not every object with __iter__ iterates (a 0-d NumPy array): refused in our words.
+  const auto tokens = py::reinterpret_steal<py::object>(PyObject_GetIter(obj.ptr()));
+  if (!tokens) {
+    PyErr_Clear();
+    not_cards(obj, what);
+  }
   Mask sum = 0;
-  for (py::handle token : obj) {
+  for (py::handle token : tokens) {
     Mask cards = 0;
     if (py::isinstance<py::str>(token)) {
-      cards = parse(text_arg(token, what), what, widest_rules(), true);
+      cards = parse(text_arg(token, what, ErrorKind::Cards), what, widest_rules(), true);
     } else if (py::isinstance<Cards>(token)) {
       cards = value_of<Cards>(token).mask;
     } else {
@@ -115,21 +131,38 @@ Mask tokens_mask(py::handle obj, const char* what) {
 
 bool is_int_like(py::handle obj) {
   if (PyLong_CheckExact(obj.ptr())) return true;
-  if (PyBool_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) return false;
+  if (PyBool_Check(obj.ptr())) return false;
+  // Only NumPy's integer scalars of what else has __index__: an array has it too, and
+  // means no one int.
   const PythonTypes& types = python_types();
-  if (PyLong_Check(obj.ptr())) return !is_instance(obj, types.enum_type);
-  return PyIndex_Check(obj.ptr()) && !is_instance(obj, types.numpy_bool) && !is_instance(obj, types.enum_type);
+  return PyLong_Check(obj.ptr()) ? !is_instance(obj, types.enum_type) : is_instance(obj, types.numpy_integer);
 }
 
-std::string text_arg(py::handle obj, const char* what) {
-  if (!py::isinstance<py::str>(obj)) throw py::type_error(std::string(what) + " must be a str, not " + type_name(obj));
+std::optional<std::string> utf8_of(py::handle str) {
   Py_ssize_t size = 0;
-  const char* data = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
+  const char* data = PyUnicode_AsUTF8AndSize(str.ptr(), &size);
   if (!data) {
     PyErr_Clear();
-    cards_error(what, "the text holds a lone surrogate (not valid Unicode)");
+    return std::nullopt;
   }
   return std::string(data, static_cast<std::size_t>(size));
+}
+
+std::string text_arg(py::handle obj, const char* what, ErrorKind fault) {
+  if (!py::isinstance<py::str>(obj)) throw py::type_error(std::string(what) + " must be a str, not " + type_name(obj));
+  std::optional<std::string> text = utf8_of(obj);
+  if (!text) raise(fault, std::string(what) + ": the text holds a lone surrogate (not valid Unicode)");
+  return *std::move(text);
+}
+
+int count_arg(py::handle obj, const char* what, const std::string& which) {
+  if (!is_int_like(obj)) not_an_int(obj, (std::string(what) + ": " + which).c_str());
+  int overflow = 0;
+  const long long n = index_value(obj, overflow);
+  if (overflow || n < 0) cards_error(what, which + " is negative");
+  // Up to a nibble's 15 the deck check that follows names the count and the limit.
+  if (n > 15) cards_error(what, which + " is " + std::to_string(n) + ", more than the decks hold");
+  return static_cast<int>(n);
 }
 
 long long int_arg(py::handle obj, const char* what, long long lo, long long hi) {
@@ -177,15 +210,34 @@ Mask to_mask(py::handle obj, const char* what, const Rules& rules) {
   // Most frequent first: the fast paths take int masks and Cards.
   if (PyLong_CheckExact(obj.ptr())) return checked(int_mask(obj, what), what, rules);
   if (is_exactly<Cards>(obj) || py::isinstance<Cards>(obj)) return checked(value_of<Cards>(obj).mask, what, rules);
-  if (py::isinstance<py::str>(obj)) return parse(text_arg(obj, what), what, rules);
+  if (py::isinstance<py::str>(obj)) return parse(text_arg(obj, what, ErrorKind::Cards), what, rules);
   if (is_int_like(obj)) return checked(int_mask(obj, what), what, rules);  // NumPy integers
   if (PyBool_Check(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr())) {
     throw py::type_error(std::string(what) + " must be Cards, card text or an int mask, not " + type_name(obj));
   }
   if (is_instance(obj, python_types().mapping_type)) return checked(mapping_mask(obj, what), what, rules);
   if (py::isinstance<py::iterable>(obj) && !py::isinstance<py::bytes>(obj)) return checked(tokens_mask(obj, what), what, rules);
-  throw py::type_error(std::string(what) + " must be Cards, card text, an int mask, a mapping rank -> count or an iterable of "
-                       "card tokens, not " + type_name(obj));
+  not_cards(obj, what);
+}
+
+Mask hand_arg(py::handle obj, const char* what, const Rules& rules) {
+  const Mask hand = to_mask(obj, what, rules);
+  if (!holds_hand(hand, rules)) cards_error(what, hand_error(hand, rules));
+  return hand;
+}
+
+py::tuple pickled_fields(py::handle state, const char* cls, std::size_t size, ErrorKind fault) {
+  if (!py::isinstance<py::tuple>(state)) throw py::type_error(std::string("a pickled ") + cls + " is a tuple, not " + type_name(state));
+  auto fields = py::reinterpret_borrow<py::tuple>(state);
+  if (fields.size() != size) {
+    raise(fault, std::string("a pickled ") + cls + " has " + std::to_string(size) + " fields, not " + std::to_string(fields.size()));
+  }
+  return fields;
+}
+
+Game& game_arg(py::handle obj, const char* what) {
+  if (!is_exactly<Game>(obj) && !py::isinstance<Game>(obj)) throw py::type_error(std::string(what) + " must be a Game, not " + type_name(obj));
+  return const_cast<Game&>(value_of<Game>(obj));  // Python holds the Game itself: a method may step it
 }
 
 const Rules& to_rules(py::handle obj) {
@@ -241,7 +293,7 @@ Move reading_move(const Reading& r, const char* what) {
 
 Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, WildRanks wild, const char* what) {
   if (py::isinstance<py::str>(obj)) {
-    const std::string text = text_arg(obj, what);
+    const std::string text = text_arg(obj, what, ErrorKind::Cards);
     if (text.find_first_of("=/") != std::string::npos) return reading_move(read_move(text, rules, wild, kind), what);
   }
   return reading_move(read_cards(to_mask(obj, what, rules), rules, kind), what);
@@ -283,7 +335,10 @@ Policy policy_arg(py::handle policy) {
   if (text == "neural" && !builtin.is_none()) {
     const py::object network = py::getattr(policy, "network", py::none());
     const Endgame endgame = py::getattr(policy, "endgame", py::bool_(true)).cast<bool>() ? Endgame::Search : Endgame::Plan;
-    return Policy{PolicyKind::Neural, network.is_none() ? shipped_network() : network.cast<std::shared_ptr<Network>>(), endgame};
+    if (network.is_none()) return Policy{PolicyKind::Neural, shipped_network(), endgame};
+    if (!py::isinstance<Network>(network)) throw py::type_error("a neural bot's network must be a Network, not " + type_name(network));
+    network.cast<const Network&>();  // the construction check (an uninitialised Network is a TypeError)
+    return Policy{PolicyKind::Neural, network.cast<std::shared_ptr<Network>>(), endgame};
   }
   const auto kind = policy_named(text);
   if (!kind) {

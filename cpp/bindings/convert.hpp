@@ -9,14 +9,18 @@
 #include <initializer_list>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
+#include "../action_space.hpp"
 #include "../game.hpp"
 #include "../move.hpp"
 #include "../notation.hpp"
 #include "../playout.hpp"
 #include "../rules.hpp"
 #include "../reading.hpp"
+#include "../solver.hpp"
 #include "../wild.hpp"
 #include "errors.hpp"
 
@@ -29,6 +33,61 @@ struct Cards {
   Mask mask = 0;
 };
 
+// The name of obj's type, for messages.
+std::string type_name(py::handle obj);
+
+// TypeError naming the class of `obj`, an instance whose C++ value was never constructed.
+[[noreturn]] void not_constructed(py::handle obj);
+
+// Whether the instance `obj` (of a bound class, `info` its type) holds a constructed
+// value. `T.__new__(T)` makes an instance without one; pybind11 marks an instance
+// registered when its value is constructed (by __init__, unpickling or a cast from C++),
+// and this is the mark it reads to refuse a second __init__.
+inline bool constructed(py::handle obj, const py::detail::type_info* info = nullptr) {
+  return reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder(info).instance_registered();
+}
+
+// The caster of every bound class (DDZ_CONSTRUCTED_CASTER): pybind11's own, which for an
+// instance made by `T.__new__(T)` alone would hand the method uninitialised memory (or
+// null), refusing such an instance first with a TypeError naming its class.
+template <class T>
+class constructed_caster : public py::detail::type_caster_base<T> {
+ public:
+  bool load(py::handle src, bool convert) {
+    static const py::detail::type_info* const info = py::detail::get_type_info(typeid(T));
+    if (info && PyObject_TypeCheck(src.ptr(), info->type) && !constructed(src, info)) not_constructed(src);
+    return py::detail::type_caster_base<T>::load(src, convert);
+  }
+};
+
+// py::class_ for a class whose caster checks construction: the compiler refuses a class
+// bound without DDZ_CONSTRUCTED_CASTER.
+template <class T, class... Options, class... Extra>
+py::class_<T, Options...> bound_class(py::handle scope, const char* name, const Extra&... extra) {
+  static_assert(std::is_base_of_v<constructed_caster<T>, py::detail::make_caster<T>>,
+                "a bound class needs DDZ_CONSTRUCTED_CASTER (bindings/convert.hpp)");
+  return py::class_<T, Options...>(scope, name, extra...);
+}
+
+}  // namespace ddz::py_bind
+
+// Declares the checked caster of bound class T; at global scope, before any use of T's caster.
+#define DDZ_CONSTRUCTED_CASTER(T) \
+  template <>                     \
+  class pybind11::detail::type_caster<T> : public ::ddz::py_bind::constructed_caster<T> {}
+
+DDZ_CONSTRUCTED_CASTER(ddz::py_bind::Cards);
+DDZ_CONSTRUCTED_CASTER(ddz::Rules);
+DDZ_CONSTRUCTED_CASTER(ddz::Move);
+DDZ_CONSTRUCTED_CASTER(ddz::Action);
+DDZ_CONSTRUCTED_CASTER(ddz::Settlement);
+DDZ_CONSTRUCTED_CASTER(ddz::Game);
+DDZ_CONSTRUCTED_CASTER(ddz::ActionSpace);
+DDZ_CONSTRUCTED_CASTER(ddz::SolveResult);
+DDZ_CONSTRUCTED_CASTER(ddz::Network);
+
+namespace ddz::py_bind {
+
 // Whether `obj`'s type is exactly the bound type of T: a pointer compare, where
 // py::isinstance asks the metaclass (the slow part of a per-position call).
 template <class T>
@@ -38,10 +97,11 @@ bool is_exactly(py::handle obj) {
 }
 
 // The C++ value inside a bound object: directly when its type is exactly T (the
-// instance holds the value first), else through pybind11's general cast.
+// instance holds the value first, once constructed), else through the checked caster.
 template <class T>
 const T& value_of(py::handle obj) {
   if (is_exactly<T>(obj)) {
+    if (!constructed(obj)) not_constructed(obj);
     return *reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder().template value_ptr<T>();
   }
   return obj.cast<const T&>();
@@ -70,9 +130,6 @@ PyObject* guarded(F&& body) {
   return nullptr;
 }
 
-// The name of obj's type, for messages.
-std::string type_name(py::handle obj);
-
 // The widest deck a `Cards` may describe (two decks).
 const Rules& widest_rules();
 
@@ -100,12 +157,31 @@ bool is_bool(py::handle obj);
 // against `rules` (default: two decks). CardsError for what names no cards.
 Mask to_mask(py::handle obj, const char* what, const Rules& rules = widest_rules());
 
+// A hand: to_mask, and at most the cards a seat holds under `rules` (holds_hand);
+// CardsError otherwise.
+Mask hand_arg(py::handle obj, const char* what, const Rules& rules);
+
+// The count of one rank in cards given by counts (`which` names it in the errors of
+// `what`): an int (TypeError) in 0..15 (CardsError; a mask checks the rest).
+int count_arg(py::handle obj, const char* what, const std::string& which);
+
+// The fields of a pickled `cls` (the argument of its __setstate__): a tuple of `size`
+// items; TypeError for another type, the error `fault` for another length.
+py::tuple pickled_fields(py::handle state, const char* cls, std::size_t size, ErrorKind fault);
+
+// The Game `obj` holds, or TypeError naming `what`.
+Game& game_arg(py::handle obj, const char* what = "game");
+
 // a + b, with a CardsError naming `what` when a rank would exceed two decks.
 Mask add_checked(Mask a, Mask b, const char* what);
 
-// The UTF-8 text of a str, or TypeError (not a str) / CardsError (a lone surrogate, which
-// has no UTF-8 form) naming `what`. pybind11's own cast raises RuntimeError for both.
-std::string text_arg(py::handle obj, const char* what);
+// The UTF-8 text of a str, or nothing for one with a lone surrogate (no UTF-8 form).
+std::optional<std::string> utf8_of(py::handle str);
+
+// The UTF-8 text of a str, or TypeError (not a str) / the error `fault` (a lone surrogate)
+// naming `what`: CardsError for card and action text, DoudizhuError for names. pybind11's
+// own cast raises RuntimeError for both.
+std::string text_arg(py::handle obj, const char* what, ErrorKind fault = ErrorKind::General);
 
 // The rules argument: None means the standard rules.
 const Rules& to_rules(py::handle obj);

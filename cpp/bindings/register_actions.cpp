@@ -27,9 +27,8 @@ int id_arg(const ActionSpace& space, py::handle obj) {
   return static_cast<int>(int_arg(obj, "action id", 0, space.size() - 1));
 }
 
-const Game& game_arg(const ActionSpace& space, py::handle obj) {
-  if (!is_exactly<Game>(obj) && !py::isinstance<Game>(obj)) throw py::type_error("game must be a Game, not " + type_name(obj));
-  const Game& game = value_of<Game>(obj);
+const Game& space_game(const ActionSpace& space, py::handle obj) {
+  const Game& game = game_arg(obj);
   if (!(game.rules() == space.rules())) {
     throw py::value_error("the game's rules differ from the action space's: build ActionSpace(game.rules)");
   }
@@ -49,7 +48,7 @@ const std::vector<int>& legal_ids(const ActionSpace& space, const Game& game) {
 }
 
 py::array_t<bool> mask(const ActionSpace& space, py::handle game_obj) {
-  const auto& ids = legal_ids(space, game_arg(space, game_obj));
+  const auto& ids = legal_ids(space, space_game(space, game_obj));
   py::array_t<bool> out(space.size());
   bool* data = out.mutable_data();
   std::memset(data, 0, static_cast<std::size_t>(space.size()));
@@ -65,7 +64,7 @@ WildRanks any_wild_ranks(py::handle obj) {
 
 // The stand-in ids of the legal actions of the player to move, in legal_actions() order.
 py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, py::handle game_obj) {
-  const Game& game = game_arg(space, game_obj);
+  const Game& game = space_game(space, game_obj);
   thread_local std::vector<Action> legal;
   game.legal_actions(legal);
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(legal.size()));
@@ -77,7 +76,7 @@ py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, py::
 }
 
 py::array_t<std::int64_t> legal_id_array(const ActionSpace& space, py::handle game_obj) {
-  const auto& ids = legal_ids(space, game_arg(space, game_obj));
+  const auto& ids = legal_ids(space, space_game(space, game_obj));
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(ids.size()));
   std::copy(ids.begin(), ids.end(), out.mutable_data());
   return out;
@@ -145,9 +144,9 @@ void register_conversions(py::module_& m) {
           if (id < 0) throw py::value_error(action_repr(a) + " is not in OpenSpiel's dou_dizhu action space");
           return id;
         }, py::arg("action"), "OpenSpiel dou_dizhu's player action id of an Action or Move.");
-  m.def("from_openspiel", [](py::handle id_obj, bool bidding) {
+  m.def("from_openspiel", [](py::handle id_obj, py::handle bidding) {
           const auto id = static_cast<int>(int_arg(id_obj, "action id", 0, kOpenSpielNumActions - 1));
-          return *from_openspiel(id, bidding);
+          return *from_openspiel(id, bool_arg(bidding, "bidding"));
         }, py::arg("action_id"), py::kw_only(), py::arg("bidding") = false,
         "The Action of an OpenSpiel dou_dizhu player action id; id 0 is a pass, in the auction when bidding=True.");
   m.attr("OPENSPIEL_NUM_ACTIONS") = kOpenSpielNumActions;
@@ -156,7 +155,7 @@ void register_conversions(py::module_& m) {
 }  // namespace
 
 void register_actions(py::module_& m) {
-  py::class_<ActionSpace>(m, "ActionSpace", R"doc(Action ids: a fixed enumeration of every action of one rules' game.
+  bound_class<ActionSpace>(m, "ActionSpace", R"doc(Action ids: a fixed enumeration of every action of one rules' game.
 
 ActionSpace(rules=None). Id 0 is pass; ids 1..num_moves are every move a hand of these
 rules can hold (the landlord's hand at most), ordered by kind, length, key, then cards mask; the
@@ -220,9 +219,8 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
       .def("moves", &rows_of_ids, py::arg("ids"), "MOVE_DTYPE rows of ids of moves; pass gives an empty row.")
       .def("__repr__", &space_repr)
       .def(py::pickle([](const ActionSpace& space) { return py::make_tuple(py::cast(space.rules())); },
-                      [](const py::tuple& t) {
-                        if (t.size() != 1) throw py::value_error("bad pickled ActionSpace");
-                        return ActionSpace(to_rules(t[0]));
+                      [](py::handle state) {
+                        return ActionSpace(to_rules(pickled_fields(state, "ActionSpace", 1, ErrorKind::General)[0]));
                       }));
   register_conversions(m);
 }

@@ -8,23 +8,36 @@ namespace ddz::py_bind {
 
 namespace {
 
-Cards from_counts(const py::sequence& counts) {
-  if (py::len(counts) != kNumRanks) throw py::value_error("counts must have 15 entries (ranks 3..R)");
+Cards from_counts(py::handle obj) {
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
+    throw py::type_error("counts must be a sequence of 15 ints, not " + type_name(obj));
+  }
+  const auto counts = py::reinterpret_borrow<py::sequence>(obj);
+  if (py::len(counts) != kNumRanks) raise(ErrorKind::Cards, "counts must have 15 entries (ranks 3..R)");
   Mask mask = 0;
   for (int r = 0; r < kNumRanks; ++r) {
     // An object, not a handle: the item may be made fresh by the sequence (a NumPy
     // scalar), and a handle would outlive it.
     const py::object c = counts[static_cast<std::size_t>(r)];
-    const std::string what = std::string("counts: the count of rank ") + rank_char(r);
-    mask = add_checked(mask, cards_of(r, static_cast<int>(int_arg(c, what.c_str(), 0, 15))), "counts");
+    mask = add_checked(mask, cards_of(r, count_arg(c, "counts", std::string("the count of rank ") + rank_char(r))), "counts");
   }
   return Cards{mask};
+}
+
+// An order of Cards by inclusion, `holds(a, b)` on masks; NotImplemented for anything but
+// Cards, so that Python refuses the comparison in its own words.
+template <class F>
+auto ordering(F holds) {
+  return [holds](const Cards& a, py::handle b) -> py::object {
+    if (!py::isinstance<Cards>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+    return py::bool_(holds(a.mask, value_of<Cards>(b).mask));
+  };
 }
 
 }  // namespace
 
 void register_cards(py::module_& m) {
-  py::class_<Cards>(m, "Cards", R"doc(An immutable multiset of cards; suits are ignored.
+  bound_class<Cards>(m, "Cards", R"doc(An immutable multiset of cards; suits are ignored.
 
 Built from card text ('33344456', 'BR', '10', '3s 3h', '3♠3♥'), another Cards, an iterable
 of card tokens, or an int mask (4 bits per rank, rank r at bits 4r..4r+3, ranks 3..A 2 B R
@@ -55,22 +68,22 @@ as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
       .def("__hash__", [](const Cards& c) { return py::hash(py::int_(c.mask)); })
       .def("__eq__", [](const Cards& a, py::handle b) -> py::object {
             if (!py::isinstance<Cards>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            return py::bool_(a.mask == b.cast<const Cards&>().mask);
+            return py::bool_(a.mask == value_of<Cards>(b).mask);
           })
-      .def("__le__", [](const Cards& a, const Cards& b) { return contains(b.mask, a.mask); })
-      .def("__lt__", [](const Cards& a, const Cards& b) { return a.mask != b.mask && contains(b.mask, a.mask); })
-      .def("__ge__", [](const Cards& a, const Cards& b) { return contains(a.mask, b.mask); })
-      .def("__gt__", [](const Cards& a, const Cards& b) { return a.mask != b.mask && contains(a.mask, b.mask); })
+      .def("__le__", ordering([](Mask a, Mask b) { return contains(b, a); }))
+      .def("__lt__", ordering([](Mask a, Mask b) { return a != b && contains(b, a); }))
+      .def("__ge__", ordering([](Mask a, Mask b) { return contains(a, b); }))
+      .def("__gt__", ordering([](Mask a, Mask b) { return a != b && contains(a, b); }))
       .def("__add__", [](const Cards& a, py::handle b) { return Cards{add_checked(a.mask, to_mask(b, "cards"), "cards")}; })
       .def("__sub__", [](const Cards& a, py::handle b) {
             const Mask other = to_mask(b, "cards");
             if (!contains(a.mask, other)) {
-              throw py::value_error("cannot remove '" + to_text(other) + "' from '" + to_text(a.mask) + "': not all held");
+              raise(ErrorKind::Cards, "cannot remove '" + to_text(other) + "' from '" + to_text(a.mask) + "': not all held");
             }
             return Cards{a.mask - other};
           })
       .def(py::pickle([](const Cards& c) { return py::make_tuple(c.mask); },
-                      [](const py::tuple& t) { return Cards{to_mask(t[0], "mask")}; }));
+                      [](py::handle state) { return Cards{to_mask(pickled_fields(state, "Cards", 1, ErrorKind::Cards)[0], "mask")}; }));
   m.def("rank_name", [](py::handle rank) { return std::string(1, rank_char(rank_arg(rank, "rank", kNumRanks - 1))); },
         py::arg("rank"), "The card character of a rank index: 0 -> '3', ..., 7 -> 'T', 12 -> '2', 13 -> 'B', 14 -> 'R'.");
 }

@@ -49,8 +49,8 @@ py::list layout_list(const ObservationLayout& layout) {
   return out;
 }
 
-py::array_t<float> observation(const Game& game, py::handle seat) {
-  const GameView v = view_of(game);
+py::array_t<float> observation(py::handle game, py::handle seat) {
+  const GameView v = view_of(game_arg(game));
   const int who = observer(v, seat, "seat");
   const ObservationLayout layout = observation_layout_for(v);
   py::array_t<float> out(layout.size);
@@ -164,7 +164,8 @@ py::list douzero_batch(py::handle games) {
   return out;
 }
 
-py::dict douzero_one(const Game& game) {
+py::dict douzero_one(py::handle game_obj) {
+  const Game& game = game_arg(game_obj);
   GameView v;
   DouZeroArrays a = allocate(game, v, "");
   fill(v, a);
@@ -198,10 +199,8 @@ py::dict douzero_layout_dict(py::handle rules) {
 
 void register_encode(py::module_& m) {
   m.attr("HISTORY_LENGTH") = kHistoryLength;
-  m.def("encode_observation_layout", [](int seats, int decks) {
-          if (seats < 2 || seats > 8) throw py::value_error("seats must be 2..8");
-          if (decks < 1 || decks > 2) throw py::value_error("decks must be 1 or 2");
-          return layout_list(observation_layout(seats, decks));
+  m.def("encode_observation_layout", [](py::handle seats, py::handle decks) {
+          return layout_list(observation_layout(static_cast<int>(int_arg(seats, "seats", 2, 8)), static_cast<int>(int_arg(decks, "decks", 1, 2))));
         }, py::arg("seats") = 3, py::arg("decks") = 1,
         "The blocks of the observation vector as (name, offset, size), in order.");
   m.def("encode_observation", &observation, py::arg("game"), py::arg("seat") = py::none(),

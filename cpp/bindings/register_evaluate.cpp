@@ -16,7 +16,7 @@ constexpr long long kMaxDeals = 100'000'000;
 py::dict evaluate_builtin(py::handle a, py::handle b, py::handle deals_obj, py::handle rules, py::handle seed, py::handle threads) {
   const Policy pa = policy_arg(a), pb = policy_arg(b);
   const Rules& r = to_rules(rules);
-  const auto deals = int_arg(deals_obj, "deals", 0, kMaxDeals);
+  const auto deals = int_arg(deals_obj, "deals", 1, kMaxDeals);  // no deal, no result
   const std::uint64_t s = seed_arg(seed);
   const auto t = static_cast<int>(int_arg(threads, "threads", 1, 256));
   std::vector<EvaluationGame> games;
@@ -47,7 +47,8 @@ void register_evaluate(py::module_& m) {
           return py::make_tuple(d.deal_seed, d.policy_seed, d.first_bidder, py::tuple(py::cast(d.seats)));
         }, py::arg("rules"), py::arg("seed"), py::arg("deal"),
         "(deal seed, policy stream, first bidder, seats played alone) of an evaluation's deal.");
-  m.def("play_builtin_seats", [](Game& game, py::handle policies, py::handle stream) {
+  m.def("play_builtin_seats", [](py::handle game_obj, py::handle policies, py::handle stream) {
+          Game& game = game_arg(game_obj);
           const SeatPolicies seats = policies_arg(policies, game.state().seats, true);
           check_policies(seats, game.rules());
           const std::uint64_t s = seed_arg(stream, "stream");
@@ -58,14 +59,14 @@ void register_evaluate(py::module_& m) {
   m.def("play_error", [](py::handle hand, py::handle play, py::handle last, py::handle rules, py::handle wild) {
           const Rules& r = to_rules(rules);
           const WildRanks w = wild_arg(wild, r);
-          const Mask h = to_mask(hand, "hand", r);
+          const Mask h = hand_arg(hand, "hand", r);
           const std::optional<Move> l = to_last(last, r, w);
           const Move* beat = l ? &*l : nullptr;
           if (is_exactly<Move>(play) || py::isinstance<Move>(play)) return play_error(h, value_of<Move>(play), beat, r, w);
           if (!py::isinstance<py::str>(play) && !py::isinstance<Cards>(play)) {
             throw py::type_error("play must be a Move, card text or Cards, not " + type_name(play));
           }
-          const std::string text = py::isinstance<Cards>(play) ? to_text(value_of<Cards>(play).mask) : text_arg(play, "play");
+          const std::string text = py::isinstance<Cards>(play) ? to_text(value_of<Cards>(play).mask) : text_arg(play, "play", ErrorKind::Cards);
           const Reading reading = read_playable(text, h, beat, r, w);
           if (reading.fault == ReadingFault::Text) raise(ErrorKind::Cards, "play: " + reading.error);
           return reading.error;

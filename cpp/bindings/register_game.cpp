@@ -33,7 +33,7 @@ Action to_action(py::handle obj, const Game& game) {
   if (is_exactly<Action>(obj) || py::isinstance<Action>(obj)) return value_of<Action>(obj);
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) return Action::play(value_of<Move>(obj));
   if (!py::isinstance<py::str>(obj)) throw py::type_error("an action is an Action, a Move or text, not " + type_name(obj));
-  const ActionReading r = read_action(text_arg(obj, "action"), game);
+  const ActionReading r = read_action(text_arg(obj, "action", ErrorKind::Cards), game);
   if (r.fault == ReadingFault::Text) raise(ErrorKind::Cards, "action: " + r.error);
   if (r.fault != ReadingFault::None) illegal(r.error);
   return r.action;
@@ -80,11 +80,11 @@ Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move
     throw py::value_error("a position has 2 or " + std::to_string(rules.players) + " hands");
   }
   std::vector<Mask> masks;
-  for (std::size_t i = 0; i < seats; ++i) masks.push_back(to_mask(hands[i], "hands", rules));
+  for (std::size_t i = 0; i < seats; ++i) masks.push_back(hand_arg(hands[i], "hands", rules));
   const Move l = to_last(last, rules, w).value_or(Move{});
   if (l.cards && last_by.is_none()) throw py::value_error("last_by is needed with last");
   const auto n = static_cast<int>(seats);
-  const int by = l.cards ? seat_from(last_by, n, "last_by") : -1;
+  const int by = last_by.is_none() ? -1 : seat_from(last_by, n, "last_by");  // the core refuses a last_by without last
   return Game::from_position(masks, seat_from(landlord, n, "landlord"), seat_from(to_move, n, "to_move"), l, by, rules, w);
 }
 
@@ -189,7 +189,7 @@ py::dict origin(const Game& g) {
 // A game loop calls legal_actions, step and phase on every turn: those three use
 // CPython's fast calling conventions directly, since pybind11's general dispatcher costs
 // more than the work. Errors leave as the same typed exceptions.
-Game& game_of(PyObject* self) { return const_cast<Game&>(value_of<Game>(self)); }
+Game& game_of(PyObject* self) { return game_arg(self, "self"); }
 
 PyObject* fast_legal_actions(PyObject* self, PyObject* /*unused*/) {
   return guarded([&] {
@@ -236,11 +236,14 @@ void register_game(py::module_& m) {
       .value("ROB", ActionType::Rob)
       .finalize();
 
-  py::class_<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call or a rob (immutable).
+  bound_class<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call or a rob (immutable).
 
 str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call",
 "decline", "rob", "no rob", or the move text of a play ("spent=cards" with wild cards).)doc")
-      .def_static("play", &Action::play, py::arg("move"))
+      .def_static("play", [](py::handle move) {
+            if (!is_exactly<Move>(move) && !py::isinstance<Move>(move)) throw py::type_error("move must be a Move, not " + type_name(move));
+            return Action::play(value_of<Move>(move));
+          }, py::arg("move"))
       .def_static("pass_", &Action::pass)
       .def_static("bid", [](py::handle v) { return Action::bid(static_cast<int>(int_arg(v, "bid", 0, 3))); }, py::arg("value"),
                   "A bid of 1, 2 or 3, or 0: a pass in the auction.")
@@ -256,7 +259,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def("__repr__", [](const Action& a) { return "Action('" + action_text(a) + "')"; })
       .def("__eq__", [](const Action& a, py::handle b) -> py::object {
             if (!py::isinstance<Action>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            return py::bool_(a == b.cast<const Action&>());
+            return py::bool_(a == value_of<Action>(b));
           })
       .def("__hash__", [](const Action& a) { return static_cast<py::ssize_t>(action_hash(a) >> 1); })
       .def("__copy__", [](const Action& a) { return a; })
@@ -264,16 +267,18 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def(py::pickle([](const Action& a) {
                         return py::make_tuple(static_cast<int>(a.type), a.value, a.type == ActionType::Play ? py::cast(a.move) : py::none());
                       },
-                      [](const py::tuple& t) {
-                        if (t.size() != 3) raise(ErrorKind::Move, "a pickled Action has 3 fields, not " + std::to_string(t.size()));
+                      [](py::handle state) {
+                        const py::tuple t = pickled_fields(state, "Action", 3, ErrorKind::Move);
+                        const py::object move = t[2];
+                        if (!move.is_none() && !py::isinstance<Move>(move)) raise(ErrorKind::Move, "a pickled Action's move is a Move or None");
                         const Action a{static_cast<ActionType>(int_arg(t[0], "pickled Action type", 0, kNumActionTypes - 1)),
                                        static_cast<std::uint8_t>(int_arg(t[1], "pickled Action value", 0, 3)),
-                                       t[2].is_none() ? Move{} : t[2].cast<Move>()};
+                                       move.is_none() ? Move{} : value_of<Move>(move)};
                         if (auto why = action_error(a); !why.empty()) raise(ErrorKind::Move, "pickled Action: " + why);
                         return a;
                       }));
 
-  py::class_<Settlement>(m, "Settlement", "The stakes of a finished hand; payouts by seat sum to zero.")
+  bound_class<Settlement>(m, "Settlement", "The stakes of a finished hand; payouts by seat sum to zero.")
       .def_readonly("landlord_won", &Settlement::landlord_won)
       .def_readonly("base", &Settlement::base)
       .def_readonly("multiplier", &Settlement::multiplier)
@@ -293,7 +298,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
           })
       .def("__eq__", [](const Settlement& a, py::handle b) -> py::object {
             if (!py::isinstance<Settlement>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            return py::bool_(a == b.cast<const Settlement&>());
+            return py::bool_(a == value_of<Settlement>(b));
           })
       .def("__copy__", [](const Settlement& s) { return s; })
       .def("__deepcopy__", [](const Settlement& s, py::handle) { return s; }, py::arg("memo"))
@@ -301,8 +306,8 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         return py::make_tuple(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats,
                                               s.multiplier, s.start_bonus.jokers, s.start_bonus.straight);
                       },
-                      [](const py::tuple& t) {
-                        if (t.size() != 11) raise(ErrorKind::Move, "a pickled Settlement has 11 fields");
+                      [](py::handle state) {
+                        const py::tuple t = pickled_fields(state, "Settlement", 11, ErrorKind::Move);
                         const auto number = [&](int i, const char* what, int lo, int hi) {
                           return static_cast<int>(int_arg(t[static_cast<std::size_t>(i)], what, lo, hi));
                         };
@@ -339,7 +344,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
         "The settlement arithmetic alone (docs/rules.md \"Scoring\"), for tables run elsewhere. Exact: counts the decks\n"
         "cannot hold (more than 13 bombs a deck, more than one rocket) are refused.");
 
-  py::class_<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
+  bound_class<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
 
 Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
 seed gives the same deal everywhere). Game.from_deal and Game.from_position start from

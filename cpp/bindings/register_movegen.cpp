@@ -15,7 +15,7 @@ namespace {
 const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle rules, py::handle wild) {
   thread_local std::vector<Move> buffer;
   const Rules& r = to_rules(rules);
-  const Mask h = to_mask(hand, "hand", r);
+  const Mask h = hand_arg(hand, "hand", r);
   const WildRanks w = wild_arg(wild, r);
   const std::optional<Move> l = to_last(last, r, w);
   buffer.clear();
@@ -92,7 +92,7 @@ struct Batch {
   std::vector<Move> moves;
   std::size_t previous_size = 0;  // moves in the thread's previous batch
 
-  std::string run(const Rules& r, WildRanks w, std::int64_t* offsets);
+  BatchError run(const Rules& r, WildRanks w, std::int64_t* offsets);
 };
 
 // The calling thread's batch, out of line so that its address is a value to the caller.
@@ -105,14 +105,14 @@ struct Batch {
 }
 
 // Generates every position's moves (GIL released) and their offsets (append_batch_moves).
-std::string Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
+BatchError Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
   py::gil_scoped_release release;
   moves.clear();
   if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
     moves = std::vector<Move>();
     moves.reserve(previous_size);
   }
-  std::string error = append_batch_moves(hands, lasts, r, w, moves, offsets);
+  BatchError error = append_batch_moves(hands, lasts, r, w, moves, offsets);
   previous_size = moves.size();
   return error;
 }
@@ -141,7 +141,9 @@ py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::ha
     if (b.lasts.size() != n) throw py::value_error("lasts must have one row per hand");
   }
   py::array_t<std::int64_t> offsets(static_cast<py::ssize_t>(n + 1));
-  if (const std::string error = b.run(r, w, offsets.mutable_data()); !error.empty()) throw py::value_error(error);
+  if (const BatchError error = b.run(r, w, offsets.mutable_data())) {
+    raise(error.part == BatchError::Part::Hand ? ErrorKind::Cards : ErrorKind::Move, error.why);
+  }
   return py::make_tuple(take_array(b.moves), offsets);
 }
 

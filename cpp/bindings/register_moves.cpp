@@ -18,8 +18,8 @@ namespace {
 
 // A Move from its pickled fields: (cards, kind, key, length, stand_ins, wild_rank), checked
 // as a row is.
-Move unpickle(const py::tuple& t) {
-  if (t.size() != 6) raise(ErrorKind::Move, "a pickled Move has 6 fields, not " + std::to_string(t.size()));
+Move unpickle(py::handle state) {
+  const py::tuple t = pickled_fields(state, "Move", 6, ErrorKind::Move);
   Move m{to_mask(t[0], "pickled Move cards"),
          static_cast<MoveKind>(int_arg(t[1], "pickled Move kind", 0, kNumMoveKinds - 1)),
          static_cast<std::uint8_t>(int_arg(t[2], "pickled Move key", 0, kNumRanks - 1)),
@@ -28,6 +28,23 @@ Move unpickle(const py::tuple& t) {
          static_cast<std::uint32_t>(int_arg(t[4], "pickled Move stand_ins", 0, 0xFFFF'FFFF))};
   if (auto why = move_error(m); !why.empty()) raise(ErrorKind::Move, "pickled Move: " + why);
   return m;
+}
+
+// The kind argument: None or a MoveKind; TypeError otherwise (pybind11's enum cast would
+// answer with its own list of signatures).
+std::optional<MoveKind> kind_arg(py::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<py::object> storage;
+  const py::object& kinds =
+      storage.call_once_and_store_result([] { return py::module_::import("doudizhu._core").attr("MoveKind"); }).get_stored();
+  if (!py::isinstance(obj, kinds)) throw py::type_error("kind must be a MoveKind or None, not " + type_name(obj));
+  return obj.cast<MoveKind>();
+}
+
+// The Move `obj` holds, or TypeError naming `what`.
+const Move& move_of(py::handle obj, const char* what) {
+  if (!is_exactly<Move>(obj) && !py::isinstance<Move>(obj)) throw py::type_error(std::string(what) + " must be a Move, not " + type_name(obj));
+  return value_of<Move>(obj);
 }
 
 // ", wild='5'" or ", wild=('5', '9')": the wild ranks whose cards stand in, as Move() takes them.
@@ -131,7 +148,7 @@ void register_moves(py::module_& m) {
   for (int k = 0; k < kNumMoveKinds; ++k) kinds.value(kind_name(static_cast<MoveKind>(k)), static_cast<MoveKind>(k));
   kinds.finalize();
 
-  py::class_<Move>(m, "Move", R"doc(One reading of a set of cards as a combination (immutable).
+  bound_class<Move>(m, "Move", R"doc(One reading of a set of cards as a combination (immutable).
 
 cards: the Cards played; kind: a MoveKind; key: rank index (0..14) of the lowest body
 rank (kickers never count); length: chain units for chains, cards for bombs and the
@@ -144,9 +161,9 @@ takes from the hand; `wilds` wild cards of rank `wild_rank` stand in for the ran
 rules=Rules.preset("laizi")) builds one. With two wild ranks (laizi2) the cards of both
 may stand in: `wild_ranks` and `stand_in_groups` say which stand for what, and
 Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc")
-      .def(py::init([](py::handle cards, std::optional<MoveKind> kind, py::handle rules, py::handle wild) {
+      .def(py::init([](py::handle cards, py::handle kind, py::handle rules, py::handle wild) {
              const Rules& r = to_rules(rules);
-             return move_arg(cards, kind, r, wild_arg(wild, r), "cards");
+             return move_arg(cards, kind_arg(kind), r, wild_arg(wild, r), "cards");
            }),
            py::arg("cards"), py::arg("kind") = py::none(), py::arg("rules") = py::none(), py::arg("wild") = py::none())
       .def_property_readonly("cards", [](const Move& mv) { return Cards{mv.cards}; })
@@ -176,7 +193,7 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
             return py::tuple(out);
           }, "(wild rank, Cards of the ranks its cards stand for) for each wild rank whose cards stand in, lowest first.")
       .def_property_readonly("soft", [](const Move& mv) { return is_soft_bomb(mv); }, "Whether this is a soft bomb (with wild cards).")
-      .def("beats", [](const Move& a, const Move& b) { return beats(a, b); }, py::arg("other"),
+      .def("beats", [](const Move& a, py::handle b) { return beats(a, move_of(b, "other")); }, py::arg("other"),
            "Whether this move may be played over `other`.")
       .def("__str__", [](const Move& mv) { return move_text(mv); })
       .def("__repr__", [](const Move& mv) {
@@ -186,7 +203,7 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
           })
       .def("__eq__", [](const Move& a, py::handle b) -> py::object {
             if (!py::isinstance<Move>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
-            return py::bool_(a == b.cast<const Move&>());
+            return py::bool_(a == value_of<Move>(b));
           })
       .def("__hash__", [](const Move& mv) { return static_cast<py::ssize_t>(move_hash(mv) >> 1); })
       .def(py::pickle([](const Move& mv) {
@@ -205,7 +222,7 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
           std::vector<Move> rows;
           for (py::handle mv : moves) {
             if (!mv.is_none() && !py::isinstance<Move>(mv)) throw py::type_error("moves must hold Move or None, not " + type_name(mv));
-            rows.push_back(mv.is_none() ? Move{} : mv.cast<const Move&>());
+            rows.push_back(mv.is_none() ? Move{} : value_of<Move>(mv));
           }
           return to_array(rows.data(), rows.size());
         }, py::arg("moves"), "Rows of MOVE_DTYPE for Moves; None becomes an empty row (cards 0: lead).");

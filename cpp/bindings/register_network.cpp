@@ -51,7 +51,7 @@ py::array_t<float> values_of(const Network& net, const Game& game) {
 }  // namespace
 
 void register_network(py::module_& m) {
-  py::class_<Network, std::shared_ptr<Network>>(m, "Network", R"doc(A learned policy's networks, read from a file
+  bound_class<Network, std::shared_ptr<Network>>(m, "Network", R"doc(A learned policy's networks, read from a file
 (the format: docs/guide/learned_bot.md); NetworkError names what is wrong with a file.)doc")
       .def(py::init([](py::handle path) { return Network::read(path_arg(path)); }), py::arg("path"))
       .def_property_readonly("metadata", &Network::metadata, "The file's metadata: JSON text (how it was made).")

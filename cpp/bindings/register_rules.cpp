@@ -8,12 +8,20 @@ namespace ddz::py_bind {
 namespace {
 
 const RulesField& field_named(py::handle key) {
-  Py_ssize_t size = 0;
-  const char* name = py::isinstance<py::str>(key) ? PyUnicode_AsUTF8AndSize(key.ptr(), &size) : nullptr;
-  if (!name) PyErr_Clear();  // not a str, or no UTF-8 form (a lone surrogate): no field's name
-  const RulesField* f = name ? rules_field_named(std::string_view(name, static_cast<std::size_t>(size))) : nullptr;
+  // Not a str, or no UTF-8 form (a lone surrogate): no field's name.
+  const std::optional<std::string> name = py::isinstance<py::str>(key) ? utf8_of(key) : std::nullopt;
+  const RulesField* f = name ? rules_field_named(*name) : nullptr;
   if (!f) throw py::type_error("unknown rules field " + std::string(py::repr(key)));
   return *f;
+}
+
+Rules preset_named(py::handle name) {
+  if (!py::isinstance<py::str>(name)) throw py::type_error("name must be a str, not " + type_name(name));
+  const std::optional<std::string> text = utf8_of(name);  // none for a lone surrogate: no preset's name
+  if (const auto r = text ? preset(*text) : std::nullopt) return *r;
+  std::string names;
+  for (const auto& n : preset_names()) names += (names.empty() ? "" : ", ") + n;
+  throw py::value_error("unknown preset " + std::string(py::repr(name)) + "; presets: " + names);
 }
 
 py::object field_value(const Rules& r, const RulesField& f) {
@@ -52,7 +60,7 @@ py::dict as_dict(const Rules& r) {
 }  // namespace
 
 void register_rules(py::module_& m) {
-  py::class_<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
+  bound_class<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
 
 Every field (docs/rules.md, "The fields of Rules") is a keyword argument: the combinations'
 four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
@@ -65,12 +73,7 @@ laizi2; True and False read as 1 and 0).
 Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the variants
 'sanren', 'happy', 'four_player', 'laizi' and 'laizi2'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
-      .def_static("preset", [](const std::string& name) {
-            if (auto r = preset(name)) return *r;
-            std::string names;
-            for (const auto& n : preset_names()) names += (names.empty() ? "" : ", ") + n;
-            throw py::value_error("unknown preset '" + name + "'; presets: " + names);
-          }, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player, laizi or laizi2.")
+      .def_static("preset", &preset_named, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player, laizi or laizi2.")
       .def_static("presets", &preset_names, "Names of the presets.")
       .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
            "A copy with the given fields changed.")
@@ -93,7 +96,10 @@ Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the va
           })
       .def("__hash__", [](const Rules& r) { return py::hash(py::tuple(as_dict(r).attr("values")())); })
       .def(py::pickle([](const Rules& r) { return as_dict(r); },
-                      [](const py::dict& d) { return with_fields(Rules{}, d); }));
+                      [](py::handle state) {
+                        if (!py::isinstance<py::dict>(state)) throw py::type_error("a pickled Rules is a dict, not " + type_name(state));
+                        return with_fields(Rules{}, py::reinterpret_borrow<py::dict>(state));
+                      }));
   for (const RulesField& f : kRulesFields) {
     m.attr("Rules").cast<py::class_<Rules>>().def_property_readonly(
         f.name, [f](const Rules& r) { return field_value(r, f); });

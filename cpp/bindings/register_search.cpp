@@ -64,7 +64,7 @@ search with ``win=None``. Raises ValueError for a game still in bidding or over.
 }  // namespace
 
 void register_search(py::module_& m) {
-  py::class_<SolveResult>(m, "SolveResult", R"doc(What solve() found (immutable).
+  bound_class<SolveResult>(m, "SolveResult", R"doc(What solve() found (immutable).
 
 win: True or False for the side to move, None when a limit stopped the search.
 move: a winning Action when win is True, else None.
@@ -79,7 +79,8 @@ nodes: positions searched; seconds: wall time of the search.)doc")
                    ", seconds=" + std::to_string(r.seconds) + ")";
           });
 
-  m.def("solve", [](const Game& game, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+  m.def("solve", [](py::handle game_obj, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+          const Game& game = game_arg(game_obj);
           const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
           const State state = game.state();  // copies: another thread may step the game meanwhile
           const Rules rules = game.rules();
@@ -87,7 +88,8 @@ nodes: positions searched; seconds: wall time of the search.)doc")
         }, py::arg("game"), py::arg("time_limit") = py::none(), py::arg("node_limit") = py::none(),
         py::arg("tt_megabytes") = 64, kSolveDoc);
 
-  m.def("solve_moves", [](const Game& game, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+  m.def("solve_moves", [](py::handle game_obj, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+          const Game& game = game_arg(game_obj);
           const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
           const State state = game.state();
           const Rules rules = game.rules();
@@ -100,7 +102,8 @@ nodes: positions searched; seconds: wall time of the search.)doc")
         "Every legal action of a solvable position (as solve) with whether the side taking it then wins, in the order "
         "of game.legal_actions(); None for those a limit left unsolved. One table serves all of them.");
 
-  m.def("sample_worlds", [](const Game& game, py::handle seat, py::handle n, py::handle seed) {
+  m.def("sample_worlds", [](py::handle game_obj, py::handle seat, py::handle n, py::handle seed) {
+          const Game& game = game_arg(game_obj);
           const int s = seat_from(seat, game.state().seats, "seat");
           const auto count = static_cast<int>(int_arg(n, "n", 0, kMaxWorlds));
           const std::uint64_t sd = seed_arg(seed);
@@ -123,7 +126,8 @@ the hidden kitty while bidding), every arrangement equally likely. In a game fro
 position the cards outside every hand were out of play before it, so a two-hand
 position has only itself as a world. Same seed, same worlds.)doc");
 
-  m.def("playout", [](const Game& game, py::handle policy, py::handle seed) {
+  m.def("playout", [](py::handle game_obj, py::handle policy, py::handle seed) {
+          const Game& game = game_arg(game_obj);
           const auto policies = policies_arg(policy, game.state().seats);
           check_policies(policies, game.rules());
           const std::uint64_t stream = seed_arg(seed);

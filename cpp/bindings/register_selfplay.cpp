@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <limits>
 #include <new>
 #include <stdexcept>
 
@@ -61,6 +62,15 @@ namespace {
 
 constexpr long long kMaxGames = 1'000'000'000'000;
 
+// ACTION_DTYPE rows, each an action of some game; MoveError naming the first that is not.
+std::vector<ActionRow> checked_rows(py::handle rows) {
+  std::vector<ActionRow> data = rows_from<ActionRow>(rows, action_dtype(), "ACTION_DTYPE", "rows");
+  for (std::size_t i = 0; i < data.size(); ++i) {
+    if (auto why = action_row_error(data[i]); !why.empty()) raise(ErrorKind::Move, "rows[" + std::to_string(i) + "]: " + why);
+  }
+  return data;
+}
+
 py::dict run(py::handle games_obj, py::handle policy, py::handle seed, py::handle threads, py::handle rules, py::handle record_obj,
              py::handle first) {
   const long long games = int_arg(games_obj, "games", 0, kMaxGames);
@@ -108,7 +118,8 @@ void register_selfplay(py::module_& m) {
   m.def("selfplay", &run, py::arg("games"), py::arg("policy") = "random", py::arg("seed") = 0, py::arg("threads") = 1,
         py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
         "Whole games in C++ on `threads` threads without the GIL; a dict of NumPy arrays.");
-  m.def("choose_action", [](const Game& game, py::handle policy, py::handle seed) {
+  m.def("choose_action", [](py::handle game_obj, py::handle policy, py::handle seed) {
+          const Game& game = game_arg(game_obj);
           const Policy chosen = policy_arg(policy);
           check_policy(chosen, game.rules());
           const auto legal = game.legal_actions();
@@ -125,8 +136,9 @@ void register_selfplay(py::module_& m) {
         "(deal seed, first bidder, built-in policies' stream) of self-play game `index`.");
   m.def("checked_seed", [](py::handle seed) { return seed_arg(seed); }, py::arg("seed"),
         "The seed argument as every call reads it: an int in 0..2**64-1 (None: a random one).");
-  m.def("checked_int", [](py::handle value, const std::string& what, long long lo, long long hi) {
-          return int_arg(value, what.c_str(), lo, hi);
+  m.def("checked_int", [](py::handle value, py::handle what, py::handle lo, py::handle hi) {
+          constexpr long long kWidest = std::numeric_limits<long long>::max();
+          return int_arg(value, text_arg(what, "what").c_str(), int_arg(lo, "lo", -kWidest, kWidest), int_arg(hi, "hi", -kWidest, kWidest));
         }, py::arg("value"), py::arg("what"), py::arg("lo"), py::arg("hi"),
         "An int argument as every call reads it (an int or a NumPy integer, never a bool or an enum) in lo..hi.");
   m.def("actions_to_rows", [](py::handle pairs) {
@@ -140,15 +152,13 @@ void register_selfplay(py::module_& m) {
           return structured_rows(action_dtype(), rows.data(), rows.size(), sizeof(ActionRow));
         }, py::arg("pairs"), "ACTION_DTYPE rows for (seat, Action) pairs.");
   m.def("actions_from_rows", [](py::handle rows) {
-          const std::vector<ActionRow> data = rows_from<ActionRow>(rows, action_dtype(), "ACTION_DTYPE", "rows");
           py::list out;
-          for (std::size_t i = 0; i < data.size(); ++i) {
-            const ActionRow& row = data[i];
-            if (auto why = action_row_error(row); !why.empty()) raise(ErrorKind::Move, "rows[" + std::to_string(i) + "]: " + why);
-            out.append(py::make_tuple(int{row.seat}, from_row(row)));
-          }
+          for (const ActionRow& row : checked_rows(rows)) out.append(py::make_tuple(int{row.seat}, from_row(row)));
           return out;
         }, py::arg("rows"), "(seat, Action) pairs for ACTION_DTYPE rows.");
+  m.def("check_action_rows", [](py::handle rows) { checked_rows(rows); }, py::arg("rows"),
+        "Refuses ACTION_DTYPE rows as actions_from_rows does (MoveError naming the first that is no action), without\n"
+        "making the actions: for files of many.");
 }
 
 }  // namespace ddz::py_bind

@@ -26,6 +26,14 @@ struct PyVectorEnv {
   std::mutex busy;
 };
 
+}  // namespace vector_env_binding
+}  // namespace ddz::py_bind
+
+DDZ_CONSTRUCTED_CASTER(ddz::py_bind::vector_env_binding::PyVectorEnv);
+
+namespace ddz::py_bind {
+namespace vector_env_binding {
+
 std::unique_lock<std::mutex> lock(PyVectorEnv& e) {
   std::unique_lock<std::mutex> held(e.busy, std::try_to_lock);
   if (!held) throw std::runtime_error("this VectorEnv is in use by another thread");
@@ -266,7 +274,7 @@ void register_vector_env(py::module_& m) {
   using namespace vector_env_binding;
   m.attr("DOUZERO_X_WIDTHS") = py::make_tuple(douzero_x_width(DouZeroPosition::Landlord), douzero_x_width(DouZeroPosition::LandlordDown),
                                               douzero_x_width(DouZeroPosition::LandlordUp));
-  py::class_<PyVectorEnv>(m, "VectorEnvCore", "The C++ tables of doudizhu.envs.VectorEnv (use that class).")
+  bound_class<PyVectorEnv>(m, "VectorEnvCore", "The C++ tables of doudizhu.envs.VectorEnv (use that class).")
       .def(py::init(&make), py::arg("num_envs"), py::arg("rules"), py::arg("features"), py::arg("learners"),
            py::arg("opponents"), py::arg("seed"), py::arg("threads"), py::arg("mask"), py::arg("batch_size"))
       .def("reset", &reset, py::arg("seed"), "Deals every table (seed None: the current seed) without the GIL; (actions, finished hands).")

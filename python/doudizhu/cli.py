@@ -92,7 +92,7 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError as error:  # the extra is missing: its message says what to install
         print(f"doudizhu: {error}", file=sys.stderr)
         return 2
-    web.serve(args.host, args.port)
+    web.serve(args.host, args.port, args.allowed_host)
     return 0
 
 
@@ -102,6 +102,9 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser],
                                 help="play, watch and replay hands in the browser (the [web] extra)")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on; 127.0.0.1 is this machine alone")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       help="a name the server answers to besides the one it is bound to (and localhost's for a "
+                            "loopback address), e.g. the public name a proxy forwards; repeatable")
     serve.set_defaults(run="serve")
 
 

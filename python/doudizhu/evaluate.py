@@ -94,7 +94,7 @@ def evaluate(
     the same result whatever the thread count. ``progress(done, total)`` is called as deals
     finish (Python players) or once at the end."""
     rules = rules if rules is not None else Rules()
-    deals = _core.checked_int(deals, "deals", 0, _MAX_DEALS)
+    deals = _core.checked_int(deals, "deals", 1, _MAX_DEALS)  # no deal has no result to report
     seed = _core.checked_seed(seed)
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
     if builtin(a) is not None and builtin(b) is not None:
@@ -151,8 +151,9 @@ def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], d
     decided = score != 0
     deal = columns["deal"][chosen]
     games = int(chosen.sum())
-    wp = float((score > 0).sum() / max(decided.sum(), 1))
-    adp = float(score.mean()) if games else 0.0
+    # Over no games (a role no game gave a, or only void hands) there is no rate: NaN, not 0.
+    wp = float((score > 0).sum() / decided.sum()) if decided.any() else math.nan
+    adp = float(score.mean()) if games else math.nan
     # Per deal: its games' mean score and its decided games' share of wins.
     counts = np.bincount(deal, minlength=deals)
     played = counts > 0

@@ -41,6 +41,9 @@ _FIELDS = {
 }
 _DEAL_FIELDS = {"hands", "kitty", "wild"}
 _POSITION_FIELDS = {"hands", "landlord", "to_move", "last", "last_by", "wild"}
+# How deep a record nests (record.deals[0].hands[1] is four levels): deeper data is no
+# record, and is refused before its copy recurses further.
+_MAX_DEPTH = 8
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -78,13 +81,15 @@ def from_record(record: Mapping[str, Any]) -> Game:
         raise TypeError(f"a record is a dict, not {type(record).__name__}")
     if data.get("format") != FORMAT:
         raise RecordError(f"not a doudizhu record: 'format' must be {FORMAT!r}")
-    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+    if type(data.get("version")) is not int or data["version"] != VERSION:  # 2.0 and True are no version
         raise RecordError(f"unsupported record version {data.get('version')!r}: this engine reads version {VERSION}")
     start = data.get("start")
     if start not in _STARTS:
         raise RecordError(f"'start' must be one of {', '.join(map(repr, _STARTS))}, not {start!r}")
     _check_keys(data, _FIELDS[start], _FIELDS[start], "the record")
     rules = _rules(data["rules"])
+    if data["seed"] is None:  # checked_seed would draw one: a record names the seed it was dealt from
+        raise RecordError("'seed' must be an int in 0..2**64-1, not None")
     seed = _field(lambda: checked_seed(data["seed"]), "seed")
     actions = _list(data["actions"], "actions")
     if start == "position":
@@ -130,9 +135,11 @@ def _action_text(game: Game, action: Action) -> str:
 # --- reading -----------------------------------------------------------------------------
 
 
-def _plain(value: Any, where: str) -> Any:
+def _plain(value: Any, where: str, depth: int = 0) -> Any:
     """A copy of JSON-like data in exact built-in types (a str subclass becomes a str, a tuple
     a list), so that no method of the record's own objects runs while it is replayed."""
+    if depth > _MAX_DEPTH:
+        raise RecordError(f"{where}: nested deeper than a record goes ({_MAX_DEPTH} levels)")
     if value is None or type(value) in (bool, int, float):
         return value
     if isinstance(value, str):
@@ -146,11 +153,11 @@ def _plain(value: Any, where: str) -> Any:
             if not isinstance(key, str):
                 raise RecordError(f"{where}: keys must be text, not {type(key).__name__}")
             name = str.__str__(key)
-            out[name] = _plain(item, f"{where}.{name}")
+            out[name] = _plain(item, f"{where}.{name}", depth + 1)
         return out
     if isinstance(value, (list, tuple)):
         items = list.copy(value) if isinstance(value, list) else list(value)
-        return [_plain(item, f"{where}[{i}]") for i, item in enumerate(items)]
+        return [_plain(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(items)]
     raise RecordError(f"{where}: {type(value).__name__} is no JSON value")
 
 
@@ -201,6 +208,8 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
         if _deal_dict(game.deals[0], rules) != deal:
             raise RecordError(f"deals[0] is not the deal of seed {seed} (write start 'deal' for a given deal)")
         return game
+    if rules.wild and deal["wild"] is None:  # from_deal would take the seed's draw: a record names its wild ranks
+        raise RecordError("deals[0]: 'wild' must name the deal's wild rank (under laizi2 the pair), not None")
     return _field(
         lambda: Game.from_deal(
             deal["hands"], deal["kitty"], first_bidder=first_bidder, landlord=landlord, rules=rules, seed=seed,

@@ -11,7 +11,7 @@ from typing import Any, Union, cast
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, _saved
 from ._core import ACTION_DTYPE, Action, ActionType, Game, Rules
 from ._extras import missing_extra
 from .bots import Bot, act_many, builtin
@@ -24,17 +24,7 @@ Policy = Union[Player, Sequence[Player]]
 
 
 _MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
-_PER_GAME = {
-    "kitty": np.uint64,
-    "landlord": np.int8,
-    "landlord_won": np.bool_,
-    "base": np.int32,
-    "multiplier": np.int32,
-    "moves": np.int32,
-    "redeals": np.int32,
-    "wild": np.int8,
-    "wild_high": np.int8,
-}
+_PER_GAME = _saved.PER_GAME
 
 
 @dataclasses.dataclass(frozen=True)
@@ -79,15 +69,11 @@ class SelfPlayResult:
         np.savez_compressed(path, **{k: v for k, v in arrays.items() if v is not None})
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> SelfPlayResult:
-        """Reads a file written by :meth:`save`."""
-        with np.load(path, allow_pickle=False) as data:
-            fields = {name: data[name] for name in data.files}
-        if "actions" in fields:
-            fields["actions"] = _rows(fields["actions"])
-        for name in ("wild", "wild_high"):  # files from before wild cards, or before two wild ranks
-            fields.setdefault(name, np.full(len(fields["landlord"]), -1, np.int8))
-        return cls(**fields)
+    def load(cls, path: _saved.Source) -> SelfPlayResult:
+        """Reads a file written by :meth:`save` (or a file object of one). The whole file is
+        checked first (names, dtypes, shapes, lengths, ranges, each game's deal and actions):
+        anything else raises :class:`~doudizhu.RecordError` naming what is wrong."""
+        return cls(**_saved.read(path))
 
     @classmethod
     def concatenate(cls, parts: Sequence[SelfPlayResult]) -> SelfPlayResult:
@@ -107,22 +93,13 @@ class SelfPlayResult:
         return cls(**fields)
 
 
-_ROW_WORDS = ACTION_DTYPE.itemsize // 8
+_ROW_WORDS = _saved.ROW_WORDS
 
 
 def _raw(actions: npt.NDArray[np.void]) -> npt.NDArray[np.uint64]:
     """ACTION_DTYPE rows as plain words (NumPy drops the padding when it copies records)."""
     return np.ascontiguousarray(actions).view(np.uint64)
 
-
-def _rows(words: npt.NDArray[np.uint64]) -> npt.NDArray[np.void]:
-    """ACTION_DTYPE rows from saved words: a row of words each, or (files from before the
-    rows grew to 24 bytes for two wild ranks) one flat run of two words a row, which are
-    the first 16 bytes of today's row."""
-    table = words.reshape(-1, 2) if words.ndim == 1 else words
-    if table.shape[1] < _ROW_WORDS:
-        table = np.hstack([table, np.zeros((len(table), _ROW_WORDS - table.shape[1]), np.uint64)])
-    return np.ascontiguousarray(table, dtype=np.uint64).view(ACTION_DTYPE).reshape(-1)
 
 
 def selfplay(

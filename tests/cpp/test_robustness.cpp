@@ -87,6 +87,20 @@ TEST(constructors_refuse_what_they_cannot_play) {
   Move junk = three;
   junk.kind = MoveKind::Bomb;
   CHECK(refuses([&] { Game::from_position({cards("4"), cards("5")}, 0, 0, junk, 1, Rules{}); }));
+  // Positions no deal reaches: a hand past the landlord's 20 cards (33 with four players),
+  // a move to beat whose cards the hands already hold, a last_by without a last.
+  const Mask twenty_one = cards("33334444555566667777T");
+  CHECK(refuses([&] { Game::from_position({twenty_one, cards("5")}, 0, 0, Move{}, -1, Rules{}); }));
+  CHECK(!refuses([&] { Game::from_position({twenty_one - cards("T"), cards("9")}, 0, 0, Move{}, -1, Rules{}); }));
+  CHECK(refuses([&] { Game::from_position({cards("9"), twenty_one - cards("T77")}, 0, 0, Move{}, -1, Rules{}); }));  // a peasant's 18
+  CHECK(!refuses([&] { Game::from_position({cards("9"), twenty_one - cards("T777")}, 0, 0, Move{}, -1, Rules{}); }));
+  const Rules four = *preset("four_player");
+  const Mask thirty_four = cards("33333333444444445555555566666666TT");
+  CHECK(refuses([&] { Game::from_position({thirty_four, cards("9")}, 0, 0, Move{}, -1, four); }));
+  CHECK(!refuses([&] { Game::from_position({thirty_four - cards("T"), cards("9")}, 0, 0, Move{}, -1, four); }));
+  CHECK(refuses([&] { Game::from_position({cards("3333"), cards("4")}, 0, 1, three, 0, Rules{}); }));
+  CHECK(!refuses([&] { Game::from_position({cards("333"), cards("4")}, 0, 1, three, 0, Rules{}); }));
+  CHECK(refuses([&] { Game::from_position({cards("4"), cards("5")}, 0, 1, Move{}, 0, Rules{}); }));
   Deal d;
   d.hands = {cards("33334444555566667"), cards("77788889999TTTTJJ"), cards("JJQQQQKKKKAAAA222")};
   d.kitty = cards("2BR");

@@ -33,6 +33,7 @@ from .._extras import missing_extra
 try:
     import gymnasium as gym
     from gymnasium import spaces
+    from gymnasium.error import ResetNeeded
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "Gymnasium", "envs") from error
 
@@ -83,6 +84,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         self.render_mode = render_mode
         self.observation_space = observation_space(self.space)
         self.action_space = spaces.Discrete(self._table.actions)
+        self._ended: bool | None = None  # whether the episode has ended; None before the first reset
 
     @property
     def game(self) -> Game:
@@ -104,16 +106,23 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
             self._bots_play()
             if not self._table.over:
                 break
+        self._ended = False
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        if self._table.over:
-            raise RuntimeError("the hand is over: call reset()")
+        # Gymnasium's contract: an episode is reset before its first step and after it ends
+        # (an illegal action ends it too, with the hand unfinished): no step is taken then.
+        if self._ended is None:
+            raise ResetNeeded("call reset() before step(): no hand is dealt yet")
+        if self._ended:
+            raise ResetNeeded("the episode is over: call reset() for the next hand")
         if not self._table.play(action):
             if self.illegal_reward is None:
                 raise self._table.illegal(action)
+            self._ended = True
             return self._observe(), float(self.illegal_reward), True, False, {**self._info(), "illegal_action": True}
         self._bots_play()
+        self._ended = self._table.over
         reward, info = 0.0, self._info()
         if self._table.over:
             payouts = self._table.payouts(self.reward_scale)

@@ -23,6 +23,7 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv  # type: ignore[import-untyped]
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+    from pettingzoo.utils.env_logger import EnvLogger  # type: ignore[import-untyped]
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PettingZoo and Gymnasium", "envs") from error
 
@@ -63,6 +64,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self._table.actions) for agent in self.possible_agents}
         self._rng = np.random.default_rng()
+        self._dealt = False  # the table's game is a placeholder until the first reset()
 
     @property
     def game(self) -> Any:
@@ -86,11 +88,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_move]
+        self._dealt = True
 
     def observe(self, agent: str) -> Observation:
+        if not self._dealt:
+            EnvLogger.error_observe_before_reset()
         return self._table.observe(self.agent_name_mapping[agent])
 
     def step(self, action: Any) -> None:
+        # PettingZoo's order, as its wrapper enforces it: no step before reset(), nor once
+        # every agent has left the hand.
+        if not self._dealt or not self.agents:
+            EnvLogger.error_step_before_reset()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -65,7 +65,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import encode
-from .._core import Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows
+from .._core import Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows, checked_int
 from .._extras import missing_extra
 
 __all__ = ["Batch", "Finished", "VectorEnv"]
@@ -157,8 +157,13 @@ class Batch:
     def __len__(self) -> int:
         return len(self.env)
 
+    def _decision(self, b: int) -> int:
+        """``b`` checked: a decision's index, 0..len - 1 (TypeError or ValueError otherwise)."""
+        return checked_int(b, "decision", 0, len(self) - 1)
+
     def legal_actions(self, b: int) -> list[Action]:
         """Decision ``b``'s legal actions as :class:`~doudizhu.Action` values."""
+        b = self._decision(b)
         return [action for _, action in actions_from_rows(self.actions[self.offsets[b] : self.offsets[b + 1]])]
 
     def argmax(self, scores: npt.ArrayLike) -> npt.NDArray[np.int64]:
@@ -194,6 +199,7 @@ class Batch:
             or self._douzero_layout is None
         ):
             raise ValueError("douzero_inputs needs a VectorEnv with features='douzero'")
+        b = self._decision(b)
         lo, hi = int(self.offsets[b]), int(self.offsets[b + 1])
         width = self._douzero_width(b)
         x_batch = np.empty((hi - lo, width + self.action_planes.shape[1]), dtype=np.float32)
@@ -217,6 +223,7 @@ class Batch:
         """Decision ``b``'s dict as :func:`doudizhu.encode.douzero` gives it for the table
         (new arrays, which later steps leave alone)."""
         x_batch, z_batch = self.douzero_inputs(b)
+        b = self._decision(b)
         assert self.x_no_action is not None and self.z is not None and self.position is not None
         assert self._douzero_layout is not None
         return {
@@ -286,7 +293,8 @@ class VectorEnv:
     def reset(self, seed: int | None = None, out: Batch | None = None) -> Batch:
         """Deals every table its first hand (of ``seed``; None: the current seed) and returns
         the first decisions. ``out``: see :meth:`step`."""
-        return self._batch(*self._core.reset(seed), out)
+        buffers = self._buffers(out)
+        return self._batch(*self._core.reset(seed), buffers)
 
     def step(self, choices: npt.ArrayLike, out: Batch | None = None) -> Batch:
         """Applies ``choices[b]`` (an index into decision ``b``'s legal actions) and returns
@@ -295,9 +303,12 @@ class VectorEnv:
         Wrong choices (not a 1-d integer array: TypeError; not one per decision, or out of
         range: :class:`doudizhu.IllegalActionError`) raise before any table changes.
         ``out``: an earlier batch of this environment whose arrays are reused (written
-        over, so it must not be read afterwards); None allocates new arrays.
+        over, so it must not be read afterwards); None allocates new arrays. Anything else
+        raises (TypeError; ValueError for another environment's batch), also before any
+        table changes.
         """
-        return self._batch(*self._core.step(choices), out)
+        buffers = self._buffers(out)
+        return self._batch(*self._core.step(choices), buffers)
 
     def send(self, choices: npt.ArrayLike) -> None:
         """Applies ``choices`` as :meth:`step` does and returns at once: the batch's tables
@@ -309,15 +320,26 @@ class VectorEnv:
     def recv(self, out: Batch | None = None) -> Batch:
         """The next batch after a :meth:`send` (waiting for its tables, without the GIL).
         ``out``: see :meth:`step`."""
-        return self._batch(*self._core.recv(), out)
+        buffers = self._buffers(out)
+        return self._batch(*self._core.recv(), buffers)
 
     def game(self, env: int) -> Game:
         """A copy of table ``env``'s game (its hand in play and its record; waits while a
         sent batch is playing it)."""
         return self._core.game(env)
 
-    def _batch(self, actions: int, finished: int, out: Batch | None) -> Batch:
-        buffers = out._buffers if out is not None and out._buffers.layout is self._layout else _Buffers(self._layout)
+    def _buffers(self, out: Batch | None) -> _Buffers:
+        """The arrays a batch is written into: ``out``'s (a batch of this environment) or
+        new ones. Checked before the tables move, so a wrong ``out`` loses no batch."""
+        if out is None:
+            return _Buffers(self._layout)
+        if not isinstance(out, Batch):
+            raise TypeError(f"out must be a Batch of this VectorEnv or None, not {type(out).__name__}")
+        if out._buffers.layout is not self._layout:
+            raise ValueError("out is a batch of another VectorEnv: its arrays have another layout")
+        return out._buffers
+
+    def _batch(self, actions: int, finished: int, buffers: _Buffers) -> Batch:
         arrays = {
             name: buffers.take(name, (actions if shape[0] < 0 else shape[0], *shape[1:]), dtype)
             for name, shape, dtype in self._layout

@@ -9,6 +9,8 @@ in :mod:`doudizhu.web.app`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .._extras import missing_extra
 
 try:
@@ -18,12 +20,16 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra("doudizhu serve", "Starlette and uvicorn", "web") from error
 
 from .app import create_app
+from .guard import allowed_hosts
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Runs the app until interrupted (bound to this machine alone by default)."""
-    print(f"doudizhu: serving on http://{host}:{port}/ (Ctrl-C stops)", flush=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+def serve(host: str = "127.0.0.1", port: int = 8000, hosts: Iterable[str] = ()) -> None:
+    """Runs the app until interrupted (bound to this machine alone by default), answering
+    requests for the name it is bound to (with the localhost names for a loopback address)
+    and ``hosts``, the names a proxy in front of it forwards."""
+    names = allowed_hosts(host, hosts)
+    print(f"doudizhu: serving on http://{host}:{port}/ for {', '.join(sorted(names))} (Ctrl-C stops)", flush=True)
+    uvicorn.run(create_app(hosts=names), host=host, port=port, log_level="warning")
 
 
-__all__ = ["create_app", "serve"]
+__all__ = ["allowed_hosts", "create_app", "serve"]

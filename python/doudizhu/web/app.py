@@ -1,9 +1,12 @@
 """The ASGI app: the page, its three static files, and the JSON API behind them.
 
 Every answer of the API is JSON; an error is ``{"error": message}`` with 400 (a request of
-the wrong shape), 404 (no such page, session, game or step), 405 (a wrong method), 413 (a
-body too large) or 422 (the engine refused it: its own message, the game unchanged).
-Engine work runs on the thread pool, one request of a session at a time.
+the wrong shape, or a Host the server does not answer to), 403 (a request of another
+site's page: :mod:`.guard`), 404 (no such page, session, game or step), 405 (a wrong
+method), 413 (a body too large), 415 (a body not declared ``application/json``, or
+``application/octet-stream`` for a ``.npz``) or 422 (the engine refused it: its own
+message, the game unchanged). Engine work runs on the thread pool, one request of a
+session at a time.
 
 Routes (the session is the ``ddz_session`` cookie, made by the first request that starts
 something):
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import pathlib
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
@@ -44,6 +47,7 @@ from starlette.routing import Route
 
 from .._core import ActionType, Game, Rules, choose_action, game_seed, playout
 from . import inputs, players, replays, views
+from .guard import LOOPBACK_NAMES, Guard
 from .inputs import ApiError
 from .sessions import COOKIE, Session, SessionStore
 from .table import HUMAN, Table
@@ -167,7 +171,7 @@ class _Api:
         return rules, bots, secrets.randbits(32) if seed is None else seed
 
     async def new(self, request: Request) -> Response:
-        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON), {"rules", "bots", "seed"})
+        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"rules", "bots", "seed"})
 
         def work(session: Session) -> dict[str, Any]:
             rules, bots, seed = self._setup(data, lambda seats: seats - 1)
@@ -180,7 +184,7 @@ class _Api:
         return await self._do(request, False, lambda session: self._play_state(self._table(session)))
 
     async def play(self, request: Request) -> Response:
-        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON), {"action"})
+        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"action"})
         action = inputs.text(data, "action")
 
         def work(session: Session) -> dict[str, Any]:
@@ -235,7 +239,7 @@ class _Api:
         return self._replay_state(replay, 0)
 
     async def watch(self, request: Request) -> Response:
-        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON), {"rules", "bots", "seed"})
+        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"rules", "bots", "seed"})
 
         def work(session: Session) -> dict[str, Any]:
             rules, bots, seed = self._setup(data, lambda seats: seats)
@@ -254,14 +258,14 @@ class _Api:
         return await self._do(request, True, work)
 
     async def replay_record(self, request: Request) -> Response:
-        record = inputs.parse_json(await inputs.body(request, inputs.MAX_JSON))
+        record = inputs.parse_json(await inputs.body(request, inputs.MAX_JSON, inputs.JSON))
         return await self._do(request, True, lambda session: self._start_replay(session, replays.from_record(record)))
 
     async def replay_npz(self, request: Request) -> Response:
         index = inputs.query_int(request, "game") or 0
         seed = inputs.query_int(request, "seed")
         rules = request.query_params.get("rules", "standard")
-        data = await inputs.body(request, inputs.MAX_UPLOAD)
+        data = await inputs.body(request, inputs.MAX_UPLOAD, inputs.BINARY)
 
         def work(session: Session) -> dict[str, Any]:
             return self._start_replay(session, replays.from_npz(data, index, Rules.preset(rules[:40]), seed))
@@ -285,8 +289,9 @@ def _route(path: str, endpoint: Callable[[Request], Awaitable[Response]], method
     return Route(path, endpoint, methods=[method])
 
 
-def create_app(store: SessionStore | None = None) -> Starlette:
-    """The app, its sessions in ``store`` (a fresh bounded one by default)."""
+def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBACK_NAMES) -> Starlette:
+    """The app, its sessions in ``store`` (a fresh bounded one by default), answering the
+    Host names ``hosts`` (this machine's localhost names by default; :func:`.guard.allowed_hosts`)."""
     api = _Api(store if store is not None else SessionStore())
     routes = [
         _route("/", api.index),
@@ -302,7 +307,9 @@ def create_app(store: SessionStore | None = None) -> Starlette:
         _route("/api/replay/npz", api.replay_npz, "POST"),
         _route("/api/replay/{step}", api.replay_step),
     ]
-    return Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})
+    app = Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})
+    app.add_middleware(Guard, hosts=hosts)
+    return app
 
 
 __all__ = ["create_app"]

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 MAX_JSON = 256 * 1024  # a record of a long hand is a few kilobytes
 MAX_UPLOAD = 16 * 1024 * 1024  # a saved selfplay run
+JSON = "application/json"
+BINARY = "application/octet-stream"
 MAX_TEXT = 200  # an action as text
 
 
@@ -27,18 +29,27 @@ class ApiError(Exception):
         self.extra = extra
 
 
-async def body(request: Request, limit: int) -> bytes:
-    """The request body, refused (413) past ``limit`` bytes without reading it all."""
+async def body(request: Request, limit: int, media_type: str) -> bytes:
+    """The request body, declared as ``media_type`` (415 otherwise: a page of another site
+    may send form and text bodies without asking, never this type), refused (413) past
+    ``limit`` bytes without reading it all; a client that leaves before the body is whole
+    gets 400 (which it will not read), and the server logs nothing of it."""
+    declared_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if declared_type != media_type:
+        raise ApiError(415, f"the body must be sent as {media_type}, not {declared_type[:60] or 'without a type'}")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise ApiError(413, f"the request body is larger than the {limit} bytes allowed")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, f"the request body is larger than the {limit} bytes allowed")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(413, f"the request body is larger than the {limit} bytes allowed")
+            chunks.append(chunk)
+    except ClientDisconnect as error:
+        raise ApiError(400, "the client left before sending the whole body") from error
     return b"".join(chunks)
 
 
@@ -95,5 +106,5 @@ def text_list(data: dict[str, Any], name: str, longest: int) -> list[str] | None
     return value
 
 
-__all__ = ["MAX_JSON", "MAX_TEXT", "MAX_UPLOAD", "ApiError", "body", "json_object", "optional_int",
+__all__ = ["BINARY", "JSON", "MAX_JSON", "MAX_TEXT", "MAX_UPLOAD", "ApiError", "body", "json_object", "optional_int",
            "parse_json", "query_int", "text", "text_list"]

@@ -1,0 +1,203 @@
+"""Reading a saved self-play run (``SelfPlayResult.save``'s ``.npz``) as untrusted data.
+
+The whole file is checked before a result exists: it must be a zip of ``.npy`` arrays,
+each named as ``save`` names them, with the dtype ``save`` writes, its header read and
+checked before its data (so a header cannot claim more bytes than the member holds); then
+the arrays together: one row per game in each, the players' count, the values' ranges,
+each game's deal (its hands and kitty make the deck), and the actions' offsets and rows.
+Whatever is wrong raises one :class:`~doudizhu.RecordError` naming it; a path that cannot
+be opened raises ``OSError`` as any file would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import zipfile
+from typing import IO, Any, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ._core import ACTION_DTYPE, MoveError, RecordError, check_action_rows
+
+#: The per-game columns other than ``hands`` and ``payouts`` (n, players), with their dtypes.
+PER_GAME = {
+    "kitty": np.uint64,
+    "landlord": np.int8,
+    "landlord_won": np.bool_,
+    "base": np.int32,
+    "multiplier": np.int32,
+    "moves": np.int32,
+    "redeals": np.int32,
+    "wild": np.int8,
+    "wild_high": np.int8,
+}
+# Every array a saved run may hold: the actions as words (a row of ACTION_DTYPE is
+# ROW_WORDS of them) and their offsets only when recorded; "wild" and "wild_high" are
+# missing from files of before wild cards (read as -1, no wild rank).
+_DTYPES = {"hands": np.uint64, "payouts": np.int64, **PER_GAME, "actions": np.uint64, "offsets": np.int64}
+_OPTIONAL = {"wild", "wild_high", "actions", "offsets"}
+ROW_WORDS = ACTION_DTYPE.itemsize // 8
+_RANKS = 15
+_LAST_WILD = 12  # a wild rank is 3..2
+
+Source = Union[str, "os.PathLike[str]", IO[bytes]]
+
+
+def read(source: Source) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of a saved run, every one checked (see the module), as the fields of a
+    SelfPlayResult."""
+    with _opened(source) as file:
+        try:
+            arrays = _arrays(file)
+        except RecordError:
+            raise
+        except Exception as error:
+            # The zip and .npy readers' faults (BadZipFile, zlib.error, EOFError,
+            # NotImplementedError for an unknown compression method, ...) are all this
+            # file's: one error says so.
+            raise _bad(f"{type(error).__name__}: {error}") from error
+    return _checked(arrays)
+
+
+def _bad(why: str) -> RecordError:
+    return RecordError(f"not a saved selfplay .npz: {why}")
+
+
+def _opened(source: Source) -> contextlib.AbstractContextManager[IO[bytes]]:
+    """The file to read: a path opened (OSError as usual), or the file object given."""
+    if isinstance(source, (str, os.PathLike)):
+        return open(source, "rb")
+    return contextlib.nullcontext(source)
+
+
+def _arrays(file: IO[bytes]) -> dict[str, npt.NDArray[Any]]:
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    with zipfile.ZipFile(file) as archive:
+        for info in archive.infolist():
+            name = info.filename.removesuffix(".npy")
+            if name not in _DTYPES or name == info.filename:
+                raise _bad(f"it holds {info.filename[:60]!r}, which save does not write")
+            if name in arrays:
+                raise _bad(f"it holds {name!r} twice")
+            arrays[name] = _array(archive, info, name)
+    return arrays
+
+
+def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> npt.NDArray[Any]:
+    """One member, its header checked before its data is read."""
+    headers = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+    with archive.open(info) as member:
+        version = np.lib.format.read_magic(member)
+        if version not in headers:
+            raise _bad(f"{name!r} is in .npy format {version}, which save does not write")
+        shape, _, dtype = headers[version](member)
+    expected = np.dtype(_DTYPES[name])
+    if dtype != expected:
+        raise _bad(f"{name!r} holds {dtype}, not {expected}")
+    size = math.prod(shape) * dtype.itemsize
+    if size > info.file_size:
+        raise _bad(f"{name!r} claims {size} bytes of data and holds {info.file_size}")
+    with archive.open(info) as member:
+        array: npt.NDArray[Any] = np.lib.format.read_array(member, allow_pickle=False)
+    return array
+
+
+def _checked(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[Any]]:
+    missing = sorted(set(_DTYPES) - _OPTIONAL - set(arrays))
+    if missing:
+        raise _bad(f"{missing[0]!r} is missing")
+    if ("actions" in arrays) != ("offsets" in arrays):
+        raise _bad("'actions' and 'offsets' are saved together")
+    games, players = _shapes(arrays)
+    for name in ("wild", "wild_high"):
+        arrays.setdefault(name, np.full(games, -1, np.int8))
+    _check_values(arrays, players)
+    _check_deals(arrays["hands"], arrays["kitty"], players)
+    if "actions" in arrays:
+        arrays["actions"] = _action_rows(arrays["actions"], arrays["offsets"], players)
+    return arrays
+
+
+def _shapes(arrays: dict[str, npt.NDArray[Any]]) -> tuple[int, int]:
+    """The games' and the players' count, once every array is seen to have one row a game."""
+    hands = arrays["hands"]
+    if hands.ndim != 2 or hands.shape[1] not in (3, 4):
+        raise _bad(f"'hands' has shape {hands.shape}, not (games, 3) or (games, 4)")
+    games, players = hands.shape
+    for name in ("payouts", *PER_GAME):
+        if name in arrays:
+            want = (games, players) if name == "payouts" else (games,)
+            if arrays[name].shape != want:
+                raise _bad(f"{name!r} has shape {arrays[name].shape}, not {want} as 'hands' says")
+    if "offsets" in arrays and arrays["offsets"].shape != (games + 1,):
+        raise _bad(f"'offsets' has shape {arrays['offsets'].shape}, not ({games + 1},): one more than the games")
+    return games, players
+
+
+def _outside(values: npt.NDArray[Any], lo: int, hi: int) -> int | None:
+    """The first game whose value lies outside lo..hi, or None."""
+    bad = np.flatnonzero((values < lo) | (values > hi))
+    return int(bad[0]) if len(bad) else None
+
+
+def _check_values(arrays: dict[str, npt.NDArray[Any]], players: int) -> None:
+    limit = np.iinfo(np.int32).max
+    ranges = {"landlord": (-1, players - 1), "wild": (-1, _LAST_WILD), "wild_high": (-1, _LAST_WILD),
+              "base": (0, limit), "multiplier": (1, limit), "moves": (0, limit), "redeals": (0, limit)}
+    for name, (lo, hi) in ranges.items():
+        game = _outside(arrays[name], lo, hi)
+        if game is not None:
+            raise _bad(f"{name!r} of game {game} is {arrays[name][game]}, outside {lo}..{hi}")
+    wild, high = arrays["wild"], arrays["wild_high"]
+    unordered = np.flatnonzero((high >= 0) & ((wild < 0) | (wild >= high)))
+    if len(unordered):
+        game = unordered[0]
+        raise _bad(f"game {game}'s wild ranks ({wild[game]}, {high[game]}) are not (lower, higher)")
+    unbalanced = np.flatnonzero(arrays["payouts"].sum(axis=1) != 0)
+    if len(unbalanced):
+        raise _bad(f"game {unbalanced[0]}'s payouts do not sum to zero")
+
+
+def _counts(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
+    """The per-rank counts of masks (one more axis, 16 nibbles: the 15 ranks and the bits above)."""
+    data = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8).reshape(*masks.shape, 8)
+    return np.stack([data & 0xF, data >> 4], axis=-1).reshape(*masks.shape, 16)
+
+
+def _check_deals(hands: npt.NDArray[np.uint64], kitty: npt.NDArray[np.uint64], players: int) -> None:
+    """Each game's hands and kitty are a deal: together exactly the deck of its players' count."""
+    decks = 1 if players == 3 else 2
+    deck = np.array([4 * decks] * (_RANKS - 2) + [decks] * 2 + [0], dtype=np.int64)
+    held = _counts(hands).sum(axis=1, dtype=np.int64) + _counts(kitty)
+    wrong = np.flatnonzero((held != deck).any(axis=1))
+    if len(wrong):
+        raise _bad(f"game {wrong[0]}'s hands and kitty are not a deal of the deck")
+
+
+def _action_rows(words: npt.NDArray[np.uint64], offsets: npt.NDArray[np.int64], players: int) -> npt.NDArray[np.void]:
+    """ACTION_DTYPE rows from saved words, checked: a row of words each, or (files from
+    before the rows grew to 24 bytes for two wild ranks) one flat run of two words a row or
+    rows of two, which are the first 16 bytes of today's row; the offsets cut them into
+    games."""
+    if words.ndim == 1 and len(words) % 2 == 0:
+        table = words.reshape(-1, 2)
+    elif words.ndim == 2 and words.shape[1] in (2, ROW_WORDS):
+        table = words
+    else:
+        raise _bad(f"'actions' has shape {words.shape}, not (actions, {ROW_WORDS})")
+    if offsets[0] != 0 or offsets[-1] != len(table) or (np.diff(offsets) < 0).any():
+        raise _bad(f"'offsets' do not cut the {len(table)} actions into games: from 0, never down, to their count")
+    padded = np.zeros((len(table), ROW_WORDS), np.uint64)
+    padded[:, : table.shape[1]] = table
+    rows = padded.view(ACTION_DTYPE).reshape(-1)
+    try:
+        check_action_rows(rows)
+    except MoveError as error:
+        raise _bad(f"'actions' {error}") from error
+    seated = np.flatnonzero(rows["seat"] >= players)
+    if len(seated):
+        raise _bad(f"'actions' row {seated[0]} is taken by seat {rows['seat'][seated[0]]}, of {players} seats")
+    return rows

@@ -1,0 +1,89 @@
+"""What every request must show before the app reads it (an ASGI middleware).
+
+- **Host**: one of the names the server answers to, so that a page on another site
+  cannot reach a local server through a name of its own that it points at this machine
+  (DNS rebinding). By default the name the server was bound to, and the localhost names
+  for a loopback bind; behind a proxy, the names the proxy forwards (``allowed_hosts``).
+- **Origin**: a request that changes state (any method but GET, HEAD and OPTIONS) sent
+  by a browser names the page that sent it; it must be this server's own, so another
+  site's page cannot start, play or replace the user's games. A client that sends no
+  Origin (no browser sends such a request without one) is not a page.
+
+Each refusal is a JSON error with 400 (no Host, or not one of these names) or 403 (a
+foreign Origin), as every answer of the API is.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+#: The names of this machine that a loopback bind answers to.
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+_SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host.lower() == "localhost"
+
+
+def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
+    """The Host names a server bound to ``bound`` answers to: that name, the localhost
+    names when it is a loopback address, and ``extra`` (a proxy's public names)."""
+    names = {bound, *extra}
+    if _is_loopback(bound):
+        names.update(LOOPBACK_NAMES)
+    return frozenset(_hostname(name) for name in names)
+
+
+def _hostname(netloc: str) -> str:
+    """The host of ``name[:port]`` (``[v6]:port`` for an IPv6 address), lower case."""
+    host = netloc.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    if host.count(":") == 1:
+        host = host.split(":")[0]
+    return host.rstrip(".")
+
+
+class Guard:
+    """Answers a request whose Host or Origin is not this server's with a JSON error, and
+    passes every other one to ``app``."""
+
+    def __init__(self, app: ASGIApp, hosts: Iterable[str]) -> None:
+        self.app = app
+        self.hosts = frozenset(_hostname(host) for host in hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refusal = self._refusal(scope) if scope["type"] == "http" else None
+        if refusal is None:
+            await self.app(scope, receive, send)
+            return
+        status, message = refusal
+        await JSONResponse({"error": message}, status_code=status, headers={"Cache-Control": "no-store"})(
+            scope, receive, send
+        )
+
+    def _refusal(self, scope: Scope) -> tuple[int, str] | None:
+        headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
+        host = headers.get("host")
+        if not host:
+            return 400, "the request names no host (a Host header)"
+        if _hostname(host) not in self.hosts:
+            return 400, f"this server does not answer to the host {host[:80]!r} (serve --allowed-host names more)"
+        origin = headers.get("origin")
+        if scope["method"] in _SAFE_METHODS or origin is None:
+            return None
+        if urlsplit(origin).netloc.lower() != host.lower():
+            return 403, f"a page of another site ({origin[:80]!r}) may not change this server's games"
+        return None
+
+
+__all__ = ["LOOPBACK_NAMES", "Guard", "allowed_hosts"]
