@@ -36,7 +36,17 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from ._core import NETWORK_MAGIC, Action, Game, Network, checked_seed, choose_action, playout, sample_worlds, solve_moves
+from ._core import (
+    NETWORK_MAGIC,
+    Action,
+    Game,
+    Network,
+    checked_seed,
+    choose_action,
+    playout,
+    sample_worlds,
+    solve_moves,
+)
 
 _MASK64 = (1 << 64) - 1
 
@@ -221,4 +231,5 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Neural", "Random", "act_many", "builtin", "is_network_file"]
+__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Neural", "Random", "act_many", "builtin",
+           "is_network_file"]

@@ -42,7 +42,8 @@ def _policy(name: str) -> str | Bot:
     if name in POLICIES:
         return name
     if not os.path.exists(name):
-        raise ValueError(f"--policy: {name!r} is neither a policy ({', '.join(POLICIES)}) nor a network or checkpoint file")
+        raise ValueError(f"--policy: {name!r} is neither a policy ({', '.join(POLICIES)}) "
+                         "nor a network or checkpoint file")
     if is_network_file(name):
         return Neural(name)
     from .neural import TorchBot
@@ -115,7 +116,8 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     from .train.recipe import Recipe, run
     from .train.warm import WarmConfig
 
-    recipe = Recipe(play=WarmConfig(minutes=args.minutes, seed=args.seed), bid=BidConfig(seed=args.seed, threads=args.threads),
+    recipe = Recipe(play=WarmConfig(minutes=args.minutes, seed=args.seed),
+                    bid=BidConfig(seed=args.seed, threads=args.threads),
                     eval_deals=args.eval_deals)
     path = run(recipe, args.out, resume=args.resume, report=lambda line: print(line, file=out, flush=True))
     print(f"network file: {path}", file=out)

@@ -231,7 +231,8 @@ class TorchBot(_ValueBot):
             from .train import network_file
 
             self.model = "small"
-            self.nets, self.bid_nets = network_file.modules(Network(checkpoint))  # type: ignore[arg-type]
+            play, self.bid_nets = network_file.modules(Network(checkpoint))  # type: ignore[arg-type]
+            self.nets: dict[str, ValueNet] = dict(play)
             self.reads_plan = any(net.reads_plan for net in self.nets.values())
             return
         from .train import checkpoint as saved

@@ -143,7 +143,8 @@ def selfplay(
     players = seat_players(policy, (rules or Rules()).players)
     in_core = [builtin(p) for p in players]
     if all(p is not None for p in in_core) or games == 0:
-        return SelfPlayResult(**_core.selfplay(games, [p or "random" for p in in_core], seed, threads, rules, record, first))
+        seats = [p or "random" for p in in_core]
+        return SelfPlayResult(**_core.selfplay(games, seats, seed, threads, rules, record, first))
     return _python_selfplay(range(first, first + games), players, seed, rules, record)
 
 
@@ -168,7 +169,7 @@ TABLES = 256
 #: A game to play: the game, its players (one a seat) and the stream its built-in seats draw from.
 Table = tuple[Game, Sequence[Player], int]
 # A table in play: its index, game, players, their built-in names (None: Python) and stream.
-_InPlay = tuple[int, Game, Sequence[Player], list[Union[str, None]], int]
+_InPlay = tuple[int, Game, Sequence[Player], list[Union[str, object, None]], int]
 
 
 def choose(player: Player, game: Game) -> Action:

@@ -4,11 +4,11 @@ the play networks under the rule book's scoring (docs/guide/learned_bot.md).
 Each round the engine plays ``games`` hands (:func:`doudizhu._core.bid_samples`, C++
 without the GIL): the auction bid by the current bid network (the heuristic's bids in the
 first round), a share ``explore`` of the bids drawn uniformly, the hand played by the play
-networks in every seat (without the endgame search, ten times cheaper on average). Every bid is a sample: the seat's bidding features, the bid, and
-the payout its seat ended with (the bid, bombs and spring included). The bid network is
-fitted by mean squared error of its value of the bid made to that payout (over
-``PAYOUT_SCALE``), on the last ``window`` rounds' samples; the policy bids the legal bid
-of highest value.
+networks in every seat (without the endgame search, ten times cheaper on average). Every
+bid is a sample: the seat's bidding features, the bid, and the payout its seat ended
+with (the bid, bombs and spring included). The bid network is fitted by mean squared
+error of its value of the bid made to that payout (over ``PAYOUT_SCALE``), on the last
+``window`` rounds' samples; the policy bids the legal bid of highest value.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ class ValueNet(nn.Module):
         162)`` and ``x_no_action`` ``(D, width)`` (float)."""
         raise NotImplementedError
 
-    def actions(self, decision: torch.Tensor, planes: torch.Tensor, planned: torch.Tensor | None = None) -> torch.Tensor:
+    def actions(self, decision: torch.Tensor, planes: torch.Tensor,
+                planned: torch.Tensor | None = None) -> torch.Tensor:
         """``(A,)``: the value of each action, from its decision's row of :meth:`decision`
         (``(A, hidden)``, repeated per action) and its cards ``(A, 54)`` (float); a network
         that reads the plan (:attr:`reads_plan`) also takes ``planned`` ``(A,)``, 1 for the
@@ -73,7 +74,8 @@ class SmallNet(ValueNet):
         history = torch.relu(self.history(z.flatten(1)))
         return self.state(torch.cat([history, x_no_action], dim=1))  # type: ignore[no-any-return]
 
-    def actions(self, decision: torch.Tensor, planes: torch.Tensor, planned: torch.Tensor | None = None) -> torch.Tensor:
+    def actions(self, decision: torch.Tensor, planes: torch.Tensor,
+                planned: torch.Tensor | None = None) -> torch.Tensor:
         h = decision + self.action(planes)
         if self.reads_plan:
             if planned is None:
@@ -81,7 +83,7 @@ class SmallNet(ValueNet):
             h = h + self.plan(planned[:, None])
         for layer in self.head:
             h = layer(torch.relu(h))
-        return h.squeeze(1)
+        return h.squeeze(1)  # type: ignore[no-any-return]
 
 
 class DouZeroValueNet(ValueNet):
@@ -99,7 +101,8 @@ class DouZeroValueNet(ValueNet):
         weight = self.net.dense1.weight[:, :-ACTION_WIDTH]
         return torch.nn.functional.linear(torch.cat([history, x_no_action], dim=1), weight, self.net.dense1.bias)
 
-    def actions(self, decision: torch.Tensor, planes: torch.Tensor, planned: torch.Tensor | None = None) -> torch.Tensor:
+    def actions(self, decision: torch.Tensor, planes: torch.Tensor,
+                planned: torch.Tensor | None = None) -> torch.Tensor:
         h = torch.relu(decision + torch.nn.functional.linear(planes, self.net.dense1.weight[:, -ACTION_WIDTH:]))
         for layer in (self.net.dense2, self.net.dense3, self.net.dense4, self.net.dense5):
             h = torch.relu(layer(h))

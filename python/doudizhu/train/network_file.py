@@ -38,7 +38,7 @@ class BidNet(nn.Module):
         self.layers = nn.ModuleList(nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
 
     def forward(self, features: torch.Tensor) -> torch.Tensor:
-        h = self.layers[0](features)
+        h: torch.Tensor = self.layers[0](features)
         for layer in self.layers[1:]:
             h = layer(torch.relu(h))
         return h
@@ -73,18 +73,18 @@ def modules(network: Network) -> tuple[dict[str, SmallNet], dict[str, BidNet]]:
         state = _under(tensors, f"play.{position}.")
         if state:
             head = tuple(int(state[f"head.{i}.weight"].shape[0]) for i in range(_layers(state, "head") - 1))
-            net = SmallNet(STATE_WIDTH[position], hidden=int(state["state.weight"].shape[0]),
-                           history=int(state["history.weight"].shape[0]), head=head, plan="plan.weight" in state)
-            net.load_state_dict(state)
-            play[position] = net.eval()
+            play_net = SmallNet(STATE_WIDTH[position], hidden=int(state["state.weight"].shape[0]),
+                                history=int(state["history.weight"].shape[0]), head=head, plan="plan.weight" in state)
+            play_net.load_state_dict(state)
+            play[position] = play_net.eval()
     bid: dict[str, BidNet] = {}
     for mode in BID_MODES:
         state = _under(tensors, f"bid.{mode}.")
         if state:
             hidden = tuple(int(state[f"layers.{i}.weight"].shape[0]) for i in range(_layers(state, "layers") - 1))
-            net = BidNet(mode, hidden)
-            net.load_state_dict(state)
-            bid[mode] = net.eval()
+            bid_net = BidNet(mode, hidden)
+            bid_net.load_state_dict(state)
+            bid[mode] = bid_net.eval()
     return play, bid
 
 

@@ -45,8 +45,8 @@ STAGES = ("play", "bid", "evaluate", "done")
 
 @dataclasses.dataclass(frozen=True)
 class Recipe:
-    play: WarmConfig = WarmConfig(minutes=120.0)
-    bid: BidConfig = BidConfig()
+    play: WarmConfig = dataclasses.field(default_factory=lambda: WarmConfig(minutes=120.0))
+    bid: BidConfig = dataclasses.field(default_factory=BidConfig)
     eval_deals: int = 2000
     eval_presets: tuple[str, ...] = ("douzero", "standard")
     eval_opponents: tuple[str, ...] = ("heuristic", "random")
@@ -145,7 +145,8 @@ def _metadata(state: dict[str, Any], folder: str) -> dict[str, Any]:
     warm = os.path.join(folder, "warm.pt")
     counters = torch.load(warm, map_location="cpu", weights_only=True)["counters"] if os.path.exists(warm) else {}
     return {"format": "doudizhu-neural/1", "engine": __version__, "recipe": state["recipe"],
-            "command": "doudizhu train --recipe neural", "play": {k: counters.get(k) for k in ("games", "samples", "seconds")},
+            "command": "doudizhu train --recipe neural",
+            "play": {k: counters.get(k) for k in ("games", "samples", "seconds")},
             "hours": round(sum(state["seconds"].values()) / 3600, 3), "evaluation": state.get("evaluation", {})}
 
 
@@ -158,7 +159,8 @@ def _rewrite(folder: str, state: dict[str, Any]) -> None:
 
 
 def _as_json(recipe: Recipe) -> dict[str, Any]:
-    return json.loads(json.dumps(dataclasses.asdict(recipe)))
+    out: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(recipe)))
+    return out
 
 
 __all__ = ["CURVE", "FILE", "STAGES", "Recipe", "run"]

@@ -16,8 +16,7 @@ import dataclasses
 import os
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import torch
@@ -110,7 +109,8 @@ def _centred(values: torch.Tensor, group: torch.Tensor, groups: int) -> torch.Te
     return values - (sums / counts)[group]
 
 
-def learn_chunk(nets: dict[str, SmallNet], optimizers: dict[str, torch.optim.Optimizer], chunk: dict[str, np.ndarray],
+def learn_chunk(nets: dict[str, SmallNet], optimizers: Mapping[str, torch.optim.Optimizer],
+                chunk: dict[str, np.ndarray],
                 config: WarmConfig, rng: np.random.Generator) -> dict[str, float]:
     """One pass over a chunk, a learner step per batch of positions; each position's mean loss."""
     target = torch.from_numpy(_targets(chunk, config.objective))
@@ -133,19 +133,21 @@ def learn_chunk(nets: dict[str, SmallNet], optimizers: dict[str, torch.optim.Opt
             goal = target[rows]
             loss = ((values - goal) ** 2).mean()
             if config.ranking:
-                loss = loss + config.ranking * ((_centred(values, local, len(batch)) - _centred(goal, local, len(batch))) ** 2).mean()
+                spread = _centred(values, local, len(batch)) - _centred(goal, local, len(batch))
+                loss = loss + config.ranking * (spread**2).mean()
             optimizers[name].zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             optimizers[name].step()
             losses.setdefault(name, []).append(float(loss.detach()))
     return {name: float(np.mean(v)) for name, v in losses.items()}
 
 
 def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = False,
-               report: Callable[[WarmCounters], None] | None = None,
-               evaluate_every: float | None = None, evaluate: Callable[[dict[str, SmallNet]], dict[str, Any]] | None = None,
-               ) -> dict[str, SmallNet]:
-    """Fits the play networks for ``config.minutes`` (checkpoints in ``out``, resumable)."""
+               report: Callable[[WarmCounters], None] | None = None, evaluate_every: float | None = None,
+               evaluate: Callable[[dict[str, SmallNet]], None] | None = None) -> dict[str, SmallNet]:
+    """Fits the play networks for ``config.minutes`` (checkpoints in ``out``, resumable);
+    ``evaluate(nets)`` every ``evaluate_every`` minutes of training and at the end, its
+    time not counted."""
     folder = os.fspath(out)
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "warm.pt")
@@ -185,7 +187,7 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
     return nets
 
 
-def _save(path: str, nets: dict[str, SmallNet], optimizers: dict[str, torch.optim.Optimizer], counters: WarmCounters,
+def _save(path: str, nets: dict[str, SmallNet], optimizers: Mapping[str, torch.optim.Optimizer], counters: WarmCounters,
           config: WarmConfig) -> None:
     payload = {"nets": {p: n.state_dict() for p, n in nets.items()},
                "optimizers": {p: o.state_dict() for p, o in optimizers.items()},
