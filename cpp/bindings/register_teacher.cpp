@@ -27,17 +27,24 @@ py::array_t<T> array_of(std::vector<T>&& values, std::int64_t rows, int columns)
   return out;
 }
 
-py::dict teacher_run(py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads, py::handle teacher,
-             py::handle rollout, py::handle explore, py::handle keep, py::handle max_actions) {
-  TeacherOptions o;
+// The arguments both kinds of data take.
+template <class Options>
+void read_run(Options& o, py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads,
+              py::handle explore) {
   o.rules = to_rules(rules);
   o.games = int_arg(games, "games", 0, 100'000'000);
   o.seed = seed_arg(seed);
   o.first = seed_arg(first, "first");
   o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
+  o.explore = share_arg(explore, "explore");
+}
+
+py::dict teacher_run(py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads, py::handle teacher,
+             py::handle rollout, py::handle explore, py::handle keep, py::handle max_actions) {
+  TeacherOptions o;
+  read_run(o, games, rules, seed, first, threads, explore);
   o.teacher = policy_arg(teacher);
   o.rollout = policy_arg(rollout);
-  o.explore = share_arg(explore, "explore");
   o.keep = share_arg(keep, "keep");
   o.max_actions = static_cast<int>(int_arg(max_actions, "max_actions", 1, 1'000'000));
   if (std::string why = teacher_error(o); !why.empty()) throw py::value_error(why);
@@ -64,14 +71,9 @@ py::dict teacher_run(py::handle games, py::handle rules, py::handle seed, py::ha
 py::dict bid_run(py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads, py::handle bidder,
                  py::handle player, py::handle explore) {
   BidSampleOptions o;
-  o.rules = to_rules(rules);
-  o.games = int_arg(games, "games", 0, 100'000'000);
-  o.seed = seed_arg(seed);
-  o.first = seed_arg(first, "first");
-  o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
+  read_run(o, games, rules, seed, first, threads, explore);
   o.bidder = policy_arg(bidder);
   o.player = policy_arg(player);
-  o.explore = share_arg(explore, "explore");
   if (std::string why = bid_sample_error(o); !why.empty()) throw py::value_error(why);
   BidSamples s;
   {
