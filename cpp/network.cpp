@@ -149,8 +149,10 @@ class Builder {
 // are inlined into their one caller, so the ABI of passing such a vector (-Wpsabi's
 // warning) never arises.
 typedef float Floats8 __attribute__((vector_size(32)));
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpsabi"  // to the end of dense_row
+#endif
 [[gnu::always_inline]] inline Floats8 load8(const float* p) {
   Floats8 v;
   std::memcpy(&v, p, sizeof v);
@@ -187,7 +189,9 @@ DDZ_VECTOR_CLONES void dense_row(const float* __restrict weight_t, const float* 
   }
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
+#endif
 
 template <class T>
 void dense_rows(const float* weight_t, const float* bias, int in, int out, const T* x, int rows, float* y) {
