@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace ddz {
@@ -124,14 +125,14 @@ class Builder {
   const Tensor& get(const std::string& name) {
     const auto it = tensors_.find(name);
     if (it == tensors_.end()) fail("no tensor " + name);
-    used_.insert({name, true});
+    used_.insert(name);
     return it->second;
   }
   [[noreturn]] void fail(const std::string& why) const { throw NetworkError(source_ + ": " + why); }
 
   const std::map<std::string, Tensor>& tensors_;
   const std::string& source_;
-  std::map<std::string, bool> used_;
+  std::set<std::string> used_;
 };
 
 // The layers' one kernel: `rows` inputs at once, each input's weight row read once for
