@@ -145,21 +145,12 @@ class Builder {
 #define DDZ_VECTOR_CLONES
 #endif
 
-// Eight floats: GCC's and Clang's portable vectors (one AVX register, or two SSE ones),
-// copied in and out with memcpy (the weights are aligned to a float only). The helpers
-// are inlined into their one caller, so the ABI of passing such a vector (-Wpsabi's
-// warning) never arises.
+// Eight floats: GCC's and Clang's portable vectors (one AVX register, or two SSE ones).
+// They are copied in and out with memcpy (the weights are aligned to a float only), and no
+// function takes or returns one: a helper outside the clones would be compiled without AVX,
+// and passing such a vector across that boundary changes the ABI (an error in Clang).
 typedef float Floats8 __attribute__((vector_size(32)));
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"  // to the end of dense_row
-#endif
-[[gnu::always_inline]] inline Floats8 load8(const float* p) {
-  Floats8 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-[[gnu::always_inline]] inline void store8(float* p, Floats8 v) { std::memcpy(p, &v, sizeof v); }
+constexpr int kBlock = 4;  // vectors of sums per block: 32 outputs held in registers
 
 // One input row: its nonzero inputs listed once, then each block of 32 outputs summed in
 // registers over them (the weights stream from cache; the sums never leave registers).
@@ -167,21 +158,21 @@ DDZ_VECTOR_CLONES void dense_row(const float* __restrict weight_t, const float* 
                                  const int* __restrict index, const float* __restrict value, int nonzero,
                                  float* __restrict y) {
   const auto stride = static_cast<std::size_t>(out);
+  constexpr int width = kBlock * 8;
   int o = 0;
-  for (; o + 32 <= out; o += 32) {
-    Floats8 a0 = load8(bias + o), a1 = load8(bias + o + 8), a2 = load8(bias + o + 16), a3 = load8(bias + o + 24);
+  for (; o + width <= out; o += width) {
+    Floats8 sum[kBlock];
+    std::memcpy(sum, bias + o, sizeof sum);
     for (int j = 0; j < nonzero; ++j) {
-      const float* w = weight_t + static_cast<std::size_t>(index[j]) * stride + static_cast<std::size_t>(o);
+      const float* row = weight_t + static_cast<std::size_t>(index[j]) * stride + static_cast<std::size_t>(o);
       const float v = value[j];
-      a0 += v * load8(w);
-      a1 += v * load8(w + 8);
-      a2 += v * load8(w + 16);
-      a3 += v * load8(w + 24);
+      for (int k = 0; k < kBlock; ++k) {
+        Floats8 w;
+        std::memcpy(&w, row + 8 * k, sizeof w);
+        sum[k] += v * w;
+      }
     }
-    store8(y + o, a0);
-    store8(y + o + 8, a1);
-    store8(y + o + 16, a2);
-    store8(y + o + 24, a3);
+    std::memcpy(y + o, sum, sizeof sum);
   }
   for (; o < out; ++o) {
     float acc = bias[o];
@@ -189,10 +180,6 @@ DDZ_VECTOR_CLONES void dense_row(const float* __restrict weight_t, const float* 
     y[o] = acc;
   }
 }
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 
 template <class T>
 void dense_rows(const float* weight_t, const float* bias, int in, int out, const T* x, int rows, float* y) {

@@ -121,24 +121,26 @@ bool make_start(Input& in, Rules& r, Start& s) {
     s.landlord = in.below(r.players + 1) - 1;  // -1: bid for it
     return true;
   }
-  // A position: 2 hands, or one per player, of 1..20 cards from the deck. Every hand holds cards: a
-  // seat with none has already won (Game.from_position accepts empty hands of the seats
-  // not to move today, and such a position sticks: see tests/test_hostile_input.py).
+  // A position: 2 hands, or one per player, from the deck; a peasant's of 1 card up to a dealt
+  // share, the landlord's up to the share and the kitty. Every hand holds cards: a seat with
+  // none has already won (Game.from_position accepts empty hands of the seats not to move
+  // today, and such a position sticks: see tests/test_hostile_input.py).
   const int seats = in.byte() & 1 ? r.players : 2;
+  s.landlord = in.below(seats);
   std::size_t next = 0;
   for (int i = 0; i < seats; ++i) {
     Mask h = 0;
-    for (int n = 1 + in.byte() % 20; n > 0 && next < deck.size(); --n) h += deck[next++];
+    const int most = i == s.landlord ? r.max_hand() : r.hand_size();
+    for (int n = 1 + in.byte() % most; n > 0 && next < deck.size(); --n) h += deck[next++];
     s.hands.push_back(h);
   }
-  s.landlord = in.below(seats);
   s.to_move = in.below(seats);
   if (in.flag()) {
-    // The move to beat: a reading of some cards not in the hands (or any cards: the
-    // boundary does not ask where they came from).
+    // The move to beat: a reading of some cards not in the hands (the boundary refuses a
+    // position holding more than the deck).
     Mask pool = 0;
     for (std::size_t i = next; i < deck.size(); ++i) pool += deck[i];
-    const Mask cards = per_rank_min(in.flag() ? pool : r.deck(), in.u64());
+    const Mask cards = per_rank_min(pool, in.u64());
     const std::vector<Move> readings = r.wild ? legal_moves(trim(cards, 1 + in.below(8)), nullptr, r, s.wild)
                                               : classify(trim(cards, 2 + in.below(19)), r);
     if (!readings.empty()) {
