@@ -22,7 +22,7 @@ landlord_up, 37-53 to landlord_down), from ``numpy.random.RandomState(seed)``.
 
 Players (``GameEnv`` agents, ``act(infoset) -> list of DouZero card ints``):
 
-* ours: ``heuristic`` (``doudizhu.choose_action(game, "heuristic", seed)``) and
+* ours: ``heuristic`` and ``neural`` (``doudizhu.choose_action(game, name, seed)``), and
   ``determinized`` (``doudizhu.bots.DeterminizedBot``), asked on a mirrored
   ``doudizhu.Game`` (``Game.from_deal`` under ``Rules.preset("douzero")``, the landlord
   given) that is stepped alongside DouZero's env with every action of every seat. The
@@ -87,18 +87,21 @@ import peers  # noqa: E402
 SECTION = "## External strength"
 POSITIONS = peers.DOUZERO_POSITIONS  # our seats 0, 1, 2: landlord, landlord_down, landlord_up
 SEAT = {p: i for i, p in enumerate(POSITIONS)}
-OURS = ("heuristic", "determinized")
+OURS = ("heuristic", "neural", "determinized")
 PEERS = ("rlcard_agent", "rule_v1", "random")
 # name -> (our side, the other side); default rows in order.
 ROWS = {
     "heuristic-rlcard_agent": ("heuristic", "rlcard_agent"),
     "heuristic-rule_v1": ("heuristic", "rule_v1"),
+    "neural-rlcard_agent": ("neural", "rlcard_agent"),
+    "neural-rule_v1": ("neural", "rule_v1"),
     "determinized-rlcard_agent": ("determinized", "rlcard_agent"),
     "determinized-rule_v1": ("determinized", "rule_v1"),
     "rlcard_agent-random": ("rlcard_agent", "random"),
 }
 LABEL = {
     "heuristic": "heuristic (ours)",
+    "neural": "neural (ours, the shipped network)",
     "determinized": "DeterminizedBot (ours)",
     "rlcard_agent": "DouZero's RLCardAgent",
     "rule_v1": "RLCard doudizhu-rule-v1",
@@ -249,13 +252,11 @@ def _ours(name: str, position: str, args) -> Callable:
         game = mirror.game
         started = time.perf_counter()
         if bot is None:
-            mirror.stats.our_decisions += 1
-            action = choose_action(game, "heuristic", (args.seed * 1_000_003 + mirror.stats.decisions) & MASK63)
+            action = choose_action(game, name, (args.seed * 1_000_003 + mirror.stats.decisions) & MASK63)
         else:
             action = bot.act(game)
         mirror.stats.our_seconds += time.perf_counter() - started
-        if bot is not None:
-            mirror.stats.our_decisions += 1
+        mirror.stats.our_decisions += 1
         mask = action.move.cards.mask if action.move is not None else 0
         return peers.mask_to_douzero(mask)
 

@@ -34,8 +34,9 @@ void outcome(const Game& game, int seat, float& win, float& score) {
   score = static_cast<float>((landlord ? peasant_stake : -peasant_stake) / std::max(r.base, 1));
 }
 
-// The actions valued at a position: the teacher's and the plan's, then others drawn
-// without replacement, max_actions in all (or every legal action).
+// The actions valued at a position: the teacher's and the plan's (always both: the plan
+// column is learned from their difference), then others drawn without replacement up to
+// max_actions in all (or every legal action).
 std::vector<std::size_t> actions_to_value(std::size_t legal, std::size_t taught, std::size_t planned, int max_actions,
                                           Rng& rng) {
   std::vector<std::size_t> order(legal);
@@ -144,11 +145,17 @@ BidSamples bid_game(std::uint64_t index, const BidSampleOptions& o) {
 
 }  // namespace
 
+std::string sample_run_error(const SampleRun& run) {
+  if (std::string why = validate(run.rules); !why.empty()) return why;
+  if (!(run.explore >= 0 && run.explore <= 1)) return "explore must be in [0, 1]";
+  if (run.games < 0) return "games must be at least 0";
+  if (run.threads < 1) return "threads must be at least 1";
+  return {};
+}
+
 std::string bid_sample_error(const BidSampleOptions& o) {
-  if (std::string why = validate(o.rules); !why.empty()) return why;
+  if (std::string why = sample_run_error(o); !why.empty()) return why;
   if (o.rules.bidding == Bidding::None) return "auction data needs rules with bidding";
-  if (!(o.explore >= 0 && o.explore <= 1)) return "explore must be in [0, 1]";
-  if (o.games < 0) return "games must be at least 0";
   if (std::string why = policy_error(o.bidder, o.rules); !why.empty()) return "bidder: " + why;
   if (std::string why = policy_error(o.player, o.rules); !why.empty()) return "player: " + why;
   return {};
@@ -174,12 +181,10 @@ BidSamples bid_samples(const BidSampleOptions& o) {
 }
 
 std::string teacher_error(const TeacherOptions& o) {
-  if (std::string why = validate(o.rules); !why.empty()) return why;
+  if (std::string why = sample_run_error(o); !why.empty()) return why;
   if (!douzero_layout(o.rules).exact) return "teacher data is DouZero's features: three seats of one deck without wild cards";
-  if (!(o.explore >= 0 && o.explore <= 1)) return "explore must be in [0, 1]";
   if (!(o.keep >= 0 && o.keep <= 1)) return "keep must be in [0, 1]";
   if (o.max_actions < 1) return "max_actions must be at least 1";
-  if (o.games < 0) return "games must be at least 0";
   if (std::string why = policy_error(o.teacher, o.rules); !why.empty()) return "teacher: " + why;
   if (std::string why = policy_error(o.rollout, o.rules); !why.empty()) return "rollout: " + why;
   return {};

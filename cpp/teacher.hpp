@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "playout.hpp"
@@ -22,17 +23,24 @@
 
 namespace ddz {
 
-struct TeacherOptions {
+// What both kinds of data share: which games, played where.
+struct SampleRun {
   Rules rules{};
   std::int64_t games = 0;
   std::uint64_t seed = 0;
   std::uint64_t first = 0;  // index of the first game, so that runs in parts make one run
   int threads = 1;
+  double explore = 0.0;  // the share of the teacher's (bidder's) decisions replaced by a uniform draw
+};
+
+// Why `run` cannot make data (rules that do not validate, a share outside [0, 1]), or empty.
+std::string sample_run_error(const SampleRun& run);
+
+struct TeacherOptions : SampleRun {
   Policy teacher = Policy{PolicyKind::FastHeuristic};  // plays the games (and bids)
   Policy rollout = Policy{PolicyKind::FastHeuristic};  // plays each valued action on
-  double explore = 0.0;   // the share of the teacher's decisions replaced by a uniform draw
   double keep = 0.25;     // the share of decisions (with more than one legal action) valued
-  int max_actions = 16;   // actions valued a position: the teacher's, the plan's, then others drawn uniformly
+  int max_actions = 16;   // actions valued a position: the teacher's and the plan's, then others drawn uniformly
 };
 
 struct TeacherSamples {
@@ -62,15 +70,9 @@ struct TeacherSamples {
 // bid's output index (bid_output) and the payout the seat ended with (in stakes, bids and
 // doublings included: the rule book's scoring). A void hand (every seat passed, no
 // redeal left) pays 0.
-struct BidSampleOptions {
-  Rules rules{};
-  std::int64_t games = 0;
-  std::uint64_t seed = 0;
-  std::uint64_t first = 0;
-  int threads = 1;
+struct BidSampleOptions : SampleRun {
   Policy bidder = Policy{PolicyKind::Heuristic};
   Policy player = Policy{PolicyKind::FastHeuristic};
-  double explore = 0.0;
 };
 
 struct BidSamples {
@@ -83,11 +85,13 @@ struct BidSamples {
   std::size_t size() const { return output.size(); }
 };
 
+// Why `options` cannot make auction data (sample_run_error, rules without bidding, a policy
+// that cannot play them), or empty.
 std::string bid_sample_error(const BidSampleOptions& options);
 BidSamples bid_samples(const BidSampleOptions& options);
 
-// Why `options` cannot make teacher data (rules DouZero's encoding does not cover, shares
-// outside [0, 1], no actions), or empty.
+// Why `options` cannot make teacher data (sample_run_error, rules DouZero's encoding does
+// not cover, a share outside [0, 1], no actions, a policy that cannot play them), or empty.
 std::string teacher_error(const TeacherOptions& options);
 
 // The samples of `options.games` games; throws std::invalid_argument where teacher_error says.

@@ -17,7 +17,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "bench")
 import external_strength as es
 
 
-@pytest.mark.parametrize("row", ["heuristic-rlcard_agent", "heuristic-rule_v1", "rlcard_agent-random"])
+@pytest.mark.parametrize("row", ["heuristic-rlcard_agent", "heuristic-rule_v1", "neural-rule_v1",
+                                 "rlcard_agent-random"])
 def test_five_deals_of_a_row_play_through_the_adapter(row: str) -> None:
     ours, other = es.ROWS[row]
     args = es.main_arguments(["--deals", "5", "--seed", "3"])

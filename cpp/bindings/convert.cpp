@@ -28,9 +28,10 @@ void not_constructed(py::handle obj) {
 
 namespace {
 
-// Python types looked up once: enum.Enum, collections.abc.Mapping, numpy.bool_ and numpy.integer.
+// Python types looked up once: enum.Enum, collections.abc.Mapping, numpy.bool_,
+// numpy.integer and numpy.floating.
 struct PythonTypes {
-  py::object enum_type, mapping_type, numpy_bool, numpy_integer;
+  py::object enum_type, mapping_type, numpy_bool, numpy_integer, numpy_floating;
 };
 const PythonTypes& python_types() {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<PythonTypes> storage;
@@ -38,7 +39,7 @@ const PythonTypes& python_types() {
       .call_once_and_store_result([] {
         const py::module_ numpy = py::module_::import("numpy");
         return PythonTypes{py::module_::import("enum").attr("Enum"), py::module_::import("collections.abc").attr("Mapping"),
-                           numpy.attr("bool_"), numpy.attr("integer")};
+                           numpy.attr("bool_"), numpy.attr("integer"), numpy.attr("floating")};
       })
       .get_stored();
 }
@@ -172,6 +173,16 @@ long long int_arg(py::handle obj, const char* what, long long lo, long long hi) 
   if (overflow || value < lo || value > hi) {
     throw py::value_error(std::string(what) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi));
   }
+  return value;
+}
+
+double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit) {
+  const bool real = PyFloat_Check(obj.ptr()) || is_int_like(obj) || is_instance(obj, python_types().numpy_floating);
+  const std::string range = "a number " + std::string(unit) + "in [" + py::str(py::float_(lo)).cast<std::string>() +
+                            ", " + py::str(py::float_(hi)).cast<std::string>() + "]";
+  if (!real) throw py::type_error(std::string(what) + " must be " + range + ", not " + type_name(obj));
+  const double value = obj.cast<double>();
+  if (!(value >= lo && value <= hi)) throw py::value_error(std::string(what) + " must be " + range);
   return value;
 }
 

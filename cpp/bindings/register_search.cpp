@@ -2,7 +2,6 @@
 // Each call checks its arguments, then runs in C++ with the GIL released.
 #include <pybind11/stl.h>
 
-#include <cmath>
 #include <new>
 
 #include "../playout.hpp"
@@ -17,6 +16,7 @@ namespace {
 constexpr long long kMaxNodes = 0x7FFF'FFFF'FFFF'FFFF;
 constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB
 constexpr long long kMaxTableMegabytes = 1 << 16;
+constexpr double kMaxSeconds = 1e9;  // about 31 years: beyond any search, inside any clock
 
 py::object outcome_obj(Outcome o) {
   if (o == Outcome::Unknown) return py::none();
@@ -31,11 +31,8 @@ py::object winning_move(const SolveResult& r) {
 SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
   SolveOptions o;
   if (!time_limit.is_none()) {
-    if (py::isinstance<py::bool_>(time_limit) || !(PyFloat_Check(time_limit.ptr()) || PyLong_Check(time_limit.ptr()))) {
-      throw py::type_error("time_limit must be a number of seconds or None");
-    }
-    o.time_limit = time_limit.cast<double>();
-    if (!(o.time_limit > 0) || !std::isfinite(o.time_limit)) throw py::value_error("time_limit must be a positive number of seconds");
+    o.time_limit = real_arg(time_limit, "time_limit", 0.0, kMaxSeconds, "of seconds ");
+    if (o.time_limit == 0) throw py::value_error("time_limit must be a positive number of seconds");
   }
   if (!node_limit.is_none()) o.node_limit = int_arg(node_limit, "node_limit", 1, kMaxNodes);
   o.tt_bytes = static_cast<std::size_t>(int_arg(tt_megabytes, "tt_megabytes", 1, kMaxTableMegabytes)) << 20;

@@ -9,14 +9,7 @@ namespace ddz::py_bind {
 
 namespace {
 
-double share_arg(py::handle obj, const char* what) {
-  if (!py::isinstance<py::float_>(obj) && !py::isinstance<py::int_>(obj)) {
-    throw py::type_error(std::string(what) + " must be a number in [0, 1], not " + type_name(obj));
-  }
-  const double value = obj.cast<double>();
-  if (!(value >= 0 && value <= 1)) throw py::value_error(std::string(what) + " must be in [0, 1]");
-  return value;
-}
+double share_arg(py::handle obj, const char* what) { return real_arg(obj, what, 0.0, 1.0); }
 
 template <class T>
 py::array_t<T> array_of(std::vector<T>&& values, std::int64_t rows, int columns) {
@@ -28,8 +21,7 @@ py::array_t<T> array_of(std::vector<T>&& values, std::int64_t rows, int columns)
 }
 
 // The arguments both kinds of data take.
-template <class Options>
-void read_run(Options& o, py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads,
+void read_run(SampleRun& o, py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads,
               py::handle explore) {
   o.rules = to_rules(rules);
   o.games = int_arg(games, "games", 0, 100'000'000);

@@ -249,7 +249,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
         if args.run == "train":
             return _train(args, out)
         return _moves(args, out)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, FileExistsError) as error:
         print(f"doudizhu: {error}", file=sys.stderr)
         return 2
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -220,13 +219,10 @@ class _Run:
 
     @staticmethod
     def _plot(folder: str) -> None:
-        """The learning curve, if matplotlib is there (the checkpoint and log are kept either way)."""
-        from .plot import learning_curve
+        """The learning curve, if matplotlib is there."""
+        from .plot import learning_curve_if_possible
 
-        try:
-            learning_curve(folder, os.path.join(folder, "learning_curve.png"))
-        except ImportError as error:
-            warnings.warn(f"no learning_curve.png: {error}", stacklevel=3)
+        learning_curve_if_possible(folder, os.path.join(folder, "learning_curve.png"))
 
     def _done(self) -> bool:
         config, counters = self.config, self.counters

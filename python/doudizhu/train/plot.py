@@ -1,16 +1,19 @@
-"""The learning curve, drawn from a run's log: WP and ADP against each evaluated opponent
-by training minutes (matplotlib, imported here only, drawn off-screen)."""
+"""The learning curve, drawn from a run's log (the trainer's ``log.csv`` or the recipe's
+``curve.csv``): WP and ADP against each evaluated opponent by training minutes
+(matplotlib, imported here only, drawn off-screen)."""
 
 from __future__ import annotations
 
 import os
+import warnings
 
 from .._extras import missing_extra
-from .log import EVAL_OPPONENTS, read
+from .log import read
 
 
 def learning_curve(log: str, path: str) -> None:
-    """Draws the log's (a run's folder or its ``log.csv``) evaluations as a PNG at ``path``."""
+    """Draws the log's (a run's folder or a log file) evaluations as a PNG at ``path``: a line
+    per opponent of a ``wp_<opponent>`` column."""
     try:
         import matplotlib
 
@@ -20,11 +23,13 @@ def learning_curve(log: str, path: str) -> None:
         raise missing_extra("doudizhu.train.plot", "matplotlib", "train") from error
     rows = read(log)
     figure, (wp, adp) = plt.subplots(1, 2, figsize=(9, 3.5), dpi=80)
-    for opponent in EVAL_OPPONENTS:
+    opponents = dict.fromkeys(key.removeprefix("wp_") for row in rows for key in row if key.startswith("wp_"))
+    for opponent in opponents:
         points = [r for r in rows if f"wp_{opponent}" in r]
         minutes = [r["minutes"] for r in points]
         wp.plot(minutes, [r[f"wp_{opponent}"] for r in points], marker="o", label=f"against {opponent}")
-        adp.plot(minutes, [r[f"adp_{opponent}"] for r in points], marker="o", label=f"against {opponent}")
+        adps = [r.get(f"adp_{opponent}", float("nan")) for r in points]
+        adp.plot(minutes, adps, marker="o", label=f"against {opponent}")
     wp.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
     adp.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
     for axes, name in ((wp, "WP"), (adp, "ADP")):
@@ -37,4 +42,13 @@ def learning_curve(log: str, path: str) -> None:
     plt.close(figure)
 
 
-__all__ = ["learning_curve"]
+def learning_curve_if_possible(log: str, path: str) -> None:
+    """:func:`learning_curve`, or a warning where matplotlib is missing (a run's checkpoints
+    and logs are kept either way)."""
+    try:
+        learning_curve(log, path)
+    except ImportError as error:
+        warnings.warn(f"no {os.path.basename(path)}: {error}", stacklevel=2)
+
+
+__all__ = ["learning_curve", "learning_curve_if_possible"]

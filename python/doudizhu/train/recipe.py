@@ -7,7 +7,7 @@ made (docs/guide/learned_bot.md).
    ``curve_minutes`` the networks so far are evaluated under the ``douzero`` preset
    against ``curve_opponents`` (``curve_deals`` deals each, roles swapped; the
    determinized bot ``curve_determinized_deals``), a row of ``curve.csv`` each: the
-   learning curve.
+   learning curve (drawn in ``curve.png`` where matplotlib is installed).
 2. ``bid``: bid networks for the classic auction and for call-and-rob over those play
    networks (:mod:`.bidding`), ``bid_rounds`` rounds.
 3. ``evaluate``: the finished file against ``heuristic`` and ``random`` (``eval_deals``
@@ -36,11 +36,15 @@ from ..evaluate import evaluate
 from . import network_file
 from .bidding import BidConfig, train_bidding
 from .models import SmallNet
+from .plot import learning_curve_if_possible
 from .warm import WarmConfig, WarmCounters, warm_start
 
 FILE = "neural.ddzn"
 CURVE = "curve.csv"
+CURVE_PNG = "curve.png"
 STAGES = ("play", "bid", "evaluate", "done")
+# What a run writes in its folder.
+RUN_FILES = ("recipe.json", "warm.pt", "play.ddzn", "bidding.ddzn", FILE, CURVE, CURVE_PNG)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,10 +65,15 @@ Report = Callable[[str], None]
 
 def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, report: Report | None = None) -> str:
     """Runs the recipe's stages from the one ``out`` reached (``resume``) or from the start;
-    the path of the finished network file."""
+    the path of the finished network file. A fresh run (``resume`` false) refuses a folder
+    holding a run's files (FileExistsError), rather than mix two runs' curves and files."""
     folder = os.fspath(out)
     os.makedirs(folder, exist_ok=True)
     state_path = os.path.join(folder, "recipe.json")
+    if not resume:
+        found = [name for name in RUN_FILES if os.path.exists(os.path.join(folder, name))]
+        if found:
+            raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")
     state: dict[str, Any] = {"stage": "play", "recipe": _as_json(recipe), "seconds": {}}
     if resume and os.path.exists(state_path):
         with open(state_path) as file:
@@ -113,6 +122,7 @@ def _play(recipe: Recipe, folder: str, play_path: str, resume: bool, say: Report
                 row.update({f"wp_{opponent}": round(r.wp, 4), f"adp_{opponent}": round(r.adp, 4)})
         say("curve " + " ".join(f"{k} {v}" for k, v in row.items()))
         _append_row(os.path.join(folder, CURVE), row)
+        learning_curve_if_possible(os.path.join(folder, CURVE), os.path.join(folder, CURVE_PNG))
 
     nets = warm_start(recipe.play, folder, resume=resume, report=progress, evaluate_every=recipe.curve_minutes,
                       evaluate=curve_point)
@@ -133,8 +143,10 @@ def _evaluate(recipe: Recipe, path: str, say: Report) -> dict[str, Any]:
     for preset in recipe.eval_presets:
         for opponent in recipe.eval_opponents:
             r = evaluate(Neural(path), opponent, deals=recipe.eval_deals, rules=Rules.preset(preset), seed=1)
-            results[f"{preset}/{opponent}"] = {"wp": r.wp, "wp_ci": list(r.wp_ci), "adp": r.adp,
-                                               "adp_ci": list(r.adp_ci), "deals": recipe.eval_deals}
+            results[f"{preset}/{opponent}"] = {
+                "wp": r.wp, "wp_ci": list(r.wp_ci), "adp": r.adp, "adp_ci": list(r.adp_ci), "deals": recipe.eval_deals,
+                "by_role": {role: {"games": side.games, "wp": side.wp, "adp": side.adp}
+                            for role, side in r.by_role.items() if side.games}}
             say(f"evaluate {preset} against {opponent}: WP {r.wp:.3f} ({r.wp_ci[0]:.3f}-{r.wp_ci[1]:.3f}), "
                 f"ADP {r.adp:+.3f}")
     return results
@@ -163,4 +175,4 @@ def _as_json(recipe: Recipe) -> dict[str, Any]:
     return out
 
 
-__all__ = ["CURVE", "FILE", "STAGES", "Recipe", "run"]
+__all__ = ["CURVE", "CURVE_PNG", "FILE", "STAGES", "Recipe", "run"]

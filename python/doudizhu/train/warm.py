@@ -43,7 +43,8 @@ class WarmConfig:
     max_actions: int = 12  # actions valued a position
     chunk_games: int = 1000  # games a chunk of samples
     batch_positions: int = 128  # positions a learner step (each with its valued actions)
-    learning_rate: float = 3e-4  # Adam
+    learning_rate: float = 3e-4  # Adam's, held for the first `decay_from` share of the minutes
+    decay_from: float = 0.5  # then falling linearly to zero at the end: the last steps average out the noise
     # Weight of the ranking term: the values' spread around their position's mean fitted to
     # the rollouts' spread around theirs. The actions of a position are played out on one
     # deal, so their differences are free of the deal's luck that the plain term fits too.
@@ -62,6 +63,14 @@ class WarmCounters:
     steps: int = 0
     seconds: float = 0.0
     losses: dict[str, float] = dataclasses.field(default_factory=dict)
+
+
+def learning_rate(config: WarmConfig, seconds: float) -> float:
+    """The learning rate after ``seconds`` of training."""
+    share = seconds / (60 * config.minutes)
+    if share <= config.decay_from or config.decay_from >= 1:
+        return config.learning_rate
+    return config.learning_rate * max(0.0, (1 - share) / (1 - config.decay_from))
 
 
 def build(config: WarmConfig) -> dict[str, SmallNet]:
@@ -167,6 +176,9 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
     last_save = last_eval = counters.seconds
     while counters.seconds < 60 * config.minutes:
         chunk = chunks.take()
+        for optimizer in optimizers.values():
+            for group in optimizer.param_groups:
+                group["lr"] = learning_rate(config, counters.seconds)
         counters.losses = learn_chunk(nets, optimizers, chunk, config, rng)
         counters.games += config.chunk_games
         counters.positions += len(chunk["position"])
@@ -196,4 +208,4 @@ def _save(path: str, nets: dict[str, SmallNet], optimizers: Mapping[str, torch.o
     os.replace(f"{path}.partial", path)
 
 
-__all__ = ["OBJECTIVES", "WarmConfig", "WarmCounters", "build", "learn_chunk", "warm_start"]
+__all__ = ["OBJECTIVES", "WarmConfig", "WarmCounters", "build", "learn_chunk", "learning_rate", "warm_start"]
