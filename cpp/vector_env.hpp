@@ -1,5 +1,5 @@
 // The vectorized environment: many tables stepped together for a learner with a network
-// in the loop (README, "Many tables at once").
+// in the loop (docs/guide/vector.md).
 //
 // Every table always waits on one learner's decision: `reset` deals every table and
 // `step` applies one choice per table, then plays the seats that are not learners with

@@ -1,6 +1,6 @@
-"""Sphinx configuration: the user guide (README's sections and the rule book, in MyST
-Markdown) and the API reference (autodoc over the package's docstrings, with the
-signatures of the C++ extension taken from its stubs, python/doudizhu/_core.pyi).
+"""Sphinx configuration: the user guide (docs/guide/, the rule book and README's opening
+sections, in MyST Markdown) and the API reference (autodoc over the package's docstrings,
+with the signatures of the C++ extension taken from its stubs, python/doudizhu/_core.pyi).
 
 Build (from the repository root, with the ``docs`` extra installed)::
 
@@ -70,8 +70,9 @@ autodoc_inherit_docstrings = False
 nitpicky = False
 
 # -- Doctests ------------------------------------------------------------------------
-# README's ```python blocks become ``testcode`` blocks (see readme_include below): each
-# page's blocks run in order in one namespace, with these names already imported.
+# The guide's {testcode}/{testoutput} and {doctest} blocks, and README's ```python blocks
+# where index.md includes them (see readme_include below): each page's blocks run in order
+# in one namespace, with these names already imported.
 doctest_global_setup = """
 import importlib.util as _util
 import doudizhu as dz
@@ -81,18 +82,16 @@ _missing_envs = _util.find_spec("gymnasium") is None or _util.find_spec("petting
 doctest_test_doctest_blocks = "default"
 
 
-# -- README's sections as guide pages ------------------------------------------------
+# -- README's opening sections on the front page ------------------------------------
 
 README_LINKS = {
-    "docs/": "/",  # the rule book; "/" is the documentation's root
-    "#variants": "/guide/variants.md",
-    "#development": "/guide/development.md",
+    "docs/": "/",  # the rule book and the guide; "/" is the documentation's root
 }
 FENCE = re.compile(r"^(```+|~~~+)(.*)$")
 
 
 def _readme_for_docs(text: str) -> str:
-    """README as guide pages read it: headings one level up (each section is a page), its
+    """README as the front page (docs/index.md) includes it: headings one level up, its
     Python examples as doctests, links into the tree resolved or made plain text."""
     out: list[str] = []
     lines = text.splitlines()

@@ -1,8 +1,8 @@
 """The documentation (docs/) builds without warnings, and the guide's examples run.
 
 Both builds are Sphinx with warnings as errors: ``html`` (the pages and the API reference)
-and ``doctest`` (README's Python examples, as the guide includes them). Skipped without
-the ``docs`` extra (``pip install ".[docs]"``).
+and ``doctest`` (the guide pages' doctest blocks, and README's short tour as the front page
+includes it). Skipped without the ``docs`` extra (``pip install ".[docs]"``).
 """
 
 from __future__ import annotations
@@ -34,3 +34,11 @@ def test_docs_build(builder: str, tmp_path: pathlib.Path) -> None:
         ran = re.search(r"^ +(\d+) tests$", output, flags=re.M)
         assert ran and int(ran.group(1)) > 0, output  # the examples ran ...
         assert " 0 failures in tests" in output, output  # ... and passed
+        # ... every page's that has any, the front page (README's tour) included
+        pages = {"index"} | {
+            f"guide/{page.stem}"
+            for page in (DOCS / "guide").glob("*.md")
+            if re.search(r"^```+\{(testcode|doctest)\}", page.read_text(encoding="utf-8"), flags=re.M)
+        }
+        tested = set(re.findall(r"^Document: (\S+)$", output, flags=re.M))
+        assert pages <= tested, f"pages whose examples did not run: {sorted(pages - tested)}"

@@ -101,13 +101,13 @@ class _Deterministic:
 
 
 class Heuristic(_Deterministic):
-    """The built-in rule-based policy (README, "Bots"): deterministic."""
+    """The built-in rule-based policy (docs/guide/bots.md): deterministic."""
 
     name = __builtin_policy__ = "heuristic"
 
 
 class FastHeuristic(_Deterministic):
-    """The built-in heuristic without its endgame search (README, "Bots"): deterministic,
+    """The built-in heuristic without its endgame search (docs/guide/bots.md): deterministic,
     weaker, and about a hundred times cheaper on average; for generating data and for
     learners' opponents."""
 

@@ -1,4 +1,4 @@
-"""Evaluation of one policy against another: DouZero's protocol, generalised (README, "Bots").
+"""Evaluation of one policy against another: DouZero's protocol, generalised (docs/guide/bots.md).
 
 Every deal is played once for each seat that policy ``a`` plays alone, the other seats
 ``b``'s, and once more with the two swapped; random policies draw the same numbers in a

@@ -1,4 +1,4 @@
-"""Game records: a hand as JSON-serialisable data, and its replay (README, "Records").
+"""Game records: a hand as JSON-serialisable data, and its replay (docs/guide/records.md).
 
 A record (version 2) is a dict::
 
