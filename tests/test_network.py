@@ -123,6 +123,20 @@ def test_a_network_refuses_rules_it_cannot_encode(net_file: Path) -> None:
     for preset in ("laizi", "four_player", "sanren"):
         with pytest.raises(dz.NetworkError, match="three seats of one deck"):
             dz.evaluate(Neural(net_file), "random", deals=2, rules=dz.Rules.preset(preset))
+        with pytest.raises(dz.NetworkError, match="three seats of one deck"):
+            Neural().check(dz.Rules.preset(preset))
+    for preset in ("douzero", "standard", "happy"):
+        Neural(net_file).check(dz.Rules.preset(preset))
+
+
+def test_the_terminal_refuses_the_network_under_rules_it_cannot_play_before_the_hand(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from doudizhu.cli import main
+
+    asked: list[str] = []
+    assert main(["play", "--rules", "laizi", "--policy", "neural"], read=lambda prompt: asked.append(prompt) or "") == 2
+    assert "three seats of one deck" in capsys.readouterr().err
+    assert not asked  # no hand was dealt, no question asked
 
 
 def _write_raw(path: Path, tensors: dict[str, np.ndarray], version: int = 1, magic: bytes = b"DDZNEURL") -> None:

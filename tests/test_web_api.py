@@ -452,6 +452,26 @@ def test_watching_the_bots_plays_a_hand_to_replay(client: TestClient) -> None:
     assert ok(client.get(f"/api/replay/{again['steps']}")) == end  # the same seed, the same hand
 
 
+def test_the_shipped_network_plays_a_hand_in_the_browser_and_watched_as_the_engine_plays_it(
+        client: TestClient) -> None:
+    assert "neural" in ok(client.get("/api/options"))["bots"]
+    state = new_hand(client, bots=["neural", "neural"], seed=5)
+    while state["phase"] != "over":
+        state = ok(client.post("/api/play", json={"action": ok(client.get("/api/legal"))["hint"]}))
+    assert sum(state["result"]["payouts"]) == 0
+    watched = ok(client.post("/api/watch", json={"seed": 3, "bots": ["neural"] * 3}))
+    end = ok(client.get(f"/api/replay/{watched['steps']}"))
+    engine = dz.playout(dz.Game(seed=3), ["neural"] * 3, 3)
+    assert watched["steps"] == len(engine.history) and end["result"]["payouts"] == list(engine.result.payouts)
+
+
+def test_the_network_is_refused_where_it_cannot_play_and_nothing_changes(client: TestClient) -> None:
+    new_hand(client)
+    before = ok(client.get("/api/state"))
+    refused(client.post("/api/new", json={"rules": "laizi", "bots": ["neural", "heuristic"]}), 422, "neural")
+    assert ok(client.get("/api/state")) == before
+
+
 # ---------------------------------------------------------------------------- command line
 
 

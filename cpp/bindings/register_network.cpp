@@ -55,6 +55,12 @@ void register_network(py::module_& m) {
 (the format: docs/guide/learned_bot.md); NetworkError names what is wrong with a file.)doc")
       .def(py::init([](py::handle path) { return Network::read(path_arg(path)); }), py::arg("path"))
       .def_property_readonly("metadata", &Network::metadata, "The file's metadata: JSON text (how it was made).")
+      .def(
+          "check",
+          [](const Network& net, py::handle rules) {
+            if (std::string why = net.play_error(to_rules(rules)); !why.empty()) raise(ErrorKind::Network, why);
+          },
+          py::arg("rules"), "Raises NetworkError naming why these networks cannot play under `rules`; else nothing.")
       .def("tensors", &tensors_of, "Every tensor of the file by name, as float32 arrays (PyTorch's shapes).")
       .def("values", &values_of, py::arg("game"),
            "While bidding, the expected payout of each bid output (classic: pass, 1, 2, 3; call and rob: no, yes);\n"

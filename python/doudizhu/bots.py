@@ -41,10 +41,12 @@ from ._core import (
     Action,
     Game,
     Network,
+    Rules,
     checked_seed,
     choose_action,
     playout,
     sample_worlds,
+    shipped_network,
     solve_moves,
 )
 
@@ -131,6 +133,11 @@ class Neural:
 
     def act(self, game: Game) -> Action:
         return choose_action(game, self, 0)
+
+    def check(self, rules: Rules) -> None:
+        """Raises ``doudizhu.NetworkError`` naming why the networks cannot play under
+        ``rules``, before a game is dealt."""
+        (self.network or shipped_network()).check(rules)
 
     def __repr__(self) -> str:
         args = [repr(self.path)] if self.path is not None else []

@@ -33,7 +33,11 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
 
 # ----------------------------------------------------------------------------- play
 def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> int:
-    return terminal.run(args.seed, terminal.Options(args.rules, _policy(args.policy), args.auto), read, out)
+    policy = _policy(args.policy)
+    network = Neural() if policy == "neural" else policy
+    if isinstance(network, Neural):  # refused before the hand, not at the bots' first turn
+        network.check(Rules.preset(args.rules))
+    return terminal.run(args.seed, terminal.Options(args.rules, policy, args.auto), read, out)
 
 
 def _policy(name: str) -> str | Bot:

@@ -246,8 +246,8 @@ class _Api:
             game = Game(seed=seed, rules=Rules.preset(rules))
             if len(bots) != game.seats:
                 raise ValueError(f"bots: give one a seat ({game.seats} for {rules!r})")
-            seated = [players.make(name, game_seed(seed, seat)) for seat, name in enumerate(bots)]
-            if all(name in ("random", "heuristic") for name in bots):
+            seated = [players.make(name, game_seed(seed, seat), game.rules) for seat, name in enumerate(bots)]
+            if all(name in players.BUILTIN for name in bots):
                 game = playout(game, bots, seed)  # the built-in policies: the whole hand in C++
             while game.phase != "over":
                 seat = game.to_move

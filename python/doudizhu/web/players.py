@@ -1,7 +1,8 @@
 """The bots a seat can be given in the browser, by name.
 
-``heuristic``, ``fast_heuristic`` and ``random`` are the built-in C++ policies; ``determinized`` is the search
-bot of :mod:`doudizhu.bots` (slower: a second or more a play). ``douzero`` is
+``heuristic``, ``neural`` (the shipped network: three seats of one deck without wild
+cards), ``fast_heuristic`` and ``random`` are the built-in C++ policies (:data:`BUILTIN`);
+``determinized`` is the search bot of :mod:`doudizhu.bots` (slower: a second or more a play). ``douzero`` is
 offered only when a trained model is installed: PyTorch importable and the environment
 variable ``DOUDIZHU_DOUZERO_MODELS`` naming a directory with DouZero's three checkpoints
 (``landlord.ckpt``, ``landlord_up.ckpt``, ``landlord_down.ckpt``). That variable is the
@@ -14,9 +15,11 @@ import importlib.util
 import os
 import pathlib
 
-from ..bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Random
+from .._core import Rules
+from ..bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random
 
 DEFAULT = "heuristic"
+BUILTIN = (DEFAULT, "neural", "fast_heuristic", "random")
 MODELS_VARIABLE = "DOUDIZHU_DOUZERO_MODELS"
 _POSITIONS = ("landlord", "landlord_up", "landlord_down")
 # Fewer worlds than the bot's default: a browser waits for every bot turn.
@@ -33,16 +36,21 @@ def _douzero_checkpoints() -> list[pathlib.Path] | None:
 
 def available() -> list[str]:
     """The bot names this server offers, the default first."""
-    names = [DEFAULT, "fast_heuristic", "random", "determinized"]
+    names = [*BUILTIN, "determinized"]
     if _douzero_checkpoints() is not None:
         names.append("douzero")
     return names
 
 
-def make(name: str, seed: int) -> Bot:
-    """A fresh bot for one seat (``seed`` makes the random ones repeatable)."""
+def make(name: str, seed: int, rules: Rules) -> Bot:
+    """A fresh bot for one seat under ``rules`` (``seed`` makes the random ones repeatable);
+    ``doudizhu.NetworkError`` where the network cannot play them, before a game starts."""
     if name == "heuristic":
         return Heuristic()
+    if name == "neural":
+        bot = Neural()
+        bot.check(rules)
+        return bot
     if name == "fast_heuristic":
         return FastHeuristic()
     if name == "random":
@@ -57,4 +65,4 @@ def make(name: str, seed: int) -> Bot:
     return DouZeroBot(*checkpoints)
 
 
-__all__ = ["DEFAULT", "MODELS_VARIABLE", "available", "make"]
+__all__ = ["BUILTIN", "DEFAULT", "MODELS_VARIABLE", "available", "make"]

@@ -23,7 +23,7 @@ class Table:
         if len(bots) != game.seats - 1:
             raise ValueError(f"bots: give one per seat but yours ({game.seats - 1} for {rules!r})")
         others = [seat for seat in range(game.seats) if seat != HUMAN]
-        self.bots: dict[int, Bot] = {seat: players.make(name, game_seed(seed, seat))
+        self.bots: dict[int, Bot] = {seat: players.make(name, game_seed(seed, seat), game.rules)
                                      for seat, name in zip(others, bots)}
         self.bot_names = dict(zip(others, bots))
         self.rules = rules
