@@ -75,3 +75,14 @@ def test_selfplay_summary_and_file(tmp_path: pathlib.Path, capsys: pytest.Captur
     assert "\r" not in capsys.readouterr().err  # no progress frames off a terminal (tests/test_terminal.py: on one)
     saved = SelfPlayResult.load(path)
     assert len(saved) == 3000 and saved.actions is not None
+
+
+def test_train_takes_the_presets_the_networks_encode_and_refuses_the_rest(tmp_path: pathlib.Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    for preset in ("laizi", "four_player", "sanren"):
+        with pytest.raises(SystemExit) as stop:
+            run("train", "--recipe", "neural", "--rules", preset, "--out", str(tmp_path))
+        assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
+    assert run("train", "--rules", "rlcard", "--out", str(tmp_path))[0] == 2  # DMC: the douzero preset only
+    assert "'dmc' trains the douzero preset" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())  # nothing was trained

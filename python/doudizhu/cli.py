@@ -13,6 +13,7 @@ from . import __version__, terminal
 from ._core import POLICIES, Cards, Rules, legal_moves
 from ._progress import progress_bar, status_line
 from .bots import Bot, Neural, is_network_file
+from .encode import douzero_layout
 from .evaluate import evaluate, print_progress
 from .selfplay import SelfPlayResult, selfplay
 
@@ -120,9 +121,9 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     from .train.recipe import Recipe, run
     from .train.warm import WarmConfig
 
-    recipe = Recipe(play=WarmConfig(minutes=args.minutes, seed=args.seed),
-                    bid=BidConfig(seed=args.seed, threads=args.threads),
-                    eval_deals=args.eval_deals)
+    recipe = Recipe(play=WarmConfig(rules=args.rules, minutes=args.minutes, seed=args.seed),
+                    bid=BidConfig(rules=args.bid_rules, seed=args.seed, threads=args.threads),
+                    eval_deals=args.eval_deals, eval_presets=tuple(dict.fromkeys((args.rules, args.bid_rules))))
     path = run(recipe, args.out, resume=args.resume, report=lambda line: print(line, file=out, flush=True))
     print(f"network file: {path}", file=out)
     return 0
@@ -131,6 +132,8 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
 def _train(args: argparse.Namespace, out: TextIO) -> int:
     if args.recipe == "neural":
         return _train_recipe(args, out)
+    if (args.rules, args.bid_rules) != ("douzero", "standard"):
+        raise ValueError("--rules and --bid-rules are the neural recipe's: 'dmc' trains the douzero preset's card play")
     from .train import Counters, TrainConfig, train
 
     def progress(counters: Counters, rate: float, wp: float | None) -> None:
@@ -162,6 +165,12 @@ def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], de
                     help="'neural': the shipped network's recipe (teacher rollouts, then bid networks; "
                          "--minutes of play training); 'dmc': DouZero's Deep Monte-Carlo")
     tr.add_argument("--minutes", type=float, default=5.0, help="training time (evaluation excluded)")
+    encodable = [name for name in Rules.presets() if douzero_layout(Rules.preset(name)).douzero]
+    tr.add_argument("--rules", default="douzero", choices=encodable,
+                    help="the neural recipe's preset of card play (any DouZero's features encode: three seats, "
+                         "one deck, no wild cards)")
+    tr.add_argument("--bid-rules", default="standard", choices=encodable,
+                    help="the neural recipe's preset whose scoring the bid networks learn, its bidding each auction")
     tr.add_argument("--out", required=True, help="the run's folder: checkpoint.pt, log.csv, learning_curve.png")
     tr.add_argument("--model", default="small", choices=["small", "douzero"], help="network layout")
     tr.add_argument("--objective", default="adp", choices=["adp", "wp"], help="the return learned")

@@ -30,6 +30,7 @@ PAYOUT_SCALE = 8.0  # payouts are fitted in units of 8 stakes, so that targets a
 
 @dataclasses.dataclass(frozen=True)
 class BidConfig:
+    rules: str = "standard"  # the preset whose scoring the auction is learned under, its bidding each mode
     modes: tuple[str, ...] = ("classic", "call_rob")
     rounds: int = 8
     games: int = 20_000  # hands a round
@@ -81,7 +82,7 @@ def train_bidding(play: Mapping[str, SmallNet], config: BidConfig, folder: str |
     for round_ in range(config.rounds):
         player = Neural(path, endgame=False)
         for mode in config.modes:
-            rules = Rules(bidding=mode)
+            rules = Rules.preset(config.rules).replace(bidding=mode)
             bidder = player if round_ > 0 else "heuristic"
             samples = bid_samples(config.games, rules, seed=config.seed, first=round_ * config.games,
                                   threads=config.threads, bidder=bidder, player=player, explore=config.explore)

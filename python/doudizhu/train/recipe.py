@@ -4,7 +4,7 @@ made (docs/guide/learned_bot.md).
 
 1. ``play``: the play networks fitted to the fast heuristic's rollouts
    (:mod:`.warm`: a plan column, a ranking term), ``play.minutes`` of training; every
-   ``curve_minutes`` the networks so far are evaluated under the ``douzero`` preset
+   ``curve_minutes`` the networks so far are evaluated under the play preset
    against ``curve_opponents`` (``curve_deals`` deals each, roles swapped; the
    determinized bot ``curve_determinized_deals``), a row of ``curve.csv`` each: the
    learning curve (drawn in ``curve.png`` where matplotlib is installed).
@@ -118,7 +118,7 @@ def _play(recipe: Recipe, folder: str, play_path: str, resume: bool, say: Report
             deals = recipe.curve_determinized_deals if opponent == "determinized" else recipe.curve_deals
             if deals:
                 rival = DeterminizedBot(seed=1) if opponent == "determinized" else opponent
-                r = evaluate(Neural(play_path), rival, deals=deals, rules=Rules.preset("douzero"), seed=2)
+                r = evaluate(Neural(play_path), rival, deals=deals, rules=Rules.preset(recipe.play.rules), seed=2)
                 row.update({f"wp_{opponent}": round(r.wp, 4), f"adp_{opponent}": round(r.adp, 4)})
         say("curve " + " ".join(f"{k} {v}" for k, v in row.items()))
         _append_row(os.path.join(folder, CURVE), row)
