@@ -28,16 +28,15 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
-from .. import encode
+from .. import checkpoint, encode
 from .._core import Rules
 from ..evaluate import evaluate
 from ..neural import TorchBot
-from . import checkpoint
+from ..value_networks import MODELS, ValueNet, build_all
 from .actors import OBJECTIVES, Actor
 from .buffer import Buffer, Samples
 from .learner import Learner
 from .log import EVAL_OPPONENTS, Log
-from .models import MODELS, ValueNet, build_all
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
