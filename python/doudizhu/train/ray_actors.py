@@ -19,7 +19,7 @@ from .actors import Actor
 from .buffer import Samples
 
 if TYPE_CHECKING:
-    from . import TrainConfig
+    from .loop import TrainConfig
 
 _STEPS_PER_CALL = 16
 
