@@ -25,7 +25,7 @@ from . import _core
 from ._core import Game, Rules
 from ._progress import progress_bar
 from .bots import builtin
-from .selfplay import Player, Table, play_many
+from .selfplay import GameToPlay, Player, play_many
 
 _Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 _MAX_DEALS = 100_000_000
@@ -114,7 +114,7 @@ def _python_games(
     keys: list[tuple[int, int, bool]] = []  # (deal, seat, swapped) of each game, in order
     left: dict[int, int] = {}  # by deal: its games still in play
 
-    def tables() -> Iterator[Table]:
+    def tables() -> Iterator[GameToPlay]:
         for deal in range(deals):
             deal_seed, policy_seed, first_bidder, seats = _core.evaluation_deal(rules, seed, deal)
             left[deal] = 2 * len(seats)

@@ -167,7 +167,7 @@ def seat_players(policy: Policy, seats: int) -> list[Player]:
 #: How many games the Python runners keep in play at once (see :func:`play_many`).
 TABLES = 256
 #: A game to play: the game, its players (one a seat) and the stream its built-in seats draw from.
-Table = tuple[Game, Sequence[Player], int]
+GameToPlay = tuple[Game, Sequence[Player], int]
 # A table in play: its index, game, players, their built-in names (None: Python) and stream.
 _InPlay = tuple[int, Game, Sequence[Player], list[Union[str, object, None]], int]
 
@@ -200,7 +200,7 @@ def play_out(game: Game, players: Sequence[Player], stream: int) -> None:
         pass
 
 
-def play_many(tables: Iterable[Table]) -> Iterator[tuple[int, Game]]:
+def play_many(tables: Iterable[GameToPlay]) -> Iterator[tuple[int, Game]]:
     """Plays every table to the end and yields ``(its index in tables, its game)`` as it ends.
 
     Up to :data:`TABLES` tables are in play at once, in lock-step: the
@@ -264,7 +264,7 @@ def _python_selfplay(
     indices: range, players: Sequence[Player], seed: int, rules: Rules | None, record: bool
 ) -> SelfPlayResult:
     """The same deals as the C++ runner (game i from game_seed(seed, i)), with the Python seats played in Python."""
-    def tables() -> Iterator[Table]:
+    def tables() -> Iterator[GameToPlay]:
         for index in indices:
             deal_seed, first_bidder, stream = _core.selfplay_deal(rules, seed, index)
             yield Game(seed=deal_seed, rules=rules, first_bidder=first_bidder), players, stream
@@ -314,6 +314,6 @@ def _summary(game: Game, moves: int) -> dict[str, Any]:
 
 
 __all__ = [
-    "TABLES", "Player", "Policy", "PolicyFn", "SelfPlayResult", "Table", "choose", "choose_many", "play_many",
+    "TABLES", "GameToPlay", "Player", "Policy", "PolicyFn", "SelfPlayResult", "choose", "choose_many", "play_many",
     "play_out", "seat_players", "selfplay",
 ]
