@@ -71,9 +71,9 @@ from ._core import (
     solve_moves,
 )
 from .checks import PlayCheck, can_play
-from .evaluate import Evaluation, evaluate
+from .evaluation import Evaluation, evaluate
 from .match import Match
-from .selfplay import SelfPlayResult, selfplay
+from .selfplay_result import SelfPlayResult, selfplay
 
 # The network the "neural" policy plays ships in the package (read at its first use).
 _core._set_shipped_network(_os.path.join(_os.path.dirname(__file__), "networks", "neural.ddzn"))

@@ -13,8 +13,8 @@ from . import __version__, terminal
 from ._core import POLICIES, Cards, Rules, legal_moves
 from ._progress import progress_bar, status_line
 from .bots import Bot, Neural, is_network_file
-from .evaluate import evaluate, print_progress
-from .selfplay import SelfPlayResult, selfplay
+from .evaluation import evaluate, print_progress
+from .selfplay_result import SelfPlayResult, selfplay
 
 
 # ---------------------------------------------------------------------------- moves

@@ -39,7 +39,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .._core import POLICIES, Game, Rules, choose_action
 from ..bots import builtin
-from ..selfplay import Player, Policy, choose, seat_players
+from ..lockstep import Player, Policy, choose, seat_players
 from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, observation_space
 
 __all__ = ["ENV_ID", "DouDizhuEnv"]

@@ -30,7 +30,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .. import checkpoint, encode
 from .._core import Rules
-from ..evaluate import evaluate
+from ..evaluation import evaluate
 from ..neural import TorchBot
 from ..value_networks import MODELS, ValueNet, build_all
 from .actors import OBJECTIVES, Actor
