@@ -28,10 +28,9 @@ from results_md import add_output_arguments, publish
 
 import doudizhu as dz
 from doudizhu.bots import TorchBot
+from doudizhu.checkpoint import FORMAT
 from doudizhu.envs import VectorEnv
-from doudizhu.train.actors import choose
-from doudizhu.train.checkpoint import FORMAT
-from doudizhu.train.models import build_all
+from doudizhu.value_networks import build_all, choose_batch
 
 SECTION = "## Neural bots in evaluate"
 
@@ -60,7 +59,7 @@ def vector_env_games(bot: TorchBot, deals: int) -> None:
         done = np.zeros(deals, dtype=np.bool_)
         batch = env.reset()
         while not done.all():
-            batch = env.step(choose(bot.nets, batch), out=batch)
+            batch = env.step(choose_batch(bot.nets, batch), out=batch)
             done[batch.finished.env] = True
 
 

@@ -216,10 +216,10 @@ def test_gymnasium_hands_end_with_the_agents_payout(rules: dz.Rules) -> None:
 
 
 def test_wild_card_plays_are_a_combination_then_its_reading() -> None:
-    from doudizhu.envs._table import Table
+    from doudizhu.envs._hand import EnvironmentHand
 
     laizi = dz.Rules.preset("laizi")
-    table = Table(laizi)
+    table = EnvironmentHand(laizi)
     table.game = dz.Game.from_position(["5567", "3", "4"], landlord=0, to_move=0, rules=laizi, wild="5")
     space, before = table.space, table.game.hash
     pair_of_6 = space.id(dz.Move("66"))
@@ -239,12 +239,12 @@ def test_wild_card_plays_are_a_combination_then_its_reading() -> None:
 
 
 def test_two_wild_rank_plays_are_a_combination_then_each_ranks_stand_ins() -> None:
-    from doudizhu.envs._table import Table
+    from doudizhu.envs._hand import EnvironmentHand
 
     laizi2 = dz.Rules.preset("laizi2")
 
-    def fresh(hand: str) -> Table:
-        table = Table(laizi2)
+    def fresh(hand: str) -> EnvironmentHand:
+        table = EnvironmentHand(laizi2)
         table.game = dz.Game.from_position([hand, "3", "4"], landlord=0, to_move=0, rules=laizi2, wild=("5", "9"))
         return table
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 import io
 import pathlib
+import pkgutil
 import random
 import re
+import types
 import zipfile
 from collections.abc import Sequence
 from typing import Any
@@ -16,8 +18,8 @@ import pytest
 from helpers import FULL_DECK, replay_selfplay_game, spoiled_zips
 
 import doudizhu as dz
-from doudizhu import Action, Game, Rules, SelfPlayResult
-from doudizhu.selfplay import play_out
+from doudizhu import Action, Game, Rules, SelfPlayResult, lockstep
+from doudizhu.lockstep import play_out
 
 
 def arrays(result: SelfPlayResult) -> dict[str, Any]:
@@ -327,3 +329,11 @@ def test_a_file_that_is_no_saved_run_is_refused_naming_what_is_wrong(data: bytes
     # IndexError, and arrays of different lengths loaded (landlord_win_rate then raised).
     with pytest.raises(dz.RecordError, match="not a saved selfplay .npz: .*" + re.escape(says)):
         _load(data)
+
+
+def test_each_module_of_the_package_is_what_its_name_imports() -> None:
+    # `import doudizhu.x as m` binds the package's attribute x: a function named x would hide the module.
+    modules = {info.name for info in pkgutil.iter_modules(dz.__path__)}
+    shadowed = [name for name in modules if hasattr(dz, name) and not isinstance(getattr(dz, name), types.ModuleType)]
+    assert not shadowed
+    assert callable(dz.selfplay) and callable(dz.evaluate) and lockstep.TABLES == 256  # the names the guide uses

@@ -16,12 +16,11 @@ import doudizhu as dz  # noqa: E402
 from doudizhu.bots import TorchBot  # noqa: E402
 from doudizhu.cli import main  # noqa: E402
 from doudizhu.envs import VectorEnv  # noqa: E402
-from doudizhu.neural import DouZeroNet  # noqa: E402
 from doudizhu.train import TrainConfig, log, train  # noqa: E402
-from doudizhu.train.actors import Actor, choose, returns  # noqa: E402
+from doudizhu.train.actors import Actor, returns  # noqa: E402
 from doudizhu.train.buffer import Buffer  # noqa: E402
 from doudizhu.train.learner import Learner  # noqa: E402
-from doudizhu.train.models import STATE_WIDTH, DouZeroValueNet, build_all  # noqa: E402
+from doudizhu.value_networks import STATE_WIDTH, DouZeroNet, DouZeroValueNet, build_all, choose_batch  # noqa: E402
 
 torch.set_num_threads(1)
 DOUZERO = dz.Rules.preset("douzero")
@@ -112,7 +111,7 @@ def test_a_checkpoint_plays_as_the_networks_did_and_a_resumed_run_counts_on(run_
     rebuilt = build_all("small")
     for name, net in rebuilt.items():
         net.load_state_dict(payload["nets"][name])
-    assert np.array_equal(bot.choose_batch(batch), choose(rebuilt, batch))
+    assert np.array_equal(bot.choose_batch(batch), choose_batch(rebuilt, batch))
     rows = log.read(str(run_dir))
     assert rows and rows[-1]["frames"] == payload["counters"]["frames"]
 

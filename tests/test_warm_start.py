@@ -24,8 +24,8 @@ from doudizhu.bots import Neural
 torch = pytest.importorskip("torch")
 from doudizhu.train import network_file, recipe  # noqa: E402
 from doudizhu.train.bidding import PAYOUT_SCALE, BidConfig, fit, train_bidding  # noqa: E402
-from doudizhu.train.models import STATE_WIDTH, SmallNet  # noqa: E402
 from doudizhu.train.warm import WarmConfig, learn_chunk, learning_rate, warm_start  # noqa: E402
+from doudizhu.value_networks import STATE_WIDTH, SmallNet  # noqa: E402
 
 torch.set_num_threads(1)
 DOUZERO, STANDARD, CALL_ROB = dz.Rules.preset("douzero"), dz.Rules.preset("standard"), dz.Rules(bidding="call_rob")

@@ -31,7 +31,7 @@ import os as _os
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _metadata_version
 
-from . import _core, actions, bots, encode, record, render
+from . import _core, _python_methods, actions, bots, encode, record, render
 from ._core import (
     ACTION_DTYPE,
     MOVE_DTYPE,
@@ -71,18 +71,14 @@ from ._core import (
     solve_moves,
 )
 from .checks import PlayCheck, can_play
-from .evaluate import Evaluation, evaluate
+from .evaluation import Evaluation, evaluate
 from .match import Match
-from .selfplay import SelfPlayResult, selfplay
+from .selfplay_result import SelfPlayResult, selfplay
 
 # The network the "neural" policy plays ships in the package (read at its first use).
 _core._set_shipped_network(_os.path.join(_os.path.dirname(__file__), "networks", "neural.ddzn"))
-# Records are Python (record.py) over the core's Game.deals and Game.origin.
-setattr(Game, "to_record", record.to_record)  # noqa: B010 (a method of a C++ class, set from Python)
-setattr(Game, "from_record", staticmethod(record.from_record))  # noqa: B010
-# Pictures in Jupyter (render.py).
-for _drawn in (Cards, Move, Game):
-    setattr(_drawn, "_repr_svg_", render.svg)  # noqa: B010
+# Game.to_record, Game.from_record and the Jupyter pictures: the C++ classes' Python methods.
+_python_methods.install()
 
 __all__ = [
     "ACTION_DTYPE",

@@ -14,8 +14,8 @@ from ._core import POLICIES, Cards, Rules, legal_moves
 from ._progress import progress_bar, status_line
 from .bots import Bot, Neural, is_network_file
 from .encode import douzero_layout
-from .evaluate import evaluate, print_progress
-from .selfplay import SelfPlayResult, selfplay
+from .evaluation import evaluate, print_progress
+from .selfplay_result import SelfPlayResult, selfplay
 
 
 # ---------------------------------------------------------------------------- moves

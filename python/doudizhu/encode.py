@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, TypedDict, Union
+from typing import Literal, TypedDict, Union, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -34,6 +34,7 @@ from . import _core
 from ._core import HISTORY_LENGTH, Action, Game, Rules, bid_feature_width, bid_features
 
 __all__ = [
+    "DOUZERO_LAYOUT",
     "DOUZERO_POSITIONS",
     "HISTORY_LENGTH",
     "OBSERVATION_LAYOUT",
@@ -139,10 +140,6 @@ def observation_batch(games: Sequence[Game], seats: _Seats = None) -> npt.NDArra
     return _core.encode_observation_batch(games, seats)
 
 
-DOUZERO_POSITIONS: tuple[str, str, str] = ("landlord", "landlord_down", "landlord_up")
-"""DouZero's positions: the landlord, the seat after it in play, the seat before it.
-Four seats add ``landlord_across`` between the last two (:attr:`DouZeroLayout.positions`)."""
-
 _DouZeroPosition = Literal["landlord", "landlord_down", "landlord_across", "landlord_up"]
 
 
@@ -231,6 +228,16 @@ def douzero_layout(rules: Rules | None = None) -> DouZeroLayout:
         action=_slices(d["action"]),
         z=(int(d["z"][0]), int(d["z"][1])),
     )
+
+
+DOUZERO_LAYOUT: DouZeroLayout = douzero_layout(Rules.preset("douzero"))
+"""DouZero 1.1.0's own layout (three seats, one deck, no wild cards), as the core defines
+it: the positions, the widths of ``x_no_action`` and of an action, the shape of ``z``. The
+networks of :mod:`doudizhu.value_networks` and :mod:`doudizhu.neural` are sized from it."""
+
+DOUZERO_POSITIONS: tuple[str, str, str] = cast("tuple[str, str, str]", DOUZERO_LAYOUT.positions)
+"""DouZero's positions: the landlord, the seat after it in play, the seat before it.
+Four seats add ``landlord_across`` between the last two (:attr:`DouZeroLayout.positions`)."""
 
 
 class DouZeroObservation(TypedDict):

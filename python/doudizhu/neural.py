@@ -1,18 +1,23 @@
-"""Neural bots (PyTorch: the ``[train]`` extra): DouZero's value networks on this engine.
+"""Neural bots (PyTorch: the ``[train]`` extra): value networks playing this engine.
 
-:class:`DouZeroNet` has the layout of DouZero 1.1.0's networks (an LSTM over the history
-of the last plays, then six dense layers giving one value per legal action), so the
-``.ckpt`` files DouZero publishes and saves (a ``state_dict`` per position) load into it
-unchanged. :class:`DouZeroBot` plays three of them, one per position, through
-:func:`doudizhu.encode.douzero`: the action with the highest value, as DouZero's
-``DeepAgent`` plays. Unlike DouZero it runs the LSTM once per decision rather than once
-per legal action (the history is the same for every action, so the values are equal).
+:class:`DouZeroBot` plays DouZero 1.1.0's three networks (:class:`DouZeroNet`, whose
+layout the ``.ckpt`` files DouZero publishes and saves, a ``state_dict`` per position,
+load into unchanged), one per position, through :func:`doudizhu.encode.douzero`: the
+action with the highest value, as DouZero's ``DeepAgent`` plays. Unlike DouZero it runs the
+LSTM once per decision rather than once per legal action (the history is the same for
+every action, so the values are equal).
 
 :class:`TorchBot` plays a checkpoint of :mod:`doudizhu.train` (its three networks, of
 either layout) the same way, and a whole :class:`~doudizhu.envs.VectorEnv` batch of
 tables in one pass per position (:meth:`TorchBot.choose_batch`). Both score every decision
 of an ``act_many(games)`` call in one pass per position (``selfplay`` and ``evaluate``
 hand them all their tables waiting on them at once).
+
+The networks are defined in :mod:`doudizhu.value_networks` and the trainer's checkpoints
+read by :mod:`doudizhu.checkpoint`, neither of which imports the trainer
+(:mod:`doudizhu.train`); the trainer imports this module (its evaluations play a
+:class:`TorchBot`). One import runs the other way, when a network file is read (see
+:class:`TorchBot`).
 """
 
 from __future__ import annotations
@@ -31,56 +36,26 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
+from . import checkpoint as saved
 from . import encode
 from ._core import Action, Game, Network, choose_action
 from .bots import is_network_file
-from .encode import bid_features
+from .encode import DOUZERO_POSITIONS, bid_features
+from .value_networks import ACTION_WIDTH, STATE_WIDTH, DouZeroNet, ValueNet, batch_values, choose_batch
 
-if TYPE_CHECKING:  # the trainer imports this module: only its types here
+if TYPE_CHECKING:
     import numpy.typing as npt
 
+    from .checkpoint import CheckpointLike
     from .encode import DouZeroObservation
     from .envs.vector import Batch
-    from .train.checkpoint import CheckpointLike
-    from .train.models import ValueNet
 
 #: DouZero's positions, and the width of each one's per-action features (x_batch columns).
-POSITIONS = ("landlord", "landlord_up", "landlord_down")
-FEATURE_WIDTH = {"landlord": 373, "landlord_up": 484, "landlord_down": 484}
-HISTORY_WIDTH = 162  # one row of z: three plays of 54 card slots each
-ACTION_WIDTH = 54  # an action's cards: DouZero's 4 x 13 + 2 jokers
-_HIDDEN = 512
-_LSTM = 128
+POSITIONS = DOUZERO_POSITIONS
+FEATURE_WIDTH = {position: width + ACTION_WIDTH for position, width in STATE_WIDTH.items()}
 
 #: A checkpoint: a path to a ``.ckpt``/``.pt`` file of a ``state_dict``, or the dict itself.
 Checkpoint = Union[str, "os.PathLike[str]", Mapping[str, Any]]
-
-
-class DouZeroNet(nn.Module):
-    """One position's value network in DouZero's layout: ``lstm``, ``dense1`` .. ``dense6``."""
-
-    def __init__(self, feature_width: int) -> None:
-        super().__init__()
-        self.lstm = nn.LSTM(HISTORY_WIDTH, _LSTM, batch_first=True)
-        self.dense1 = nn.Linear(feature_width + _LSTM, _HIDDEN)
-        self.dense2 = nn.Linear(_HIDDEN, _HIDDEN)
-        self.dense3 = nn.Linear(_HIDDEN, _HIDDEN)
-        self.dense4 = nn.Linear(_HIDDEN, _HIDDEN)
-        self.dense5 = nn.Linear(_HIDDEN, _HIDDEN)
-        self.dense6 = nn.Linear(_HIDDEN, 1)
-
-    def forward(self, z: torch.Tensor, x: torch.Tensor, owner: torch.Tensor | None = None) -> torch.Tensor:
-        """Values ``(rows, 1)`` of ``x`` (rows of features) after the histories ``z``.
-
-        ``z`` is ``(rows, 5, 162)`` as DouZero feeds it, or ``(1, 5, 162)`` for one history
-        shared by every row (computed once); with ``owner`` (each row's index into ``z``),
-        one history per decision of several (each computed once)."""
-        history = self.lstm(z)[0][:, -1, :]
-        history = history.expand(x.shape[0], -1) if owner is None else history[owner]
-        h = torch.cat([history, x], dim=-1)
-        for layer in (self.dense1, self.dense2, self.dense3, self.dense4, self.dense5):
-            h = torch.relu(layer(h))
-        return self.dense6(h)  # type: ignore[no-any-return]
 
 
 def load_douzero_net(position: str, checkpoint: Checkpoint) -> DouZeroNet:
@@ -228,6 +203,9 @@ class TorchBot(_ValueBot):
 
     def __init__(self, checkpoint: CheckpointLike) -> None:
         if is_network_file(checkpoint):
+            # Network files are read by the module that writes them, in the trainer's package
+            # (which imports this one): imported only when one is read, so that importing this
+            # module imports no trainer.
             from .train import network_file
 
             self.model = "small"
@@ -235,8 +213,6 @@ class TorchBot(_ValueBot):
             self.nets: dict[str, ValueNet] = dict(play)
             self.reads_plan = any(net.reads_plan for net in self.nets.values())
             return
-        from .train import checkpoint as saved
-
         payload = saved.load(checkpoint)
         self.model = str(payload["model"])
         self.nets = saved.nets_of(payload)
@@ -251,13 +227,11 @@ class TorchBot(_ValueBot):
         return bot
 
     def _values(self, observations: Sequence[DouZeroObservation], planned: torch.Tensor | None) -> torch.Tensor:
-        from .train.models import STATE_WIDTH, batch_values
-
         counts = [len(obs["legal_actions"]) for obs in observations]
         x_no_action = np.zeros((len(observations), max(STATE_WIDTH.values())), dtype=np.int8)
         for row, obs in zip(x_no_action, observations):
             row[: len(obs["x_no_action"])] = obs["x_no_action"]  # the landlord's is narrower
-        position = [encode.DOUZERO_POSITIONS.index(obs["position"]) for obs in observations]  # batch_values' order
+        position = [DOUZERO_POSITIONS.index(obs["position"]) for obs in observations]  # batch_values' order
         planes = np.concatenate([obs["x_batch"][:, len(obs["x_no_action"]):] for obs in observations])
         _, owner = _action_rows(counts, range(len(observations)))
         return batch_values(self.nets, torch.from_numpy(np.stack([obs["z"] for obs in observations])),
@@ -267,9 +241,7 @@ class TorchBot(_ValueBot):
     def choose_batch(self, batch: Batch) -> npt.NDArray[np.int64]:
         """The choice of every decision of a ``VectorEnv(features="douzero")`` batch, for
         ``env.step``."""
-        from .train.actors import choose
-
-        return choose(self.nets, batch)
+        return choose_batch(self.nets, batch)
 
     def __repr__(self) -> str:
         return f"TorchBot(model={self.model!r})"

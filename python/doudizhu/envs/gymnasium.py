@@ -39,8 +39,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .._core import POLICIES, Game, Rules, choose_action
 from ..bots import builtin
-from ..selfplay import Player, Policy, choose, seat_players
-from ._table import RENDER_MODES, Observation, Table, check_options, observation_space
+from ..lockstep import Player, Policy, choose, seat_players
+from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, observation_space
 
 __all__ = ["ENV_ID", "DouDizhuEnv"]
 
@@ -71,11 +71,11 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         render_mode: str | None = None,
     ) -> None:
         check_options(reward_scale, illegal_reward, render_mode)
-        self._table = Table(rules)
-        seats = self._table.seats
+        self._hand = EnvironmentHand(rules)
+        seats = self._hand.seats
         if seat is not None and (isinstance(seat, bool) or seat not in range(seats)):
             raise ValueError(f"seat must be in 0..{seats - 1} or None (a random seat each hand), not {seat!r}")
-        self.space = self._table.space
+        self.space = self._hand.space
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.opponents = _policies(opponents, seats - 1)
@@ -83,28 +83,28 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.observation_space = observation_space(self.space)
-        self.action_space = spaces.Discrete(self._table.actions)
+        self.action_space = spaces.Discrete(self._hand.actions)
         self._ended: bool | None = None  # whether the episode has ended; None before the first reset
 
     @property
     def game(self) -> Game:
         """The :class:`doudizhu.Game` of the hand in play."""
-        return self._table.game
+        return self._hand.game
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The agent's legal action ids as a bool array."""
-        return self._table.mask(self.seat).astype(bool)
+        return self._hand.mask(self.seat).astype(bool)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         while True:
-            self._table.deal(self.np_random)
+            self._hand.deal(self.np_random)
             if self.fixed_seat is None:
-                self.seat = int(self.np_random.integers(self._table.seats))
+                self.seat = int(self.np_random.integers(self._hand.seats))
             self._bots_play()
-            if not self._table.over:
+            if not self._hand.over:
                 break
         self._ended = False
         return self._observe(), self._info()
@@ -116,37 +116,37 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
             raise ResetNeeded("call reset() before step(): no hand is dealt yet")
         if self._ended:
             raise ResetNeeded("the episode is over: call reset() for the next hand")
-        if not self._table.play(action):
+        if not self._hand.play(action):
             if self.illegal_reward is None:
-                raise self._table.illegal(action)
+                raise self._hand.illegal(action)
             self._ended = True
             return self._observe(), float(self.illegal_reward), True, False, {**self._info(), "illegal_action": True}
         self._bots_play()
-        self._ended = self._table.over
+        self._ended = self._hand.over
         reward, info = 0.0, self._info()
-        if self._table.over:
-            payouts = self._table.payouts(self.reward_scale)
+        if self._hand.over:
+            payouts = self._hand.payouts(self.reward_scale)
             reward, info["payouts"] = payouts[self.seat], payouts
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, self._table.over, False, info
+        return self._observe(), reward, self._hand.over, False, info
 
     def _bots_play(self) -> None:
-        game = self._table.game
+        game = self._hand.game
         while (to_move := game.to_move) is not None and to_move != self.seat:
-            player = self.opponents[(to_move - self.seat) % self._table.seats - 1]
+            player = self.opponents[(to_move - self.seat) % self._hand.seats - 1]
             in_core = builtin(player)
             game.step(choose_action(game, in_core, int(self.np_random.integers(2**63))) if in_core is not None
                       else choose(player, game))
 
     def _observe(self) -> Observation:
-        return self._table.observe(self.seat)
+        return self._hand.observe(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._table.mask(self.seat), "seat": self.seat}
+        return {"action_mask": self._hand.mask(self.seat), "seat": self.seat}
 
     def render(self) -> str | None:
-        return self._table.show(self.render_mode)
+        return self._hand.show(self.render_mode)
 
 
 if ENV_ID not in gym.registry:

@@ -28,7 +28,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PettingZoo and Gymnasium", "envs") from error
 
 from .._core import Rules
-from ._table import RENDER_MODES, Observation, Table, check_options, observation_space
+from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, observation_space
 
 __all__ = ["env", "raw_env"]
 
@@ -53,23 +53,23 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     ) -> None:
         super().__init__()
         check_options(reward_scale, illegal_reward, render_mode)
-        self._table = Table(rules)
-        self.space = self._table.space
+        self._hand = EnvironmentHand(rules)
+        self.space = self._hand.space
         self.reward_scale = reward_scale
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        self.possible_agents = [f"seat_{seat}" for seat in range(self._table.seats)]
+        self.possible_agents = [f"seat_{seat}" for seat in range(self._hand.seats)]
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         obs_space = observation_space(self.space)
         self.observation_spaces = {agent: obs_space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(self._table.actions) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self._hand.actions) for agent in self.possible_agents}
         self._rng = np.random.default_rng()
         self._dealt = False  # the table's game is a placeholder until the first reset()
 
     @property
     def game(self) -> Any:
         """The :class:`doudizhu.Game` of the hand in play."""
-        return self._table.game
+        return self._hand.game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -80,7 +80,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self._table.deal(self._rng)
+        self._hand.deal(self._rng)
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -93,7 +93,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     def observe(self, agent: str) -> Observation:
         if not self._dealt:
             EnvLogger.error_observe_before_reset()
-        return self._table.observe(self.agent_name_mapping[agent])
+        return self._hand.observe(self.agent_name_mapping[agent])
 
     def step(self, action: Any) -> None:
         # PettingZoo's order, as its wrapper enforces it: no step before reset(), nor once
@@ -107,14 +107,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self._cumulative_rewards[agent] = 0.0
         seat = self.agent_name_mapping[agent]
         self.rewards = {a: 0.0 for a in self.agents}
-        if not self._table.play(action):
+        if not self._hand.play(action):
             if self.illegal_reward is None:
-                raise self._table.illegal(action)
+                raise self._hand.illegal(action)
             self.rewards[agent] = float(self.illegal_reward)
             self.infos[agent]["illegal_action"] = True
             self._end_hand(seat)
-        elif self._table.over:
-            self.rewards = dict(zip(self.possible_agents, self._table.payouts(self.reward_scale)))
+        elif self._hand.over:
+            self.rewards = dict(zip(self.possible_agents, self._hand.payouts(self.reward_scale)))
             self._end_hand(seat)
         else:
             self.agent_selection = self.possible_agents[self.game.to_move]
@@ -124,10 +124,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
 
     def _end_hand(self, last_seat: int) -> None:
         self.terminations = {a: True for a in self.agents}
-        self.agent_selection = self.possible_agents[(last_seat + 1) % self._table.seats]
+        self.agent_selection = self.possible_agents[(last_seat + 1) % self._hand.seats]
 
     def render(self) -> str | None:
-        return self._table.show(self.render_mode)
+        return self._hand.show(self.render_mode)
 
     def close(self) -> None:
         pass

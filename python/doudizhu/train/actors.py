@@ -3,7 +3,7 @@
 An actor plays ``tables`` tables of the ``douzero`` preset in C++, every seat a learner
 (as DouZero's actors, which train all three positions at once). Per step it scores every
 legal action of every table with the position's network (once per batch, see
-:func:`~doudizhu.train.models.batch_values`), plays the best one, or with probability
+:func:`~doudizhu.value_networks.batch_values`), plays the best one, or with probability
 ``epsilon`` a uniformly drawn legal action, and keeps the chosen action's inputs. When a
 hand ends, each of its decisions gets the hand's return for the seat that made it
 (:func:`returns`) and becomes a sample of its position.
@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-import torch
 
 from .. import encode
 from .._core import Rules
 from ..envs.vector import Batch, Finished, VectorEnv
+from ..value_networks import ACTION_WIDTH, HISTORY_ROWS, HISTORY_WIDTH, STATE_WIDTH, ValueNet, choose_batch
 from .buffer import Samples
-from .models import STATE_WIDTH, ValueNet, batch_values
 
 OBJECTIVES = ("adp", "wp")
 # Steps kept per table: more than any hand's decisions (54 cards, at most two passes a play).
@@ -47,29 +46,6 @@ def returns(objective: str, payouts: npt.NDArray[np.int64], landlord: int,
     return out
 
 
-def choose(nets: dict[str, ValueNet], batch: Batch) -> npt.NDArray[np.int64]:
-    """The greedy choice of every decision of a ``features="douzero"`` batch; a decision with
-    one legal action is not scored."""
-    assert batch.z is not None and batch.x_no_action is not None and batch.position is not None
-    assert batch.action_planes is not None
-    counts = np.diff(batch.offsets)
-    rows = np.flatnonzero(counts > 1)
-    values = np.zeros(len(batch.actions), dtype=np.float32)
-    if len(rows):
-        scored = np.repeat(counts > 1, counts)
-        owner = np.repeat(np.arange(len(rows)), counts[rows])
-        with torch.inference_mode():
-            values[scored] = batch_values(
-                nets,
-                torch.from_numpy(batch.z[rows]),
-                torch.from_numpy(batch.x_no_action[rows]),
-                torch.from_numpy(batch.position[rows].astype(np.int64)),
-                torch.from_numpy(batch.action_planes[scored]),
-                torch.from_numpy(owner),
-            ).numpy()
-    return batch.argmax(values)
-
-
 class Actor:
     """``tables`` tables played by ``nets`` (shared, not copied), yielding samples."""
 
@@ -82,9 +58,9 @@ class Actor:
                              threads=threads)
         self._rng = np.random.default_rng(seed)
         # The last _RING steps' chosen inputs, by step (mod _RING) and table.
-        self._z = np.zeros((_RING, tables, 5, 162), dtype=np.int8)
-        self._x = np.zeros((_RING, tables, 430), dtype=np.int8)
-        self._planes = np.zeros((_RING, tables, 54), dtype=np.int8)
+        self._z = np.zeros((_RING, tables, HISTORY_ROWS, HISTORY_WIDTH), dtype=np.int8)
+        self._x = np.zeros((_RING, tables, max(STATE_WIDTH.values())), dtype=np.int8)
+        self._planes = np.zeros((_RING, tables, ACTION_WIDTH), dtype=np.int8)
         self._position = np.zeros((_RING, tables), dtype=np.int8)
         self._seat = np.zeros((_RING, tables), dtype=np.int8)
         self._start = np.zeros(tables, dtype=np.int64)  # the step of each table's first decision of its hand
@@ -96,7 +72,7 @@ class Actor:
         """One decision per table; returns the samples of the hands that ended."""
         batch = self._batch
         samples = self._finish(batch.finished)
-        choices = choose(self.nets, batch)
+        choices = choose_batch(self.nets, batch)
         explore = self._rng.random(len(choices)) < self.epsilon
         choices[explore] = self._rng.integers(np.diff(batch.offsets)[explore])
         self._record(batch, choices)
@@ -139,4 +115,4 @@ class Actor:
         return out
 
 
-__all__ = ["OBJECTIVES", "Actor", "choose", "returns"]
+__all__ = ["OBJECTIVES", "Actor", "returns"]

@@ -22,8 +22,8 @@ import torch
 
 from .._core import Network, Rules, bid_samples
 from ..bots import Neural
+from ..value_networks import SmallNet
 from . import network_file
-from .models import SmallNet
 
 PAYOUT_SCALE = 8.0  # payouts are fitted in units of 8 stakes, so that targets are near 1
 

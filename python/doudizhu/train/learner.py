@@ -9,8 +9,8 @@ import torch
 from torch import nn
 
 from .. import encode
+from ..value_networks import ValueNet
 from .buffer import Samples
-from .models import ValueNet
 
 
 class Learner:

@@ -22,7 +22,7 @@ from torch import nn
 from .. import encode
 from .._core import NETWORK_MAGIC, NETWORK_VERSION, Network, Rules
 from ..encode import bid_feature_width
-from .models import STATE_WIDTH, SmallNet
+from ..value_networks import STATE_WIDTH, SmallNet
 
 BID_MODES = ("classic", "call_rob")
 BID_OUTPUTS = {"classic": 4, "call_rob": 2}  # classic: pass, 1, 2, 3; call and rob: no, yes

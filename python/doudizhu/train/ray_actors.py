@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 import torch
 
 from .._extras import missing_extra
+from ..value_networks import ValueNet, build_all
 from .actors import Actor
 from .buffer import Samples
-from .models import ValueNet, build_all
 
 if TYPE_CHECKING:
-    from . import TrainConfig
+    from .loop import TrainConfig
 
 _STEPS_PER_CALL = 16
 

@@ -32,10 +32,10 @@ import torch
 from .. import __version__
 from .._core import Network, Rules
 from ..bots import DeterminizedBot, Neural
-from ..evaluate import evaluate
+from ..evaluation import evaluate
+from ..value_networks import SmallNet
 from . import network_file
 from .bidding import BidConfig, train_bidding
-from .models import SmallNet
 from .plot import learning_curve_if_possible
 from .warm import WarmConfig, WarmCounters, warm_start
 

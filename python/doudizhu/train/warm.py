@@ -23,7 +23,7 @@ import torch
 
 from .. import encode
 from .._core import Rules, teacher_samples
-from .models import STATE_WIDTH, SmallNet
+from ..value_networks import STATE_WIDTH, SmallNet
 
 OBJECTIVES = ("wp", "adp")
 

@@ -47,10 +47,11 @@ from starlette.routing import Route
 
 from .._core import ActionType, Game, Rules, choose_action, game_seed, playout
 from . import inputs, players, replays, views
+from .against_bots import HUMAN
+from .against_bots import HandAgainstBots as Table
 from .guard import LOOPBACK_NAMES, Guard
 from .inputs import ApiError
 from .sessions import COOKIE, Session, SessionStore
-from .table import HUMAN, Table
 
 _T = TypeVar("_T")
 _STATIC = pathlib.Path(__file__).parent / "static"

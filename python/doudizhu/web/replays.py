@@ -19,7 +19,7 @@ import zipfile
 from typing import Any
 
 from .._core import Action, Cards, Game, Rules, actions_from_rows, selfplay_deal
-from ..selfplay import SelfPlayResult
+from ..selfplay_result import SelfPlayResult
 
 # A saved run is compressed; bound what it may expand to, not only what was uploaded.
 MAX_NPZ_EXPANDED = 256 * 1024 * 1024

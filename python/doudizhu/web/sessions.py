@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .against_bots import HandAgainstBots
     from .replays import Replay
-    from .table import Table
 
 COOKIE = "ddz_session"
 _TOKEN_BYTES = 32
@@ -29,7 +29,7 @@ class Session:
     to be stepped from two threads at once, and requests run on a thread pool."""
 
     token: str
-    table: Table | None = None
+    table: HandAgainstBots | None = None  # the hand being played
     replay: Replay | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 

@@ -72,8 +72,9 @@ def check_options(reward_scale: float, illegal_reward: float | None, render_mode
         raise ValueError("illegal_reward must be a finite number or None")
 
 
-class Table:
-    """The hand in play, dealt from an environment's random generator."""
+class EnvironmentHand:
+    """The hand an environment plays: dealt from its random generator, played by action ids
+    (a wild-card play in up to three steps), seen by one seat at a time."""
 
     def __init__(self, rules: Rules | None) -> None:
         if rules is not None and not isinstance(rules, Rules):

@@ -1,12 +1,13 @@
-"""Self-play: many whole games, generated in C++ on all cores, returned as NumPy arrays."""
+"""Self-play: many whole games, generated in C++ on all cores, returned as NumPy arrays
+(:func:`selfplay`, exported as ``doudizhu.selfplay``, and its :class:`SelfPlayResult`).
+Games with Python players are played by :mod:`doudizhu.lockstep`."""
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Union, cast
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -14,14 +15,8 @@ import numpy.typing as npt
 from . import _core, _saved
 from ._core import ACTION_DTYPE, Action, ActionType, Game, Rules
 from ._extras import missing_extra
-from .bots import Bot, act_many, builtin
-
-#: A custom agent: given what the seat knows and the legal actions, the action to take.
-PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
-#: A player of one seat: a built-in name, a bot (``act(game)``) or a PolicyFn.
-Player = Union[str, Bot, PolicyFn]
-Policy = Union[Player, Sequence[Player]]
-
+from .bots import builtin
+from .lockstep import GameToPlay, Player, Policy, play_many, seat_players
 
 _MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
 _PER_GAME = _saved.PER_GAME
@@ -121,7 +116,7 @@ def selfplay(
     given ``game.seat_view(seat)`` and the legal actions. Built-in players only: the games
     run in C++ on ``threads`` threads (default: every core) with the GIL released, and the
     same ``seed`` gives the same games whatever the thread count. With Python players the
-    same deals are played in Python, many at once in lock-step (:func:`play_many`: a bot
+    same deals are played in Python, many at once in lock-step (:func:`~doudizhu.lockstep.play_many`: a bot
     with ``act_many`` decides every table waiting on it in one call), the built-in seats
     still in C++. Games are numbered from ``first``: ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a
     run may be split into parts and put back together with :meth:`SelfPlayResult.concatenate`.
@@ -146,96 +141,6 @@ def selfplay(
         seats = [p or "random" for p in in_core]
         return SelfPlayResult(**_core.selfplay(games, seats, seed, threads, rules, record, first))
     return _python_selfplay(range(first, first + games), players, seed, rules, record)
-
-
-def seat_players(policy: Policy, seats: int) -> list[Player]:
-    """One player a seat: ``policy`` for every seat, or its entries one a seat."""
-    if isinstance(policy, (str, Bot)) or callable(policy):
-        return [policy] * seats
-    if not isinstance(policy, Sequence):
-        kind = type(policy).__name__
-        raise TypeError(f"policy must be a built-in name, a bot, a callable or one of those per seat, not {kind}")
-    players = list(policy)
-    if len(players) != seats:
-        raise ValueError(f"policy: give one policy, or one per seat ({seats})")
-    for player in players:
-        if not (isinstance(player, (str, Bot)) or callable(player)):
-            raise TypeError(f"policy: a seat's player must be a name, a bot or a callable, not {type(player).__name__}")
-    return players
-
-
-#: How many games the Python runners keep in play at once (see :func:`play_many`).
-TABLES = 256
-#: A game to play: the game, its players (one a seat) and the stream its built-in seats draw from.
-Table = tuple[Game, Sequence[Player], int]
-# A table in play: its index, game, players, their built-in names (None: Python) and stream.
-_InPlay = tuple[int, Game, Sequence[Player], list[Union[str, object, None]], int]
-
-
-def choose(player: Player, game: Game) -> Action:
-    """The action a Python player takes in ``game``, checked against the legal actions."""
-    return choose_many(player, [game])[0]
-
-
-def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
-    """The actions a Python player takes in ``games`` (each with one of its seats to move):
-    a bot's in one call (:func:`doudizhu.bots.act_many`), each checked against the legal actions."""
-    legal = [game.legal_actions() for game in games]
-    if isinstance(player, Bot):
-        actions = act_many(player, games)
-    else:
-        assert callable(player)
-        # The TypedDict is that dict.
-        actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), moves)
-                   for game, moves in zip(games, legal)]
-    for action, moves in zip(actions, legal):
-        if action not in moves:
-            raise ValueError(f"policy returned {action!r}, not one of the legal actions")
-    return actions
-
-
-def play_out(game: Game, players: Sequence[Player], stream: int) -> None:
-    """Plays ``game`` to the end: built-in seats in C++ (drawing from ``stream``), the others in Python."""
-    for _ in play_many([(game, players, stream)]):
-        pass
-
-
-def play_many(tables: Iterable[Table]) -> Iterator[tuple[int, Game]]:
-    """Plays every table to the end and yields ``(its index in tables, its game)`` as it ends.
-
-    Up to :data:`TABLES` tables are in play at once, in lock-step: the
-    built-in seats play in C++, then each Python player decides every table waiting on it in
-    one call (:func:`choose_many`), so a batching bot sees them all together. Each game is
-    played exactly as :func:`play_out` alone would play it; only the order of a bot's calls
-    across games differs."""
-    source = enumerate(tables)
-    active: list[_InPlay] = []
-    while True:
-        for index, (game, players, stream) in itertools.islice(source, TABLES - len(active)):
-            active.append((index, game, players, [builtin(p) for p in players], stream))
-        if not active:
-            return
-        waiting = []
-        for table in active:
-            index, game, _, names, stream = table
-            _core.play_builtin_seats(game, names, stream)
-            if game.phase == "over":
-                yield index, game
-            else:
-                waiting.append(table)
-        active = waiting
-        for player, games in _by_player(active).values():
-            for game, action in zip(games, choose_many(player, games)):
-                game.step(action)
-
-
-def _by_player(active: Sequence[_InPlay]) -> dict[int, tuple[Player, list[Game]]]:
-    """The waiting games grouped by the player to move (the same object: one group)."""
-    groups: dict[int, tuple[Player, list[Game]]] = {}
-    for _, game, players, _, _ in active:
-        player = players[cast(int, game.to_move)]
-        groups.setdefault(id(player), (player, []))[1].append(game)
-    return groups
 
 
 def _ray_selfplay(
@@ -264,7 +169,7 @@ def _python_selfplay(
     indices: range, players: Sequence[Player], seed: int, rules: Rules | None, record: bool
 ) -> SelfPlayResult:
     """The same deals as the C++ runner (game i from game_seed(seed, i)), with the Python seats played in Python."""
-    def tables() -> Iterator[Table]:
+    def tables() -> Iterator[GameToPlay]:
         for index in indices:
             deal_seed, first_bidder, stream = _core.selfplay_deal(rules, seed, index)
             yield Game(seed=deal_seed, rules=rules, first_bidder=first_bidder), players, stream
@@ -313,7 +218,4 @@ def _summary(game: Game, moves: int) -> dict[str, Any]:
     }
 
 
-__all__ = [
-    "TABLES", "Player", "Policy", "PolicyFn", "SelfPlayResult", "Table", "choose", "choose_many", "play_many",
-    "play_out", "seat_players", "selfplay",
-]
+__all__ = ["SelfPlayResult", "selfplay"]

@@ -15,7 +15,7 @@ from . import players
 HUMAN = 0
 
 
-class Table:
+class HandAgainstBots:
     """The person's game: ``rules`` a preset name, ``bots`` one name per seat but the person's."""
 
     def __init__(self, rules: str, bots: list[str], seed: int) -> None:
@@ -68,4 +68,4 @@ class Table:
             self.game.undo()
 
 
-__all__ = ["HUMAN", "Table"]
+__all__ = ["HUMAN", "HandAgainstBots"]

@@ -1,10 +1,11 @@
-"""Checkpoints: one ``torch.save`` file of everything a run needs to play or go on.
+"""The trainer's checkpoints: one ``torch.save`` file of everything a run needs to play or
+go on. :mod:`doudizhu.train` writes them; :class:`doudizhu.neural.TorchBot` plays them.
 
-A checkpoint is a dict: ``format``, ``model`` (the name of :mod:`.models`' layout),
-``nets`` (a state_dict per position), and for resuming ``config`` (the run's
-:class:`~doudizhu.train.TrainConfig` as a dict), ``optimizers`` and ``counters``. Only
-tensors, numbers, strings and containers of them are saved, so it loads with
-``weights_only=True``.
+A checkpoint is a dict: ``format``, ``model`` (the name of a
+:data:`~doudizhu.value_networks.MODELS` layout), ``nets`` (a state_dict per position), and
+for resuming ``config`` (the run's :class:`~doudizhu.train.TrainConfig` as a dict),
+``optimizers`` and ``counters``. Only tensors, numbers, strings and containers of them are
+saved, so it loads with ``weights_only=True``.
 """
 
 from __future__ import annotations
@@ -13,9 +14,14 @@ import os
 from collections.abc import Mapping
 from typing import Any, Union
 
-import torch
+from ._extras import missing_extra
 
-from .models import ValueNet, build_all
+try:
+    import torch
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise missing_extra(__name__, "PyTorch", "train") from error
+
+from .value_networks import ValueNet, build_all
 
 FORMAT = "doudizhu-train/1"
 FILE = "checkpoint.pt"

@@ -25,7 +25,7 @@ from . import _core
 from ._core import Game, Rules
 from ._progress import progress_bar
 from .bots import builtin
-from .selfplay import Player, Table, play_many
+from .lockstep import GameToPlay, Player, play_many
 
 _Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 _MAX_DEALS = 100_000_000
@@ -110,11 +110,11 @@ def _python_games(
     a: Player, b: Player, deals: int, rules: Rules, seed: int, progress: Callable[[int, int], None] | None
 ) -> dict[str, npt.NDArray[Any]]:
     """The games of the protocol, played with Python players in Python (as evaluate.hpp
-    orders them), many tables at once (:func:`~doudizhu.selfplay.play_many`)."""
+    orders them), many tables at once (:func:`~doudizhu.lockstep.play_many`)."""
     keys: list[tuple[int, int, bool]] = []  # (deal, seat, swapped) of each game, in order
     left: dict[int, int] = {}  # by deal: its games still in play
 
-    def tables() -> Iterator[Table]:
+    def tables() -> Iterator[GameToPlay]:
         for deal in range(deals):
             deal_seed, policy_seed, first_bidder, seats = _core.evaluation_deal(rules, seed, deal)
             left[deal] = 2 * len(seats)

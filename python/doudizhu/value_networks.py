@@ -1,32 +1,80 @@
-"""The value networks the trainer fits: one per DouZero position, split in two halves.
+"""The value networks: one per DouZero position, scoring each legal action of a decision.
 
-A value network scores one legal action of one decision. Every action of a decision
-shares that decision's history ``z`` and state ``x_no_action``, so each network here is
-evaluated in two halves: :meth:`ValueNet.decision` once per decision (the history
-encoder, and the state's share of the first dense layer), then :meth:`ValueNet.actions`
-once per action (the action's share of that layer, added to its decision's, and the
-rest of the dense layers). Splitting the first layer's weight by input columns gives the
-same values as the layer on the concatenated row, without a row per action.
+Every action of a decision shares that decision's history ``z`` and state ``x_no_action``,
+so each :class:`ValueNet` is evaluated in two halves: :meth:`ValueNet.decision` once per
+decision (the history encoder, and the state's share of the first dense layer), then
+:meth:`ValueNet.actions` once per action (the action's share of that layer, added to its
+decision's, and the rest of the dense layers). Splitting the first layer's weight by input
+columns gives the same values as the layer on the concatenated row, without a row per
+action. :func:`batch_values` scores a batch of decisions of mixed positions that way.
 
 - ``"small"`` (the default, sized for CPUs): the history flattened through one dense
-  layer, then three dense layers of 256.
-- ``"douzero"``: DouZero 1.1.0's layout, :class:`doudizhu.neural.DouZeroNet` (an LSTM of
-  128 over the history, six dense layers of 512); its state_dict is DouZero's.
+  layer, then three dense layers of 256 (:class:`SmallNet`).
+- ``"douzero"``: DouZero 1.1.0's layout, :class:`DouZeroNet` (an LSTM of 128 over the
+  history, six dense layers of 512), in halves (:class:`DouZeroValueNet`); its state_dict
+  is DouZero's, so the ``.ckpt`` files DouZero publishes load into it unchanged.
+
+The widths are the core's (:data:`doudizhu.encode.DOUZERO_LAYOUT`). This module is what
+both the bots (:mod:`doudizhu.neural`) and the trainer (:mod:`doudizhu.train`) build on;
+it imports neither.
 """
 
 from __future__ import annotations
 
-import torch
-from torch import nn
+from typing import TYPE_CHECKING
 
-from .. import encode
-from .._core import DOUZERO_X_WIDTHS
-from ..neural import ACTION_WIDTH, HISTORY_WIDTH, DouZeroNet
+import numpy as np
+import numpy.typing as npt
 
-HISTORY_ROWS = 5
-MODELS = ("small", "douzero")
+from ._extras import missing_extra
+
+try:
+    import torch
+    from torch import nn
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise missing_extra(__name__, "PyTorch", "train") from error
+
+from .encode import DOUZERO_LAYOUT, DOUZERO_POSITIONS
+
+if TYPE_CHECKING:
+    from .envs.vector import Batch
+
+#: The history ``z``: its rows (rounds of plays, oldest first) and each row's width.
+HISTORY_ROWS, HISTORY_WIDTH = DOUZERO_LAYOUT.z
+#: An action's cards: DouZero's 4 x 13 + 2 jokers.
+ACTION_WIDTH = DOUZERO_LAYOUT.action_width
 #: The width of each position's x_no_action (the landlord's is narrower), by name.
-STATE_WIDTH = dict(zip(encode.DOUZERO_POSITIONS, DOUZERO_X_WIDTHS))
+STATE_WIDTH = {position: DOUZERO_LAYOUT.width(position) for position in DOUZERO_POSITIONS}
+MODELS = ("small", "douzero")
+_DOUZERO_HIDDEN = 512  # DouZero's dense layers
+_DOUZERO_LSTM = 128  # and its history encoder
+
+
+class DouZeroNet(nn.Module):
+    """One position's value network in DouZero's layout: ``lstm``, ``dense1`` .. ``dense6``."""
+
+    def __init__(self, feature_width: int) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(HISTORY_WIDTH, _DOUZERO_LSTM, batch_first=True)
+        self.dense1 = nn.Linear(feature_width + _DOUZERO_LSTM, _DOUZERO_HIDDEN)
+        self.dense2 = nn.Linear(_DOUZERO_HIDDEN, _DOUZERO_HIDDEN)
+        self.dense3 = nn.Linear(_DOUZERO_HIDDEN, _DOUZERO_HIDDEN)
+        self.dense4 = nn.Linear(_DOUZERO_HIDDEN, _DOUZERO_HIDDEN)
+        self.dense5 = nn.Linear(_DOUZERO_HIDDEN, _DOUZERO_HIDDEN)
+        self.dense6 = nn.Linear(_DOUZERO_HIDDEN, 1)
+
+    def forward(self, z: torch.Tensor, x: torch.Tensor, owner: torch.Tensor | None = None) -> torch.Tensor:
+        """Values ``(rows, 1)`` of ``x`` (rows of features) after the histories ``z``.
+
+        ``z`` is ``(rows, 5, 162)`` as DouZero feeds it, or ``(1, 5, 162)`` for one history
+        shared by every row (computed once); with ``owner`` (each row's index into ``z``),
+        one history per decision of several (each computed once)."""
+        history = self.lstm(z)[0][:, -1, :]
+        history = history.expand(x.shape[0], -1) if owner is None else history[owner]
+        h = torch.cat([history, x], dim=-1)
+        for layer in (self.dense1, self.dense2, self.dense3, self.dense4, self.dense5):
+            h = torch.relu(layer(h))
+        return self.dense6(h)  # type: ignore[no-any-return]
 
 
 class ValueNet(nn.Module):
@@ -87,7 +135,7 @@ class SmallNet(ValueNet):
 
 
 class DouZeroValueNet(ValueNet):
-    """DouZero's network (``self.net``, a :class:`~doudizhu.neural.DouZeroNet`) in halves.
+    """DouZero's network (``self.net``, a :class:`DouZeroNet`) in halves.
 
     DouZero's ``dense1`` reads ``[lstm output, x_no_action, action]``; its weight's
     columns are cut at the action's, so the LSTM and the state's part run per decision."""
@@ -120,7 +168,7 @@ def build(model: str, position: str) -> ValueNet:
 
 def build_all(model: str) -> dict[str, ValueNet]:
     """One new network per position, by DouZero's position names."""
-    return {position: build(model, position) for position in encode.DOUZERO_POSITIONS}
+    return {position: build(model, position) for position in DOUZERO_POSITIONS}
 
 
 def batch_values(nets: dict[str, ValueNet], z: torch.Tensor, x_no_action: torch.Tensor, position: torch.Tensor,
@@ -133,7 +181,7 @@ def batch_values(nets: dict[str, ValueNet], z: torch.Tensor, x_no_action: torch.
     ``planned`` ``(A,)``. Each position's network runs once on its decisions and once on
     their actions."""
     values = torch.empty(len(planes))
-    for index, name in enumerate(encode.DOUZERO_POSITIONS):
+    for index, name in enumerate(DOUZERO_POSITIONS):
         rows = torch.nonzero(position == index).squeeze(1)
         if not len(rows):
             continue
@@ -146,4 +194,28 @@ def batch_values(nets: dict[str, ValueNet], z: torch.Tensor, x_no_action: torch.
     return values
 
 
-__all__ = ["MODELS", "STATE_WIDTH", "DouZeroValueNet", "SmallNet", "ValueNet", "batch_values", "build", "build_all"]
+def choose_batch(nets: dict[str, ValueNet], batch: Batch) -> npt.NDArray[np.int64]:
+    """The greedy choice of every decision of a ``features="douzero"`` batch; a decision with
+    one legal action is not scored."""
+    assert batch.z is not None and batch.x_no_action is not None and batch.position is not None
+    assert batch.action_planes is not None
+    counts = np.diff(batch.offsets)
+    rows = np.flatnonzero(counts > 1)
+    values = np.zeros(len(batch.actions), dtype=np.float32)
+    if len(rows):
+        scored = np.repeat(counts > 1, counts)
+        owner = np.repeat(np.arange(len(rows)), counts[rows])
+        with torch.inference_mode():
+            values[scored] = batch_values(
+                nets,
+                torch.from_numpy(batch.z[rows]),
+                torch.from_numpy(batch.x_no_action[rows]),
+                torch.from_numpy(batch.position[rows].astype(np.int64)),
+                torch.from_numpy(batch.action_planes[scored]),
+                torch.from_numpy(owner),
+            ).numpy()
+    return batch.argmax(values)
+
+
+__all__ = ["ACTION_WIDTH", "HISTORY_ROWS", "HISTORY_WIDTH", "MODELS", "STATE_WIDTH", "DouZeroNet", "DouZeroValueNet",
+           "SmallNet", "ValueNet", "batch_values", "build", "build_all", "choose_batch"]

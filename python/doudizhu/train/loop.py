@@ -1,0 +1,271 @@
+"""The training loop of Deep Monte-Carlo (DouZero's DMC) on :class:`~doudizhu.envs.VectorEnv`
+(PyTorch: the ``[train]`` extra).
+
+:func:`train` runs actors (:mod:`.actors`: epsilon-greedy, every seat a learner, the
+networks evaluated once per batch of tables) and a learner (:mod:`.learner`: each
+position's network fitted by mean squared error to the Monte-Carlo return of the actions
+it chose, each sample learned once) until ``minutes`` of training or ``frames`` learned
+samples, with checkpoints, a log, periodic evaluation and a learning curve in ``out``.
+
+By default actors and learner alternate in this process: the environment steps in C++ on
+``threads`` threads and the networks run on as many torch threads, so a seed gives the
+same run twice. With ``ray_address`` the actors are ``ray_actors`` Ray actors
+(:mod:`.ray_actors`) and the learner stays here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .._extras import missing_extra
+
+try:
+    import torch
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise missing_extra(__name__, "PyTorch", "train") from error
+
+from .. import checkpoint, encode
+from .._core import Rules
+from ..evaluation import evaluate
+from ..neural import TorchBot
+from ..value_networks import MODELS, ValueNet, build_all
+from .actors import OBJECTIVES, Actor
+from .buffer import Buffer, Samples
+from .learner import Learner
+from .log import EVAL_OPPONENTS, Log
+
+if TYPE_CHECKING:
+    from .ray_actors import RayActors
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainConfig:
+    """A run's settings. DouZero's defaults where DouZero has the setting (epsilon,
+    optimizer, clipping); the batch and learning rate are the small model's."""
+
+    model: str = "small"  # "small" (sized for CPUs) or "douzero" (DouZero's layout)
+    objective: str = "adp"  # "adp" (DouZero's default) or "wp"
+    minutes: float | None = 5.0  # training time, evaluation excluded (None: no limit)
+    frames: int | None = None  # stop after this many samples learned (None: no limit)
+    seed: int = 0
+    # torch threads (set for the process) and the environment's: one is fastest for these small
+    # matrices on a shared 2-core machine, where a second torch thread waits on the other jobs
+    threads: int = 1
+    tables: int = 256  # tables per actor
+    epsilon: float = 0.01  # exploration: the share of uniformly drawn actions
+    batch_size: int = 1024  # samples per learner step (DouZero: 32 x 100 = 3,200)
+    learning_rate: float = 5e-4  # RMSprop (DouZero: 1e-4)
+    alpha: float = 0.99
+    rms_eps: float = 1e-5
+    max_grad_norm: float = 40.0
+    checkpoint_minutes: float = 5.0  # between checkpoints
+    eval_minutes: float | None = 5.0  # between evaluations (None: none)
+    eval_deals: int = 200  # deals per opponent (each played twice, roles swapped)
+    report_seconds: float = 10.0  # between log rows (and progress lines)
+    ray_address: str | None = None  # "local": a Ray started here; an address: that cluster
+    ray_actors: int = 2
+
+    def __post_init__(self) -> None:
+        if self.model not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, not {self.model!r}")
+        if self.objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {self.objective!r}")
+        if self.threads < 1 or self.tables < 1 or self.batch_size < 1 or self.ray_actors < 1:
+            raise ValueError("threads, tables, batch_size and ray_actors must be at least 1")
+
+
+@dataclasses.dataclass
+class Counters:
+    """How far a run has got; saved in checkpoints, so a resumed run goes on counting."""
+
+    frames: int = 0  # samples learned
+    hands: int = 0
+    learner_steps: int = 0
+    seconds: float = 0.0  # training time, evaluation excluded
+    losses: dict[str, float] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainResult:
+    counters: Counters
+    nets: dict[str, ValueNet]
+    evaluations: list[dict[str, float]]  # the log's evaluation rows
+
+
+#: progress(counters, frames per second, latest WP against random or None)
+Progress = Callable[[Counters, float, "float | None"], None]
+
+
+def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume: bool = False,
+          progress: Progress | None = None) -> TrainResult:
+    """Trains by ``config``; with ``out``, writes ``checkpoint.pt``, ``log.csv`` and
+    ``learning_curve.png`` there. ``resume``: go on from ``out``'s checkpoint (its
+    networks, optimizers, counters and config, ``config``'s limits and intervals)."""
+    folder = os.fspath(out) if out is not None else None
+    if folder is not None:
+        os.makedirs(folder, exist_ok=True)
+    torch.manual_seed(config.seed)
+    torch.set_num_threads(config.threads)
+    nets = build_all(config.model)
+    learner = Learner(nets, config.learning_rate, config.alpha, config.rms_eps, config.max_grad_norm)
+    counters = Counters()
+    if resume:
+        if folder is None:
+            raise ValueError("resume needs out, the run's folder")
+        config, counters = _restore(config, folder, nets, learner)
+    return _Run(config, folder, nets, learner, counters, progress).loop()
+
+
+def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet],
+             learner: Learner) -> tuple[TrainConfig, Counters]:
+    """Loads a run's checkpoint into the networks and the learner; its config, with
+    ``config``'s limits and intervals."""
+    payload = checkpoint.load(folder)
+    saved = TrainConfig(**payload["config"])
+    for name, net in nets.items():
+        if saved.model != config.model:
+            raise ValueError(f"the checkpoint's model is {saved.model!r}, not {config.model!r}")
+        net.load_state_dict(payload["nets"][name])
+    learner.load_state_dict(payload["optimizers"])
+    kept = ("minutes", "frames", "checkpoint_minutes", "eval_minutes", "eval_deals", "report_seconds", "threads")
+    return dataclasses.replace(saved, **{k: getattr(config, k) for k in kept}), Counters(**payload["counters"])
+
+
+class _LocalActor:
+    """The actor of a run in this process, as a source of samples."""
+
+    def __init__(self, actor: Actor) -> None:
+        self.actor = actor
+
+    def collect(self) -> tuple[list[dict[str, Samples]], int]:
+        """One step's samples, and the hands that ended."""
+        before = self.actor.hands
+        samples = self.actor.step()
+        return [samples], self.actor.hands - before
+
+    def close(self) -> None:
+        """Nothing to release: the actor's tables go with it."""
+
+
+class _Run:
+    """One run's loop: actors' samples into the buffer, learner steps, reports."""
+
+    def __init__(self, config: TrainConfig, folder: str | None, nets: dict[str, ValueNet], learner: Learner,
+                 counters: Counters, progress: Progress | None) -> None:
+        self.config, self.folder, self.nets, self.learner = config, folder, nets, learner
+        self.counters, self.progress = counters, progress
+        self.buffer = Buffer()
+        self.log = Log(folder) if folder is not None else None
+        self.evaluations: list[dict[str, float]] = []
+        # A resumed run deals new hands: the seed moves on by the hands already played.
+        self.env_seed = (config.seed + 1_000_003 * counters.hands) % (1 << 63)
+
+    def loop(self) -> TrainResult:
+        config = self.config
+        if config.ray_address is not None:
+            from .ray_actors import RayActors
+
+            source: RayActors | _LocalActor = RayActors(config, self.nets, self.env_seed)
+        else:
+            source = _LocalActor(Actor(self.nets, config.tables, config.epsilon, config.objective, self.env_seed,
+                                       config.threads))
+        try:
+            self._steps(source)
+        finally:
+            source.close()
+        if self.folder is not None and self.evaluations:
+            self._plot(self.folder)
+        return TrainResult(self.counters, self.nets, self.evaluations)
+
+    def _steps(self, source: RayActors | _LocalActor) -> None:
+        """Collects, learns and reports until the run's limit."""
+        config, counters = self.config, self.counters
+        started = time.perf_counter() - counters.seconds
+        last = {"report": counters.seconds, "checkpoint": counters.seconds, "eval": counters.seconds}
+        report_frames, report_at = counters.frames, counters.seconds
+        latest_wp: float | None = None
+        while not self._done():
+            collected, hands = source.collect()
+            counters.hands += hands
+            for samples in collected:
+                for position, part in samples.items():
+                    self.buffer.add(position, part)
+            self._learn()
+            counters.seconds = time.perf_counter() - started
+            if counters.seconds - last["report"] >= config.report_seconds or self._done():
+                row = self._row(report_frames, report_at)
+                report_frames, report_at = counters.frames, counters.seconds
+                last["report"] = counters.seconds
+                if config.eval_minutes is not None and (counters.seconds - last["eval"] >= 60 * config.eval_minutes
+                                                        or self._done()):
+                    paused = time.perf_counter()
+                    row.update(self.evaluate())
+                    latest_wp = row.get("wp_random", latest_wp)
+                    started += time.perf_counter() - paused  # evaluation is not training time
+                    last["eval"] = counters.seconds
+                if self.log is not None:
+                    self.log.write(row)
+                if self.progress is not None:
+                    self.progress(counters, row["frames_per_s"], latest_wp)
+            if self.folder is not None and (counters.seconds - last["checkpoint"] >= 60 * config.checkpoint_minutes
+                                            or self._done()):
+                checkpoint.save(os.path.join(self.folder, checkpoint.FILE), self.payload())
+                last["checkpoint"] = counters.seconds
+
+    @staticmethod
+    def _plot(folder: str) -> None:
+        """The learning curve, if matplotlib is there."""
+        from .plot import learning_curve_if_possible
+
+        learning_curve_if_possible(folder, os.path.join(folder, "learning_curve.png"))
+
+    def _done(self) -> bool:
+        config, counters = self.config, self.counters
+        out_of_time = config.minutes is not None and counters.seconds >= 60 * config.minutes
+        return out_of_time or (config.frames is not None and counters.frames >= config.frames)
+
+    def _learn(self) -> None:
+        """A learner step per full batch of each position's samples."""
+        size = self.config.batch_size
+        for position in encode.DOUZERO_POSITIONS:
+            while self.buffer.size(position) >= size:
+                self.counters.losses[position] = self.learner.learn(position, self.buffer.take(position, size))
+                self.counters.frames += size
+                self.counters.learner_steps += 1
+
+    def _row(self, since_frames: int, since_seconds: float) -> dict[str, float]:
+        counters = self.counters
+        rate = (counters.frames - since_frames) / max(counters.seconds - since_seconds, 1e-9)
+        row: dict[str, float] = {"minutes": round(counters.seconds / 60, 3), "frames": counters.frames,
+                                 "hands": counters.hands, "frames_per_s": round(rate, 1)}
+        row.update({f"loss_{p}": round(loss, 5) for p, loss in counters.losses.items()})
+        return row
+
+    def evaluate(self) -> dict[str, float]:
+        """WP and ADP of the networks now against each built-in opponent: :func:`doudizhu.evaluate`
+        of them as a :class:`~doudizhu.bots.TorchBot` (its tables batched), the ``douzero`` preset."""
+        row: dict[str, float] = {"minutes": round(self.counters.seconds / 60, 3)}
+        bot = TorchBot.of(self.nets, self.config.model)
+        for opponent in EVAL_OPPONENTS:
+            result = evaluate(bot, opponent, self.config.eval_deals, Rules.preset("douzero"), self.config.seed)
+            row[f"wp_{opponent}"], row[f"adp_{opponent}"] = round(result.wp, 4), round(result.adp, 4)
+        self.evaluations.append(row)
+        return row
+
+    def payload(self) -> dict[str, Any]:
+        """The run's checkpoint dict."""
+        return {
+            "format": checkpoint.FORMAT,
+            "model": self.config.model,
+            "nets": {name: net.state_dict() for name, net in self.nets.items()},
+            "config": dataclasses.asdict(self.config),
+            "optimizers": self.learner.state_dict(),
+            "counters": dataclasses.asdict(self.counters),
+        }
+
+
+__all__ = ["Counters", "TrainConfig", "TrainResult", "train"]
