@@ -23,7 +23,8 @@ def _run(code: str) -> str:
     ("module", "blocked", "extra"),
     [("doudizhu.envs.gymnasium", "gymnasium", "envs"), ("doudizhu.envs.pettingzoo", "pettingzoo", "envs"),
      ("doudizhu.neural", "torch", "train"), ("doudizhu.train", "torch", "train"),
-     ("doudizhu.value_networks", "torch", "train"), ("doudizhu.checkpoint", "torch", "train")],
+     ("doudizhu.value_networks", "torch", "train"), ("doudizhu.checkpoint", "torch", "train"),
+     ("doudizhu.network_file", "torch", "train")],
 )
 def test_a_module_behind_a_missing_extra_names_the_extra(module: str, blocked: str, extra: str) -> None:
     # A fresh interpreter in which the extra's package cannot be imported.

@@ -17,9 +17,8 @@ import doudizhu.envs
 from doudizhu.bots import Neural
 
 torch = pytest.importorskip("torch")
-from doudizhu import encode  # noqa: E402
+from doudizhu import encode, network_file  # noqa: E402
 from doudizhu.neural import TorchBot  # noqa: E402
-from doudizhu.train import network_file  # noqa: E402
 from doudizhu.value_networks import STATE_WIDTH, SmallNet  # noqa: E402
 
 RULE_SETS = {"standard": dz.Rules.preset("standard"), "douzero": dz.Rules.preset("douzero"),

@@ -22,7 +22,8 @@ from doudizhu import _core, encode
 from doudizhu.bots import Neural
 
 torch = pytest.importorskip("torch")
-from doudizhu.train import network_file, recipe  # noqa: E402
+from doudizhu import network_file  # noqa: E402
+from doudizhu.train import recipe  # noqa: E402
 from doudizhu.train.bidding import PAYOUT_SCALE, BidConfig, fit, train_bidding  # noqa: E402
 from doudizhu.train.warm import WarmConfig, learn_chunk, learning_rate, warm_start  # noqa: E402
 from doudizhu.value_networks import STATE_WIDTH, SmallNet  # noqa: E402

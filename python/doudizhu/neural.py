@@ -37,7 +37,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
 from . import checkpoint as saved
-from . import encode
+from . import encode, network_file
 from ._core import Action, Game, Network, choose_action
 from .bots import is_network_file
 from .encode import DOUZERO_POSITIONS, bid_features
@@ -79,7 +79,7 @@ class _ValueBot:
     as the heuristic without), its tables' decisions scored together (``act_many``: one
     pass per position)."""
 
-    bid_nets: Mapping[str, nn.Module] = {}  # by bidding mode (train.network_file.BidNet)
+    bid_nets: Mapping[str, nn.Module] = {}  # by bidding mode (network_file.BidNet)
 
     def _bid(self, game: Game) -> Action:
         """The legal bid of highest value by the mode's bid network, else the heuristic's."""
@@ -203,11 +203,6 @@ class TorchBot(_ValueBot):
 
     def __init__(self, checkpoint: CheckpointLike) -> None:
         if is_network_file(checkpoint):
-            # Network files are read by the module that writes them, in the trainer's package
-            # (which imports this one): imported only when one is read, so that importing this
-            # module imports no trainer.
-            from .train import network_file
-
             self.model = "small"
             play, self.bid_nets = network_file.modules(Network(checkpoint))  # type: ignore[arg-type]
             self.nets: dict[str, ValueNet] = dict(play)

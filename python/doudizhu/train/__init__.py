@@ -5,7 +5,7 @@
   :mod:`.learner`, :mod:`.buffer`, :mod:`.log` and :mod:`.ray_actors`.
 - :mod:`.recipe` (``doudizhu train --recipe neural``): the network file of the engine's
   ``"neural"`` policy, from the warm start (:mod:`.warm`) and the bid networks
-  (:mod:`.bidding`), written by :mod:`.network_file`.
+  (:mod:`.bidding`), written by :mod:`doudizhu.network_file`.
 - :mod:`.plot`: the learning curves of both.
 
 The networks trained are defined in :mod:`doudizhu.value_networks`, the checkpoints in

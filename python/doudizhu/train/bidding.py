@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import torch
 
+from .. import network_file
 from .._core import Network, Rules, bid_samples
 from ..bots import Neural
 from ..value_networks import SmallNet
-from . import network_file
 
 PAYOUT_SCALE = 8.0  # payouts are fitted in units of 8 stakes, so that targets are near 1
 

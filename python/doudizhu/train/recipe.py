@@ -29,12 +29,11 @@ from typing import Any
 
 import torch
 
-from .. import __version__
+from .. import __version__, network_file
 from .._core import Network, Rules
 from ..bots import DeterminizedBot, Neural
 from ..evaluation import evaluate
 from ..value_networks import SmallNet
-from . import network_file
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .warm import WarmConfig, WarmCounters, warm_start

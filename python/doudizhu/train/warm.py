@@ -3,7 +3,7 @@
 The engine plays games with a built-in teacher and values several legal actions at a share
 of its decisions by playing each out with a built-in rollout policy
 (:func:`doudizhu._core.teacher_samples`, C++ without the GIL, on a background thread while
-the networks learn). Each position's :class:`~.models.SmallNet` is fitted by mean squared
+the networks learn). Each position's :class:`~doudizhu.value_networks.SmallNet` is fitted by mean squared
 error to the rollouts' results (``"wp"``: +1/-1; ``"adp"``: the stake won or lost over the
 base). Every sample is fresh (each chunk of games is learned once), so the networks
 never see a deal twice. Playing the action of highest value is then a policy improvement

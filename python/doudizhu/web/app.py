@@ -47,8 +47,7 @@ from starlette.routing import Route
 
 from .._core import ActionType, Game, Rules, choose_action, game_seed, playout
 from . import inputs, players, replays, views
-from .against_bots import HUMAN
-from .against_bots import HandAgainstBots as Table
+from .against_bots import HUMAN, HandAgainstBots
 from .guard import LOOPBACK_NAMES, Guard
 from .inputs import ApiError
 from .sessions import COOKIE, Session, SessionStore
@@ -142,7 +141,7 @@ class _Api:
     # -- playing -------------------------------------------------------------------------
 
     @staticmethod
-    def _play_state(table: Table) -> dict[str, Any]:
+    def _play_state(table: HandAgainstBots) -> dict[str, Any]:
         game = table.game
         names = {HUMAN: "you", **{seat: f"seat {seat} ({name})" for seat, name in table.bot_names.items()}}
         state = views.table(game, HUMAN if game.phase != "over" else None, names)  # hands shown once over
@@ -157,7 +156,7 @@ class _Api:
         return state
 
     @staticmethod
-    def _table(session: Session) -> Table:
+    def _table(session: Session) -> HandAgainstBots:
         if session.table is None:
             raise ApiError(404, "no game in this session: start one (POST /api/new)")
         return session.table
@@ -176,7 +175,7 @@ class _Api:
 
         def work(session: Session) -> dict[str, Any]:
             rules, bots, seed = self._setup(data, lambda seats: seats - 1)
-            session.table = Table(rules, bots, seed)
+            session.table = HandAgainstBots(rules, bots, seed)
             return self._play_state(session.table)
 
         return await self._do(request, True, work)

@@ -17,21 +17,22 @@ import pathlib
 
 from .._core import Rules
 from ..bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random
+from ..encode import DOUZERO_POSITIONS
 
 DEFAULT = "heuristic"
 BUILTIN = (DEFAULT, "neural", "fast_heuristic", "random")
 MODELS_VARIABLE = "DOUDIZHU_DOUZERO_MODELS"
-_POSITIONS = ("landlord", "landlord_up", "landlord_down")
 # Fewer worlds than the bot's default: a browser waits for every bot turn.
 _DETERMINIZED_WORLDS = 6
 
 
-def _douzero_checkpoints() -> list[pathlib.Path] | None:
+def _douzero_checkpoints() -> dict[str, pathlib.Path] | None:
+    """DouZero's checkpoints by position, if installed."""
     folder = os.environ.get(MODELS_VARIABLE)
     if not folder or importlib.util.find_spec("torch") is None:
         return None
-    paths = [pathlib.Path(folder) / f"{position}.ckpt" for position in _POSITIONS]
-    return paths if all(path.is_file() for path in paths) else None
+    paths = {position: pathlib.Path(folder) / f"{position}.ckpt" for position in DOUZERO_POSITIONS}
+    return paths if all(path.is_file() for path in paths.values()) else None
 
 
 def available() -> list[str]:
@@ -62,7 +63,7 @@ def make(name: str, seed: int, rules: Rules) -> Bot:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(available())}")
     from ..neural import DouZeroBot  # PyTorch: imported only when such a bot is asked for
 
-    return DouZeroBot(*checkpoints)
+    return DouZeroBot(**checkpoints)
 
 
 __all__ = ["BUILTIN", "DEFAULT", "MODELS_VARIABLE", "available", "make"]

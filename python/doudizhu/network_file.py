@@ -2,7 +2,7 @@
 (:class:`doudizhu.Network`, cpp/network.hpp, which defines the format), and back into
 PyTorch modules from what the engine read, so that one reader exists.
 
-A file holds a play network per DouZero position (:class:`~.models.SmallNet`, tensors
+A file holds a play network per DouZero position (:class:`~.value_networks.SmallNet`, tensors
 ``play.<position>.<its state_dict key>``), optionally a bid network per bidding mode
 (:class:`BidNet`, ``bid.<mode>.<key>``), and metadata: JSON saying how it was made.
 """
@@ -16,13 +16,19 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-import torch
-from torch import nn
 
-from .. import encode
-from .._core import NETWORK_MAGIC, NETWORK_VERSION, Network, Rules
-from ..encode import bid_feature_width
-from ..value_networks import STATE_WIDTH, SmallNet
+from ._extras import missing_extra
+
+try:
+    import torch
+    from torch import nn
+except ImportError as error:
+    raise missing_extra(__name__, "PyTorch", "train") from error
+
+from . import encode
+from ._core import NETWORK_MAGIC, NETWORK_VERSION, Network, Rules
+from .encode import bid_feature_width
+from .value_networks import STATE_WIDTH, SmallNet
 
 BID_MODES = ("classic", "call_rob")
 BID_OUTPUTS = {"classic": 4, "call_rob": 2}  # classic: pass, 1, 2, 3; call and rob: no, yes
