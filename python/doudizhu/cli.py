@@ -17,6 +17,8 @@ from .encode import douzero_layout
 from .evaluation import evaluate, print_progress
 from .selfplay_result import SelfPlayResult, selfplay
 
+DMC_EVAL_DEALS = 200  # deals of each of the DMC trainer's periodic evaluations, by default
+
 
 # ---------------------------------------------------------------------------- moves
 def _moves(args: argparse.Namespace, out: TextIO) -> int:
@@ -123,7 +125,8 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
 
     recipe = Recipe(play=WarmConfig(rules=args.rules, minutes=args.minutes, seed=args.seed),
                     bid=BidConfig(rules=args.bid_rules, seed=args.seed, threads=args.threads),
-                    eval_deals=args.eval_deals, eval_presets=tuple(dict.fromkeys((args.rules, args.bid_rules))))
+                    eval_deals=args.eval_deals or Recipe.eval_deals,
+                    eval_presets=tuple(dict.fromkeys((args.rules, args.bid_rules))))
     path = run(recipe, args.out, resume=args.resume, report=lambda line: print(line, file=out, flush=True))
     print(f"network file: {path}", file=out)
     return 0
@@ -144,7 +147,7 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
 
     config = TrainConfig(model=args.model, objective=args.objective, minutes=args.minutes, seed=args.seed,
                          threads=args.threads, tables=args.tables, batch_size=args.batch_size,
-                         eval_minutes=args.eval_minutes, eval_deals=args.eval_deals,
+                         eval_minutes=args.eval_minutes, eval_deals=args.eval_deals or DMC_EVAL_DEALS,
                          ray_address=args.ray_address)
     result = train(config, out=args.out, resume=args.resume, progress=progress)
     status_line("")
@@ -179,7 +182,9 @@ def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], de
     tr.add_argument("--tables", type=int, default=256, help="tables the actor plays at once")
     tr.add_argument("--batch-size", type=int, default=1024, help="samples per learner step")
     tr.add_argument("--eval-minutes", type=float, default=5.0, help="training minutes between evaluations")
-    tr.add_argument("--eval-deals", type=int, default=200, help="deals per evaluation and opponent")
+    tr.add_argument("--eval-deals", type=int, default=None,
+                    help=f"deals per evaluation and opponent (default: {DMC_EVAL_DEALS} for dmc's periodic "
+                         "evaluations; the neural recipe's own default for its final one)")
     tr.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
     tr.add_argument("--ray-address", default=None, help="actors on this Ray cluster ('local': start one here)")
     tr.set_defaults(run="train")
