@@ -28,4 +28,14 @@ void parallel_for(std::int64_t n, int threads, Body&& body) {
   for (auto& t : pool) t.join();
 }
 
+// Calls body(i) for every i in [0, n), each on a thread of its own (the caller's runs the
+// first): a few long tasks, such as the trees of a root-parallel search.
+template <class Body>
+void parallel_each(int n, Body&& body) {
+  std::vector<std::thread> pool;
+  for (int i = 1; i < n; ++i) pool.emplace_back([&body, i] { body(i); });
+  if (n > 0) body(0);
+  for (auto& t : pool) t.join();
+}
+
 }  // namespace ddz

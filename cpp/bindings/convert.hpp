@@ -20,6 +20,7 @@
 #include "../playout.hpp"
 #include "../rules.hpp"
 #include "../reading.hpp"
+#include "../ismcts.hpp"
 #include "../solver.hpp"
 #include "../wild.hpp"
 #include "errors.hpp"
@@ -84,6 +85,7 @@ DDZ_CONSTRUCTED_CASTER(ddz::Settlement);
 DDZ_CONSTRUCTED_CASTER(ddz::Game);
 DDZ_CONSTRUCTED_CASTER(ddz::ActionSpace);
 DDZ_CONSTRUCTED_CASTER(ddz::SolveResult);
+DDZ_CONSTRUCTED_CASTER(ddz::IsmctsResult);
 DDZ_CONSTRUCTED_CASTER(ddz::Network);
 
 namespace ddz::py_bind {

@@ -1,9 +1,11 @@
 // Search support for Python: determinized worlds, the exact endgame solver and playouts.
 // Each call checks its arguments, then runs in C++ with the GIL released.
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <new>
 
+#include "../ismcts.hpp"
 #include "../playout.hpp"
 #include "../solver.hpp"
 #include "../worlds.hpp"
@@ -16,7 +18,9 @@ namespace {
 constexpr long long kMaxNodes = 0x7FFF'FFFF'FFFF'FFFF;
 constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB
 constexpr long long kMaxTableMegabytes = 1 << 16;
-constexpr double kMaxSeconds = 1e9;  // about 31 years: beyond any search, inside any clock
+constexpr double kMaxSeconds = 1e9;
+constexpr long long kMaxSimulations = 1'000'000'000'000;
+constexpr double kMaxExploration = 1e6;  // about 31 years: beyond any search, inside any clock
 
 py::object outcome_obj(Outcome o) {
   if (o == Outcome::Unknown) return py::none();
@@ -122,6 +126,41 @@ action of the current deal; the other cards are dealt afresh among the other han
 the hidden kitty while bidding), every arrangement equally likely. In a game from a
 position the cards outside every hand were out of play before it, so a two-hand
 position has only itself as a world. Same seed, same worlds.)doc");
+
+  bound_class<IsmctsResult>(m, "IsmctsResult", R"doc(What ismcts() found (immutable).
+
+actions: the legal actions, in the order of game.legal_actions(); visits: the simulations
+of each; value: each one's mean result for the seat to move (+1 won, -1 lost); best: the
+action simulated most.)doc")
+      .def_property_readonly("actions", [](const IsmctsResult& r) {
+        py::list out;
+        for (const Action& a : r.actions) out.append(interned(a));
+        return out;
+      })
+      .def_property_readonly("visits", [](const IsmctsResult& r) { return py::array_t<std::int64_t>(static_cast<py::ssize_t>(r.visits.size()), r.visits.data()); })
+      .def_property_readonly("value", [](const IsmctsResult& r) { return py::array_t<double>(static_cast<py::ssize_t>(r.value.size()), r.value.data()); })
+      .def_property_readonly("best", [](const IsmctsResult& r) { return interned(r.actions[r.best]); });
+
+  m.def("ismcts", [](py::handle game_obj, py::handle simulations, py::handle rollout, py::handle exploration, py::handle seed,
+                     py::handle threads) {
+          const Game& game = game_arg(game_obj);
+          IsmctsOptions o;
+          o.simulations = int_arg(simulations, "simulations", 1, kMaxSimulations);
+          o.rollout = policy_arg(rollout);
+          o.exploration = real_arg(exploration, "exploration", 0.0, kMaxExploration);
+          o.seed = seed_arg(seed);
+          o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
+          if (std::string why = ismcts_error(game, o); !why.empty()) throw py::value_error(why);
+          const Game copy = game;  // another thread may step the game meanwhile
+          py::gil_scoped_release release;
+          return ismcts(copy, o);
+        }, py::arg("game"), py::arg("simulations") = 1000, py::arg("rollout") = "fast_heuristic", py::arg("exploration") = 0.7,
+        py::arg("seed") = 0, py::arg("threads") = 1,
+        R"doc(Information-set Monte-Carlo tree search from the seat to move (single-observer ISMCTS,
+Cowling, Powley and Whitehouse 2012): each simulation deals the cards that seat cannot see
+afresh (as sample_worlds), walks one tree of that seat's information set, and plays on by
+the built-in `rollout` policy. Root-parallel on `threads`; the same seed, budget and
+threads give the same result. Raises ValueError for a hand that is over.)doc");
 
   m.def("playout", [](py::handle game_obj, py::handle policy, py::handle seed) {
           const Game& game = game_arg(game_obj);

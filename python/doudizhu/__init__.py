@@ -17,7 +17,7 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
   of a seed is dealt from :func:`game_seed` ``(seed, i)``, and :func:`choose_action` is
   the action a built-in policy (:data:`POLICIES`: ``"random"``, ``"heuristic"``,
   ``"fast_heuristic"``, ``"neural"``: the learned policy, :class:`Network`) plays in a game.
-- :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`: search
+- :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`, :func:`ismcts`: search
   support (determinized worlds, the exact endgame solver, rollouts); an example bot in
   :mod:`doudizhu.bots`.
 - :class:`ActionSpace`: fixed action ids and legal-action masks (:mod:`doudizhu.actions`,
@@ -44,6 +44,7 @@ from ._core import (
     DoudizhuError,
     Game,
     IllegalActionError,
+    IsmctsResult,
     Move,
     MoveError,
     MoveKind,
@@ -58,6 +59,7 @@ from ._core import (
     choose_action,
     classify,
     game_seed,
+    ismcts,
     legal_moves,
     legal_moves_array,
     legal_moves_batch,
@@ -93,6 +95,7 @@ __all__ = [
     "Evaluation",
     "Game",
     "IllegalActionError",
+    "IsmctsResult",
     "Match",
     "Move",
     "MoveError",
@@ -115,6 +118,7 @@ __all__ = [
     "encode",
     "evaluate",
     "game_seed",
+    "ismcts",
     "legal_moves",
     "legal_moves_array",
     "legal_moves_batch",

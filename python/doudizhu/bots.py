@@ -44,6 +44,8 @@ from ._core import (
     Rules,
     checked_seed,
     choose_action,
+    game_seed,
+    ismcts,
     playout,
     sample_worlds,
     shipped_network,
@@ -161,6 +163,25 @@ def builtin(policy: object) -> str | object | None:
     return policy if isinstance(name, str) else None
 
 
+class ISMCTS:
+    """Information-set Monte-Carlo tree search in the core (:func:`doudizhu.ismcts`): at each
+    decision ``simulations`` simulations, each on a deal of the hidden cards drawn from what
+    the seat knows, played on by the built-in ``rollout`` policy. Deterministic: the search's
+    seed is ``seed`` and the number of actions taken in the game."""
+
+    def __init__(self, simulations: int = 1000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
+                 seed: int = 0, threads: int = 1) -> None:
+        self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
+        self.seed = checked_seed(seed)
+
+    def act(self, game: Game) -> Action:
+        seed = game_seed(self.seed, len(game.history))
+        return ismcts(game, self.simulations, self.rollout, self.exploration, seed, self.threads).best
+
+    def __repr__(self) -> str:
+        return f"ISMCTS(simulations={self.simulations}, rollout={self.rollout!r}, exploration={self.exploration})"
+
+
 class DeterminizedBot:
     """Plays by sampling worlds and valuing every legal action in each.
 
@@ -238,5 +259,5 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Neural", "Random", "act_many", "builtin",
+__all__ = ["ISMCTS", "Bot", "DeterminizedBot", "FastHeuristic", "Heuristic", "Neural", "Random", "act_many", "builtin",
            "is_network_file"]
