@@ -55,7 +55,8 @@ def test_the_bot_plays_whole_hands_with_any_built_in_rollout(rollout: str) -> No
         action = bot.act(game) if game.to_move == 0 else dz.choose_action(game, "fast_heuristic", 0)
         assert action in game.legal_actions()
         game.step(action)
-    result = dz.evaluate(ISMCTS(simulations=10, rollout=rollout), "random", deals=3, seed=1)
+    result = dz.evaluate(ISMCTS(simulations=10, rollout=rollout), "random", deals=3, rules=dz.Rules.preset("douzero"),
+                         seed=1)
     assert result.games == 6
 
 

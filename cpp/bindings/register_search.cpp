@@ -150,6 +150,7 @@ action simulated most.)doc")
           o.exploration = real_arg(exploration, "exploration", 0.0, kMaxExploration);
           o.seed = seed_arg(seed);
           o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
+          check_policy(o.rollout, game.rules());  // a network that cannot play these rules: NetworkError
           if (std::string why = ismcts_error(game, o); !why.empty()) throw py::value_error(why);
           const Game copy = game;  // another thread may step the game meanwhile
           py::gil_scoped_release release;
