@@ -7,8 +7,9 @@ networks against ours.
 
 ``run`` trains with DouZero 1.1.0's Deep Monte-Carlo (``douzero.dmc.train``, the code of
 its ``train.py``) on the CPU: its defaults (objective ADP, batch 32, unroll 100, RMSprop
-1e-4), ``--num_actors 2`` for the machine's two cores, weights saved every 5 minutes; it is
-stopped after ``--minutes`` of wall time. ``publish`` takes the last weights saved within
+1e-4), ``--num_actors 2`` for the machine's two cores and one torch thread a process (its
+fastest setting here: bench/train_speed.py), weights saved every 5 minutes; it is stopped
+after ``--minutes`` of wall time. ``publish`` takes the last weights saved within
 those minutes and plays them (``doudizhu.neural.DouZeroBot``, DouZero's own network in
 PyTorch) under ``Rules.preset("douzero")`` with ``doudizhu.evaluate``, roles swapped:
 against ``--ours`` (a network file, as ``Neural(FILE)``) and against the heuristic and
@@ -54,7 +55,9 @@ def run(args: argparse.Namespace) -> None:
                str(args.actors), "--save_interval", "5", "--savedir", args.dir, "--xpid", XPID]
     started = time.time()
     with open(os.path.join(args.dir, "train.log"), "w") as log:
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        # One torch thread a process, DouZero's fastest setting on these cores (bench/train_speed.py).
+        env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
         try:
             process.wait(timeout=60 * args.minutes)
         except subprocess.TimeoutExpired:
