@@ -17,7 +17,7 @@ namespace {
 constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
 constexpr int kMaxThreads = 256;
 
-struct Node {
+struct TreeNode {
   Action action{};  // the action that led here (none at the root)
   int actor = -1;   // the seat that took it
   std::int64_t visits = 0;
@@ -54,13 +54,13 @@ class Tree {
     play_seats(world, every_seat(options_.rollout), stream, [](int, const Action&) {});
     const Settlement r = world.result();
     for (const std::uint32_t i : path_) {
-      Node& n = nodes_[i];
+      TreeNode& n = nodes_[i];
       ++n.visits;
       if (n.actor >= 0) n.total += result_for(r, n.actor);
     }
   }
 
-  const std::vector<Node>& nodes() const { return nodes_; }
+  const std::vector<TreeNode>& nodes() const { return nodes_; }
 
  private:
   // The child of `at` this world goes to: an untried legal action expanded (drawn
@@ -81,14 +81,14 @@ class Tree {
     if (!untried_.empty()) {
       const Action a = untried_[rng.below(static_cast<std::uint32_t>(untried_.size()))];
       const auto child = static_cast<std::uint32_t>(nodes_.size());
-      nodes_.push_back(Node{a, actor, 0, 1, 0.0, {}});
+      nodes_.push_back(TreeNode{a, actor, 0, 1, 0.0, {}});
       nodes_[at].children.push_back(child);
       return child;
     }
     std::uint32_t best = available_.front();
     double best_score = -std::numeric_limits<double>::infinity();
     for (const std::uint32_t child : available_) {
-      const Node& n = nodes_[child];
+      const TreeNode& n = nodes_[child];
       const double visits = static_cast<double>(n.visits);
       const double score = n.total / visits + options_.exploration * std::sqrt(std::log(static_cast<double>(n.available)) / visits);
       if (score > best_score) {
@@ -109,7 +109,7 @@ class Tree {
   const Game& root_;
   const IsmctsOptions& options_;
   const int seat_;
-  std::vector<Node> nodes_;
+  std::vector<TreeNode> nodes_;
   std::vector<std::uint32_t> path_, available_;
   std::vector<Action> legal_, untried_;
 };
@@ -135,7 +135,7 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
   if (n == 1) return out;  // nothing to choose
   std::vector<double> totals(n, 0.0);
   const int threads = static_cast<int>(std::min<std::int64_t>(std::min(o.threads, kMaxThreads), o.simulations));
-  std::vector<std::vector<Node>> roots(static_cast<std::size_t>(threads));
+  std::vector<std::vector<TreeNode>> roots(static_cast<std::size_t>(threads));
   parallel_each(threads, [&](int t) {
     // Thread t: simulations t, t + threads, ... of the budget, on its own generator.
     Tree tree(game, o);
@@ -143,11 +143,11 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
     for (std::int64_t i = t; i < o.simulations; i += threads) {
       tree.simulate(rng, splitmix_finalize(o.seed + static_cast<std::uint64_t>(i)));
     }
-    std::vector<Node>& kept = roots[static_cast<std::size_t>(t)];
+    std::vector<TreeNode>& kept = roots[static_cast<std::size_t>(t)];
     for (const std::uint32_t child : tree.nodes().front().children) kept.push_back(tree.nodes()[child]);
   });
-  for (const std::vector<Node>& children : roots) {
-    for (const Node& c : children) {
+  for (const std::vector<TreeNode>& children : roots) {
+    for (const TreeNode& c : children) {
       const auto i = static_cast<std::size_t>(std::find(out.actions.begin(), out.actions.end(), c.action) - out.actions.begin());
       out.visits[i] += c.visits;
       totals[i] += c.total;
