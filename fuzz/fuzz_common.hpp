@@ -11,11 +11,11 @@
 #include <tuple>
 #include <vector>
 
-#include "notation.hpp"
-#include "move.hpp"
-#include "movegen.hpp"
-#include "rules.hpp"
-#include "wild.hpp"
+#include "rules/move.hpp"
+#include "rules/movegen.hpp"
+#include "rules/notation.hpp"
+#include "rules/rules.hpp"
+#include "rules/wild.hpp"
 
 namespace ddz::fuzz {
 

@@ -18,7 +18,7 @@
 #include <stdexcept>
 
 #include "fuzz_common.hpp"
-#include "game.hpp"
+#include "game/game.hpp"
 
 using namespace ddz;
 using namespace ddz::fuzz;

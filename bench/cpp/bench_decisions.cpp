@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "game.hpp"
-#include "policy.hpp"
-#include "rules.hpp"
+#include "game/game.hpp"
+#include "play/policy.hpp"
+#include "rules/rules.hpp"
 
 using namespace ddz;
 

@@ -13,9 +13,9 @@
 
 #include <string>
 
-#include "movegen.hpp"
-#include "rng.hpp"
-#include "wild.hpp"
+#include "base/rng.hpp"
+#include "rules/movegen.hpp"
+#include "rules/wild.hpp"
 
 using namespace ddz;
 

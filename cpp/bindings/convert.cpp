@@ -1,4 +1,4 @@
-#include "convert.hpp"
+#include "bindings/convert.hpp"
 
 #include <pybind11/stl.h>
 
@@ -6,7 +6,7 @@
 #include <array>
 #include <random>
 
-#include "../validate.hpp"
+#include "rules/move_checks.hpp"
 
 namespace ddz::py_bind {
 

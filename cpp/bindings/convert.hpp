@@ -13,17 +13,17 @@
 #include <type_traits>
 #include <vector>
 
-#include "../action_space.hpp"
-#include "../game.hpp"
-#include "../move.hpp"
-#include "../notation.hpp"
-#include "../playout.hpp"
-#include "../rules.hpp"
-#include "../reading.hpp"
-#include "../ismcts.hpp"
-#include "../solver.hpp"
-#include "../wild.hpp"
-#include "errors.hpp"
+#include "bindings/errors.hpp"
+#include "game/game.hpp"
+#include "game/reading.hpp"
+#include "learn/action_space.hpp"
+#include "play/ismcts.hpp"
+#include "play/playout.hpp"
+#include "rules/move.hpp"
+#include "rules/notation.hpp"
+#include "rules/rules.hpp"
+#include "rules/wild.hpp"
+#include "search/solver.hpp"
 
 namespace ddz::py_bind {
 

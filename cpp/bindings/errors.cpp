@@ -1,4 +1,4 @@
-#include "errors.hpp"
+#include "bindings/errors.hpp"
 
 #include <array>
 

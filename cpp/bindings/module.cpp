@@ -1,5 +1,5 @@
 // The `doudizhu._core` extension: registration only; each concept binds in its own file.
-#include "convert.hpp"
+#include "bindings/convert.hpp"
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "C++ core of the doudizhu engine (cards, rules, moves, move generation, the game, self-play).";

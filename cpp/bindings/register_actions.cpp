@@ -5,9 +5,9 @@
 
 #include <cstring>
 
-#include "../action_space.hpp"
-#include "../peer_actions.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "learn/action_space.hpp"
+#include "learn/peer_actions.hpp"
 
 namespace ddz::py_bind {
 

@@ -2,7 +2,7 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
-#include "convert.hpp"
+#include "bindings/convert.hpp"
 
 namespace ddz::py_bind {
 

@@ -4,8 +4,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include "../evaluate.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "play/evaluate.hpp"
 
 namespace ddz::py_bind {
 

@@ -6,10 +6,11 @@
 
 #include <algorithm>
 
-#include "../game.hpp"
-#include "../seat_view.hpp"
-#include "../validate.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "game/game.hpp"
+#include "game/record.hpp"
+#include "game/seat_view.hpp"
+#include "rules/move_checks.hpp"
 
 namespace ddz::py_bind {
 

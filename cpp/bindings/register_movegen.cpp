@@ -3,9 +3,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include "../movegen.hpp"
-#include "../movegen_batch.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "rules/movegen.hpp"
+#include "rules/movegen_batch.hpp"
 
 namespace ddz::py_bind {
 

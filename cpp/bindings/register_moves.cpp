@@ -9,8 +9,8 @@
 #include <cstring>
 #include <new>
 
-#include "../validate.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "rules/move_checks.hpp"
 
 namespace ddz::py_bind {
 

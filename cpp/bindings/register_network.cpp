@@ -4,9 +4,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include "../network.hpp"
-#include "../policy.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "learn/network.hpp"
+#include "play/policy.hpp"
 
 namespace ddz::py_bind {
 

@@ -1,7 +1,7 @@
 // `Rules`: the immutable rules configuration, built from keyword fields or a preset name.
 #include <pybind11/stl.h>
 
-#include "convert.hpp"
+#include "bindings/convert.hpp"
 
 namespace ddz::py_bind {
 

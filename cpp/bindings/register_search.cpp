@@ -5,11 +5,11 @@
 
 #include <new>
 
-#include "../ismcts.hpp"
-#include "../playout.hpp"
-#include "../solver.hpp"
-#include "../worlds.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "play/ismcts.hpp"
+#include "play/playout.hpp"
+#include "search/solver.hpp"
+#include "search/worlds.hpp"
 
 namespace ddz::py_bind {
 

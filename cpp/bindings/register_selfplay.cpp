@@ -8,9 +8,9 @@
 #include <new>
 #include <stdexcept>
 
-#include "../selfplay.hpp"
-#include "../validate.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "game/record.hpp"
+#include "play/selfplay.hpp"
 
 namespace ddz::py_bind {
 

@@ -2,8 +2,8 @@
 // features without the GIL, returned as NumPy columns.
 #include <pybind11/numpy.h>
 
-#include "../teacher.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "play/teacher.hpp"
 
 namespace ddz::py_bind {
 

@@ -10,8 +10,8 @@
 #include <thread>
 #include <type_traits>
 
-#include "../vector_env.hpp"
-#include "convert.hpp"
+#include "bindings/convert.hpp"
+#include "play/vector_env.hpp"
 
 namespace ddz::py_bind {
 

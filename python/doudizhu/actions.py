@@ -53,7 +53,7 @@ Peer encodings (no peer package is needed at run time):
   is the rlcard preset's moves of at most 20 cards, and pass; it has no bidding.
 - :func:`to_openspiel` / :func:`from_openspiel`: OpenSpiel ``dou_dizhu`` player action
   ids: 0 pass (in play and in the auction), 1-3 bids, 4.. its 26,053 plays (the
-  openspiel preset's moves, no four-with-two), numbered as in cpp/peer_actions.hpp.
+  openspiel preset's moves, no four-with-two), numbered as in cpp/learn/peer_actions.hpp.
 
 An action that does not exist in the peer's space (a bid for RLCard, a four-with-two for
 OpenSpiel, a move the peer's rules do not have) raises ``ValueError``; none returns None.

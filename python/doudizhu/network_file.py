@@ -1,5 +1,5 @@
 """The learned policy's network file: written here from PyTorch modules, read by the engine
-(:class:`doudizhu.Network`, cpp/network.hpp, which defines the format), and back into
+(:class:`doudizhu.Network`, cpp/learn/network.hpp, which defines the format), and back into
 PyTorch modules from what the engine read, so that one reader exists.
 
 A file holds a play network per DouZero position (:class:`~.value_networks.SmallNet`, tensors

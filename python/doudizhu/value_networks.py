@@ -103,7 +103,7 @@ class ValueNet(nn.Module):
 
 class SmallNet(ValueNet):
     """The default model, the layout the engine's ``"neural"`` policy evaluates in C++
-    (cpp/network.hpp): a dense history encoder, the first layer split into its decision
+    (cpp/learn/network.hpp): a dense history encoder, the first layer split into its decision
     and action columns, then ``head`` dense layers (ReLU between) ending in the value."""
 
     def __init__(self, state_width: int, hidden: int = 256, history: int = 128,

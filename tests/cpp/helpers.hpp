@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "notation.hpp"
-#include "game.hpp"
-#include "movegen.hpp"
+#include "game/game.hpp"
+#include "rules/movegen.hpp"
+#include "rules/notation.hpp"
 
 namespace ddz::testing {
 

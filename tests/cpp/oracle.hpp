@@ -8,9 +8,9 @@
 #include <tuple>
 #include <vector>
 
-#include "notation.hpp"
-#include "move.hpp"
-#include "wild.hpp"
+#include "rules/move.hpp"
+#include "rules/notation.hpp"
+#include "rules/wild.hpp"
 
 namespace ddz::oracle {
 

@@ -4,11 +4,11 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "action_space.hpp"
-#include "wild.hpp"
 #include "check.hpp"
 #include "helpers.hpp"
-#include "peer_actions.hpp"
+#include "learn/action_space.hpp"
+#include "learn/peer_actions.hpp"
+#include "rules/wild.hpp"
 
 using namespace ddz;
 using namespace ddz::testing;

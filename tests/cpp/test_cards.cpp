@@ -1,7 +1,7 @@
-#include "notation.hpp"
-#include "cards.hpp"
+#include "base/rng.hpp"
 #include "check.hpp"
-#include "rng.hpp"
+#include "rules/cards.hpp"
+#include "rules/notation.hpp"
 
 using namespace ddz;
 

@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "check.hpp"
-#include "encode.hpp"
 #include "helpers.hpp"
-#include "policy.hpp"
+#include "learn/encode.hpp"
+#include "play/policy.hpp"
 
 using namespace ddz;
 using namespace ddz::testing;

@@ -4,11 +4,11 @@
 #include <set>
 #include <tuple>
 
-#include "notation.hpp"
+#include "base/rng.hpp"
 #include "check.hpp"
 #include "helpers.hpp"
 #include "oracle.hpp"
-#include "rng.hpp"
+#include "rules/notation.hpp"
 
 using namespace ddz;
 using namespace ddz::testing;

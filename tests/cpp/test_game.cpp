@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "check.hpp"
-#include "game.hpp"
+#include "game/game.hpp"
 #include "helpers.hpp"
 
 using namespace ddz;

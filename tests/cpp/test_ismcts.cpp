@@ -6,9 +6,9 @@
 
 #include "check.hpp"
 #include "helpers.hpp"
-#include "ismcts.hpp"
-#include "solver.hpp"
-#include "worlds.hpp"
+#include "play/ismcts.hpp"
+#include "search/solver.hpp"
+#include "search/worlds.hpp"
 
 using namespace ddz;
 using testing::cards;

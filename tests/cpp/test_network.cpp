@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "check.hpp"
-#include "encode.hpp"
-#include "network.hpp"
-#include "playout.hpp"
-#include "policy.hpp"
-#include "rules.hpp"
+#include "learn/encode.hpp"
+#include "learn/network.hpp"
+#include "play/playout.hpp"
+#include "play/policy.hpp"
+#include "rules/rules.hpp"
 
 using namespace ddz;
 

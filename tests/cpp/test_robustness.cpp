@@ -3,10 +3,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "notation.hpp"
 #include "check.hpp"
-#include "game.hpp"
+#include "game/game.hpp"
 #include "helpers.hpp"
+#include "rules/notation.hpp"
 
 using namespace ddz;
 using namespace ddz::testing;

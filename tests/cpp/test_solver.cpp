@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "check.hpp"
-#include "game.hpp"
+#include "game/game.hpp"
 #include "helpers.hpp"
-#include "solver.hpp"
+#include "search/solver.hpp"
 
 using namespace ddz;
 using namespace ddz::testing;

@@ -1,7 +1,7 @@
 // The variants sanren (no kitty), happy (start bonuses) and four_player (two decks), with
 // outcomes worked out by hand.
 #include "check.hpp"
-#include "game.hpp"
+#include "game/game.hpp"
 #include "helpers.hpp"
 
 using namespace ddz;

@@ -4,8 +4,8 @@
 
 #include "check.hpp"
 #include "helpers.hpp"
-#include "playout.hpp"
-#include "vector_env.hpp"
+#include "play/playout.hpp"
+#include "play/vector_env.hpp"
 
 using namespace ddz;
 using namespace ddz::testing;

@@ -5,12 +5,12 @@
 #include <tuple>
 #include <utility>
 
-#include "notation.hpp"
 #include "check.hpp"
-#include "game.hpp"
+#include "game/game.hpp"
 #include "helpers.hpp"
 #include "oracle.hpp"
-#include "wild.hpp"
+#include "rules/notation.hpp"
+#include "rules/wild.hpp"
 
 using namespace ddz;
 using namespace ddz::testing;

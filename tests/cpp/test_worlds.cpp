@@ -1,10 +1,10 @@
 // Determinization: every world agrees with what the seat knows, and keeps the game's
 // public record; the unknown cards move.
 #include "check.hpp"
-#include "game.hpp"
+#include "game/game.hpp"
 #include "helpers.hpp"
-#include "policy.hpp"
-#include "worlds.hpp"
+#include "play/policy.hpp"
+#include "search/worlds.hpp"
 
 using namespace ddz;
 using namespace ddz::testing;

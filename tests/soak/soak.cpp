@@ -26,8 +26,8 @@
 #include <thread>
 #include <vector>
 
-#include "notation.hpp"
-#include "game.hpp"
+#include "game/game.hpp"
+#include "rules/notation.hpp"
 
 using namespace ddz;
 

@@ -1,0 +1,570 @@
+#include "game/game.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <stdexcept>
+
+#include "base/require.hpp"
+#include "rules/notation.hpp"
+
+namespace ddz {
+
+namespace {
+
+constexpr int kMaxDeckSize = 108;  // two decks
+constexpr int kHighestBid = 3;
+constexpr Mask kStraight3ToA = run_of(0, kAce + 1, 1);  // the happy bonus's 12-straight
+
+void require_rules(const Rules& rules) {
+  const std::string why = validate(rules);
+  require(why.empty(), "rules: " + why);
+}
+
+void require_seat(int seat, int seats, const char* what) {
+  require(seat >= 0 && seat < seats, std::string(what) + " must be a seat in 0.." + std::to_string(seats - 1));
+}
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  // splitmix64's finalizer over the running value: order-sensitive and well spread.
+  return splitmix_finalize(h ^ (v + 0x9E37'79B9'7F4A'7C15 + (h << 6) + (h >> 2)));
+}
+
+void require_wild(WildRanks wild, const Rules& rules) {
+  const std::string why = wild_ranks_error(wild, rules);
+  require(why.empty(), why);
+}
+
+// "the 5s", or "the 5s and 9s".
+std::string wild_ranks_text(WildRanks wild) {
+  std::string out = std::string("the ") + rank_char(wild.low) + "s";
+  if (wild.high != kNoWild) out += std::string(" and ") + rank_char(wild.high) + "s";
+  return out;
+}
+
+bool contains_seat(std::uint8_t set, int seat) { return (set >> seat) & 1; }
+
+constexpr int kBombsPerDeck = 13;  // a bomb of each rank 3..2
+
+int capped(int multiplier, int max_multiplier) { return max_multiplier > 0 ? std::min(multiplier, max_multiplier) : multiplier; }
+
+// Call and rob: the call's stake doubled by each rob (at most 1000 x 2^4 with four seats).
+int call_rob_base(const Rules& rules, int robs) { return rules.call_base << robs; }
+
+}  // namespace
+
+StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules& rules) {
+  StartBonus b;
+  if (!rules.start_bonus) return b;
+  for (int seat = 0; seat < rules.players; ++seat) {
+    const Mask hand = dealt[static_cast<std::size_t>(seat)];
+    if (contains(hand, rules.rocket())) b.jokers |= static_cast<std::uint8_t>(1u << seat);
+    if (contains(hand, kStraight3ToA)) b.straight |= static_cast<std::uint8_t>(1u << seat);
+  }
+  return b;
+}
+
+std::string score_error(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                        int seats, int max_multiplier) {
+  if (seats < 2 || seats > kMaxSeats) return "seats must be 2, 3 or 4";
+  if (landlord < 0 || landlord >= seats) return "landlord must be a seat in 0.." + std::to_string(seats - 1);
+  if (base < 0) return "base cannot be negative";
+  const int decks = seats == kMaxSeats ? 2 : 1;
+  if (bombs < 0 || bombs > kBombsPerDeck * decks) {
+    return "bombs must be in 0.." + std::to_string(kBombsPerDeck * decks) + ", the most " + std::to_string(decks) +
+           " deck(s) hold";
+  }
+  if (rockets < 0 || rockets > 1) return "rockets must be 0 or 1: the decks hold one rocket";
+  if (spring && (anti_spring || !landlord_won)) return "a spring needs the landlord to win";
+  if (anti_spring && landlord_won) return "an anti-spring needs the peasants to win";
+  if (max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
+  return {};
+}
+
+Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                  int seats, int max_multiplier, StartBonus bonus) {
+  const std::string why = score_error(base, bombs, rockets, spring, anti_spring, landlord_won, landlord, seats, max_multiplier);
+  require(why.empty(), why);
+  Settlement s;
+  s.landlord_won = landlord_won;
+  s.base = base;
+  s.bombs = bombs;
+  s.rockets = rockets;
+  s.spring = spring;
+  s.anti_spring = anti_spring;
+  s.start_bonus = bonus;
+  s.seats = seats;
+  s.landlord = landlord;
+  // At most 26 bombs, a rocket, a spring and two bonuses: 2^30 is exact in an int.
+  const int doublings = bombs + rockets + (spring ? 1 : 0) + (anti_spring ? 1 : 0) + bonus.doublings();
+  assert(doublings <= 30);
+  s.multiplier = capped(1 << doublings, max_multiplier);
+  const long long stake = static_cast<long long>(base) * s.multiplier;
+  for (int seat = 0; seat < seats; ++seat) {
+    if (seat == landlord) continue;
+    s.payouts[static_cast<std::size_t>(seat)] = landlord_won ? -stake : stake;
+    s.payouts[static_cast<std::size_t>(landlord)] += landlord_won ? stake : -stake;
+  }
+  return s;
+}
+
+Stake stake_so_far(const State& s, const Rules& rules) {
+  Stake stake;
+  if (s.phase != Phase::Bidding) {
+    stake.base = s.base;
+  } else if (rules.bidding == Bidding::Classic) {
+    stake.base = s.high_bid;
+  } else {
+    stake.base = s.caller >= 0 ? call_rob_base(rules, s.robs) : 0;
+  }
+  stake.multiplier = capped(1 << (s.bombs + s.rockets), rules.max_multiplier);
+  return stake;
+}
+
+std::uint64_t hash(const State& s) {
+  std::uint64_t h = 0x6A09'E667'F3BC'C908;
+  for (int seat = 0; seat < kMaxSeats; ++seat) {
+    h = mix(h, s.hands[static_cast<std::size_t>(seat)]);
+    h = mix(h, s.played[static_cast<std::size_t>(seat)]);
+    h = mix(h, s.plays[static_cast<std::size_t>(seat)]);
+  }
+  h = mix(h, s.kitty);
+  h = mix(h, move_hash(s.last));
+  const std::uint64_t small[] = {
+      static_cast<std::uint64_t>(s.last_by + 1), static_cast<std::uint64_t>(s.to_move),
+      static_cast<std::uint64_t>(s.landlord + 1), static_cast<std::uint64_t>(s.seats),
+      static_cast<std::uint64_t>(s.phase),        s.passes,
+      s.bombs,                                    s.rockets,
+      static_cast<std::uint64_t>(s.first_bidder), s.base,
+      s.high_bid,                                 static_cast<std::uint64_t>(s.high_bidder + 1),
+      s.out_of_auction,                                      static_cast<std::uint64_t>(s.stage),
+      static_cast<std::uint64_t>(s.caller + 1),   s.robs,
+      s.to_ask,                                   s.redeals,
+      s.start_bonus.jokers,                       s.start_bonus.straight,
+      s.wild.code()};
+  for (std::uint64_t v : small) h = mix(h, v);
+  return h;
+}
+
+Deal deal_cards(Rng& rng, const Rules& rules) {
+  std::array<int, kMaxDeckSize> deck;  // the first n are filled and used
+  const Mask cards = rules.deck();
+  int n = 0;
+  for (int r = 0; r < kNumRanks; ++r) {
+    for (int c = count(cards, r); c > 0; --c) deck[static_cast<std::size_t>(n++)] = r;
+  }
+  for (int i = n - 1; i > 0; --i) {
+    std::swap(deck[static_cast<std::size_t>(i)], deck[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  }
+  Deal d;
+  const int hand = rules.hand_size();
+  int i = 0;
+  for (int seat = 0; seat < rules.players; ++seat) {
+    for (const int end = i + hand; i < end; ++i) d.hands[static_cast<std::size_t>(seat)] += cards_of(deck[static_cast<std::size_t>(i)], 1);
+  }
+  for (; i < n; ++i) d.kitty += cards_of(deck[static_cast<std::size_t>(i)], 1);
+  return d;
+}
+
+Game::Game(std::uint64_t seed, const Rules& rules, int first_bidder) : Game(rules, seed) {
+  require_rules(rules);
+  require_seat(first_bidder, rules.players, "first_bidder");
+  start(next_deal(), first_bidder, rules.bidding == Bidding::None ? first_bidder : -1);
+  initial_ = state_;
+}
+
+Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed)
+    : Game(rules, seed) {
+  // The given deal stands in for the seed's first deal; redeals continue the seed's
+  // stream, so a seeded game and its replay from the recorded deal redeal alike.
+  require_rules(rules);
+  require_seat(first_bidder, rules.players, "first_bidder");
+  if (landlord != -1) require_seat(landlord, rules.players, "landlord");
+  const std::string hand = std::to_string(rules.hand_size());
+  const std::string whole = "the hands and the kitty must hold the " + std::to_string(rules.deck_size()) +
+                            " cards of the deck exactly once";
+  Mask left = rules.deck();  // what the hands so far leave of it (subtracting only what it holds)
+  for (int seat = 0; seat < kMaxSeats; ++seat) {
+    const Mask h = deal.hands[static_cast<std::size_t>(seat)];
+    if (seat >= rules.players) {
+      require(h == 0, "a deal has a hand for each of the " + std::to_string(rules.players) + " players only");
+      continue;
+    }
+    require(validate_cards(h, rules).empty() && total(h) == rules.hand_size(), "each hand of a deal holds " + hand + " cards");
+    require(contains(left, h), whole);
+    left -= h;
+  }
+  require(validate_cards(deal.kitty, rules).empty() && total(deal.kitty) == rules.kitty_size,
+          "the kitty holds " + std::to_string(rules.kitty_size) + " cards");
+  require(left == deal.kitty, whole);
+  Deal given = deal;
+  const Deal seeds_own = next_deal();  // redeals continue after it
+  if (given.wild.none()) given.wild = seeds_own.wild;
+  require_wild(given.wild, rules);
+  start(given, first_bidder, landlord >= 0 ? landlord : (rules.bidding == Bidding::None ? first_bidder : -1));
+  initial_ = state_;
+  deal_given_ = true;
+}
+
+Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last, int last_by,
+                         const Rules& rules, WildRanks wild) {
+  require_rules(rules);
+  require_wild(wild, rules);
+  const int seats = static_cast<int>(hands.size());
+  require(seats == 2 || seats == rules.players, "a position has 2 or " + std::to_string(rules.players) + " hands");
+  Mask all = 0;  // every card in the position: the hands, then the move to beat
+  const auto add = [&](Mask cards, const char* what) {
+    all += per_rank_min(cards, rules.deck());  // a sum that cannot wrap a nibble
+    require(validate_cards(all, rules).empty() && contains(rules.deck(), all), std::string(what) + " hold more cards than the deck");
+  };
+  require_seat(landlord, seats, "landlord");
+  for (int i = 0; i < seats; ++i) {
+    const Mask h = hands[static_cast<std::size_t>(i)];
+    require(holds_hand(h, rules), "hands: " + hand_error(h, rules));
+    require(h != 0, "every hand holds cards (a seat with none has won)");
+    // Only the landlord's hand grows past a dealt share, by the kitty.
+    require(i == landlord || total(h) <= rules.hand_size(), "hands: seat " + std::to_string(i) + ", a peasant, holds " +
+                                                               std::to_string(total(h)) + " cards, more than the " +
+                                                               std::to_string(rules.hand_size()) + " dealt to it");
+    add(h, "the hands");
+  }
+  require_seat(to_move, seats, "to_move");
+  require(last.cards || last_by < 0, "last_by is given without last");
+  if (last.cards) {
+    require(is_valid_move(last, rules), "last is not a move under these rules");
+    require(uses_only(last, wild), "last: its wild cards are not of the wild ranks");
+    add(spent(last), "the hands and last");
+    require_seat(last_by, seats, "last_by");
+    require(last_by != to_move, "last_by must differ from to_move");
+  }
+  Game g(rules, 0);
+  State& s = g.state_;
+  s.seats = static_cast<std::int8_t>(hands.size());
+  Deal d;
+  for (std::size_t i = 0; i < hands.size(); ++i) d.hands[i] = hands[i];
+  g.deals_.push_back(d);
+  s.hands = d.hands;
+  s.wild = wild;
+  s.landlord = static_cast<std::int8_t>(landlord);
+  s.first_bidder = static_cast<std::int8_t>(landlord);
+  s.phase = Phase::Playing;
+  s.base = 1;
+  s.to_move = static_cast<std::int8_t>(to_move);
+  s.last = last.cards ? last : Move{};
+  s.last_by = static_cast<std::int8_t>(last.cards ? last_by : -1);
+  // The players between the last player and the one to move have passed.
+  s.passes = last.cards ? static_cast<std::uint8_t>((to_move - last_by + s.seats) % s.seats - 1) : 0;
+  g.initial_ = s;
+  g.from_position_ = true;
+  return g;
+}
+
+void Game::start(const Deal& deal, int first_bidder, int landlord) {
+  deals_.push_back(deal);
+  const std::uint32_t redeals = state_.redeals;
+  state_ = State{};
+  state_.seats = static_cast<std::int8_t>(rules_.players);
+  state_.redeals = redeals;
+  state_.start_bonus = start_bonus_of(deal.hands, rules_);
+  state_.hands = deal.hands;
+  state_.kitty = deal.kitty;
+  state_.wild = deal.wild;
+  state_.first_bidder = static_cast<std::int8_t>(first_bidder);
+  state_.to_move = static_cast<std::int8_t>(first_bidder);
+  if (landlord >= 0) start_play(landlord, 1);
+}
+
+void Game::start_play(int landlord, int base) {
+  State& s = state_;
+  s.landlord = static_cast<std::int8_t>(landlord);
+  s.base = static_cast<std::uint16_t>(base);  // at most 1000 x 2^4
+  s.hands[static_cast<std::size_t>(landlord)] += s.kitty;
+  s.phase = Phase::Playing;
+  s.to_move = static_cast<std::int8_t>(landlord);
+  s.passes = 0;
+}
+
+Deal Game::next_deal() {
+  Deal d = deal_cards(rng_, rules_);
+  d.wild = draw_wilds(rng_, rules_.wild);
+  return d;
+}
+
+void Game::redeal() {
+  ++state_.redeals;
+  start(next_deal(), state_.first_bidder, -1);
+}
+
+std::vector<SeatAction> Game::history(bool current_deal_only) const {
+  auto first = taken_.begin();
+  if (current_deal_only) {
+    for (auto it = taken_.begin(); it != taken_.end(); ++it) {
+      if (it->redealt) first = it + 1;
+    }
+  }
+  std::vector<SeatAction> out;
+  out.reserve(static_cast<std::size_t>(taken_.end() - first));
+  for (auto it = first; it != taken_.end(); ++it) out.push_back({it->seat, it->action});
+  return out;
+}
+
+std::string Game::check(const Action& a) const {
+  const State& s = state_;
+  if (s.phase == Phase::Over) return "the hand is over";
+  if (s.phase == Phase::Bidding) {
+    if (rules_.bidding == Bidding::Classic) {
+      if (a.type != ActionType::Bid) return "the auction is on: bid 1-3 or pass (bid 0)";
+      if (a.value > kHighestBid) return "bids are 1, 2 or 3 (0 passes)";
+      if (a.value != 0 && a.value <= s.high_bid) return "bid must exceed " + std::to_string(s.high_bid);
+      return {};
+    }
+    const ActionType wanted = s.stage == CallRobStage::Calling ? ActionType::Call : ActionType::Rob;
+    if (a.type != wanted) return wanted == ActionType::Call ? "it is time to call or decline" : "it is time to rob or not";
+    if (a.value > 1) return "call and rob take yes or no";
+    return {};
+  }
+  if (a.type == ActionType::Pass) return s.last.cards ? std::string() : "the leader may not pass";
+  if (a.type != ActionType::Play) return "the hand is in play: play a move or pass";
+  return play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild);
+}
+
+std::string wild_ranks_error(WildRanks wild, const Rules& rules) {
+  if (wild.none()) return wild.high == kNoWild ? std::string() : "the wild ranks must be ranks 3..2 (0..12)";
+  if (!rules.wild) return "a wild rank needs rules with wild cards (the laizi and laizi2 presets)";
+  const auto in_range = [](int r) { return r >= 0 && r <= kTwo; };
+  if (!in_range(wild.low) || (wild.high != kNoWild && !in_range(wild.high))) return "the wild ranks must be ranks 3..2 (0..12)";
+  if (wild.high != kNoWild && wild.high == wild.low) return "the two wild ranks must differ";
+  if (wild.size() != rules.wild) {
+    return rules.wild == 1 ? "these rules have one wild rank" : "these rules have two wild ranks";
+  }
+  return {};
+}
+
+std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& rules, WildRanks wild) {
+  if (m.stand_ins) {
+    if (!uses_only(m, wild)) {
+      return wild.none() ? "no rank is wild in this hand" : "the wild cards are " + wild_ranks_text(wild);
+    }
+    if (std::string why = wilds_error(m, rules); !why.empty()) return why;
+  }
+  if (!contains(hand, spent(m))) return "cards not in hand";
+  std::string why;
+  if (!is_valid_move(m, rules)) {
+    why = " is not that combination under these rules";
+  } else if (last && !beats(m, *last)) {
+    why = " does not beat " + to_text(last->cards);
+  }
+  return why.empty() ? why : to_text(m.cards).append(why);
+}
+
+bool Game::apply(const Action& a) {
+  if (!check(a).empty()) return false;
+  apply_legal(a);
+  return true;
+}
+
+void Game::apply_legal(const Action& a) {
+  assert(check(a).empty());  // callers pass one of legal_actions()
+  taken_.push_back({a, state_.to_move, false});
+  saved_.push_back({state_, rng_});
+  const auto deals_before = deals_.size();
+  if (state_.phase == Phase::Bidding) {
+    if (rules_.bidding == Bidding::Classic) {
+      apply_bid(a);
+    } else {
+      apply_call_rob(a);
+    }
+  } else {
+    apply_play(a);
+  }
+  taken_.back().redealt = deals_.size() != deals_before;
+}
+
+void Game::apply_bid(const Action& a) {
+  State& s = state_;
+  const int seat = s.to_move;
+  if (a.value == 0) {
+    ++s.passes;
+    if (!rules_.passed_may_bid_again) s.out_of_auction |= static_cast<std::uint8_t>(1u << seat);
+  } else {
+    s.passes = 0;
+    s.high_bid = a.value;
+    s.high_bidder = static_cast<std::int8_t>(seat);
+    if (a.value == kHighestBid) return start_play(seat, a.value);
+  }
+  if (rules_.passed_may_bid_again) {
+    // Turns go round every seat; a bid followed by a pass from each other seat wins.
+    if (s.high_bidder < 0 && s.passes == s.seats) return nobody_bid();
+    if (s.high_bidder >= 0 && s.passes == s.seats - 1) return start_play(s.high_bidder, s.high_bid);
+    s.to_move = static_cast<std::int8_t>(next_seat(seat));
+    return;
+  }
+  // The next seat still in the auction; the auction ends when only the high bidder is.
+  int next = next_seat(seat);
+  while (contains_seat(s.out_of_auction, next) && next != seat) next = next_seat(next);
+  if (contains_seat(s.out_of_auction, next)) return nobody_bid();
+  if (next == s.high_bidder) return start_play(next, s.high_bid);
+  s.to_move = static_cast<std::int8_t>(next);
+}
+
+void Game::nobody_bid() {
+  if (rules_.redeal_when_nobody_bids && state_.redeals < static_cast<std::uint32_t>(rules_.max_redeals)) return redeal();
+  state_.phase = Phase::Over;  // a void hand: no landlord, no stakes
+}
+
+void Game::apply_call_rob(const Action& a) {
+  State& s = state_;
+  const int seat = s.to_move;
+  const auto finish = [&] { start_play(s.high_bidder, call_rob_base(rules_, s.robs)); };
+  // The next seat still to be asked to rob, or the caller's rob-back, or the end.
+  const auto advance = [&] {
+    if (s.to_ask) {
+      int next = next_seat(seat);
+      while (!contains_seat(s.to_ask, next)) next = next_seat(next);
+      s.to_ask = static_cast<std::uint8_t>(s.to_ask & ~(1u << next));
+      s.to_move = static_cast<std::int8_t>(next);
+    } else if (s.stage == CallRobStage::Robbing && s.robs > 0) {
+      s.stage = CallRobStage::RobBack;
+      s.to_move = s.caller;
+    } else {
+      finish();
+    }
+  };
+  switch (s.stage) {
+    case CallRobStage::Calling:
+      if (!a.value) {
+        s.out_of_auction |= static_cast<std::uint8_t>(1u << seat);
+        if (s.out_of_auction == (1u << s.seats) - 1) return nobody_bid();
+        s.to_move = static_cast<std::int8_t>(next_seat(seat));
+        return;
+      }
+      s.caller = s.high_bidder = static_cast<std::int8_t>(seat);
+      s.stage = CallRobStage::Robbing;
+      // Those after the caller who have not declined (the ones before it all declined).
+      s.to_ask = static_cast<std::uint8_t>(((1u << s.seats) - 1) & ~s.out_of_auction & ~(1u << seat));
+      return advance();
+    case CallRobStage::Robbing:
+      if (a.value) {
+        ++s.robs;
+        s.high_bidder = static_cast<std::int8_t>(seat);
+      }
+      return advance();
+    case CallRobStage::RobBack:
+      if (a.value) {
+        ++s.robs;
+        s.high_bidder = static_cast<std::int8_t>(seat);
+      }
+      return finish();
+  }
+}
+
+void Game::apply_play(const Action& a) {
+  State& s = state_;
+  const int seat = s.to_move;
+  if (a.type == ActionType::Pass) {
+    s.to_move = static_cast<std::int8_t>(next_seat(seat));
+    if (++s.passes == s.seats - 1) {  // everyone else passed: the last player leads
+      s.last = Move{};
+      s.last_by = -1;
+      s.passes = 0;
+    }
+    return;
+  }
+  const Move& m = a.move;
+  const auto i = static_cast<std::size_t>(seat);
+  const Mask cards = spent(m);
+  assert(contains(s.hands[i], cards));
+  s.hands[i] -= cards;
+  s.played[i] += cards;
+  s.plays[i] = static_cast<std::uint8_t>(std::min(s.plays[i] + 1, 255));
+  if (m.kind == MoveKind::Bomb) ++s.bombs;
+  if (m.kind == MoveKind::Rocket) ++s.rockets;
+  s.last = m;
+  s.last_by = static_cast<std::int8_t>(seat);
+  s.passes = 0;
+  if (s.hands[i] == 0) {
+    s.phase = Phase::Over;
+    s.winner = static_cast<std::int8_t>(seat);
+    return;
+  }
+  s.to_move = static_cast<std::int8_t>(next_seat(seat));
+}
+
+bool Game::undo() {
+  if (taken_.empty()) return false;
+  state_ = saved_.back().before;
+  rng_ = saved_.back().rng_before;
+  if (taken_.back().redealt) deals_.pop_back();
+  taken_.pop_back();
+  saved_.pop_back();
+  return true;
+}
+
+Game Game::replayed_on(const Deal& deal) const {
+  Game g = *this;
+  while (!g.taken_.empty() && !g.taken_.back().redealt) g.undo();  // back to the current deal's start
+  std::vector<Action> actions;
+  for (auto it = taken_.begin() + static_cast<std::ptrdiff_t>(g.taken_.size()); it != taken_.end(); ++it) {
+    actions.push_back(it->action);
+  }
+  State& s = g.state_;
+  s.hands = deal.hands;
+  s.kitty = deal.kitty;
+  if (s.phase == Phase::Playing && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
+  g.deals_.back() = deal;
+  if (g.deals_.size() == 1 && !from_position_) g.deal_given_ = true;
+  if (g.taken_.empty()) g.initial_ = s;
+  for (const Action& a : actions) require(g.apply(a), "replayed_on: the deal does not hold the cards played");
+  return g;
+}
+
+std::vector<Action> Game::legal_actions() const {
+  std::vector<Action> out;
+  legal_actions(out);
+  return out;
+}
+
+void Game::legal_actions(std::vector<Action>& out) const {
+  const State& s = state_;
+  out.clear();
+  if (s.phase == Phase::Over) return;
+  if (s.phase == Phase::Bidding) {
+    if (rules_.bidding == Bidding::Classic) {
+      out.push_back(Action::bid(0));
+      for (int b = s.high_bid + 1; b <= kHighestBid; ++b) out.push_back(Action::bid(b));
+    } else {
+      const bool calling = s.stage == CallRobStage::Calling;
+      out.push_back(calling ? Action::call(false) : Action::rob(false));
+      out.push_back(calling ? Action::call(true) : Action::rob(true));
+    }
+    return;
+  }
+  thread_local std::vector<Move> moves;
+  moves.clear();
+  const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
+  const Move* last = s.last.cards ? &s.last : nullptr;
+  append_legal_moves(hand, last, rules_, s.wild, moves);
+  if (s.last.cards) out.push_back(Action::pass());
+  for (const Move& m : moves) out.push_back(Action::play(m));
+}
+
+Settlement void_settlement(int seats) {
+  Settlement none;
+  none.base = 0;
+  none.seats = seats;
+  return none;
+}
+
+Settlement Game::result() const {
+  const State& s = state_;
+  if (s.phase != Phase::Over || s.landlord < 0) return void_settlement(s.seats);
+  const bool landlord_won = s.winner == s.landlord;
+  bool spring = landlord_won, anti_spring = false;
+  for (int seat = 0; seat < s.seats; ++seat) {
+    if (seat != s.landlord && s.plays[static_cast<std::size_t>(seat)] > 0) spring = false;
+  }
+  if (!landlord_won) anti_spring = s.plays[static_cast<std::size_t>(s.landlord)] == 1;
+  return settle(s.base, s.bombs, s.rockets, spring, anti_spring, landlord_won, s.landlord, s.seats,
+                rules_.max_multiplier, s.start_bonus);
+}
+
+}  // namespace ddz

@@ -1,0 +1,258 @@
+// A hand of Dou Dizhu as a state machine: deal, bidding, play, scoring (docs/rules.md, "A hand
+// of play", "Bidding", "Scoring").
+//
+// Seats 0, 1, 2 (and 3 with four players) play in that order (the direction of play).
+// The landlord plays alone against the others (the peasants). Bidding is classic (bid 1-3
+// above the highest bid; a player who passed never bids again; a 3 ends it, and so does a
+// pass from every other player after the highest bid; all pass: redeal), call-and-rob (call, then one rob chance for each player after the caller who
+// did not decline, then the caller's rob-back; each rob doubles), or none (the landlord
+// is given, base stake 1). The landlord takes the kitty and leads. After every other
+// player passes, the last player who played leads anything. The first to empty the hand
+// ends it. With wild cards (laizi) a wild rank is drawn after each deal; a play takes its
+// cards spent (wild.hpp) from the hand.
+//
+// A `State` is a plain value: copying it is the cheap copy search wants. A `Game` adds
+// the record (deals and actions), undo, and the random generator used for redeals.
+// Illegal actions are reported, never applied: `check` says why, `apply` refuses.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/rng.hpp"
+#include "rules/action.hpp"
+#include "rules/move.hpp"
+#include "rules/movegen.hpp"
+#include "rules/rules.hpp"
+#include "rules/wild.hpp"
+
+namespace ddz {
+
+inline constexpr int kMaxSeats = 4;  // the four-player variant
+
+enum class Phase : std::uint8_t { Bidding, Playing, Over };
+
+// Start bonuses (variant "happy", docs/rules.md): the seats whose dealt hand held both jokers,
+// and those whose dealt hand held the 12-straight 3..A (bit i: seat i). Each kind of
+// bonus doubles the stake once when any seat holds it.
+struct StartBonus {
+  std::uint8_t jokers = 0;
+  std::uint8_t straight = 0;
+  int doublings() const { return (jokers ? 1 : 0) + (straight ? 1 : 0); }
+  friend bool operator==(const StartBonus&, const StartBonus&) = default;
+};
+
+// The start bonuses of a dealt hand under `rules` (none unless rules.start_bonus).
+StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules& rules);
+
+// The stakes of a finished hand (docs/rules.md "Scoring").
+struct Settlement {
+  bool landlord_won = false;
+  int base = 1;
+  int multiplier = 1;
+  int bombs = 0;
+  int rockets = 0;
+  bool spring = false;
+  bool anti_spring = false;
+  StartBonus start_bonus{};
+  int seats = 3;
+  int landlord = -1;  // -1: a void hand (nobody bid, no redeal), which settles to zero
+  std::array<long long, kMaxSeats> payouts{};  // by seat (the first `seats`); sums to zero
+  friend bool operator==(const Settlement&, const Settlement&) = default;
+};
+
+// Settlement arithmetic alone (throws std::invalid_argument for what `score_error`
+// refuses): multiplier 2^(bombs + rockets), doubled by spring, by anti-spring and by each
+// start bonus, capped by max_multiplier (0: no cap); stake = base x multiplier; the
+// landlord wins or pays the stake from or to each peasant (so with four players it wins
+// or pays 3 x stake). Every count a deck allows gives an exact multiplier.
+Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                  int seats, int max_multiplier, StartBonus bonus = {});
+
+// The settlement of a void hand (nobody bid, no redeal) or of an unfinished one: no stakes.
+Settlement void_settlement(int seats);
+
+// Why settle() refuses its arguments, or empty: seats 2..4 (2: a two-hand position), a
+// landlord among them, a base of 0 (a void hand) or more, at most the bombs and rockets
+// the decks of that many seats hold (13 bombs and one rocket a deck of 54 cards), a
+// spring only when the landlord wins and an anti-spring only when it loses.
+std::string score_error(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
+                        int seats, int max_multiplier);
+
+enum class CallRobStage : std::uint8_t { Calling, Robbing, RobBack };
+
+struct State {
+  std::array<Mask, kMaxSeats> hands{};
+  std::array<Mask, kMaxSeats> played{};  // cards each seat has played
+  Mask kitty = 0;
+  Move last{};          // the move to beat; cards == 0 when the player to move leads
+  std::int8_t last_by = -1;
+  std::int8_t to_move = 0;
+  std::int8_t landlord = -1;
+  std::int8_t seats = 3;  // rules.players; 2 for endgame puzzles (landlord against one opponent)
+  Phase phase = Phase::Bidding;
+  std::uint8_t passes = 0;                 // consecutive passes in the trick
+  std::array<std::uint8_t, kMaxSeats> plays{};  // number of plays by each seat
+  std::uint8_t bombs = 0;
+  std::uint8_t rockets = 0;
+  std::int8_t winner = -1;
+  // Bidding.
+  std::int8_t first_bidder = 0;
+  std::uint16_t base = 0;        // the base stake once in play: the winning bid, call_base x 2^robs, or 1
+  std::uint8_t high_bid = 0;     // classic
+  std::int8_t high_bidder = -1;  // classic; call-and-rob: provisional landlord
+  std::uint8_t out_of_auction = 0;  // seats that passed (classic) or declined (call-and-rob)
+  CallRobStage stage = CallRobStage::Calling;
+  std::int8_t caller = -1;
+  std::uint8_t robs = 0;
+  std::uint8_t to_ask = 0;  // call-and-rob: seats still to be offered a rob
+  std::uint32_t redeals = 0;    // at most rules.max_redeals
+  StartBonus start_bonus{};  // of the current deal
+  WildRanks wild;  // the wild ranks of this deal (laizi: one; laizi2: two), or none
+
+  friend bool operator==(const State&, const State&) = default;
+};
+
+// The stake so far (docs/rules.md, "Scoring"), the one definition every reading uses: the
+// base is the highest bid (classic), the call doubled by each rob (call and rob), 0
+// before anyone bids or calls, and once in play the base the hand is played for (1
+// without bidding); the multiplier is 2 to the bombs and rockets played, capped by
+// rules.max_multiplier. Spring, anti-spring and start bonuses join it in the Settlement.
+struct Stake {
+  int base = 0;
+  int multiplier = 1;
+};
+Stake stake_so_far(const State& s, const Rules& rules);
+
+// A 64-bit hash of everything in the state that matters for what follows.
+std::uint64_t hash(const State& s);
+
+struct Deal {
+  std::array<Mask, kMaxSeats> hands{};
+  Mask kitty = 0;
+  WildRanks wild;  // the wild ranks drawn after the deal (laizi, laizi2), or none
+  friend bool operator==(const Deal&, const Deal&) = default;
+};
+
+// Why `wild` cannot be the wild ranks of a hand under `rules`, or empty when it can: none,
+// or as many distinct ranks 3..2 as rules.wild says.
+std::string wild_ranks_error(WildRanks wild, const Rules& rules);
+
+// Why `hand` may not play `m` over `last` (nullptr: leading) under `rules` with `wild`
+// the wild ranks (none: no rank is wild), or empty when it may: the one check of a play,
+// which Game::check and doudizhu.can_play share.
+std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& rules, WildRanks wild);
+
+// The seeded deal: the deck in rank order (4 x decks of each rank 3..2, then `decks` B,
+// then `decks` R: 54 or 108 cards) is shuffled by Fisher-Yates from the last position
+// down, drawing with `rng.below`; with h = rules.hand_size(), cards [i*h, (i+1)*h) go to
+// seat i and the rest to the kitty. Standard: 0-16 to seat 0, 17-33 to seat 1, 34-50 to
+// seat 2, 51-53 the kitty; sanren: 18 each, no kitty; four players: 25 each, 100-107 the
+// kitty. With wild cards the game then draws the wild ranks from the same generator
+// (`draw_wilds`, wild.hpp), before any later deal.
+Deal deal_cards(Rng& rng, const Rules& rules = Rules{});
+
+class Game {
+ public:
+  // The constructors check what they are given (rules that validate(), seats in range,
+  // a deal of the whole deck, a position whose hands the deck holds and whose last move
+  // is a move) and throw std::invalid_argument naming the problem otherwise.
+  //
+  // A seeded hand: shuffle, deal, bid from `first_bidder`. With bidding none, the first
+  // bidder is the landlord.
+  Game(std::uint64_t seed, const Rules& rules, int first_bidder);
+  // A given deal in place of the seed's first deal; `landlord` >= 0 skips the bidding
+  // (base stake 1). Redeals draw from the seed as they would after its own first deal.
+  // With wild cards a deal whose wild is none takes the ranks the seed draws.
+  Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
+  // A position in play (puzzles, search): 2 hands or rules.players, the landlord, who
+  // moves, and the move to beat with who played it (last.cards == 0: `to_move` leads),
+  // and with wild cards the wild ranks (none: no rank is wild).
+  static Game from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last,
+                            int last_by, const Rules& rules, WildRanks wild = {});
+
+  const State& state() const { return state_; }
+  // The state before the first action, and whether the game began from a position.
+  const State& initial() const { return initial_; }
+  bool started_from_position() const { return from_position_; }
+  // Whether the first deal was given (Game(deal, ...)) rather than the seed's own.
+  bool deal_given() const { return deal_given_; }
+  const Rules& rules() const { return rules_; }
+  const std::vector<Deal>& deals() const { return deals_; }
+  // Every action since the first deal, or only those since the current deal began.
+  std::vector<SeatAction> history(bool current_deal_only = false) const;
+  // Calls f(seat, action) on the current deal's actions, newest first, while f returns
+  // true: the recent actions without copying the whole history (the encoders' need).
+  template <class F>
+  void visit_recent(F&& f) const {
+    for (auto it = taken_.rbegin(); it != taken_.rend() && !it->redealt; ++it) {
+      if (!f(static_cast<int>(it->seat), it->action)) return;
+    }
+  }
+  std::uint64_t seed() const { return seed_; }
+  // How many actions have been applied since the first deal (undo takes them back).
+  std::size_t actions_taken() const { return taken_.size(); }
+
+  // Why `a` is illegal now, or empty when legal.
+  std::string check(const Action& a) const;
+  // Applies a legal action and returns true; returns false (and changes nothing) otherwise.
+  bool apply(const Action& a);
+  // Applies an action known to be legal (one of legal_actions()), skipping the check.
+  void apply_legal(const Action& a);
+  bool undo();
+  // This game with its current deal (a position game: its starting hands) replaced by
+  // `deal`, and the current deal's actions replayed on it; search uses it to build the
+  // worlds a player cannot tell apart. Throws std::invalid_argument when an action no
+  // longer applies (the deal does not hold the cards that were played).
+  Game replayed_on(const Deal& deal) const;
+  std::vector<Action> legal_actions() const;
+  void legal_actions(std::vector<Action>& out) const;  // into a reused buffer (cleared first)
+  // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.
+  Settlement result() const;
+
+ private:
+  Game(const Rules& rules, std::uint64_t seed) : rules_(rules), rng_(seed), seed_(seed) {
+    taken_.reserve(kTypicalSteps);
+    saved_.reserve(kTypicalSteps);
+  }
+  static constexpr std::size_t kTypicalSteps = 96;  // a hand takes about 65 actions
+  void start(const Deal& deal, int first_bidder, int landlord);
+  void start_play(int landlord, int base);
+  void redeal();
+  Deal next_deal();  // the seed's next deal, and its wild ranks when the rules have them
+  void nobody_bid();
+  void apply_bid(const Action& a);
+  void apply_call_rob(const Action& a);
+  void apply_play(const Action& a);
+  int next_seat(int seat) const { return (seat + 1) % state_.seats; }
+
+  // Each action applied, with who took it and whether it ended its deal (a redeal
+  // followed); kept apart from the states undo restores, so that reading the recent
+  // actions (every encoder, every step of a VectorEnv) touches a few cache lines rather
+  // than a state's worth of memory per action.
+  struct Taken {
+    Action action;
+    std::int8_t seat;
+    bool redealt;
+  };
+  // What undo restores, one per action taken.
+  struct Saved {
+    State before;
+    Rng rng_before;
+  };
+
+  Rules rules_;
+  State state_;
+  State initial_;
+  bool from_position_ = false;
+  bool deal_given_ = false;
+  Rng rng_;
+  std::uint64_t seed_;
+  std::vector<Deal> deals_;
+  std::vector<Taken> taken_;
+  std::vector<Saved> saved_;
+};
+
+}  // namespace ddz

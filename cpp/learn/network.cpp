@@ -1,0 +1,428 @@
+#include "learn/network.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace ddz {
+
+namespace {
+
+constexpr const char* kPlayPositions[] = {"landlord", "landlord_down", "landlord_up", "landlord_across"};
+constexpr int kMaxLayers = 16;
+
+// Reads the file's little-endian fields in order; every read checks what is left.
+class Reader {
+ public:
+  Reader(std::string_view bytes, const std::string& source) : bytes_(bytes), source_(source) {}
+
+  template <class T>
+  T scalar(const char* what) {
+    T value{};
+    std::memcpy(&value, take(sizeof(T), what), sizeof(T));
+    return value;
+  }
+  std::string_view bytes(std::size_t n, const char* what) { return {take(n, what), n}; }
+  bool done() const { return at_ == bytes_.size(); }
+  [[noreturn]] void fail(const std::string& why) const { throw NetworkError(source_ + ": " + why); }
+
+ private:
+  const char* take(std::size_t n, const char* what) {
+    if (bytes_.size() - at_ < n) fail(std::string("truncated (in ") + what + ")");
+    const char* p = bytes_.data() + at_;
+    at_ += n;
+    return p;
+  }
+  std::string_view bytes_;
+  std::size_t at_ = 0;
+  const std::string& source_;
+};
+
+Tensor read_tensor(Reader& r, const std::string& name) {
+  Tensor t;
+  const auto ndim = r.scalar<std::uint8_t>("a tensor's rank");
+  if (ndim < 1 || ndim > 2) r.fail(name + ": " + std::to_string(ndim) + " dimensions (1 or 2 expected)");
+  std::uint64_t size = 1;
+  for (int i = 0; i < ndim; ++i) {
+    const auto d = r.scalar<std::uint32_t>("a tensor's shape");
+    if (d == 0 || d > (1u << 20)) r.fail(name + ": dimension " + std::to_string(d) + " out of range");
+    t.dims.push_back(d);
+    size *= d;
+  }
+  if (size > (std::uint64_t{1} << 26)) r.fail(name + ": too large");
+  const std::string_view data = r.bytes(size * sizeof(float), name.c_str());
+  t.values.resize(size);
+  std::memcpy(t.values.data(), data.data(), data.size());
+  for (const float v : t.values) {
+    if (!(v == v) || v > 1e30f || v < -1e30f) r.fail(name + ": a value that is not a finite number");
+  }
+  return t;
+}
+
+std::string shape(const std::vector<std::uint32_t>& dims) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + std::to_string(dims[i]);
+  return out + (dims.size() == 1 ? ",)" : ")");
+}
+
+// Builds layers from the tensors by name, marking each one used.
+class Builder {
+ public:
+  Builder(const std::map<std::string, Tensor>& tensors, const std::string& source) : tensors_(tensors), source_(source) {}
+
+  bool has(const std::string& name) const { return tensors_.count(name) != 0; }
+
+  // The layer `prefix`.weight (out x in) with `prefix`.bias (out) unless without_bias;
+  // `in` (when >= 0) is the input width the caller needs.
+  Dense dense(const std::string& prefix, int in, bool with_bias = true) {
+    const Tensor& w = get(prefix + ".weight");
+    if (w.dims.size() != 2) fail(prefix + ".weight has shape " + shape(w.dims) + ", not (out, in)");
+    Dense d;
+    d.out = static_cast<int>(w.dims[0]);
+    d.in = static_cast<int>(w.dims[1]);
+    if (in >= 0 && d.in != in) {
+      fail(prefix + ".weight has shape " + shape(w.dims) + ": " + std::to_string(in) + " inputs expected");
+    }
+    d.weight_t.resize(w.values.size());
+    for (int o = 0; o < d.out; ++o) {
+      for (int i = 0; i < d.in; ++i) {
+        d.weight_t[static_cast<std::size_t>(i * d.out + o)] = w.values[static_cast<std::size_t>(o * d.in + i)];
+      }
+    }
+    d.bias.assign(static_cast<std::size_t>(d.out), 0.0f);
+    if (with_bias) {
+      const Tensor& b = get(prefix + ".bias");
+      if (b.dims.size() != 1 || static_cast<int>(b.dims[0]) != d.out) {
+        fail(prefix + ".bias has shape " + shape(b.dims) + ", not (" + std::to_string(d.out) + ",)");
+      }
+      d.bias = b.values;
+    }
+    return d;
+  }
+
+  // Layers prefix.0, prefix.1, ... chained from `in` inputs, the last with `out` outputs.
+  std::vector<Dense> chain(const std::string& prefix, int in, int out) {
+    std::vector<Dense> layers;
+    for (int i = 0; has(prefix + "." + std::to_string(i) + ".weight"); ++i) {
+      if (i == kMaxLayers) fail(prefix + ": more than " + std::to_string(kMaxLayers) + " layers");
+      layers.push_back(dense(prefix + "." + std::to_string(i), in));
+      in = layers.back().out;
+    }
+    if (layers.empty()) fail("no " + prefix + ".0.weight");
+    if (in != out) fail(prefix + ": the last layer gives " + std::to_string(in) + " values, not " + std::to_string(out));
+    return layers;
+  }
+
+  void check_all_used() const {
+    for (const auto& [name, tensor] : tensors_) {
+      if (!used_.count(name)) fail("unknown tensor " + name);
+    }
+  }
+
+ private:
+  const Tensor& get(const std::string& name) {
+    const auto it = tensors_.find(name);
+    if (it == tensors_.end()) fail("no tensor " + name);
+    used_.insert(name);
+    return it->second;
+  }
+  [[noreturn]] void fail(const std::string& why) const { throw NetworkError(source_ + ": " + why); }
+
+  const std::map<std::string, Tensor>& tensors_;
+  const std::string& source_;
+  std::set<std::string> used_;
+};
+
+// The layers' one kernel: `rows` inputs at once, each input's weight row read once for
+// all of them. Each output sums its terms in input order whatever the vector width, and
+// the language's strict floating point forbids fused multiply-adds, so every CPU gives the
+// same values; where the loader can pick a clone by CPU, an AVX2 one runs where it can.
+#if defined(__x86_64__) && defined(__GLIBC__)
+#define DDZ_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define DDZ_VECTOR_CLONES
+#endif
+
+// Eight floats: GCC's and Clang's portable vectors (one AVX register, or two SSE ones).
+// They are copied in and out with memcpy (the weights are aligned to a float only), and no
+// function takes or returns one: a helper outside the clones would be compiled without AVX,
+// and passing such a vector across that boundary changes the ABI (an error in Clang).
+typedef float Floats8 __attribute__((vector_size(32)));
+constexpr int kBlock = 4;  // vectors of sums per block: 32 outputs held in registers
+
+// One input row: its nonzero inputs listed once, then each block of 32 outputs summed in
+// registers over them (the weights stream from cache; the sums never leave registers).
+DDZ_VECTOR_CLONES void dense_row(const float* __restrict weight_t, const float* __restrict bias, int out,
+                                 const int* __restrict index, const float* __restrict value, int nonzero,
+                                 float* __restrict y) {
+  const auto stride = static_cast<std::size_t>(out);
+  constexpr int width = kBlock * 8;
+  int o = 0;
+  for (; o + width <= out; o += width) {
+    Floats8 sum[kBlock];
+    std::memcpy(sum, bias + o, sizeof sum);
+    for (int j = 0; j < nonzero; ++j) {
+      const float* row = weight_t + static_cast<std::size_t>(index[j]) * stride + static_cast<std::size_t>(o);
+      const float v = value[j];
+      for (int k = 0; k < kBlock; ++k) {
+        Floats8 w;
+        std::memcpy(&w, row + 8 * k, sizeof w);
+        sum[k] += v * w;
+      }
+    }
+    std::memcpy(y + o, sum, sizeof sum);
+  }
+  for (; o < out; ++o) {
+    float acc = bias[o];
+    for (int j = 0; j < nonzero; ++j) acc += value[j] * weight_t[static_cast<std::size_t>(index[j]) * stride + static_cast<std::size_t>(o)];
+    y[o] = acc;
+  }
+}
+
+template <class T>
+void dense_rows(const float* weight_t, const float* bias, int in, int out, const T* x, int rows, float* y) {
+  thread_local std::vector<int> index;
+  thread_local std::vector<float> value;
+  index.resize(static_cast<std::size_t>(in));
+  value.resize(static_cast<std::size_t>(in));
+  for (int r = 0; r < rows; ++r) {
+    const T* xr = x + static_cast<std::size_t>(r) * static_cast<std::size_t>(in);
+    int nonzero = 0;
+    for (int i = 0; i < in; ++i) {
+      if (xr[i] != T(0)) {
+        index[static_cast<std::size_t>(nonzero)] = i;
+        value[static_cast<std::size_t>(nonzero++)] = static_cast<float>(xr[i]);
+      }
+    }
+    dense_row(weight_t, bias, out, index.data(), value.data(), nonzero, y + static_cast<std::size_t>(r) * static_cast<std::size_t>(out));
+  }
+}
+
+template <class T>
+void dense_forward(const Dense& d, const T* x, int rows, float* y) {
+  dense_rows(d.weight_t.data(), d.bias.data(), d.in, d.out, x, rows, y);
+}
+
+void relu(std::vector<float>& h) {
+  for (float& v : h) v = v > 0.0f ? v : 0.0f;
+}
+
+// Seats as one-hot slots relative to `me` (slot k: k places after it).
+void relative_one_hot(int seat, int me, int seats, std::int8_t* out) {
+  if (seat >= 0) out[(seat - me + seats) % seats] = 1;
+}
+
+void relative_set(unsigned seats_mask, int me, int seats, std::int8_t* out) {
+  for (int seat = 0; seat < seats; ++seat) {
+    if ((seats_mask >> seat) & 1u) relative_one_hot(seat, me, seats, out);
+  }
+}
+
+}  // namespace
+
+void Dense::forward(const float* x, float* y, int rows) const { dense_forward(*this, x, rows, y); }
+void Dense::forward(const std::int8_t* x, float* y, int rows) const { dense_forward(*this, x, rows, y); }
+
+int bid_feature_width(const Rules& rules) {
+  const int s = rules.players;
+  const int plane = card_plane_size(rules.decks);
+  return rules.bidding == Bidding::CallRob ? plane + s + 3 + s + s + s : plane + s + 4 + s + s;
+}
+
+void bid_features(const State& s, const Rules& rules, std::int8_t* out) {
+  std::fill(out, out + bid_feature_width(rules), std::int8_t{0});
+  const int n = s.seats, me = s.to_move;
+  write_card_plane(s.hands[static_cast<std::size_t>(me)], rules.decks, out);
+  out += card_plane_size(rules.decks);
+  relative_one_hot(s.first_bidder, me, n, out);  // the first bidder's slot: how far back the auction began
+  out += n;
+  if (rules.bidding == Bidding::CallRob) {
+    out[static_cast<int>(s.stage)] = 1;
+    out += 3;
+    relative_one_hot(s.high_bidder, me, n, out);
+    out += n;
+    relative_set(s.out_of_auction, me, n, out);
+    out += n;
+    for (int r = 0; r < std::min<int>(s.robs, n); ++r) out[r] = 1;
+    return;
+  }
+  out[std::min<int>(s.high_bid, 3)] = 1;
+  out += 4;
+  relative_one_hot(s.high_bidder, me, n, out);
+  out += n;
+  relative_set(s.out_of_auction, me, n, out);
+}
+
+int bid_outputs(const Rules& rules) { return rules.bidding == Bidding::CallRob ? 2 : 4; }
+
+int bid_output(const Action& a) { return a.value; }
+
+std::shared_ptr<Network> Network::read(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw NetworkError(path + ": cannot open the file");
+  std::ostringstream bytes;
+  bytes << file.rdbuf();
+  return parse(bytes.str(), path);
+}
+
+std::shared_ptr<Network> Network::parse(std::string_view bytes, const std::string& source) {
+  auto net = std::make_shared<Network>();
+  net->source_ = source;
+  Reader r(bytes, net->source_);
+  if (bytes.substr(0, kNetworkMagic.size()) != kNetworkMagic) r.fail("not a doudizhu network file (no DDZNEURL magic)");
+  r.bytes(kNetworkMagic.size(), "the magic");
+  const auto version = r.scalar<std::uint32_t>("the version");
+  if (version != kNetworkVersion) {
+    r.fail("format version " + std::to_string(version) + "; this engine reads version " + std::to_string(kNetworkVersion));
+  }
+  const auto meta = r.scalar<std::uint32_t>("the metadata's length");
+  net->metadata_ = std::string(r.bytes(meta, "the metadata"));
+  const auto count = r.scalar<std::uint32_t>("the tensor count");
+  if (count > 4096) r.fail(std::to_string(count) + " tensors");
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const auto length = r.scalar<std::uint16_t>("a tensor's name");
+    std::string name(r.bytes(length, "a tensor's name"));
+    if (!std::all_of(name.begin(), name.end(), [](char c) { return c > ' ' && c < 127; })) {
+      r.fail("a tensor name that is not printable ASCII");
+    }
+    if (net->tensors_.count(name)) r.fail("tensor " + name + " twice");
+    Tensor t = read_tensor(r, name);
+    net->tensors_.emplace(std::move(name), std::move(t));
+  }
+  if (!r.done()) r.fail("bytes after the last tensor");
+  net->build();
+  return net;
+}
+
+void Network::build() {
+  Builder b(tensors_, source_);
+  for (int p = 0; p < 4; ++p) {
+    const std::string prefix = std::string("play.") + kPlayPositions[p];
+    if (!b.has(prefix + ".history.weight")) continue;
+    PlayNet net;
+    net.history = b.dense(prefix + ".history", -1);
+    net.state = b.dense(prefix + ".state", -1);
+    net.action = b.dense(prefix + ".action", -1, false);
+    if (b.has(prefix + ".plan.weight")) {
+      const Dense plan = b.dense(prefix + ".plan", 1, false);
+      if (plan.out != net.action.out) throw NetworkError(source_ + ": " + prefix + ".plan has " + std::to_string(plan.out) + " rows, not " + std::to_string(net.action.out));
+      net.plan = plan.weight_t;
+    }
+    if (net.state.in <= net.history.out) throw NetworkError(source_ + ": " + prefix + ".state reads no state");
+    if (net.action.out != net.state.out) {
+      throw NetworkError(source_ + ": " + prefix + ".action gives " + std::to_string(net.action.out) + " values, " +
+                         prefix + ".state " + std::to_string(net.state.out));
+    }
+    net.head = b.chain(prefix + ".head", net.state.out, 1);
+    play_.emplace(p, std::move(net));
+  }
+  if (play_.empty()) throw NetworkError(source_ + ": no play network (play.landlord.history.weight)");
+  for (const Bidding mode : {Bidding::Classic, Bidding::CallRob}) {
+    const std::string prefix = std::string("bid.") + bidding_name(mode) + ".layers";
+    if (!b.has(prefix + ".0.weight")) continue;
+    Rules rules;
+    rules.bidding = mode;
+    BidNet net;
+    net.layers = b.chain(prefix, bid_feature_width(rules), bid_outputs(rules));
+    bid_.emplace(mode, std::move(net));
+  }
+  b.check_all_used();
+}
+
+std::string Network::play_error(const Rules& rules) const {
+  const DouZeroLayout layout = douzero_layout(rules);
+  if (!layout.exact) {
+    return "the neural policy plays three seats of one deck without wild cards (DouZero's setting), not these rules";
+  }
+  for (int p = 0; p < layout.seats; ++p) {
+    const auto it = play_.find(p);
+    const std::string name = std::string("play.") + kPlayPositions[p];
+    if (it == play_.end()) return source_ + ": no network for position " + kPlayPositions[p];
+    const PlayNet& net = it->second;
+    const int x_width = layout.x[static_cast<std::size_t>(p)].width;
+    if (net.history.in != layout.z_size() || net.state.in != net.history.out + x_width ||
+        net.action.in != layout.action.width) {
+      return source_ + ": " + name + " reads " + std::to_string(net.history.in) + " history, " +
+             std::to_string(net.state.in - net.history.out) + " state and " + std::to_string(net.action.in) +
+             " action values; these rules give " + std::to_string(layout.z_size()) + ", " + std::to_string(x_width) +
+             " and " + std::to_string(layout.action.width);
+    }
+  }
+  return {};
+}
+
+bool Network::bids(const Rules& rules) const {
+  return bid_.count(rules.bidding) && rules.players == 3 && rules.decks == 1;
+}
+
+bool Network::reads_plan() const {
+  return std::any_of(play_.begin(), play_.end(), [](const auto& p) { return !p.second.plan.empty(); });
+}
+
+void Network::play_values(const GameView& v, const DouZeroLayout& layout, const std::vector<Action>& legal,
+                          std::size_t planned, std::vector<float>& values) const {
+  const PlayNet& net = play_.at(douzero_position_of(v.state));
+  thread_local std::vector<std::int8_t> z, x, planes;
+  thread_local std::vector<float> input, decision, h, next;
+  z.resize(static_cast<std::size_t>(layout.z_size()));
+  douzero_z(v, layout, z.data());
+  const int history = net.history.out;
+  input.resize(static_cast<std::size_t>(net.state.in));
+  net.history.forward(z.data(), input.data());
+  std::transform(input.begin(), input.begin() + history, input.begin(), [](float a) { return a > 0.0f ? a : 0.0f; });
+  x.resize(static_cast<std::size_t>(net.state.in - history));
+  douzero_x_no_action(v, layout, x.data());
+  std::transform(x.begin(), x.end(), input.begin() + history, [](std::int8_t a) { return static_cast<float>(a); });
+  decision.resize(static_cast<std::size_t>(net.state.out));
+  net.state.forward(input.data(), decision.data());
+
+  // The actions in blocks: each layer's weights are read once a block.
+  constexpr std::size_t kBlock = 16;
+  values.resize(legal.size());
+  const auto width = static_cast<std::size_t>(net.action.in), hidden = decision.size();
+  for (std::size_t first = 0; first < legal.size(); first += kBlock) {
+    const std::size_t rows = std::min(kBlock, legal.size() - first);
+    planes.resize(rows * width);
+    for (std::size_t r = 0; r < rows; ++r) douzero_action(layout, legal[first + r], planes.data() + r * width);
+    h.resize(rows * hidden);
+    net.action.forward(planes.data(), h.data(), static_cast<int>(rows));
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t i = 0; i < hidden; ++i) h[r * hidden + i] += decision[i];
+      if (first + r == planned && !net.plan.empty()) {
+        for (std::size_t i = 0; i < hidden; ++i) h[r * hidden + i] += net.plan[i];
+      }
+    }
+    for (const Dense& layer : net.head) {
+      relu(h);
+      next.resize(rows * static_cast<std::size_t>(layer.out));
+      layer.forward(h.data(), next.data(), static_cast<int>(rows));
+      h.swap(next);
+    }
+    std::copy(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(rows), values.begin() + static_cast<std::ptrdiff_t>(first));
+  }
+}
+
+void Network::bid_values(const State& s, const Rules& rules, std::vector<float>& values) const {
+  const BidNet& net = bid_.at(rules.bidding);
+  thread_local std::vector<std::int8_t> features;
+  thread_local std::vector<float> h, next;
+  features.resize(static_cast<std::size_t>(bid_feature_width(rules)));
+  bid_features(s, rules, features.data());
+  h.resize(static_cast<std::size_t>(net.layers.front().out));
+  net.layers.front().forward(features.data(), h.data());
+  for (std::size_t i = 1; i < net.layers.size(); ++i) {
+    relu(h);
+    next.resize(static_cast<std::size_t>(net.layers[i].out));
+    net.layers[i].forward(h.data(), next.data());
+    h.swap(next);
+  }
+  values = h;
+}
+
+std::size_t argmax(const std::vector<float>& values) {
+  return static_cast<std::size_t>(std::max_element(values.begin(), values.end()) - values.begin());
+}
+
+}  // namespace ddz

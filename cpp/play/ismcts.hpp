@@ -1,0 +1,58 @@
+// Information-set Monte-Carlo tree search: the search of a seat that cannot see the other
+// hands.
+//
+// Single-observer ISMCTS (Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree
+// Search", IEEE Transactions on Computational Intelligence and AI in Games 4(2), 2012):
+// one tree for the searching seat's information set. Each simulation deals a world
+// afresh from what the seat knows (worlds.hpp: never the real hidden hands), then walks the
+// tree on that world: at a node, the children whose actions are legal in this world are
+// the available ones; an untried legal action is expanded first, else the available child
+// of highest UCB score is taken, its exploration term counted over the simulations in which
+// it was available (not over the parent's visits). From the new node the world is played
+// out by a built-in rollout policy, and the result (+1 won, -1 lost, 0 a void hand) is
+// backed up from the side of the seat that took each action.
+//
+// Single- rather than multiple-observer: the opponents' choices in the tree are made on the
+// world's hands (the "strategy fusion" of determinization reaches the opponents' nodes);
+// the paper measures SO-ISMCTS close to MO-ISMCTS in its trick-taking and shedding games
+// at a fraction of the cost, and the rollouts carry most of the strength here.
+//
+// Root-parallel on threads: each thread grows its own tree on its share of the budget, from
+// its own seed; the root actions' visits and results are summed. The same seed, budget and
+// thread count give the same choice on any machine.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "game/game.hpp"
+#include "play/policy.hpp"
+
+namespace ddz {
+
+struct IsmctsOptions {
+  std::int64_t simulations = 1000;  // in all, shared among the threads
+  double exploration = 0.7;         // UCB's constant, for results in [-1, 1]
+  Policy rollout = Policy{PolicyKind::FastHeuristic};
+  std::uint64_t seed = 0;
+  int threads = 1;
+};
+
+// The root's actions (Game::legal_actions' order) with their simulations and mean results
+// for the seat to move; `best` indexes the action simulated most (the first among equals).
+struct IsmctsResult {
+  std::vector<Action> actions;
+  std::vector<std::int64_t> visits;
+  std::vector<double> value;
+  std::size_t best = 0;
+};
+
+// Why `options` cannot search `game` (a finished hand, a budget below 1, a constant that is
+// not a finite number >= 0, a rollout policy that cannot play the rules), or empty.
+std::string ismcts_error(const Game& game, const IsmctsOptions& options);
+
+// The search from the seat to move; throws std::invalid_argument where ismcts_error says.
+IsmctsResult ismcts(const Game& game, const IsmctsOptions& options);
+
+}  // namespace ddz

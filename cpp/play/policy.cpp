@@ -1,0 +1,99 @@
+#include "play/policy.hpp"
+
+#include <mutex>
+
+namespace ddz {
+
+namespace {
+
+struct Shipped {
+  std::mutex mutex;
+  std::string path;
+  std::shared_ptr<const Network> network;
+};
+
+Shipped& shipped() {
+  static Shipped s;
+  return s;
+}
+
+// The layout of DouZero's features for `rules`, computed once per thread while the rules stay the same.
+const DouZeroLayout& layout_for(const Rules& rules) {
+  thread_local Rules cached_rules;
+  thread_local DouZeroLayout cached = douzero_layout(cached_rules);
+  if (!(rules == cached_rules)) {
+    cached = douzero_layout(rules);
+    cached_rules = rules;
+  }
+  return cached;
+}
+
+std::size_t best_bid(const Network& net, const Game& game, const std::vector<Action>& legal) {
+  thread_local std::vector<float> values;
+  net.bid_values(game.state(), game.rules(), values);
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < legal.size(); ++i) {
+    if (values[static_cast<std::size_t>(bid_output(legal[i]))] > values[static_cast<std::size_t>(bid_output(legal[best]))]) best = i;
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<Policy> policy_named(std::string_view name) {
+  for (const auto& [known, kind] : kPolicyNames) {
+    if (name == known) return Policy{kind, kind == PolicyKind::Neural ? shipped_network() : nullptr};
+  }
+  return std::nullopt;
+}
+
+void set_shipped_network_path(std::string path) {
+  Shipped& s = shipped();
+  const std::lock_guard lock(s.mutex);
+  s.path = std::move(path);
+  s.network.reset();
+}
+
+std::shared_ptr<const Network> shipped_network() {
+  Shipped& s = shipped();
+  const std::lock_guard lock(s.mutex);
+  if (!s.network) {
+    if (s.path.empty()) throw NetworkError("no network was shipped with this build");
+    s.network = Network::read(s.path);
+  }
+  return s.network;
+}
+
+std::string policy_error(const Policy& policy, const Rules& rules) {
+  if (policy.kind != PolicyKind::Neural) return {};
+  if (!policy.network) return "the neural policy has no networks";
+  return policy.network->play_error(rules);
+}
+
+void check_policy(const Policy& policy, const Rules& rules) {
+  if (std::string why = policy_error(policy, rules); !why.empty()) throw NetworkError(why);
+}
+
+std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal, Endgame endgame) {
+  if (legal.size() == 1) return 0;
+  if (game.state().phase == Phase::Bidding) {
+    return net.bids(game.rules()) ? best_bid(net, game, legal) : choose_heuristic(game, legal);
+  }
+  thread_local std::vector<float> values;
+  const std::size_t planned = net.reads_plan() ? choose_heuristic(game, legal, Endgame::Plan) : kNoPlan;
+  net.play_values(view_of(game), layout_for(game.rules()), legal, planned, values);
+  const std::size_t best = argmax(values);
+  return endgame == Endgame::Search ? search_endgame(game, legal, best) : best;
+}
+
+std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng) {
+  switch (policy.kind) {
+    case PolicyKind::Heuristic: return choose_heuristic(game, legal, Endgame::Search);
+    case PolicyKind::FastHeuristic: return choose_heuristic(game, legal, Endgame::Plan);
+    case PolicyKind::Neural: return choose_neural(*policy.network, game, legal, policy.endgame);
+    case PolicyKind::Random: break;
+  }
+  return rng.below(static_cast<std::uint32_t>(legal.size()));
+}
+
+}  // namespace ddz

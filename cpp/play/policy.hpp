@@ -1,0 +1,81 @@
+// Built-in players: given a game and its legal actions, pick one.
+//
+// `Random` is uniform over the distinct legal actions. `Heuristic` plans its hand into
+// combinations and plays them weakest first, keeps bombs for when they win, lets its
+// partner's plays stand, takes control when an opponent is about to go out, searches the
+// endgame exactly on a few worlds dealt from its seat's view once 18 cards or fewer
+// remain, and bids on jokers, 2s and bombs (heuristic.cpp). `FastHeuristic` is the same
+// plan without the endgame search: weaker, and about a hundred times cheaper on average
+// (the search is the heuristic's whole tail), for data generation and learners'
+// opponents. `Neural` plays a learned network (network.hpp): the legal action of highest
+// value, and its bid network's best bid (the heuristic's bid where the file has none).
+// Policies are functions of (game, legal actions, rng) with no state of their own but
+// the neural policy's read-only weights, so one may serve many threads.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "base/rng.hpp"
+#include "game/game.hpp"
+#include "learn/network.hpp"
+
+namespace ddz {
+
+enum class PolicyKind : std::uint8_t { Random, Heuristic, FastHeuristic, Neural };
+
+// Every built-in policy by the name it is given wherever a policy is taken ("neural":
+// the network shipped with the package).
+inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 4> kPolicyNames{{
+    {"random", PolicyKind::Random},
+    {"heuristic", PolicyKind::Heuristic},
+    {"fast_heuristic", PolicyKind::FastHeuristic},
+    {"neural", PolicyKind::Neural},
+}};
+
+// A built-in policy: its kind, and the networks a neural policy plays (shared, read-only).
+// Whether a policy ends hands with the heuristic's endgame search.
+enum class Endgame : bool { Plan, Search };
+
+// A neural policy may end hands with the heuristic's endgame search (`endgame`, the default).
+struct Policy {
+  Policy(PolicyKind kind = PolicyKind::Random, std::shared_ptr<const Network> network = {},  // NOLINT: a kind is a policy
+         Endgame endgame = Endgame::Search)
+      : kind(kind), network(std::move(network)), endgame(endgame) {}
+  PolicyKind kind;
+  std::shared_ptr<const Network> network;
+  Endgame endgame;
+};
+
+// The policy of a name (the neural one plays the shipped network: throws NetworkError
+// when it cannot be read), or none for an unknown name.
+std::optional<Policy> policy_named(std::string_view name);
+
+// Where the shipped network lies (the package sets it at import); read at the first use.
+void set_shipped_network_path(std::string path);
+std::shared_ptr<const Network> shipped_network();
+
+// Why `policy` cannot play a game under `rules` (a network that does not fit), or empty;
+// check_policy throws it as a NetworkError, for every seat with a policy of `policies`.
+std::string policy_error(const Policy& policy, const Rules& rules);
+void check_policy(const Policy& policy, const Rules& rules);
+
+std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame = Endgame::Search);
+// The heuristic's endgame search (heuristic.cpp): once the hands hold 18 cards or fewer in
+// all, the action that wins the most of 8 worlds dealt from the seat's view by the exact
+// solver, `planned` among equals; `planned` otherwise.
+std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned);
+
+// The index in `legal` (non-empty) of the action the policy plays.
+std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng);
+
+// The neural policy's choice with the networks `net` (whose play_error is empty for the game's rules).
+std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal, Endgame endgame);
+
+}  // namespace ddz

@@ -1,0 +1,169 @@
+#include "rules/card_text.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ddz {
+
+namespace {
+
+constexpr std::string_view kRankChars = "3456789TJQKA2BR";
+constexpr int kTen = 7;
+
+char upper(char c) { return static_cast<char>(std::toupper(static_cast<unsigned char>(c))); }
+
+// Rank of a one-character card (X is ten), or -1.
+int rank_of(char c) {
+  const char u = upper(c) == 'X' ? 'T' : upper(c);
+  const auto pos = kRankChars.find(u);
+  return pos == std::string_view::npos ? -1 : static_cast<int>(pos);
+}
+
+// The rank a long joker name stands for, or -1.
+int joker_named(std::string_view token) {
+  if (equals_ignoring_case(token, "BJ")) return kBlackJoker;
+  if (equals_ignoring_case(token, "RJ")) return kRedJoker;
+  return -1;
+}
+
+bool is_suit_letter(char c) {
+  switch (upper(c)) {
+    case 'S': case 'H': case 'D': case 'C': return true;
+    default: return false;
+  }
+}
+
+bool starts_with_bytes(std::string_view s, std::size_t i, std::string_view bytes) { return s.substr(i, bytes.size()) == bytes; }
+
+// The bytes of a suit after a rank at i: a letter, or a suit symbol U+2660..U+2667
+// (E2 99 A0..A7) with an optional variation selector U+FE0F (EF B8 8F); 0 for none.
+std::size_t suit_length(std::string_view s, std::size_t i) {
+  if (i >= s.size()) return 0;
+  if (is_suit_letter(s[i])) return 1;
+  if (!starts_with_bytes(s, i, "\xE2\x99") || i + 2 >= s.size()) return 0;
+  const auto third = static_cast<unsigned char>(s[i + 2]);
+  if (third < 0xA0 || third > 0xA7) return 0;
+  return starts_with_bytes(s, i + 3, "\xEF\xB8\x8F") ? 6 : 3;
+}
+
+// The length of the UTF-8 character at i, or 0 when the bytes there are no UTF-8.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(s[i]);
+  const std::size_t n = lead < 0x80 ? 1 : lead >= 0xC2 && lead < 0xE0 ? 2 : lead >= 0xE0 && lead < 0xF0 ? 3
+                      : lead >= 0xF0 && lead < 0xF5                    ? 4
+                                                                       : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  return n;
+}
+
+// Characters before byte offset i (positions in messages count characters, as Python does).
+std::size_t char_index(std::string_view s, std::size_t i) {
+  std::size_t chars = 0;
+  for (std::size_t k = 0; k < i && k < s.size(); ++chars) k += std::max<std::size_t>(utf8_length(s, k), 1);
+  return chars;
+}
+
+std::string hex_escape(unsigned char c) {
+  constexpr char kDigits[] = "0123456789abcdef";
+  return {'\\', 'x', kDigits[c >> 4], kDigits[c & 0xF]};
+}
+
+// The token that starts at byte i, up to the next separator, for messages.
+std::string_view token_from(std::string_view s, std::size_t i) {
+  std::size_t j = i;
+  while (j < s.size() && !is_separator(s[j])) ++j;
+  return s.substr(i, std::max<std::size_t>(j - i, 1));
+}
+
+// An error naming `token` (the text at byte i) and its position in characters.
+ParseResult error_at(std::string_view text, std::size_t i, std::string_view token, const std::string& what) {
+  ParseResult r;
+  r.error = what + " " + quoted(token, 8) + " at position " + std::to_string(char_index(text, i)) + " in " + quoted(text);
+  return r;
+}
+
+std::size_t count_tokens(std::string_view text) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!is_separator(text[i]) && (i == 0 || is_separator(text[i - 1]))) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return upper(x) == upper(y); });
+}
+
+char rank_char(int rank) { return rank >= 0 && rank < kNumRanks ? kRankChars[static_cast<std::size_t>(rank)] : '?'; }
+
+std::string to_text(Mask m) {
+  std::string out;
+  for (int r = 0; r < kNumRanks; ++r) out.append(static_cast<std::size_t>(count(m, r)), rank_char(r));
+  return out;
+}
+
+std::string quoted(std::string_view text, std::size_t max_chars) {
+  std::string out = "'";
+  std::size_t chars = 0, i = 0;
+  for (; i < text.size() && chars < max_chars; ++chars) {
+    const std::size_t n = utf8_length(text, i);
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (n == 0 || c < 0x20 || c == 0x7F) {
+      out += hex_escape(c);
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  out += "'";
+  if (i < text.size()) out += "... (" + std::to_string(char_index(text, text.size())) + " characters)";
+  return out;
+}
+
+ParseResult parse_cards(std::string_view text, int max_per_rank, int max_per_joker, bool list_element) {
+  ParseResult result;
+  const bool long_names = list_element || count_tokens(text) >= 2;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (is_separator(text[i])) {
+      ++i;
+      continue;
+    }
+    const std::size_t start = i;
+    const bool token_start = i == 0 || is_separator(text[i - 1]);
+    int rank = long_names && token_start ? joker_named(token_from(text, i)) : -1;
+    if (rank >= 0) {
+      i += 2;
+    } else if (text[i] == '1' && i + 1 < text.size() && text[i + 1] == '0') {
+      rank = kTen;
+      i += 2;
+    } else {
+      rank = rank_of(text[i]);
+      if (rank < 0) return error_at(text, start, text.substr(start, std::max<std::size_t>(utf8_length(text, start), 1)), "unknown card token");
+      ++i;
+    }
+    if (rank < kBlackJoker) i += suit_length(text, i);
+    const int limit = std::min(rank >= kBlackJoker ? max_per_joker : max_per_rank, 15);
+    if (count(result.cards, rank) >= limit) {
+      return error_at(text, start, text.substr(start, i - start), "too many cards of rank " + std::string(1, rank_char(rank)) + " (at most " +
+                                       std::to_string(limit) + "):");
+    }
+    result.cards += cards_of(rank, 1);
+  }
+  return result;
+}
+
+int rank_named(std::string_view text) {
+  const ParseResult p = parse_cards(text, 1, 1, true);
+  return p.ok() && total(p.cards) == 1 ? lowest_rank(ranks_with_at_least(p.cards, 1)) : -1;
+}
+
+}  // namespace ddz

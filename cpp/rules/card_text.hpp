@@ -1,0 +1,48 @@
+// Cards as text (docs/rules.md, "Card text"), with the one card parser every entry point uses.
+//
+// Cards: tokens separated by white space or commas. Within a token every character is
+// one card (`3`..`9`, `T`/`X`, `J`, `Q`, `K`, `A`, `2`, `B`, `R`, any case; `10` is ten),
+// and a rank other than a joker may carry a suit (`s h d c` or a suit symbol, with an
+// optional emoji variation selector). The long joker names `BJ` and `RJ` are jokers only
+// as a whole token of text that has two or more tokens (or as one element of a list of
+// tokens): `QRJ8` is four cards and `BJ` is the black joker and a jack. Cards are written
+// one character per card, ascending, so `parse_cards(to_text(m))` gives back `m`.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "rules/cards.hpp"
+
+namespace ddz {
+
+// Whether `c` separates tokens of card text: white space or a comma.
+bool is_separator(char c);
+
+bool equals_ignoring_case(std::string_view a, std::string_view b);
+
+// The rank's character, or '?' outside 0..14.
+char rank_char(int rank);
+// One character per card, ascending ("33344456", "BR").
+std::string to_text(Mask m);
+
+struct ParseResult {
+  Mask cards = 0;
+  std::string error;  // empty on success; otherwise names the bad token and its position
+  bool ok() const { return error.empty(); }
+};
+
+// Parses card text (the grammar above). `list_element`: the text is one element of a list
+// of tokens, where `BJ` and `RJ` name jokers even when it is one token. Counts above
+// `max_per_rank` (jokers: `max_per_joker`, both at most 15, a nibble) are errors.
+ParseResult parse_cards(std::string_view text, int max_per_rank = 8, int max_per_joker = 2, bool list_element = false);
+
+// The rank of text that names exactly one card ("3", "t", "10", "BJ"), or -1.
+int rank_named(std::string_view text);
+
+// `text` quoted for an error message: whole when short, else its first characters and
+// its length in characters; cut at character boundaries, with control characters (NUL
+// included) and bytes that are no UTF-8 escaped, so the message is always valid UTF-8.
+std::string quoted(std::string_view text, std::size_t max_chars = 40);
+
+}  // namespace ddz

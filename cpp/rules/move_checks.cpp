@@ -1,0 +1,63 @@
+#include "rules/move_checks.hpp"
+
+#include <array>
+
+#include "rules/notation.hpp"
+
+namespace ddz {
+
+namespace {
+
+// The widest rules of one deck and of two (every kicker rule relaxed, wild cards with one
+// deck): a move under some rules is a move under one of them.
+const std::array<Rules, 2>& loosest_rules() {
+  static const std::array<Rules, 2> rules = [] {
+    Rules one = *preset("douzero");
+    one.pair_kickers_share_rank = true;
+    one.wild = 2;
+    Rules two = one;
+    two.wild = 0;
+    two.decks = 2;
+    return std::array<Rules, 2>{one, two};
+  }();
+  return rules;
+}
+
+}  // namespace
+
+std::string move_error(const Move& m, const Rules* rules) {
+  if (m.cards == 0) return {};
+  if (static_cast<int>(m.kind) >= kNumMoveKinds) return "unknown move kind " + std::to_string(static_cast<int>(m.kind));
+  if (rules) {
+    if (!deck_holds(spent(m) & kRankBits, *rules) || !is_valid_move(m, *rules)) return describe(m) + " is no move under these rules";
+    return {};
+  }
+  for (const Rules& r : loosest_rules()) {
+    if (is_valid_move(m, r)) return {};
+  }
+  return describe(m) + " is no move under any rules";
+}
+
+std::string last_move_error(const Move& m, const Rules& rules, WildRanks wild) {
+  if (!is_valid_move(m, rules)) {
+    const std::string why = move_error(m);
+    return why.empty() ? describe(m) + " is no move under these rules" : why;
+  }
+  if (!uses_only(m, wild)) return describe(m) + " has wild cards of another rank";
+  return {};
+}
+
+std::string action_error(const Action& a) {
+  if (static_cast<int>(a.type) >= kNumActionTypes) return "unknown action type";
+  if (a.type == ActionType::Play) {
+    if (a.value != 0) return "a play has no value";
+    if (a.move.cards == 0) return "a play holds cards";
+    return move_error(a.move);
+  }
+  if (!(a.move == Move{})) return "only a play holds cards";
+  const int most = a.type == ActionType::Bid ? 3 : a.type == ActionType::Pass ? 0 : 1;
+  if (a.value > most) return "value " + std::to_string(a.value) + " of " + action_text(Action{a.type, 0, {}}) + " is past " + std::to_string(most);
+  return {};
+}
+
+}  // namespace ddz

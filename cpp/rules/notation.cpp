@@ -1,0 +1,140 @@
+#include "rules/notation.hpp"
+
+#include <array>
+#include <cctype>
+
+#include "rules/card_text.hpp"
+#include "rules/wild.hpp"
+
+namespace ddz {
+
+namespace {
+
+constexpr std::array<const char*, kNumMoveKinds> kKindNames = {
+    "SOLO",     "PAIR",           "TRIO",           "TRIO_SOLO",      "TRIO_PAIR",      "STRAIGHT", "PAIR_STRAIGHT",
+    "AIRPLANE", "AIRPLANE_SOLOS", "AIRPLANE_PAIRS", "FOUR_TWO_SOLOS", "FOUR_TWO_PAIRS", "BOMB",     "ROCKET"};
+
+}  // namespace
+
+const char* kind_name(MoveKind kind) {
+  const auto i = static_cast<std::size_t>(kind);
+  return i < kKindNames.size() ? kKindNames[i] : "UNKNOWN";
+}
+
+std::optional<MoveKind> kind_named(std::string_view name) {
+  for (std::size_t i = 0; i < kKindNames.size(); ++i) {
+    if (equals_ignoring_case(name, kKindNames[i])) return static_cast<MoveKind>(i);
+  }
+  return std::nullopt;
+}
+
+std::string move_text(const Move& m) { return m.stand_ins ? to_text(spent(m)) + "=" + to_text(m.cards) : to_text(m.cards); }
+
+std::string describe(const Move& m) {
+  return move_text(m) + " as " + kind_name(m.kind) + " (key " + std::string(1, rank_char(m.key)) + ", length " +
+         std::to_string(m.length) + ")";
+}
+
+MoveText parse_move_text(std::string_view text, const Rules& rules) {
+  MoveText out;
+  const auto fail = [&](std::string why) {
+    out.error = std::move(why);
+    return out;
+  };
+  const auto slash = text.find('/');
+  const std::string_view cards_part = text.substr(0, slash);
+  const auto equals = cards_part.find('=');
+  const auto read = [&](std::string_view part, const char* what) -> std::optional<Mask> {
+    const ParseResult p = parse_cards(part, rules.max_per_rank(), rules.max_per_joker());
+    if (!p.ok()) {
+      out.error = std::string(what) + ": " + p.error;
+      return std::nullopt;
+    }
+    return p.cards;
+  };
+  const auto cards = read(equals == std::string_view::npos ? cards_part : cards_part.substr(equals + 1), "cards");
+  if (!cards) return out;
+  out.cards = *cards;
+  if (equals != std::string_view::npos) {
+    out.spent = read(cards_part.substr(0, equals), "cards spent");
+    if (!out.spent) return out;
+  }
+  if (slash != std::string_view::npos) {
+    const std::string_view spec = text.substr(slash + 1);
+    const auto second = spec.find('/');
+    out.kind = kind_named(spec.substr(0, second));
+    const std::string_view key = second == std::string_view::npos ? std::string_view() : spec.substr(second + 1);
+    out.key = rank_named(key);
+    if (!out.kind || out.key < 0) {
+      std::string written(1, '/');
+      written += spec;
+      return fail("a reading is written /KIND/key, such as '/AIRPLANE_SOLOS/3', not " + quoted(written));
+    }
+  }
+  return out;
+}
+
+std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRanks wild, std::string& error) {
+  const MoveText parsed = parse_move_text(text, rules);
+  error = parsed.error;
+  std::vector<Move> readings;
+  if (!error.empty()) return readings;
+  for (const Move& m : classify(parsed.cards, rules)) {
+    if (parsed.kind && (m.kind != *parsed.kind || m.key != parsed.key)) continue;
+    if (!parsed.spent) {
+      readings.push_back(m);
+      continue;
+    }
+    Move played;
+    if (played_with(m, *parsed.spent, wild, played) && wilds_error(played, rules).empty()) readings.push_back(played);
+  }
+  return readings;
+}
+
+std::string action_text(const Action& a, const Rules* rules) {
+  switch (a.type) {
+    case ActionType::Pass: return "pass";
+    case ActionType::Bid: return "bid " + std::to_string(a.value);
+    case ActionType::Call: return a.value ? "call" : "decline";
+    case ActionType::Rob: return a.value ? "rob" : "no rob";
+    case ActionType::Play: break;
+  }
+  std::string text = move_text(a.move);
+  if (rules && classify(a.move.cards, *rules).size() > 1) {
+    text += '/';
+    text += kind_name(a.move.kind);
+    text += '/';
+    text += rank_char(a.move.key);
+  }
+  return text;
+}
+
+ActionWord action_word(std::string_view text) {
+  // The words, lower case, single-spaced.
+  std::string words;
+  for (std::size_t i = 0; i < text.size();) {
+    if (is_separator(text[i]) && text[i] != ',') {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && !(is_separator(text[j]) && text[j] != ',')) ++j;
+    if (!words.empty()) words += ' ';
+    for (std::size_t k = i; k < j; ++k) words += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+    i = j;
+  }
+  ActionWord out;
+  if (words == "pass") out.action = Action::pass();
+  if (words == "call" || words == "decline" || words == "no call") out.action = Action::call(words == "call");
+  if (words == "rob" || words == "no rob") out.action = Action::rob(words == "rob");
+  if (words.size() == 5 && words.starts_with("bid ") && words[4] >= '0' && words[4] <= '3') out.action = Action::bid(words[4] - '0');
+  if (out.action) return out;
+  const std::string_view first = std::string_view(words).substr(0, words.find(' '));
+  if (first == "bid") out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
+  if (first == "pass" || first == "call" || first == "decline" || first == "rob" || first == "no") {
+    out.error = quoted(text) + " is no action: write pass, call, decline, rob or no rob";
+  }
+  return out;
+}
+
+}  // namespace ddz

@@ -1,0 +1,62 @@
+// The text forms of the engine (docs/rules.md, "Card text"): moves, actions, kind names and
+// the readings grammar, over the card text of card_text.hpp.
+//
+// Moves: "cards", or "spent=cards" when wild cards stand in (the cards taken from the
+// hand, then the combination they form), optionally narrowed by "/KIND/key" (a kind name
+// and the key's rank character) where the cards read several ways.
+//
+// Actions: "pass", "bid N" (N = 0 passes in the auction), "call", "decline", "rob",
+// "no rob", or the text of a move; words are case-insensitive.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/action.hpp"
+#include "rules/card_text.hpp"
+#include "rules/move.hpp"
+#include "rules/rules.hpp"
+
+namespace ddz {
+
+// "SOLO", "PAIR", ..., "ROCKET" (the Python MoveKind names), or "UNKNOWN".
+const char* kind_name(MoveKind kind);
+std::optional<MoveKind> kind_named(std::string_view name);
+
+// "cards", or "spent=cards" when wild cards stand in.
+std::string move_text(const Move& m);
+// A move for messages and repr: its text, kind, key and length.
+std::string describe(const Move& m);
+
+// Move text taken apart: the combination's cards, the cards spent (when written), and the
+// reading named by a "/KIND/key" suffix (when written).
+struct MoveText {
+  Mask cards = 0;
+  std::optional<Mask> spent;
+  std::optional<MoveKind> kind;
+  int key = -1;
+  std::string error;  // empty when the text is well formed
+};
+MoveText parse_move_text(std::string_view text, const Rules& rules);
+
+// The moves `text` names under `rules` with `wild` the wild ranks: every reading of its
+// cards (narrowed by its suffix), played with its cards spent when written. Empty, with
+// `error` set, when the text is not well formed; empty without error when it names no move.
+std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRanks wild, std::string& error);
+
+// The text of an action; with `rules`, a play whose cards read several ways adds
+// "/KIND/key", so that the text names one move.
+std::string action_text(const Action& a, const Rules* rules = nullptr);
+
+// What the start of action text names: an action of the auction or a pass (`action`
+// set), a misspelt one of those (`error` set: "bid" without a value), or neither (a
+// play's move text, to be read by readings_of).
+struct ActionWord {
+  std::optional<Action> action;
+  std::string error;
+};
+ActionWord action_word(std::string_view text);
+
+}  // namespace ddz

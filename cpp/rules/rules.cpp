@@ -1,0 +1,123 @@
+#include "rules/rules.hpp"
+
+#include "rules/card_text.hpp"
+
+namespace ddz {
+
+std::string validate(const Rules& rules) {
+  // Two decks go with four players; the masks hold their counts (8 a rank) as they are.
+  if (rules.players != 3 && rules.players != 4) return "players must be 3 or 4";
+  if (rules.decks != rules.players - 2) return "decks must be 1 with 3 players and 2 with 4";
+  if (rules.kitty_size < 0 || rules.kitty_size >= rules.deck_size() ||
+      (rules.deck_size() - rules.kitty_size) % rules.players != 0) {
+    return "kitty_size must leave the rest of the " + std::to_string(rules.deck_size()) +
+           " cards in equal hands of at least one card for the " + std::to_string(rules.players) + " players";
+  }
+  if (rules.max_solo_kicker_copies < 1 || rules.max_solo_kicker_copies > 4) {
+    return "max_solo_kicker_copies must be between 1 and 4";
+  }
+  if (rules.call_base < 1 || rules.call_base > 1000) return "call_base must be between 1 and 1000";
+  if (rules.max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
+  if (rules.max_redeals < 0 || rules.max_redeals > 10'000) return "max_redeals must be between 0 and 10000";
+  if (rules.wild < 0 || rules.wild > 2) return "wild must be 0, 1 or 2 (the number of wild ranks)";
+  if (rules.wild && rules.decks != 1) return "wild cards are played with one deck";
+  return {};
+}
+
+std::string validate_cards(Mask cards, const Rules& rules) {
+  if (deck_holds(cards, rules)) return {};
+  if (cards & ~kRankBits) return "bits set outside the 15 ranks";
+  for (int r = 0; r < kNumRanks; ++r) {
+    const int limit = r >= kBlackJoker ? rules.max_per_joker() : rules.max_per_rank();
+    if (count(cards, r) > limit) {
+      return std::to_string(count(cards, r)) + " cards of rank " + rank_char(r) + ", at most " +
+             std::to_string(limit) + " with " + std::to_string(rules.decks) + " deck(s)";
+    }
+  }
+  return {};
+}
+
+std::string hand_error(Mask hand, const Rules& rules) {
+  if (holds_hand(hand, rules)) return {};
+  if (std::string why = validate_cards(hand, rules); !why.empty()) return why;
+  return std::to_string(total(hand)) + " cards, more than a hand of these rules holds (" + std::to_string(rules.max_hand()) + ")";
+}
+
+std::optional<Rules> preset(std::string_view name) {
+  Rules r;
+  if (name == "standard") return r;
+  if (name == "douzero") {
+    r.max_solo_kicker_copies = 4;
+    r.kicker_trio_extends_airplane = true;
+    r.joker_kicks_four_with_two = true;
+    r.both_jokers_as_kickers = true;
+    r.bidding = Bidding::None;
+    return r;
+  }
+  if (name == "rlcard") {
+    r.max_solo_kicker_copies = 3;
+    r.joker_kicks_four_with_two = true;
+    r.bidding = Bidding::None;
+    return r;
+  }
+  if (name == "openspiel") {
+    r.four_with_two = false;
+    r.max_solo_kicker_copies = 3;
+    r.kicker_trio_extends_airplane = true;
+    r.passed_may_bid_again = true;
+    r.redeal_when_nobody_bids = false;
+    return r;
+  }
+  if (name == "sanren") {
+    r.kitty_size = 0;
+    return r;
+  }
+  if (name == "happy") {
+    r.start_bonus = true;
+    return r;
+  }
+  if (name == "four_player") {
+    r.players = 4;
+    r.decks = 2;
+    r.kitty_size = 8;
+    return r;
+  }
+  if (name == "laizi") {
+    r.wild = 1;
+    return r;
+  }
+  if (name == "laizi2") {
+    r.wild = 2;
+    return r;
+  }
+  return std::nullopt;
+}
+
+const std::vector<std::string>& preset_names() {
+  static const std::vector<std::string> names{"standard", "douzero", "rlcard",      "openspiel",
+                                              "sanren",   "happy",   "four_player", "laizi",
+                                              "laizi2"};
+  return names;
+}
+
+const RulesField* rules_field_named(std::string_view name) {
+  for (const RulesField& f : kRulesFields) {
+    if (name == f.name) return &f;
+  }
+  return nullptr;
+}
+
+namespace {
+constexpr const char* kBiddingNames[] = {"classic", "call_rob", "none"};
+}  // namespace
+
+const char* bidding_name(Bidding b) { return kBiddingNames[static_cast<int>(b)]; }
+
+std::optional<Bidding> bidding_named(std::string_view name) {
+  for (int i = 0; i < 3; ++i) {
+    if (name == kBiddingNames[i]) return static_cast<Bidding>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace ddz

@@ -1,0 +1,61 @@
+#include "search/worlds.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ddz {
+
+namespace {
+
+// The current deal (a position game: the starting hands) that leads to `hands` and
+// `kitty` after the plays recorded in `s`.
+Deal deal_behind(const State& s, const std::array<Mask, kMaxSeats>& hands, Mask kitty, bool from_position) {
+  Deal d;
+  for (int i = 0; i < s.seats; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    d.hands[k] = hands[k] + s.played[k];
+  }
+  if (!from_position) {
+    d.kitty = kitty;
+    if (s.landlord >= 0) d.hands[static_cast<std::size_t>(s.landlord)] -= kitty;
+  }
+  return d;
+}
+
+}  // namespace
+
+Game sample_world(const Game& game, int seat, Rng& rng) {
+  const State& s = game.state();
+  if (seat < 0 || seat >= s.seats) throw std::invalid_argument("seat must be a seat of the game");
+  const SeatView u = seat_view(s, seat);
+  // The unknown cards one by one, shuffled (Fisher-Yates), then dealt in order.
+  std::array<std::uint8_t, 256> pool{};  // 15 ranks of at most 15 cards
+  int n = 0;
+  for (int r = 0; r < kNumRanks; ++r) {
+    for (int c = 0; c < count(u.unknown, r); ++c) pool[static_cast<std::size_t>(n++)] = static_cast<std::uint8_t>(r);
+  }
+  for (int i = n - 1; i > 0; --i) std::swap(pool[static_cast<std::size_t>(i)], pool[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  std::array<Mask, kMaxSeats> hands = s.hands;
+  int next = 0;
+  const auto draw = [&](int cards) {
+    Mask m = 0;
+    for (int c = 0; c < cards; ++c) m += cards_of(pool[static_cast<std::size_t>(next++)], 1);
+    return m;
+  };
+  for (int i = 0; i < s.seats; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (i != seat) hands[k] = u.known[k] + draw(u.unknown_slots[k]);
+  }
+  const Mask kitty = u.kitty_slots ? draw(u.kitty_slots) : s.kitty;
+  return game.replayed_on(deal_behind(s, hands, kitty, game.started_from_position()));
+}
+
+std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Game> worlds;
+  worlds.reserve(static_cast<std::size_t>(std::max(n, 0)));
+  for (int i = 0; i < n; ++i) worlds.push_back(sample_world(game, seat, rng));
+  return worlds;
+}
+
+}  // namespace ddz

@@ -1,0 +1,26 @@
+// Determinization: the complete games a player cannot tell apart from the real one.
+//
+// A world deals the cards a seat cannot know (seat_view.hpp: the other hands less their
+// known cards, and the face-down kitty) afresh, uniformly (every arrangement of the
+// unknown cards into the unknown places equally likely), keeps everything else, and replays
+// the current deal's actions on the new deal, so a world is a full Game under the same
+// rules with the same history, stakes, bombs and records.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/rng.hpp"
+#include "game/game.hpp"
+#include "game/seat_view.hpp"
+
+namespace ddz {
+
+// One world: `game` with the unknown cards of `seat` dealt afresh from `rng`.
+// `seat` must be a seat of the game (0..seats-1).
+Game sample_world(const Game& game, int seat, Rng& rng);
+
+// `n` worlds drawn one after another from Rng(seed).
+std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t seed);
+
+}  // namespace ddz
