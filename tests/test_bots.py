@@ -115,7 +115,8 @@ def test_douzero_protocol_is_two_games_a_deal_with_the_roles_swapped() -> None:
 
 
 def test_evaluate_hand_counted() -> None:
-    # Every game of 4 deals replayed by hand: A's score is its seats' payouts.
+    # Every game of 4 deals replayed by hand from the protocol's seeds, each decision of a
+    # policy drawn on its game's stream (choose_action): A's score is its seats' payouts.
     rules, seed = Rules(), 3
     result = dz.evaluate("heuristic", "random", deals=4, rules=rules, seed=seed)
     scores, wins, decided = [], 0, 0
@@ -126,7 +127,8 @@ def test_evaluate_hand_counted() -> None:
             for swapped in (False, True):
                 names = ["heuristic" if (s == seat) != swapped else "random" for s in range(3)]
                 game = dz.Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
-                dz._core.play_builtin_seats(game, names, stream + seat)
+                while game.phase != "over":
+                    game.step(dz.choose_action(game, names[game.to_move], stream + seat))  # type: ignore[index]
                 payouts = game.result.payouts  # type: ignore[union-attr]
                 score = sum(p for s, p in enumerate(payouts) if names[s] == "heuristic")
                 scores.append(score)

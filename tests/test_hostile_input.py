@@ -666,7 +666,8 @@ def test_wrong_types_are_named_in_the_projects_words() -> None:
         lambda: Move("3").beats("4"), lambda: Move("33", kind=1), lambda: Move("33", kind="PAIR"),
         lambda: dz.actions.from_openspiel(0, bidding=1), lambda: Cards.from_counts(5), lambda: Rules.preset(3),
         lambda: dz.encode.observation("x"), lambda: dz._core.encode_observation_layout("3"),
-        lambda: dz._core.play_builtin_seats("x", ["random"] * 3, 0), lambda: dz._core.checked_int(1, 2, 0, 1),
+        lambda: dz._core.selfplay_run(1, [3, None, None]), lambda: dz._core.checked_int(1, 2, 0, 1),
+        lambda: dz._core.selfplay_run(1, [None] * 3).apply([0], [3]),
         lambda: Cards.__new__(Cards).__setstate__("x"), lambda: Rules.__new__(Rules).__setstate__(()),
         lambda: Move.__new__(Move).__setstate__([1]), lambda: game.step(3),
     ]
@@ -725,7 +726,7 @@ def test_positions_no_deal_reaches_are_refused() -> None:
 def test_an_evaluation_of_no_deal_is_refused() -> None:
     # evaluate(a, b, deals=0) reported wp == 0.0: a rate over no games.
     for call in (lambda: dz.evaluate("random", "random", deals=0),
-                 lambda: dz._core.evaluate_builtin("random", "random", 0)):
+                 lambda: dz._core.evaluation_run("random", None, 0)):
         with pytest.raises(ValueError, match=r"deals must be in 1\.\."):
             call()
     result = dz.evaluate("random", "random", deals=3, rules=Rules.preset("douzero"))

@@ -19,7 +19,6 @@ from helpers import FULL_DECK, replay_selfplay_game, spoiled_zips
 
 import doudizhu as dz
 from doudizhu import Action, Game, Rules, SelfPlayResult, lockstep
-from doudizhu.lockstep import play_out
 
 
 def arrays(result: SelfPlayResult) -> dict[str, Any]:
@@ -123,50 +122,88 @@ class BatchedFastBot:
         return [dz.choose_action(game, "fast_heuristic", 0) for game in games]
 
 
-def one_at_a_time(games: int, players: list[Any], seed: int, rules: Rules) -> list[Game]:
-    """Self-play's games, each played to its end before the next is dealt."""
-    out = []
-    for index in range(games):
-        deal_seed, first_bidder, stream = dz._core.selfplay_deal(rules, seed, index)
-        game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
-        play_out(game, players, stream)
-        out.append(game)
-    return out
+class PeekingBot:
+    """Plays the first legal action and keeps, at each decision, the hands it was shown."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, int, list[int]]] = []  # (seat, actions so far, every hand)
+
+    def act(self, game: Game) -> Action:
+        self.seen.append((game.to_move, len(game.history), [game.hand(s).mask for s in range(3)]))  # type: ignore[arg-type]
+        return game.legal_actions()[0]
 
 
 @pytest.mark.parametrize("preset", ["standard", "douzero", "four_player"])
-def test_tables_in_lock_step_play_the_games_one_at_a_time_plays(preset: str) -> None:
+def test_python_seats_play_on_the_core_runner_as_the_builtin_they_copy(preset: str) -> None:
+    # FastBot decides in Python what fast_heuristic decides in C++: the same games, one
+    # runner whoever sits, and the batching bot is asked for many tables a call.
     rules, seed, games = Rules.preset(preset), 6, 70
     batched = BatchedFastBot()
     players: list[Any] = [batched, "random", batched, "heuristic"][: rules.players]
-    result = dz.selfplay(games, policy=players, seed=seed, rules=rules, record=True)
-    alone = one_at_a_time(games, [FastBot(), *players[1:2], FastBot(), *players[3:]], seed, rules)
-    assert result.payouts.tolist() == [list(game.result.payouts) for game in alone]  # type: ignore[union-attr]
-    assert result.offsets is not None and result.actions is not None
-    for i, game in enumerate(alone):
-        assert dz.actions_from_rows(result.actions[result.offsets[i]:result.offsets[i + 1]]) == game.history
-    # Every decision of the bot's seats was asked of it, several tables a call.
-    python_seats = sum(seat in (0, 2) for game in alone for seat, _ in game.history)
+    builtin = ["fast_heuristic" if p is batched else p for p in players]
+    result = dz.selfplay(games, policy=players, seed=seed, rules=rules, record=True, threads=2)
+    expected = dz.selfplay(games, policy=builtin, seed=seed, rules=rules, record=True, threads=1)
+    assert result.payouts.tolist() == expected.payouts.tolist()
+    assert result.moves.tolist() == expected.moves.tolist()
+    assert result.actions is not None and expected.actions is not None
+    assert result.actions.tobytes() == expected.actions.tobytes()
+    python_seats = int(np.isin(result.actions["seat"], [0, 2]).sum())
     assert sum(batched.calls) == python_seats and max(batched.calls) > games // 4
 
 
-def test_evaluate_batches_a_bot_and_scores_as_one_game_at_a_time() -> None:
+def test_evaluate_batches_a_bot_and_scores_as_its_builtin_twin() -> None:
     rules, seed, deals = Rules(), 2, 12
     batched = BatchedFastBot()
-    result = dz.evaluate(batched, "random", deals=deals, rules=rules, seed=seed)
-    assert dz.evaluate(FastBot(), "random", deals=deals, rules=rules, seed=seed).columns["a_score"].tolist() == (
-        result.columns["a_score"].tolist())
-    scores = []
-    for deal in range(deals):
-        deal_seed, stream, first_bidder, seats = dz._core.evaluation_deal(rules, seed, deal)
-        for seat in seats:
-            for swapped in (False, True):
-                players = [FastBot() if (s == seat) != swapped else "random" for s in range(3)]
-                game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
-                play_out(game, players, stream + seat)
-                scores.append(sum(p for s, p in enumerate(game.result.payouts) if (s == seat) != swapped))  # type: ignore[union-attr]
-    assert result.columns["a_score"].tolist() == scores
+    result = dz.evaluate(batched, "random", deals=deals, rules=rules, seed=seed, threads=2)
+    twin = dz.evaluate("fast_heuristic", "random", deals=deals, rules=rules, seed=seed, threads=1)
+    for name, column in twin.columns.items():
+        assert result.columns[name].tolist() == column.tolist(), name
     assert max(batched.calls) > deals  # a call for tables of several deals
+
+
+def test_a_python_player_sees_its_own_hand_and_redealt_others() -> None:
+    rules, games = Rules.preset("douzero"), 20
+    bot = PeekingBot()
+    result = dz.selfplay(games, policy=[bot, "random", "random"], seed=4, rules=rules, record=True)
+    assert result.actions is not None and result.offsets is not None
+    real = []  # (actions so far, every hand) of the real games at each of the bot's decisions
+    for g in range(games):
+        game = Game(seed=dz.game_seed(4, g), rules=rules, first_bidder=g % 3)
+        for seat, action in dz.actions_from_rows(result.actions[result.offsets[g]:result.offsets[g + 1]]):
+            if seat == 0:
+                real.append((len(game.history), [game.hand(s).mask for s in range(3)]))
+            game.step(action)
+    # The bot was asked across tables in batches: match its decisions to the real ones by
+    # their point in the hand and its own hand, which it must see as it is.
+    seen = sorted((n, hands) for _, n, hands in bot.seen)
+    assert [(n, hands[0]) for n, hands in seen] == sorted((n, hands[0]) for n, hands in real)
+    others = {(n, hands[0]): hands[1:] for n, hands in real}
+    assert sum(hands[1:] != others[(n, hands[0])] for n, hands in seen) > len(seen) // 2
+
+
+def test_a_table_run_checks_every_action_before_applying_any() -> None:
+    run = dz._core.selfplay_run(4, [None, "random", "random"], seed=1, rules=Rules.preset("douzero"))
+    tables, players = run.advance()
+    assert len(tables) == 4 and set(players.tolist()) == {0}
+    views = run.views(tables)
+    good = [view.legal_actions()[0] for view in views]
+    illegal = dz.Action.bid(3)
+    for bad_tables, bad_actions, error in [
+        ([tables[0], tables[0]], good[:2], "given twice"),
+        (tables, [*good[:3], illegal], "not legal"),
+        (tables, good[:3], "one action for each table"),
+        ([99, *tables[1:]], good, "not waiting"),
+    ]:
+        with pytest.raises(ValueError, match=error):
+            run.apply(bad_tables, bad_actions)
+        assert [len(view.history) for view in run.views(tables)] == [len(view.history) for view in views]
+    with pytest.raises(TypeError, match="Action"):
+        run.apply(tables, ["pass"] * 4)
+    with pytest.raises(ValueError, match="not over"):
+        run.result()
+    run.apply(tables, good)
+    with pytest.raises(ValueError, match="not waiting"):
+        run.views(tables)  # played on: the bot's seat is not to move at every table
 
 
 def test_bad_arguments() -> None:
@@ -336,4 +373,4 @@ def test_each_module_of_the_package_is_what_its_name_imports() -> None:
     modules = {info.name for info in pkgutil.iter_modules(dz.__path__)}
     shadowed = [name for name in modules if hasattr(dz, name) and not isinstance(getattr(dz, name), types.ModuleType)]
     assert not shadowed
-    assert callable(dz.selfplay) and callable(dz.evaluate) and lockstep.TABLES == 256  # the names the guide uses
+    assert callable(dz.selfplay) and callable(dz.evaluate) and callable(lockstep.run_tables)  # names the guide uses

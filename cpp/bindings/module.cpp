@@ -1,5 +1,6 @@
 // The `doudizhu._core` extension: registration only; each concept binds in its own file.
 #include "bindings/convert.hpp"
+#include "bindings/table_run.hpp"
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "C++ core of the doudizhu engine (cards, rules, moves, move generation, the game, self-play).";
@@ -20,6 +21,7 @@ PYBIND11_MODULE(_core, m) {
   register_moves(m);
   register_movegen(m);
   register_game(m);
+  register_table_run(m);
   register_selfplay(m);
   register_search(m);
   register_actions(m);

@@ -1,10 +1,11 @@
-// Evaluation and bots for Python: DouZero's protocol between built-in policies in C++
-// (GIL released), the seats of a game played by built-in policies, and can_play. The
-// statistics are Python's (evaluate.py).
+// Evaluation for Python: DouZero's protocol on the table runner (built-in seats in C++ with
+// the GIL released, Python players' decisions handed out in batches), and can_play. The
+// statistics are Python's (evaluation.py).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include "bindings/convert.hpp"
+#include "bindings/table_run.hpp"
 #include "play/evaluate.hpp"
 
 namespace ddz::py_bind {
@@ -13,17 +14,8 @@ namespace {
 
 constexpr long long kMaxDeals = 100'000'000;
 
-py::dict evaluate_builtin(py::handle a, py::handle b, py::handle deals_obj, py::handle rules, py::handle seed, py::handle threads) {
-  const Policy pa = policy_arg(a), pb = policy_arg(b);
-  const Rules& r = to_rules(rules);
-  const auto deals = int_arg(deals_obj, "deals", 1, kMaxDeals);  // no deal, no result
-  const std::uint64_t s = seed_arg(seed);
-  const auto t = static_cast<int>(int_arg(threads, "threads", 1, 256));
-  std::vector<EvaluationGame> games;
-  {
-    py::gil_scoped_release release;
-    games = evaluate(pa, pb, r, deals, s, t);
-  }
+// The columns of an evaluation's games.
+py::dict evaluation_columns(const std::vector<EvaluationGame>& games) {
   py::dict out;
   out["deal"] = column<std::int64_t>(games, [](const EvaluationGame& g) { return g.deal; });
   out["seat"] = column<std::int8_t>(games, [](const EvaluationGame& g) { return g.seat; });
@@ -35,27 +27,40 @@ py::dict evaluate_builtin(py::handle a, py::handle b, py::handle deals_obj, py::
   return out;
 }
 
+// A built-in policy, or none (None) for a Python player.
+std::optional<Policy> player_arg(py::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return policy_arg(obj);
+}
+
+TableRun evaluation_run(py::handle a, py::handle b, py::handle deals_obj, py::handle rules, py::handle seed, py::handle threads) {
+  const std::optional<Policy> pa = player_arg(a), pb = player_arg(b);
+  const Rules& r = to_rules(rules);
+  const auto deals = int_arg(deals_obj, "deals", 1, kMaxDeals);  // no deal, no result
+  const std::uint64_t s = seed_arg(seed);
+  const auto t = static_cast<int>(int_arg(threads, "threads", 1, 256));
+  auto schedule = std::make_unique<EvaluationSchedule>(pa, pb, r, deals, s);
+  const EvaluationSchedule* games = schedule.get();
+  TableRun run{std::make_unique<TableRunner>(std::move(schedule), t), {}};
+  const TableRunner* runner = run.runner.get();
+  run.result = [games, runner] {
+    if (!runner->over()) throw py::value_error("the run is not over: advance() until no table waits");
+    return evaluation_columns(games->results());
+  };
+  return run;
+}
+
 }  // namespace
 
 void register_evaluate(py::module_& m) {
-  m.def("evaluate_builtin", &evaluate_builtin, py::arg("a"), py::arg("b"), py::arg("deals"), py::arg("rules") = py::none(),
+  m.def("evaluation_run", &evaluation_run, py::arg("a"), py::arg("b"), py::arg("deals"), py::arg("rules") = py::none(),
         py::arg("seed") = 0, py::arg("threads") = 1,
-        "Every game of an evaluation between two built-in policies (evaluate.hpp), as NumPy columns.");
+        "The games of an evaluation (evaluate.hpp) as a TableRun: a and b built-in policies, or None for a Python player.");
   m.def("evaluation_deal", [](py::handle rules, py::handle seed, py::handle deal) {
-          const Rules& r = to_rules(rules);
-          const EvaluationDeal d = evaluation_deal(r, seed_arg(seed), int_arg(deal, "deal", 0, kMaxDeals));
+          const EvaluationDeal d = evaluation_deal(to_rules(rules), seed_arg(seed), int_arg(deal, "deal", 0, kMaxDeals));
           return py::make_tuple(d.deal_seed, d.policy_seed, d.first_bidder, py::tuple(py::cast(d.seats)));
         }, py::arg("rules"), py::arg("seed"), py::arg("deal"),
         "(deal seed, policy stream, first bidder, seats played alone) of an evaluation's deal.");
-  m.def("play_builtin_seats", [](py::handle game_obj, py::handle policies, py::handle stream) {
-          Game& game = game_arg(game_obj);
-          const SeatPolicies seats = policies_arg(policies, game.state().seats, true);
-          check_policies(seats, game.rules());
-          const std::uint64_t s = seed_arg(stream, "stream");
-          py::gil_scoped_release release;
-          play_seats(game, seats, s);
-        }, py::arg("game"), py::arg("policies"), py::arg("stream"),
-        "Plays the seats with a built-in policy until a seat with None is to move or the hand is over.");
   m.def("play_error", [](py::handle hand, py::handle play, py::handle last, py::handle rules, py::handle wild) {
           const Rules& r = to_rules(rules);
           const WildRanks w = wild_arg(wild, r);

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "bindings/convert.hpp"
+#include "bindings/table_run.hpp"
 #include "game/record.hpp"
 #include "play/selfplay.hpp"
 
@@ -71,23 +72,8 @@ std::vector<ActionRow> checked_rows(py::handle rows) {
   return data;
 }
 
-py::dict run(py::handle games_obj, py::handle policy, py::handle seed, py::handle threads, py::handle rules, py::handle record_obj,
-             py::handle first) {
-  const long long games = int_arg(games_obj, "games", 0, kMaxGames);
-  const bool record = bool_arg(record_obj, "record");
-  const Rules& r = to_rules(rules);
-  SelfPlayOptions options{games, seed_arg(seed), static_cast<std::uint64_t>(int_arg(first, "first", 0, kMaxGames)),
-                          static_cast<int>(int_arg(threads, "threads", 1, 256)), policies_arg(policy, r.players), r, record};
-  const int players = r.players;
-  SelfPlayResult result;
-  try {
-    py::gil_scoped_release release;
-    result = self_play(options);
-  } catch (const std::length_error&) {
-    throw py::value_error("games: " + std::to_string(games) + " games are more than memory can hold");
-  } catch (const std::bad_alloc&) {
-    throw py::value_error("games: " + std::to_string(games) + " games are more than memory can hold");
-  }
+// A self-play run's arrays: one row a game; with record, every action as ACTION_DTYPE rows.
+py::dict selfplay_arrays(const SelfPlayResult& result, int players, bool record) {
   const auto& g = result.games;
   py::dict out;
   out["hands"] = columns<std::uint64_t>(g, players, [](const GameSummary& s, int j) { return s.deal.hands[static_cast<std::size_t>(j)]; });
@@ -108,6 +94,38 @@ py::dict run(py::handle games_obj, py::handle policy, py::handle seed, py::handl
   return out;
 }
 
+// Game counts past memory are refused as a ValueError naming them.
+[[noreturn]] void too_many(long long games) {
+  throw py::value_error("games: " + std::to_string(games) + " games are more than memory can hold");
+}
+
+TableRun selfplay_run(py::handle games_obj, py::handle policy, py::handle seed, py::handle threads, py::handle rules,
+                      py::handle record_obj, py::handle first) {
+  const long long games = int_arg(games_obj, "games", 0, kMaxGames);
+  const bool record = bool_arg(record_obj, "record");
+  const Rules& r = to_rules(rules);
+  const SelfPlayOptions options{games, seed_arg(seed), static_cast<std::uint64_t>(int_arg(first, "first", 0, kMaxGames)),
+                                static_cast<int>(int_arg(threads, "threads", 1, 256)), policies_arg(policy, r.players, true), r,
+                                record};
+  std::unique_ptr<SelfPlaySchedule> schedule;
+  try {
+    schedule = std::make_unique<SelfPlaySchedule>(options);
+  } catch (const std::length_error&) {
+    too_many(games);
+  } catch (const std::bad_alloc&) {
+    too_many(games);
+  }
+  SelfPlaySchedule* summaries = schedule.get();
+  TableRun run{std::make_unique<TableRunner>(std::move(schedule), options.threads), {}};
+  const TableRunner* runner = run.runner.get();
+  const int players = r.players;
+  run.result = [summaries, runner, players, record] {
+    if (!runner->over()) throw py::value_error("the run is not over: advance() until no table waits");
+    return selfplay_arrays(summaries->take_result(), players, record);
+  };
+  return run;
+}
+
 }  // namespace
 
 void register_selfplay(py::module_& m) {
@@ -115,9 +133,9 @@ void register_selfplay(py::module_& m) {
   py::list policies;
   for (const auto& named : kPolicyNames) policies.append(std::string(named.first));
   m.attr("POLICIES") = py::tuple(policies);
-  m.def("selfplay", &run, py::arg("games"), py::arg("policy") = "random", py::arg("seed") = 0, py::arg("threads") = 1,
-        py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
-        "Whole games in C++ on `threads` threads without the GIL; a dict of NumPy arrays.");
+  m.def("selfplay_run", &selfplay_run, py::arg("games"), py::arg("policy") = "random", py::arg("seed") = 0,
+        py::arg("threads") = 1, py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
+        "A self-play run as a TableRun: a built-in policy per seat, or None for a Python player's seat.");
   m.def("choose_action", [](py::handle game_obj, py::handle policy, py::handle seed) {
           const Game& game = game_arg(game_obj);
           const Policy chosen = policy_arg(policy);

@@ -1,6 +1,5 @@
 #include "play/evaluate.hpp"
 
-#include "base/parallel.hpp"
 #include "play/selfplay.hpp"
 
 namespace ddz {
@@ -26,36 +25,54 @@ EvaluationDeal evaluation_deal(const Rules& rules, std::uint64_t seed, std::int6
 
 bool plays_for_a(int seat_to_move, int seat, bool swapped) { return (seat_to_move == seat) != swapped; }
 
+EvaluationSchedule::EvaluationSchedule(std::optional<Policy> a, std::optional<Policy> b, const Rules& rules,
+                                       std::int64_t deals, std::uint64_t seed)
+    : a_(std::move(a)), b_(std::move(b)), rules_(rules), seed_(seed) {
+  if (a_) check_policy(*a_, rules_);
+  if (b_) check_policy(*b_, rules_);
+  per_deal_ = static_cast<std::int64_t>(evaluation_deal(rules_, seed_, 0).seats.size()) * 2;
+  results_.resize(static_cast<std::size_t>(deals * per_deal_));
+}
+
+// Game `index` is deal index / per_deal, its k-th seat played alone (k = index % per_deal
+// / 2), by A and then, swapped, by B.
+TableSetup EvaluationSchedule::setup(std::int64_t index) const {
+  const std::int64_t deal = index / per_deal_, k = index % per_deal_;
+  const EvaluationDeal d = evaluation_deal(rules_, seed_, deal);
+  const int seat = d.seats[static_cast<std::size_t>(k / 2)];
+  const bool swapped = k % 2 == 1;
+  TableSetup t{Game(d.deal_seed, rules_, d.first_bidder), {}, {}, d.policy_seed + static_cast<std::uint64_t>(seat)};
+  for (int s = 0; s < rules_.players; ++s) {
+    const bool for_a = plays_for_a(s, seat, swapped);
+    t.policies[static_cast<std::size_t>(s)] = for_a ? a_ : b_;
+    t.outside[static_cast<std::size_t>(s)] = for_a ? 0 : 1;
+  }
+  return t;
+}
+
+void EvaluationSchedule::finish(const PlayedGame& played) {
+  const std::int64_t deal = played.index / per_deal_, k = played.index % per_deal_;
+  const Game& game = *played.game;
+  const Settlement result = game.result();
+  EvaluationGame& g = results_[static_cast<std::size_t>(played.index)];
+  g.deal = deal;
+  g.seat = static_cast<std::int8_t>(evaluation_deal(rules_, seed_, deal).seats[static_cast<std::size_t>(k / 2)]);
+  g.swapped = k % 2 == 1;
+  g.landlord = game.state().landlord;
+  for (int s = 0; s < rules_.players; ++s) {
+    if (plays_for_a(s, g.seat, g.swapped)) g.a_score += result.payouts[static_cast<std::size_t>(s)];
+  }
+  g.multiplier = result.multiplier;
+  g.bombs = result.bombs + result.rockets;
+}
+
 std::vector<EvaluationGame> evaluate(const Policy& a, const Policy& b, const Rules& rules, std::int64_t deals,
                                      std::uint64_t seed, int threads) {
-  check_policy(a, rules);
-  check_policy(b, rules);
-  const auto per_deal = static_cast<std::int64_t>(evaluation_deal(rules, seed, 0).seats.size()) * 2;
-  std::vector<EvaluationGame> games(static_cast<std::size_t>(deals * per_deal));
-  parallel_for(deals, threads, [&](std::int64_t deal) {
-    const EvaluationDeal d = evaluation_deal(rules, seed, deal);
-    std::size_t out = static_cast<std::size_t>(deal * per_deal);
-    for (const int seat : d.seats) {
-      for (const bool swapped : {false, true}) {
-        SeatPolicies policies{};
-        for (int s = 0; s < rules.players; ++s) policies[static_cast<std::size_t>(s)] = plays_for_a(s, seat, swapped) ? a : b;
-        Game game(d.deal_seed, rules, d.first_bidder);
-        play_seats(game, policies, d.policy_seed + static_cast<std::uint64_t>(seat));
-        const Settlement result = game.result();
-        EvaluationGame& g = games[out++];
-        g.deal = deal;
-        g.seat = static_cast<std::int8_t>(seat);
-        g.swapped = swapped;
-        g.landlord = game.state().landlord;
-        for (int s = 0; s < rules.players; ++s) {
-          if (plays_for_a(s, seat, swapped)) g.a_score += result.payouts[static_cast<std::size_t>(s)];
-        }
-        g.multiplier = result.multiplier;
-        g.bombs = result.bombs + result.rockets;
-      }
-    }
-  });
-  return games;
+  auto schedule = std::make_unique<EvaluationSchedule>(a, b, rules, deals, seed);
+  EvaluationSchedule& games = *schedule;
+  TableRunner runner(std::move(schedule), threads);
+  runner.advance();
+  return games.results();
 }
 
 }  // namespace ddz

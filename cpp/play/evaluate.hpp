@@ -10,10 +10,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "game/game.hpp"
 #include "play/playout.hpp"
+#include "play/table_runner.hpp"
 
 namespace ddz {
 
@@ -40,6 +42,26 @@ EvaluationDeal evaluation_deal(const Rules& rules, std::uint64_t seed, std::int6
 
 // The seats A plays in a game: `seat` alone, or every other seat when swapped.
 bool plays_for_a(int seat_to_move, int seat, bool swapped);
+
+// The games of an evaluation of A against B, for the table runner. A policy left empty is
+// an outside player: A is player 0, B player 1.
+class EvaluationSchedule final : public Schedule {
+ public:
+  EvaluationSchedule(std::optional<Policy> a, std::optional<Policy> b, const Rules& rules, std::int64_t deals,
+                     std::uint64_t seed);
+  std::int64_t games() const override { return static_cast<std::int64_t>(results_.size()); }
+  TableSetup setup(std::int64_t index) const override;
+  void finish(const PlayedGame& played) override;
+  bool has_outside_seats() const override { return !a_ || !b_; }
+  const std::vector<EvaluationGame>& results() const { return results_; }
+
+ private:
+  std::optional<Policy> a_, b_;
+  Rules rules_;
+  std::uint64_t seed_;
+  std::int64_t per_deal_;
+  std::vector<EvaluationGame> results_;
+};
 
 // Every game of `deals` deals between two built-in policies, on `threads` threads; the
 // same seed gives the same games whatever the thread count.

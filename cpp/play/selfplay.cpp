@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "base/parallel.hpp"
 
 namespace ddz {
 
@@ -36,36 +35,52 @@ GameSummary summary_of(const Game& game, std::int32_t moves) {
   return summary;
 }
 
-GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record) {
-  const SelfPlayDeal d = selfplay_deal(options.rules, options.seed, index);
-  Game game(d.deal_seed, options.rules, d.first_bidder);
-  std::int32_t moves = 0;
-  play_seats(game, options.policies, d.policy_stream, [&](int seat, const Action& a) {
-    if (game.state().phase == Phase::Playing) ++moves;
-    if (record) record->push_back(to_row(seat, a));
-  });
-  return summary_of(game, moves);
+SelfPlaySchedule::SelfPlaySchedule(const SelfPlayOptions& options) : options_(options) {
+  check_policies(options_.policies, options_.rules);
+  const auto n = static_cast<std::size_t>(std::max<std::int64_t>(options_.games, 0));
+  result_.games.resize(n);
+  records_.resize(options_.record ? n : 0);
+}
+
+bool SelfPlaySchedule::has_outside_seats() const {
+  for (int s = 0; s < options_.rules.players; ++s) {
+    if (!options_.policies[static_cast<std::size_t>(s)]) return true;
+  }
+  return false;
+}
+
+TableSetup SelfPlaySchedule::setup(std::int64_t index) const {
+  const SelfPlayDeal d = selfplay_deal(options_.rules, options_.seed, options_.first + static_cast<std::uint64_t>(index));
+  TableSetup t{Game(d.deal_seed, options_.rules, d.first_bidder), options_.policies, {}, d.policy_stream};
+  for (int s = 0; s < kMaxSeats; ++s) t.outside[static_cast<std::size_t>(s)] = static_cast<std::int8_t>(s);
+  return t;
+}
+
+void SelfPlaySchedule::finish(const PlayedGame& played) {
+  const auto k = static_cast<std::size_t>(played.index);
+  result_.games[k] = summary_of(*played.game, played.moves);
+  if (options_.record) records_[k] = *played.record;
+}
+
+SelfPlayResult SelfPlaySchedule::take_result() {
+  if (options_.record) {
+    result_.offsets.reserve(records_.size() + 1);
+    result_.offsets.push_back(0);
+    for (const auto& r : records_) {
+      result_.actions.insert(result_.actions.end(), r.begin(), r.end());
+      result_.offsets.push_back(static_cast<std::int64_t>(result_.actions.size()));
+    }
+    records_.clear();
+  }
+  return std::move(result_);
 }
 
 SelfPlayResult self_play(const SelfPlayOptions& options) {
-  check_policies(options.policies, options.rules);
-  const auto n = static_cast<std::size_t>(std::max<std::int64_t>(options.games, 0));
-  SelfPlayResult result;
-  result.games.resize(n);
-  std::vector<std::vector<ActionRow>> records(options.record ? n : 0);
-  parallel_for(static_cast<std::int64_t>(n), options.threads, [&](std::int64_t i) {
-    const auto k = static_cast<std::size_t>(i);
-    result.games[k] = play_one(options.first + k, options, options.record ? &records[k] : nullptr);
-  });
-  if (options.record) {
-    result.offsets.reserve(n + 1);
-    result.offsets.push_back(0);
-    for (const auto& r : records) {
-      result.actions.insert(result.actions.end(), r.begin(), r.end());
-      result.offsets.push_back(static_cast<std::int64_t>(result.actions.size()));
-    }
-  }
-  return result;
+  auto schedule = std::make_unique<SelfPlaySchedule>(options);
+  SelfPlaySchedule& games = *schedule;
+  TableRunner runner(std::move(schedule), options.threads);
+  runner.advance();
+  return games.take_result();
 }
 
 }  // namespace ddz

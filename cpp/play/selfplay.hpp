@@ -9,6 +9,7 @@
 #include "game/game.hpp"
 #include "game/record.hpp"
 #include "play/playout.hpp"
+#include "play/table_runner.hpp"
 
 namespace ddz {
 
@@ -53,8 +54,25 @@ SelfPlayDeal selfplay_deal(const Rules& rules, std::uint64_t seed, std::uint64_t
 // The summary of a finished game that made `moves` plays and passes after the auction.
 GameSummary summary_of(const Game& game, std::int32_t moves);
 
-// Plays game `index` of the options' seed; appends its actions to `record` when given.
-GameSummary play_one(std::uint64_t index, const SelfPlayOptions& options, std::vector<ActionRow>* record);
+// The games of a self-play run, for the table runner: game i of the options is game
+// first + i of the seed. A seat without a policy is an outside player's: the player of
+// that seat's number.
+class SelfPlaySchedule final : public Schedule {
+ public:
+  explicit SelfPlaySchedule(const SelfPlayOptions& options);
+  std::int64_t games() const override { return static_cast<std::int64_t>(result_.games.size()); }
+  TableSetup setup(std::int64_t index) const override;
+  void finish(const PlayedGame& played) override;
+  bool has_outside_seats() const override;
+  bool records() const override { return options_.record; }
+  // The games' summaries, and with record their actions in game order.
+  SelfPlayResult take_result();
+
+ private:
+  SelfPlayOptions options_;
+  SelfPlayResult result_;
+  std::vector<std::vector<ActionRow>> records_;
+};
 
 SelfPlayResult self_play(const SelfPlayOptions& options);
 

@@ -15,17 +15,17 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._core import Game, Rules
+from ._core import Rules
 from ._progress import progress_bar
 from .bots import builtin
-from .lockstep import GameToPlay, Player, play_many
+from .lockstep import Player, check_player, run_tables
 
 _Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 _MAX_DEALS = 100_000_000
@@ -87,62 +87,23 @@ def evaluate(
 ) -> Evaluation:
     """Plays ``deals`` deals by the protocol above and returns ``a``'s results against ``b``.
 
-    Built-in policies (names, :class:`~doudizhu.bots.Random`, :class:`~doudizhu.bots.Heuristic`)
-    against each other run in C++ on ``threads`` threads (default: every core) without the
-    GIL; any other bot or callable plays in Python on the same deals, many tables at once
-    (a bot's ``act_many`` is handed every table waiting on it). The same seed gives
-    the same result whatever the thread count. ``progress(done, total)`` is called as deals
-    finish (Python players) or once at the end."""
+    Every game runs on the core's table runner: built-in policies (names,
+    :class:`~doudizhu.bots.Random`, :class:`~doudizhu.bots.Heuristic`, ...) play in C++ on
+    ``threads`` threads (default: every core) without the GIL, and any other bot or
+    callable is handed every table waiting on it in one call (a bot's ``act_many``), each
+    as a game whose hidden cards are re-dealt (:func:`~doudizhu.lockstep.run_tables`). The
+    same seed gives the same result whatever the thread count. ``progress(done, total)``
+    is called with the games ended so far and the run's games, between batches (once at
+    the end when no Python player sits)."""
     rules = rules if rules is not None else Rules()
     deals = _core.checked_int(deals, "deals", 1, _MAX_DEALS)  # no deal has no result to report
     seed = _core.checked_seed(seed)
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
-    if builtin(a) is not None and builtin(b) is not None:
-        columns = _core.evaluate_builtin(a, b, deals, rules, seed, threads)
-        if progress:
-            progress(deals, deals)
-    else:
-        columns = _python_games(a, b, deals, rules, seed, progress)
-    return _summarise(columns, deals)
-
-
-def _python_games(
-    a: Player, b: Player, deals: int, rules: Rules, seed: int, progress: Callable[[int, int], None] | None
-) -> dict[str, npt.NDArray[Any]]:
-    """The games of the protocol, played with Python players in Python (as evaluate.hpp
-    orders them), many tables at once (:func:`~doudizhu.lockstep.play_many`)."""
-    keys: list[tuple[int, int, bool]] = []  # (deal, seat, swapped) of each game, in order
-    left: dict[int, int] = {}  # by deal: its games still in play
-
-    def tables() -> Iterator[GameToPlay]:
-        for deal in range(deals):
-            deal_seed, policy_seed, first_bidder, seats = _core.evaluation_deal(rules, seed, deal)
-            left[deal] = 2 * len(seats)
-            for seat in seats:
-                for swapped in (False, True):
-                    keys.append((deal, seat, swapped))
-                    players = [a if (s == seat) != swapped else b for s in range(rules.players)]
-                    game = Game(seed=deal_seed, rules=rules, first_bidder=first_bidder)
-                    yield game, players, (policy_seed + seat) & ((1 << 64) - 1)
-
-    rows: dict[int, tuple[int, int, bool, int, int, int, int]] = {}
-    finished = 0  # deals whose games have all ended
-    for index, game in play_many(tables()):
-        deal, seat, swapped = keys[index]
-        result = game.result
-        assert result is not None
-        score = sum(p for s, p in enumerate(result.payouts) if (s == seat) != swapped)
-        landlord = -1 if game.landlord is None else game.landlord
-        rows[index] = (deal, seat, swapped, landlord, score, result.multiplier, result.bombs + result.rockets)
-        left[deal] -= 1
-        if not left[deal]:
-            finished += 1
-            if progress:
-                progress(finished, deals)
-    ordered = [rows[i] for i in range(len(rows))]
-    names = ("deal", "seat", "swapped", "landlord", "a_score", "multiplier", "bombs")
-    types = (np.int64, np.int8, np.bool_, np.int8, np.int64, np.int32, np.int32)
-    return {name: np.array([r[i] for r in ordered], dtype=t) for i, (name, t) in enumerate(zip(names, types))}
+    check_player(a, "a")
+    check_player(b, "b")
+    run = _core.evaluation_run(builtin(a), builtin(b), deals, rules, seed, threads)
+    run_tables(run, [a, b], progress)
+    return _summarise(run.result(), deals)
 
 
 def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], deals: int) -> Side:
@@ -200,8 +161,8 @@ def _summarise(columns: dict[str, npt.NDArray[Any]], deals: int) -> Evaluation:
 
 
 def print_progress(done: int, total: int) -> None:
-    """A progress bar of deals on a terminal (standard error), nothing otherwise."""
-    progress_bar(done, total, "deals")
+    """A progress bar of games on a terminal (standard error), nothing otherwise."""
+    progress_bar(done, total, "games")
 
 
 __all__ = ["Evaluation", "Side", "evaluate", "print_progress"]

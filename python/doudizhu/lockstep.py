@@ -1,21 +1,24 @@
-"""Games with Python players, many at once in lock-step: the built-in seats play in C++,
-then each Python player decides every game waiting on it in one call.
+"""Python players at the core's tables: the built-in seats play in C++, then each Python
+player decides every table waiting on it in one call.
 
 A player of a seat (:data:`Player`) is a built-in policy's name, a bot (``act(game)``, and
 optionally ``act_many(games)``: :mod:`doudizhu.bots`) or a :data:`PolicyFn`.
-:func:`doudizhu.selfplay` and :func:`doudizhu.evaluate` play their Python players' games
-here (:func:`play_many`), and the Gymnasium environment its opponents (:func:`choose`).
+:func:`doudizhu.selfplay` and :func:`doudizhu.evaluate` run their games on the core's
+table runner (:func:`run_tables`), and the Gymnasium environment asks its opponents
+here (:func:`choose`). A Python player is handed what its seat may know: a game whose
+hidden cards are re-dealt consistently with it, so no bot can read the other hands.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Union, cast
+
+import numpy as np
 
 from . import _core
 from ._core import Action, Game
-from .bots import Bot, act_many, builtin
+from .bots import Bot, act_many
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
 PolicyFn = Callable[[dict[str, Any], Sequence[Action]], Action]
@@ -35,22 +38,22 @@ def seat_players(policy: Policy, seats: int) -> list[Player]:
     if len(players) != seats:
         raise ValueError(f"policy: give one policy, or one per seat ({seats})")
     for player in players:
-        if not (isinstance(player, (str, Bot)) or callable(player)):
-            raise TypeError(f"policy: a seat's player must be a name, a bot or a callable, not {type(player).__name__}")
+        check_player(player, "policy: a seat's player")
     return players
 
 
-#: How many games the Python runners keep in play at once (see :func:`play_many`).
-TABLES = 256
-#: A game to play: the game, its players (one a seat) and the stream its built-in seats draw from.
-GameToPlay = tuple[Game, Sequence[Player], int]
-# A table in play: its index, game, players, their built-in names (None: Python) and stream.
-_InPlay = tuple[int, Game, Sequence[Player], list[Union[str, object, None]], int]
+def check_player(player: object, what: str) -> None:
+    """TypeError naming ``what`` unless ``player`` is a built-in name, a bot or a callable."""
+    if not (isinstance(player, (str, Bot)) or callable(player)):
+        raise TypeError(f"{what} must be a name, a bot or a callable, not {type(player).__name__}")
 
 
-def choose(player: Player, game: Game) -> Action:
-    """The action a Python player takes in ``game``, checked against the legal actions."""
-    return choose_many(player, [game])[0]
+def choose(player: Player, game: Game, seed: int) -> Action:
+    """The action a Python player takes in ``game``, checked against the legal actions. The
+    player is handed what the seat to move may know: ``game`` with the hidden cards
+    re-dealt from ``seed`` (:func:`doudizhu.sample_worlds`), as the table runner hands it."""
+    seat = cast(int, game.to_move)
+    return choose_many(player, [_core.sample_worlds(game, seat, 1, seed)[0]])[0]
 
 
 def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
@@ -70,51 +73,32 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
     return actions
 
 
-def play_out(game: Game, players: Sequence[Player], stream: int) -> None:
-    """Plays ``game`` to the end: built-in seats in C++ (drawing from ``stream``), the others in Python."""
-    for _ in play_many([(game, players, stream)]):
-        pass
-
-
-def play_many(tables: Iterable[GameToPlay]) -> Iterator[tuple[int, Game]]:
-    """Plays every table to the end and yields ``(its index in tables, its game)`` as it ends.
-
-    Up to :data:`TABLES` tables are in play at once, in lock-step: the
-    built-in seats play in C++, then each Python player decides every table waiting on it in
-    one call (:func:`choose_many`), so a batching bot sees them all together. Each game is
-    played exactly as :func:`play_out` alone would play it; only the order of a bot's calls
-    across games differs."""
-    source = enumerate(tables)
-    active: list[_InPlay] = []
+def run_tables(
+    run: _core.TableRun, players: Sequence[Player], progress: Callable[[int, int], None] | None = None
+) -> None:
+    """Plays a run of the core's table runner to its end. ``players[k]`` is outside player
+    k; every batch of tables waiting on the same player object goes to it in one call
+    (:func:`choose_many`), each table as the game its seat may know (``run.views``)."""
+    total = run.games
     while True:
-        for index, (game, players, stream) in itertools.islice(source, TABLES - len(active)):
-            active.append((index, game, players, [builtin(p) for p in players], stream))
-        if not active:
+        tables, waiting_on = run.advance()
+        if progress:
+            progress(run.finished, total)
+        if len(tables) == 0:
             return
-        waiting = []
-        for table in active:
-            index, game, _, names, stream = table
-            _core.play_builtin_seats(game, names, stream)
-            if game.phase == "over":
-                yield index, game
-            else:
-                waiting.append(table)
-        active = waiting
-        for player, games in _by_player(active).values():
-            for game, action in zip(games, choose_many(player, games)):
-                game.step(action)
+        for player, chosen in _by_player(players, tables, waiting_on):
+            run.apply(chosen, choose_many(player, run.views(chosen)))
 
 
-def _by_player(active: Sequence[_InPlay]) -> dict[int, tuple[Player, list[Game]]]:
-    """The waiting games grouped by the player to move (the same object: one group)."""
-    groups: dict[int, tuple[Player, list[Game]]] = {}
-    for _, game, players, _, _ in active:
-        player = players[cast(int, game.to_move)]
-        groups.setdefault(id(player), (player, []))[1].append(game)
-    return groups
+def _by_player(
+    players: Sequence[Player], tables: np.ndarray[Any, Any], waiting_on: np.ndarray[Any, Any]
+) -> list[tuple[Player, list[int]]]:
+    """The waiting tables grouped by the player object to move (one object, one group)."""
+    groups: dict[int, tuple[Player, list[int]]] = {}
+    for table, k in zip(tables.tolist(), waiting_on.tolist()):
+        player = players[k]
+        groups.setdefault(id(player), (player, []))[1].append(table)
+    return list(groups.values())
 
 
-__all__ = [
-    "TABLES", "GameToPlay", "Player", "Policy", "PolicyFn", "choose", "choose_many", "play_many", "play_out",
-    "seat_players",
-]
+__all__ = ["Player", "Policy", "PolicyFn", "check_player", "choose", "choose_many", "run_tables", "seat_players"]

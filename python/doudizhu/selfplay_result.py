@@ -1,22 +1,22 @@
 """Self-play: many whole games, generated in C++ on all cores, returned as NumPy arrays
 (:func:`selfplay`, exported as ``doudizhu.selfplay``, and its :class:`SelfPlayResult`).
-Games with Python players are played by :mod:`doudizhu.lockstep`."""
+Games with Python players run on the same table runner (:mod:`doudizhu.lockstep`)."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core, _saved
-from ._core import ACTION_DTYPE, Action, ActionType, Game, Rules
+from ._core import ACTION_DTYPE, Rules
 from ._extras import missing_extra
 from .bots import builtin
-from .lockstep import GameToPlay, Player, Policy, play_many, seat_players
+from .lockstep import Policy, run_tables, seat_players
 
 _MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
 _PER_GAME = _saved.PER_GAME
@@ -116,10 +116,11 @@ def selfplay(
     given ``game.seat_view(seat)`` and the legal actions. Built-in players only: the games
     run in C++ on ``threads`` threads (default: every core) with the GIL released, and the
     same ``seed`` gives the same games whatever the thread count. With Python players the
-    same deals are played in Python, many at once in lock-step (:func:`~doudizhu.lockstep.play_many`: a bot
-    with ``act_many`` decides every table waiting on it in one call), the built-in seats
-    still in C++. Games are numbered from ``first``: ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a
-    run may be split into parts and put back together with :meth:`SelfPlayResult.concatenate`.
+    same games run on the same table runner, which hands each Python player every table
+    waiting on it in one call (:func:`~doudizhu.lockstep.run_tables`: a bot's ``act_many``),
+    each as a game whose hidden cards are re-dealt. Games are numbered from ``first``:
+    ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a run may be split into
+    parts and put back together with :meth:`SelfPlayResult.concatenate`.
 
     ``backend="ray"`` splits the games into tasks on a Ray cluster (``address``, or a
     local one started on demand; ``pip install doudizhu-engine[ray]``) and gathers the
@@ -136,11 +137,9 @@ def selfplay(
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
     players = seat_players(policy, (rules or Rules()).players)
-    in_core = [builtin(p) for p in players]
-    if all(p is not None for p in in_core) or games == 0:
-        seats = [p or "random" for p in in_core]
-        return SelfPlayResult(**_core.selfplay(games, seats, seed, threads, rules, record, first))
-    return _python_selfplay(range(first, first + games), players, seed, rules, record)
+    run = _core.selfplay_run(games, [builtin(p) for p in players], seed, threads, rules, record, first)
+    run_tables(run, players)
+    return SelfPlayResult(**run.result())
 
 
 def _ray_selfplay(
@@ -163,59 +162,6 @@ def _ray_selfplay(
 
 def _part(games: int, policy: Policy, seed: int, rules: Rules | None, record: bool, first: int) -> SelfPlayResult:
     return selfplay(games, policy, seed, threads=1, rules=rules, record=record, first=first)
-
-
-def _python_selfplay(
-    indices: range, players: Sequence[Player], seed: int, rules: Rules | None, record: bool
-) -> SelfPlayResult:
-    """The same deals as the C++ runner (game i from game_seed(seed, i)), with the Python seats played in Python."""
-    def tables() -> Iterator[GameToPlay]:
-        for index in indices:
-            deal_seed, first_bidder, stream = _core.selfplay_deal(rules, seed, index)
-            yield Game(seed=deal_seed, rules=rules, first_bidder=first_bidder), players, stream
-
-    rows: list[dict[str, Any]] = [{}] * len(indices)
-    histories: list[list[tuple[int, Action]]] = [[]] * len(indices)
-    for i, game in play_many(tables()):
-        history = game.history
-        moves = sum(action.type in (ActionType.PLAY, ActionType.PASS) for _, action in history[-_deal_actions(game):])
-        rows[i] = _summary(game, moves)
-        if record:
-            histories[i] = history
-    result = SelfPlayResult(
-        hands=np.array([r["hands"] for r in rows], dtype=np.uint64),
-        payouts=np.array([r["payouts"] for r in rows], dtype=np.int64),
-        **{name: np.array([r[name] for r in rows], dtype=dtype) for name, dtype in _PER_GAME.items()},
-    )
-    if not record:
-        return result
-    actions = [action for history in histories for action in history]
-    offsets = np.cumsum([0] + [len(history) for history in histories], dtype=np.int64)
-    return dataclasses.replace(result, actions=_core.actions_to_rows(actions), offsets=offsets)
-
-
-def _deal_actions(game: Game) -> int:
-    """How many of the game's actions belong to its last deal."""
-    return len(game.seat_view(0)["history"])
-
-
-def _summary(game: Game, moves: int) -> dict[str, Any]:
-    hands, kitty, _ = game.deals[-1]
-    result = game.result
-    assert result is not None
-    return {
-        "hands": [hand.mask for hand in hands],
-        "kitty": kitty.mask,
-        "landlord": -1 if game.landlord is None else game.landlord,
-        "landlord_won": result.landlord_won,
-        "base": result.base,
-        "multiplier": result.multiplier,
-        "moves": moves,
-        "redeals": game.redeals,
-        "wild": game.wild_ranks[0] if game.wild_ranks else -1,
-        "wild_high": game.wild_ranks[1] if len(game.wild_ranks) > 1 else -1,
-        "payouts": list(result.payouts),
-    }
 
 
 __all__ = ["SelfPlayResult", "selfplay"]

@@ -136,8 +136,8 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         while (to_move := game.to_move) is not None and to_move != self.seat:
             player = self.opponents[(to_move - self.seat) % self._hand.seats - 1]
             in_core = builtin(player)
-            game.step(choose_action(game, in_core, int(self.np_random.integers(2**63))) if in_core is not None
-                      else choose(player, game))
+            seed = int(self.np_random.integers(2**63))
+            game.step(choose_action(game, in_core, seed) if in_core is not None else choose(player, game, seed))
 
     def _observe(self) -> Observation:
         return self._hand.observe(self.seat)

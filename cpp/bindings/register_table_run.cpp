@@ -1,0 +1,70 @@
+// The table runner for Python: advance (the GIL released), views, apply, result.
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "bindings/table_run.hpp"
+
+namespace ddz::py_bind {
+
+namespace {
+
+py::tuple advance(TableRun& run) {
+  std::vector<Waiting> waiting;
+  {
+    py::gil_scoped_release release;
+    waiting = run.runner->advance();
+  }
+  py::array_t<std::int64_t> tables(static_cast<py::ssize_t>(waiting.size()));
+  py::array_t<std::int8_t> players(static_cast<py::ssize_t>(waiting.size()));
+  for (std::size_t i = 0; i < waiting.size(); ++i) {
+    tables.mutable_at(static_cast<py::ssize_t>(i)) = waiting[i].table;
+    players.mutable_at(static_cast<py::ssize_t>(i)) = static_cast<std::int8_t>(waiting[i].player);
+  }
+  return py::make_tuple(tables, players);
+}
+
+std::vector<std::int64_t> tables_arg(py::handle obj) {
+  std::vector<std::int64_t> tables;
+  for (const py::handle t : py::iter(obj)) tables.push_back(int_arg(t, "tables", 0, TableRunner::kTables * 1024));
+  return tables;
+}
+
+py::list views(const TableRun& run, py::handle tables) {
+  py::list out;
+  for (const std::int64_t t : tables_arg(tables)) out.append(run.runner->view(t));
+  return out;
+}
+
+// Every table's action checked (the table waiting, once; the action legal) before any is applied.
+void apply(TableRun& run, py::handle tables_obj, py::handle actions_obj) {
+  const std::vector<std::int64_t> tables = tables_arg(tables_obj);
+  std::vector<Action> actions;
+  for (const py::handle a : py::iter(actions_obj)) {
+    if (!py::isinstance<Action>(a)) throw py::type_error("actions must hold Action values, not " + type_name(a));
+    actions.push_back(a.cast<Action>());
+  }
+  if (actions.size() != tables.size()) throw py::value_error("give one action for each table");
+  std::vector<std::int64_t> sorted = tables;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) throw py::value_error("tables: a table given twice");
+  for (std::size_t i = 0; i < tables.size(); ++i) run.runner->check(tables[i], actions[i]);
+  for (std::size_t i = 0; i < tables.size(); ++i) run.runner->apply(tables[i], actions[i]);
+}
+
+}  // namespace
+
+void register_table_run(py::module_& m) {
+  bound_class<TableRun>(m, "TableRun", "A run of the table runner with Python players (evaluate, selfplay).")
+      .def("advance", &advance,
+           "Plays the built-in seats until every table in play waits on a Python player: (tables, players), empty when the run is over.")
+      .def("views", &views, py::arg("tables"), "What the seat to move may know at each table, as a game (the hidden cards re-dealt).")
+      .def("apply", &apply, py::arg("tables"), py::arg("actions"), "Applies each table's action; all are checked first.")
+      .def_property_readonly("games", [](const TableRun& run) { return run.runner->games(); }, "The run's games.")
+      .def_property_readonly("finished", [](const TableRun& run) { return run.runner->finished(); }, "Games ended so far.")
+      .def("result", [](const TableRun& run) { return run.result(); }, "The run's arrays (once advance() returns no table).");
+}
+
+}  // namespace ddz::py_bind
