@@ -38,7 +38,7 @@ def test_bad_input_is_reported_not_raised(capsys: pytest.CaptureFixture[str]) ->
 def test_auto_play_prints_a_whole_hand_and_the_seed_fixes_it() -> None:
     code, out = run("play", "--auto", "--seed", "5")
     assert code == 0
-    payouts = [int(p) for p in re.findall(r"seat \d ([+-]\d+)", out.splitlines()[-1])]
+    payouts = [int(p) for p in re.findall(r"seat \d ([+-]\d+)", out.split("payouts: ")[1].splitlines()[0])]
     assert len(payouts) == 3 and sum(payouts) == 0
     assert run("play", "--auto", "--seed", "5")[1] == out
 

@@ -28,7 +28,8 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
     wild = args.wild.split(",") if args.wild else []  # "5", or "5,9" with two wild ranks
     moves = legal_moves(Cards(args.hand), args.last, rules, wild or None)
-    header = f"{len(moves)} moves for {Cards(args.hand)}" + (f" with {'s and '.join(wild)}s wild" if wild else "")
+    header = f"{terminal.plural(len(moves), 'move')} for {Cards(args.hand)}"
+    header += f" with {'s and '.join(wild)}s wild" if wild else ""
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
     for move in moves:
         print(f"  {move!s:<20} {move.kind.name.lower()}", file=out)
@@ -43,6 +44,8 @@ def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> 
     network = Neural() if policy == "neural" else policy
     if isinstance(network, Neural):  # refused before the hand, not at the bots' first turn
         network.check(Rules.preset(args.rules))
+    if read is input:
+        terminal.enable_line_editing()
     return terminal.run(args.seed, terminal.Options(args.rules, policy, args.auto), read, out)
 
 
