@@ -119,6 +119,7 @@ function drawCentre(state, lastId, kittyId, name) {
   const last = $(lastId);
   if (state.last) last.textContent = `to beat: ${state.last.label} (${kindName(state.last.kind)}) by ${name(state.last.by)}`;
   else last.textContent = state.phase === "playing" ? `${name(state.to_move)} to lead` : "";
+  if (state.phase === "over") last.textContent = "";  // the result says how it ended
   $(kittyId).replaceChildren(el("div", "caption", state.kitty.public ? "kitty" : "kitty (face down)"),
                              picture(state.kitty.svg));
 }
@@ -253,7 +254,7 @@ function offerReadings(text, error) {
     say("message", "Not allowed: " + error.message, true);
     return;
   }
-  say("message", `Play ${text.replaceAll("T", "10")} as: `);
+  say("message", `Play ${[...text].map((rank) => (rank === "T" ? "10" : rank)).join(" ")} as: `);
   for (const choice of error.choices) {
     $("message").append(button(`${choice.label} (${kindName(choice.kind)})`, "reading", () => act(choice.text)), " ");
   }
