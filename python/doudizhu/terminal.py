@@ -261,8 +261,8 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
             action = _bot_action(game, options.policy, game_seed(seed, len(game.history)))
             game.step(action)
         _report(game, who, action, before, options, out)
-    print(settlement(game, options), file=out)
     print(f"the hands at the end:\n{hands_left(game, options)}", file=out)
+    print(settlement(game, options), file=out)  # last: what the hand comes to
 
 
 def _again(read: Callable[[str], str]) -> bool:
