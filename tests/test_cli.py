@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import io
+import os
 import pathlib
 import re
+import shlex
+import socket
+import subprocess
+import sys
 
 import pytest
 
+import doudizhu
 from doudizhu import SelfPlayResult
-from doudizhu.cli import main
+from doudizhu.cli import READER_GONE, main
 
 
 def run(*argv: str, read: object = input) -> tuple[int, str]:
@@ -32,7 +38,7 @@ def test_bad_input_is_reported_not_raised(capsys: pytest.CaptureFixture[str]) ->
 def test_auto_play_prints_a_whole_hand_and_the_seed_fixes_it() -> None:
     code, out = run("play", "--auto", "--seed", "5")
     assert code == 0
-    payouts = [int(p) for p in re.findall(r"seat \d ([+-]\d+)", out.splitlines()[-1])]
+    payouts = [int(p) for p in re.findall(r"seat \d ([+-]\d+)", out.split("payouts: ")[1].splitlines()[0])]
     assert len(payouts) == 3 and sum(payouts) == 0
     assert run("play", "--auto", "--seed", "5")[1] == out
 
@@ -86,3 +92,74 @@ def test_train_takes_the_presets_the_networks_encode_and_refuses_the_rest(tmp_pa
     assert run("train", "--rules", "rlcard", "--out", str(tmp_path))[0] == 2  # DMC: the douzero preset only
     assert "'dmc' trains the douzero preset" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # nothing was trained
+
+
+ENV = dict(os.environ, PYTHONPATH=str(pathlib.Path(doudizhu.__file__).parent.parent))  # this doudizhu, installed or not
+COMMANDS = [
+    ("moves", "5599", "--rules", "laizi2", "--wild", "5,9"),
+    ("play", "--auto", "--seed", "5"),
+    ("evaluate", "heuristic", "random", "--deals", "20"),
+    ("selfplay", "--games", "2000", "--threads", "1"),
+    ("serve", "--help"),
+    ("train", "--help"),
+]
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=lambda argv: " ".join(argv[:2]))
+def test_a_reader_that_leaves_early_ends_the_command_quietly(argv: tuple[str, ...]) -> None:
+    # The pipe's reader is gone before the command writes (as `head` is once it has its
+    # lines), so every write fails: deterministically, not by a race with a real head.
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run([sys.executable, "-m", "doudizhu", *argv], stdout=writer, stderr=subprocess.PIPE,
+                              text=True, env=ENV, timeout=120)
+    finally:
+        os.close(writer)
+    assert done.returncode in (0, READER_GONE) and done.stderr == ""  # (argparse's help ignores a failed write)
+
+
+@pytest.mark.parametrize("argv", COMMANDS, ids=lambda argv: " ".join(argv[:2]))
+def test_piped_into_head_gives_the_first_line(argv: tuple[str, ...]) -> None:
+    command = " ".join(shlex.quote(word) for word in (sys.executable, "-m", "doudizhu", *argv))
+    done = subprocess.run(["bash", "-c", f"{command} | head -n 1; exit ${{PIPESTATUS[0]}}"], capture_output=True,
+                          text=True, env=ENV, timeout=120)
+    first = run(*argv)[1].splitlines()[0] if argv[-1] != "--help" else f"usage: doudizhu {argv[0]}"
+    assert done.stdout.split()[:3] == first.split()[:3] and len(done.stdout.splitlines()) == 1  # (times vary)
+    assert done.returncode in (0, READER_GONE) and "Traceback" not in done.stderr
+
+
+def test_help_describes_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("play", "selfplay", "evaluate", "moves", "serve", "train"):
+        with pytest.raises(SystemExit):
+            run(command, "--help")
+        usage, description = capsys.readouterr().out.split("\n\n")[:2]
+        assert usage.startswith(f"usage: doudizhu {command}") and not description.startswith("options:"), command
+
+
+def test_selfplay_refuses_no_games(capsys: pytest.CaptureFixture[str]) -> None:
+    for games in ("0", "-3"):
+        with pytest.raises(SystemExit) as stop:
+            run("selfplay", "--games", games)
+        assert stop.value.code == 2 and f"--games: must be at least 1, not {games}" in capsys.readouterr().err
+
+
+def test_evaluate_says_what_its_rows_and_game_count_mean() -> None:
+    code, out = run("evaluate", "heuristic", "random", "--deals", "10", "--threads", "1")
+    assert code == 0 and "| all | 60 |" in out
+    assert "Each deal is played 6 times: heuristic alone in each of its 3 seats" in out
+    assert "mixed: the auction made a landlord beside the lone seat" in out
+    code, out = run("evaluate", "heuristic", "random", "--deals", "10", "--rules", "douzero", "--threads", "1")
+    assert "played 2 times: heuristic alone in the landlord's seat" in out and "mixed" not in out
+
+
+def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
+    pytest.importorskip("uvicorn", reason="the [web] extra is not installed")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        done = subprocess.run([sys.executable, "-m", "doudizhu", "serve", "--port", port], capture_output=True,
+                              text=True, env=ENV, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert f"cannot serve on 127.0.0.1:{port}: Address already in use" in done.stderr

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import doudizhu as dz
-from doudizhu.render import svg
+from doudizhu.render import move_svg, svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -42,6 +42,53 @@ def test_a_game_draws_every_hand_kitty_and_move_to_beat() -> None:
     expected = sum(len(game.hand(s)) for s in range(3)) + len(game.kitty) + len(last.cards)
     assert len(faces) == expected and not any("back" in g.get("class", "") for g in faces)
     assert "to beat: " in picture and "stake base" in picture
+
+
+LAIZI = dz.Rules.preset("laizi")
+
+
+def test_a_wild_card_shows_the_rank_it_is_played_as() -> None:
+    faces = cards_of(svg(dz.Move("5777=7777", rules=LAIZI, wild="5")))
+    assert [(g.get("data-rank"), g.get("data-as"), g.get("class")) for g in faces] == [
+        ("5", "7", "card wild"), ("7", None, "card"), ("7", None, "card"), ("7", None, "card")]
+    assert "as 7" in ET.tostring(faces[0], encoding="unicode")
+    straight = cards_of(svg(dz.Move("3T567=34567", rules=LAIZI, wild="T")))  # the 10 drawn where the 4 falls
+    assert [(g.get("data-rank"), g.get("data-as")) for g in straight] == [
+        ("3", None), ("T", "4"), ("5", None), ("6", None), ("7", None)]
+    pair = dz.Move("55=55", rules=LAIZI, wild="5")  # wild cards played as themselves: the table knows them wild
+    assert [(g.get("class"), g.get("data-as")) for g in cards_of(move_svg(pair, wild="5"))] == [("card wild", None)] * 2
+
+
+def test_a_hand_marks_its_wild_cards_and_writes_ten_as_10() -> None:
+    from doudizhu.render import cards_svg
+
+    picture = cards_svg(dz.Cards("345TT"), wild="T")
+    assert [g.get("class") for g in cards_of(picture)] == ["card"] * 3 + ["card wild"] * 2
+    assert ">10<" in picture and ">T<" not in picture
+    game = dz.Game(seed=5, rules=LAIZI)
+    wild = [g for g in cards_of(svg(game)) if g.get("class") == "card wild"]
+    assert {g.get("data-rank") for g in wild} == {dz.rank_name(game.wild_ranks[0])}
+
+
+def test_labels_sit_on_the_table_cloth_so_any_theme_shows_them() -> None:
+    root = ET.fromstring(svg(dz.Game(seed=4)))
+    cloth = root[0]
+    assert cloth.tag == f"{NS}rect" and (cloth.get("width"), cloth.get("height")) == (root.get("width"),
+                                                                                       root.get("height"))
+    labels = [t for t in root.iter(f"{NS}text") if t.text and t.text.startswith("seat ")]
+    assert labels and all(t.get("fill") == "#f4f4f4" for t in labels)
+    assert "bidding: high bid none yet" in svg(dz.Game(seed=4))
+
+
+def test_a_finished_game_shows_the_winner_and_payouts() -> None:
+    game = dz.playout(dz.Game(seed=4), "heuristic", 1)
+    result = game.result
+    assert result is not None and game.landlord is not None
+    picture = svg(game)
+    winner = "the landlord wins" if result.landlord_won else "the peasants win"
+    payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
+    assert f"over: {winner}, base {result.base} x {result.multiplier}" in picture
+    assert f"payouts: {payouts}" in picture and "to beat" not in picture
 
 
 def test_a_seat_sees_its_own_hand_and_counts_of_the_others() -> None:

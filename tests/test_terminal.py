@@ -134,3 +134,65 @@ def test_progress_bars_only_on_a_terminal() -> None:
                           encoding="utf-8", timeout=60)
     child.expect(r"\r\[#+\] 3000/3000 games")
     child.expect(pexpect.EOF)
+
+
+def test_a_redeal_is_announced_with_the_new_hand() -> None:
+    child = spawn("--seed", "5")  # you and the heuristic bots all pass on this deal
+    child.expect("bid 0-3> ")
+    child.sendline("0")
+    child.expect(r"everyone passed: the hand is redealt \(redeal 1\)\r\nyour hand: (\S+)\r\n")
+    game = doudizhu.Game(seed=5)
+    for _ in range(3):
+        game.step("bid 0")
+    assert child.match.group(1) == str(game.hand(0))
+    child.sendline("quit")
+    assert leave(child) == 0
+
+
+def test_a_mistyped_command_is_named_with_the_nearest_one() -> None:
+    child = spawn("--seed", "3")
+    child.expect(PROMPT)
+    child.sendline("bidd 2")
+    child.expect(r"'bidd' is not a command or cards; did you mean 'bid'\? \(help lists the commands\)")
+    child.expect(PROMPT)
+    child.sendline("hnit")
+    child.expect("did you mean 'hint'")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    assert leave(child) == 0
+
+
+def test_lines_can_be_edited_and_recalled() -> None:
+    child = spawn("--seed", "3")
+    child.expect(PROMPT)
+    child.send("hnt" + "\x1b[D\x1b[D" + "i" + "\r")  # two Left arrows, then the missing letter: "hint"
+    first = hint_line(child)
+    child.expect(PROMPT)
+    child.send("\x1b[A" + "\r")  # Up: the last line again
+    assert hint_line(child) == first
+    child.sendline("quit")
+    assert leave(child) == 0
+
+
+def hint_line(child: pexpect.spawn) -> str:
+    child.expect(r"hint: ([^\r\n]+)\r\n")
+    return str(child.match.group(1))
+
+
+def test_the_end_shows_every_hand_and_speaks_to_you() -> None:
+    child = spawn("--seed", "7")
+    screens = []
+    while child.expect([PROMPT, AGAIN]) == 0:
+        screens.append(child.before)
+        child.sendline(hint(child))
+        child.expect(PROMPT)  # the hint's prompt: its action is sent next
+    final = child.before
+    child.sendline("n")
+    assert leave(child) == 0
+    assert re.search(r"the (landlord wins|peasants win)", final)
+    assert re.search(r"you are the landlord|seat \d is the landlord", "".join(screens))
+    shown = re.findall(r"^  (you|seat \d) \((?:landlord|peasant)\)\s+(\S.*?)\r$", final.split("hands at the end:")[1],
+                       flags=re.M)
+    assert [name for name, _ in shown] == ["you", "seat 1", "seat 2"]
+    assert sum(cards == "(no cards left)" for _, cards in shown) >= 1
+    assert not re.search(r"\b1 cards\b", final)

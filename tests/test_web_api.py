@@ -31,7 +31,8 @@ with warnings.catch_warnings():  # Starlette 1.x asks TestClient users to move t
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from starlette.testclient import TestClient
 
-from doudizhu.web import create_app, replays
+from doudizhu._core import shipped_network
+from doudizhu.web import create_app, replays, views
 from doudizhu.web.sessions import COOKIE, SessionStore
 
 Json = dict[str, Any]
@@ -71,7 +72,7 @@ def new_hand(client: TestClient, **fields: Any) -> Json:
 
 def engine_game(state: Json) -> dz.Game:
     """The hand the server says it is playing, replayed by the engine from its log."""
-    game = dz.Game(seed=state["seed"], rules=dz.Rules.preset(state["rules"]))
+    game = dz.Game(seed=int(state["seed"]), rules=dz.Rules.preset(state["rules"]))
     for entry in state["log"]:
         assert game.to_move == entry["seat"]
         game.step(entry["text"])
@@ -170,7 +171,7 @@ def test_a_whole_hand_by_hints_matches_the_engine(client: TestClient, rules: str
     state = new_hand(client, rules=rules, bots=["random"] * (dz.Rules.preset(rules).players - 1), seed=7)
     turns = 0
     while state["phase"] != "over":
-        hint = ok(client.get("/api/legal"))["hint"]
+        hint = ok(client.get("/api/legal"))["hint"]["text"]
         state = ok(client.post("/api/play", json={"action": hint}))
         turns += 1
         assert turns < 200
@@ -199,10 +200,10 @@ def test_legal_plays_are_the_engines_grouped_by_kind(client: TestClient) -> None
     ok(client.post("/api/play", json={"action": "bid 3"}))
     legal = ok(client.get("/api/legal"))
     game = engine_game(ok(client.get("/api/state")))
-    listed = [text for group in legal["groups"] for text in group["actions"]]
+    listed = [action["text"] for group in legal["groups"] for action in group["actions"]]
     assert listed == [a.text(game.rules) for a in game.legal_actions()]
-    assert legal["hint"] == dz.choose_action(game, "heuristic", 0).text(game.rules)
-    assert {g["kind"] for g in legal["groups"]} >= {"solo", "pair"} and state["seed"] == 42
+    assert legal["hint"]["text"] == dz.choose_action(game, "heuristic", 0).text(game.rules)
+    assert {g["kind"] for g in legal["groups"]} >= {"solo", "pair"} and state["seed"] == "42"
 
 
 def test_an_illegal_play_is_explained_and_changes_nothing(client: TestClient) -> None:
@@ -225,9 +226,11 @@ def test_cards_with_several_readings_offer_them(client: TestClient, store: Sessi
                                      rules=dz.Rules.preset("douzero"))
     session.table.game = position
     data = refused(client.post("/api/play", json={"action": "333444555666"}), 422, "several readings")
-    assert data["choices"] == ["333444555666/AIRPLANE/3", "333444555666/AIRPLANE_SOLOS/3",
-                               "333444555666/AIRPLANE_SOLOS/4"]
-    state = ok(client.post("/api/play", json={"action": data["choices"][0]}))
+    assert data["choices"] == [
+        {"text": "333444555666/AIRPLANE/3", "label": "3 3 3 4 4 4 5 5 5 6 6 6", "kind": "airplane"},
+        {"text": "333444555666/AIRPLANE_SOLOS/3", "label": "3 3 3 4 4 4 5 5 5 6 6 6", "kind": "airplane_solos"},
+        {"text": "333444555666/AIRPLANE_SOLOS/4", "label": "3 3 3 4 4 4 5 5 5 6 6 6", "kind": "airplane_solos"}]
+    state = ok(client.post("/api/play", json={"action": data["choices"][0]["text"]}))
     assert state["phase"] == "over" and state["result"]["landlord_won"]
 
 
@@ -237,8 +240,8 @@ def test_undo_takes_back_your_action_and_the_bots_replies(client: TestClient) ->
     after_bid = ok(client.post("/api/play", json={"action": "bid 3"}))
     played = ok(client.post("/api/play", json={"action": "33"}))
     assert len(played["log"]) > len(after_bid["log"])
-    assert ok(client.post("/api/undo")) == after_bid
-    assert ok(client.post("/api/undo")) == start
+    assert ok(client.post("/api/undo")) == {**after_bid, "frames": []}  # the replies to show are gone with it
+    assert ok(client.post("/api/undo")) == {**start, "frames": []}
 
 
 def test_a_determinized_bot_takes_its_turn(client: TestClient) -> None:
@@ -247,6 +250,82 @@ def test_a_determinized_bot_takes_its_turn(client: TestClient) -> None:
     state = ok(client.post("/api/play", json={"action": "3"}))
     assert [entry["seat"] for entry in state["log"]] == [0, 0, 1, 2] and state["to_move"] == 0
     engine_game(state)
+
+
+def test_seeds_up_to_2_64_minus_1_are_exact_as_strings(client: TestClient) -> None:
+    for seed in (2**64 - 1, 2**53 + 1):
+        state = new_hand(client, seed=str(seed))
+        assert state["seed"] == str(seed) and state["hand"] == str(dz.Game(seed=seed).hand(0))
+    assert new_hand(client, seed=7)["hand"] == str(dz.Game(seed=7).hand(0))  # a JSON integer still does
+
+
+def test_the_bots_replies_come_as_frames_and_each_seat_shows_its_latest_action(client: TestClient) -> None:
+    new_hand(client, bots=["heuristic", "heuristic"])
+    ok(client.post("/api/play", json={"action": "bid 3"}))
+    state = ok(client.post("/api/play", json={"action": "33"}))
+    log = state["log"]
+    frames = state["frames"]
+    assert len(frames) == 2 and [len(f["log"]) for f in frames] == [len(log) - 2, len(log) - 1]
+    assert frames[0]["seats"][0]["latest"]["label"] == "3 3" and frames[0]["seats"][1]["latest"] is None
+    for frame in [*frames, state]:  # each seat's latest action of the last turn of the table
+        latest = {entry["seat"]: entry["label"] for entry in frame["log"][-3:]}
+        assert [seat["latest"] and seat["latest"]["label"] for seat in frame["seats"]] == [
+            latest.get(seat) for seat in range(3)]
+    game = engine_game(state)
+    for seat, action in game.history[-3:]:
+        latest = state["seats"][seat]["latest"]
+        assert (latest["text"], latest["kind"]) == (action.text(game.rules), dz_kind(action))
+        assert (latest["svg"] is None) == (action.move is None)
+    assert all(f["to_move"] != 0 for f in frames) and state["to_move"] == 0
+
+
+def dz_kind(action: dz.Action) -> str:
+    return action.move.kind.name.lower() if action.move is not None else action.type.name.lower()
+
+
+def test_a_wild_cards_reading_is_offered_and_played(client: TestClient) -> None:
+    state = new_hand(client, rules="laizi", seed=0)  # the Ks are wild; you hold one K
+    assert state["wild"] == "the Ks" and "data-rank='K'" in "".join(state["seats"][0]["faces"])
+    assert "card wild" in "".join(state["seats"][0]["faces"])
+    ok(client.post("/api/play", json={"action": "bid 3"}))
+    data = refused(client.post("/api/play", json={"action": "K3"}), 422, "no legal combination")
+    assert data["choices"] == [{"text": "3K=33", "label": "3 K as 3 3", "kind": "pair"}]
+    state = ok(client.post("/api/play", json={"action": data["choices"][0]["text"]}))
+    assert state["log"][1] == {"seat": 0, "text": "3K=33", "label": "3 K as 3 3"}
+    assert "data-as='3'" in state["frames"][0]["seats"][0]["latest"]["svg"]
+
+
+def test_legal_plays_can_be_narrowed_to_the_selected_cards(client: TestClient) -> None:
+    new_hand(client, rules="laizi", seed=0)
+    ok(client.post("/api/play", json={"action": "bid 3"}))
+    game = engine_game(ok(client.get("/api/state")))
+    narrowed = ok(client.get("/api/legal?cards=3K"))
+    listed = [action["text"] for group in narrowed["groups"] for action in group["actions"]]
+    expected = [a.text(game.rules) for a in game.legal_actions()
+                if a.move is not None and a.move.spent <= dz.Cards("3K")]
+    assert listed == expected and "3K=33" in listed and len(listed) < len(game.legal_actions())
+    refused(client.get("/api/legal?cards=3Z"), 422, "unknown card token 'Z'")
+    refused(client.get("/api/legal?cards=" + "3" * 300), 400, "longer than")
+
+
+def test_a_network_bots_top_choices_are_shown_where_it_played(client: TestClient) -> None:
+    bots = ["neural", "heuristic", "neural"]
+    watched = ok(client.post("/api/watch", json={"seed": 3, "bots": bots}))
+    game = dz.playout(dz.Game(seed=3), bots, 3)
+    assert watched["steps"] == len(game.history)
+    state = ok(client.get("/api/replay/6"))
+    record = game.to_record()
+    for index, (seat, _) in enumerate(game.history[3:6], start=3):
+        thinking = state["seats"][seat]["latest"]["thinking"]
+        if bots[seat] != "neural":
+            assert thinking is None
+            continue
+        position = dz.Game.from_record({**record, "actions": record["actions"][:index]})
+        values = shipped_network().values(position)
+        legal = position.legal_actions()
+        best = sorted(range(len(legal)), key=lambda i: -float(values[i]))[:3]
+        assert thinking == [{"label": views.action_label(legal[i], game.rules), "value": round(float(values[i]), 3)}
+                            for i in best]
 
 
 # ---------------------------------------------------------------------------- hostile requests
@@ -273,7 +352,10 @@ def test_a_determinized_bot_takes_its_turn(client: TestClient) -> None:
         ("/api/new", b'{"bots": [1, 2]}', 400, "'bots' must be a list"),
         ("/api/new", b'{"bots": ["heuristic"]}', 422, "one per seat"),
         ("/api/new", b'{"bots": ["__import__", "heuristic"]}', 422, "unknown bot"),
-        ("/api/new", b'{"seed": "7"}', 400, "'seed' must be an integer"),
+        ("/api/new", b'{"seed": "7x"}', 400, "'seed' must be a whole number"),
+        ("/api/new", b'{"seed": "-1"}', 400, "'seed' must be a whole number"),
+        ("/api/new", b'{"seed": " 7"}', 400, "'seed' must be a whole number"),
+        ("/api/new", b'{"seed": "18446744073709551616"}', 422, "seed"),
         ("/api/new", b'{"seed": true}', 400, "'seed' must be an integer"),
         ("/api/new", b'{"seed": 1.5}', 400, "'seed' must be an integer"),
         ("/api/new", b'{"seed": -1}', 422, "seed"),
@@ -352,7 +434,8 @@ def test_a_record_steps_forward_and_back_with_every_hand_shown(client: TestClien
     game, record = _record_of_a_hand()
     first = ok(client.post("/api/replay/record", json=record))
     assert (first["mode"], first["step"], first["steps"]) == ("replay", 0, len(record["actions"]))
-    assert first["next"] == {"seat": game.history[0][0], "text": record["actions"][0]}
+    assert first["next"] == {"seat": game.history[0][0], "text": record["actions"][0],
+                             "label": record["actions"][0].replace("T", "10")}
     for step in (0, 1, 5, first["steps"] - 1, first["steps"], 3):
         state = ok(client.get(f"/api/replay/{step}"))
         expected = dz.Game.from_record({**record, "actions": record["actions"][:step]})
@@ -457,7 +540,7 @@ def test_the_shipped_network_plays_a_hand_in_the_browser_and_watched_as_the_engi
     assert "neural" in ok(client.get("/api/options"))["bots"]
     state = new_hand(client, bots=["neural", "neural"], seed=5)
     while state["phase"] != "over":
-        state = ok(client.post("/api/play", json={"action": ok(client.get("/api/legal"))["hint"]}))
+        state = ok(client.post("/api/play", json={"action": ok(client.get("/api/legal"))["hint"]["text"]}))
     assert sum(state["result"]["payouts"]) == 0
     watched = ok(client.post("/api/watch", json={"seed": 3, "bots": ["neural"] * 3}))
     end = ok(client.get(f"/api/replay/{watched['steps']}"))

@@ -14,10 +14,13 @@ from ._core import POLICIES, Cards, Rules, legal_moves
 from ._progress import progress_bar, status_line
 from .bots import Bot, Neural, is_network_file
 from .encode import douzero_layout
-from .evaluation import evaluate, print_progress
+from .evaluation import Evaluation, evaluate, print_progress
 from .selfplay_result import SelfPlayResult, selfplay
 
 DMC_EVAL_DEALS = 200  # deals of each of the DMC trainer's periodic evaluations, by default
+# The status of a command whose reader left early (`doudizhu ... | head`): a process that
+# SIGPIPE ends has it, and shells treat it as such (128 + SIGPIPE's number, 13).
+READER_GONE = 128 + 13
 
 
 # ---------------------------------------------------------------------------- moves
@@ -25,7 +28,8 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
     wild = args.wild.split(",") if args.wild else []  # "5", or "5,9" with two wild ranks
     moves = legal_moves(Cards(args.hand), args.last, rules, wild or None)
-    header = f"{len(moves)} moves for {Cards(args.hand)}" + (f" with {'s and '.join(wild)}s wild" if wild else "")
+    header = f"{terminal.plural(len(moves), 'move')} for {Cards(args.hand)}"
+    header += f" with {'s and '.join(wild)}s wild" if wild else ""
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
     for move in moves:
         print(f"  {move!s:<20} {move.kind.name.lower()}", file=out)
@@ -40,6 +44,8 @@ def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> 
     network = Neural() if policy == "neural" else policy
     if isinstance(network, Neural):  # refused before the hand, not at the bots' first turn
         network.check(Rules.preset(args.rules))
+    if read is input:
+        terminal.enable_line_editing()
     return terminal.run(args.seed, terminal.Options(args.rules, policy, args.auto), read, out)
 
 
@@ -90,7 +96,22 @@ def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
                       progress=print_progress)
     print(f"{args.a} against {args.b}, rules {args.rules}, seed {args.seed}\n", file=out)
     print(result.table(args.a, args.b), file=out)
+    print(_evaluation_notes(args.a, args.b, result), file=out)
     return 0
+
+
+def _evaluation_notes(a: str, b: str, result: Evaluation) -> str:
+    """What the game count and the table's rows mean (the protocol of doudizhu.evaluate)."""
+    per_deal = result.games // result.deals
+    alone = per_deal // 2  # the seats a policy plays alone in: every seat with an auction, else the landlord's
+    where = f"each of its {alone} seats" if alone > 1 else "the landlord's seat (there is no auction)"
+    lines = [f"\nEach deal is played {per_deal} times: {a} alone in {where} against {b} in the others, "
+             "then the two swapped.",
+             f"landlord: {a} alone, as the landlord; peasants: {a} in every peasant seat, {b} the landlord."]
+    if result.by_role["mixed"].games:
+        lines.append(f"mixed: the auction made a landlord beside the lone seat, so {a} and {b} were peasants "
+                     "together (void hands count here too).")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------- serve
@@ -100,14 +121,21 @@ def _serve(args: argparse.Namespace) -> int:
     except ImportError as error:  # the extra is missing: its message says what to install
         print(f"doudizhu: {error}", file=sys.stderr)
         return 2
-    web.serve(args.host, args.port, args.allowed_host)
+    try:
+        web.serve(args.host, args.port, args.allowed_host)
+    except OSError as error:  # the port in use, or an address this machine does not have
+        print(f"doudizhu: cannot serve on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        return 1
     return 0
 
 
 def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser],
                defaults: type[argparse.HelpFormatter]) -> None:
-    serve = commands.add_parser("serve", formatter_class=defaults,
-                                help="play, watch and replay hands in the browser (the [web] extra)")
+    serve = commands.add_parser(
+        "serve", formatter_class=defaults, help="play, watch and replay hands in the browser (the [web] extra)",
+        description="Serve the web table: play a hand against bots, watch the bots play one, and step through "
+                    "records and saved selfplay games, in the browser (needs the [web] extra).",
+    )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on; 127.0.0.1 is this machine alone")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on")
     serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
@@ -163,7 +191,10 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
 def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], defaults: type[_ShowDefaults]) -> None:
     tr = commands.add_parser("train", formatter_class=defaults,
                              help="train a neural bot (needs the [train] extra): the shipped network's recipe, "
-                                  "or DouZero's Deep Monte-Carlo")
+                                  "or DouZero's Deep Monte-Carlo",
+                             description="Train a neural bot (the [train] extra): --recipe neural makes a network "
+                                         "file as the shipped one was made; dmc is DouZero's Deep Monte-Carlo on "
+                                         "the douzero preset, saved as a checkpoint in --out.")
     tr.add_argument("--recipe", default="dmc", choices=["dmc", "neural"],
                     help="'neural': the shipped network's recipe (teacher rollouts, then bid networks; "
                          "--minutes of play training); 'dmc': DouZero's Deep Monte-Carlo")
@@ -191,6 +222,17 @@ def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], de
 
 
 # --------------------------------------------------------------------------- parser
+def _at_least_one(text: str) -> int:
+    """A count that must be positive: argparse's error for anything else (no summary of no games)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 class _ShowDefaults(argparse.ArgumentDefaultsHelpFormatter):
     """Every option's --help shows its default, unless the help says what leaving it out does."""
 
@@ -220,8 +262,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"the bots' policy: {', '.join(POLICIES)}, or a `doudizhu train` checkpoint or folder")
     play.set_defaults(run="play")
 
-    sp = commands.add_parser("selfplay", formatter_class=defaults, help="generate games in C++ on all cores")
-    sp.add_argument("--games", type=int, default=100_000, help="number of games")
+    sp = commands.add_parser(
+        "selfplay", formatter_class=defaults, help="generate games in C++ on all cores",
+        description="Play games with one built-in policy in every seat, in C++ on every core, and print the "
+                    "games a second, the landlord's win rate and the mean multiplier; --out saves every game.",
+    )
+    sp.add_argument("--games", type=_at_least_one, default=100_000, help="number of games")
     sp.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
     sp.add_argument("--policy", default="random", choices=policies, help="policy of every seat")
     sp.add_argument("--seed", type=int, default=0, help="seed of the run")
@@ -229,8 +275,12 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--out", default=None, help="save the games (with their actions) to this .npz file")
     sp.set_defaults(run="selfplay")
 
-    ev = commands.add_parser("evaluate", formatter_class=defaults,
-                             help="policy A against policy B by DouZero's protocol (WP, ADP)")
+    ev = commands.add_parser(
+        "evaluate", formatter_class=defaults, help="policy A against policy B by DouZero's protocol (WP, ADP)",
+        description="Policy A against policy B on the same deals, each deal played with A alone in a seat and B "
+                    "in the others and then swapped: A's win percentage (WP) and average difference in points "
+                    "(ADP), overall and by role.",
+    )
     ev.add_argument("a", choices=policies, help="policy A")
     ev.add_argument("b", choices=policies, help="policy B")
     ev.add_argument("--deals", type=int, default=10_000, help="number of deals")
@@ -239,7 +289,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
     ev.set_defaults(run="evaluate")
 
-    moves = commands.add_parser("moves", formatter_class=defaults, help="list the legal moves of a hand")
+    moves = commands.add_parser(
+        "moves", formatter_class=defaults, help="list the legal moves of a hand",
+        description="List every legal move of a hand, leading or over --last, with its kind.",
+    )
     moves.add_argument("hand", help="the hand as card text, e.g. 33344456789TJQKA2BR")
     moves.add_argument("--last", help="the move to beat (card text); omit to lead")
     moves.add_argument("--rules", default="standard", choices=presets, help="rules preset")
@@ -253,8 +306,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Callable[[str], str] = input) -> int:
+    """The command's exit status. A reader that leaves early (``doudizhu moves ... | head``)
+    ends it quietly with READER_GONE, as it ends the shell's own commands."""
+    try:
+        try:
+            return _run(argv, out if out is not None else sys.stdout, read)
+        finally:
+            sys.stdout.flush()  # now, not at exit: a reader gone is seen here, as a BrokenPipeError
+    except BrokenPipeError:
+        # Python's recipe: stdout onto devnull, so the flush at exit has nowhere to fail.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return READER_GONE
+
+
+def _run(argv: Sequence[str] | None, out: TextIO, read: Callable[[str], str]) -> int:
     args = build_parser().parse_args(argv)
-    out = out if out is not None else sys.stdout
     try:
         if args.run == "play":
             return _play(args, out, read)
@@ -272,4 +338,4 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
         return 2
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["READER_GONE", "build_parser", "main"]

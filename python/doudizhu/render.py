@@ -1,11 +1,16 @@
 """Pictures: cards, moves and games as SVG, for Jupyter, apps and the documentation.
 
 :func:`svg` draws a :class:`~doudizhu.Cards` or :class:`~doudizhu.Move` as a row of card
-faces in rank order, and a :class:`~doudizhu.Game` as its table: each seat's role and
-hand (face down, as a count, for the seats a ``seat`` may not see), the kitty, the move to
-beat and who made it, and the stake. Every card is one ``<g class="card">`` element
-(``class="card back"`` face down) with its rank in ``data-rank``, so pages can style and
-script them. In Jupyter these objects show as these pictures (``_repr_svg_``).
+faces in rank order, and a :class:`~doudizhu.Game` as its table on a green cloth: each
+seat's role and hand (face down, as a count, for the seats a ``seat`` may not see), the
+kitty, the move to beat and who made it, and the stake; once the hand is over, who won
+and the payouts. Every card is one ``<g class="card">`` element (``class="card back"``
+face down, ``class="card wild"`` for a wild card) with its rank in ``data-rank``, and for
+a wild card played as another rank that rank in ``data-as``, so pages can style and script
+them. In Jupyter these objects show as these pictures (``_repr_svg_``).
+
+Faces carry no suits (suits never matter in Dou Dizhu): a large rank in the corner that
+stays visible where cards overlap, "10" written as such, jokers as JOKER in black or red.
 """
 
 from __future__ import annotations
@@ -14,47 +19,93 @@ from html import escape
 
 from ._core import Cards, Game, Move, rank_name
 
-CARD_W, CARD_H, OVERLAP = 44, 62, 24  # a card, and how far the next one in a row starts
+CARD_W, CARD_H = 52, 74
+OVERLAP, BACK_OVERLAP = 26, 12  # how far the next card in a row starts: a face's corner shows, a back's edge
 _ROW_H = CARD_H + 34
 _FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
 _RED = "#c0392b"
+_INK = "#1d1d1d"
+_WILD_FILL, _WILD_INK = "#ffe8a3", "#8a5a00"
+_CLOTH, _CLOTH_INK = "#2e6b3f", "#f4f4f4"  # the table's picture: light labels on green, on any notebook theme
 
 
-def _face(rank: str, x: int, y: int) -> str:
-    label = {"T": "10", "B": "JOKER", "R": "JOKER"}.get(rank, rank)
-    color = _RED if rank == "R" else "#222"
+def _corner(text: str, x: int, y: int, size: int, color: str) -> str:
+    """Bold text in a face's left strip, squeezed to fit it (the part the next card leaves)."""
+    room = OVERLAP - 6
+    fit = f" textLength='{room}' lengthAdjust='spacingAndGlyphs'" if len(text) * size * 0.62 > room else ""
+    style = f"font-size='{size}' font-weight='bold' {_FONT} fill='{color}'"
+    return f"<text x='{x}' y='{y}' {style}{fit}>{escape(text)}</text>"
+
+
+def _face(rank: str, x: int, y: int, wild: bool = False, stands_for: str | None = None) -> str:
+    """One card face: ``wild`` marks a wild card, ``stands_for`` the rank it is played as."""
+    color = _RED if rank == "R" else _INK
     if rank in "BR":
-        text = (f"<text x='{x + 6}' y='{y + 14}' font-size='9' {_FONT} fill='{color}' "
-                f"writing-mode='tb' letter-spacing='1'>{label}</text>"
-                f"<text x='{x + CARD_W / 2 + 4}' y='{y + CARD_H / 2 + 8}' font-size='22' fill='{color}' "
+        text = (f"<text x='{x + 8}' y='{y + 8}' font-size='11' font-weight='bold' {_FONT} fill='{color}' "
+                f"writing-mode='tb' letter-spacing='1'>JOKER</text>"
+                f"<text x='{x + CARD_W / 2 + 6}' y='{y + CARD_H / 2 + 10}' font-size='26' fill='{color}' "
                 f"text-anchor='middle'>&#9733;</text>")
     else:
-        text = (f"<text x='{x + 5}' y='{y + 17}' font-size='15' font-weight='bold' {_FONT} "
-                f"fill='{color}'>{label}</text>"
-                f"<text x='{x + CARD_W / 2 + 5}' y='{y + CARD_H - 12}' font-size='20' {_FONT} fill='{color}' "
-                f"text-anchor='middle' opacity='0.25'>{label}</text>")
-    return (f"<g class='card' data-rank='{rank}'><rect x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='5' "
-            f"fill='white' stroke='#888'/>{text}</g>")
+        label = rank_name(rank) if rank != "T" else "10"
+        # The rank in the top-left corner, and upside down in the bottom-right one (seen on
+        # the last card of a row), as printed cards have it.
+        text = (_corner(label, x + 3, y + 23, 21, color) + f"<g transform='rotate(180 {x + CARD_W / 2} "
+                f"{y + CARD_H / 2})'>{_corner(label, x + 3, y + 23, 21, color)}</g>")
+    classes, data, fill, stroke = "card", f" data-rank='{rank}'", "white", "#888"
+    if wild:
+        classes, fill, stroke = "card wild", _WILD_FILL, _WILD_INK
+        tag = "wild" if stands_for is None else f"as {'10' if stands_for == 'T' else rank_name(stands_for)}"
+        text += _corner(tag, x + 3, y + 40, 11, _WILD_INK)
+        data += f" data-as='{stands_for}'" if stands_for is not None else ""
+    return (f"<g class='{classes}'{data}><rect x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='6' "
+            f"fill='{fill}' stroke='{stroke}'/>{text}</g>")
 
 
 def _back(x: int, y: int) -> str:
-    return (f"<g class='card back'><rect x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='5' fill='#2c5d8f' "
-            f"stroke='#888'/><rect x='{x + 4}' y='{y + 4}' width='{CARD_W - 8}' height='{CARD_H - 8}' rx='3' "
+    return (f"<g class='card back'><rect x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='6' fill='#2c5d8f' "
+            f"stroke='#888'/><rect x='{x + 4}' y='{y + 4}' width='{CARD_W - 8}' height='{CARD_H - 8}' rx='4' "
             f"fill='none' stroke='#9cc3e8'/></g>")
 
 
-def _row(cards: Cards | None, count: int, x: int, y: int) -> tuple[str, int]:
-    """Cards face up in rank order (or ``count`` backs when ``cards`` is None) from (x, y):
-    the SVG and its width."""
+# A card as drawn: its rank, whether it is wild, and the rank a wild card is played as.
+_Card = tuple[str, bool, "str | None"]
+
+
+def _hand_cards(cards: Cards, wild: str) -> list[_Card]:
+    """Cards in rank order, those of a ``wild`` rank marked."""
+    return [(rank, rank in wild, None) for rank in str(cards)]  # one character a card
+
+
+def _move_cards(move: Move, wild: str = "") -> list[_Card]:
+    """The cards a move spends, in its combination's order: each wild card that stands in
+    for another rank drawn where that rank falls, marked with it ("5 as 7"). A move that
+    stands no card in knows no wild rank: ``wild`` marks the cards played as themselves."""
+    stand_ins = [(rank_name(wild), rank) for wild, cards in move.stand_in_groups for rank in str(cards)]
+    wild += "".join(rank_name(rank) for rank in move.wild_ranks)
+    drawn: list[_Card] = []
+    for rank in str(move.cards):
+        standing = next((pair for pair in stand_ins if pair[1] == rank), None)
+        if standing is None:
+            drawn.append((rank, rank in wild, None))
+        else:
+            stand_ins.remove(standing)
+            drawn.append((standing[0], True, rank))
+    return drawn
+
+
+def _row(cards: list[_Card] | None, count: int, x: int, y: int) -> tuple[str, int]:
+    """Cards face up (or ``count`` backs when ``cards`` is None) from (x, y): the SVG and its width."""
     if cards is None:
-        parts = [_back(x + i * OVERLAP, y) for i in range(count)]
+        parts = [_back(x + i * BACK_OVERLAP, y) for i in range(count)]
+        step = BACK_OVERLAP
     else:
-        parts = [_face(rank, x + i * OVERLAP, y) for i, rank in enumerate(str(cards))]  # one character a card
-    return "".join(parts), (OVERLAP * (len(parts) - 1) + CARD_W if parts else 0)
+        parts = [_face(rank, x + i * OVERLAP, y, wild, stands_for) for i, (rank, wild, stands_for) in enumerate(cards)]
+        step = OVERLAP
+    return "".join(parts), (step * (len(parts) - 1) + CARD_W if parts else 0)
 
 
 def _label(text: str, x: int, y: int) -> str:
-    return f"<text x='{x}' y='{y}' font-size='13' {_FONT} fill='#333'>{escape(text)}</text>"
+    return f"<text x='{x}' y='{y}' font-size='13' {_FONT} fill='{_CLOTH_INK}'>{escape(text)}</text>"
 
 
 def _document(body: str, width: int, height: int) -> str:
@@ -62,13 +113,27 @@ def _document(body: str, width: int, height: int) -> str:
             f"viewBox='0 0 {width} {height}'>{body}</svg>")
 
 
-def _row_svg(cards: Cards | None, count: int) -> str:
+def _row_svg(cards: list[_Card] | None, count: int) -> str:
     body, width = _row(cards, count, 2, 2)
     return _document(body, max(width, 1) + 4, CARD_H + 4)
 
 
-def cards_svg(cards: Cards) -> str:
-    return _row_svg(cards, 0)
+def cards_svg(cards: Cards, wild: str = "") -> str:
+    """A row of faces in rank order; the cards of the ranks in ``wild`` (rank characters,
+    "5" or "59") marked as wild."""
+    return _row_svg(_hand_cards(cards, wild), 0)
+
+
+def card_svgs(cards: Cards, wild: str = "") -> list[str]:
+    """One picture a card, in rank order (marked as :func:`cards_svg` marks them): for a
+    page that lays a hand out itself, in as many rows as its width allows."""
+    return [_row_svg([card], 0) for card in _hand_cards(cards, wild)]
+
+
+def move_svg(move: Move, wild: str = "") -> str:
+    """The cards a move spends, each wild card marked with the rank it is played as (and
+    those of the ranks in ``wild`` played as themselves marked as wild)."""
+    return _row_svg(_move_cards(move, wild), 0)
 
 
 def backs_svg(count: int) -> str:
@@ -76,6 +141,11 @@ def backs_svg(count: int) -> str:
     if count < 0:
         raise ValueError("count must not be negative")
     return _row_svg(None, count)
+
+
+def wild_ranks(game: Game) -> str:
+    """The hand's wild ranks as rank characters ("5", "59"), "" without wild cards."""
+    return "".join(rank_name(rank) for rank in game.wild_ranks)
 
 
 def wild_names(game: Game) -> str:
@@ -97,47 +167,71 @@ def _seat_line(game: Game, seat: int, viewer: int | None) -> tuple[str, Cards | 
     hand = game.hand(seat)
     shown = hand if viewer is None or viewer == seat else None
     turn = " - to move" if game.to_move == seat else ""
-    return f"seat {seat} ({role(game, seat)}), {len(hand)} cards{turn}", shown, len(hand)
+    cards = f"{len(hand)} card{'' if len(hand) == 1 else 's'}"
+    return f"seat {seat} ({role(game, seat)}), {cards}{turn}", shown, len(hand)
+
+
+def _outcome(game: Game) -> list[str]:
+    """The lines that end a finished hand's picture: who won and what each seat is paid."""
+    result = game.result
+    assert result is not None
+    if game.landlord is None:
+        return ["over: nobody bid, the hand is void"]
+    winner = "the landlord wins" if result.landlord_won else "the peasants win"
+    payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
+    return [f"over: {winner}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
+
+
+def _stake(game: Game) -> str:
+    """The stake so far: the auction's high bid until there is a landlord (no base yet)."""
+    if game.phase == "bidding":
+        return f"bidding: high bid {game.bid_value or 'none yet'}"
+    return f"{game.phase}: stake base {game.bid_value} x {game.multiplier}"
 
 
 def game_svg(game: Game, seat: int | None = None) -> str:
     """The table, every hand face up, or as ``seat`` sees it (``Game.seat_view``)."""
     view = game.seat_view(seat if seat is not None else 0)
+    wild = wild_ranks(game)
     parts: list[str] = []
-    y, width = 18, 360
+    y, width = 20, 360
     for s in range(game.seats):
         text, shown, count = _seat_line(game, s, seat)
-        parts.append(_label(text, 4, y))
-        row, w = _row(shown, count, 4, y + 8)
+        parts.append(_label(text, 8, y))
+        row, w = _row(None if shown is None else _hand_cards(shown, wild), count, 8, y + 8)
         parts.append(row)
-        width, y = max(width, w + 8), y + _ROW_H
+        width, y = max(width, w + 16), y + _ROW_H
     kitty = game.kitty if seat is None or view["kitty"] is not None else None
-    parts.append(_label("kitty" + ("" if kitty is not None else " (face down)"), 4, y))
-    parts.append(_row(kitty, len(game.kitty), 4, y + 8)[0])
+    parts.append(_label("kitty" + ("" if kitty is not None else " (face down)"), 8, y))
+    parts.append(_row(None if kitty is None else _hand_cards(kitty, wild), len(game.kitty), 8, y + 8)[0])
     y += _ROW_H
-    if game.last is not None:
-        parts.append(_label(f"to beat: {game.last.kind.name.lower()} by seat {game.last_by}", 4, y))
-        row, w = _row(game.last.cards, 0, 4, y + 8)
+    if game.last is not None and game.phase != "over":
+        parts.append(_label(f"to beat: {game.last.kind.name.lower()} by seat {game.last_by}", 8, y))
+        row, w = _row(_move_cards(game.last, wild), 0, 8, y + 8)
         parts.append(row)
-        width, y = max(width, w + 8), y + _ROW_H
-    stake = f"{game.phase}: stake base {game.bid_value} x {game.multiplier}"
-    if game.wild_ranks:
-        stake += f", {wild_names(game)} wild"
-    parts.append(_label(stake, 4, y))
-    return _document("".join(parts), width, y + 10)
+        width, y = max(width, w + 16), y + _ROW_H
+    if game.phase == "over":
+        lines = _outcome(game)
+    else:
+        lines = [_stake(game) + (f", {wild_names(game)} wild" if wild else "")]
+    for line in lines:
+        parts.append(_label(line, 8, y))
+        y += 18
+    cloth = f"<rect width='{width}' height='{y}' rx='10' fill='{_CLOTH}'/>"
+    return _document(cloth + "".join(parts), width, y)
 
 
 def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
-    """The SVG picture of Cards, a Move (its cards) or a Game (as ``seat`` sees it; None: all)."""
+    """The SVG picture of Cards, a Move (the cards it spends) or a Game (as ``seat`` sees it; None: all)."""
     if isinstance(obj, Game):
         return game_svg(obj, seat)
     if seat is not None:
         raise ValueError("seat applies to a Game only")
     if isinstance(obj, Move):
-        return cards_svg(obj.cards)
+        return move_svg(obj)
     if isinstance(obj, Cards):
         return cards_svg(obj)
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "cards_svg", "game_svg", "role", "svg", "wild_names"]
+__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "svg", "wild_names", "wild_ranks"]

@@ -9,7 +9,10 @@ Ctrl-C leaves with 130, as shells expect of an interrupt.
 
 from __future__ import annotations
 
+import contextlib
+import difflib
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
@@ -30,6 +33,9 @@ commands:
   undo        take back your last action (and the bots' replies to it)
   help        this list
   quit, exit  leave the game"""
+# The words a command may start with: a line starting with another word that is not cards
+# is a mistyped command, answered with the nearest of these.
+COMMANDS = ("pass", "bid", "call", "decline", "rob", "no", "moves", "hint", "undo", "help", "quit", "exit")
 
 
 class Quit(Exception):
@@ -51,6 +57,11 @@ def _name(seat: int, options: Options) -> str:
     return "you" if seat == HUMAN and not options.auto else f"seat {seat}"
 
 
+def plural(count: int, noun: str) -> str:
+    """'1 card', '2 cards'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _who(game: Game, seat: int, options: Options) -> str:
     return f"{_name(seat, options)} ({role(game, seat)})"
 
@@ -68,15 +79,17 @@ def screen(game: Game, options: Options) -> str:
     bombs = view["bombs"] + view["rockets"]
     lines = [
         f"--- {game.phase}, your turn --- stake: base {view['base']} x {view['multiplier']}"
-        f" ({bombs} bomb{'s' if bombs != 1 else ''} so far)",
+        f" ({plural(bombs, 'bomb')} so far)",
     ]
     for seat, size in enumerate(view["hand_sizes"]):
-        lines.append(f"  {_who(game, seat, options):<20} {size:>2} cards")
+        lines.append(f"  {_who(game, seat, options):<20} {plural(size, 'card'):>8}")
     lines.append(f"your hand: {view['hand']}")
     if game.wild_ranks:
         lines.append(f"wild: {wild_names(game)} (play them as spent=combination, e.g. 557=577)")
+    landlord = view["landlord"]
     if view["kitty"] is not None:
-        lines.append(f"kitty (taken by seat {view['landlord']}): {view['kitty']}")
+        taken = f" (taken by {_name(landlord, options)})" if landlord is not None else ""
+        lines.append(f"kitty{taken}: {view['kitty']}")
     lines.append(f"played so far: {_played_by_rank(game)}")
     last, by = view["last"], view["last_by"]
     if last is not None and by is not None:
@@ -139,10 +152,31 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
                 print("undone", file=out)
                 return None
             print("nothing to undo yet", file=out)
+        elif _mistyped(word):
+            print(_not_a_command(text), file=out)
         else:
             action = _step(game, "pass" if word == "p" else text, out)
             if action is not None:
                 return action
+
+
+def _mistyped(word: str) -> bool:
+    """Whether a line starts with a word that is neither a command nor cards ('bidd')."""
+    first = word.split()[0]
+    if not first.isalpha() or first in COMMANDS or first == "p":
+        return False
+    try:
+        Cards(first)
+    except ValueError:
+        return True
+    return False
+
+
+def _not_a_command(text: str) -> str:
+    first = text.split()[0]
+    nearest = difflib.get_close_matches(first.lower(), COMMANDS, n=1)
+    suggestion = f"; did you mean {nearest[0]!r}?" if nearest else ""
+    return f"{first!r} is not a command or cards{suggestion} (help lists the commands)"
 
 
 def _step(game: Game, text: str, out: TextIO) -> Action | None:
@@ -161,20 +195,48 @@ def settlement(game: Game, options: Options) -> str:
     assert result is not None
     if game.landlord is None:
         return "nobody bid: the hand is void"
-    side = "landlord" if result.landlord_won else "peasants"
+    side = "landlord wins" if result.landlord_won else "peasants win"
     extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
-    extras += [f"start bonus: {name} in seat {seat}'s hand" for name, seat in result.start_bonuses]
-    headline = f"the {side} win: base {result.base} x {result.multiplier}"
+    extras += [f"start bonus: {name} in {_hand_of(seat, options)}" for name, seat in result.start_bonuses]
+    headline = f"the {side}: base {result.base} x {result.multiplier}"
     lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
     payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
     lines.append(f"payouts: {payouts}")
     return "\n".join(lines)
 
 
-def _report(game: Game, who: str, action: Action, was_bidding: bool, out: TextIO) -> None:
+def _hand_of(seat: int, options: Options) -> str:
+    return "your hand" if _name(seat, options) == "you" else f"seat {seat}'s hand"
+
+
+def hands_left(game: Game, options: Options) -> str:
+    """Every seat's cards at the end of the hand, face up."""
+    return "\n".join(f"  {_who(game, seat, options):<20} {game.hand(seat) or '(no cards left)'}"
+                     for seat in range(game.seats))
+
+
+def _report(game: Game, who: str, action: Action, before: tuple[str, int], options: Options, out: TextIO) -> None:
+    """An action as it was made, and what it led to: a landlord, or a redeal."""
     print(f"{who:>22}: {action}", file=out)
-    if was_bidding and game.phase == "playing":
-        print(f"seat {game.landlord} is the landlord for {game.bid_value} and takes the kitty {game.kitty}", file=out)
+    phase, redeals = before
+    if game.redeals > redeals:
+        print(f"everyone passed: the hand is redealt (redeal {game.redeals})", file=out)
+        _print_deal(game, options, out)
+    elif phase == "bidding" and game.phase == "playing":
+        landlord = game.landlord
+        assert landlord is not None
+        verb = "are" if _name(landlord, options) == "you" else "is"
+        print(f"{_name(landlord, options)} {verb} the landlord for {game.bid_value} and takes the kitty {game.kitty}",
+              file=out)
+
+
+def _print_deal(game: Game, options: Options, out: TextIO) -> None:
+    """The hands just dealt: every seat's with bots alone, else the person's."""
+    if options.auto:
+        for dealt in range(game.seats):
+            print(f"  seat {dealt}: {game.hand(dealt)}", file=out)
+    else:
+        print(f"your hand: {game.hand(HUMAN)}", file=out)
 
 
 def play_hand(seed: int, options: Options, read: Callable[[str], str], out: TextIO) -> None:
@@ -185,12 +247,11 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
     if game.wild_ranks:
         print(f"{wild_names(game)} are wild", file=out)
     if options.auto:
-        for dealt in range(game.seats):
-            print(f"  seat {dealt}: {game.hand(dealt)}", file=out)
+        _print_deal(game, options, out)
     while game.phase != "over":
         seat = game.to_move
         assert seat is not None
-        was_bidding = game.phase == "bidding"
+        before = game.phase, game.redeals
         who = _who(game, seat, options)  # the role before the action: a bid may make a landlord
         if seat == HUMAN and not options.auto:
             action = ask(game, read, out, options)
@@ -199,12 +260,21 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
         else:
             action = _bot_action(game, options.policy, game_seed(seed, len(game.history)))
             game.step(action)
-        _report(game, who, action, was_bidding, out)
-    print(settlement(game, options), file=out)
+        _report(game, who, action, before, options, out)
+    print(f"the hands at the end:\n{hands_left(game, options)}", file=out)
+    print(settlement(game, options), file=out)  # last: what the hand comes to
 
 
 def _again(read: Callable[[str], str]) -> bool:
     return read("play again? [y/N]> ").strip().lower() in ("y", "yes")
+
+
+def enable_line_editing() -> None:
+    """Line editing and history (arrows, Ctrl-R) for input() when a person types at a
+    terminal: importing readline is what turns them on. Not everywhere has readline."""
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):  # Windows has no readline
+            import readline  # noqa: F401
 
 
 def run(seed: int | None, options: Options, read: Callable[[str], str], out: TextIO) -> int:
@@ -222,4 +292,5 @@ def run(seed: int | None, options: Options, read: Callable[[str], str], out: Tex
         return 130
 
 
-__all__ = ["HELP", "LEGEND", "Options", "grouped_moves", "play_hand", "run", "screen", "settlement"]
+__all__ = ["COMMANDS", "HELP", "LEGEND", "Options", "enable_line_editing", "grouped_moves", "hands_left", "play_hand",
+           "plural", "run", "screen", "settlement"]

@@ -9,6 +9,7 @@ in :mod:`doudizhu.web.app`.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterable
 
 from .._extras import missing_extra
@@ -26,10 +27,15 @@ from .guard import allowed_hosts
 def serve(host: str = "127.0.0.1", port: int = 8000, hosts: Iterable[str] = ()) -> None:
     """Runs the app until interrupted (bound to this machine alone by default), answering
     requests for the name it is bound to (with the localhost names for a loopback address)
-    and ``hosts``, the names a proxy in front of it forwards."""
+    and ``hosts``, the names a proxy in front of it forwards. The port is bound before
+    anything is printed: a port in use raises OSError, never after "serving on"."""
     names = allowed_hosts(host, hosts)
-    print(f"doudizhu: serving on http://{host}:{port}/ for {', '.join(sorted(names))} (Ctrl-C stops)", flush=True)
-    uvicorn.run(create_app(hosts=names), host=host, port=port, log_level="warning")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.create_server((host, port), family=family) as listening:
+        print(f"doudizhu: serving on http://{host}:{port}/ for {', '.join(sorted(names))} (Ctrl-C stops)",
+              flush=True)
+        server = uvicorn.Server(uvicorn.Config(create_app(hosts=names), log_level="warning"))
+        server.run(sockets=[listening])
 
 
 __all__ = ["allowed_hosts", "create_app", "serve"]

@@ -1,16 +1,20 @@
 """A hand being played in the browser: one person against bots, the bots moving server-side.
 
 After every action of the person (and when the hand starts) the bots play their turns
-until it is the person's turn again or the hand is over, so the browser only ever sees
-positions where it is its turn to act (or the settlement). Every action goes through the
-engine's own ``Game.step``: an illegal one raises the engine's error and changes nothing.
+until it is the person's turn again or the hand is over, so the browser only ever waits
+in positions where it is its turn to act (or the settlement). The positions on the way
+are kept (``shown``: after the person's action, then after each bot's), so the page can
+show the bots' replies one at a time, and so are a network bot's top choices
+(``thoughts``). Every action goes through the engine's own ``Game.step``: an illegal one
+raises the engine's error and changes nothing.
 """
 
 from __future__ import annotations
 
 from .._core import Cards, Game, Rules, game_seed
-from ..bots import Bot
-from . import players
+from ..bots import Bot, Neural
+from . import players, thinking, views
+from .views import Thoughts
 
 HUMAN = 0
 
@@ -29,6 +33,8 @@ class HandAgainstBots:
         self.rules = rules
         self.seed = seed
         self.game = game
+        self.shown: list[Game] = []  # the positions since the person last acted, one after each action
+        self.thoughts: Thoughts = {}
         self._advance()
 
     def _advance(self) -> None:
@@ -37,26 +43,32 @@ class HandAgainstBots:
         while game.phase != "over" and game.to_move != HUMAN:
             seat = game.to_move
             assert seat is not None
-            game.step(self.bots[seat].act(game))
+            bot = self.bots[seat]
+            if isinstance(bot, Neural):
+                self.thoughts[len(game.history)] = thinking.top_choices(bot, game)
+            game.step(bot.act(game))
+            self.shown.append(game.copy())
 
     def act(self, text: str) -> None:
         """The person's action as text (cards, "pass", "bid 2", "call", ...), then the bots'."""
         if self.game.phase == "over":
             raise ValueError("the hand is over: start a new one (or undo)")
         self.game.step(text)
+        self.shown = [self.game.copy()]
         self._advance()
 
-    def readings(self, text: str) -> list[str]:
-        """The legal plays that spend exactly these cards (as text the engine reads back):
-        the choices to offer when the engine refuses cards that read as several plays
-        (``333444555666``: an airplane, or one with solo kickers)."""
+    def readings(self, text: str) -> list[dict[str, str]]:
+        """The legal plays that spend exactly these cards (``text``, what the engine reads
+        back; ``label`` and ``kind`` for a person): the choices to offer when the engine
+        refuses cards that read as several plays (``333444555666``: an airplane, or one with
+        solo kickers) or need a wild card's reading (``5777``: ``5777=7777``)."""
         try:
             spent = Cards(text)
         except ValueError:
             return []
         rules = self.game.rules
-        return [action.text(rules) for action in self.game.legal_actions()
-                if action.move is not None and action.move.spent == spent]
+        return [{"text": action.text(rules), "label": views.action_label(action, rules), "kind": views.kind(action)}
+                for action in self.game.legal_actions() if action.move is not None and action.move.spent == spent]
 
     def undo(self) -> None:
         """Takes back the person's last action and the bots' actions after it."""
@@ -66,6 +78,8 @@ class HandAgainstBots:
             raise ValueError("nothing to undo yet: you have not acted in this hand")
         for _ in range(len(history) - mine[-1]):
             self.game.undo()
+        self.shown = []
+        self.thoughts = {index: choices for index, choices in self.thoughts.items() if index < mine[-1]}
 
 
 __all__ = ["HUMAN", "HandAgainstBots"]

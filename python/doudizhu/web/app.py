@@ -13,16 +13,21 @@ something):
 
 - ``GET /``: the page; ``GET /static/{app.js,style.css,index.html}``: nothing else is served.
 - ``GET /api/options``: the rules presets (with their seat counts) and the bots.
-- ``POST /api/new`` ``{"rules": "standard", "bots": ["heuristic", ...], "seed": 7}``: a new
-  hand at seat 0 (every field optional; one bot a seat but yours); answers its state.
+- ``POST /api/new`` ``{"rules": "standard", "bots": ["heuristic", ...], "seed": "7"}``: a new
+  hand at seat 0 (every field optional; one bot a seat but yours; the seed, 0 to 2**64-1,
+  as a JSON integer or a string of digits, since a browser's numbers are exact only to
+  2**53); answers its state, whose ``seed`` is a string for the same reason.
 - ``GET /api/state``: the hand's state as seat 0 sees it (every hand once it is over; see
-  :func:`.views.table`), with
-  ``hand``, ``choices`` (the auction's actions), ``can_pass`` and ``can_undo``.
+  :func:`.views.table`), with ``hand``, ``choices`` (the auction's actions), ``can_pass``,
+  ``can_undo`` and ``frames``: the table after your last action and after each bot's reply
+  but the last, for the page to show them one at a time.
 - ``POST /api/play`` ``{"action": "334455"}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
-  ``"557=577"``...): your action, then the bots' turns; cards that read as several legal
-  plays answer 422 with ``choices``, those plays as text to send instead.
+  ``"557=577"``...): your action, then the bots' turns; cards the engine refuses as they
+  stand but that some legal plays spend (several readings, or a wild card's) answer 422
+  with ``choices``: those plays, each ``{"text", "label", "kind"}``, the text to send.
 - ``POST /api/undo``: takes back your last action and the bots' replies to it.
-- ``GET /api/legal``: the legal actions grouped by kind, and the heuristic's ``hint``.
+- ``GET /api/legal`` (``?cards=5777``: only the plays that spend some of these cards): the
+  legal actions grouped by kind, and the heuristic's ``hint``.
 - ``POST /api/watch`` ``{"rules", "bots" (one a seat), "seed"}``: bots play a whole hand,
   which becomes this session's replay.
 - ``POST /api/replay/record``: a record (``Game.to_record()`` JSON) as the body.
@@ -45,8 +50,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .._core import ActionType, Game, Rules, choose_action, game_seed, playout
-from . import inputs, players, replays, views
+from .._core import ActionType, Cards, Game, Rules, choose_action, game_seed, playout
+from ..bots import Neural
+from . import inputs, players, replays, thinking, views
 from .against_bots import HUMAN, HandAgainstBots
 from .guard import LOOPBACK_NAMES, Guard
 from .inputs import ApiError
@@ -144,14 +150,15 @@ class _Api:
     def _play_state(table: HandAgainstBots) -> dict[str, Any]:
         game = table.game
         names = {HUMAN: "you", **{seat: f"seat {seat} ({name})" for seat, name in table.bot_names.items()}}
-        state = views.table(game, HUMAN if game.phase != "over" else None, names)  # hands shown once over
+        state = views.table(game, HUMAN if game.phase != "over" else None, names, table.thoughts)  # all once over
         mine = game.to_move == HUMAN
         legal = game.legal_actions() if mine else []
         state.update(
-            mode="play", rules=table.rules, seed=table.seed, human=HUMAN, hand=str(game.hand(HUMAN)),
+            mode="play", rules=table.rules, seed=str(table.seed), human=HUMAN, hand=str(game.hand(HUMAN)),
             choices=[a.text(game.rules) for a in legal] if game.phase == "bidding" else [],
             can_pass=any(a.type == ActionType.PASS for a in legal),
             can_undo=any(seat == HUMAN for seat, _ in game.history),
+            frames=[views.table(shown, HUMAN, names, table.thoughts) for shown in table.shown[:-1]],
         )
         return state
 
@@ -167,7 +174,7 @@ class _Api:
         rules = inputs.text(data, "rules", "standard")
         seats = Rules.preset(rules).players  # the engine's check of the preset name
         bots = inputs.text_list(data, "bots", 4) or [players.DEFAULT] * seats_of_bots(seats)
-        seed = inputs.optional_int(data.get("seed"), "seed")
+        seed = inputs.seed(data.get("seed"))
         return rules, bots, secrets.randbits(32) if seed is None else seed
 
     async def new(self, request: Request) -> Response:
@@ -192,8 +199,8 @@ class _Api:
             try:
                 table.act(action)
             except ValueError as error:
-                readings = table.readings(action)  # several: the cards were fine, their reading was not given
-                raise ApiError(422, str(error), **({"choices": readings} if len(readings) > 1 else {})) from error
+                readings = table.readings(action)  # the cards can be played: which reading was not said
+                raise ApiError(422, str(error), **({"choices": readings} if readings else {})) from error
             return self._play_state(table)
 
         return await self._do(request, False, work)
@@ -207,16 +214,24 @@ class _Api:
         return await self._do(request, False, work)
 
     async def legal(self, request: Request) -> Response:
+        among = request.query_params.get("cards")
+        if among is not None and len(among) > inputs.MAX_TEXT:
+            raise ApiError(400, f"'cards' is longer than {inputs.MAX_TEXT} characters")
+
         def work(session: Session) -> dict[str, Any]:
             game = self._table(session).game
             if game.to_move != HUMAN:
                 return {"groups": [], "hint": None}
-            groups: dict[str, list[str]] = {}
+            selected = Cards(among) if among is not None else None  # the engine reads the cards (422 if not cards)
+            groups: dict[str, list[dict[str, str]]] = {}
             for action in game.legal_actions():
-                kind = action.move.kind.name.lower() if action.move is not None else action.type.name.lower()
-                groups.setdefault(kind, []).append(action.text(game.rules))
-            hint = choose_action(game, players.DEFAULT, 0).text(game.rules)
-            return {"groups": [{"kind": k, "actions": v} for k, v in groups.items()], "hint": hint}
+                if selected is not None and (action.move is None or not action.move.spent <= selected):
+                    continue
+                groups.setdefault(views.kind(action), []).append(
+                    {"text": action.text(game.rules), "label": views.action_label(action, game.rules)})
+            hint = choose_action(game, players.DEFAULT, 0)
+            return {"groups": [{"kind": k, "actions": v} for k, v in groups.items()],
+                    "hint": {"text": hint.text(game.rules), "label": views.action_label(hint, game.rules)}}
 
         return await self._do(request, False, work)
 
@@ -225,13 +240,13 @@ class _Api:
     @staticmethod
     def _replay_state(replay: replays.Replay, step: int) -> dict[str, Any]:
         game = replay.at(step)
-        state = views.table(game, None, {})
+        state = views.table(game, None, replay.names, replay.thoughts)
         history = replay.game.history
         upcoming = None if step == replay.steps else history[step]
-        state.update(mode="replay", source=replay.source, step=step, steps=replay.steps,
-                     rules=replay.game.rules.to_dict(),
-                     next=None if upcoming is None else {"seat": upcoming[0],
-                                                         "text": upcoming[1].text(replay.game.rules)})
+        rules = replay.game.rules
+        state.update(mode="replay", source=replay.source, step=step, steps=replay.steps, rules=rules.to_dict(),
+                     next=None if upcoming is None else {"seat": upcoming[0], "text": upcoming[1].text(rules),
+                                                         "label": views.action_label(upcoming[1], rules)})
         return state
 
     def _start_replay(self, session: Session, replay: replays.Replay) -> dict[str, Any]:
@@ -253,7 +268,11 @@ class _Api:
                 seat = game.to_move
                 assert seat is not None
                 game.step(seated[seat].act(game))
-            return self._start_replay(session, replays.Replay(game, f"bots ({', '.join(bots)}), seed {seed}"))
+            thinkers = {seat: bot for seat, bot in enumerate(seated) if isinstance(bot, Neural)}
+            names = {seat: f"seat {seat} ({name})" for seat, name in enumerate(bots)}
+            replay = replays.Replay(game, f"bots ({', '.join(bots)}), seed {seed}", names,
+                                    thinking.replayed(game, thinkers))
+            return self._start_replay(session, replay)
 
         return await self._do(request, True, work)
 

@@ -88,6 +88,16 @@ def optional_int(value: Any, name: str) -> int | None:
     return value
 
 
+def seed(value: Any) -> int | None:
+    """A seed as a JSON integer or a string of digits (a browser's numbers are exact only to
+    2**53; seeds go to 2**64-1); its range is the engine's to check."""
+    if isinstance(value, str):
+        if not value.isdigit() or len(value) > 24:  # isdigit: no sign, no spaces, no "1e3"
+            raise ApiError(400, "'seed' must be a whole number (digits alone, as a string)")
+        return int(value)
+    return optional_int(value, "seed")
+
+
 def query_int(request: Request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
@@ -107,4 +117,4 @@ def text_list(data: dict[str, Any], name: str, longest: int) -> list[str] | None
 
 
 __all__ = ["BINARY", "JSON", "MAX_JSON", "MAX_TEXT", "MAX_UPLOAD", "ApiError", "body", "json_object", "optional_int",
-           "parse_json", "query_int", "text", "text_list"]
+           "parse_json", "query_int", "seed", "text", "text_list"]

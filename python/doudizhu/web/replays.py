@@ -20,18 +20,23 @@ from typing import Any
 
 from .._core import Action, Cards, Game, Rules, actions_from_rows, selfplay_deal
 from ..selfplay_result import SelfPlayResult
+from .views import Thoughts
 
 # A saved run is compressed; bound what it may expand to, not only what was uploaded.
 MAX_NPZ_EXPANDED = 256 * 1024 * 1024
 
 
 class Replay:
-    """A finished (or stopped) game and where the viewer is in it."""
+    """A finished (or stopped) game to step through: ``names`` of its seats where known (the
+    bots of a watched hand), and a network bot's ``thoughts`` (:mod:`.thinking`)."""
 
-    def __init__(self, game: Game, source: str) -> None:
+    def __init__(self, game: Game, source: str, names: dict[int, str] | None = None,
+                 thoughts: Thoughts | None = None) -> None:
         self.game = game
         self.source = source
         self.steps = len(game.history)
+        self.names = names or {}
+        self.thoughts = thoughts or {}
 
     def at(self, step: int) -> Game:
         """The game after its first ``step`` actions."""

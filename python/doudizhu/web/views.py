@@ -4,28 +4,70 @@ Presentation only: every fact comes from the engine (``Game.seat_view``, ``Game.
 ``Action.text``) and every picture from :mod:`doudizhu.render`, whose cards are one
 ``<g class="card" data-rank=...>`` each, so the page can make the person's cards
 clickable. ``viewer`` None shows every hand face up (a replay); a seat sees its own hand
-and the others' as counts of face-down cards.
+and the others' as counts of face-down cards. Each seat carries its latest action of the
+last round of the table (the last action of each seat, one turn of the table back), so
+the page can show it in front of the seat; ``text`` is what the engine reads back,
+``label`` how a person reads it (10 for T, a wild card's reading spelled out).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .._core import Action, Game, Settlement
-from ..render import backs_svg, cards_svg, role, wild_names
+from .._core import Action, Cards, Game, Rules, Settlement
+from ..render import backs_svg, card_svgs, cards_svg, move_svg, role, wild_names, wild_ranks
+
+#: The network's top choices where a seat played by it acted, by index in the history.
+Thoughts = dict[int, list[dict[str, Any]]]
 
 
-def _seat(game: Game, seat: int, viewer: int | None, names: dict[int, str]) -> dict[str, Any]:
+def cards_label(cards: Cards) -> str:
+    """Cards as a person reads them: "10 10 J", as the card faces write them."""
+    return " ".join("10" if rank == "T" else rank for rank in str(cards))
+
+
+def action_label(action: Action, rules: Rules) -> str:
+    """An action as a person reads it: "pass", "bid 2", "3 3", "5 7 7 7 as 7 7 7 7"."""
+    move = action.move
+    if move is None:
+        return action.text(rules)
+    spent = cards_label(move.spent)
+    return spent if move.spent == move.cards else f"{spent} as {cards_label(move.cards)}"
+
+
+def kind(action: Action) -> str:
+    """The kind of play ("pair", "airplane_solos"), or of action ("pass", "bid")."""
+    return action.move.kind.name.lower() if action.move is not None else action.type.name.lower()
+
+
+def _action(game: Game, action: Action, thinking: list[dict[str, Any]] | None) -> dict[str, Any]:
+    move = action.move
+    return {"text": action.text(game.rules), "label": action_label(action, game.rules), "kind": kind(action),
+            "svg": move_svg(move, wild_ranks(game)) if move is not None else None, "thinking": thinking}
+
+
+def _latest(game: Game, thoughts: Thoughts) -> dict[int, dict[str, Any]]:
+    """Each seat's latest action among the last ``seats`` actions (one turn of the table)."""
+    history = game.history
+    start = max(0, len(history) - game.seats)
+    return {seat: _action(game, action, thoughts.get(start + i)) for i, (seat, action) in enumerate(history[start:])}
+
+
+def _seat(game: Game, seat: int, viewer: int | None, names: dict[int, str], latest: dict[str, Any] | None
+          ) -> dict[str, Any]:
     hand = game.hand(seat)
     shown = viewer is None or viewer == seat
+    wild = wild_ranks(game)
     return {
         "seat": seat,
         "name": names.get(seat, f"seat {seat}"),
         "role": role(game, seat),
         "count": len(hand),
         "cards": str(hand) if shown else None,
-        "svg": cards_svg(hand) if shown else backs_svg(len(hand)),
+        "svg": cards_svg(hand, wild) if shown else backs_svg(len(hand)),
+        "faces": card_svgs(hand, wild) if shown else None,  # one a card: the page wraps a hand to its width
         "to_move": game.to_move == seat,
+        "latest": latest,
     }
 
 
@@ -33,8 +75,9 @@ def _last(game: Game) -> dict[str, Any] | None:
     last, by = game.last, game.last_by
     if last is None or by is None:
         return None
-    return {"text": Action.play(last).text(game.rules), "kind": last.kind.name.lower(), "by": by,
-            "svg": cards_svg(last.spent)}
+    action = Action.play(last)
+    return {"text": action.text(game.rules), "label": action_label(action, game.rules), "kind": kind(action),
+            "by": by, "svg": move_svg(last, wild_ranks(game))}
 
 
 def settlement(game: Game, result: Settlement) -> dict[str, Any]:
@@ -52,20 +95,23 @@ def settlement(game: Game, result: Settlement) -> dict[str, Any]:
     }
 
 
-def table(game: Game, viewer: int | None, names: dict[int, str]) -> dict[str, Any]:
-    """The state of the hand as ``viewer`` may see it (None: everything)."""
+def table(game: Game, viewer: int | None, names: dict[int, str], thoughts: Thoughts | None = None) -> dict[str, Any]:
+    """The state of the hand as ``viewer`` may see it (None: everything); ``thoughts``, the
+    network's choices where a seat played by it acted."""
     view = game.seat_view(viewer if viewer is not None else 0)
     kitty_public = view["kitty"] is not None
     result = game.result
+    latest = _latest(game, thoughts or {})
     return {
         "phase": game.phase,
         "to_move": game.to_move,
-        "seats": [_seat(game, seat, viewer, names) for seat in range(game.seats)],
+        "seats": [_seat(game, seat, viewer, names, latest.get(seat)) for seat in range(game.seats)],
         "last": _last(game),
         "kitty": {
             "public": kitty_public,
             "cards": str(game.kitty) if kitty_public or viewer is None else None,
-            "svg": cards_svg(game.kitty) if kitty_public or viewer is None else backs_svg(len(game.kitty)),
+            "svg": (cards_svg(game.kitty, wild_ranks(game)) if kitty_public or viewer is None
+                    else backs_svg(len(game.kitty))),
         },
         "landlord": game.landlord,
         "bid": view["bidding"]["high_bid"],
@@ -75,9 +121,10 @@ def table(game: Game, viewer: int | None, names: dict[int, str]) -> dict[str, An
         "rockets": view["rockets"],
         "wild": wild_names(game) or None,
         "redeals": game.redeals,
-        "log": [{"seat": seat, "text": action.text(game.rules)} for seat, action in game.history],
+        "log": [{"seat": seat, "text": action.text(game.rules), "label": action_label(action, game.rules)}
+                for seat, action in game.history],
         "result": None if result is None else settlement(game, result),
     }
 
 
-__all__ = ["settlement", "table"]
+__all__ = ["Thoughts", "action_label", "cards_label", "kind", "settlement", "table"]

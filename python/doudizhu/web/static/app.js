@@ -1,10 +1,10 @@
-// The page: forms and buttons over the JSON API (doudizhu/web/app.py). Every rule is the
-// server's; this script only draws the state it answers and sends what was clicked.
+// The page: a card table over the JSON API (doudizhu/web/app.py). Every rule is the
+// server's; this script only draws the states it answers and sends what was chosen.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 let options = null;
-let replayState = null;
 
 async function api(method, path, body, raw) {
   const init = { method, headers: {} };
@@ -32,10 +32,24 @@ function el(tag, className, text) {
   return node;
 }
 
+function button(text, className, onClick) {
+  const node = el("button", className, text);
+  node.type = "button";
+  node.addEventListener("click", onClick);
+  return node;
+}
+
 // Card pictures come from the server's SVG renderer (one <g class="card"> per card).
-function picture(svg) {
-  const holder = el("div", "cards");
+function picture(svg, className) {
+  const holder = el("div", className || "cards");
   holder.innerHTML = svg;
+  return holder;
+}
+
+// A face-up hand: one picture a card, laid out (and wrapped) by the stylesheet.
+function handOf(faces, mine) {
+  const holder = el("div", "hand" + (mine ? " mine" : ""));
+  holder.innerHTML = faces.join("");
   return holder;
 }
 
@@ -46,38 +60,68 @@ function say(target, text, isError) {
   box.classList.toggle("error", Boolean(isError));
 }
 
+const kindName = (kind) => kind.replaceAll("_", " ");
+
 // ------------------------------------------------------------------ shared drawing
-function seatBox(seat) {
+function seatLabel(name, seat) {
+  const label = el("div", "seat-label");
+  label.append(el("span", "name", name), el("span", "role " + seat.role, seat.role),
+               el("span", "count", seat.count + (seat.count === 1 ? " card" : " cards")));
+  return label;
+}
+
+// A seat's latest action, in front of it: its cards, or what it said ("Pass", "bid 2"),
+// and where a network chose it, the network's top choices with their values.
+function spot(latest, fresh) {
+  const box = el("div", "spot" + (fresh ? " fresh" : ""));
+  if (!latest) return box;
+  if (latest.svg) {
+    box.append(picture(latest.svg), el("div", "label", `${latest.label} (${kindName(latest.kind)})`));
+  } else {
+    box.append(el("span", "said", latest.kind === "pass" ? "Pass" : latest.label));
+  }
+  if (latest.thinking) {
+    const list = el("ol", "thinking");
+    list.title = "the network's top choices and their values";
+    for (const choice of latest.thinking) {
+      const item = el("li", "", choice.label + " ");
+      item.append(el("span", "value", (choice.value > 0 ? "+" : "") + choice.value.toFixed(3)));
+      list.append(item);
+    }
+    box.append(el("div", "caption", "network's view:"), list);
+  }
+  return box;
+}
+
+function seatBox(seat, fresh) {
   const box = el("div", "seat" + (seat.to_move ? " to-move" : ""));
   box.dataset.seat = seat.seat;
-  const label = el("div", "seat-label");
-  label.append(el("span", "name", seat.name), el("span", "role " + seat.role, seat.role),
-               el("span", "count", seat.count + " cards"));
-  box.append(label, picture(seat.svg));
+  box.append(seatLabel(seat.name, seat));
+  box.append(seat.faces ? handOf(seat.faces, false) : picture(seat.svg, "backs"));
+  box.append(spot(seat.latest, fresh === seat.seat));
   return box;
 }
 
 function stakeText(state) {
-  const bombs = state.bombs + state.rockets;
-  let text = `${state.phase} · stake: base ${state.base} × ${state.multiplier}` +
-             ` · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
+  let text;
+  if (state.phase === "bidding") {
+    text = `bidding · high bid: ${state.bid || "none yet"}`;
+  } else {
+    const bombs = state.bombs + state.rockets;
+    text = `${state.phase} · stake: base ${state.base} × ${state.multiplier} · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
+  }
   if (state.wild) text += ` · wild: ${state.wild}`;  // "the 5s", or "the 5s and 9s"
   if (state.redeals) text += ` · redealt ${state.redeals}×`;
   return text;
 }
 
-function drawMiddle(state, lastId, kittyId, name) {
+function drawCentre(state, lastId, kittyId, name) {
   const last = $(lastId);
-  last.replaceChildren();
-  if (state.last) {
-    last.append(el("div", "caption", `last play: ${state.last.text} (${state.last.kind}) by ${name(state.last.by)}`),
-                picture(state.last.svg));
-  } else if (state.phase === "playing") {
-    last.append(el("div", "caption", `${name(state.to_move)} to lead`));
-  }
-  const kitty = $(kittyId);
-  kitty.replaceChildren(el("div", "caption", state.kitty.public ? "kitty" : "kitty (face down)"),
-                        picture(state.kitty.svg));
+  if (state.last) last.textContent = `to beat: ${state.last.label} (${kindName(state.last.kind)}) by ${name(state.last.by)}`;
+  else last.textContent = state.phase === "playing" ? `${name(state.to_move)} to lead` : "";
+  if (state.phase === "over") last.textContent = "";  // the result says how it ended
+  $(kittyId).replaceChildren(el("div", "caption", state.kitty.public ? "kitty" : "kitty (face down)"),
+                             picture(state.kitty.svg));
 }
 
 function resultText(state, name) {
@@ -87,77 +131,132 @@ function resultText(state, name) {
   const extras = [];
   if (r.spring) extras.push("spring");
   if (r.anti_spring) extras.push("anti-spring");
-  for (const bonus of r.start_bonuses) extras.push(`start bonus: ${bonus.name} (seat ${bonus.seat})`);
+  for (const bonus of r.start_bonuses) extras.push(`start bonus: ${bonus.name} (${name(bonus.seat)})`);
   const payouts = r.payouts.map((p, seat) => `${name(seat)} ${p > 0 ? "+" : ""}${p}`).join(", ");
   return `The ${r.landlord_won ? "landlord wins" : "peasants win"}: base ${r.base} × ${r.multiplier}` +
          (extras.length ? ` (${extras.join(", ")})` : "") + `. Payouts: ${payouts}.`;
 }
 
+// The other seats in table order: the one who plays before you on the left, after you on the right.
+function othersInOrder(state, mine) {
+  return state.seats.filter((s) => s.seat !== mine).sort((a, b) => b.seat - a.seat);
+}
+
 // ------------------------------------------------------------------ playing
 let playState = null;
+let replying = false;  // the bots' replies are being shown one at a time: no input meanwhile
 
 function seatName(seat) {
   if (seat === null || seat === undefined) return "";
   return playState.seats[seat].name;
 }
 
+function handCards() {
+  return [...document.querySelectorAll("#hand g.card")];
+}
+
 function selectedCards() {
-  return [...document.querySelectorAll("#hand g.card.selected")].map((g) => g.dataset.rank).join("");
+  return handCards().filter((g) => g.classList.contains("selected")).map((g) => g.dataset.rank).join("");
 }
 
 function selectCards(text) {
-  const wanted = [...text.split("=")[0]];
-  for (const g of document.querySelectorAll("#hand g.card")) {
+  const wanted = [...text];
+  for (const g of handCards()) {
     const i = wanted.indexOf(g.dataset.rank);
     g.classList.toggle("selected", i >= 0);
     if (i >= 0) wanted.splice(i, 1);
   }
 }
 
-function drawPlay(state) {
+// The element ``id`` made like ``model`` (its class and content), kept in place.
+function refill(id, model, extraClass) {
+  const target = $(id);
+  target.className = model.className + (extraClass ? " " + extraClass : "");
+  target.replaceChildren(...model.childNodes);
+  return target;
+}
+
+// One frame of the table: the final state of a reply (with its buttons), or a position
+// on the way to it (``busy``: the bots' replies are still being shown).
+function drawPlay(state, busy, fresh) {
   playState = state;
   $("table").hidden = false;
   const me = state.seats[state.human];
-  $("opponents").replaceChildren(...state.seats.filter((s) => s.seat !== state.human).map(seatBox));
-  $("status").textContent = stakeText(state) + (state.phase === "over" ? "" : " · your turn");
-  drawMiddle(state, "last", "kitty", seatName);
-  $("me-label").replaceChildren(el("span", "name", "you"), el("span", "role " + me.role, me.role),
-                                el("span", "count", me.count + " cards"));
-  const hand = $("hand");
-  hand.replaceChildren(picture(me.svg));
+  const over = state.phase === "over";
+  $("opponents").replaceChildren(...othersInOrder(state, state.human).map((s) => seatBox(s, fresh)));
+  $("status").textContent = stakeText(state) + (over || busy ? "" : " · your turn");
+  drawCentre(state, "last", "kitty", seatName);
+  refill("my-spot", spot(me.latest, fresh === state.human), "mine");
+  refill("me-label", seatLabel("you", me));
+  const hand = refill("hand", handOf(me.faces || [], !over && !busy));
   for (const g of hand.querySelectorAll("g.card")) {
-    g.addEventListener("click", () => { g.classList.toggle("selected"); });
+    g.addEventListener("click", () => { if (!replying) g.classList.toggle("selected"); });
   }
-  const choices = $("choices");
-  choices.replaceChildren(...state.choices.map((text) => {
-    const button = el("button", "choice", text);
-    button.type = "button";
-    button.dataset.action = text;
-    button.addEventListener("click", () => act(text));
-    return button;
+  $("choices").replaceChildren(...(busy ? [] : state.choices).map((text) => {
+    const choice = button(text, "choice", () => act(text));
+    choice.dataset.action = text;
+    return choice;
   }));
-  const playing = state.phase === "playing";
-  $("play").disabled = !playing;
-  $("pass").disabled = !state.can_pass;
-  $("hint").disabled = $("show-legal").disabled = state.phase === "over";
-  $("undo").disabled = !state.can_undo;
+  $("play").disabled = busy || state.phase !== "playing";
+  $("pass").disabled = busy || !state.can_pass;
+  $("hint").disabled = $("show-legal").disabled = busy || over;
+  $("undo").disabled = busy || !state.can_undo;
   $("legal").replaceChildren();
   $("result").textContent = resultText(state, seatName);
-  $("log").replaceChildren(...state.log.map((a) => el("li", "", `${seatName(a.seat)}: ${a.text}`)));
+  $("log").replaceChildren(...state.log.map((a) => el("li", "", `${seatName(a.seat)}: ${a.label}`)));
+}
+
+// The pause after one frame of a reply: a pace in milliseconds, or until "Next" is pressed.
+function pause(pace) {
+  if (pace !== "step") return sleep(Number(pace));
+  return new Promise((resolve) => {
+    const next = button("Next reply", "", resolve);
+    next.id = "next-reply";
+    say("message", "");
+    $("message").append(next);
+    next.focus();
+  });
+}
+
+const lastActor = (state) => (state.log.length ? state.log[state.log.length - 1].seat : null);
+
+// A reply: your action and each bot's after it, one frame a pace apart, then the table.
+async function showReply(state) {
+  const pace = $("pace").value;
+  const frames = pace === "0" ? [] : state.frames;
+  replying = frames.length > 0;
+  for (const frame of frames) {
+    drawPlay({ ...state, ...frame }, true, lastActor(frame));  // a frame is the table alone: the rest is the reply's
+    await pause(pace);
+  }
+  if (replying) say("message", "");
+  replying = false;
+  drawPlay(state, false, lastActor(state));
 }
 
 async function act(text) {
+  if (replying) return;
+  let state;
   try {
-    drawPlay(await api("POST", "/api/play", { action: text }));
-    say("message", "");
+    state = await api("POST", "/api/play", { action: text });
   } catch (error) {
+    offerReadings(text, error);
+    return;
+  }
+  say("message", "");
+  await showReply(state);
+}
+
+// Refused cards that legal plays spend (a wild card's reading, or several readings): the
+// person picks one of them; anything else is the engine's reason.
+function offerReadings(text, error) {
+  if (!error.choices.length) {
     say("message", "Not allowed: " + error.message, true);
-    for (const choice of error.choices || []) {
-      const button = el("button", "choice", choice);
-      button.type = "button";
-      button.addEventListener("click", () => act(choice));
-      $("message").append(" ", button);
-    }
+    return;
+  }
+  say("message", `Play ${[...text].map((rank) => (rank === "T" ? "10" : rank)).join(" ")} as: `);
+  for (const choice of error.choices) {
+    $("message").append(button(`${choice.label} (${kindName(choice.kind)})`, "reading", () => act(choice.text)), " ");
   }
 }
 
@@ -165,54 +264,114 @@ async function newHand(event) {
   event.preventDefault();
   const bots = [...document.querySelectorAll("#bot-choices select")].map((s) => s.value);
   const body = { rules: $("rules").value, bots };
-  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  if ($("seed").value.trim() !== "") body.seed = $("seed").value.trim();  // a string: exact up to 2**64-1
+  let state;
   try {
-    drawPlay(await api("POST", "/api/new", body));
-    say("message", `New hand, seed ${playState.seed}.`);
+    state = await api("POST", "/api/new", body);
   } catch (error) {
     say("message", error.message, true);
+    return;
   }
+  say("message", `New hand, seed ${state.seed}.`);
+  await showReply(state);
+}
+
+// The legal plays (within the selection, if there is one), grouped by kind, each group
+// opened on demand: a hand with wild cards has thousands.
+const SHOWN_A_GROUP = 60;
+
+function legalGroup(group, open) {
+  const box = el("details");
+  box.append(el("summary", "kind", `${kindName(group.kind)} (${group.actions.length})`));
+  const fill = () => {
+    if (box.dataset.filled) return;
+    box.dataset.filled = "true";
+    for (const action of group.actions.slice(0, SHOWN_A_GROUP)) {
+      box.append(button(action.label, "legal-play", () => act(action.text)));
+    }
+    const more = group.actions.length - SHOWN_A_GROUP;
+    if (more > 0) box.append(el("div", "caption", `and ${more} more: select cards to see only the plays they make`));
+  };
+  box.addEventListener("toggle", fill);
+  if (open) {
+    box.open = true;
+    fill();
+  }
+  return box;
 }
 
 async function showLegal() {
-  const data = await api("GET", "/api/legal");
-  const box = $("legal");
-  box.replaceChildren();
-  for (const group of data.groups) {
-    const row = el("div", "group");
-    row.append(el("span", "kind", group.kind + ":"));
-    for (const text of group.actions) {
-      const button = el("button", "legal-play", text);
-      button.type = "button";
-      button.addEventListener("click", () => act(text));  // plays it: wild readings ("9992=9999") included
-      row.append(button);
-    }
-    box.append(row);
-  }
+  const selection = selectedCards();
+  const data = await api("GET", "/api/legal" + (selection ? "?cards=" + encodeURIComponent(selection) : ""));
+  const total = data.groups.reduce((sum, group) => sum + group.actions.length, 0);
+  const heading = selection ? `${total} plays with the selected cards:` : `${total} legal plays:`;
+  $("legal").replaceChildren(el("div", "caption", heading), ...data.groups.map((g) => legalGroup(g, total <= 200)));
 }
 
 async function hint() {
   const data = await api("GET", "/api/legal");
   if (data.hint === null) return;
-  if (playState.phase === "playing" && data.hint !== "pass") selectCards(data.hint);
+  // The cards the hint spends: its text up to a reading ("5777=7777", "333444555666/AIRPLANE/3").
+  if (playState.phase === "playing" && data.hint.text !== "pass") selectCards(data.hint.text.split(/[=/]/)[0]);
   say("message", "Hint: ");
-  const button = el("button", "choice", data.hint);
-  button.type = "button";
-  button.id = "play-hint";
-  button.addEventListener("click", () => act(data.hint));
-  $("message").append(button);
+  const play = button(data.hint.label, "choice", () => act(data.hint.text));
+  play.id = "play-hint";
+  play.dataset.action = data.hint.text;
+  $("message").append(play);
 }
 
 async function undo() {
   try {
-    drawPlay(await api("POST", "/api/undo"));
+    drawPlay(await api("POST", "/api/undo"), false, null);
     say("message", "Undone.");
   } catch (error) {
     say("message", error.message, true);
   }
 }
 
+function playSelected() {
+  const cards = selectedCards();
+  if (cards === "") say("message", "Select cards first (click them, or type their ranks), or pass.", true);
+  else act(cards);
+}
+
+function clearSelection() {
+  selectCards("");
+  say("message", "");
+  $("legal").replaceChildren();
+}
+
+// Keyboard play: a rank's key picks one more card of it (all picked: puts them back).
+const RANK_KEYS = { "0": "T", t: "T", j: "J", q: "Q", k: "K", a: "A", b: "B", r: "R" };
+
+function pickRank(rank) {
+  const cards = handCards().filter((g) => g.dataset.rank === rank);
+  const free = cards.find((g) => !g.classList.contains("selected"));
+  if (free) free.classList.add("selected");
+  else for (const g of cards) g.classList.remove("selected");
+}
+
+function onKey(event) {
+  if ($("panel-play").hidden || !playState || replying || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.target.closest("input, select, textarea, button, summary")) return;
+  const key = event.key.toLowerCase();
+  const bid = document.querySelector(`#choices button[data-action="bid ${key}"]`);
+  const press = (id) => { if (!$(id).disabled) $(id).click(); };
+  if (playState.phase === "bidding" && bid) bid.click();
+  else if (key === "enter") press("play");
+  else if (key === "p") press("pass");
+  else if (key === "h") press("hint");
+  else if (key === "u") press("undo");
+  else if (key === "escape") clearSelection();
+  else if (playState.phase === "playing" && (RANK_KEYS[key] || /^[2-9]$/.test(key))) pickRank(RANK_KEYS[key] || key);
+  else return;
+  event.preventDefault();
+}
+
 // ------------------------------------------------------------------ watching and replaying
+let replayState = null;
+let autoplaying = null;  // the running autoplay (a fresh object each Play, so a stopped one never resumes)
+
 function replayName(seat) {
   if (seat === null || seat === undefined || !replayState) return "";
   return replayState.seats[seat].name + (replayState.landlord === seat ? " (landlord)" : "");
@@ -222,13 +381,14 @@ function drawReplay(state) {
   replayState = state;
   $("replay").hidden = false;
   $("step-label").textContent = `${state.source}: step ${state.step} of ${state.steps}`;
-  $("next").textContent = state.next ? `next: ${replayName(state.next.seat)} ${state.next.text}` : "the end";
+  $("next").textContent = state.next ? `next: ${replayName(state.next.seat)} ${state.next.label}` : "the end";
   $("replay-status").textContent = stakeText(state);
-  $("replay-seats").replaceChildren(...state.seats.map(seatBox));
-  drawMiddle(state, "replay-last", "replay-kitty", replayName);
+  $("replay-seats").replaceChildren(...state.seats.map((s) => seatBox(s, lastActor(state))));
+  drawCentre(state, "replay-last", "replay-kitty", replayName);
   $("replay-result").textContent = resultText(state, replayName);
   $("first").disabled = $("back").disabled = state.step === 0;
   $("forward").disabled = $("end").disabled = state.step === state.steps;
+  $("autoplay").disabled = state.step === state.steps && !autoplaying;
 }
 
 async function replayCall(promise) {
@@ -236,17 +396,48 @@ async function replayCall(promise) {
     drawReplay(await promise);
     say("replay-message", "");
   } catch (error) {
+    stopAutoplay();
     say("replay-message", error.message, true);
   }
 }
 
 function goTo(step) {
-  if (!replayState) return;
-  replayCall(api("GET", `/api/replay/${Math.max(0, Math.min(replayState.steps, step))}`));
+  if (!replayState) return Promise.resolve();
+  return replayCall(api("GET", `/api/replay/${Math.max(0, Math.min(replayState.steps, step))}`));
+}
+
+function stopAutoplay() {
+  autoplaying = null;
+  $("autoplay").textContent = "Play";
+}
+
+// Autoplay: one action a beat until the end, Pause, or another step button.
+async function toggleAutoplay() {
+  if (autoplaying) {
+    stopAutoplay();
+    return;
+  }
+  const run = {};
+  autoplaying = run;
+  $("autoplay").textContent = "Pause";
+  if (replayState.step === replayState.steps) await goTo(0);
+  while (autoplaying === run && replayState.step < replayState.steps) {
+    await sleep(Number($("speed").value));
+    if (autoplaying === run) await goTo(replayState.step + 1);
+  }
+  if (autoplaying !== run) return;  // paused, or stepped: that button drew the table
+  stopAutoplay();
+  drawReplay(replayState);
+}
+
+function stepTo(target) {
+  stopAutoplay();
+  goTo(target());
 }
 
 async function openRecord(event) {
   event.preventDefault();
+  stopAutoplay();
   const file = $("record-file").files[0];
   const text = file ? await file.text() : $("record-text").value;
   let record;
@@ -261,21 +452,23 @@ async function openRecord(event) {
 
 async function openNpz(event) {
   event.preventDefault();
+  stopAutoplay();
   const file = $("npz-file").files[0];
   if (!file) {
     say("replay-message", "Choose a .npz file first.", true);
     return;
   }
   const query = new URLSearchParams({ game: $("npz-game").value || "0", rules: $("npz-rules").value });
-  if ($("npz-seed").value !== "") query.set("seed", $("npz-seed").value);
+  if ($("npz-seed").value.trim() !== "") query.set("seed", $("npz-seed").value.trim());
   replayCall(api("POST", "/api/replay/npz?" + query, undefined, await file.arrayBuffer()));
 }
 
 function watch(event) {
   event.preventDefault();
+  stopAutoplay();
   const bots = [...document.querySelectorAll("#watch-bots select")].map((s) => s.value);
   const body = { rules: $("watch-rules").value, bots };
-  if ($("watch-seed").value !== "") body.seed = Number($("watch-seed").value);
+  if ($("watch-seed").value.trim() !== "") body.seed = $("watch-seed").value.trim();
   replayCall(api("POST", "/api/watch", body));
 }
 
@@ -323,23 +516,21 @@ async function start() {
   $("watch-rules").addEventListener("change", () => botSelects("watch-bots", $("watch-rules").value, true));
   for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showPanel(tab.dataset.panel));
   $("setup").addEventListener("submit", newHand);
-  $("play").addEventListener("click", () => {
-    const cards = selectedCards();
-    if (cards === "") say("message", "Select cards first (click them), or pass.", true);
-    else act(cards);
-  });
+  $("play").addEventListener("click", playSelected);
   $("pass").addEventListener("click", () => act("pass"));
-  $("clear").addEventListener("click", () => selectCards(""));
+  $("clear").addEventListener("click", clearSelection);
   $("hint").addEventListener("click", hint);
   $("show-legal").addEventListener("click", showLegal);
   $("undo").addEventListener("click", undo);
+  document.addEventListener("keydown", onKey);
   $("watch-form").addEventListener("submit", watch);
   $("record-form").addEventListener("submit", openRecord);
   $("npz-form").addEventListener("submit", openNpz);
-  $("first").addEventListener("click", () => goTo(0));
-  $("back").addEventListener("click", () => goTo(replayState.step - 1));
-  $("forward").addEventListener("click", () => goTo(replayState.step + 1));
-  $("end").addEventListener("click", () => goTo(replayState.steps));
+  $("first").addEventListener("click", () => stepTo(() => 0));
+  $("back").addEventListener("click", () => stepTo(() => replayState.step - 1));
+  $("forward").addEventListener("click", () => stepTo(() => replayState.step + 1));
+  $("end").addEventListener("click", () => stepTo(() => replayState.steps));
+  $("autoplay").addEventListener("click", toggleAutoplay);
   document.body.dataset.ready = "true";  // for the browser tests: the options are in
 }
 
