@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bindings/errors.hpp"
+#include "bindings/pybind_private.hpp"
 #include "game/game.hpp"
 #include "game/reading.hpp"
 #include "learn/action_space.hpp"
@@ -37,45 +38,15 @@ struct Cards {
 // The name of obj's type, for messages.
 std::string type_name(py::handle obj);
 
-// TypeError naming the class of `obj`, an instance whose C++ value was never constructed.
-[[noreturn]] void not_constructed(py::handle obj);
-
-// Whether the instance `obj` (of a bound class, `info` its type) holds a constructed
-// value. `T.__new__(T)` makes an instance without one; pybind11 marks an instance
-// registered when its value is constructed (by __init__, unpickling or a cast from C++),
-// and this is the mark it reads to refuse a second __init__.
-inline bool constructed(py::handle obj, const py::detail::type_info* info = nullptr) {
-  return reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder(info).instance_registered();
-}
-
-// The caster of every bound class (DDZ_CONSTRUCTED_CASTER): pybind11's own, which for an
-// instance made by `T.__new__(T)` alone would hand the method uninitialised memory (or
-// null), refusing such an instance first with a TypeError naming its class.
-template <class T>
-class constructed_caster : public py::detail::type_caster_base<T> {
- public:
-  bool load(py::handle src, bool convert) {
-    static const py::detail::type_info* const info = py::detail::get_type_info(typeid(T));
-    if (info && PyObject_TypeCheck(src.ptr(), info->type) && !constructed(src, info)) not_constructed(src);
-    return py::detail::type_caster_base<T>::load(src, convert);
-  }
-};
-
 // py::class_ for a class whose caster checks construction: the compiler refuses a class
 // bound without DDZ_CONSTRUCTED_CASTER.
 template <class T, class... Options, class... Extra>
 py::class_<T, Options...> bound_class(py::handle scope, const char* name, const Extra&... extra) {
-  static_assert(std::is_base_of_v<constructed_caster<T>, py::detail::make_caster<T>>,
-                "a bound class needs DDZ_CONSTRUCTED_CASTER (bindings/convert.hpp)");
+  static_assert(has_constructed_caster<T>, "a bound class needs DDZ_CONSTRUCTED_CASTER (bindings/pybind_private.hpp)");
   return py::class_<T, Options...>(scope, name, extra...);
 }
 
 }  // namespace ddz::py_bind
-
-// Declares the checked caster of bound class T; at global scope, before any use of T's caster.
-#define DDZ_CONSTRUCTED_CASTER(T) \
-  template <>                     \
-  class pybind11::detail::type_caster<T> : public ::ddz::py_bind::constructed_caster<T> {}
 
 DDZ_CONSTRUCTED_CASTER(ddz::py_bind::Cards);
 DDZ_CONSTRUCTED_CASTER(ddz::Rules);
@@ -104,7 +75,7 @@ template <class T>
 const T& value_of(py::handle obj) {
   if (is_exactly<T>(obj)) {
     if (!constructed(obj)) not_constructed(obj);
-    return *reinterpret_cast<py::detail::instance*>(obj.ptr())->get_value_and_holder().template value_ptr<T>();
+    return stored_value<T>(obj);
   }
   return obj.cast<const T&>();
 }
@@ -240,8 +211,7 @@ py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t 
 // by field, that a structured dtype casts to itself, which costs more than a small batch call.
 template <class Row>
 void rows_into(std::vector<Row>& rows, py::handle obj, const py::dtype& dtype, const char* dtype_name, const char* what) {
-  const bool c_array = py::isinstance<py::array>(obj) &&
-                       (py::detail::array_proxy(obj.ptr())->flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_);
+  const bool c_array = is_c_contiguous_array(obj);
   const auto arr = c_array ? py::reinterpret_borrow<py::array>(obj) : py::array::ensure(obj, py::array::c_style);
   if (!arr || (arr.dtype().ptr() != dtype.ptr() && !arr.dtype().equal(dtype)) || arr.ndim() != 1) {
     throw py::type_error(std::string(what) + " must be a 1-d array of doudizhu." + dtype_name + ", not " + type_name(obj));

@@ -87,29 +87,6 @@ py::dtype move_dtype() {
       .get_stored();
 }
 
-namespace {
-
-// A 1-d array of `n` rows of `dtype` over `data`, which the capsule `owner` frees (on
-// failure too). NumPy allocates a structured dtype array by a slow path (it asks how to
-// zero-fill it); memory of our own skips that. NumPy's C API is called directly:
-// pybind11's array constructor builds shape and stride vectors on the heap, which costs
-// about as much as generating a follow.
-py::array array_over(const py::dtype& dtype, void* data, std::size_t n, PyObject* owner) {
-  if (!owner) throw py::error_already_set();
-  const auto& api = py::detail::npy_api::get();
-  const Py_intptr_t length = static_cast<Py_intptr_t>(n);
-  PyObject* array = api.PyArray_NewFromDescr_(api.PyArray_Type_, dtype.inc_ref().ptr(), 1, &length, nullptr, data,
-                                              py::detail::npy_api::NPY_ARRAY_WRITEABLE_, nullptr);
-  if (!array || api.PyArray_SetBaseObject_(array, owner) != 0) {  // SetBaseObject steals `owner`
-    if (!array) Py_DECREF(owner);
-    Py_XDECREF(array);
-    throw py::error_already_set();
-  }
-  return py::reinterpret_steal<py::array>(array);
-}
-
-}  // namespace
-
 py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t n, std::size_t row_size) {
   void* data = std::malloc(std::max<std::size_t>(n * row_size, 1));
   if (!data) throw std::bad_alloc();

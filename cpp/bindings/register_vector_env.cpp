@@ -217,9 +217,7 @@ void* out_data(const py::dict& arrays, const OutArray& spec, std::vector<py::arr
   auto arr = py::reinterpret_borrow<py::array>(obj);
   const bool shaped = arr.ndim() == static_cast<py::ssize_t>(spec.shape.size()) &&
                       std::equal(spec.shape.begin(), spec.shape.end(), arr.shape());
-  const int flags = py::detail::array_proxy(arr.ptr())->flags;
-  if (!arr.dtype().equal(spec.dtype) || !shaped || !(flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_) ||
-      !(flags & py::detail::npy_api::NPY_ARRAY_WRITEABLE_)) {
+  if (!arr.dtype().equal(spec.dtype) || !shaped || !is_c_contiguous_array(arr) || !arr.writeable()) {
     throw py::value_error(what + " must be a writable C-contiguous array of " + std::string(py::str(spec.dtype)) +
                           " and shape " + std::string(py::str(py::tuple(py::cast(spec.shape)))));
   }
