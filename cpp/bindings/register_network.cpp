@@ -39,9 +39,7 @@ py::array_t<float> values_of(const Network& net, const Game& game) {
   } else {
     if (s.phase != Phase::Playing) raise(ErrorKind::IllegalAction, "the hand is over: no action to value");
     if (std::string why = net.play_error(game.rules()); !why.empty()) raise(ErrorKind::Network, why);
-    const std::vector<Action> legal = game.legal_actions();
-    const std::size_t planned = net.reads_plan() ? choose_heuristic(game, legal, Endgame::Plan) : kNoPlan;
-    net.play_values(view_of(game), douzero_layout(game.rules()), legal, planned, values);
+    neural_play_values(net, game, game.legal_actions(), values);
   }
   py::array_t<float> out(static_cast<py::ssize_t>(values.size()));
   std::copy(values.begin(), values.end(), out.mutable_data());

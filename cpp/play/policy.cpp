@@ -74,14 +74,18 @@ void check_policy(const Policy& policy, const Rules& rules) {
   if (std::string why = policy_error(policy, rules); !why.empty()) throw NetworkError(why);
 }
 
+void neural_play_values(const Network& net, const Game& game, const std::vector<Action>& legal, std::vector<float>& values) {
+  const std::size_t planned = net.reads_plan() ? choose_heuristic(game, legal, Endgame::Plan) : kNoPlan;
+  net.play_values(view_of(game), layout_for(game.rules()), legal, planned, values);
+}
+
 std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal, Endgame endgame) {
   if (legal.size() == 1) return 0;
   if (game.state().phase == Phase::Bidding) {
     return net.bids(game.rules()) ? best_bid(net, game, legal) : choose_heuristic(game, legal);
   }
   thread_local std::vector<float> values;
-  const std::size_t planned = net.reads_plan() ? choose_heuristic(game, legal, Endgame::Plan) : kNoPlan;
-  net.play_values(view_of(game), layout_for(game.rules()), legal, planned, values);
+  neural_play_values(net, game, legal, values);
   const std::size_t best = argmax(values);
   return endgame == Endgame::Search ? search_endgame(game, legal, best) : best;
 }

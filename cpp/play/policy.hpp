@@ -75,6 +75,10 @@ std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, s
 // The index in `legal` (non-empty) of the action the policy plays.
 std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng);
 
+// The value `net` gives each play of `legal` (in play; the heuristic's plan in its plan
+// column when the network reads one), into `values`: what the neural policy maximises.
+void neural_play_values(const Network& net, const Game& game, const std::vector<Action>& legal, std::vector<float>& values);
+
 // The neural policy's choice with the networks `net` (whose play_error is empty for the game's rules).
 std::size_t choose_neural(const Network& net, const Game& game, const std::vector<Action>& legal, Endgame endgame);
 
