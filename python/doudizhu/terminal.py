@@ -19,6 +19,7 @@ from typing import TextIO
 
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed
 from .bots import Bot
+from .lockstep import choose
 from .render import role, wild_names
 
 HUMAN = 0
@@ -50,7 +51,8 @@ class Options:
 
 
 def _bot_action(game: Game, policy: str | Bot, seed: int) -> Action:
-    return choose_action(game, policy, seed) if isinstance(policy, str) else policy.act(game)
+    # A bot of the player's own sees what its seat may know (lockstep.choose), as in self-play.
+    return choose_action(game, policy, seed) if isinstance(policy, str) else choose(policy, game, seed)
 
 
 def _name(seat: int, options: Options) -> str:

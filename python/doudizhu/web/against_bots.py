@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .._core import Cards, Game, Rules, game_seed
 from ..bots import Bot, Neural
+from ..lockstep import choose
 from . import players, thinking, views
 from .views import Thoughts
 
@@ -46,7 +47,7 @@ class HandAgainstBots:
             bot = self.bots[seat]
             if isinstance(bot, Neural):
                 self.thoughts[len(game.history)] = thinking.top_choices(bot, game)
-            game.step(bot.act(game))
+            game.step(choose(bot, game, len(game.history)))  # the bot sees what its seat may know
             self.shown.append(game.copy())
 
     def act(self, text: str) -> None:

@@ -52,6 +52,7 @@ from starlette.routing import Route
 
 from .._core import ActionType, Cards, Game, Rules, choose_action, game_seed, playout
 from ..bots import Neural
+from ..lockstep import choose
 from . import inputs, players, replays, thinking, views
 from .against_bots import HUMAN, HandAgainstBots
 from .guard import LOOPBACK_NAMES, Guard
@@ -267,7 +268,7 @@ class _Api:
             while game.phase != "over":
                 seat = game.to_move
                 assert seat is not None
-                game.step(seated[seat].act(game))
+                game.step(choose(seated[seat], game, game_seed(seed, len(game.history))))
             thinkers = {seat: bot for seat, bot in enumerate(seated) if isinstance(bot, Neural)}
             names = {seat: f"seat {seat} ({name})" for seat, name in enumerate(bots)}
             replay = replays.Replay(game, f"bots ({', '.join(bots)}), seed {seed}", names,
