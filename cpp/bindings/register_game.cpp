@@ -1,13 +1,15 @@
-// `Game`, `Action`, `Settlement` and `score`: a hand of play for Python. The rules of play
+// `Game`, `Action`, `Settlement`, `Infoset` and `score`: a hand of play for Python. The rules of play
 // live in game.cpp and the text forms in notation.cpp; this file converts and reports.
 // Records are Python's (record.py), built on `Game.deals` and `Game.origin`.
 #include <pybind11/native_enum.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "bindings/convert.hpp"
 #include "game/game.hpp"
+#include "game/infoset.hpp"
 #include "game/record.hpp"
 #include "game/seat_view.hpp"
 #include "rules/move_checks.hpp"
@@ -117,48 +119,86 @@ py::list history_list(const Game& g, bool current_deal_only) {
   return out;
 }
 
-py::dict seat_view_dict(const Game& g, py::handle seat_obj) {
-  const State& s = g.state();
-  const int seat = seat_from(seat_obj, s.seats, "seat");
-  py::dict o;
-  o["seat"] = seat;
-  o["phase"] = phase_name(s.phase);
-  o["to_move"] = s.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(s.to_move));
-  o["landlord"] = optional_seat(s.landlord);
-  o["wild_rank"] = wild_obj(s.wild);
-  o["wild_ranks"] = wild_tuple(s.wild);
-  o["hand"] = Cards{s.hands[static_cast<std::size_t>(seat)]};
-  py::list sizes, played;
-  for (int i = 0; i < s.seats; ++i) {
-    sizes.append(total(s.hands[static_cast<std::size_t>(i)]));
-    played.append(Cards{s.played[static_cast<std::size_t>(i)]});
-  }
-  o["hand_sizes"] = py::tuple(sizes);
-  o["played"] = py::tuple(played);
-  o["last"] = optional_move_obj(s.last);
-  o["last_by"] = optional_seat(s.last_by);
-  o["kitty"] = seat_view(s, seat).kitty_shown ? py::cast(Cards{s.kitty}) : py::object(py::none());
+py::tuple hands_tuple(const std::array<Mask, kMaxSeats>& hands, int seats) {
+  py::tuple out(static_cast<std::size_t>(seats));
+  for (int i = 0; i < seats; ++i) out[static_cast<std::size_t>(i)] = Cards{hands[static_cast<std::size_t>(i)]};
+  return out;
+}
+
+// The hand size of seat `i` as the information set knows it: its known cards and its
+// unknown ones.
+int hand_size(const Infoset& v, int i) {
+  const auto k = static_cast<std::size_t>(i);
+  return total(v.known.hands[k]) + v.cards.unknown_slots[k];
+}
+
+py::dict bidding_dict(const Infoset& v) {
+  const State& s = v.known;
   py::dict bidding;
   bidding["first_bidder"] = int{s.first_bidder};
   bidding["high_bid"] = int{s.high_bid};
   bidding["high_bidder"] = optional_seat(s.high_bidder);
   bidding["robs"] = int{s.robs};
   bidding["redeals"] = s.redeals;
-  o["bidding"] = bidding;
-  const Stake stake = stake_of(g);
-  o["base"] = stake.base;
-  o["bombs"] = int{s.bombs};
-  o["rockets"] = int{s.rockets};
-  o["multiplier"] = stake.multiplier;
-  o["history"] = history_list(g, true);  // this deal's actions
-  return o;
+  return bidding;
 }
 
-py::tuple hands_tuple(const std::array<Mask, kMaxSeats>& hands, int seats) {
-  py::tuple out(static_cast<std::size_t>(seats));
-  for (int i = 0; i < seats; ++i) out[static_cast<std::size_t>(i)] = Cards{hands[static_cast<std::size_t>(i)]};
+// This deal's actions, as (seat, Action) pairs.
+py::list deal_history(const Infoset& v) {
+  py::list out;
+  for (std::size_t i = v.deal_start; i < v.history.size(); ++i) out.append(py::make_tuple(v.history[i].seat, interned(v.history[i].action)));
   return out;
 }
+
+// The attributes of an Infoset, and the keys of its dict (Game.seat_view): one table.
+struct InfosetField {
+  const char* name;
+  py::object (*get)(const Infoset&);
+  const char* doc;
+};
+
+const InfosetField kInfosetFields[] = {
+    {"seat", [](const Infoset& v) -> py::object { return py::int_(v.seat); }, "The seat whose knowledge this is."},
+    {"phase", [](const Infoset& v) { return phase_name(v.known.phase); }, "'bidding', 'playing' or 'over'."},
+    {"to_move", [](const Infoset& v) { return v.known.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(v.known.to_move)); },
+     "The seat to move, None once the hand is over."},
+    {"landlord", [](const Infoset& v) { return optional_seat(v.known.landlord); }, "The landlord's seat, or None."},
+    {"wild_rank", [](const Infoset& v) { return wild_obj(v.known.wild); }, "The wild rank, None, or the pair of them (laizi2)."},
+    {"wild_ranks", [](const Infoset& v) -> py::object { return wild_tuple(v.known.wild); }, "The wild ranks, lowest first."},
+    {"hand", [](const Infoset& v) { return py::cast(Cards{v.cards.hand}); }, "The seat's own cards."},
+    {"hand_sizes", [](const Infoset& v) -> py::object {
+       py::tuple out(static_cast<std::size_t>(v.known.seats));
+       for (int i = 0; i < v.known.seats; ++i) out[static_cast<std::size_t>(i)] = py::int_(hand_size(v, i));
+       return out;
+     }, "How many cards each seat holds."},
+    {"played", [](const Infoset& v) -> py::object { return hands_tuple(v.known.played, v.known.seats); }, "The cards each seat has played."},
+    {"last", [](const Infoset& v) { return optional_move_obj(v.known.last); }, "The move to beat, or None."},
+    {"last_by", [](const Infoset& v) { return optional_seat(v.known.last_by); }, "Who played it, or None."},
+    {"kitty", [](const Infoset& v) { return v.cards.kitty_shown ? py::cast(Cards{v.known.kitty}) : py::object(py::none()); },
+     "The kitty once the landlord has taken it, else None."},
+    {"bidding", [](const Infoset& v) -> py::object { return bidding_dict(v); },
+     "The auction: a dict of first_bidder, high_bid, high_bidder, robs and redeals."},
+    {"base", [](const Infoset& v) -> py::object { return py::int_(stake_so_far(v.known, v.rules).base); }, "The base stake so far."},
+    {"bombs", [](const Infoset& v) -> py::object { return py::int_(v.known.bombs); }, "Bombs played."},
+    {"rockets", [](const Infoset& v) -> py::object { return py::int_(v.known.rockets); }, "Rockets played."},
+    {"multiplier", [](const Infoset& v) -> py::object { return py::int_(stake_so_far(v.known, v.rules).multiplier); },
+     "2 to the bombs and rockets played (capped by max_multiplier)."},
+    {"history", [](const Infoset& v) -> py::object { return deal_history(v); }, "This deal's actions as (seat, Action) pairs."},
+};
+
+py::dict infoset_dict(const Infoset& v) {
+  py::dict out;
+  for (const InfosetField& f : kInfosetFields) out[f.name] = f.get(v);
+  return out;
+}
+
+std::string infoset_repr(const Infoset& v) {
+  char key[19];
+  std::snprintf(key, sizeof key, "0x%016llx", static_cast<unsigned long long>(v.key));
+  return "<Infoset of seat " + std::to_string(v.seat) + ", " + kPhaseNames[static_cast<int>(v.known.phase)] + ", hand " +
+         to_text(v.cards.hand) + ", key " + key + ">";
+}
+
 
 // (hands, kitty, wild rank or None, or the pair of wild ranks) of each deal.
 py::list deals_list(const Game& g) {
@@ -345,6 +385,26 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
         "The settlement arithmetic alone (docs/rules.md \"Scoring\"), for tables run elsewhere. Exact: counts the decks\n"
         "cannot hold (more than 13 bombs a deck, more than one rocket) are refused.");
 
+  auto infoset_class = bound_class<Infoset>(m, "Infoset", R"doc(What one seat knows of a hand (immutable, hashable): Game.infoset(seat).
+
+Its hand, what it knows of the other hands (their sizes, the cards played, the kitty once
+shown), the public state, every action of the hand and the rules; nothing it cannot see.
+Every world sample_worlds draws for the seat has an equal Infoset, with the same `key`
+(Game.infoset_key); infosets that differ in anything the seat knows are unequal. The
+attributes are those of the dict Game.seat_view gives (to_dict()), read when asked.)doc");
+  for (const InfosetField& f : kInfosetFields) infoset_class.def_property_readonly(f.name, f.get, f.doc);
+  infoset_class
+      .def_property_readonly("key", [](const Infoset& v) { return v.key; }, "The 64-bit key: Game.infoset_key(seat).")
+      .def("to_dict", &infoset_dict, "The attributes as a dict: what Game.seat_view(seat) gives.")
+      .def("__eq__", [](const Infoset& a, py::handle b) -> py::object {
+            if (!py::isinstance<Infoset>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            return py::bool_(a == value_of<Infoset>(b));
+          })
+      .def("__hash__", [](const Infoset& v) { return static_cast<py::ssize_t>(v.key >> 1); })
+      .def("__copy__", [](const Infoset& v) { return v; })
+      .def("__deepcopy__", [](const Infoset& v, py::handle) { return v; }, py::arg("memo"))
+      .def("__repr__", &infoset_repr);
+
   bound_class<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
 
 Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
@@ -427,8 +487,16 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def("copy", [](const Game& g) { return Game(g); })
       .def("__copy__", [](const Game& g) { return Game(g); })
       .def("__deepcopy__", [](const Game& g, py::handle) { return Game(g); }, py::arg("memo"))
-      .def("seat_view", &seat_view_dict, py::arg("seat"),
-           "What `seat` knows (docs/rules.md, \"What a seat knows\") with the public state of the hand, as a dict.")
+      .def("seat_view", [](const Game& g, py::handle seat) { return infoset_dict(infoset(g, seat_from(seat, g.state().seats, "seat"))); },
+           py::arg("seat"),
+           "What `seat` knows (docs/rules.md, \"What a seat knows\") with the public state of the hand, as a dict:\n"
+           "infoset(seat).to_dict().")
+      .def("infoset", [](const Game& g, py::handle seat) { return infoset(g, seat_from(seat, g.state().seats, "seat")); },
+           py::arg("seat"), "What `seat` knows, as an immutable, hashable Infoset; equal in every world of the seat.")
+      .def("infoset_key", [](const Game& g, py::handle seat) { return infoset_key(g, seat_from(seat, g.state().seats, "seat")); },
+           py::arg("seat"),
+           "A 64-bit key of what `seat` knows: the same for every world sample_worlds draws for the seat, different\n"
+           "(but for a 64-bit collision) when anything the seat knows differs. Game.infoset(seat).key, without the object.")
       .def("__repr__", [](const Game& g) {
             const State& s = g.state();
             std::string hands;
