@@ -227,9 +227,10 @@ py::dict origin(const Game& g) {
   return o;
 }
 
-// A game loop calls legal_actions, step and phase on every turn: those three use
-// CPython's fast calling conventions directly, since pybind11's general dispatcher costs
-// more than the work. Errors leave as the same typed exceptions.
+// A game loop calls legal_actions, step and phase on every turn, and a search calls
+// infoset_key or infoset at every node: those use CPython's fast calling conventions
+// directly, since pybind11's general dispatcher costs more than the work. Errors leave
+// as the same typed exceptions.
 Game& game_of(PyObject* self) { return game_arg(self, "self"); }
 
 PyObject* fast_legal_actions(PyObject* self, PyObject* /*unused*/) {
@@ -253,6 +254,21 @@ PyObject* fast_phase(PyObject* self, void* /*closure*/) {
   return guarded([&] { return phase_name(game_of(self).state().phase); });
 }
 
+// A search asks for a key or an information set at every node.
+PyObject* fast_infoset_key(PyObject* self, PyObject* seat) {
+  return guarded([&] {
+    const Game& game = game_of(self);
+    return py::object(py::int_(infoset_key(game, seat_from(seat, game.state().seats, "seat"))));
+  });
+}
+
+PyObject* fast_infoset(PyObject* self, PyObject* seat) {
+  return guarded([&] {
+    const Game& game = game_of(self);
+    return py::cast(infoset(game, seat_from(seat, game.state().seats, "seat")));
+  });
+}
+
 void add_fast_members(py::class_<Game>& cls) {
   auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   static PyMethodDef legal{"legal_actions", &fast_legal_actions, METH_NOARGS,
@@ -260,7 +276,14 @@ void add_fast_members(py::class_<Game>& cls) {
   static PyMethodDef step{"step", &fast_step, METH_O,
                           "step($self, action, /)\n--\n\nTakes an Action, a Move or action text (\"pass\", \"bid 2\", cards)."};
   static PyGetSetDef phase{"phase", &fast_phase, nullptr, "'bidding', 'playing' or 'over'.", nullptr};
-  for (PyMethodDef* def : {&legal, &step}) {
+  static PyMethodDef key{"infoset_key", &fast_infoset_key, METH_O,
+                         "infoset_key($self, seat, /)\n--\n\nA 64-bit key of what `seat` knows: the same for every world "
+                         "sample_worlds draws for the seat, different (but for a 64-bit collision) when anything the seat "
+                         "knows differs. Game.infoset(seat).key, without the object."};
+  static PyMethodDef view{"infoset", &fast_infoset, METH_O,
+                          "infoset($self, seat, /)\n--\n\nWhat `seat` knows, as an immutable, hashable Infoset; equal in "
+                          "every world of the seat."};
+  for (PyMethodDef* def : {&legal, &step, &key, &view}) {
     cls.attr(def->ml_name) = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, def));
   }
   cls.attr("phase") = py::reinterpret_steal<py::object>(PyDescr_NewGetSet(type, &phase));
@@ -491,12 +514,6 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
            py::arg("seat"),
            "What `seat` knows (docs/rules.md, \"What a seat knows\") with the public state of the hand, as a dict:\n"
            "infoset(seat).to_dict().")
-      .def("infoset", [](const Game& g, py::handle seat) { return infoset(g, seat_from(seat, g.state().seats, "seat")); },
-           py::arg("seat"), "What `seat` knows, as an immutable, hashable Infoset; equal in every world of the seat.")
-      .def("infoset_key", [](const Game& g, py::handle seat) { return infoset_key(g, seat_from(seat, g.state().seats, "seat")); },
-           py::arg("seat"),
-           "A 64-bit key of what `seat` knows: the same for every world sample_worlds draws for the seat, different\n"
-           "(but for a 64-bit collision) when anything the seat knows differs. Game.infoset(seat).key, without the object.")
       .def("__repr__", [](const Game& g) {
             const State& s = g.state();
             std::string hands;

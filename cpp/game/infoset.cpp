@@ -43,10 +43,10 @@ std::uint64_t key_of(int seat, const State& known, const SeatView& cards, bool f
   h.add(from_position ? move_hash(start_last) ^ static_cast<std::uint64_t>(start_last_by + 2) << 8 ^ static_cast<std::uint64_t>(start_to_move) : 1);
   add_rules(h, rules);
   h.add(actions);
-  // A seat spread over the word by an odd multiplier: actions of different seats differ.
+  // One word an action (a history is long): the cards and the seat spread by odd
+  // multipliers, so that neither lines up with the fields' bits.
   visit_history([&h](int by, const Action& a) {
-    h.add(a.move.cards);
-    h.add(fields_word(a) ^ static_cast<std::uint64_t>(by + 1) * 0xD6E8'FEB8'6659'FD93);
+    h.add(a.move.cards * 0xC2B2'AE3D'27D4'EB4F ^ fields_word(a) ^ static_cast<std::uint64_t>(by + 1) * 0xD6E8'FEB8'6659'FD93);
   });
   return h.done();
 }
