@@ -1,5 +1,6 @@
-// `Game`, `Action`, `Settlement`, `Infoset` and `score`: a hand of play for Python. The rules of play
-// live in game.cpp and the text forms in notation.cpp; this file converts and reports.
+// `Game`, `Action`, `Settlement`, `Infoset` and `score`: a hand of play for Python. The
+// rules of play live in game.cpp and the text forms in notation.cpp; this file converts
+// and reports.
 // Records are Python's (record.py), built on `Game.deals` and `Game.origin`.
 #include <pybind11/native_enum.h>
 #include <pybind11/stl.h>
@@ -198,7 +199,6 @@ std::string infoset_repr(const Infoset& v) {
   return "<Infoset of seat " + std::to_string(v.seat) + ", " + kPhaseNames[static_cast<int>(v.known.phase)] + ", hand " +
          to_text(v.cards.hand) + ", key " + key + ">";
 }
-
 
 // (hands, kitty, wild rank or None, or the pair of wild ranks) of each deal.
 py::list deals_list(const Game& g) {

@@ -32,7 +32,7 @@ void add_rules(InfosetHasher& h, const Rules& rules) {
 // argument on each (seat, action) of the history, oldest first. Every field it reads is
 // a field of Infoset (or follows from them), so equal information sets have equal keys.
 template <class VisitHistory>
-std::uint64_t key_of(int seat, const State& known, const SeatView& cards, bool from_position, const Move& start_last,
+std::uint64_t infoset_key_of(int seat, const State& known, const SeatView& cards, bool from_position, const Move& start_last,
                      int start_last_by, int start_to_move, const Rules& rules, std::size_t actions, VisitHistory&& visit_history) {
   InfosetHasher h;
   h.add(hash(known));
@@ -85,7 +85,7 @@ Infoset infoset(const Game& game, int seat) {
     out.start_to_move = start.to_move;
   }
   out.rules = game.rules();
-  out.key = key_of(seat, out.known, out.cards, out.from_position, out.start_last, out.start_last_by, out.start_to_move, out.rules,
+  out.key = infoset_key_of(seat, out.known, out.cards, out.from_position, out.start_last, out.start_last_by, out.start_to_move, out.rules,
                    out.history.size(), [&out](auto&& f) {
                      for (const SeatAction& sa : out.history) f(sa.seat, sa.action);
                    });
@@ -97,7 +97,7 @@ std::uint64_t infoset_key(const Game& game, int seat) {
   const State& start = game.initial();
   const bool from_position = game.started_from_position();
   const SeatView cards = seat_view(s, seat);
-  return key_of(seat, known_of(s, seat, cards), cards, from_position, from_position ? start.last : Move{},
+  return infoset_key_of(seat, known_of(s, seat, cards), cards, from_position, from_position ? start.last : Move{},
                 from_position ? start.last_by : -1, from_position ? start.to_move : 0, game.rules(), game.actions_taken(),
                 [&game](auto&& f) { game.visit_history(f); });
 }
