@@ -11,8 +11,8 @@ face-up card names the first bidder), the same bids and plays (``from_openspiel`
 ``Rules.preset("openspiel")``; every mirrored action is checked legal in ours, by the
 seat OpenSpiel has to move. Deals nobody bids on are skipped.
 
-Each primitive is timed on all positions, both engines one after the other, in
-``--rounds`` rounds; each engine's best round counts (one thread; the machine is shared,
+Each primitive is timed on all positions (repeated for about ``--seconds`` a timing), both
+engines one after the other, in ``--rounds`` rounds; each engine's best round counts (one thread; the machine is shared,
 so the best round is the least disturbed one). Rates are per position handled (per
 rollout or world for the batches).
 
@@ -41,7 +41,7 @@ import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
 from results_md import add_output_arguments, publish  # noqa: E402
 
 SECTION = "## Search primitives"
-BATCH_COPIES = 25  # rollouts of each position in one batch call
+BATCH_COPIES = 25  # rollouts (worlds) of each position a repetition of a batch primitive
 
 
 def os_card_text(card: int) -> str:
@@ -88,20 +88,36 @@ def shared_positions(n: int, seed: int) -> list[tuple[object, object]]:
     return out
 
 
-def best_rate(run: Callable[[], int], rounds_seen: list[float]) -> None:
-    """Times one pass of run() (which returns how many items it handled) and records its rate."""
+def rate(run: Callable[[int], int], reps: int) -> float:
+    """Items a second of one pass run(reps), the garbage collector off."""
     gc.collect()
     gc.disable()
     try:
         started = time.perf_counter()
-        items = run()
-        rounds_seen.append(items / (time.perf_counter() - started))
+        items = run(reps)
+        return items / (time.perf_counter() - started)
     finally:
         gc.enable()
 
 
-def primitives(pairs: list, reps: int) -> list[tuple[str, Callable[[], int] | None, Callable[[], int] | None]]:
-    """(primitive, our pass, OpenSpiel's pass): each pass handles every position `reps` times."""
+def calibrated(run: Callable[[int], int], seconds: float) -> int:
+    """The reps that make one pass of run last about `seconds`."""
+    reps = 1
+    while True:
+        started = time.perf_counter()
+        run(reps)
+        took = time.perf_counter() - started
+        if took >= seconds / 4:
+            return max(1, round(reps * seconds / took))
+        reps *= 4
+
+
+Pass = Callable[[int], int]
+
+
+def primitives(pairs: list) -> list[tuple[str, Pass | None, Pass | None]]:
+    """(primitive, our pass, OpenSpiel's pass): pass(reps) handles every position `reps` times
+    and returns how many items it handled."""
     import pyspiel
 
     import doudizhu as dz
@@ -115,26 +131,26 @@ def primitives(pairs: list, reps: int) -> list[tuple[str, Callable[[], int] | No
     bots = [pyspiel.make_uniform_random_bot(p, 17 + p) for p in range(3)]
     n = len(pairs)
 
-    def ours_copy() -> int:
+    def ours_copy(reps: int) -> int:
         for _ in range(reps):
             for g in games:
                 g.copy()
         return reps * n
 
-    def os_clone() -> int:
+    def os_clone(reps: int) -> int:
         for _ in range(reps):
             for s in states:
                 s.clone()
         return reps * n
 
-    def ours_step_undo() -> int:
+    def ours_step_undo(reps: int) -> int:
         for _ in range(reps):
             for g, a in zip(games, first_ours):
                 g.step(a)
                 g.undo()
         return reps * n
 
-    def ours_step_id_undo() -> int:
+    def ours_step_id_undo(reps: int) -> int:
         step = space.step
         for _ in range(reps):
             for g, i in zip(games, first_id):
@@ -142,57 +158,57 @@ def primitives(pairs: list, reps: int) -> list[tuple[str, Callable[[], int] | No
                 g.undo()
         return reps * n
 
-    def os_clone_apply() -> int:
+    def os_clone_apply(reps: int) -> int:
         for _ in range(reps):
             for s, a in zip(states, first_os):
                 s.clone().apply_action(a)
         return reps * n
 
-    def ours_playout() -> int:
+    def ours_playout(reps: int) -> int:
         for r in range(reps):
             for g in games:
                 dz.playout(g, "random", seed=r)
         return reps * n
 
-    def os_evaluate_bots() -> int:
+    def os_evaluate_bots(reps: int) -> int:
         for r in range(reps):
             for s in states:
                 pyspiel.evaluate_bots(s.clone(), bots, r)
         return reps * n
 
-    def ours_batch() -> int:
+    def ours_batch(reps: int) -> int:
         dz.rollouts(games, "random", seed=1, copies=BATCH_COPIES * reps)
         return reps * n * BATCH_COPIES
 
-    def ours_batch_worlds() -> int:
+    def ours_batch_worlds(reps: int) -> int:
         for g in games:
             dz.rollouts(g, "random", seed=1, copies=BATCH_COPIES * reps, seat=g.to_move)
         return reps * n * BATCH_COPIES
 
-    def ours_worlds() -> int:
+    def ours_worlds(reps: int) -> int:
         for g in games:
             dz.sample_worlds(g, g.to_move, BATCH_COPIES * reps, seed=1)
         return reps * n * BATCH_COPIES
 
-    def ours_view() -> int:
+    def ours_view(reps: int) -> int:
         for _ in range(reps):
             for g in games:
                 g.seat_view(g.to_move)
         return reps * n
 
-    def ours_infoset() -> int:
+    def ours_infoset(reps: int) -> int:
         for _ in range(reps):
             for g in games:
                 g.infoset(g.to_move)
         return reps * n
 
-    def ours_key() -> int:
+    def ours_key(reps: int) -> int:
         for _ in range(reps):
             for g in games:
                 g.infoset_key(g.to_move)
         return reps * n
 
-    def os_observation() -> int:
+    def os_observation(reps: int) -> int:
         for _ in range(reps):
             for s in states:
                 s.observation_string(s.current_player())
@@ -204,8 +220,8 @@ def primitives(pairs: list, reps: int) -> list[tuple[str, Callable[[], int] | No
         ("step by `ActionSpace` id + undo (`space.step`; OpenSpiel as above)", ours_step_id_undo, os_clone_apply),
         ("random rollout to the end, one C++ call a game (`playout` / `evaluate_bots`)", ours_playout,
          os_evaluate_bots),
-        (f"random rollouts in one batch call (`rollouts(games, copies={BATCH_COPIES}x)`)", ours_batch, None),
-        (f"a world drawn and rolled out (`rollouts(game, copies={BATCH_COPIES}x, seat=s)`)", ours_batch_worlds, None),
+        ("random rollouts in one batch call (`rollouts(games, copies=k)`)", ours_batch, None),
+        ("a world drawn and rolled out (`rollouts(game, copies=k, seat=s)`)", ours_batch_worlds, None),
         ("one sampled world (`sample_worlds`; OpenSpiel has no resampling for dou_dizhu)", ours_worlds, None),
         ("a seat's view as a dict (`seat_view` / `observation_string`)", ours_view, os_observation),
         ("a seat's hashable view (`infoset` / `observation_string`)", ours_infoset, os_observation),
@@ -232,7 +248,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--reps", type=int, default=200, help="passes over the positions in one timing of a fast primitive")
+    ap.add_argument("--seconds", type=float, default=0.5, help="the length of one timing of one primitive")
     add_output_arguments(ap)
     args = ap.parse_args()
 
@@ -240,17 +256,17 @@ def main() -> None:
 
     import doudizhu as dz
 
+    load_before = os.getloadavg()[0]
     pairs = shared_positions(args.positions, args.seed)
-    # Slow primitives (whole rollouts, worlds) take fewer passes than the per-call ones.
-    fast = primitives(pairs, args.reps)
-    slow = primitives(pairs, max(1, args.reps // 50))
-    table = [f if "rollout" not in f[0] and "world" not in f[0] else s for f, s in zip(fast, slow)]
+    table = primitives(pairs)
+    reps = {(name, engine): calibrated(run, args.seconds)
+            for name, ours, theirs in table for engine, run in (("ours", ours), ("openspiel", theirs)) if run}
     seen: dict[tuple[str, str], list[float]] = {}
     for r in range(args.rounds):
         for name, ours, theirs in table:
             for engine, run in (("ours", ours), ("openspiel", theirs)):
                 if run is not None:
-                    best_rate(run, seen.setdefault((name, engine), []))
+                    seen.setdefault((name, engine), []).append(rate(run, reps[name, engine]))
         print(f"round {r + 1}/{args.rounds} done", flush=True)
 
     def best(name: str, engine: str) -> float | None:
@@ -264,9 +280,11 @@ def main() -> None:
         f"{datetime.date.today().isoformat()}, commit {commit()}; `python bench/search_primitives.py` "
         f"(bench/search_primitives.py). {len(pairs)} positions of random OpenSpiel `dou_dizhu` games, "
         f"seed {args.seed}, mirrored in ours under `Rules.preset(\"openspiel\")` ({min(plays)} to {max(plays)} "
-        f"cards played); per second, each engine's best of {args.rounds} interleaved rounds, one thread. "
-        f"OpenSpiel {getattr(pyspiel, '__version__', '2.x')}, doudizhu {dz.__version__}. The machine is shared "
-        "with other jobs (2 cores): rates of a few percent apart are within its noise.",
+        f"cards played); per second, each engine's best of {args.rounds} interleaved rounds of about "
+        f"{args.seconds} s, one thread. OpenSpiel {getattr(pyspiel, '__version__', '2.x')}, doudizhu "
+        f"{dz.__version__}. The machine is shared with other jobs: {os.cpu_count()} cores, load average "
+        f"{load_before:.1f} before and {os.getloadavg()[0]:.1f} after, so rates tens of percent apart may be "
+        "noise; the ratios of interleaved rows are steadier than the rates.",
         "",
         "| primitive | ours /s | OpenSpiel /s | ours / OpenSpiel |",
         "|---|---:|---:|---:|",

@@ -6,7 +6,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <iterator>
 
 #include "bindings/convert.hpp"
 #include "game/game.hpp"
@@ -114,9 +116,10 @@ py::object optional_move_obj(const Move& m) { return m.cards ? interned(m) : py:
 
 Stake stake_of(const Game& g) { return stake_so_far(g.state(), g.rules()); }
 
-py::list history_list(const Game& g, bool current_deal_only) {
+// history[from..] as (seat, Action) pairs, the Actions shared (a history is read often).
+py::list seat_actions(const std::vector<SeatAction>& history, std::size_t from = 0) {
   py::list out;
-  for (const SeatAction& sa : g.history(current_deal_only)) out.append(py::make_tuple(sa.seat, sa.action));
+  for (std::size_t i = from; i < history.size(); ++i) out.append(py::make_tuple(history[i].seat, interned(history[i].action)));
   return out;
 }
 
@@ -142,13 +145,6 @@ py::dict bidding_dict(const Infoset& v) {
   bidding["robs"] = int{s.robs};
   bidding["redeals"] = s.redeals;
   return bidding;
-}
-
-// This deal's actions, as (seat, Action) pairs.
-py::list deal_history(const Infoset& v) {
-  py::list out;
-  for (std::size_t i = v.deal_start; i < v.history.size(); ++i) out.append(py::make_tuple(v.history[i].seat, interned(v.history[i].action)));
-  return out;
 }
 
 // The attributes of an Infoset, and the keys of its dict (Game.seat_view): one table.
@@ -184,12 +180,26 @@ const InfosetField kInfosetFields[] = {
     {"rockets", [](const Infoset& v) -> py::object { return py::int_(v.known.rockets); }, "Rockets played."},
     {"multiplier", [](const Infoset& v) -> py::object { return py::int_(stake_so_far(v.known, v.rules).multiplier); },
      "2 to the bombs and rockets played (capped by max_multiplier)."},
-    {"history", [](const Infoset& v) -> py::object { return deal_history(v); }, "This deal's actions as (seat, Action) pairs."},
+    {"history", [](const Infoset& v) -> py::object { return seat_actions(v.history, v.deal_start); }, "This deal's actions as (seat, Action) pairs."},
 };
 
+constexpr std::size_t kNumInfosetFields = std::size(kInfosetFields);
+
+// The dict's keys, made once: a dict built at every node of a search should not build
+// its keys' strings again.
+const std::array<py::object, kNumInfosetFields>& infoset_field_names() {
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<std::array<py::object, kNumInfosetFields>> storage;
+  return storage.call_once_and_store_result([] {
+    std::array<py::object, kNumInfosetFields> names;
+    for (std::size_t i = 0; i < kNumInfosetFields; ++i) names[i] = py::reinterpret_steal<py::object>(PyUnicode_InternFromString(kInfosetFields[i].name));
+    return names;
+  }).get_stored();
+}
+
 py::dict infoset_dict(const Infoset& v) {
+  const auto& names = infoset_field_names();
   py::dict out;
-  for (const InfosetField& f : kInfosetFields) out[f.name] = f.get(v);
+  for (std::size_t i = 0; i < kNumInfosetFields; ++i) out[names[i]] = kInfosetFields[i].get(v);
   return out;
 }
 
@@ -485,7 +495,7 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_property_readonly("redeals", [](const Game& g) { return g.state().redeals; })
       .def_property_readonly("rules", &Game::rules)
       .def_property_readonly("seed", &Game::seed)
-      .def_property_readonly("history", [](const Game& g) { return history_list(g, false); },
+      .def_property_readonly("history", [](const Game& g) { return seat_actions(g.history()); },
                              "Every action as (seat, Action), redeals included.")
       .def_property_readonly("hash", [](const Game& g) { return hash(g.state()); }, "A 64-bit hash of the position.")
       .def_property_readonly("result", [](const Game& g) {
