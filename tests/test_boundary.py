@@ -150,6 +150,7 @@ def test_seeds_outside_the_range_are_refused_everywhere(seed: int) -> None:
         lambda: dz.Match(seed=seed),
         lambda: dz.sample_worlds(game, 0, 1, seed=seed),
         lambda: dz.playout(game, seed=seed),
+        lambda: dz.rollouts(game, seed=seed),
     ]
     for call in calls:
         with pytest.raises(ValueError, match=r"seed must be in 0\.\.2\*\*64-1"):
@@ -167,6 +168,7 @@ def test_seeds_at_the_ends_of_the_range_work_everywhere(seed: int) -> None:
     assert Game.from_record(game.to_record()).seed == seed
     assert len(dz.sample_worlds(game, 0, 2, seed=seed)) == 2
     dz.playout(game, seed=seed)
+    assert dz.rollouts(game, seed=seed, copies=2).shape == (2, 3)
     assert len(dz.selfplay(2, seed=seed)) == 2
 
 

@@ -631,6 +631,9 @@ def test_uninitialised_values_are_refused_wherever_they_are_passed() -> None:
         lambda: dz.encode.observation_batch([game]), lambda: dz.solve(game), lambda: dz.sample_worlds(game, 0, 1),
         lambda: dz.ActionSpace().mask(game), lambda: dz.can_play("3", move),
         lambda: game.phase, lambda: game.legal_actions(), lambda: game.step("pass"), lambda: Game.copy(game),
+        lambda: dz.rollouts(game), lambda: dz.rollouts([Game(1), game]), lambda: dz.ActionSpace().step(game, 0),
+        lambda: game.infoset(0), lambda: game.infoset_key(0),
+        lambda: Game(1).infoset(0) == dz.Infoset.__new__(dz.Infoset),
     ]
     for call in calls:
         with pytest.raises(TypeError, match="object is not initialised"):
@@ -670,6 +673,11 @@ def test_wrong_types_are_named_in_the_projects_words() -> None:
         lambda: dz._core.selfplay_run(1, [None] * 3).apply([0], [3]),
         lambda: Cards.__new__(Cards).__setstate__("x"), lambda: Rules.__new__(Rules).__setstate__(()),
         lambda: Move.__new__(Move).__setstate__([1]), lambda: game.step(3),
+        lambda: dz.rollouts("x"), lambda: dz.rollouts([game, 1]), lambda: dz.rollouts(game, copies=1.0),
+        lambda: dz.rollouts(game, seat="0"), lambda: dz.rollouts(game, threads=None),
+        lambda: dz.ActionSpace().step("x", 0), lambda: dz.ActionSpace().step(game, "0"),
+        lambda: dz.ActionSpace().step(game, 0, stand_in_id=0.0), lambda: game.infoset("0"),
+        lambda: game.infoset_key(None),
     ]
     for call in calls:
         with pytest.raises(TypeError) as caught:

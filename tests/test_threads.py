@@ -154,3 +154,26 @@ def test_selfplay_from_threads_equals_serial() -> None:
         for name in fields:
             a, b = getattr(got, name), getattr(want, name)
             assert (a is None and b is None) or np.array_equal(a, b), name
+
+
+def test_rollouts_from_many_threads_match_serial() -> None:
+    # rollouts releases the GIL and runs threads of its own: Python threads calling it at
+    # once, each on threads of its own, while another plays games in Python, get the
+    # serial arrays.
+    games = [Game(seed) for seed in range(6)]
+    for game in games:
+        for i in range(8):
+            game.step(dz.choose_action(game, "random", i))
+    serial = [dz.rollouts(games, "random", seed=s, copies=40, seat=s % 3) for s in range(THREADS)]
+
+    def stepper() -> None:
+        for game in [g.copy() for g in games]:
+            while game.phase != "over":
+                game.step(dz.choose_action(game, "random", 1))
+
+    jobs: list[Callable[[], Any]] = [
+        lambda s=s: dz.rollouts(games, "random", seed=s, copies=40, seat=s % 3, threads=2) for s in range(THREADS)
+    ]
+    results = run_concurrently([*jobs, stepper])
+    for s in range(THREADS):
+        assert (results[s] == serial[s]).all()

@@ -16,6 +16,7 @@
 #include "bindings/errors.hpp"
 #include "bindings/pybind_private.hpp"
 #include "game/game.hpp"
+#include "game/infoset.hpp"
 #include "game/reading.hpp"
 #include "learn/action_space.hpp"
 #include "play/ismcts.hpp"
@@ -54,6 +55,7 @@ DDZ_CONSTRUCTED_CASTER(ddz::Move);
 DDZ_CONSTRUCTED_CASTER(ddz::Action);
 DDZ_CONSTRUCTED_CASTER(ddz::Settlement);
 DDZ_CONSTRUCTED_CASTER(ddz::Game);
+DDZ_CONSTRUCTED_CASTER(ddz::Infoset);
 DDZ_CONSTRUCTED_CASTER(ddz::ActionSpace);
 DDZ_CONSTRUCTED_CASTER(ddz::SolveResult);
 DDZ_CONSTRUCTED_CASTER(ddz::IsmctsResult);

@@ -82,6 +82,24 @@ py::array_t<std::int64_t> legal_id_array(const ActionSpace& space, py::handle ga
   return out;
 }
 
+// Applies the legal action that the ids name (legal_action_of) and returns it.
+py::object step_by_id(const ActionSpace& space, py::handle game_obj, py::handle id_obj, py::handle stand_in_obj) {
+  Game& game = game_arg(game_obj);
+  space_game(space, game_obj);  // the space's rules
+  const int id = id_arg(space, id_obj);
+  const int stand_ins = space.rules().wild > 1 ? ActionSpace::kStandInIds * ActionSpace::kStandInIds : ActionSpace::kStandInIds;
+  const auto stand_in = static_cast<int>(int_arg(stand_in_obj, "stand_in_id", 0, stand_ins - 1));
+  const std::optional<Action> a = legal_action_of(space, game, id, stand_in);
+  if (!a) {
+    std::string why = "id " + std::to_string(id) + " (" + action_repr(space.action(id)) + ")";
+    if (stand_in) why += " with stand-in id " + std::to_string(stand_in);
+    const std::string check = space.rules().wild ? "" : game.check(space.action(id));
+    raise(ErrorKind::IllegalAction, why + " is not legal now" + (check.empty() ? "" : ": " + check));
+  }
+  game.apply_legal(*a);
+  return interned(*a);
+}
+
 // Ids of MOVE_DTYPE rows; an empty row (cards 0) is a pass.
 py::array_t<std::int64_t> ids_of_rows(const ActionSpace& space, py::handle rows) {
   const std::vector<Move> moves = from_array(rows, "moves");
@@ -215,6 +233,10 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
            "The ids of game.legal_actions(), in that order (int64; under wild-card rules, of their combinations).")
       .def("legal_stand_in_ids", &legal_stand_in_id_array, py::arg("game"),
            "The stand-in ids of game.legal_actions(), in that order (int64; 0 for natural moves and other actions).")
+      .def("step", &step_by_id, py::arg("game"), py::arg("id"), py::arg("stand_in_id") = 0,
+           "Takes the legal action of `game` that `id` names (under wild-card rules with `stand_in_id`: the pairs of\n"
+           "legal_ids and legal_stand_in_ids) and returns it; IllegalActionError, the game unchanged, when no legal\n"
+           "action has those ids now.")
       .def("ids", &ids_of_rows, py::arg("moves"), "The ids (int64) of MOVE_DTYPE rows; an empty row (cards 0) is pass.")
       .def("moves", &rows_of_ids, py::arg("ids"), "MOVE_DTYPE rows of ids of moves; pass gives an empty row.")
       .def("__repr__", &space_repr)

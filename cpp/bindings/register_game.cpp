@@ -1,13 +1,18 @@
-// `Game`, `Action`, `Settlement` and `score`: a hand of play for Python. The rules of play
-// live in game.cpp and the text forms in notation.cpp; this file converts and reports.
+// `Game`, `Action`, `Settlement`, `Infoset` and `score`: a hand of play for Python. The
+// rules of play live in game.cpp and the text forms in notation.cpp; this file converts
+// and reports.
 // Records are Python's (record.py), built on `Game.deals` and `Game.origin`.
 #include <pybind11/native_enum.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdio>
+#include <iterator>
 
 #include "bindings/convert.hpp"
 #include "game/game.hpp"
+#include "game/infoset.hpp"
 #include "game/record.hpp"
 #include "game/seat_view.hpp"
 #include "rules/move_checks.hpp"
@@ -111,53 +116,98 @@ py::object optional_move_obj(const Move& m) { return m.cards ? interned(m) : py:
 
 Stake stake_of(const Game& g) { return stake_so_far(g.state(), g.rules()); }
 
-py::list history_list(const Game& g, bool current_deal_only) {
+// history[from..] as (seat, Action) pairs, the Actions shared (a history is read often).
+py::list seat_actions(const std::vector<SeatAction>& history, std::size_t from = 0) {
   py::list out;
-  for (const SeatAction& sa : g.history(current_deal_only)) out.append(py::make_tuple(sa.seat, sa.action));
+  for (std::size_t i = from; i < history.size(); ++i) out.append(py::make_tuple(history[i].seat, interned(history[i].action)));
   return out;
-}
-
-py::dict seat_view_dict(const Game& g, py::handle seat_obj) {
-  const State& s = g.state();
-  const int seat = seat_from(seat_obj, s.seats, "seat");
-  py::dict o;
-  o["seat"] = seat;
-  o["phase"] = phase_name(s.phase);
-  o["to_move"] = s.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(s.to_move));
-  o["landlord"] = optional_seat(s.landlord);
-  o["wild_rank"] = wild_obj(s.wild);
-  o["wild_ranks"] = wild_tuple(s.wild);
-  o["hand"] = Cards{s.hands[static_cast<std::size_t>(seat)]};
-  py::list sizes, played;
-  for (int i = 0; i < s.seats; ++i) {
-    sizes.append(total(s.hands[static_cast<std::size_t>(i)]));
-    played.append(Cards{s.played[static_cast<std::size_t>(i)]});
-  }
-  o["hand_sizes"] = py::tuple(sizes);
-  o["played"] = py::tuple(played);
-  o["last"] = optional_move_obj(s.last);
-  o["last_by"] = optional_seat(s.last_by);
-  o["kitty"] = seat_view(s, seat).kitty_shown ? py::cast(Cards{s.kitty}) : py::object(py::none());
-  py::dict bidding;
-  bidding["first_bidder"] = int{s.first_bidder};
-  bidding["high_bid"] = int{s.high_bid};
-  bidding["high_bidder"] = optional_seat(s.high_bidder);
-  bidding["robs"] = int{s.robs};
-  bidding["redeals"] = s.redeals;
-  o["bidding"] = bidding;
-  const Stake stake = stake_of(g);
-  o["base"] = stake.base;
-  o["bombs"] = int{s.bombs};
-  o["rockets"] = int{s.rockets};
-  o["multiplier"] = stake.multiplier;
-  o["history"] = history_list(g, true);  // this deal's actions
-  return o;
 }
 
 py::tuple hands_tuple(const std::array<Mask, kMaxSeats>& hands, int seats) {
   py::tuple out(static_cast<std::size_t>(seats));
   for (int i = 0; i < seats; ++i) out[static_cast<std::size_t>(i)] = Cards{hands[static_cast<std::size_t>(i)]};
   return out;
+}
+
+// The hand size of seat `i` as the information set knows it: its known cards and its
+// unknown ones.
+int hand_size(const Infoset& v, int i) {
+  const auto k = static_cast<std::size_t>(i);
+  return total(v.known.hands[k]) + v.cards.unknown_slots[k];
+}
+
+py::dict bidding_dict(const Infoset& v) {
+  const State& s = v.known;
+  py::dict bidding;
+  bidding["first_bidder"] = int{s.first_bidder};
+  bidding["high_bid"] = int{s.high_bid};
+  bidding["high_bidder"] = optional_seat(s.high_bidder);
+  bidding["robs"] = int{s.robs};
+  bidding["redeals"] = s.redeals;
+  return bidding;
+}
+
+// The attributes of an Infoset, and the keys of its dict (Game.seat_view): one table.
+struct InfosetField {
+  const char* name;
+  py::object (*get)(const Infoset&);
+  const char* doc;
+};
+
+const InfosetField kInfosetFields[] = {
+    {"seat", [](const Infoset& v) -> py::object { return py::int_(v.seat); }, "The seat whose knowledge this is."},
+    {"phase", [](const Infoset& v) { return phase_name(v.known.phase); }, "'bidding', 'playing' or 'over'."},
+    {"to_move", [](const Infoset& v) { return v.known.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(v.known.to_move)); },
+     "The seat to move, None once the hand is over."},
+    {"landlord", [](const Infoset& v) { return optional_seat(v.known.landlord); }, "The landlord's seat, or None."},
+    {"wild_rank", [](const Infoset& v) { return wild_obj(v.known.wild); }, "The wild rank, None, or the pair of them (laizi2)."},
+    {"wild_ranks", [](const Infoset& v) -> py::object { return wild_tuple(v.known.wild); }, "The wild ranks, lowest first."},
+    {"hand", [](const Infoset& v) { return py::cast(Cards{v.cards.hand}); }, "The seat's own cards."},
+    {"hand_sizes", [](const Infoset& v) -> py::object {
+       py::tuple out(static_cast<std::size_t>(v.known.seats));
+       for (int i = 0; i < v.known.seats; ++i) out[static_cast<std::size_t>(i)] = py::int_(hand_size(v, i));
+       return out;
+     }, "How many cards each seat holds."},
+    {"played", [](const Infoset& v) -> py::object { return hands_tuple(v.known.played, v.known.seats); }, "The cards each seat has played."},
+    {"last", [](const Infoset& v) { return optional_move_obj(v.known.last); }, "The move to beat, or None."},
+    {"last_by", [](const Infoset& v) { return optional_seat(v.known.last_by); }, "Who played it, or None."},
+    {"kitty", [](const Infoset& v) { return v.cards.kitty_shown ? py::cast(Cards{v.known.kitty}) : py::object(py::none()); },
+     "The kitty once the landlord has taken it, else None."},
+    {"bidding", [](const Infoset& v) -> py::object { return bidding_dict(v); },
+     "The auction: a dict of first_bidder, high_bid, high_bidder, robs and redeals."},
+    {"base", [](const Infoset& v) -> py::object { return py::int_(stake_so_far(v.known, v.rules).base); }, "The base stake so far."},
+    {"bombs", [](const Infoset& v) -> py::object { return py::int_(v.known.bombs); }, "Bombs played."},
+    {"rockets", [](const Infoset& v) -> py::object { return py::int_(v.known.rockets); }, "Rockets played."},
+    {"multiplier", [](const Infoset& v) -> py::object { return py::int_(stake_so_far(v.known, v.rules).multiplier); },
+     "2 to the bombs and rockets played (capped by max_multiplier)."},
+    {"history", [](const Infoset& v) -> py::object { return seat_actions(v.history, v.deal_start); }, "This deal's actions as (seat, Action) pairs."},
+};
+
+constexpr std::size_t kNumInfosetFields = std::size(kInfosetFields);
+
+// The dict's keys, made once: a dict built at every node of a search should not build
+// its keys' strings again.
+const std::array<py::object, kNumInfosetFields>& infoset_field_names() {
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<std::array<py::object, kNumInfosetFields>> storage;
+  return storage.call_once_and_store_result([] {
+    std::array<py::object, kNumInfosetFields> names;
+    for (std::size_t i = 0; i < kNumInfosetFields; ++i) names[i] = py::reinterpret_steal<py::object>(PyUnicode_InternFromString(kInfosetFields[i].name));
+    return names;
+  }).get_stored();
+}
+
+py::dict infoset_dict(const Infoset& v) {
+  const auto& names = infoset_field_names();
+  py::dict out;
+  for (std::size_t i = 0; i < kNumInfosetFields; ++i) out[names[i]] = kInfosetFields[i].get(v);
+  return out;
+}
+
+std::string infoset_repr(const Infoset& v) {
+  char key[19];
+  std::snprintf(key, sizeof key, "0x%016llx", static_cast<unsigned long long>(v.key));
+  return "<Infoset of seat " + std::to_string(v.seat) + ", " + kPhaseNames[static_cast<int>(v.known.phase)] + ", hand " +
+         to_text(v.cards.hand) + ", key " + key + ">";
 }
 
 // (hands, kitty, wild rank or None, or the pair of wild ranks) of each deal.
@@ -187,9 +237,10 @@ py::dict origin(const Game& g) {
   return o;
 }
 
-// A game loop calls legal_actions, step and phase on every turn: those three use
-// CPython's fast calling conventions directly, since pybind11's general dispatcher costs
-// more than the work. Errors leave as the same typed exceptions.
+// A game loop calls legal_actions, step and phase on every turn, and a search calls
+// infoset_key or infoset at every node: those use CPython's fast calling conventions
+// directly, since pybind11's general dispatcher costs more than the work. Errors leave
+// as the same typed exceptions.
 Game& game_of(PyObject* self) { return game_arg(self, "self"); }
 
 PyObject* fast_legal_actions(PyObject* self, PyObject* /*unused*/) {
@@ -213,6 +264,21 @@ PyObject* fast_phase(PyObject* self, void* /*closure*/) {
   return guarded([&] { return phase_name(game_of(self).state().phase); });
 }
 
+// A search asks for a key or an information set at every node.
+PyObject* fast_infoset_key(PyObject* self, PyObject* seat) {
+  return guarded([&] {
+    const Game& game = game_of(self);
+    return py::object(py::int_(infoset_key(game, seat_from(seat, game.state().seats, "seat"))));
+  });
+}
+
+PyObject* fast_infoset(PyObject* self, PyObject* seat) {
+  return guarded([&] {
+    const Game& game = game_of(self);
+    return py::cast(infoset(game, seat_from(seat, game.state().seats, "seat")));
+  });
+}
+
 void add_fast_members(py::class_<Game>& cls) {
   auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   static PyMethodDef legal{"legal_actions", &fast_legal_actions, METH_NOARGS,
@@ -220,7 +286,14 @@ void add_fast_members(py::class_<Game>& cls) {
   static PyMethodDef step{"step", &fast_step, METH_O,
                           "step($self, action, /)\n--\n\nTakes an Action, a Move or action text (\"pass\", \"bid 2\", cards)."};
   static PyGetSetDef phase{"phase", &fast_phase, nullptr, "'bidding', 'playing' or 'over'.", nullptr};
-  for (PyMethodDef* def : {&legal, &step}) {
+  static PyMethodDef key{"infoset_key", &fast_infoset_key, METH_O,
+                         "infoset_key($self, seat, /)\n--\n\nA 64-bit key of what `seat` knows: the same for every world "
+                         "sample_worlds draws for the seat, different (but for a 64-bit collision) when anything the seat "
+                         "knows differs. Game.infoset(seat).key, without the object."};
+  static PyMethodDef view{"infoset", &fast_infoset, METH_O,
+                          "infoset($self, seat, /)\n--\n\nWhat `seat` knows, as an immutable, hashable Infoset; equal in "
+                          "every world of the seat."};
+  for (PyMethodDef* def : {&legal, &step, &key, &view}) {
     cls.attr(def->ml_name) = py::reinterpret_steal<py::object>(PyDescr_NewMethod(type, def));
   }
   cls.attr("phase") = py::reinterpret_steal<py::object>(PyDescr_NewGetSet(type, &phase));
@@ -345,6 +418,26 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
         "The settlement arithmetic alone (docs/rules.md \"Scoring\"), for tables run elsewhere. Exact: counts the decks\n"
         "cannot hold (more than 13 bombs a deck, more than one rocket) are refused.");
 
+  auto infoset_class = bound_class<Infoset>(m, "Infoset", R"doc(What one seat knows of a hand (immutable, hashable): Game.infoset(seat).
+
+Its hand, what it knows of the other hands (their sizes, the cards played, the kitty once
+shown), the public state, every action of the hand and the rules; nothing it cannot see.
+Every world sample_worlds draws for the seat has an equal Infoset, with the same `key`
+(Game.infoset_key); infosets that differ in anything the seat knows are unequal. The
+attributes are those of the dict Game.seat_view gives (to_dict()), read when asked.)doc");
+  for (const InfosetField& f : kInfosetFields) infoset_class.def_property_readonly(f.name, f.get, f.doc);
+  infoset_class
+      .def_property_readonly("key", [](const Infoset& v) { return v.key; }, "The 64-bit key: Game.infoset_key(seat).")
+      .def("to_dict", &infoset_dict, "The attributes as a dict: what Game.seat_view(seat) gives.")
+      .def("__eq__", [](const Infoset& a, py::handle b) -> py::object {
+            if (!py::isinstance<Infoset>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            return py::bool_(a == value_of<Infoset>(b));
+          })
+      .def("__hash__", [](const Infoset& v) { return static_cast<py::ssize_t>(v.key >> 1); })
+      .def("__copy__", [](const Infoset& v) { return v; })
+      .def("__deepcopy__", [](const Infoset& v, py::handle) { return v; }, py::arg("memo"))
+      .def("__repr__", &infoset_repr);
+
   bound_class<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
 
 Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
@@ -402,7 +495,7 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_property_readonly("redeals", [](const Game& g) { return g.state().redeals; })
       .def_property_readonly("rules", &Game::rules)
       .def_property_readonly("seed", &Game::seed)
-      .def_property_readonly("history", [](const Game& g) { return history_list(g, false); },
+      .def_property_readonly("history", [](const Game& g) { return seat_actions(g.history()); },
                              "Every action as (seat, Action), redeals included.")
       .def_property_readonly("hash", [](const Game& g) { return hash(g.state()); }, "A 64-bit hash of the position.")
       .def_property_readonly("result", [](const Game& g) {
@@ -427,8 +520,10 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def("copy", [](const Game& g) { return Game(g); })
       .def("__copy__", [](const Game& g) { return Game(g); })
       .def("__deepcopy__", [](const Game& g, py::handle) { return Game(g); }, py::arg("memo"))
-      .def("seat_view", &seat_view_dict, py::arg("seat"),
-           "What `seat` knows (docs/rules.md, \"What a seat knows\") with the public state of the hand, as a dict.")
+      .def("seat_view", [](const Game& g, py::handle seat) { return infoset_dict(infoset(g, seat_from(seat, g.state().seats, "seat"))); },
+           py::arg("seat"),
+           "What `seat` knows (docs/rules.md, \"What a seat knows\") with the public state of the hand, as a dict:\n"
+           "infoset(seat).to_dict().")
       .def("__repr__", [](const Game& g) {
             const State& s = g.state();
             std::string hands;

@@ -1,4 +1,5 @@
-// Search support for Python: determinized worlds, the exact endgame solver and playouts.
+// Search support for Python: determinized worlds, the exact endgame solver, playouts and
+// batch rollouts.
 // Each call checks its arguments, then runs in C++ with the GIL released.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -8,6 +9,7 @@
 #include "bindings/convert.hpp"
 #include "play/ismcts.hpp"
 #include "play/playout.hpp"
+#include "play/rollouts.hpp"
 #include "search/solver.hpp"
 #include "search/worlds.hpp"
 
@@ -21,6 +23,39 @@ constexpr long long kMaxTableMegabytes = 1 << 16;
 constexpr double kMaxSeconds = 1e9;
 constexpr long long kMaxSimulations = 1'000'000'000'000;
 constexpr double kMaxExploration = 1e6;  // about 31 years: beyond any search, inside any clock
+constexpr long long kMaxRollouts = 100'000'000;  // rows of one batch: 3.2 GB of payouts at most
+
+// The games of a batch: one Game, or a sequence of them (a list from sample_worlds),
+// copied, so that another thread may step them while the batch plays. `copies` is checked
+// against the batch's size before anything is copied.
+std::vector<Game> rollout_games(py::handle games, long long copies) {
+  if (is_exactly<Game>(games) || py::isinstance<Game>(games)) return {value_of<Game>(games)};
+  if (!py::isinstance<py::sequence>(games) || py::isinstance<py::str>(games)) {
+    throw py::type_error("games must be a Game or a sequence of Games, not " + type_name(games));
+  }
+  const auto items = py::list(py::reinterpret_borrow<py::object>(games));  // a copy: reading it runs no user code
+  if (!items.empty() && static_cast<long long>(items.size()) > kMaxRollouts / copies) {
+    throw py::value_error("len(games) x copies: at most " + std::to_string(kMaxRollouts) + " rollouts a call");
+  }
+  std::vector<Game> out;
+  out.reserve(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!is_exactly<Game>(items[i]) && !py::isinstance<Game>(items[i])) {
+      throw py::type_error("games[" + std::to_string(i) + "] must be a Game, not " + type_name(items[i]));
+    }
+    out.push_back(value_of<Game>(items[i]));
+  }
+  return out;
+}
+
+// The payouts as a NumPy array of rows x seats.
+py::array_t<std::int64_t> payouts_array(const RolloutPayouts& r) {
+  const auto seats = static_cast<py::ssize_t>(r.seats);
+  const py::ssize_t rows = seats ? static_cast<py::ssize_t>(r.payouts.size()) / seats : 0;
+  py::array_t<std::int64_t> out({rows, seats});
+  std::copy(r.payouts.begin(), r.payouts.end(), out.mutable_data());
+  return out;
+}
 
 py::object outcome_obj(Outcome o) {
   if (o == Outcome::Unknown) return py::none();
@@ -162,6 +197,40 @@ Cowling, Powley and Whitehouse 2012): each simulation deals the cards that seat 
 afresh (as sample_worlds), walks one tree of that seat's information set, and plays on by
 the built-in `rollout` policy. Root-parallel on `threads`; the same seed, budget and
 threads give the same result. Raises ValueError for a hand that is over.)doc");
+
+  m.def("rollouts", [](py::handle games_obj, py::handle policy, py::handle seed, py::handle threads, py::handle copies,
+                       py::handle seat) {
+          RolloutOptions o;
+          o.copies = int_arg(copies, "copies", 1, kMaxRollouts);
+          std::vector<Game> games = rollout_games(games_obj, o.copies);
+          const int seats = games.empty() ? 3 : games.front().state().seats;
+          o.policies = policies_arg(policy, seats);
+          o.seed = seed_arg(seed);
+          o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
+          o.seat = seat.is_none() ? -1 : seat_from(seat, seats, "seat");
+          for (std::size_t g = 0; g < games.size(); ++g) {
+            if (g == 0 || !(games[g].rules() == games[g - 1].rules())) check_policies(o.policies, games[g].rules());  // NetworkError
+          }
+          if (auto why = rollouts_error(games, o); !why.empty()) throw py::value_error(why);
+          RolloutPayouts r;
+          {
+            py::gil_scoped_release release;
+            r = rollouts(std::move(games), o);
+          }
+          return payouts_array(r);
+        }, py::arg("games"), py::arg("policy") = "random", py::kw_only(), py::arg("seed") = 0, py::arg("threads") = 1,
+        py::arg("copies") = 1, py::arg("seat") = py::none(),
+        R"doc(Plays games to the end by a built-in policy and returns their payouts: an int64 array
+of len(games) x copies rows (one Game counts as a list of one), one column per seat.
+
+Row r plays copy r % copies of games[r // copies]. With `seat`, each row first deals the
+cards that seat cannot see afresh (a world, as sample_worlds draws), so
+rollouts(game, copies=n, seat=s) values the position for seat s over n worlds; without,
+each row plays the game as it is. `policy` is one built-in policy name or one per seat.
+The games are copied, not changed, and play on `threads` threads without the GIL; row r
+draws only from its own stream of `seed`, so the same seed gives the same array whatever
+the threads. A void hand pays zero; a hand already over pays its result. The games
+must have the same number of seats; an empty batch gives shape (0, 0).)doc");
 
   m.def("playout", [](py::handle game_obj, py::handle policy, py::handle seed) {
           const Game& game = game_arg(game_obj);

@@ -294,13 +294,16 @@ void Game::redeal() {
   start(next_deal(), state_.first_bidder, -1);
 }
 
-std::vector<SeatAction> Game::history(bool current_deal_only) const {
-  auto first = taken_.begin();
-  if (current_deal_only) {
-    for (auto it = taken_.begin(); it != taken_.end(); ++it) {
-      if (it->redealt) first = it + 1;
-    }
+std::size_t Game::deal_start() const {
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < taken_.size(); ++i) {
+    if (taken_[i].redealt) start = i + 1;
   }
+  return start;
+}
+
+std::vector<SeatAction> Game::history(bool current_deal_only) const {
+  const auto first = taken_.begin() + static_cast<std::ptrdiff_t>(current_deal_only ? deal_start() : 0);
   std::vector<SeatAction> out;
   out.reserve(static_cast<std::size_t>(taken_.end() - first));
   for (auto it = first; it != taken_.end(); ++it) out.push_back({it->seat, it->action});

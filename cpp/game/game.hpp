@@ -191,6 +191,14 @@ class Game {
       if (!f(static_cast<int>(it->seat), it->action)) return;
     }
   }
+  // Calls f(seat, action) on every action since the first deal, oldest first: the whole
+  // history without copying it (an information set's key).
+  template <class F>
+  void visit_history(F&& f) const {
+    for (const Taken& t : taken_) f(static_cast<int>(t.seat), t.action);
+  }
+  // How many of the actions taken came before the current deal (redealt hands).
+  std::size_t deal_start() const;
   std::uint64_t seed() const { return seed_; }
   // How many actions have been applied since the first deal (undo takes them back).
   std::size_t actions_taken() const { return taken_.size(); }

@@ -23,6 +23,7 @@ struct SeatView {
   std::array<Mask, kMaxSeats> known{};  // per other seat, the cards it is known to hold
   std::array<int, kMaxSeats> unknown_slots{};  // per other seat, how many of its cards are unknown
   int kitty_slots = 0;                  // the face-down kitty's cards, while it is hidden
+  friend bool operator==(const SeatView&, const SeatView&) = default;
 };
 
 // `seat` must be a seat of the state (0..seats-1).

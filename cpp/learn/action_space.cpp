@@ -145,4 +145,20 @@ int ActionSpace::ids(const std::vector<Action>& actions, std::vector<int>& out) 
   return -1;
 }
 
+std::optional<Action> legal_action_of(const ActionSpace& space, const Game& game, int id, int stand_in_id) {
+  if (!space.rules().wild) {
+    // Without wild cards an id is one action: the game's own check says whether it is legal.
+    const Action a = space.action(id);
+    if (stand_in_id != 0 || !game.check(a).empty()) return std::nullopt;
+    return a;
+  }
+  thread_local std::vector<Action> legal;
+  game.legal_actions(legal);
+  for (const Action& a : legal) {
+    const int stand_in = a.type == ActionType::Play ? ActionSpace::stand_in_id(a.move, game.state().wild) : 0;
+    if (space.id(a) == id && stand_in == stand_in_id) return a;
+  }
+  return std::nullopt;
+}
+
 }  // namespace ddz

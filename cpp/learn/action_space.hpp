@@ -31,6 +31,7 @@
 // ids are those of laizi); envs/_table.py plays them as up to three steps.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "game/game.hpp"
@@ -83,5 +84,12 @@ class ActionSpace {
   MoveTable moves_;
   std::vector<Action> bidding_;
 };
+
+// The legal action of `game` that `id` names, with `stand_in_id` what its wild cards
+// stand in for (the pairs legal_ids and legal_stand_in_ids give; 0 for every action
+// without wild cards), or nothing when no legal action has those ids now (the hand is
+// over, an id of another phase, cards the hand does not hold). `id` must be an id of the
+// space and `game` under its rules: what a learner's policy picks, applied by id.
+std::optional<Action> legal_action_of(const ActionSpace& space, const Game& game, int id, int stand_in_id = 0);
 
 }  // namespace ddz

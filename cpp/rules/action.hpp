@@ -41,6 +41,7 @@ constexpr std::uint64_t action_hash(const Action& a) { return hash_of(a.move.car
 struct SeatAction {
   int seat;
   Action action;
+  friend bool operator==(const SeatAction&, const SeatAction&) = default;
 };
 
 }  // namespace ddz

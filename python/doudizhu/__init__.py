@@ -17,10 +17,11 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
   of a seed is dealt from :func:`game_seed` ``(seed, i)``, and :func:`choose_action` is
   the action a built-in policy (:data:`POLICIES`: ``"random"``, ``"heuristic"``,
   ``"fast_heuristic"``, ``"neural"``: the learned policy, :class:`Network`) plays in a game.
-- :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`, :func:`ismcts`: search
-  support (determinized worlds, the exact endgame solver, rollouts); an example bot in
-  :mod:`doudizhu.bots`.
-- :class:`ActionSpace`: fixed action ids and legal-action masks (:mod:`doudizhu.actions`,
+- :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`,
+  :func:`rollouts`, :func:`ismcts`: search support (determinized worlds, the exact endgame
+  solver, rollouts one at a time and in batches); :class:`Infoset` and
+  ``Game.infoset_key``: what a seat knows, hashable; an example bot in :mod:`doudizhu.bots`.
+- :class:`ActionSpace`: fixed action ids, legal-action masks and stepping by id (:mod:`doudizhu.actions`,
   with RLCard and OpenSpiel conversions); environments in :mod:`doudizhu.envs`.
 - :mod:`doudizhu.encode`: observations for learning (our own vector; DouZero's features).
 """
@@ -44,6 +45,7 @@ from ._core import (
     DoudizhuError,
     Game,
     IllegalActionError,
+    Infoset,
     IsmctsResult,
     Move,
     MoveError,
@@ -67,6 +69,7 @@ from ._core import (
     moves_to_array,
     playout,
     rank_name,
+    rollouts,
     sample_worlds,
     score,
     solve,
@@ -95,6 +98,7 @@ __all__ = [
     "Evaluation",
     "Game",
     "IllegalActionError",
+    "Infoset",
     "IsmctsResult",
     "Match",
     "Move",
@@ -128,6 +132,7 @@ __all__ = [
     "rank_name",
     "record",
     "render",
+    "rollouts",
     "sample_worlds",
     "score",
     "selfplay",

@@ -16,7 +16,14 @@ inline Mask cards(const char* text) {
   return p.cards;
 }
 
-inline Rules rules(const char* name) { return *preset(name); }
+inline Rules rules(const char* name) { return preset(name).value(); }
+
+// The standard rules with call-and-rob bidding (no preset has it).
+inline Rules call_rob_rules() {
+  Rules r;
+  r.bidding = Bidding::CallRob;
+  return r;
+}
 
 inline std::size_t leads(const char* hand, const Rules& r = Rules{}) {
   return legal_moves(cards(hand), nullptr, r).size();
