@@ -61,7 +61,7 @@ def test_interactive_play_with_a_scripted_player() -> None:
 
     assert main(["play", "--seed", "3"], out=out, read=read) == 0
     text = out.getvalue()
-    assert "your hand:" in text and "17 cards" in text and "stake: base" in text
+    assert "your hand:" in text and "17 cards" in text and "stake base" in text
     assert "not allowed:" in text
     assert re.search(r"payouts: you [+-]\d+", text)
 

@@ -75,10 +75,11 @@ def test_a_whole_hand_typed_at_the_keyboard() -> None:
     child.close()
     assert child.exitstatus == 0 and undone
     assert re.search(r"payouts: you [+-]\d+, seat 1 [+-]\d+, seat 2 [+-]\d+", final)
+    assert all("high bid" in s and "stake base" not in s for s in screens if "bidding, your turn" in s)
     in_play = [s for s in screens if "playing, your turn" in s]
     assert in_play, "the person never played a card"
     for screen in in_play:
-        assert "played so far:" in screen and "stake: base" in screen, screen
+        assert "played so far:" in screen and "stake base" in screen, screen
         assert re.search(r"\d+ bombs? so far", screen), screen
     assert any(re.search(r"you \((landlord|peasant)\)", s) for s in in_play)
 

@@ -182,11 +182,15 @@ def _outcome(game: Game) -> list[str]:
     return [f"over: {winner}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
 
 
-def _stake(game: Game) -> str:
+def stake_text(game: Game) -> str:
     """The stake so far: the auction's high bid until there is a landlord (no base yet)."""
     if game.phase == "bidding":
-        return f"bidding: high bid {game.bid_value or 'none yet'}"
-    return f"{game.phase}: stake base {game.bid_value} x {game.multiplier}"
+        return f"high bid {game.bid_value or 'none yet'}"
+    return f"stake base {game.bid_value} x {game.multiplier}"
+
+
+def _stake(game: Game) -> str:
+    return f"{game.phase}: {stake_text(game)}"
 
 
 def game_svg(game: Game, seat: int | None = None) -> str:
@@ -234,4 +238,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "svg", "wild_names", "wild_ranks"]
+__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "stake_text", "svg", "wild_names",
+           "wild_ranks"]

@@ -20,7 +20,7 @@ from typing import TextIO
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed
 from .bots import Bot
 from .lockstep import choose
-from .render import role, wild_names
+from .render import role, stake_text, wild_names
 
 HUMAN = 0
 LEGEND = "cards: 3-9, T (ten, '10' works too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
@@ -80,8 +80,7 @@ def screen(game: Game, options: Options) -> str:
     view = game.seat_view(HUMAN)
     bombs = view["bombs"] + view["rockets"]
     lines = [
-        f"--- {game.phase}, your turn --- stake: base {view['base']} x {view['multiplier']}"
-        f" ({plural(bombs, 'bomb')} so far)",
+        f"--- {game.phase}, your turn --- {stake_text(game)} ({plural(bombs, 'bomb')} so far)",
     ]
     for seat, size in enumerate(view["hand_sizes"]):
         lines.append(f"  {_who(game, seat, options):<20} {plural(size, 'card'):>8}")
