@@ -44,10 +44,10 @@ inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 5> kPolicyN
 
 // The ISMCTS policy's search (ismcts.hpp): simulations a decision, UCB's constant, the kind
 // of its rollout policy (a neural one plays the policy's `network`, without the endgame
-// search), threads. The defaults are the built-in "ismcts": about KMS ms a decision on
-// one core of the machine of bench/RESULTS.md ("ISMCTS").
+// search), threads. The defaults are the built-in "ismcts": 70 ms a decision on average
+// (CPU time, one core; bench/RESULTS.md, "ISMCTS").
 struct SearchParams {
-  std::int64_t simulations = 1000;
+  std::int64_t simulations = 2000;
   double exploration = 0.7;
   PolicyKind rollout = PolicyKind::FastHeuristic;
   int threads = 1;

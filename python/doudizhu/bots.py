@@ -174,7 +174,7 @@ class ISMCTS:
 
     name = __builtin_policy__ = "ismcts"
 
-    def __init__(self, simulations: int = 1000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
+    def __init__(self, simulations: int = 2000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
                  seed: int = 0, threads: int = 1, endgame: bool = True) -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
         self.endgame = bool(endgame)
