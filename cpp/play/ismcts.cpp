@@ -49,6 +49,7 @@ constexpr std::uint32_t kUntried = std::numeric_limits<std::uint32_t>::max();
 // expanding every legal action, 0.458 widened and expanding the rollout policy's choice
 // first; bench/RESULTS.md, "ISMCTS").
 constexpr double kWidening = 1.0;
+constexpr double kConfidence = 1.0;  // beats_plan's
 
 // +1 when `seat`'s side won the hand, -1 when it lost, 0 for a void hand.
 double result_for(const Settlement& r, int seat) {
@@ -215,6 +216,19 @@ std::string search_options_error(const IsmctsOptions& o) {
   return {};
 }
 
+// Whether the search's best action beats `planned`, the heuristic's plan, by more than
+// kConfidence standard errors of the difference of their means (a result in [-1, 1] has a
+// standard deviation of at most 1): the plan stands unless the search clearly finds
+// better. Measured against the heuristic at 1000 simulations a move (douzero preset, 200
+// deals, roles swapped): WP 0.472 (0.432-0.513) playing the search's best, 0.557
+// (0.521-0.594) with the plan standing.
+bool beats_plan(const IsmctsResult& r, std::size_t planned) {
+  if (r.best == planned) return false;
+  if (r.visits[planned] == 0) return false;  // a budget below the actions: no evidence against the plan
+  const double spread = std::sqrt(1.0 / static_cast<double>(r.visits[r.best]) + 1.0 / static_cast<double>(r.visits[planned]));
+  return r.value[r.best] - r.value[planned] > kConfidence * spread;
+}
+
 }  // namespace
 
 IsmctsOptions ismcts_options(const Policy& policy, std::uint64_t seed) {
@@ -242,8 +256,9 @@ std::size_t choose_ismcts(const Policy& policy, const Game& game, const std::vec
   if (legal.size() == 1) return 0;
   if (game.state().phase == Phase::Bidding) return choose_heuristic(game, legal);
   const IsmctsResult r = ismcts(game, ismcts_options(policy, rng.next()));
-  const auto best = static_cast<std::size_t>(std::find(legal.begin(), legal.end(), r.actions[r.best]) - legal.begin());
-  return policy.endgame == Endgame::Search ? search_endgame(game, legal, best) : best;
+  const std::size_t planned = choose_heuristic(game, legal, Endgame::Plan);  // r.actions is legal, in order
+  const std::size_t chosen = beats_plan(r, planned) ? r.best : planned;
+  return policy.endgame == Endgame::Search ? search_endgame(game, legal, chosen) : chosen;
 }
 
 IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {

@@ -9,8 +9,9 @@
 // (the search is the heuristic's whole tail), for data generation and learners'
 // opponents. `Neural` plays a learned network (network.hpp): the legal action of highest
 // value, and its bid network's best bid (the heuristic's bid where the file has none).
-// `Ismcts` searches each play by information-set Monte-Carlo tree search (ismcts.hpp) and
-// bids as the heuristic does.
+// `Ismcts` searches each play by information-set Monte-Carlo tree search (ismcts.hpp),
+// keeping the heuristic's plan unless the search clearly finds better, and bids as the
+// heuristic does.
 // Policies are functions of (game, legal actions, rng) with no state of their own but
 // the neural policy's read-only weights, so one may serve many threads.
 #pragma once
@@ -44,10 +45,10 @@ inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 5> kPolicyN
 
 // The ISMCTS policy's search (ismcts.hpp): simulations a decision, UCB's constant, the kind
 // of its rollout policy (a neural one plays the policy's `network`, without the endgame
-// search), threads. The defaults are the built-in "ismcts": 70 ms a decision on average
-// (CPU time, one core; bench/RESULTS.md, "ISMCTS").
+// search), threads. The defaults are the built-in "ismcts": about 35 ms of CPU a decision
+// on average on one core (bench/RESULTS.md, "ISMCTS").
 struct SearchParams {
-  std::int64_t simulations = 2000;
+  std::int64_t simulations = 1000;
   double exploration = 0.7;
   PolicyKind rollout = PolicyKind::FastHeuristic;
   int threads = 1;
@@ -95,8 +96,10 @@ std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal,
 // solver, `planned` among equals; `planned` otherwise.
 std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned);
 
-// The ISMCTS policy's choice (ismcts.cpp): the action its search simulates most, seeded
-// from `rng`; the heuristic's bid while bidding.
+// The ISMCTS policy's choice (ismcts.cpp): the heuristic's planned action unless the action
+// its search simulates most has a clearly higher mean result (ismcts.cpp, beats_plan), the
+// search seeded from `rng`; then the endgame search with `endgame`; the heuristic's bid
+// while bidding.
 std::size_t choose_ismcts(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng);
 
 // The index in `legal` (non-empty) of the action the policy plays.

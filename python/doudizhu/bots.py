@@ -166,15 +166,16 @@ class ISMCTS:
     with parameters of one's own (docs/guide/search.md): at each play ``simulations``
     simulations (:func:`doudizhu.ismcts`), each on a deal of the hidden cards drawn from what
     the seat knows, played on by the built-in ``rollout`` policy (any but ISMCTS); the
-    action simulated most is played, and with ``endgame`` the heuristic's endgame search
-    then checks it once 18 cards or fewer are left. Bids as the heuristic. Runs in C++
+    heuristic's planned action is played unless the action simulated most has a mean result
+    higher by more than one standard error of the difference, and with ``endgame`` the
+    heuristic's endgame search then checks it once 18 cards or fewer are left. Bids as the heuristic. Runs in C++
     wherever a policy is taken; deterministic: ``act`` searches from ``seed`` and the number
     of actions taken, ``selfplay`` and ``evaluate`` from their own seeded stream. Parameters
     are checked where the bot is first used (TypeError, ValueError naming the one refused)."""
 
     name = __builtin_policy__ = "ismcts"
 
-    def __init__(self, simulations: int = 2000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
+    def __init__(self, simulations: int = 1000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
                  seed: int = 0, threads: int = 1, endgame: bool = True) -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
         self.endgame = bool(endgame)

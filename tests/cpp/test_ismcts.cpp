@@ -164,3 +164,22 @@ TEST(ismcts_policy_refuses_an_ismcts_rollout_and_bad_parameters) {
   CHECK(!search_params_error(threads).empty());
   CHECK(search_params_error(Policy{PolicyKind::Heuristic}).empty());
 }
+
+TEST(ismcts_policy_leaves_the_plan_only_for_a_clearly_better_action) {
+  // The peasant to move wins only by leading its king (solve_moves says so); the heuristic's
+  // plan leads the tens, which the search values far lower: the search overrules the plan.
+  const Game lead_king = Game::from_position({cards("7AA"), cards("TTK2"), cards("6J")}, 0, 1, Move{}, -1, Rules{});
+  const std::vector<Action> legal = lead_king.legal_actions();
+  const MovesResult solved = solve_moves(lead_king.state(), Rules{}, SolveOptions{});
+  Policy p = small_ismcts(500);
+  p.endgame = Endgame::Plan;  // the search's choice alone, not the endgame solver's
+  Rng rng(1);
+  const std::size_t plan = choose_heuristic(lead_king, legal, Endgame::Plan), chosen = choose(p, lead_king, legal, rng);
+  CHECK(solved.moves[plan].outcome == Outcome::Loss && solved.moves[chosen].outcome == Outcome::Win);
+  // One simulation is no evidence against the plan: it stands.
+  const Game g = after_auction(4);
+  const std::vector<Action> opening = g.legal_actions();
+  Policy one = small_ismcts(1);
+  one.endgame = Endgame::Plan;
+  CHECK_EQ(choose(one, g, opening, rng), choose_heuristic(g, opening, Endgame::Plan));
+}
