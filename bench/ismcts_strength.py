@@ -1,25 +1,36 @@
 #!/usr/bin/env python
-"""Speed and strength of the core's information-set MCTS (``doudizhu.ismcts``).
+"""Speed and strength of the core's information-set MCTS (``doudizhu.ismcts``, the policy
+``"ismcts"``).
 
-    python bench/ismcts_strength.py [--positions N] [--budgets 30,100,300,1000]
-                                    [--deals D] [--rollouts random,fast_heuristic]
-                                    [--seed S] [--out PATH] [--no-write]
+    python bench/ismcts_strength.py speed [--positions N] [--speed-simulations S]
+    python bench/ismcts_strength.py strength --opponent heuristic --budgets 200,600 --deals D
+                                             [--rollout R] [--exploration C] [--no-endgame]
+    python bench/ismcts_strength.py report [--out PATH] [--no-write]
 
-Speed: simulations a second of one search from each of ``--positions`` seeded mid-game
-positions (the ``douzero`` preset, 10 plays in by the fast heuristic), 1 and 2 threads,
-each rollout policy; the least of 3 rounds' wall times.
+Each run adds its rows to a ledger (``--ledger``, default bench/ismcts_runs.json) and
+``report`` writes the ``## ISMCTS`` section of bench/RESULTS.md from it: strength runs are
+long, so they run one at a time (in the background) and the report gathers them.
 
-Strength: ``doudizhu.evaluate(ISMCTS(simulations=B, rollout=R), "heuristic", deals=D,
-rules=Rules.preset("douzero"))`` for each budget B (roles swapped, 95% intervals), with
-the mean milliseconds a decision.
+speed: simulations a second of one search from each of ``--positions`` seeded positions
+(the ``douzero`` preset, 10 plays in by the fast heuristic), random and fast-heuristic
+rollouts, 1 and 2 threads; the best of 3 rounds by wall time, and the simulations per
+CPU-second of that round (the machine is shared: a second thread may find no free core).
 
-Writes (replaces) the ``## ISMCTS`` section of bench/RESULTS.md (unless --no-write).
+strength: ``doudizhu.evaluate(ISMCTS(simulations=B, ...), opponent, deals=D,
+rules=Rules.preset("douzero"), seed)``: roles swapped, 95% intervals. ``opponent`` is a
+built-in policy or ``determinized`` (``DeterminizedBot()``, Python: slow). The
+milliseconds a decision are measured apart, on the ISMCTS seats' decisions with more than
+one legal action in ``--timing-deals`` deals against the heuristic, one thread, as CPU time
+(the machine is shared: wall time there measures the other jobs too).
 """
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
+import platform
+import statistics
 import sys
 import time
 
@@ -29,6 +40,7 @@ sys.path.insert(0, HERE)
 from results_md import add_output_arguments, publish  # noqa: E402
 
 SECTION = "## ISMCTS"
+LEDGER = os.path.join(HERE, "ismcts_runs.json")
 
 
 def positions(n: int, seed: int) -> list:
@@ -43,88 +55,131 @@ def positions(n: int, seed: int) -> list:
     return out
 
 
-def speed_rows(args: argparse.Namespace) -> list[str]:
+def machine() -> str:
+    return (f"{platform.machine()}, nproc = {os.cpu_count()}, 1-min load average {os.getloadavg()[0]:.2f} at the start; "
+            f"{datetime.datetime.now():%Y-%m-%d %H:%M}")
+
+
+def speed(args: argparse.Namespace) -> list[dict]:
     import doudizhu as dz
 
     games = positions(args.positions, args.seed)
     rows = []
-    for rollout in args.rollouts:
+    for rollout in ("random", "fast_heuristic"):
         for threads in (1, 2):
-            best = float("inf")
+            best = (float("inf"), 0.0)
             for _ in range(3):
-                started = time.perf_counter()
+                wall, cpu = time.perf_counter(), time.process_time()
                 for game in games:
                     dz.ismcts(game, args.speed_simulations, rollout=rollout, seed=args.seed, threads=threads)
-                best = min(best, time.perf_counter() - started)
-            rate = len(games) * args.speed_simulations / best
-            rows.append(f"| {rollout} | {threads} | {rate:,.0f} |")
+                best = min(best, (time.perf_counter() - wall, time.process_time() - cpu))
+            n = len(games) * args.speed_simulations
+            rows.append({"rollout": rollout, "threads": threads, "per_second": n / best[0], "per_cpu_second": n / best[1],
+                         "positions": len(games), "simulations": args.speed_simulations, "machine": machine()})
             print(rows[-1], flush=True)
     return rows
 
 
-def strength_rows(args: argparse.Namespace) -> list[str]:
+def decision_ms(bot: object, deals: int, seed: int) -> tuple[float, float]:
+    """Mean and 90th percentile of the bot's CPU time a decision (more than one legal action)
+    in ``deals`` deals of the ``douzero`` preset against the heuristic, in each role."""
     import doudizhu as dz
-    from doudizhu.bots import ISMCTS
 
-    class Timed(ISMCTS):
-        """The bot, its decisions counted and timed."""
+    times = []
+    rules = dz.Rules.preset("douzero")
+    for deal in range(deals):
+        for bot_seats in ({deal % 3}, {0, 1, 2} - {deal % 3}):
+            game = dz.Game(seed=dz.game_seed(seed, deal), rules=rules, first_bidder=deal % 3)
+            while game.phase != "over":
+                if game.to_move in bot_seats and len(game.legal_actions()) > 1:
+                    started = time.process_time()  # one thread: its CPU time, whatever else runs
+                    action = bot.act(game)  # type: ignore[attr-defined]
+                    times.append(time.process_time() - started)
+                else:
+                    action = dz.choose_action(game, "heuristic", 0)
+                game.step(action)
+    times.sort()
+    return 1000 * statistics.mean(times), 1000 * times[int(0.9 * (len(times) - 1))]
 
-        decisions, seconds = 0, 0.0
 
-        def act(self, game: dz.Game) -> dz.Action:
-            started = time.perf_counter()
-            action = super().act(game)
-            self.seconds += time.perf_counter() - started
-            self.decisions += 1
-            return action
+def strength(args: argparse.Namespace) -> list[dict]:
+    import doudizhu as dz
+    from doudizhu.bots import ISMCTS, DeterminizedBot
 
+    opponent = DeterminizedBot(seed=args.seed) if args.opponent == "determinized" else args.opponent
     rows = []
-    for rollout in args.rollouts:
-        for budget in args.budgets:
-            bot = Timed(simulations=budget, rollout=rollout, seed=args.seed)
-            r = dz.evaluate(bot, "heuristic", deals=args.deals, rules=dz.Rules.preset("douzero"), seed=args.seed)
-            rows.append(f"| {rollout} | {budget} | {args.deals} | {r.wp:.3f} ({r.wp_ci[0]:.3f}-{r.wp_ci[1]:.3f}) | "
-                        f"{r.adp:+.3f} | {1000 * bot.seconds / max(bot.decisions, 1):.1f} |")
-            print(rows[-1], flush=True)
+    for budget in args.budgets:
+        bot = ISMCTS(simulations=budget, rollout=args.rollout, exploration=args.exploration, seed=args.seed,
+                     endgame=not args.no_endgame)
+        mean_ms, p90_ms = decision_ms(bot, args.timing_deals, args.seed + 1)
+        started = time.perf_counter()
+        r = dz.evaluate(bot, opponent, deals=args.deals, rules=dz.Rules.preset("douzero"), seed=args.seed,
+                        threads=args.threads)
+        rows.append({"opponent": args.opponent, "simulations": budget, "rollout": args.rollout,
+                     "exploration": args.exploration, "endgame": not args.no_endgame, "deals": args.deals,
+                     "seed": args.seed, "wp": r.wp, "wp_ci": list(r.wp_ci), "adp": r.adp, "ms_mean": mean_ms,
+                     "ms_p90": p90_ms, "hours": (time.perf_counter() - started) / 3600, "machine": machine()})
+        print(rows[-1], flush=True)
     return rows
+
+
+def report(ledger: dict) -> str:
+    md = [SECTION, "", "Generated by `python bench/ismcts_strength.py report` from the runs of `speed` and `strength` "
+          "recorded in bench/ismcts_runs.json (each row's date and machine state there).", ""]
+    if ledger.get("speed"):
+        first = ledger["speed"][0]
+        md += [f"Simulations a second ({first['positions']} positions of the `douzero` preset, 10 plays in, "
+               f"{first['simulations']} simulations each, best of 3 rounds; {first['machine']}; the machine is "
+               "shared, so a second thread finds a free core only when other jobs leave one: the rate per CPU-second "
+               "is the rate per core):", "",
+               "| rollout | threads | simulations/s (wall) | simulations per CPU-second |", "|---|---:|---:|---:|"]
+        md += [f"| {r['rollout']} | {r['threads']} | {r['per_second']:,.0f} | {r['per_cpu_second']:,.0f} |"
+               for r in ledger["speed"]]
+        md.append("")
+    if ledger.get("strength"):
+        md += ["Strength (`doudizhu.evaluate`, the `douzero` preset: DouZero's protocol, every deal played twice with "
+               "the roles swapped, 95% intervals; ms a decision: the ISMCTS seats' mean and 90th-percentile CPU time "
+               "over the decisions with a choice, one thread, measured apart from the evaluation):", "",
+               "| opponent | simulations | rollout | endgame | deals | WP | ADP | ms a decision (mean / p90) | date |",
+               "|---|---:|---|---|---:|---:|---:|---:|---|"]
+        rows = sorted(ledger["strength"], key=lambda r: (r["opponent"], r["rollout"], r["endgame"], r["simulations"], r["deals"]))
+        md += [f"| {r['opponent']} | {r['simulations']} | {r['rollout']} | {'yes' if r['endgame'] else 'no'} | {r['deals']} | "
+               f"{r['wp']:.3f} ({r['wp_ci'][0]:.3f}-{r['wp_ci'][1]:.3f}) | {r['adp']:+.3f} | "
+               f"{r['ms_mean']:.0f} / {r['ms_p90']:.0f} | {r['machine'].split('; ')[-1]} |" for r in rows]
+    notes = ledger.get("notes", [])
+    return "\n".join(md + ([""] + notes if notes else [])) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mode", choices=["speed", "strength", "report"])
+    ap.add_argument("--ledger", default=LEDGER)
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--speed-simulations", type=int, default=2000)
-    ap.add_argument("--budgets", default="30,100,300,1000")
-    ap.add_argument("--deals", type=int, default=500)
-    ap.add_argument("--rollouts", default="random,fast_heuristic")
+    ap.add_argument("--opponent", default="heuristic")
+    ap.add_argument("--budgets", default="200,600,2000")
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--rollout", default="fast_heuristic")
+    ap.add_argument("--exploration", type=float, default=0.7)
+    ap.add_argument("--no-endgame", action="store_true")
+    ap.add_argument("--timing-deals", type=int, default=6)
+    ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     add_output_arguments(ap)
     args = ap.parse_args(argv)
     args.budgets = [int(b) for b in args.budgets.split(",")]
-    args.rollouts = [r.strip() for r in args.rollouts.split(",")]
-    speed = speed_rows(args)
-    strength = strength_rows(args)
-    md = [
-        SECTION,
-        "",
-        f"Generated by `python bench/ismcts_strength.py --positions {args.positions} --budgets "
-        f"{','.join(map(str, args.budgets))} --deals {args.deals} --rollouts {','.join(args.rollouts)} --seed "
-        f"{args.seed}` on {datetime.datetime.now():%Y-%m-%d %H:%M}.",
-        "",
-        f"Simulations a second ({args.positions} positions of the `douzero` preset, 10 plays in, "
-        f"{args.speed_simulations} simulations each, least of 3 rounds):",
-        "",
-        "| rollout | threads | simulations/s |",
-        "|---|---:|---:|",
-        *speed,
-        "",
-        "Against the heuristic (`douzero`, roles swapped, 95% intervals; ms a decision: the bot's mean wall "
-        "time a decision, one thread):",
-        "",
-        "| rollout | simulations | deals | WP | ADP | ms a decision |",
-        "|---|---:|---:|---:|---:|---:|",
-        *strength,
-    ]
-    publish("\n".join(md) + "\n", args.out, SECTION, write=not args.no_write)
+    ledger = json.load(open(args.ledger)) if os.path.exists(args.ledger) else {}
+    if args.mode == "report":
+        publish(report(ledger), args.out, SECTION, write=not args.no_write)
+        return 0
+    if args.mode == "speed":
+        ledger["speed"] = speed(args)
+    else:
+        new = strength(args)
+        ledger = json.load(open(args.ledger)) if os.path.exists(args.ledger) else {}  # others may have run meanwhile
+        ledger.setdefault("strength", []).extend(new)
+    with open(args.ledger, "w") as f:
+        json.dump(ledger, f, indent=1)
     return 0
 
 

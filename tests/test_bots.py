@@ -9,7 +9,7 @@ import pytest
 
 import doudizhu as dz
 from doudizhu import Rules
-from doudizhu.bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random, builtin
+from doudizhu.bots import ISMCTS, Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random, builtin
 from doudizhu.cli import main
 
 
@@ -24,7 +24,8 @@ class PythonHeuristic:
 
 
 def test_built_in_bots_are_bots_and_name_their_policy() -> None:
-    bots = {"random": Random(seed=1), "heuristic": Heuristic(), "fast_heuristic": FastHeuristic(), "neural": Neural()}
+    bots = {"random": Random(seed=1), "heuristic": Heuristic(), "fast_heuristic": FastHeuristic(), "neural": Neural(),
+            "ismcts": ISMCTS(simulations=50)}
     assert tuple(bots) == dz.POLICIES  # every built-in policy has its bot
     for name, bot in bots.items():
         assert isinstance(bot, Bot) and builtin(bot) is bot and bot.name == name
@@ -35,7 +36,8 @@ def test_built_in_bots_are_bots_and_name_their_policy() -> None:
     assert Random(seed=5).act(dz.Game(seed=1)) == Random(seed=5).act(dz.Game(seed=1))
 
 
-@pytest.mark.parametrize("bot", [Heuristic(), Random(seed=3), DeterminizedBot(worlds=3, seed=2)], ids=repr)
+@pytest.mark.parametrize("bot", [Heuristic(), Random(seed=3), DeterminizedBot(worlds=3, seed=2), ISMCTS(simulations=40)],
+                         ids=repr)
 def test_bots_choose_from_what_their_seat_knows(bot: Bot) -> None:
     # Re-deal the hidden hands (every world the seat cannot tell apart): the choice stays.
     for seed in range(4):

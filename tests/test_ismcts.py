@@ -80,3 +80,69 @@ def test_a_finished_hand_or_rules_the_rollout_cannot_play_are_refused() -> None:
         dz.ismcts(over)
     with pytest.raises(dz.NetworkError, match="three seats of one deck"):
         dz.ismcts(after_auction(1, dz.Rules.preset("laizi")), 10, rollout="neural")
+
+
+# --- the built-in policy "ismcts" and the bot as a policy -----------------------------------
+
+
+def test_ismcts_is_a_built_in_policy_and_the_bot_at_its_defaults_is_it() -> None:
+    assert "ismcts" in dz.POLICIES
+    game = after_auction(8)
+    for seed in (0, 1):
+        assert dz.choose_action(game, "ismcts", seed) == ISMCTS(seed=seed).act(game)
+    assert ISMCTS(seed=3).act(game) in game.legal_actions()
+
+
+def test_the_bot_plays_the_same_legal_games_for_a_seed_in_selfplay() -> None:
+    players = [ISMCTS(simulations=16), "random", ISMCTS(simulations=16, rollout="random", endgame=False)]
+    one, two = (dz.selfplay(3, policy=players, seed=2, threads=2, record=True) for _ in range(2))
+    assert np.array_equal(one.payouts, two.payouts) and np.array_equal(one.actions, two.actions)
+    assert one.actions is not None and one.offsets is not None
+    for i in range(3):  # every recorded action replays legally from the deal
+        deal_seed, first_bidder, _ = dz._core.selfplay_deal(None, 2, i)
+        game = dz.Game(seed=deal_seed, first_bidder=first_bidder)
+        for seat, action in dz.actions_from_rows(one.actions[one.offsets[i]:one.offsets[i + 1]]):
+            assert game.to_move == seat and action in game.legal_actions()
+            game.step(action)
+        assert game.phase == "over"
+
+
+def test_the_bot_is_an_opponent_in_a_vector_env() -> None:
+    from doudizhu.envs import VectorEnv
+
+    env = VectorEnv(2, learners=0, opponents=[ISMCTS(simulations=8), "random", "random"], seed=1)
+    batch, finished = env.reset(), 0
+    while finished < 2:
+        batch = env.step(np.zeros(len(batch.env), dtype=np.int64))  # seat 0 plays its first legal action
+        finished += len(batch.finished.env)
+
+
+def test_the_command_line_and_the_browser_name_it() -> None:
+    from doudizhu.cli import build_parser
+    from doudizhu.web import players
+
+    args = build_parser().parse_args(["evaluate", "ismcts", "heuristic"])
+    assert (args.a, args.b) == ("ismcts", "heuristic")
+    assert "ismcts" in players.available() and isinstance(players.make("ismcts", 1, dz.Rules()), ISMCTS)
+
+
+@pytest.mark.parametrize("bot, error, says", [
+    (ISMCTS(rollout="ismcts"), ValueError, "rollout: ISMCTS cannot roll out by ISMCTS"),
+    (ISMCTS(rollout=ISMCTS()), ValueError, "rollout: ISMCTS cannot roll out by ISMCTS"),
+    (ISMCTS(simulations=0), ValueError, "simulations"),
+    (ISMCTS(simulations=2.5), TypeError, "simulations"),  # type: ignore[arg-type]
+    (ISMCTS(exploration=float("inf")), ValueError, "exploration"),
+    (ISMCTS(threads=0), ValueError, "threads"),
+    (ISMCTS(rollout="nobody"), ValueError, "nobody"),
+])
+def test_the_bot_refuses_bad_parameters_wherever_it_is_used(bot: ISMCTS, error: type[Exception], says: str) -> None:
+    with pytest.raises(error, match=says):
+        bot.act(after_auction(1))
+    with pytest.raises(error, match=says):
+        dz.evaluate(bot, "random", deals=1)
+
+
+@pytest.mark.parametrize("rollout", ["ismcts", ISMCTS(simulations=5)], ids=repr)
+def test_the_search_refuses_to_roll_out_by_itself(rollout: object) -> None:
+    with pytest.raises(ValueError, match="rollout: ISMCTS cannot roll out by ISMCTS"):
+        dz.ismcts(after_auction(1), 10, rollout=rollout)

@@ -338,11 +338,42 @@ py::object interned(const Move& m) { return intern(m.cards, fields_word(m), m); 
 
 py::object interned(const Action& a) { return intern(a.move.cards, fields_word(a), a); }
 
+namespace {
+
+constexpr long long kMaxSimulations = 1'000'000'000'000;
+constexpr double kMaxExploration = 1e6;
+constexpr long long kMaxSearchThreads = 256;
+
+// An ISMCTS bot (doudizhu.bots.ISMCTS) as the policy it plays.
+Policy ismcts_bot_arg(py::handle bot) {
+  const auto attr = [&](const char* name) { return py::getattr(bot, name); };
+  Policy p{PolicyKind::Ismcts};
+  p.search = search_params_arg(attr("simulations"), attr("rollout"), attr("exploration"), attr("threads"), p.network);
+  p.endgame = py::getattr(bot, "endgame", py::bool_(true)).cast<bool>() ? Endgame::Search : Endgame::Plan;
+  return p;
+}
+
+}  // namespace
+
+SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::handle exploration, py::handle threads,
+                               std::shared_ptr<const Network>& network) {
+  SearchParams s;
+  s.simulations = int_arg(simulations, "simulations", 1, kMaxSimulations);
+  s.exploration = real_arg(exploration, "exploration", 0.0, kMaxExploration);
+  s.threads = static_cast<int>(int_arg(threads, "threads", 1, kMaxSearchThreads));
+  const Policy by = policy_arg(rollout);
+  if (by.kind == PolicyKind::Ismcts) throw py::value_error("rollout: ISMCTS cannot roll out by ISMCTS (every simulation would search again)");
+  s.rollout = by.kind;
+  network = by.network;
+  return s;
+}
+
 Policy policy_arg(py::handle policy) {
   // A built-in bot (doudizhu.bots.Random, Heuristic) names its policy on its class; a
-  // neural bot of its own networks holds them as `network`.
+  // neural bot of its own networks holds them as `network`, an ISMCTS bot its parameters.
   const py::object builtin = py::getattr(py::type::of(policy), "__builtin_policy__", py::none());
   const std::string text = text_arg(builtin.is_none() ? policy : py::handle(builtin), "policy");
+  if (text == "ismcts" && !builtin.is_none()) return ismcts_bot_arg(policy);
   if (text == "neural" && !builtin.is_none()) {
     const py::object network = py::getattr(policy, "network", py::none());
     const Endgame endgame = py::getattr(policy, "endgame", py::bool_(true)).cast<bool>() ? Endgame::Search : Endgame::Plan;

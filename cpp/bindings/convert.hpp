@@ -248,10 +248,16 @@ py::array_t<T> column(const Rows& rows, F field) {
   return out;
 }
 
-// A built-in policy by name ("random", "heuristic", "neural") or built-in bot (bots.Random,
-// bots.Heuristic: their class's __builtin_policy__; bots.Neural: its `network`, a
-// Network); ValueError naming the others.
+// A built-in policy by name ("random", "heuristic", "neural", "ismcts") or built-in bot
+// (bots.Random, bots.Heuristic: their class's __builtin_policy__; bots.Neural: its
+// `network`, a Network; bots.ISMCTS: its search parameters and rollout); ValueError naming
+// the others.
 Policy policy_arg(py::handle name);
+
+// An ISMCTS search's parameters, checked (TypeError, ValueError naming the one refused; a
+// rollout that is itself ISMCTS is a ValueError); the rollout's network in `network`.
+SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::handle exploration, py::handle threads,
+                               std::shared_ptr<const Network>& network);
 
 
 // One built-in policy (policy_arg) for every seat, or one per seat (`players`), None for a

@@ -20,9 +20,7 @@ namespace {
 constexpr long long kMaxNodes = 0x7FFF'FFFF'FFFF'FFFF;
 constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB
 constexpr long long kMaxTableMegabytes = 1 << 16;
-constexpr double kMaxSeconds = 1e9;
-constexpr long long kMaxSimulations = 1'000'000'000'000;
-constexpr double kMaxExploration = 1e6;  // about 31 years: beyond any search, inside any clock
+constexpr double kMaxSeconds = 1e9;  // about 31 years: beyond any search, inside any clock
 constexpr long long kMaxRollouts = 100'000'000;  // rows of one batch: 3.2 GB of payouts at most
 
 // The games of a batch: one Game, or a sequence of them (a list from sample_worlds),
@@ -179,13 +177,10 @@ action simulated most.)doc")
   m.def("ismcts", [](py::handle game_obj, py::handle simulations, py::handle rollout, py::handle exploration, py::handle seed,
                      py::handle threads) {
           const Game& game = game_arg(game_obj);
-          IsmctsOptions o;
-          o.simulations = int_arg(simulations, "simulations", 1, kMaxSimulations);
-          o.rollout = policy_arg(rollout);
-          o.exploration = real_arg(exploration, "exploration", 0.0, kMaxExploration);
-          o.seed = seed_arg(seed);
-          o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
-          check_policy(o.rollout, game.rules());  // a network that cannot play these rules: NetworkError
+          Policy policy{PolicyKind::Ismcts};
+          policy.search = search_params_arg(simulations, rollout, exploration, threads, policy.network);
+          check_policy(policy, game.rules());  // a network that cannot play these rules: NetworkError
+          const IsmctsOptions o = ismcts_options(policy, seed_arg(seed));
           if (std::string why = ismcts_error(game, o); !why.empty()) throw py::value_error(why);
           const Game copy = game;  // another thread may step the game meanwhile
           py::gil_scoped_release release;

@@ -504,20 +504,28 @@ bool Game::undo() {
 
 Game Game::replayed_on(const Deal& deal) const {
   Game g = *this;
-  while (!g.taken_.empty() && !g.taken_.back().redealt) g.undo();  // back to the current deal's start
-  std::vector<Action> actions;
-  for (auto it = taken_.begin() + static_cast<std::ptrdiff_t>(g.taken_.size()); it != taken_.end(); ++it) {
-    actions.push_back(it->action);
-  }
-  State& s = g.state_;
+  g.replay(deal, *this);
+  return g;
+}
+
+void Game::replay_into(const Deal& deal, Game& out) const {
+  out = *this;  // into out's storage: its vectors keep their capacity
+  out.replay(deal, *this);
+}
+
+void Game::replay(const Deal& deal, const Game& source) {
+  while (!taken_.empty() && !taken_.back().redealt) undo();  // back to the current deal's start
+  const std::size_t first = taken_.size();
+  State& s = state_;
   s.hands = deal.hands;
   s.kitty = deal.kitty;
   if (s.phase == Phase::Playing && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
-  g.deals_.back() = deal;
-  if (g.deals_.size() == 1 && !from_position_) g.deal_given_ = true;
-  if (g.taken_.empty()) g.initial_ = s;
-  for (const Action& a : actions) require(g.apply(a), "replayed_on: the deal does not hold the cards played");
-  return g;
+  deals_.back() = deal;
+  if (deals_.size() == 1 && !from_position_) deal_given_ = true;
+  if (taken_.empty()) initial_ = s;
+  for (std::size_t i = first; i < source.taken_.size(); ++i) {
+    require(apply(source.taken_[i].action), "replayed_on: the deal does not hold the cards played");
+  }
 }
 
 std::vector<Action> Game::legal_actions() const {

@@ -215,6 +215,9 @@ class Game {
   // worlds a player cannot tell apart. Throws std::invalid_argument when an action no
   // longer applies (the deal does not hold the cards that were played).
   Game replayed_on(const Deal& deal) const;
+  // replayed_on into `out`, reusing its storage: a search's worlds, one a simulation,
+  // without allocating each.
+  void replay_into(const Deal& deal, Game& out) const;
   std::vector<Action> legal_actions() const;
   void legal_actions(std::vector<Action>& out) const;  // into a reused buffer (cleared first)
   // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.
@@ -227,6 +230,8 @@ class Game {
   }
   static constexpr std::size_t kTypicalSteps = 96;  // a hand takes about 65 actions
   void start(const Deal& deal, int first_bidder, int landlord);
+  // This game, a copy of `source`, with the current deal `deal` and source's actions of it replayed.
+  void replay(const Deal& deal, const Game& source);
   void start_play(int landlord, int base);
   void redeal();
   Deal next_deal();  // the seed's next deal, and its wild ranks when the rules have them

@@ -20,6 +20,12 @@
 // Root-parallel on threads: each thread grows its own tree on its share of the budget, from
 // its own seed; the root actions' visits and results are summed. The same seed, budget and
 // thread count give the same choice on any machine.
+//
+// The built-in policy "ismcts" (policy.hpp, PolicyKind::Ismcts) plays the action this search
+// simulates most, with its SearchParams; its rollouts may be any built-in policy but ISMCTS
+// itself. The policy's choice is declared in policy.hpp and defined here, so that the
+// policies' dispatch (policy.cpp) and this search, whose rollouts call the dispatch, do not
+// include each other.
 #pragma once
 
 #include <cstdint>
@@ -48,8 +54,12 @@ struct IsmctsResult {
   std::size_t best = 0;
 };
 
+// The options of an ISMCTS policy's search (its SearchParams, its rollout_of) from `seed`.
+IsmctsOptions ismcts_options(const Policy& policy, std::uint64_t seed);
+
 // Why `options` cannot search `game` (a finished hand, a budget below 1, a constant that is
-// not a finite number >= 0, a rollout policy that cannot play the rules), or empty.
+// not a finite number >= 0, threads below 1, an ISMCTS rollout, a rollout policy that
+// cannot play the rules), or empty.
 std::string ismcts_error(const Game& game, const IsmctsOptions& options);
 
 // The search from the seat to move; throws std::invalid_argument where ismcts_error says.

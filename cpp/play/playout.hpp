@@ -43,10 +43,12 @@ inline std::size_t choose_on(const Policy& policy, const Game& game, const std::
 
 // Plays the seats that have a policy until a seat without one is to move or the hand is
 // over (a hand ends by itself: rules.max_redeals bounds its redeals), calling
-// on_action(seat, action) before each action is applied.
+// on_action(seat, action) before each action is applied. `legal` is the caller's buffer
+// for the legal actions: a policy may play games of its own while it chooses (ISMCTS's
+// rollouts), so no buffer is shared between the loops of one thread.
 template <class OnAction>
-void play_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream, OnAction&& on_action) {
-  thread_local std::vector<Action> legal;
+void play_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream, OnAction&& on_action,
+                std::vector<Action>& legal) {
   while (game.state().phase != Phase::Over) {
     const int seat = game.state().to_move;
     const auto& policy = policies[static_cast<std::size_t>(seat)];
@@ -56,6 +58,12 @@ void play_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream, 
     on_action(seat, a);
     game.apply_legal(a);
   }
+}
+
+template <class OnAction>
+void play_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream, OnAction&& on_action) {
+  std::vector<Action> legal;
+  play_seats(game, policies, stream, on_action, legal);
 }
 
 inline void play_seats(Game& game, const SeatPolicies& policies, std::uint64_t stream) {

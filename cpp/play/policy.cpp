@@ -1,6 +1,7 @@
 #include "play/policy.hpp"
 
 #include <mutex>
+#include <stdexcept>
 
 namespace ddz {
 
@@ -65,12 +66,19 @@ std::shared_ptr<const Network> shipped_network() {
 }
 
 std::string policy_error(const Policy& policy, const Rules& rules) {
+  if (policy.kind == PolicyKind::Ismcts) {
+    const Policy rollout = rollout_of(policy);
+    if (rollout.kind == PolicyKind::Ismcts) return {};  // search_params_error's
+    std::string why = policy_error(rollout, rules);
+    return why.empty() ? why : "rollout: " + why;
+  }
   if (policy.kind != PolicyKind::Neural) return {};
   if (!policy.network) return "the neural policy has no networks";
   return policy.network->play_error(rules);
 }
 
 void check_policy(const Policy& policy, const Rules& rules) {
+  if (std::string why = search_params_error(policy); !why.empty()) throw std::invalid_argument(why);
   if (std::string why = policy_error(policy, rules); !why.empty()) throw NetworkError(why);
 }
 
@@ -95,6 +103,7 @@ std::size_t choose(const Policy& policy, const Game& game, const std::vector<Act
     case PolicyKind::Heuristic: return choose_heuristic(game, legal, Endgame::Search);
     case PolicyKind::FastHeuristic: return choose_heuristic(game, legal, Endgame::Plan);
     case PolicyKind::Neural: return choose_neural(*policy.network, game, legal, policy.endgame);
+    case PolicyKind::Ismcts: return choose_ismcts(policy, game, legal, rng);
     case PolicyKind::Random: break;
   }
   return rng.below(static_cast<std::uint32_t>(legal.size()));

@@ -9,6 +9,9 @@
 // (the search is the heuristic's whole tail), for data generation and learners'
 // opponents. `Neural` plays a learned network (network.hpp): the legal action of highest
 // value, and its bid network's best bid (the heuristic's bid where the file has none).
+// `Ismcts` searches each play by information-set Monte-Carlo tree search (ismcts.hpp),
+// keeping the heuristic's plan unless the search clearly finds better, and bids as the
+// heuristic does.
 // Policies are functions of (game, legal actions, rng) with no state of their own but
 // the neural policy's read-only weights, so one may serve many threads.
 #pragma once
@@ -28,30 +31,47 @@
 
 namespace ddz {
 
-enum class PolicyKind : std::uint8_t { Random, Heuristic, FastHeuristic, Neural };
+enum class PolicyKind : std::uint8_t { Random, Heuristic, FastHeuristic, Neural, Ismcts };
 
 // Every built-in policy by the name it is given wherever a policy is taken ("neural":
 // the network shipped with the package).
-inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 4> kPolicyNames{{
+inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 5> kPolicyNames{{
     {"random", PolicyKind::Random},
     {"heuristic", PolicyKind::Heuristic},
     {"fast_heuristic", PolicyKind::FastHeuristic},
     {"neural", PolicyKind::Neural},
+    {"ismcts", PolicyKind::Ismcts},
 }};
+
+// The ISMCTS policy's search (ismcts.hpp): simulations a decision, UCB's constant, the kind
+// of its rollout policy (a neural one plays the policy's `network`, without the endgame
+// search), threads. The defaults are the built-in "ismcts": about 35 ms of CPU a decision
+// on average on one core (bench/RESULTS.md, "ISMCTS").
+struct SearchParams {
+  std::int64_t simulations = 1000;
+  double exploration = 0.7;
+  PolicyKind rollout = PolicyKind::FastHeuristic;
+  int threads = 1;
+};
 
 // A built-in policy: its kind, and the networks a neural policy plays (shared, read-only).
 // Whether a policy ends hands with the heuristic's endgame search.
 enum class Endgame : bool { Plan, Search };
 
-// A neural policy may end hands with the heuristic's endgame search (`endgame`, the default).
+// A neural or ISMCTS policy may end hands with the heuristic's endgame search (`endgame`,
+// the default); an ISMCTS policy searches with `search`.
 struct Policy {
   Policy(PolicyKind kind = PolicyKind::Random, std::shared_ptr<const Network> network = {},  // NOLINT: a kind is a policy
-         Endgame endgame = Endgame::Search)
-      : kind(kind), network(std::move(network)), endgame(endgame) {}
+         Endgame endgame = Endgame::Search, SearchParams search = {})
+      : kind(kind), network(std::move(network)), endgame(endgame), search(search) {}
   PolicyKind kind;
   std::shared_ptr<const Network> network;
   Endgame endgame;
+  SearchParams search;
 };
+
+// The policy an ISMCTS policy rolls out with.
+inline Policy rollout_of(const Policy& ismcts) { return Policy{ismcts.search.rollout, ismcts.network, Endgame::Plan}; }
 
 // The policy of a name (the neural one plays the shipped network: throws NetworkError
 // when it cannot be read), or none for an unknown name.
@@ -61,9 +81,13 @@ std::optional<Policy> policy_named(std::string_view name);
 void set_shipped_network_path(std::string path);
 std::shared_ptr<const Network> shipped_network();
 
-// Why `policy` cannot play a game under `rules` (a network that does not fit), or empty;
-// check_policy throws it as a NetworkError, for every seat with a policy of `policies`.
+// Why `policy` cannot play a game under `rules` (a network that does not fit, its own or
+// its rollout's), or empty.
 std::string policy_error(const Policy& policy, const Rules& rules);
+// Why an ISMCTS policy's search cannot run (ismcts.cpp: a budget below 1, a rollout that
+// is itself ISMCTS, ...), or empty; empty for the other kinds.
+std::string search_params_error(const Policy& policy);
+// Throws search_params_error as std::invalid_argument, then policy_error as a NetworkError.
 void check_policy(const Policy& policy, const Rules& rules);
 
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame = Endgame::Search);
@@ -71,6 +95,12 @@ std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal,
 // all, the action that wins the most of 8 worlds dealt from the seat's view by the exact
 // solver, `planned` among equals; `planned` otherwise.
 std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned);
+
+// The ISMCTS policy's choice (ismcts.cpp): the heuristic's planned action unless the action
+// its search simulates most has a clearly higher mean result (ismcts.cpp, beats_plan), the
+// search seeded from `rng`; then the endgame search with `endgame`; the heuristic's bid
+// while bidding.
+std::size_t choose_ismcts(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng);
 
 // The index in `legal` (non-empty) of the action the policy plays.
 std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng);

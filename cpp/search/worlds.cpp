@@ -22,9 +22,8 @@ Deal deal_behind(const State& s, const std::array<Mask, kMaxSeats>& hands, Mask 
   return d;
 }
 
-}  // namespace
-
-Game sample_world(const Game& game, int seat, Rng& rng) {
+// The current deal of a world of `seat`: the unknown cards dealt afresh from `rng`.
+Deal world_deal(const Game& game, int seat, Rng& rng) {
   const State& s = game.state();
   if (seat < 0 || seat >= s.seats) throw std::invalid_argument("seat must be a seat of the game");
   const SeatView u = seat_view(s, seat);
@@ -47,8 +46,14 @@ Game sample_world(const Game& game, int seat, Rng& rng) {
     if (i != seat) hands[k] = u.known[k] + draw(u.unknown_slots[k]);
   }
   const Mask kitty = u.kitty_slots ? draw(u.kitty_slots) : s.kitty;
-  return game.replayed_on(deal_behind(s, hands, kitty, game.started_from_position()));
+  return deal_behind(s, hands, kitty, game.started_from_position());
 }
+
+}  // namespace
+
+Game sample_world(const Game& game, int seat, Rng& rng) { return game.replayed_on(world_deal(game, seat, rng)); }
+
+void sample_world_into(const Game& game, int seat, Rng& rng, Game& out) { game.replay_into(world_deal(game, seat, rng), out); }
 
 std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t seed) {
   Rng rng(seed);

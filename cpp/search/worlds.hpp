@@ -19,6 +19,8 @@ namespace ddz {
 // One world: `game` with the unknown cards of `seat` dealt afresh from `rng`.
 // `seat` must be a seat of the game (0..seats-1).
 Game sample_world(const Game& game, int seat, Rng& rng);
+// The same world written over `out` (another Game than `game`), reusing its storage.
+void sample_world_into(const Game& game, int seat, Rng& rng, Game& out);
 
 // `n` worlds drawn one after another from Rng(seed).
 std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t seed);

@@ -16,7 +16,8 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays; game ``i``
   of a seed is dealt from :func:`game_seed` ``(seed, i)``, and :func:`choose_action` is
   the action a built-in policy (:data:`POLICIES`: ``"random"``, ``"heuristic"``,
-  ``"fast_heuristic"``, ``"neural"``: the learned policy, :class:`Network`) plays in a game.
+  ``"fast_heuristic"``, ``"neural"``: the learned policy, :class:`Network`; ``"ismcts"``: the
+  tree search) plays in a game.
 - :func:`sample_worlds`, :func:`solve`, :func:`solve_moves`, :func:`playout`,
   :func:`rollouts`, :func:`ismcts`: search support (determinized worlds, the exact endgame
   solver, rollouts one at a time and in batches); :class:`Infoset` and

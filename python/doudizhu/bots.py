@@ -6,8 +6,8 @@ read the other hands). A bot that decides many tables at once more cheaply than 
 (the neural bots: one forward pass for all of them) may also have ``act_many(games) ->
 list[Action]``, the same actions as ``act`` on each game; ``selfplay`` and ``evaluate``
 play their tables in lock-step and hand it every table waiting on it in one call
-(:func:`act_many` falls back to ``act`` per game). :class:`Random`, :class:`Heuristic` and :class:`FastHeuristic` are
-the built-in C++ policies as bots; wherever a policy is taken (``selfplay``, ``evaluate``,
+(:func:`act_many` falls back to ``act`` per game). :class:`Random`, :class:`Heuristic`, :class:`FastHeuristic`, :class:`Neural` and
+:class:`ISMCTS` are the built-in C++ policies as bots; wherever a policy is taken (``selfplay``, ``evaluate``,
 ``playout``, the environments' opponents, the command line) their names
 (:data:`doudizhu.POLICIES`) and these objects are interchangeable, and they run in C++
 there.
@@ -44,8 +44,6 @@ from ._core import (
     Rules,
     checked_seed,
     choose_action,
-    game_seed,
-    ismcts,
     playout,
     sample_worlds,
     shipped_network,
@@ -164,22 +162,31 @@ def builtin(policy: object) -> str | object | None:
 
 
 class ISMCTS:
-    """Information-set Monte-Carlo tree search in the core (:func:`doudizhu.ismcts`): at each
-    decision ``simulations`` simulations, each on a deal of the hidden cards drawn from what
-    the seat knows, played on by the built-in ``rollout`` policy. Deterministic: the search's
-    seed is ``seed`` and the number of actions taken in the game."""
+    """Information-set Monte-Carlo tree search in the core, the built-in policy ``"ismcts"``
+    with parameters of one's own (docs/guide/search.md): at each play ``simulations``
+    simulations (:func:`doudizhu.ismcts`), each on a deal of the hidden cards drawn from what
+    the seat knows, played on by the built-in ``rollout`` policy (any but ISMCTS); the
+    heuristic's planned action is played unless the action simulated most has a mean result
+    higher by more than one standard error of the difference, and with ``endgame`` the
+    heuristic's endgame search then checks it once 18 cards or fewer are left. Bids as the heuristic. Runs in C++
+    wherever a policy is taken; deterministic: ``act`` searches from ``seed`` and the number
+    of actions taken, ``selfplay`` and ``evaluate`` from their own seeded stream. Parameters
+    are checked where the bot is first used (TypeError, ValueError naming the one refused)."""
+
+    name = __builtin_policy__ = "ismcts"
 
     def __init__(self, simulations: int = 1000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
-                 seed: int = 0, threads: int = 1) -> None:
+                 seed: int = 0, threads: int = 1, endgame: bool = True) -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
+        self.endgame = bool(endgame)
         self.seed = checked_seed(seed)
 
     def act(self, game: Game) -> Action:
-        seed = game_seed(self.seed, len(game.history))
-        return ismcts(game, self.simulations, self.rollout, self.exploration, seed, self.threads).best
+        return choose_action(game, self, self.seed)
 
     def __repr__(self) -> str:
-        return f"ISMCTS(simulations={self.simulations}, rollout={self.rollout!r}, exploration={self.exploration})"
+        return (f"ISMCTS(simulations={self.simulations}, rollout={self.rollout!r}, exploration={self.exploration}, "
+                f"seed={self.seed}, threads={self.threads}" + ("" if self.endgame else ", endgame=False") + ")")
 
 
 class DeterminizedBot:

@@ -1,7 +1,8 @@
 """The bots a seat can be given in the browser, by name.
 
 ``heuristic``, ``neural`` (the shipped network: three seats of one deck without wild
-cards), ``fast_heuristic`` and ``random`` are the built-in C++ policies (:data:`BUILTIN`);
+cards), ``ismcts`` (the tree search, its default budget: about a tenth of a second a play),
+``fast_heuristic`` and ``random`` are the built-in C++ policies (:data:`BUILTIN`);
 ``determinized`` is the search bot of :mod:`doudizhu.bots` (slower: a second or more a play). ``douzero`` is
 offered only when a trained model is installed: PyTorch importable and the environment
 variable ``DOUDIZHU_DOUZERO_MODELS`` naming a directory with DouZero's three checkpoints
@@ -16,11 +17,11 @@ import os
 import pathlib
 
 from .._core import Rules
-from ..bots import Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random
+from ..bots import ISMCTS, Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random
 from ..encode import DOUZERO_POSITIONS
 
 DEFAULT = "heuristic"
-BUILTIN = (DEFAULT, "neural", "fast_heuristic", "random")
+BUILTIN = (DEFAULT, "neural", "ismcts", "fast_heuristic", "random")
 MODELS_VARIABLE = "DOUDIZHU_DOUZERO_MODELS"
 # Fewer worlds than the bot's default: a browser waits for every bot turn.
 _DETERMINIZED_WORLDS = 6
@@ -52,6 +53,8 @@ def make(name: str, seed: int, rules: Rules) -> Bot:
         bot = Neural()
         bot.check(rules)
         return bot
+    if name == "ismcts":
+        return ISMCTS(seed=seed)
     if name == "fast_heuristic":
         return FastHeuristic()
     if name == "random":

@@ -1,0 +1,146 @@
+#!/usr/bin/env python
+"""The exact solver on three hands from real play: how long `doudizhu.solve` takes.
+
+    python bench/solver_positions.py [--generator play|deal] [--positions 200] [--cards 12]
+                                     [--time-limit 20] [--tt-megabytes 256] [--seed 2029]
+                                     [--out PATH] [--no-write]
+
+Positions (seed --seed), by ``--generator``:
+  play: game i of the seed (``doudizhu.game_seed(seed, i)``, the ``douzero`` preset: the
+    landlord given, first bidder i mod 3) played by the fast heuristic in every seat until
+    every hand holds at most ``--cards`` cards; a game that ends first is skipped, so the
+    set is the first ``--positions`` games that reach such a position.
+  deal: three hands of exactly ``--cards`` cards each from a shuffled deck, the landlord
+    and the seat to move drawn at random, leading (as bench/solve_puzzles.py's three-seat
+    endgames): the hardest positions of that size, every hand full.
+Each is
+solved once with ``doudizhu.solve(game, time_limit=..., tt_megabytes=...)`` in this
+process, one after another; a position the limit stops counts as unsolved, its time the
+limit. Reports the distribution of the solve times (median, 90th and 95th percentiles,
+maximum), the unsolved count and the nodes.
+
+Writes (replaces) the ``## Solver on three hands (from play)`` or ``(dealt)`` section of
+bench/RESULTS.md (unless --no-write).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from results_md import add_output_arguments, publish  # noqa: E402
+
+SECTION = {"play": "## Solver on three hands (from play)", "deal": "## Solver on three hands (dealt)"}
+DESCRIPTION = {
+    "play": "the first {n} games of seed {seed} (`douzero` preset) that the fast heuristic, playing every seat, "
+            "brings to at most {cards} cards in every hand before the hand ends",
+    "deal": "{n} deals of seed {seed}, three hands of {cards} cards each from a shuffled deck, the landlord and the "
+            "seat to move at random, leading",
+}
+
+
+def dealt(n: int, cards: int, seed: int) -> list:
+    """``n`` positions of three hands of ``cards`` cards each, leading."""
+    import random
+
+    import doudizhu as dz
+    import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
+    from peers import FULL_DECK_TEXT
+
+    out = []
+    for i in range(n):
+        rng = random.Random(f"{seed}-deal-{cards}-{i}")
+        deck = list(FULL_DECK_TEXT)
+        rng.shuffle(deck)
+        hands = ["".join(deck[s * cards:(s + 1) * cards]) for s in range(3)]
+        out.append(dz.Game.from_position(hands, landlord=rng.randrange(3), to_move=rng.randrange(3)))
+    return out
+
+
+def played(n: int, cards: int, seed: int) -> list:
+    """The first ``n`` seeded games whose hands all reach ``cards`` or fewer before the end."""
+    import doudizhu as dz
+
+    rules = dz.Rules.preset("douzero")
+    out = []
+    index = 0
+    while len(out) < n:
+        game = dz.Game(seed=dz.game_seed(seed, index), rules=rules, first_bidder=index % 3)
+        index += 1
+        while game.phase != "over" and max(len(game.hand(s)) for s in range(3)) > cards:
+            game.step(dz.choose_action(game, "fast_heuristic", 0))
+        if game.phase != "over":
+            out.append(game)
+    return out
+
+
+def quantile(sorted_values: list[float], q: float) -> float:
+    """The nearest-rank quantile."""
+    return sorted_values[min(len(sorted_values) - 1, max(0, int(round(q * len(sorted_values) + 0.5)) - 1))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--generator", choices=["play", "deal"], default="play")
+    ap.add_argument("--positions", type=int, default=200)
+    ap.add_argument("--cards", type=int, default=12)
+    ap.add_argument("--time-limit", type=float, default=20.0)
+    ap.add_argument("--tt-megabytes", type=int, default=256)
+    ap.add_argument("--seed", type=int, default=2029)
+    add_output_arguments(ap)
+    args = ap.parse_args(argv)
+    import doudizhu as dz
+
+    games = (played if args.generator == "play" else dealt)(args.positions, args.cards, args.seed)
+    load_before = os.getloadavg()[0]
+    started = time.perf_counter()
+    seconds, cpu, nodes, unsolved, wins, in_play = [], [], [], 0, 0, []
+    for i, game in enumerate(games):
+        c = time.process_time()
+        r = dz.solve(game, time_limit=args.time_limit, tt_megabytes=args.tt_megabytes)
+        cpu.append(time.process_time() - c)
+        seconds.append(r.seconds if r.win is not None else args.time_limit)
+        nodes.append(r.nodes)
+        unsolved += r.win is None
+        wins += r.win is True
+        in_play.append(sum(len(game.hand(s)) for s in range(3)))
+        print(f"{i}: {sum(len(game.hand(s)) for s in range(3))} cards, win={r.win} {r.seconds:.3f}s {r.nodes} nodes",
+              flush=True)
+    wall = time.perf_counter() - started
+    s, n = sorted(seconds), sorted(nodes)
+    md = [
+        SECTION[args.generator],
+        "",
+        f"Generated by `python bench/solver_positions.py --generator {args.generator} --positions {args.positions} "
+        f"--cards {args.cards} "
+        f"--time-limit {args.time_limit:g} --tt-megabytes {args.tt_megabytes} --seed {args.seed}` on "
+        f"{datetime.datetime.now():%Y-%m-%d %H:%M} ({wall:.0f} s).",
+        "",
+        f"- Machine: nproc = {os.cpu_count()}; {platform.platform()}; 1-min load average {load_before:.2f} before / "
+        f"{os.getloadavg()[0]:.2f} after (a shared machine: wall times vary, node counts do not).",
+        f"- Positions: {DESCRIPTION[args.generator].format(n=len(games), seed=args.seed, cards=args.cards)}; "
+        f"{statistics.median(in_play):.0f} cards in play at the median ({min(in_play)}-{max(in_play)}). "
+        "The side to move wins "
+        f"{wins} of them.",
+        f"- `doudizhu.solve(game, time_limit={args.time_limit:g}, tt_megabytes={args.tt_megabytes})`, one after "
+        "another in one process; time = `SolveResult.seconds` (the limit for an unsolved one).",
+        "- Target (issue 29): p95 <= 1 s.",
+        "",
+        "| positions | median s | p90 s | p95 s | max s | median CPU s | median nodes | p95 nodes | max nodes | unsolved |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"| {len(games)} | {statistics.median(s):.3f} | {quantile(s, 0.9):.3f} | {quantile(s, 0.95):.3f} | {s[-1]:.3f} | "
+        f"{statistics.median(cpu):.3f} | {statistics.median(n):,.0f} | {quantile(n, 0.95):,} | {n[-1]:,} | {unsolved} |",
+    ]
+    publish("\n".join(md) + "\n", args.out, SECTION[args.generator], write=not args.no_write)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
