@@ -423,7 +423,8 @@ def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--rows", default=",".join(r for r in ROWS if not r.startswith("ismcts")),  # ismcts: slow, asked for
+    # ismcts rows are slow: run when asked for
+    ap.add_argument("--rows", default=",".join(r for r in ROWS if not r.startswith("ismcts")),
                     help=f"comma-separated, from {', '.join(ROWS)}")
     ap.add_argument("--determinized-deals", type=int, default=1000,
                     help="deals for the DeterminizedBot rows (the first ones of the same deals)")

@@ -55,8 +55,16 @@ def positions(n: int, seed: int) -> list:
     return out
 
 
+def read_ledger(path: str) -> dict:
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
+
+
 def machine() -> str:
-    return (f"{platform.machine()}, nproc = {os.cpu_count()}, 1-min load average {os.getloadavg()[0]:.2f} at the start; "
+    load = os.getloadavg()[0]
+    return (f"{platform.machine()}, nproc = {os.cpu_count()}, 1-min load average {load:.2f} at the start; "
             f"{datetime.datetime.now():%Y-%m-%d %H:%M}")
 
 
@@ -74,8 +82,9 @@ def speed(args: argparse.Namespace) -> list[dict]:
                     dz.ismcts(game, args.speed_simulations, rollout=rollout, seed=args.seed, threads=threads)
                 best = min(best, (time.perf_counter() - wall, time.process_time() - cpu))
             n = len(games) * args.speed_simulations
-            rows.append({"rollout": rollout, "threads": threads, "per_second": n / best[0], "per_cpu_second": n / best[1],
-                         "positions": len(games), "simulations": args.speed_simulations, "machine": machine()})
+            rows.append({"rollout": rollout, "threads": threads, "per_second": n / best[0],
+                         "per_cpu_second": n / best[1], "positions": len(games),
+                         "simulations": args.speed_simulations, "machine": machine()})
             print(rows[-1], flush=True)
     return rows
 
@@ -142,12 +151,14 @@ def report(ledger: dict) -> str:
                "over the decisions with a choice, one thread, measured apart from the evaluation):", "",
                "| opponent | simulations | rollout | endgame | deals | WP | ADP | ms a decision (mean / p90) | date |",
                "|---|---:|---|---|---:|---:|---:|---:|---|"]
-        rows = sorted(ledger["strength"], key=lambda r: (r["opponent"], r["rollout"], r["endgame"], r["simulations"], r["deals"]))
-        md += [f"| {r['opponent']} | {r['simulations']} | {r['rollout']} | {'yes' if r['endgame'] else 'no'} | {r['deals']} | "
+        rows = sorted(ledger["strength"],
+                      key=lambda r: (r["opponent"], r["rollout"], r["endgame"], r["simulations"], r["deals"]))
+        md += [f"| {r['opponent']} | {r['simulations']} | {r['rollout']} | {'yes' if r['endgame'] else 'no'} "
+               f"| {r['deals']} | "
                f"{r['wp']:.3f} ({r['wp_ci'][0]:.3f}-{r['wp_ci'][1]:.3f}) | {r['adp']:+.3f} | "
                f"{r['ms_mean']:.0f} / {r['ms_p90']:.0f} | {r['machine'].split('; ')[-1]} |" for r in rows]
     notes = ledger.get("notes", [])
-    return "\n".join(md + ([""] + notes if notes else [])) + "\n"
+    return "\n".join(md + (["", *notes] if notes else [])) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -168,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     add_output_arguments(ap)
     args = ap.parse_args(argv)
     args.budgets = [int(b) for b in args.budgets.split(",")]
-    ledger = json.load(open(args.ledger)) if os.path.exists(args.ledger) else {}
+    ledger = read_ledger(args.ledger)
     if args.mode == "report":
         publish(report(ledger), args.out, SECTION, write=not args.no_write)
         return 0
@@ -176,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         ledger["speed"] = speed(args)
     else:
         new = strength(args)
-        ledger = json.load(open(args.ledger)) if os.path.exists(args.ledger) else {}  # others may have run meanwhile
+        ledger = read_ledger(args.ledger)  # others may have run meanwhile
         ledger.setdefault("strength", []).extend(new)
     with open(args.ledger, "w") as f:
         json.dump(ledger, f, indent=1)

@@ -50,8 +50,10 @@ def dealt(n: int, cards: int, seed: int) -> list:
     """``n`` positions of three hands of ``cards`` cards each, leading."""
     import random
 
-    import doudizhu as dz
     import tests_path  # noqa: F401  (tests/ on sys.path, for peers)
+
+    import doudizhu as dz
+
     from peers import FULL_DECK_TEXT
 
     out = []
@@ -83,7 +85,7 @@ def played(n: int, cards: int, seed: int) -> list:
 
 def quantile(sorted_values: list[float], q: float) -> float:
     """The nearest-rank quantile."""
-    return sorted_values[min(len(sorted_values) - 1, max(0, int(round(q * len(sorted_values) + 0.5)) - 1))]
+    return sorted_values[min(len(sorted_values) - 1, max(0, round(q * len(sorted_values) + 0.5) - 1))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,10 +135,12 @@ def main(argv: list[str] | None = None) -> int:
         "another in one process; time = `SolveResult.seconds` (the limit for an unsolved one).",
         "- Target (issue 29): p95 <= 1 s.",
         "",
-        "| positions | median s | p90 s | p95 s | max s | median CPU s | median nodes | p95 nodes | max nodes | unsolved |",
+        "| positions | median s | p90 s | p95 s | max s | median CPU s | median nodes | p95 nodes | max nodes "
+        "| unsolved |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {len(games)} | {statistics.median(s):.3f} | {quantile(s, 0.9):.3f} | {quantile(s, 0.95):.3f} | {s[-1]:.3f} | "
-        f"{statistics.median(cpu):.3f} | {statistics.median(n):,.0f} | {quantile(n, 0.95):,} | {n[-1]:,} | {unsolved} |",
+        f"| {len(games)} | {statistics.median(s):.3f} | {quantile(s, 0.9):.3f} | {quantile(s, 0.95):.3f} "
+        f"| {s[-1]:.3f} | {statistics.median(cpu):.3f} | {statistics.median(n):,.0f} | {quantile(n, 0.95):,} "
+        f"| {n[-1]:,} | {unsolved} |",
     ]
     publish("\n".join(md) + "\n", args.out, SECTION[args.generator], write=not args.no_write)
     return 0

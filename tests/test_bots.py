@@ -36,8 +36,8 @@ def test_built_in_bots_are_bots_and_name_their_policy() -> None:
     assert Random(seed=5).act(dz.Game(seed=1)) == Random(seed=5).act(dz.Game(seed=1))
 
 
-@pytest.mark.parametrize("bot", [Heuristic(), Random(seed=3), DeterminizedBot(worlds=3, seed=2), ISMCTS(simulations=40)],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "bot", [Heuristic(), Random(seed=3), DeterminizedBot(worlds=3, seed=2), ISMCTS(simulations=40)], ids=repr)
 def test_bots_choose_from_what_their_seat_knows(bot: Bot) -> None:
     # Re-deal the hidden hands (every world the seat cannot tell apart): the choice stays.
     for seed in range(4):

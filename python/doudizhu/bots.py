@@ -6,8 +6,9 @@ read the other hands). A bot that decides many tables at once more cheaply than 
 (the neural bots: one forward pass for all of them) may also have ``act_many(games) ->
 list[Action]``, the same actions as ``act`` on each game; ``selfplay`` and ``evaluate``
 play their tables in lock-step and hand it every table waiting on it in one call
-(:func:`act_many` falls back to ``act`` per game). :class:`Random`, :class:`Heuristic`, :class:`FastHeuristic`, :class:`Neural` and
-:class:`ISMCTS` are the built-in C++ policies as bots; wherever a policy is taken (``selfplay``, ``evaluate``,
+(:func:`act_many` falls back to ``act`` per game). :class:`Random`, :class:`Heuristic`,
+:class:`FastHeuristic`, :class:`Neural` and :class:`ISMCTS` are the built-in C++ policies as
+bots; wherever a policy is taken (``selfplay``, ``evaluate``,
 ``playout``, the environments' opponents, the command line) their names
 (:data:`doudizhu.POLICIES`) and these objects are interchangeable, and they run in C++
 there.
