@@ -52,7 +52,7 @@ std::vector<Waiting> TableRunner::advance() {
       t.index = next_ + i;
       start(t);
       play_builtin(t);
-      schedule_->finish({t.index, &t.setup->game, t.moves, &t.record});
+      finish_if_over(t);  // over: every seat is built-in
     });
     finished_ = next_ = schedule_->games();
     return {};
