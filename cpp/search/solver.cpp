@@ -24,12 +24,13 @@ struct Node {
   std::int8_t to_move = 0;
   std::int8_t landlord = 0;
   std::int8_t seats = 3;
+  std::uint8_t budget = 0;  // plays left to the proving side (Search::value)
   WildRanks wild;  // the same in every node of a search
 };
 
 Node node_of(const State& s) {
   return {s.hands, s.last.cards ? s.last : Move{}, static_cast<std::int8_t>(s.last.cards ? s.last_by : -1), s.to_move,
-          s.landlord, s.seats, s.wild};
+          s.landlord, s.seats, 0, s.wild};
 }
 
 // What `hand` may play over `last` (nullptr: leading), wild cards included.
@@ -73,10 +74,23 @@ std::uint64_t key_of(const Node& n) {
                   (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24));
 }
 
-// The transposition table: buckets of four words. A word holds the key's top 56 bits,
-// then (low byte) the size class of the search behind it (bits 2-7), the value (bit 1)
-// and a used flag (bit 0). The bucket index takes the key's low bits (at least 8 of
-// them, so a word and its bucket give back the whole key).
+// A budget of plays that bounds nothing: the plain search. More than any hand's cards.
+inline constexpr std::uint8_t kUnbounded = 0xFE;
+
+// What the table knows of a position, for each side (0: the landlord's, 1: the
+// peasants'): the side wins within `win` plays of its own (kNever: not known to;
+// kUnbounded: wins, in how many plays not known), and does not within `fail` plays
+// (0: nothing known; kNever: never wins). A proof that one side wins is a proof that
+// the other never does, and the other way round.
+struct Bounds {
+  std::uint8_t win[2] = {kNever, kNever};
+  std::uint8_t fail[2] = {0, 0};
+  static constexpr std::uint8_t kNever = 0xFF;
+};
+
+// The transposition table: buckets of four 16-byte entries (one cache line), each the
+// position's whole 64-bit key, its Bounds and the size class of the searches behind
+// them. A full bucket gives up the entry with the smallest search.
 //
 // The table starts at 1 MB and doubles, up to its bound, whenever it is half full: a
 // small search then stays in cache and touches few pages (a large table costs a page
@@ -87,72 +101,97 @@ class Table {
     while (max_buckets_ * 2 * sizeof(Bucket) <= max_bytes) max_buckets_ *= 2;
     allocate(std::min(max_buckets_, kFirstBuckets));
   }
-  ~Table() { std::free(buckets_); }
+  ~Table() { std::free(raw_); }
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
-  // 1 win, 0 loss for the side to move, -1 not stored.
-  int probe(std::uint64_t key) const {
-    for (const std::uint64_t w : bucket(key).words) {
-      if ((w & kUsed) && ((w ^ key) & kTag) == 0) return static_cast<int>((w >> 1) & 1);
+  // The bounds stored for `key` (all unknown when none are).
+  Bounds probe(std::uint64_t key) const {
+    for (const Entry& e : bucket(key).entries) {
+      if (e.used && e.key == key) return e.bounds;
     }
-    return -1;
+    return {};
   }
 
-  void store(std::uint64_t key, bool win, std::int64_t nodes) {
-    int size = 0;
+  // Adds what a search of `nodes` nodes proved: `side` wins within `plays` plays, or not.
+  void store(std::uint64_t key, int side, int plays, bool won, std::int64_t nodes) {
+    int size = 1;
     while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
-    place(key, (key & kTag) | (static_cast<std::uint64_t>(size) << 2) | (win ? 2u : 0u) | kUsed);
+    Entry* e = place(key, static_cast<std::uint8_t>(size));
+    if (!e) return;
+    const auto p = static_cast<std::uint8_t>(plays);
+    if (won) {
+      e->bounds.win[side] = std::min(e->bounds.win[side], p);
+      e->bounds.fail[1 - side] = Bounds::kNever;
+    } else {
+      e->bounds.fail[side] = std::max(e->bounds.fail[side], p);
+      if (p == kUnbounded) e->bounds.win[1 - side] = kUnbounded;
+    }
     if (used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) grow();
   }
 
  private:
-  static constexpr std::uint64_t kTag = ~std::uint64_t{0xFF};
-  static constexpr std::uint64_t kUsed = 1;
-  static constexpr std::uint64_t kEffort = 0xFC;
-  struct Bucket {
-    std::uint64_t words[4];
+  struct Entry {
+    std::uint64_t key;
+    Bounds bounds;
+    std::uint8_t used;  // 0: empty; else the size class of the search behind it (1..63)
   };
-  static constexpr std::size_t kMinBuckets = 256;  // 8 index bits
+  struct Bucket {
+    Entry entries[4];
+  };
+  static_assert(sizeof(Entry) == 16 && sizeof(Bucket) == 64);
+  static constexpr std::size_t kMinBuckets = 128;  // 8 KB
   static constexpr std::size_t kFirstBuckets = (std::size_t{1} << 20) / sizeof(Bucket);
 
   Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
 
+  // calloc hands large blocks over zeroed page by page as they are touched (aligned_alloc
+  // then memset would touch every page); one bucket more lets the buckets start on a
+  // cache line, so that a probe reads one line.
   void allocate(std::size_t buckets) {
-    // calloc: large blocks come zeroed from the system page by page as they are touched.
-    buckets_ = static_cast<Bucket*>(std::calloc(buckets, sizeof(Bucket)));
-    if (!buckets_) throw std::bad_alloc();
+    raw_ = std::calloc(buckets + 1, sizeof(Bucket));
+    if (!raw_) throw std::bad_alloc();
+    const auto address = reinterpret_cast<std::uintptr_t>(raw_);
+    buckets_ = reinterpret_cast<Bucket*>((address + sizeof(Bucket) - 1) & ~std::uintptr_t{sizeof(Bucket) - 1});
     mask_ = buckets - 1;
     used_ = 0;
   }
 
-  // Into the key's bucket: over the same key or an empty word, else over the word
-  // with the smallest search behind it if that is no larger than this one's.
-  void place(std::uint64_t key, std::uint64_t word) {
-    std::uint64_t* victim = nullptr;
-    for (std::uint64_t& w : bucket(key).words) {
-      if (!(w & kUsed) || ((w ^ key) & kTag) == 0) {
-        used_ += !(w & kUsed);
-        w = word;
-        return;
+  // The entry for `key`: its own, an empty one, else the one with the smallest search
+  // behind it if that is no larger than this one's (nullptr: none is given up).
+  Entry* place(std::uint64_t key, std::uint8_t size) {
+    Entry* victim = nullptr;
+    for (Entry& e : bucket(key).entries) {
+      if (e.used && e.key == key) {
+        e.used = std::max(e.used, size);
+        return &e;
       }
-      if (!victim || (w & kEffort) < (*victim & kEffort)) victim = &w;
+      if (!e.used) {
+        ++used_;
+        e = {key, {}, size};
+        return &e;
+      }
+      if (!victim || e.used < victim->used) victim = &e;
     }
-    if ((*victim & kEffort) <= (word & kEffort)) *victim = word;
+    if (victim->used > size) return nullptr;
+    *victim = {key, {}, size};
+    return victim;
   }
 
   void grow() {
-    Bucket* old = buckets_;
+    void* const old_raw = raw_;
+    const Bucket* const old = buckets_;
     const std::size_t old_buckets = mask_ + 1;
     allocate(old_buckets * 2);
     for (std::size_t i = 0; i < old_buckets; ++i) {
-      for (const std::uint64_t w : old[i].words) {
-        if (w & kUsed) place((w & kTag) | (i & 0xFF), w);
+      for (const Entry& e : old[i].entries) {
+        if (e.used) *place(e.key, e.used) = e;
       }
     }
-    std::free(old);
+    std::free(old_raw);
   }
 
+  void* raw_ = nullptr;  // what calloc gave, for free
   Bucket* buckets_ = nullptr;
   std::size_t mask_ = 0;
   std::size_t max_buckets_ = kMinBuckets;
@@ -176,9 +215,11 @@ class Search {
     if (++nodes_ > options_.node_limit && options_.node_limit > 0) aborted_ = true;
     if ((nodes_ & 1023) == 0 && options_.time_limit > 0 && seconds() > options_.time_limit) aborted_ = true;
     if (aborted_) return false;
+    const bool mover_proves = proves(n, n.to_move);
     const std::uint64_t key = key_of(n);
+    const int side = prover_landlord_ ? 0 : 1;
     if (!best) {
-      if (const int stored = table_.probe(key); stored >= 0) return stored == 1;
+      if (const int k = known(n, key); k >= 0) return (k == 1) == mover_proves;
     }
     const std::int64_t before = nodes_;
     std::vector<Candidate>& list = candidates(n, ply);
@@ -191,13 +232,31 @@ class Search {
         break;
       }
     }
-    table_.store(key, won, nodes_ - before);
+    table_.store(key, side, n.budget, won == mover_proves, nodes_ - before);
     return won;
+  }
+
+  // The node after candidate `c`, the proving side's budget charged for a play.
+  Node child_of(const Node& n, const Candidate& c) {
+    Node child = after(n, c.move.cards ? &c.move : nullptr);
+    if (c.move.cards && proves(n, n.to_move) && n.budget != kUnbounded) --child.budget;
+    return child;
+  }
+
+  // What is known without a search of `n` (key `key`): 1 the proving side wins within
+  // the budget, 0 it does not, -1 unknown.
+  int known(const Node& n, std::uint64_t key) {
+    if (n.budget != kUnbounded && need(n) > n.budget) return 0;
+    const Bounds b = table_.probe(key);
+    const int side = prover_landlord_ ? 0 : 1;
+    if (b.win[side] <= n.budget) return 1;
+    if (b.fail[side] >= n.budget) return 0;
+    return -1;
   }
 
   // Whether candidate `c` wins for the side to move at `n`.
   bool takes(const Node& n, const Candidate& c, int ply) {
-    const Node child = after(n, c.move.cards ? &c.move : nullptr);
+    const Node child = child_of(n, c);
     const bool child_wins = wins(child, ply + 1);
     return same_side(n, n.to_move, child.to_move) ? child_wins : !child_wins;
   }
@@ -218,9 +277,46 @@ class Search {
       }
     }
     for (const Move& m : moves_) list.push_back({m, score(n, m)});
+    if (!last && sure_lead(n, list)) return list;
     if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0});
     std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     return list;
+  }
+
+  // Whether the leader at `n` wins by leading moves that no opponent can beat, then its
+  // last combination; if so `list` (the scored leads) becomes the first of them, with
+  // score kGoesOut. A proving leader must do it within its budget. (Not with wild
+  // cards, whose combinations classify() does not read.)
+  bool sure_lead(const Node& n, std::vector<Candidate>& list) {
+    if (!n.wild.none()) return false;
+    sure_.clear();
+    for (const Candidate& c : list) {
+      if (c.score >= kKeepsLead) sure_.push_back(c.move);
+    }
+    if (sure_.empty()) return false;  // the hand is no one combination: its move would go out
+    sure_steps_ = kSureBudget;
+    const int plays = proves(n, n.to_move) ? n.budget : kMaxTurns;
+    const int first = sure_win(n.hands[static_cast<std::size_t>(n.to_move)], 0, plays);
+    if (first < 0 || first >= static_cast<int>(sure_.size())) return false;
+    list.assign(1, {sure_[static_cast<std::size_t>(first)], kGoesOut});
+    return true;
+  }
+
+  // Whether `hand` splits into moves of sure_[from..] (none of which an opponent can
+  // beat) and at most one other combination: then its leader plays the sure moves (the
+  // opponents can only pass, a partner may) and goes out with the last. Returns the
+  // index in sure_ of a sure move to lead first (sure_.size() when the hand is one
+  // combination), or -1 when no split is found within the step budget.
+  int sure_win(Mask hand, std::size_t from, int plays) {
+    if (hand == 0) return static_cast<int>(sure_.size());
+    if (--sure_steps_ < 0 || plays < 1) return -1;
+    readings_.clear();
+    classify(hand, rules_, readings_);
+    if (!readings_.empty()) return static_cast<int>(sure_.size());
+    for (std::size_t i = from; i < sure_.size(); ++i) {
+      if (contains(hand, sure_[i].cards) && sure_win(hand - sure_[i].cards, i + 1, plays - 1) >= 0) return static_cast<int>(i);
+    }
+    return -1;
   }
 
   // Order: moves no opponent can beat (they keep the lead), then those that leave the
@@ -259,6 +355,50 @@ class Search {
     return best;
   }
 
+  bool proves(const Node& n, int seat) const { return (seat == n.landlord) == prover_landlord_; }
+
+  // The fewest plays the proving side needs to go out: its smallest turns(). With wild
+  // cards turns() is no bound (a wild card completes combinations), so 1.
+  int need(const Node& n) {
+    if (!n.wild.none()) return 1;
+    int least = kMaxTurns;
+    for (int i = 0; i < n.seats; ++i) {
+      if (proves(n, i)) least = std::min(least, turns(n.hands[static_cast<std::size_t>(i)]));
+    }
+    return least;
+  }
+
+  // Whether the side to move at `root` wins (with `best`, a winning candidate is written
+  // there). First each side in turn tries to win within b plays of its own, for b from
+  // the fewest plays either side needs to kDeepening more: a side that does wins. (A
+  // bounded search's "no" only says that no win is that short.) Then the unbounded
+  // search decides. With wild cards turns() bounds nothing, so only the latter.
+  bool value(const Node& root, Candidate* best) {
+    const bool mover_landlord = root.to_move == root.landlord;
+    if (root.wild.none()) {
+      int lo = kMaxTurns;
+      for (const bool mover_side : {true, false}) {
+        prover_landlord_ = mover_side == mover_landlord;
+        lo = std::min(lo, need(root));
+      }
+      for (int b = lo; b <= lo + kDeepening; ++b) {
+        for (const bool mover_side : {true, false}) {
+          prover_landlord_ = mover_side == mover_landlord;
+          Node n = root;
+          n.budget = static_cast<std::uint8_t>(b);
+          const bool w = wins(n, 0, mover_side ? best : nullptr);
+          if (aborted_) return false;
+          if (mover_side && w) return true;
+          if (!mover_side && !w) return false;
+        }
+      }
+    }
+    prover_landlord_ = mover_landlord;
+    Node n = root;
+    n.budget = kUnbounded;
+    return wins(n, 0, best);
+  }
+
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   bool aborted() const { return aborted_; }
   std::int64_t nodes() const { return nodes_; }
@@ -268,6 +408,8 @@ class Search {
   static constexpr int kKeepsLead = 1 << 14;
   static constexpr int kPartnerPass = 1 << 20;
   static constexpr int kGoesOut = 1 << 24;
+  static constexpr int kSureBudget = 64;  // steps of one sure_win search
+  static constexpr int kDeepening = 1;    // bounded searches past the least bound, per side
 
   const Rules& rules_;
   SolveOptions options_;
@@ -277,7 +419,9 @@ class Search {
   bool aborted_ = false;
   std::unordered_map<Mask, int> turns_;
   std::deque<std::vector<Candidate>> plies_;  // one list per ply; a deque keeps them in place as it grows
-  std::vector<Move> moves_, follows_;
+  std::vector<Move> moves_, follows_, sure_, readings_;
+  bool prover_landlord_ = false;
+  int sure_steps_ = 0;  // left to the current sure_win search
 };
 
 Node checked_root(const State& s) {
@@ -298,7 +442,7 @@ SolveResult solve(const State& s, const Rules& rules, const SolveOptions& option
   const Node root = checked_root(s);
   Search search(rules, options);
   Candidate best{};
-  const bool won = search.wins(root, 0, &best);
+  const bool won = search.value(root, &best);
   SolveResult r;
   r.outcome = search.aborted() ? Outcome::Unknown : (won ? Outcome::Win : Outcome::Loss);
   if (r.outcome == Outcome::Win) r.move = action_of(best.move);
@@ -320,7 +464,9 @@ MovesResult solve_moves(const State& s, const Rules& rules, const SolveOptions& 
     if (m.cards && spent(m) == hand) {
       mo.outcome = Outcome::Win;
     } else if (!search.aborted()) {
-      const bool won = search.takes(root, {m, 0}, 0);
+      const Node child = after(root, m.cards ? &m : nullptr);
+      const bool child_wins = search.value(child, nullptr);
+      const bool won = same_side(root, root.to_move, child.to_move) ? child_wins : !child_wins;
       if (!search.aborted()) mo.outcome = won ? Outcome::Win : Outcome::Loss;
     }
     r.moves.push_back(mo);
