@@ -15,21 +15,35 @@ using namespace ddz::testing;
 
 namespace {
 
+// Positions a minimax has valued, keyed by everything play depends on: the hands, the
+// move to beat and who played it, who moves, the passes in the trick.
+using MinimaxMemo = std::map<std::array<std::uint64_t, 7>, bool>;
+
 // Whether the landlord's side wins `g` with best play: every action is tried and every
-// child valued before the results are combined.
-bool minimax_landlord_wins(Game& g) {
+// child valued before the results are combined. With `memo`, a position valued once is
+// not valued again, so that hands of half a dozen cards each stay within reach; nothing
+// of the solver's (bounds, ordering, sure wins, its key) is used either way.
+bool minimax_landlord_wins(Game& g, MinimaxMemo* memo = nullptr) {
   const State& s = g.state();
   if (s.phase == Phase::Over) return s.winner == s.landlord;
+  const MinimaxMemo::key_type key{s.hands[0], s.hands[1], s.hands[2], s.hands[3], s.last.cards, fields_word(s.last),
+                                  static_cast<std::uint64_t>(s.last_by + 1) | static_cast<std::uint64_t>(s.to_move) << 8 |
+                                      static_cast<std::uint64_t>(s.passes) << 16};
+  if (memo) {
+    if (const auto it = memo->find(key); it != memo->end()) return it->second;
+  }
   const bool landlord_moves = s.to_move == s.landlord;
   bool any = false, all = true;
   for (const Action& a : g.legal_actions()) {
     g.apply_legal(a);
-    const bool v = minimax_landlord_wins(g);
+    const bool v = minimax_landlord_wins(g, memo);
     g.undo();
     any = any || v;
     all = all && v;
   }
-  return landlord_moves ? any : all;
+  const bool value = landlord_moves ? any : all;
+  if (memo) memo->emplace(key, value);
+  return value;
 }
 
 bool mover_wins(Game& g) {
@@ -103,39 +117,6 @@ void compare_with_minimax(int seats, int max_cards, const char* preset_name, int
   CHECK(wins < positions - positions / 10);
 }
 
-// Whether the landlord's side wins `g`: a plain minimax over the Game API that
-// remembers each position it has valued (keyed by everything play depends on: the
-// hands, the move to beat and who played it, who moves, the passes in the trick), so
-// that hands of half a dozen cards each stay within reach. Nothing of the solver's
-// (bounds, ordering, sure wins, its key) is used.
-class MemoMinimax {
- public:
-  bool landlord_wins(Game& g) {
-    const State& s = g.state();
-    if (s.phase == Phase::Over) return s.winner == s.landlord;
-    const Key key{s.hands[0], s.hands[1], s.hands[2], s.hands[3], s.last.cards, fields_word(s.last),
-                  static_cast<std::uint64_t>(s.last_by + 1) | static_cast<std::uint64_t>(s.to_move) << 8 |
-                      static_cast<std::uint64_t>(s.passes) << 16};
-    if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
-    const bool landlord_moves = s.to_move == s.landlord;
-    bool any = false, all = true;
-    for (const Action& a : g.legal_actions()) {
-      g.apply_legal(a);
-      const bool v = landlord_wins(g);
-      g.undo();
-      any = any || v;
-      all = all && v;
-    }
-    const bool value = landlord_moves ? any : all;
-    memo_.emplace(key, value);
-    return value;
-  }
-
- private:
-  using Key = std::array<std::uint64_t, 7>;
-  std::map<Key, bool> memo_;
-};
-
 // Three hands of exactly `each` cards from a shuffled deck, the landlord and the seat
 // to move at random; half of them lead, the rest follow a random lead of the cards
 // left out, played by another seat.
@@ -170,15 +151,15 @@ void compare_dealt_with_minimax(const char* preset_name, int each, int positions
   int wins = 0;
   for (int i = 0; i < positions; ++i) {
     Game g = dealt_position(rng, each, r);
-    MemoMinimax oracle;
+    MinimaxMemo memo;
     const bool mover_is_landlord = g.state().to_move == g.state().landlord;
-    const bool expected = oracle.landlord_wins(g) == mover_is_landlord;
+    const bool expected = minimax_landlord_wins(g, &memo) == mover_is_landlord;
     const SolveResult got = solve(g.state(), r, SolveOptions{});
     CHECK(got.outcome == (expected ? Outcome::Win : Outcome::Loss));
     if (got.outcome == Outcome::Win) {
       ++wins;
       CHECK(g.apply(got.move));
-      CHECK(oracle.landlord_wins(g) == mover_is_landlord);
+      CHECK(minimax_landlord_wins(g, &memo) == mover_is_landlord);
       g.undo();
     }
     if (i >= with_moves) continue;
@@ -187,7 +168,7 @@ void compare_dealt_with_minimax(const char* preset_name, int each, int positions
     CHECK_EQ(each_move.moves.size(), g.legal_actions().size());
     for (const MoveOutcome& mo : each_move.moves) {
       CHECK(g.apply(mo.action));
-      CHECK(mo.outcome == (oracle.landlord_wins(g) == mover_is_landlord ? Outcome::Win : Outcome::Loss));
+      CHECK(mo.outcome == (minimax_landlord_wins(g, &memo) == mover_is_landlord ? Outcome::Win : Outcome::Loss));
       g.undo();
     }
   }
