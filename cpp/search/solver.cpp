@@ -1,9 +1,11 @@
 #include "search/solver.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <deque>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <unordered_map>
@@ -86,15 +88,29 @@ struct Bounds {
   std::uint8_t win[2] = {kNever, kNever};
   std::uint8_t fail[2] = {0, 0};
   static constexpr std::uint8_t kNever = 0xFF;
+  static constexpr bool kKeepsLatest = false;  // a bucket keeps its larger searches
 };
 
-// The transposition table: buckets of four 16-byte entries (one cache line), each the
-// position's whole 64-bit key, its Bounds and the size class of the searches behind
-// them. A full bucket gives up the entry with the smallest search.
+// What the proof-number search knows of a position, for the side to move: the proof
+// number (0: it wins) and the disproof number (0: it loses), each an estimate of how
+// many positions remain to be searched to settle it one way or the other.
+struct Proof {
+  std::uint32_t phi = 1;
+  std::uint32_t delta = 1;
+  // The numbers of the node searched last always find room (df-pn's progress rests on
+  // them), at the cost of the entry with the smallest search in the bucket.
+  static constexpr bool kKeepsLatest = true;
+};
+
+// A transposition table of `Info` by position: buckets of four entries, each the
+// position's whole 64-bit key, its Info and the size class of the searches behind it
+// (one cache line a bucket for Bounds). A full bucket gives up the entry with the
+// smallest search.
 //
 // The table starts at 1 MB and doubles, up to its bound, whenever it is half full: a
 // small search then stays in cache and touches few pages (a large table costs a page
 // fault per page and a cache miss per probe, which slowed small searches several-fold).
+template <class Info>
 class Table {
  public:
   explicit Table(std::size_t max_bytes) {
@@ -105,61 +121,53 @@ class Table {
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
-  // The bounds stored for `key` (all unknown when none are).
-  Bounds probe(std::uint64_t key) const {
+  // The Info stored for `key`, or nullptr.
+  const Info* find(std::uint64_t key) const {
     for (const Entry& e : bucket(key).entries) {
-      if (e.used && e.key == key) return e.bounds;
+      if (e.used && e.key == key) return &e.info;
     }
-    return {};
+    return nullptr;
   }
 
-  // Adds what a search of `nodes` nodes proved: `side` wins within `plays` plays, or not.
-  void store(std::uint64_t key, int side, int plays, bool won, std::int64_t nodes) {
-    int size = 1;
-    while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
-    Entry* e = place(key, static_cast<std::uint8_t>(size));
-    if (!e) return;
-    const auto p = static_cast<std::uint8_t>(plays);
-    if (won) {
-      e->bounds.win[side] = std::min(e->bounds.win[side], p);
-      e->bounds.fail[1 - side] = Bounds::kNever;
-    } else {
-      e->bounds.fail[side] = std::max(e->bounds.fail[side], p);
-      if (p == kUnbounded) e->bounds.win[1 - side] = kUnbounded;
-    }
+  // The Info to update for `key` after a search of `nodes` nodes (a new entry holds
+  // Info{}), or nullptr when the bucket keeps larger searches. Valid until the next call.
+  Info* place(std::uint64_t key, std::int64_t nodes) {
     if (used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) grow();
+    std::uint8_t size = 1;
+    while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
+    Entry* const e = slot(key, size);
+    return e ? &e->info : nullptr;
   }
 
  private:
   struct Entry {
     std::uint64_t key;
-    Bounds bounds;
+    Info info;
     std::uint8_t used;  // 0: empty; else the size class of the search behind it (1..63)
   };
   struct Bucket {
     Entry entries[4];
   };
-  static_assert(sizeof(Entry) == 16 && sizeof(Bucket) == 64);
-  static constexpr std::size_t kMinBuckets = 128;  // 8 KB
-  static constexpr std::size_t kFirstBuckets = (std::size_t{1} << 20) / sizeof(Bucket);
+  static constexpr std::size_t kMinBuckets = std::bit_floor(std::size_t{8192} / sizeof(Bucket));
+  static constexpr std::size_t kFirstBuckets = std::bit_floor((std::size_t{1} << 20) / sizeof(Bucket));
 
   Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
 
   // calloc hands large blocks over zeroed page by page as they are touched (aligned_alloc
   // then memset would touch every page); one bucket more lets the buckets start on a
-  // cache line, so that a probe reads one line.
+  // 64-byte boundary.
   void allocate(std::size_t buckets) {
     raw_ = std::calloc(buckets + 1, sizeof(Bucket));
     if (!raw_) throw std::bad_alloc();
     const auto address = reinterpret_cast<std::uintptr_t>(raw_);
-    buckets_ = reinterpret_cast<Bucket*>((address + sizeof(Bucket) - 1) & ~std::uintptr_t{sizeof(Bucket) - 1});
+    buckets_ = reinterpret_cast<Bucket*>((address + 63) & ~std::uintptr_t{63});
     mask_ = buckets - 1;
     used_ = 0;
   }
 
   // The entry for `key`: its own, an empty one, else the one with the smallest search
   // behind it if that is no larger than this one's (nullptr: none is given up).
-  Entry* place(std::uint64_t key, std::uint8_t size) {
+  Entry* slot(std::uint64_t key, std::uint8_t size) {
     Entry* victim = nullptr;
     for (Entry& e : bucket(key).entries) {
       if (e.used && e.key == key) {
@@ -168,13 +176,13 @@ class Table {
       }
       if (!e.used) {
         ++used_;
-        e = {key, {}, size};
+        e = {key, Info{}, size};
         return &e;
       }
       if (!victim || e.used < victim->used) victim = &e;
     }
-    if (victim->used > size) return nullptr;
-    *victim = {key, {}, size};
+    if (victim->used > size && !Info::kKeepsLatest) return nullptr;
+    *victim = {key, Info{}, size};
     return victim;
   }
 
@@ -185,7 +193,7 @@ class Table {
     allocate(old_buckets * 2);
     for (std::size_t i = 0; i < old_buckets; ++i) {
       for (const Entry& e : old[i].entries) {
-        if (e.used) *place(e.key, e.used) = e;
+        if (e.used) *slot(e.key, e.used) = e;
       }
     }
     std::free(old_raw);
@@ -207,14 +215,12 @@ struct Candidate {
 class Search {
  public:
   Search(const Rules& rules, const SolveOptions& options)
-      : rules_(rules), options_(options), table_(options.tt_bytes), start_(Clock::now()) {}
+      : rules_(rules), options_(options), table_(options.tt_bytes / 2), proofs_(options.tt_bytes / 2), start_(Clock::now()) {}
 
   // Whether the side to move at `n` wins; meaningless once aborted(). With `best`, a
   // winning candidate is written there.
   bool wins(const Node& n, int ply, Candidate* best = nullptr) {
-    if (++nodes_ > options_.node_limit && options_.node_limit > 0) aborted_ = true;
-    if ((nodes_ & 1023) == 0 && options_.time_limit > 0 && seconds() > options_.time_limit) aborted_ = true;
-    if (aborted_) return false;
+    if (tick()) return false;
     const bool mover_proves = proves(n, n.to_move);
     const std::uint64_t key = key_of(n);
     const int side = prover_landlord_ ? 0 : 1;
@@ -226,13 +232,13 @@ class Search {
     bool won = false;
     for (const Candidate& c : list) {
       won = c.score == kGoesOut || takes(n, c, ply);
-      if (aborted_) return false;
+      if (halted()) return false;
       if (won) {
         if (best) *best = c;
         break;
       }
     }
-    table_.store(key, side, n.budget, won == mover_proves, nodes_ - before);
+    remember(key, side, n.budget, won == mover_proves, nodes_ - before);
     return won;
   }
 
@@ -243,11 +249,28 @@ class Search {
     return child;
   }
 
+  // Adds to the table what a search of `nodes` nodes proved: `side` wins within `plays`
+  // plays of its own, or does not.
+  void remember(std::uint64_t key, int side, int plays, bool won, std::int64_t nodes) {
+    Bounds* const b = table_.place(key, nodes);
+    if (!b) return;
+    const auto p = static_cast<std::uint8_t>(plays);
+    if (won) {
+      b->win[side] = std::min(b->win[side], p);
+      b->fail[1 - side] = Bounds::kNever;
+    } else {
+      b->fail[side] = std::max(b->fail[side], p);
+      if (p == kUnbounded) b->win[1 - side] = kUnbounded;
+    }
+  }
+
   // What is known without a search of `n` (key `key`): 1 the proving side wins within
   // the budget, 0 it does not, -1 unknown.
   int known(const Node& n, std::uint64_t key) {
     if (n.budget != kUnbounded && need(n) > n.budget) return 0;
-    const Bounds b = table_.probe(key);
+    const Bounds* const stored = table_.find(key);
+    if (!stored) return -1;
+    const Bounds& b = *stored;
     const int side = prover_landlord_ ? 0 : 1;
     if (b.win[side] <= n.budget) return 1;
     if (b.fail[side] >= n.budget) return 0;
@@ -371,10 +394,15 @@ class Search {
   // Whether the side to move at `root` wins (with `best`, a winning candidate is written
   // there). First each side in turn tries to win within b plays of its own, for b from
   // the fewest plays either side needs to kDeepening more: a side that does wins. (A
-  // bounded search's "no" only says that no win is that short.) Then the unbounded
-  // search decides. With wild cards turns() bounds nothing, so only the latter.
+  // bounded search's "no" only says that no win is that short. With wild cards turns()
+  // bounds nothing, so there is no such search.) Then unbounded alpha-beta and df-pn
+  // take turns, each for a slice of nodes that doubles every round, until one settles
+  // the root: each is fast where the other is slow (alpha-beta when its move order finds
+  // the win, df-pn when the proof lies off that order), and both write what they settle
+  // to the table the other reads.
   bool value(const Node& root, Candidate* best) {
     const bool mover_landlord = root.to_move == root.landlord;
+    slice_end_ = kNoSliceEnd;
     if (root.wild.none()) {
       int lo = kMaxTurns;
       for (const bool mover_side : {true, false}) {
@@ -396,8 +424,124 @@ class Search {
     prover_landlord_ = mover_landlord;
     Node n = root;
     n.budget = kUnbounded;
-    return wins(n, 0, best);
+    const std::uint64_t key = key_of(n);
+    for (std::int64_t slice = kFirstSlice;; slice *= 2) {
+      slice_end_ = nodes_ + slice;
+      const bool won = wins(n, 0, best);
+      if (aborted_ || !sliced_) {
+        slice_end_ = kNoSliceEnd;
+        return won;
+      }
+      sliced_ = false;
+      slice_end_ = nodes_ + slice;
+      prove(n, key, kInfinite, kInfinite, 0, best);
+      if (aborted_) return false;
+      sliced_ = false;
+      if (const Proof p = proof_of(n, key); p.phi == 0 || p.delta == 0) return p.phi == 0;
+    }
   }
+
+  // Counts a node; true when the search must stop (a limit, or the end of a slice).
+  bool tick() {
+    if (++nodes_ > options_.node_limit && options_.node_limit > 0) aborted_ = true;
+    if ((nodes_ & 1023) == 0 && options_.time_limit > 0 && seconds() > options_.time_limit) aborted_ = true;
+    if (nodes_ > slice_end_) sliced_ = true;
+    return halted();
+  }
+  bool halted() const { return aborted_ || sliced_; }
+
+  // The proof and disproof numbers of `n` (key `key`) for its side to move: exact when
+  // either table has settled it, else what the proof table holds, else a first estimate,
+  // the fewest plays the side needs to go out against the fewest its opponents need.
+  Proof proof_of(const Node& n, std::uint64_t key) {
+    if (const Bounds* const b = table_.find(key)) {
+      const int side = n.to_move == n.landlord ? 0 : 1;
+      if (b->win[side] <= kUnbounded) return {0, kInfinite};
+      if (b->fail[side] >= kUnbounded) return {kInfinite, 0};
+    }
+    if (const Proof* const p = proofs_.find(key)) return *p;
+    int mine = kMaxTurns, theirs = kMaxTurns;
+    for (int i = 0; i < n.seats; ++i) {
+      int& least = same_side(n, i, n.to_move) ? mine : theirs;
+      least = std::min(least, turns(n.hands[static_cast<std::size_t>(i)]));
+    }
+    return {static_cast<std::uint32_t>(mine), static_cast<std::uint32_t>(theirs)};
+  }
+
+  // Depth-first proof-number search (df-pn: Nagai 2002, with the 1 + epsilon trick of
+  // Pawlewicz and Lew 2007) of `n` (key `key`, unbounded): searches until the side to
+  // move's proof number reaches `th_phi`, its disproof number `th_delta`, or one of them
+  // 0 (settled, in both tables), or a limit or the slice ends; then stores the numbers.
+  // At the root a winning candidate, once proved, goes to `best`.
+  void prove(const Node& n, std::uint64_t key, std::uint32_t th_phi, std::uint32_t th_delta, int ply, Candidate* best) {
+    if (tick()) return;
+    const std::int64_t before = nodes_;
+    const std::vector<Candidate>& list = candidates(n, ply);
+    if (list[0].score == kGoesOut) {
+      if (best) *best = list[0];
+      return settle(n, key, true, before);
+    }
+    std::vector<Node>& kids = children(ply);
+    kids.clear();
+    kid_keys_[static_cast<std::size_t>(ply)].clear();
+    for (const Candidate& c : list) {
+      kids.push_back(child_of(n, c));
+      kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back()));
+    }
+    const std::vector<std::uint64_t>& keys = kid_keys_[static_cast<std::size_t>(ply)];
+    while (true) {
+      // The side to move wins through its easiest child, and loses only if every child
+      // loses; a child where a partner moves counts as it stands, else reversed.
+      Proof here{kInfinite, 0};
+      std::uint32_t second = kInfinite, pick_delta = 0;
+      std::size_t pick = 0;
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        Proof c = proof_of(kids[i], keys[i]);
+        if (!same_side(n, n.to_move, kids[i].to_move)) std::swap(c.phi, c.delta);
+        here.delta = sum(here.delta, c.delta);
+        if (c.phi < here.phi) {
+          second = here.phi;
+          here.phi = c.phi;
+          pick = i;
+          pick_delta = c.delta;
+        } else {
+          second = std::min(second, c.phi);
+        }
+      }
+      if (here.phi == 0 || here.delta == 0) {
+        if (best && here.phi == 0) *best = list[pick];
+        return settle(n, key, here.phi == 0, before);
+      }
+      if (here.phi >= th_phi || here.delta >= th_delta || halted()) {
+        if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = here;
+        return;
+      }
+      const std::uint32_t child_phi = std::min(th_phi, second == kInfinite ? kInfinite : sum(second, second / 4 + 1));
+      const std::uint32_t child_delta = th_delta - here.delta + pick_delta;
+      const bool same = same_side(n, n.to_move, kids[pick].to_move);
+      prove(kids[pick], keys[pick], same ? child_phi : child_delta, same ? child_delta : child_phi, ply + 1, nullptr);
+    }
+  }
+
+  // Records in both tables that the side to move at `n` (key `key`) wins, or loses, as
+  // the search since node count `before` proved.
+  void settle(const Node& n, std::uint64_t key, bool won, std::int64_t before) {
+    if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = won ? Proof{0, kInfinite} : Proof{kInfinite, 0};
+    remember(key, n.to_move == n.landlord ? 0 : 1, kUnbounded, won, nodes_ - before);
+  }
+
+  static std::uint32_t sum(std::uint32_t a, std::uint32_t b) {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(kInfinite, std::uint64_t{a} + b));
+  }
+
+  std::vector<Node>& children(int ply) {
+    while (static_cast<std::size_t>(ply) >= kids_.size()) {
+      kids_.emplace_back();
+      kid_keys_.emplace_back();
+    }
+    return kids_[static_cast<std::size_t>(ply)];
+  }
+
 
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   bool aborted() const { return aborted_; }
@@ -410,15 +554,23 @@ class Search {
   static constexpr int kGoesOut = 1 << 24;
   static constexpr int kSureBudget = 64;  // steps of one sure_win search
   static constexpr int kDeepening = 1;    // bounded searches past the least bound, per side
+  static constexpr std::int64_t kFirstSlice = 64;  // nodes of the first alpha-beta and df-pn turns
+  static constexpr std::uint32_t kInfinite = 1u << 30;  // a proof or disproof number: settled the other way
 
   const Rules& rules_;
   SolveOptions options_;
-  Table table_;
+  Table<Bounds> table_;
+  Table<Proof> proofs_;
   Clock::time_point start_;
   std::int64_t nodes_ = 0;
   bool aborted_ = false;
+  bool sliced_ = false;  // the current slice's nodes are spent
+  static constexpr std::int64_t kNoSliceEnd = std::numeric_limits<std::int64_t>::max();
+  std::int64_t slice_end_ = kNoSliceEnd;
   std::unordered_map<Mask, int> turns_;
   std::deque<std::vector<Candidate>> plies_;  // one list per ply; a deque keeps them in place as it grows
+  std::deque<std::vector<Node>> kids_;        // df-pn: the children of the node at each ply
+  std::deque<std::vector<std::uint64_t>> kid_keys_;  // and their keys
   std::vector<Move> moves_, follows_, sure_, readings_;
   bool prover_landlord_ = false;
   int sure_steps_ = 0;  // left to the current sure_win search

@@ -16,6 +16,13 @@
 //     proving side's moves, so a win it finds is a win. Many positions have such a short
 //     win and are proved by it alone; the rest go on to the unbounded search, which
 //     reuses what the bounded ones stored;
+//   - a portfolio for that unbounded search: alpha-beta and depth-first proof-number
+//     search (df-pn, Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2007;
+//     a new node's proof and disproof numbers are the fewest plays its side and the
+//     other side need to go out) take turns, each for a slice of nodes that doubles
+//     every round (from 64), until one settles the root; each settles positions the
+//     other takes far longer on, and both write what they settle to the table the
+//     other reads;
 //   - move ordering: moves no opponent can beat (they keep the lead), then those that
 //     leave the hand the fewest plays from going out (memoized per hand), then the ones
 //     that shed the most cards; a pass last, or first when it lets a partner's play stand;
@@ -24,8 +31,10 @@
 //     buckets of four 16-byte entries (one cache line) holding the whole key, for each
 //     side the fewest plays it is known to win within and the most it is known not to,
 //     and the size of the searches behind them; a full bucket gives up its smallest
-//     search. The table starts at 1 MB and doubles whenever it is half full, up to
-//     `tt_bytes` (at least 8 KB), so small searches stay small and in cache.
+//     search. df-pn keeps its numbers in a second such table (24-byte entries, where
+//     the latest always finds room). Each starts at 1 MB and doubles whenever it is half
+//     full, up to half of `tt_bytes` (at least 8 KB and 6 KB), so small searches stay
+//     small and in cache.
 // Limits on nodes and time end the search with Outcome::Unknown rather than running on.
 #pragma once
 
