@@ -309,25 +309,26 @@ void register_game(py::module_& m) {
       .value("CALL", ActionType::Call)
       .value("ROB", ActionType::Rob)
       .finalize();
+  m.attr("ActionType").attr("__module__") = kPackage;
 
-  bound_class<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call or a rob (immutable).
+  public_class<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call or a rob (immutable).
 
 str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call",
 "decline", "rob", "no rob", or the move text of a play ("spent=cards" with wild cards).)doc")
-      .def_static("play", [](py::handle move) {
+      .def_static("play", [](Hinted<"Move"> move) {
             if (!is_exactly<Move>(move) && !py::isinstance<Move>(move)) throw py::type_error("move must be a Move, not " + type_name(move));
             return Action::play(value_of<Move>(move));
           }, py::arg("move"))
       .def_static("pass_", &Action::pass)
-      .def_static("bid", [](py::handle v) { return Action::bid(static_cast<int>(int_arg(v, "bid", 0, 3))); }, py::arg("value"),
+      .def_static("bid", [](IntArg v) { return Action::bid(static_cast<int>(int_arg(v, "bid", 0, 3))); }, py::arg("value"),
                   "A bid of 1, 2 or 3, or 0: a pass in the auction.")
-      .def_static("call", [](py::handle yes) { return Action::call(bool_arg(yes, "yes")); }, py::arg("yes") = true)
-      .def_static("rob", [](py::handle yes) { return Action::rob(bool_arg(yes, "yes")); }, py::arg("yes") = true)
+      .def_static("call", [](BoolArg yes) { return Action::call(bool_arg(yes, "yes")); }, py::arg("yes") = true)
+      .def_static("rob", [](BoolArg yes) { return Action::rob(bool_arg(yes, "yes")); }, py::arg("yes") = true)
       .def_property_readonly("type", [](const Action& a) { return a.type; })
       .def_property_readonly("value", [](const Action& a) { return a.value; }, "The bid, or 1/0 for call and rob.")
       .def_property_readonly("move", [](const Action& a) { return a.type == ActionType::Play ? interned(a.move) : py::object(py::none()); })
       .def("__str__", [](const Action& a) { return action_text(a); })
-      .def("text", [](const Action& a, py::handle rules) { return action_text(a, rules.is_none() ? nullptr : &to_rules(rules)); },
+      .def("text", [](const Action& a, RulesArg rules) { return action_text(a, rules.is_none() ? nullptr : &to_rules(rules)); },
            py::arg("rules") = py::none(),
            "The action's text; with rules, a play whose cards read several ways adds /KIND/key to name its reading.")
       .def("__repr__", [](const Action& a) { return "Action('" + action_text(a) + "')"; })
@@ -352,7 +353,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         return a;
                       }));
 
-  bound_class<Settlement>(m, "Settlement", "The stakes of a finished hand; payouts by seat sum to zero.")
+  public_class<Settlement>(m, "Settlement", "The stakes of a finished hand; payouts by seat sum to zero.")
       .def_readonly("landlord_won", &Settlement::landlord_won)
       .def_readonly("base", &Settlement::base)
       .def_readonly("multiplier", &Settlement::multiplier)
@@ -402,8 +403,8 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         return s;
                       }));
 
-  m.def("score", [](py::handle base, py::handle bombs, py::handle rockets, py::handle spring, py::handle anti_spring,
-                    py::handle landlord_won, py::handle landlord, py::handle max_multiplier, py::handle players) {
+  m.def("score", [](IntArg base, IntArg bombs, IntArg rockets, BoolArg spring, BoolArg anti_spring, BoolArg landlord_won,
+                    IntArg landlord, IntArg max_multiplier, IntArg players) {
           const int p = static_cast<int>(int_arg(players, "players", 3, kMaxSeats));
           const auto number = [](py::handle v, const char* what) { return static_cast<int>(int_arg(v, what, 0, 1 << 30)); };
           const int b = number(base, "base"), n = number(bombs, "bombs"), r = number(rockets, "rockets");
@@ -418,7 +419,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
         "The settlement arithmetic alone (docs/rules.md \"Scoring\"), for tables run elsewhere. Exact: counts the decks\n"
         "cannot hold (more than 13 bombs a deck, more than one rocket) are refused.");
 
-  auto infoset_class = bound_class<Infoset>(m, "Infoset", R"doc(What one seat knows of a hand (immutable, hashable): Game.infoset(seat).
+  auto infoset_class = public_class<Infoset>(m, "Infoset", R"doc(What one seat knows of a hand (immutable, hashable): Game.infoset(seat).
 
 Its hand, what it knows of the other hands (their sizes, the cards played, the kitty once
 shown), the public state, every action of the hand and the rules; nothing it cannot see.
@@ -438,18 +439,18 @@ attributes are those of the dict Game.seat_view gives (to_dict()), read when ask
       .def("__deepcopy__", [](const Infoset& v, py::handle) { return v; }, py::arg("memo"))
       .def("__repr__", &infoset_repr);
 
-  bound_class<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
+  public_class<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
 
 Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
 seed gives the same deal everywhere). Game.from_deal and Game.from_position start from
 given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
-      .def(py::init([](py::handle seed, py::handle rules, py::handle first_bidder) {
+      .def(py::init([](OptionalIntArg seed, RulesArg rules, IntArg first_bidder) {
              const Rules& r = to_rules(rules);
              return Game(seed_arg(seed), r, seat_from(first_bidder, r.players, "first_bidder"));
            }),
            py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = 0)
-      .def_static("from_deal", [](py::handle hands, py::handle kitty, py::handle first_bidder, py::handle landlord,
-                                  py::handle rules, py::handle seed, py::handle wild) {
+      .def_static("from_deal", [](HandsArg hands, CardsArg kitty, IntArg first_bidder, OptionalIntArg landlord,
+                                  RulesArg rules, OptionalIntArg seed, WildArg wild) {
             const Rules& r = to_rules(rules);
             return Game(deal_arg(hands, kitty, r, wild), r, seat_from(first_bidder, r.players, "first_bidder"),
                         landlord.is_none() ? -1 : seat_from(landlord, r.players, "landlord"), seed_arg(seed));
@@ -458,8 +459,8 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
           "A hand from one hand per player (17 cards each in the standard rules) and the kitty; landlord=seat skips\n"
           "the bidding (base 1). With wild cards, wild is the wild rank, or the pair of them under laizi2 (None: what the\n"
           "seed draws).")
-      .def_static("from_position", [](py::handle hands, py::handle landlord, py::handle to_move, py::handle last,
-                                      py::handle last_by, py::handle rules, py::handle wild) {
+      .def_static("from_position", [](HandsArg hands, IntArg landlord, IntArg to_move, LastArg last,
+                                      OptionalIntArg last_by, RulesArg rules, WildArg wild) {
             return position_game(hands, landlord, to_move, last, last_by, to_rules(rules), wild);
           }, py::arg("hands"), py::arg("landlord"), py::arg("to_move"), py::arg("last") = py::none(),
           py::arg("last_by") = py::none(), py::arg("rules") = py::none(), py::arg("wild") = py::none(),
@@ -476,7 +477,7 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
           }, "The rank index (0..12) of this deal's wild cards (laizi), or None; DoudizhuError when two ranks are wild (laizi2: read wild_ranks).")
       .def_property_readonly("wild_ranks", [](const Game& g) { return wild_tuple(g.state().wild); },
                              "The rank indexes of this deal's wild cards, lowest first: () without wild cards, one under laizi, two under laizi2.")
-      .def("hand", [](const Game& g, py::handle seat) {
+      .def("hand", [](const Game& g, IntArg seat) {
             return Cards{g.state().hands[static_cast<std::size_t>(seat_from(seat, g.state().seats, "seat"))]};
           }, py::arg("seat"))
       .def_property_readonly("kitty", [](const Game& g) { return Cards{g.state().kitty}; })
@@ -502,13 +503,13 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
             return g.state().phase == Phase::Over ? py::cast(g.result()) : py::object(py::none());
           }, "The Settlement once the hand is over, else None.")
 
-      .def("bid", [](Game& g, py::handle value) {
+      .def("bid", [](Game& g, IntArg value) {
             if (!is_int_like(value)) throw py::type_error("bid must be an int, not " + type_name(value));
             act(g, Action::bid(static_cast<int>(int_arg(value, "bid", 0, 255))));
           }, py::arg("value"))
-      .def("call", [](Game& g, py::handle yes) { act(g, Action::call(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
-      .def("rob", [](Game& g, py::handle yes) { act(g, Action::rob(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
-      .def("play", [](Game& g, py::handle move) {
+      .def("call", [](Game& g, BoolArg yes) { act(g, Action::call(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
+      .def("rob", [](Game& g, BoolArg yes) { act(g, Action::rob(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
+      .def("play", [](Game& g, PlayArg move) {
             const Action a = to_action(move, g);
             if (a.type != ActionType::Play) illegal("play takes a move; use pass_() to pass");
             act(g, a);
@@ -520,7 +521,7 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def("copy", [](const Game& g) { return Game(g); })
       .def("__copy__", [](const Game& g) { return Game(g); })
       .def("__deepcopy__", [](const Game& g, py::handle) { return Game(g); }, py::arg("memo"))
-      .def("seat_view", [](const Game& g, py::handle seat) { return infoset_dict(infoset(g, seat_from(seat, g.state().seats, "seat"))); },
+      .def("seat_view", [](const Game& g, IntArg seat) { return infoset_dict(infoset(g, seat_from(seat, g.state().seats, "seat"))); },
            py::arg("seat"),
            "What `seat` knows (docs/rules.md, \"What a seat knows\") with the public state of the hand, as a dict:\n"
            "infoset(seat).to_dict().")

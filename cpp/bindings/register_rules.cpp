@@ -15,7 +15,7 @@ const RulesField& field_named(py::handle key) {
   return *f;
 }
 
-Rules preset_named(py::handle name) {
+Rules preset_named(Hinted<"str"> name) {
   if (!py::isinstance<py::str>(name)) throw py::type_error("name must be a str, not " + type_name(name));
   const std::optional<std::string> text = utf8_of(name);  // none for a lone surrogate: no preset's name
   if (const auto r = text ? preset(*text) : std::nullopt) return *r;
@@ -60,7 +60,7 @@ py::dict as_dict(const Rules& r) {
 }  // namespace
 
 void register_rules(py::module_& m) {
-  bound_class<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
+  public_class<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
 
 Every field (docs/rules.md, "The fields of Rules") is a keyword argument: the combinations'
 four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
