@@ -202,3 +202,29 @@ def test_cli_plays_the_preset() -> None:
     payouts = [int(p) for p in re.findall(r"seat \d ([+-]\d+)", text.splitlines()[-1])]
     assert len(payouts) == 4 and sum(payouts) == 0
     assert np.all(np.array(payouts) != 0)
+
+
+# ------------------------------------------------------------- action ids, encoding
+def test_action_space_names_the_choice() -> None:
+    space = dz.ActionSpace(PARTNER)
+    four = dz.ActionSpace(Rules.preset("four_player"))
+    assert space.size == four.size + 5  # alone and a partner for each of four seats
+    choices = [Action.partner(None), *(Action.partner(seat) for seat in range(4))]
+    ids = [space.id(a) for a in choices]
+    assert ids == list(range(four.size, four.size + 5))
+    assert [space.action(i) for i in ids] == choices
+    with pytest.raises(ValueError, match="not in this action space"):
+        four.id(Action.partner(2))
+
+
+def test_observation_shows_the_partner_relative_to_the_seat() -> None:
+    game = auctioned()
+    layout = dz.encode.layout_for(PARTNER)
+    assert layout["partner"].stop - layout["partner"].start == 5
+    assert dz.encode.layout_for(Rules())["partner"].stop == dz.encode.layout_for(Rules())["partner"].start
+    choosing = dz.encode.observation(game, 1)[layout["partner"]]
+    assert list(choosing) == [0, 0, 0, 0, 1]  # the landlord is choosing
+    game.choose_partner(2)
+    for seat in range(4):
+        block = dz.encode.observation(game, seat)[layout["partner"]]
+        assert list(block) == [1.0 if k == (2 - seat) % 4 else 0.0 for k in range(4)] + [0.0]
