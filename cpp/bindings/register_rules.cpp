@@ -69,11 +69,14 @@ and the game's players (3, or 4 with decks=2), kitty_size (the rest of the deck 
 in equal hands), start_bonus, bidding ('classic', 'call_rob' or 'none'),
 passed_may_bid_again, redeal_when_nobody_bids, call_base, max_multiplier (0: no cap),
 max_redeals, wild (the number of wild ranks drawn after each deal: 0, 1 for laizi, 2 for
-laizi2; True and False read as 1 and 0).
+laizi2; True and False read as 1 and 0), partner (players=4 only: the landlord may name a
+partner and play two against two).
 Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the variants
-'sanren', 'happy', 'four_player', 'laizi' and 'laizi2'.)doc")
+'sanren', 'happy', 'four_player', 'laizi', 'laizi2' and 'four_partner'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
-      .def_static("preset", &preset_named, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player, laizi or laizi2.")
+      .def_static("preset", &preset_named, py::arg("name"),
+                  "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player, laizi, laizi2\n"
+                  "or four_partner.")
       .def_static("presets", &preset_names, "Names of the presets.")
       .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
            "A copy with the given fields changed.")

@@ -79,6 +79,7 @@ py::dict selfplay_arrays(const SelfPlayResult& result, int players, bool record)
   out["hands"] = columns<std::uint64_t>(g, players, [](const GameSummary& s, int j) { return s.deal.hands[static_cast<std::size_t>(j)]; });
   out["kitty"] = column<std::uint64_t>(g, [](const GameSummary& s) { return s.deal.kitty; });
   out["landlord"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.landlord; });
+  out["partner"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.partner; });
   out["landlord_won"] = column<bool>(g, [](const GameSummary& s) { return s.landlord_won; });
   out["base"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.base; });
   out["multiplier"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.multiplier; });

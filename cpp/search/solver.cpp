@@ -23,13 +23,14 @@ struct Node {
   std::int8_t last_by = -1;
   std::int8_t to_move = 0;
   std::int8_t landlord = 0;
+  std::int8_t partner = -1;
   std::int8_t seats = 3;
   WildRanks wild;  // the same in every node of a search
 };
 
 Node node_of(const State& s) {
   return {s.hands, s.last.cards ? s.last : Move{}, static_cast<std::int8_t>(s.last.cards ? s.last_by : -1), s.to_move,
-          s.landlord, s.seats, s.wild};
+          s.landlord, s.partner, s.seats, s.wild};
 }
 
 // What `hand` may play over `last` (nullptr: leading), wild cards included.
@@ -55,7 +56,7 @@ Node after(const Node& n, const Move* m) {
   return c;
 }
 
-bool same_side(const Node& n, int a, int b) { return (a == n.landlord) == (b == n.landlord); }
+bool same_side(const Node& n, int a, int b) { return ddz::same_side(n.landlord, n.partner, a, b); }
 
 // The position's 64-bit hash, over the node's fields only (plays, bombs and the cards
 // played before do not change who wins, so transpositions that differ in them meet).
@@ -70,7 +71,8 @@ std::uint64_t key_of(const Node& n) {
   h = splitmix_finalize(h ^ m.cards ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.key} << 52) ^
                (std::uint64_t{m.length} << 44) ^ (std::uint64_t{m.stand_ins} << 28));
   return splitmix_finalize(h ^ static_cast<std::uint64_t>(n.last_by + 1) ^ (static_cast<std::uint64_t>(n.to_move) << 8) ^
-                  (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24));
+                  (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24) ^
+                  (static_cast<std::uint64_t>(n.partner + 1) << 32));
 }
 
 // The transposition table: buckets of four words. A word holds the key's top 56 bits,
@@ -282,6 +284,7 @@ class Search {
 
 Node checked_root(const State& s) {
   if (s.phase == Phase::Bidding) throw std::invalid_argument("the solver needs the play phase; the hand is still being bid");
+  if (s.phase == Phase::Partner) throw std::invalid_argument("the solver needs the play phase; the landlord is still to choose a partner");
   if (s.phase == Phase::Over) throw std::invalid_argument("the hand is over");
   if (s.seats < 2 || s.seats > kMaxSeats || s.landlord < 0 || s.landlord >= s.seats || s.to_move < 0 ||
       s.to_move >= s.seats) {
