@@ -29,32 +29,6 @@ bool refused(const std::vector<Mask>& hands, const char* preset_name, int partne
 
 bool play(Game& g, const char* text) { return g.apply(Action::play(move(text, MoveKind::Solo, g.rules()))); }
 
-// The hand of four_player_hand_and_settlement (test_variants.cpp): seat 0, the landlord,
-// can play out 3..A, four bombs and the rocket while the others pass.
-Game strong_landlord() {
-  const Rules r = rules("four_partner");
-  Deal d;
-  d.hands[0] = cards("3456789TJQKAA22222222BBRR");
-  d.kitty = cards("33334444");
-  Mask rest = r.deck() - d.hands[0] - d.kitty;
-  for (std::size_t seat = 1; seat < 4; ++seat) {
-    for (int r2 = 0; r2 < kNumRanks && total(d.hands[seat]) < 25; ++r2) {
-      const int k = std::min(count(rest, r2), 25 - total(d.hands[seat]));
-      d.hands[seat] += cards_of(r2, k);
-      rest -= cards_of(r2, k);
-    }
-  }
-  return Game(d, r, 0, 0, 1);
-}
-
-bool play_then_passes(Game& g, const char* text, MoveKind kind) {
-  if (!g.apply(Action::play(move(text, kind, g.rules())))) return false;
-  for (int i = 1; i < 4 && g.state().phase == Phase::Playing; ++i) {
-    if (!g.apply(Action::pass())) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 TEST(partner_rules_and_preset) {
@@ -109,15 +83,10 @@ TEST(partner_actions_as_text) {
 }
 
 TEST(partner_alone_pays_three_stakes) {
-  Game g = strong_landlord();
+  Game g = strong_four_player_landlord(rules("four_partner"));
   CHECK(g.state().phase == Phase::Partner);
   CHECK(g.apply(Action::partner(-1)));
-  CHECK(play_then_passes(g, "3456789TJQKA", MoveKind::Straight));
-  CHECK(play_then_passes(g, "3333", MoveKind::Bomb));
-  CHECK(play_then_passes(g, "4444", MoveKind::Bomb));
-  CHECK(play_then_passes(g, "A", MoveKind::Solo));
-  CHECK(play_then_passes(g, "22222222", MoveKind::Bomb));
-  CHECK(play_then_passes(g, "BBRR", MoveKind::Rocket));
+  CHECK(play_out_strong_landlord(g));
   // Three bombs, the rocket, a spring: 2^5 from each of three, as four_player.
   const Settlement s = g.result();
   CHECK(s.landlord_won && s.spring);
