@@ -80,7 +80,8 @@ inline std::string describe(const Rules& r) {
          " again=" + std::to_string(r.passed_may_bid_again) + " redeal=" + std::to_string(r.redeal_when_nobody_bids) +
          " call_base=" + std::to_string(r.call_base) + " cap=" + std::to_string(r.max_multiplier) +
          " players=" + std::to_string(r.players) + " kitty=" + std::to_string(r.kitty_size) +
-         " start_bonus=" + std::to_string(r.start_bonus) + " wild=" + std::to_string(r.wild) + "}";
+         " start_bonus=" + std::to_string(r.start_bonus) + " wild=" + std::to_string(r.wild) +
+         " partner=" + std::to_string(r.partner) + "}";
 }
 
 // Rules from the input: one of the presets, or every field drawn. Always valid
@@ -102,13 +103,15 @@ inline Rules rules_from(Input& in) {
   r.call_base = 1 + in.u16() % 1000;
   r.max_multiplier = in.byte() % 70;
   // The deal: 3 players with a kitty of 0, 3, 6 or 9, or 4 players with two decks and 0,
-  // 4, 8 or 12; start bonuses or not; wild cards of one or two ranks (one deck only) or not.
+  // 4, 8 or 12; start bonuses or not; wild cards of one or two ranks (one deck only) or not;
+  // with four players, the landlord's choice of a partner or not.
   const std::uint8_t c = in.byte();
   r.players = c & 1 ? 4 : 3;
   r.decks = r.players - 2;
   r.kitty_size = ((c >> 1) & 3) * (r.players == 4 ? 4 : 3);
   r.start_bonus = c & 8;
   r.wild = (b & 16) && r.decks == 1 ? 1 + ((b >> 5) & 1) : 0;  // one wild rank or two
+  r.partner = r.players == 4 && (c & 16);
   if (!validate(r).empty()) fail("rules_from made invalid rules: " + validate(r) + " " + describe(r));
   return r;
 }

@@ -78,3 +78,13 @@ def test_contiguous_rows_are_read_as_they_are_and_others_converted() -> None:
     strided = doubled[::2]
     assert not strided.flags.c_contiguous
     assert dz.actions_from_rows(strided) == dz.actions_from_rows(rows) == game.history
+
+
+def test_a_hinted_argument_shows_its_type_and_is_converted_by_hand() -> None:
+    # Hinted: pybind11's handle_type_name trait names the argument in the signature, while
+    # any object reaches the binding, whose own conversion refuses it by name.
+    assert (dz.classify.__doc__ or "").startswith("classify(cards: Cards | str | int")
+    with pytest.raises(TypeError, match="cards must be"):
+        dz.classify(1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be"):
+        dz.classify("33", rules="douzero")  # type: ignore[arg-type]

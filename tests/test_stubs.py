@@ -34,7 +34,7 @@ bidding: str = fields["bidding"]
 copies: int = fields["max_solo_kicker_copies"]
 again = dz.Rules(**fields)
 game = dz.Game(seed=1, rules=again)
-phase: Literal["bidding", "playing", "over"] = game.phase
+phase: Literal["bidding", "partner", "playing", "over"] = game.phase
 obs = game.seat_view(0)
 hand: dz.Cards = obs["hand"]
 sizes: tuple[int, ...] = obs["hand_sizes"]

@@ -2,7 +2,8 @@
 // endgame hands of 1..10; follows against a move led by another hand of the same deal),
 // under the standard rules and under each variant with its own deal (sanren: 18 and 18;
 // happy: as standard, whose move rules it shares; four_player: two decks, 25 and 33;
-// laizi: as standard, with a wild rank drawn for each position; laizi2: with two).
+// laizi: as standard, with a wild rank drawn for each position; laizi2: with two;
+// four_partner: as four_player, whose move rules it shares).
 // Times are thread CPU time, best of 7 rounds. Prints ns and moves per position; `--json` prints {"lead_ns", "follow_ns", "lead_moves",
 // "follow_moves" (standard), "variants": {name: {the same four}}} for bench/compare.py.
 #include <algorithm>
@@ -111,7 +112,8 @@ int main(int argc, char** argv) {
   // machine load; the best of 7 rounds counts. Fewer laizi positions: a hand with wild
   // cards has about ten times the moves (with two wild ranks, about ten times again).
   std::vector<Set> sets;
-  for (const char* name : {"standard", "sanren", "happy", "four_player", "laizi", "laizi2"}) {
+  for (const char* name : {"standard", "sanren", "happy", "four_player", "laizi", "laizi2",
+                           "four_partner"}) {
     const Rules rules = *preset(name);
     const int n = rules.wild == 2 ? 1000 : rules.wild ? 6000 : 30000;
     sets.push_back({name, rules, positions(n, false, rules), {}});

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bindings/errors.hpp"
+#include "bindings/arg_types.hpp"
 #include "bindings/pybind_private.hpp"
 #include "game/game.hpp"
 #include "game/infoset.hpp"
@@ -39,12 +40,24 @@ struct Cards {
 // The name of obj's type, for messages.
 std::string type_name(py::handle obj);
 
+// The package that re-exports the public classes and enums of this extension.
+inline constexpr const char* kPackage = "doudizhu";
+
 // py::class_ for a class whose caster checks construction: the compiler refuses a class
 // bound without DDZ_CONSTRUCTED_CASTER.
 template <class T, class... Options, class... Extra>
 py::class_<T, Options...> bound_class(py::handle scope, const char* name, const Extra&... extra) {
   static_assert(has_constructed_caster<T>, "a bound class needs DDZ_CONSTRUCTED_CASTER (bindings/pybind_private.hpp)");
   return py::class_<T, Options...>(scope, name, extra...);
+}
+
+// A bound class of the public API: the `doudizhu` package re-exports it, so it is named
+// there (help(), signatures, pickle), not in the extension that defines it.
+template <class T, class... Options, class... Extra>
+py::class_<T, Options...> public_class(py::handle scope, const char* name, const Extra&... extra) {
+  auto cls = bound_class<T, Options...>(scope, name, extra...);
+  cls.attr("__module__") = kPackage;
+  return cls;
 }
 
 }  // namespace ddz::py_bind

@@ -9,16 +9,20 @@
 //   a type lookup per call (the per-position entries);
 // - NumPy's flags of an array and an array made over memory of our own, by NumPy's C API
 //   through pybind11's table of it (pybind11's array constructor allocates shape and
-//   stride vectors, as costly as generating a follow).
+//   stride vectors, as costly as generating a follow);
+// - the text a signature shows for an argument taken as a handle (Hinted): pybind11 names
+//   a handle `object`, and its handle_type_name trait is the one way to say more.
 // Verified against pybind11 3.0 and 3.1; a new major version fails the build below until
 // this file is checked again.
 #pragma once
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/typing.h>
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
 static_assert(PYBIND11_VERSION_MAJOR == 3,
               "bindings/pybind_private.hpp relies on pybind11 3.x internals: check each reliance against this version");
@@ -80,7 +84,24 @@ inline py::array array_over(const py::dtype& dtype, void* data, std::size_t n, P
   return py::reinterpret_steal<py::array>(array);
 }
 
+// An argument the bindings take as a handle and convert by hand (convert.hpp, so that its
+// errors name it), shown in the signature help() prints as `Hint`: its Python type as
+// _core.pyi writes it (tests/test_signatures.py holds the two together). It accepts any
+// object, as a handle does; as a result it shows what a py::object result holds.
+template <py::typing::StringLiteral Hint>
+class Hinted : public py::object {
+ public:
+  using py::object::object;
+  Hinted(py::object obj) : py::object(std::move(obj)) {}  // NOLINT(google-explicit-constructor)
+  static bool check_(py::handle h) { return h.ptr() != nullptr; }
+};
+
 }  // namespace ddz::py_bind
+
+template <pybind11::typing::StringLiteral Hint>
+struct pybind11::detail::handle_type_name<ddz::py_bind::Hinted<Hint>> {
+  static constexpr auto name = const_name(Hint.name);
+};
 
 // Declares the checked caster of bound class T; at global scope, before any use of T's caster.
 #define DDZ_CONSTRUCTED_CASTER(T) \

@@ -47,7 +47,7 @@ const std::vector<int>& legal_ids(const ActionSpace& space, const Game& game) {
   return ids;
 }
 
-py::array_t<bool> mask(const ActionSpace& space, py::handle game_obj) {
+py::array_t<bool> mask(const ActionSpace& space, GameArg game_obj) {
   const auto& ids = legal_ids(space, space_game(space, game_obj));
   py::array_t<bool> out(space.size());
   bool* data = out.mutable_data();
@@ -63,7 +63,7 @@ WildRanks any_wild_ranks(py::handle obj) {
 }
 
 // The stand-in ids of the legal actions of the player to move, in legal_actions() order.
-py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, py::handle game_obj) {
+py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, GameArg game_obj) {
   const Game& game = space_game(space, game_obj);
   thread_local std::vector<Action> legal;
   game.legal_actions(legal);
@@ -75,7 +75,7 @@ py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, py::
   return out;
 }
 
-py::array_t<std::int64_t> legal_id_array(const ActionSpace& space, py::handle game_obj) {
+py::array_t<std::int64_t> legal_id_array(const ActionSpace& space, GameArg game_obj) {
   const auto& ids = legal_ids(space, space_game(space, game_obj));
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(ids.size()));
   std::copy(ids.begin(), ids.end(), out.mutable_data());
@@ -83,7 +83,7 @@ py::array_t<std::int64_t> legal_id_array(const ActionSpace& space, py::handle ga
 }
 
 // Applies the legal action that the ids name (legal_action_of) and returns it.
-py::object step_by_id(const ActionSpace& space, py::handle game_obj, py::handle id_obj, py::handle stand_in_obj) {
+ActionResult step_by_id(const ActionSpace& space, GameArg game_obj, IntArg id_obj, IntArg stand_in_obj) {
   Game& game = game_arg(game_obj);
   space_game(space, game_obj);  // the space's rules
   const int id = id_arg(space, id_obj);
@@ -101,7 +101,7 @@ py::object step_by_id(const ActionSpace& space, py::handle game_obj, py::handle 
 }
 
 // Ids of MOVE_DTYPE rows; an empty row (cards 0) is a pass.
-py::array_t<std::int64_t> ids_of_rows(const ActionSpace& space, py::handle rows) {
+py::array_t<std::int64_t> ids_of_rows(const ActionSpace& space, RowsArg rows) {
   const std::vector<Move> moves = from_array(rows, "moves");
   py::array_t<std::int64_t> out(static_cast<py::ssize_t>(moves.size()));
   std::int64_t* data = out.mutable_data();
@@ -116,7 +116,7 @@ py::array_t<std::int64_t> ids_of_rows(const ActionSpace& space, py::handle rows)
 }
 
 // MOVE_DTYPE rows of ids of moves or pass (an empty row).
-py::array rows_of_ids(const ActionSpace& space, py::handle ids_obj) {
+py::array rows_of_ids(const ActionSpace& space, ArrayLikeArg ids_obj) {
   const auto given = py::array::ensure(ids_obj);
   if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
     throw py::type_error("ids must be a 1-d array (or sequence) of ints");
@@ -141,7 +141,7 @@ std::string space_repr(const ActionSpace& space) {
 }
 
 void register_conversions(py::module_& m) {
-  m.def("to_rlcard", [](py::handle action) {
+  m.def("to_rlcard", [](ActionOrMoveArg action) {
           const Action a = action_arg(action, "action");
           const auto text = to_rlcard(a);
           if (!text) {
@@ -150,19 +150,19 @@ void register_conversions(py::module_& m) {
           }
           return *text;
         }, py::arg("action"), "RLCard 1.2.0's action string of an Action or Move ('33344456', 'pass').");
-  m.def("from_rlcard", [](py::handle text_obj) {
+  m.def("from_rlcard", [](Hinted<"str"> text_obj) {
           const std::string text = text_arg(text_obj, "action");
           const auto a = from_rlcard(text);
           if (!a) throw py::value_error("'" + text + "' is not an RLCard action string (sorted cards 3-9TJQKA2BR of one move, or 'pass')");
           return *a;
         }, py::arg("action"), "The Action of an RLCard 1.2.0 action string; its move is the rlcard preset's reading.");
-  m.def("to_openspiel", [](py::handle action) {
+  m.def("to_openspiel", [](ActionOrMoveArg action) {
           const Action a = action_arg(action, "action");
           const int id = to_openspiel(a);
           if (id < 0) throw py::value_error(action_repr(a) + " is not in OpenSpiel's dou_dizhu action space");
           return id;
         }, py::arg("action"), "OpenSpiel dou_dizhu's player action id of an Action or Move.");
-  m.def("from_openspiel", [](py::handle id_obj, py::handle bidding) {
+  m.def("from_openspiel", [](IntArg id_obj, BoolArg bidding) {
           const auto id = static_cast<int>(int_arg(id_obj, "action id", 0, kOpenSpielNumActions - 1));
           return *from_openspiel(id, bool_arg(bidding, "bidding"));
         }, py::arg("action_id"), py::kw_only(), py::arg("bidding") = false,
@@ -173,14 +173,14 @@ void register_conversions(py::module_& m) {
 }  // namespace
 
 void register_actions(py::module_& m) {
-  bound_class<ActionSpace>(m, "ActionSpace", R"doc(Action ids: a fixed enumeration of every action of one rules' game.
+  public_class<ActionSpace>(m, "ActionSpace", R"doc(Action ids: a fixed enumeration of every action of one rules' game.
 
 ActionSpace(rules=None). Id 0 is pass; ids 1..num_moves are every move a hand of these
 rules can hold (the landlord's hand at most), ordered by kind, length, key, then cards mask; the
 last ids are the bidding actions (classic: bid 0..3; call_rob: decline, call, no rob,
 rob; none: nothing). len(space) is the number of ids. Under wild-card rules an id names a
 combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in for.)doc")
-      .def(py::init([](py::handle rules) { return ActionSpace(to_rules(rules)); }), py::arg("rules") = py::none())
+      .def(py::init([](RulesArg rules) { return ActionSpace(to_rules(rules)); }), py::arg("rules") = py::none())
       .def_property_readonly("rules", &ActionSpace::rules)
       .def_property_readonly("size", &ActionSpace::size)
       .def_property_readonly("num_moves", &ActionSpace::num_moves)
@@ -188,7 +188,7 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
       .def_property_readonly("first_bid_id", &ActionSpace::first_bid_id, "The first bidding id (== size without bidding).")
       .def("__len__", &ActionSpace::size)
       .def_property_readonly_static("STAND_IN_IDS", [](py::handle) { return ActionSpace::kStandInIds; })
-      .def_static("stand_in_id", [](py::handle action, py::handle wild) {
+      .def_static("stand_in_id", [](ActionOrMoveArg action, WildArg wild) {
             const Action a = action_arg(action, "action");
             if (a.type != ActionType::Play) return 0;
             const int id = ActionSpace::stand_in_id(a.move, any_wild_ranks(wild));
@@ -198,7 +198,7 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
           "What a move's wild cards stand in for, as an id (0: none, and for every other action). With two wild\n"
           "ranks, low + STAND_IN_IDS x high: the ids of what the lower and the higher of `wild_ranks` (the hand's;\n"
           "None: the move's own) stand in for.")
-      .def("with_stand_ins", [](const ActionSpace& space, py::handle id_obj, py::handle stand_in_obj, py::handle wild) {
+      .def("with_stand_ins", [](const ActionSpace& space, IntArg id_obj, IntArg stand_in_obj, WildArg wild) -> ActionResult {
             const int id = id_arg(space, id_obj);
             if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
             const WildRanks wild_ranks = any_wild_ranks(wild);  // the space's rules judge them
@@ -214,15 +214,15 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
           }, py::arg("id"), py::arg("stand_in_id"), py::arg("wild_rank"),
           "The play of move id `id` whose wild cards (of `wild_rank`, or of the pair of wild ranks under laizi2)\n"
           "stand in for the ranks of `stand_in_id`.")
-      .def("id", [](const ActionSpace& space, py::handle action) {
+      .def("id", [](const ActionSpace& space, ActionOrMoveArg action) {
             const Action a = action_arg(action, "action");
             const int id = space.id(a);
             if (id < 0) throw py::value_error(action_repr(a) + " is not in this action space");
             return id;
           }, py::arg("action"), "The id of an Action or a Move; ValueError when the space lacks it.")
-      .def("action", [](const ActionSpace& space, py::handle id) { return interned(space.action(id_arg(space, id))); },
+      .def("action", [](const ActionSpace& space, IntArg id) -> ActionResult { return interned(space.action(id_arg(space, id))); },
            py::arg("id"), "The Action of an id.")
-      .def("move", [](const ActionSpace& space, py::handle id_obj) {
+      .def("move", [](const ActionSpace& space, IntArg id_obj) -> MoveResult {
             const int id = id_arg(space, id_obj);
             if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
             return interned(space.move(id));

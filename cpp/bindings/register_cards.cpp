@@ -8,7 +8,7 @@ namespace ddz::py_bind {
 
 namespace {
 
-Cards from_counts(py::handle obj) {
+Cards from_counts(Hinted<"Sequence[int]"> obj) {
   if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
     throw py::type_error("counts must be a sequence of 15 ints, not " + type_name(obj));
   }
@@ -37,13 +37,13 @@ auto ordering(F holds) {
 }  // namespace
 
 void register_cards(py::module_& m) {
-  bound_class<Cards>(m, "Cards", R"doc(An immutable multiset of cards; suits are ignored.
+  public_class<Cards>(m, "Cards", R"doc(An immutable multiset of cards; suits are ignored.
 
 Built from card text ('33344456', 'BR', '10', '3s 3h', '3♠3♥'), another Cards, an iterable
 of card tokens, or an int mask (4 bits per rank, rank r at bits 4r..4r+3, ranks 3..A 2 B R
 as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
-      .def(py::init([](py::handle cards) { return Cards{to_mask(cards, "cards")}; }), py::arg("cards") = "")
-      .def_static("from_mask", [](py::handle mask) {
+      .def(py::init([](CardsArg cards) { return Cards{to_mask(cards, "cards")}; }), py::arg("cards") = "")
+      .def_static("from_mask", [](IntArg mask) {
             if (!is_int_like(mask)) throw py::type_error("mask must be an int, not " + type_name(mask));
             return Cards{to_mask(mask, "mask")};
           }, py::arg("mask"), "Cards from an int mask (4 bits per rank).")
@@ -54,7 +54,7 @@ as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
             for (int r = 0; r < kNumRanks; ++r) t[static_cast<std::size_t>(r)] = count(c.mask, r);
             return t;
           }, "Per-rank counts, ranks 3..A, 2, B, R.")
-      .def("count", [](const Cards& c, py::handle rank) { return count(c.mask, rank_arg(rank, "rank", kNumRanks - 1)); }, py::arg("rank"),
+      .def("count", [](const Cards& c, RankArg rank) { return count(c.mask, rank_arg(rank, "rank", kNumRanks - 1)); }, py::arg("rank"),
            "How many cards of a rank (index 0..14 or a character such as 'T').")
       .def("__len__", [](const Cards& c) { return total(c.mask); })
       .def("__bool__", [](const Cards& c) { return c.mask != 0; })
@@ -84,7 +84,7 @@ as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
           })
       .def(py::pickle([](const Cards& c) { return py::make_tuple(c.mask); },
                       [](py::handle state) { return Cards{to_mask(pickled_fields(state, "Cards", 1, ErrorKind::Cards)[0], "mask")}; }));
-  m.def("rank_name", [](py::handle rank) { return std::string(1, rank_char(rank_arg(rank, "rank", kNumRanks - 1))); },
+  m.def("rank_name", [](RankArg rank) { return std::string(1, rank_char(rank_arg(rank, "rank", kNumRanks - 1))); },
         py::arg("rank"), "The card character of a rank index: 0 -> '3', ..., 7 -> 'T', 12 -> '2', 13 -> 'B', 14 -> 'R'.");
 }
 

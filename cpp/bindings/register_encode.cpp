@@ -49,7 +49,7 @@ py::list layout_list(const ObservationLayout& layout) {
   return out;
 }
 
-py::array_t<float> observation(py::handle game, py::handle seat) {
+py::array_t<float> observation(GameArg game, OptionalIntArg seat) {
   const GameView v = view_of(game_arg(game));
   const int who = observer(v, seat, "seat");
   const ObservationLayout layout = observation_layout_for(v);
@@ -72,7 +72,7 @@ std::vector<int> observers(const std::vector<GameView>& views, py::handle seats)
   return out;
 }
 
-py::array_t<float> observation_batch(py::handle games, py::handle seats) {
+py::array_t<float> observation_batch(GamesArg games, Hinted<"int | Sequence[int] | npt.NDArray[np.integer] | None"> seats) {
   const std::vector<GameView> views = views_of(games);
   const std::vector<int> who = observers(views, seats);
   const ObservationLayout layout = views.empty() ? observation_layout(3, 1) : observation_layout_for(views[0]);
@@ -148,7 +148,7 @@ py::dict douzero_dict(const GameView& v, const DouZeroArrays& a) {
   return d;
 }
 
-py::list douzero_batch(py::handle games) {
+py::list douzero_batch(GamesArg games) {
   std::vector<GameView> views;
   std::vector<DouZeroArrays> arrays;
   for_each_game(games, [&](std::size_t i, const Game& g) {
@@ -164,7 +164,7 @@ py::list douzero_batch(py::handle games) {
   return out;
 }
 
-py::dict douzero_one(py::handle game_obj) {
+py::dict douzero_one(GameArg game_obj) {
   const Game& game = game_arg(game_obj);
   GameView v;
   DouZeroArrays a = allocate(game, v, "");
@@ -179,7 +179,7 @@ py::list douzero_blocks(const DouZeroBlocks& blocks, int seats) {
 }
 
 // The layout of DouZero features under `rules`, for encode.douzero_layout.
-py::dict douzero_layout_dict(py::handle rules) {
+py::dict douzero_layout_dict(RulesArg rules) {
   const DouZeroLayout l = douzero_layout(to_rules(rules));
   py::list positions, x;
   for (int p = 0; p < l.seats; ++p) {
@@ -199,7 +199,7 @@ py::dict douzero_layout_dict(py::handle rules) {
 
 void register_encode(py::module_& m) {
   m.attr("HISTORY_LENGTH") = kHistoryLength;
-  m.def("encode_observation_layout", [](py::handle seats, py::handle decks) {
+  m.def("encode_observation_layout", [](IntArg seats, IntArg decks) {
           return layout_list(observation_layout(static_cast<int>(int_arg(seats, "seats", 2, 8)), static_cast<int>(int_arg(decks, "decks", 1, 2))));
         }, py::arg("seats") = 3, py::arg("decks") = 1,
         "The blocks of the observation vector as (name, offset, size), in order.");

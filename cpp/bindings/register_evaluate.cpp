@@ -21,6 +21,7 @@ py::dict evaluation_columns(const std::vector<EvaluationGame>& games) {
   out["seat"] = column<std::int8_t>(games, [](const EvaluationGame& g) { return g.seat; });
   out["swapped"] = column<bool>(games, [](const EvaluationGame& g) { return g.swapped; });
   out["landlord"] = column<std::int8_t>(games, [](const EvaluationGame& g) { return g.landlord; });
+  out["partner"] = column<std::int8_t>(games, [](const EvaluationGame& g) { return g.partner; });
   out["a_score"] = column<std::int64_t>(games, [](const EvaluationGame& g) { return g.a_score; });
   out["multiplier"] = column<std::int32_t>(games, [](const EvaluationGame& g) { return g.multiplier; });
   out["bombs"] = column<std::int32_t>(games, [](const EvaluationGame& g) { return g.bombs; });
@@ -33,7 +34,7 @@ std::optional<Policy> player_arg(py::handle obj) {
   return policy_arg(obj);
 }
 
-TableRun evaluation_run(py::handle a, py::handle b, py::handle deals_obj, py::handle rules, py::handle seed, py::handle threads) {
+TableRun evaluation_run(Hinted<"str | object | None"> a, Hinted<"str | object | None"> b, IntArg deals_obj, RulesArg rules, IntArg seed, IntArg threads) {
   const std::optional<Policy> pa = player_arg(a), pb = player_arg(b);
   const Rules& r = to_rules(rules);
   const auto deals = int_arg(deals_obj, "deals", 1, kMaxDeals);  // no deal, no result
@@ -56,12 +57,12 @@ void register_evaluate(py::module_& m) {
   m.def("evaluation_run", &evaluation_run, py::arg("a"), py::arg("b"), py::arg("deals"), py::arg("rules") = py::none(),
         py::arg("seed") = 0, py::arg("threads") = 1,
         "The games of an evaluation (evaluate.hpp) as a TableRun: a and b built-in policies, or None for a Python player.");
-  m.def("evaluation_deal", [](py::handle rules, py::handle seed, py::handle deal) {
+  m.def("evaluation_deal", [](RulesArg rules, IntArg seed, IntArg deal) {
           const EvaluationDeal d = evaluation_deal(to_rules(rules), seed_arg(seed), int_arg(deal, "deal", 0, kMaxDeals));
           return py::make_tuple(d.deal_seed, d.policy_seed, d.first_bidder, py::tuple(py::cast(d.seats)));
         }, py::arg("rules"), py::arg("seed"), py::arg("deal"),
         "(deal seed, policy stream, first bidder, seats played alone) of an evaluation's deal.");
-  m.def("play_error", [](py::handle hand, py::handle play, py::handle last, py::handle rules, py::handle wild) {
+  m.def("play_error", [](CardsArg hand, PlayArg play, LastArg last, RulesArg rules, WildArg wild) {
           const Rules& r = to_rules(rules);
           const WildRanks w = wild_arg(wild, r);
           const Mask h = hand_arg(hand, "hand", r);

@@ -23,13 +23,14 @@ namespace {
 
 [[noreturn]] void illegal(const std::string& why) { raise(ErrorKind::IllegalAction, why); }
 
-constexpr const char* kPhaseNames[] = {"bidding", "playing", "over"};
+constexpr const char* kPhaseNames[] = {"bidding", "playing", "over", "partner"};  // by Phase's values
 
 // The phase as one shared str per phase (it is read on every turn of a game loop).
 py::object phase_name(Phase phase) {
-  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<std::array<py::object, 3>> storage;
+  PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<std::array<py::object, 4>> storage;
   const auto& names = storage.call_once_and_store_result([] {
-    return std::array<py::object, 3>{py::str(kPhaseNames[0]), py::str(kPhaseNames[1]), py::str(kPhaseNames[2])};
+    return std::array<py::object, 4>{py::str(kPhaseNames[0]), py::str(kPhaseNames[1]), py::str(kPhaseNames[2]),
+                                     py::str(kPhaseNames[3])};
   }).get_stored();
   return names[static_cast<std::size_t>(phase)];
 }
@@ -78,7 +79,7 @@ Deal deal_arg(py::handle hands_obj, py::handle kitty, const Rules& rules, py::ha
 
 // A position's cards and seats; Game::from_position checks how they fit together.
 Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move, py::handle last,
-                   py::handle last_by, const Rules& rules, py::handle wild) {
+                   py::handle last_by, const Rules& rules, py::handle wild, py::handle partner) {
   const WildRanks w = wild_arg(wild, rules);
   const py::list hands = hands_arg(hands_obj);
   const std::size_t seats = hands.size();
@@ -91,7 +92,13 @@ Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move
   if (l.cards && last_by.is_none()) throw py::value_error("last_by is needed with last");
   const auto n = static_cast<int>(seats);
   const int by = last_by.is_none() ? -1 : seat_from(last_by, n, "last_by");  // the core refuses a last_by without last
-  return Game::from_position(masks, seat_from(landlord, n, "landlord"), seat_from(to_move, n, "to_move"), l, by, rules, w);
+  const int mate = partner.is_none() ? -1 : seat_from(partner, n, "partner");
+  return Game::from_position(masks, seat_from(landlord, n, "landlord"), seat_from(to_move, n, "to_move"), l, by, rules, w, mate);
+}
+
+// The landlord's choice: a seat 0..3 as partner, or None: alone (the game checks the seat).
+Action partner_action(py::handle seat) {
+  return Action::partner(seat.is_none() ? -1 : static_cast<int>(int_arg(seat, "seat", 0, kMaxSeats - 1)));
 }
 
 py::tuple payouts_tuple(const Settlement& s) {
@@ -156,10 +163,12 @@ struct InfosetField {
 
 const InfosetField kInfosetFields[] = {
     {"seat", [](const Infoset& v) -> py::object { return py::int_(v.seat); }, "The seat whose knowledge this is."},
-    {"phase", [](const Infoset& v) { return phase_name(v.known.phase); }, "'bidding', 'playing' or 'over'."},
+    {"phase", [](const Infoset& v) { return phase_name(v.known.phase); }, "'bidding', 'partner', 'playing' or 'over'."},
     {"to_move", [](const Infoset& v) { return v.known.phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(v.known.to_move)); },
      "The seat to move, None once the hand is over."},
     {"landlord", [](const Infoset& v) { return optional_seat(v.known.landlord); }, "The landlord's seat, or None."},
+    {"partner", [](const Infoset& v) { return optional_seat(v.known.partner); },
+     "The landlord's partner (four_partner), or None: alone, or not chosen yet."},
     {"wild_rank", [](const Infoset& v) { return wild_obj(v.known.wild); }, "The wild rank, None, or the pair of them (laizi2)."},
     {"wild_ranks", [](const Infoset& v) -> py::object { return wild_tuple(v.known.wild); }, "The wild ranks, lowest first."},
     {"hand", [](const Infoset& v) { return py::cast(Cards{v.cards.hand}); }, "The seat's own cards."},
@@ -229,11 +238,12 @@ py::dict origin(const Game& g) {
     o["last"] = optional_move_obj(initial.last);
     o["last_by"] = optional_seat(initial.last_by);
     o["wild"] = wild_obj(initial.wild);
+    o["partner"] = optional_seat(initial.partner);
     return o;
   }
   o["start"] = g.deal_given() ? "deal" : "seed";
   o["first_bidder"] = int{initial.first_bidder};
-  o["landlord"] = g.deal_given() && initial.phase == Phase::Playing ? py::object(py::int_(initial.landlord)) : py::object(py::none());
+  o["landlord"] = g.deal_given() && initial.landlord >= 0 ? py::object(py::int_(initial.landlord)) : py::object(py::none());
   return o;
 }
 
@@ -308,26 +318,32 @@ void register_game(py::module_& m) {
       .value("BID", ActionType::Bid)
       .value("CALL", ActionType::Call)
       .value("ROB", ActionType::Rob)
+      .value("PARTNER", ActionType::Partner)
       .finalize();
+  m.attr("ActionType").attr("__module__") = kPackage;
 
-  bound_class<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call or a rob (immutable).
+  public_class<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call, a rob or the landlord's partner (immutable).
 
 str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call",
-"decline", "rob", "no rob", or the move text of a play ("spent=cards" with wild cards).)doc")
-      .def_static("play", [](py::handle move) {
+"decline", "rob", "no rob", "alone", "partner 2", or the move text of a play
+("spent=cards" with wild cards).)doc")
+      .def_static("play", [](Hinted<"Move"> move) {
             if (!is_exactly<Move>(move) && !py::isinstance<Move>(move)) throw py::type_error("move must be a Move, not " + type_name(move));
             return Action::play(value_of<Move>(move));
           }, py::arg("move"))
       .def_static("pass_", &Action::pass)
-      .def_static("bid", [](py::handle v) { return Action::bid(static_cast<int>(int_arg(v, "bid", 0, 3))); }, py::arg("value"),
+      .def_static("bid", [](IntArg v) { return Action::bid(static_cast<int>(int_arg(v, "bid", 0, 3))); }, py::arg("value"),
                   "A bid of 1, 2 or 3, or 0: a pass in the auction.")
-      .def_static("call", [](py::handle yes) { return Action::call(bool_arg(yes, "yes")); }, py::arg("yes") = true)
-      .def_static("rob", [](py::handle yes) { return Action::rob(bool_arg(yes, "yes")); }, py::arg("yes") = true)
+      .def_static("call", [](BoolArg yes) { return Action::call(bool_arg(yes, "yes")); }, py::arg("yes") = true)
+      .def_static("rob", [](BoolArg yes) { return Action::rob(bool_arg(yes, "yes")); }, py::arg("yes") = true)
+      .def_static("partner", [](OptionalIntArg seat) { return partner_action(seat); }, py::arg("seat"),
+                  "The landlord's choice (four_partner): the seat (0..3) it names as partner, or None to play alone.")
       .def_property_readonly("type", [](const Action& a) { return a.type; })
-      .def_property_readonly("value", [](const Action& a) { return a.value; }, "The bid, or 1/0 for call and rob.")
+      .def_property_readonly("value", [](const Action& a) { return a.value; },
+                             "The bid, 1/0 for call and rob, the partner's seat + 1 (0: alone).")
       .def_property_readonly("move", [](const Action& a) { return a.type == ActionType::Play ? interned(a.move) : py::object(py::none()); })
       .def("__str__", [](const Action& a) { return action_text(a); })
-      .def("text", [](const Action& a, py::handle rules) { return action_text(a, rules.is_none() ? nullptr : &to_rules(rules)); },
+      .def("text", [](const Action& a, RulesArg rules) { return action_text(a, rules.is_none() ? nullptr : &to_rules(rules)); },
            py::arg("rules") = py::none(),
            "The action's text; with rules, a play whose cards read several ways adds /KIND/key to name its reading.")
       .def("__repr__", [](const Action& a) { return "Action('" + action_text(a) + "')"; })
@@ -346,13 +362,13 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         const py::object move = t[2];
                         if (!move.is_none() && !py::isinstance<Move>(move)) raise(ErrorKind::Move, "a pickled Action's move is a Move or None");
                         const Action a{static_cast<ActionType>(int_arg(t[0], "pickled Action type", 0, kNumActionTypes - 1)),
-                                       static_cast<std::uint8_t>(int_arg(t[1], "pickled Action value", 0, 3)),
+                                       static_cast<std::uint8_t>(int_arg(t[1], "pickled Action value", 0, kMostPartnerValue)),
                                        move.is_none() ? Move{} : value_of<Move>(move)};
                         if (auto why = action_error(a); !why.empty()) raise(ErrorKind::Move, "pickled Action: " + why);
                         return a;
                       }));
 
-  bound_class<Settlement>(m, "Settlement", "The stakes of a finished hand; payouts by seat sum to zero.")
+  public_class<Settlement>(m, "Settlement", "The stakes of a finished hand; payouts by seat sum to zero.")
       .def_readonly("landlord_won", &Settlement::landlord_won)
       .def_readonly("base", &Settlement::base)
       .def_readonly("multiplier", &Settlement::multiplier)
@@ -365,6 +381,8 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                              "The start bonuses that doubled the stake (variant happy), as (name, seat) pairs:\n"
                              "('jokers', seat) for a dealt hand with both jokers, ('straight', seat) for one with 3..A.")
       .def_readonly("landlord", &Settlement::landlord, "The landlord's seat, or -1 for a void hand.")
+      .def_property_readonly("partner", [](const Settlement& s) { return optional_seat(s.partner); },
+                             "The landlord's partner (four_partner), or None: the landlord played alone.")
       .def("__repr__", [](const Settlement& s) {
             std::string payouts = py::str(payouts_tuple(s));
             return "Settlement(landlord_won=" + std::string(s.landlord_won ? "True" : "False") + ", base=" + std::to_string(s.base) +
@@ -378,10 +396,10 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def("__deepcopy__", [](const Settlement& s, py::handle) { return s; }, py::arg("memo"))
       .def(py::pickle([](const Settlement& s) {
                         return py::make_tuple(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats,
-                                              s.multiplier, s.start_bonus.jokers, s.start_bonus.straight);
+                                              s.multiplier, s.start_bonus.jokers, s.start_bonus.straight, s.partner);
                       },
                       [](py::handle state) {
-                        const py::tuple t = pickled_fields(state, "Settlement", 11, ErrorKind::Move);
+                        const py::tuple t = pickled_fields(state, "Settlement", 12, ErrorKind::Move);
                         const auto number = [&](int i, const char* what, int lo, int hi) {
                           return static_cast<int>(int_arg(t[static_cast<std::size_t>(i)], what, lo, hi));
                         };
@@ -398,27 +416,30 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         s.multiplier = number(8, "pickled Settlement multiplier", 1, 1 << 30);
                         s.start_bonus = {static_cast<std::uint8_t>(number(9, "pickled Settlement jokers", 0, 15)),
                                          static_cast<std::uint8_t>(number(10, "pickled Settlement straight", 0, 15))};
+                        s.partner = number(11, "pickled Settlement partner", -1, s.seats - 1);
                         if (auto why = restore_settlement(s); !why.empty()) raise(ErrorKind::Move, "pickled Settlement: " + why);
                         return s;
                       }));
 
-  m.def("score", [](py::handle base, py::handle bombs, py::handle rockets, py::handle spring, py::handle anti_spring,
-                    py::handle landlord_won, py::handle landlord, py::handle max_multiplier, py::handle players) {
+  m.def("score", [](IntArg base, IntArg bombs, IntArg rockets, BoolArg spring, BoolArg anti_spring, BoolArg landlord_won,
+                    IntArg landlord, IntArg max_multiplier, IntArg players, OptionalIntArg partner) {
           const int p = static_cast<int>(int_arg(players, "players", 3, kMaxSeats));
           const auto number = [](py::handle v, const char* what) { return static_cast<int>(int_arg(v, what, 0, 1 << 30)); };
           const int b = number(base, "base"), n = number(bombs, "bombs"), r = number(rockets, "rockets");
           const int cap = number(max_multiplier, "max_multiplier"), lord = seat_from(landlord, p, "landlord");
           const bool sp = bool_arg(spring, "spring"), anti = bool_arg(anti_spring, "anti_spring"), won = bool_arg(landlord_won, "landlord_won");
+          const int mate = partner.is_none() ? -1 : seat_from(partner, p, "partner");
           if (b < 1) throw py::value_error("base must be at least 1");
-          if (auto why = score_error(b, n, r, sp, anti, won, lord, p, cap); !why.empty()) throw py::value_error(why);
-          return settle(b, n, r, sp, anti, won, lord, p, cap);
+          if (auto why = score_error(b, n, r, sp, anti, won, lord, p, cap, mate); !why.empty()) throw py::value_error(why);
+          return settle(b, n, r, sp, anti, won, lord, p, cap, {}, mate);
         }, py::arg("base"), py::kw_only(), py::arg("bombs") = 0, py::arg("rockets") = 0, py::arg("spring") = false,
         py::arg("anti_spring") = false, py::arg("landlord_won") = true, py::arg("landlord") = 0,
-        py::arg("max_multiplier") = 0, py::arg("players") = 3,
+        py::arg("max_multiplier") = 0, py::arg("players") = 3, py::arg("partner") = py::none(),
         "The settlement arithmetic alone (docs/rules.md \"Scoring\"), for tables run elsewhere. Exact: counts the decks\n"
-        "cannot hold (more than 13 bombs a deck, more than one rocket) are refused.");
+        "cannot hold (more than 13 bombs a deck, more than one rocket) are refused. partner: the landlord's partner\n"
+        "with players=4 (two against two), None when it plays alone.");
 
-  auto infoset_class = bound_class<Infoset>(m, "Infoset", R"doc(What one seat knows of a hand (immutable, hashable): Game.infoset(seat).
+  auto infoset_class = public_class<Infoset>(m, "Infoset", R"doc(What one seat knows of a hand (immutable, hashable): Game.infoset(seat).
 
 Its hand, what it knows of the other hands (their sizes, the cards played, the kitty once
 shown), the public state, every action of the hand and the rules; nothing it cannot see.
@@ -438,18 +459,18 @@ attributes are those of the dict Game.seat_view gives (to_dict()), read when ask
       .def("__deepcopy__", [](const Infoset& v, py::handle) { return v; }, py::arg("memo"))
       .def("__repr__", &infoset_repr);
 
-  bound_class<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
+  public_class<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
 
 Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
 seed gives the same deal everywhere). Game.from_deal and Game.from_position start from
 given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
-      .def(py::init([](py::handle seed, py::handle rules, py::handle first_bidder) {
+      .def(py::init([](OptionalIntArg seed, RulesArg rules, IntArg first_bidder) {
              const Rules& r = to_rules(rules);
              return Game(seed_arg(seed), r, seat_from(first_bidder, r.players, "first_bidder"));
            }),
            py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = 0)
-      .def_static("from_deal", [](py::handle hands, py::handle kitty, py::handle first_bidder, py::handle landlord,
-                                  py::handle rules, py::handle seed, py::handle wild) {
+      .def_static("from_deal", [](HandsArg hands, CardsArg kitty, IntArg first_bidder, OptionalIntArg landlord,
+                                  RulesArg rules, OptionalIntArg seed, WildArg wild) {
             const Rules& r = to_rules(rules);
             return Game(deal_arg(hands, kitty, r, wild), r, seat_from(first_bidder, r.players, "first_bidder"),
                         landlord.is_none() ? -1 : seat_from(landlord, r.players, "landlord"), seed_arg(seed));
@@ -458,13 +479,15 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
           "A hand from one hand per player (17 cards each in the standard rules) and the kitty; landlord=seat skips\n"
           "the bidding (base 1). With wild cards, wild is the wild rank, or the pair of them under laizi2 (None: what the\n"
           "seed draws).")
-      .def_static("from_position", [](py::handle hands, py::handle landlord, py::handle to_move, py::handle last,
-                                      py::handle last_by, py::handle rules, py::handle wild) {
-            return position_game(hands, landlord, to_move, last, last_by, to_rules(rules), wild);
+      .def_static("from_position", [](HandsArg hands, IntArg landlord, IntArg to_move, LastArg last,
+                                      OptionalIntArg last_by, RulesArg rules, WildArg wild, OptionalIntArg partner) {
+            return position_game(hands, landlord, to_move, last, last_by, to_rules(rules), wild, partner);
           }, py::arg("hands"), py::arg("landlord"), py::arg("to_move"), py::arg("last") = py::none(),
           py::arg("last_by") = py::none(), py::arg("rules") = py::none(), py::arg("wild") = py::none(),
+          py::arg("partner") = py::none(),
           "A position in play: 2 hands (landlord against one opponent) or one per player, who moves, the move to\n"
-          "beat; with wild cards, the wild rank (a pair of ranks under laizi2).")
+          "beat; with wild cards, the wild rank (a pair of ranks under laizi2); with four_partner and four hands, the\n"
+          "landlord's partner (None: alone).")
       .def_property_readonly("to_move", [](const Game& g) {
             return g.state().phase == Phase::Over ? py::object(py::none()) : py::object(py::int_(g.state().to_move));
           })
@@ -476,11 +499,13 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
           }, "The rank index (0..12) of this deal's wild cards (laizi), or None; DoudizhuError when two ranks are wild (laizi2: read wild_ranks).")
       .def_property_readonly("wild_ranks", [](const Game& g) { return wild_tuple(g.state().wild); },
                              "The rank indexes of this deal's wild cards, lowest first: () without wild cards, one under laizi, two under laizi2.")
-      .def("hand", [](const Game& g, py::handle seat) {
+      .def("hand", [](const Game& g, IntArg seat) {
             return Cards{g.state().hands[static_cast<std::size_t>(seat_from(seat, g.state().seats, "seat"))]};
           }, py::arg("seat"))
       .def_property_readonly("kitty", [](const Game& g) { return Cards{g.state().kitty}; })
       .def_property_readonly("landlord", [](const Game& g) { return optional_seat(g.state().landlord); })
+      .def_property_readonly("partner", [](const Game& g) { return optional_seat(g.state().partner); },
+                             "The landlord's partner (four_partner), or None: alone, or not chosen yet.")
       .def_property_readonly("bid_value", [](const Game& g) { return stake_of(g).base; },
                              "The base stake so far: the highest bid or the call doubled by each rob (0 before any),\n"
                              "and in play the base the hand is played for.")
@@ -502,13 +527,15 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
             return g.state().phase == Phase::Over ? py::cast(g.result()) : py::object(py::none());
           }, "The Settlement once the hand is over, else None.")
 
-      .def("bid", [](Game& g, py::handle value) {
+      .def("bid", [](Game& g, IntArg value) {
             if (!is_int_like(value)) throw py::type_error("bid must be an int, not " + type_name(value));
             act(g, Action::bid(static_cast<int>(int_arg(value, "bid", 0, 255))));
           }, py::arg("value"))
-      .def("call", [](Game& g, py::handle yes) { act(g, Action::call(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
-      .def("rob", [](Game& g, py::handle yes) { act(g, Action::rob(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
-      .def("play", [](Game& g, py::handle move) {
+      .def("call", [](Game& g, BoolArg yes) { act(g, Action::call(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
+      .def("rob", [](Game& g, BoolArg yes) { act(g, Action::rob(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
+      .def("choose_partner", [](Game& g, OptionalIntArg seat) { act(g, partner_action(seat)); }, py::arg("seat"),
+           "The landlord's choice (four_partner): name `seat` as partner, or None to play alone.")
+      .def("play", [](Game& g, PlayArg move) {
             const Action a = to_action(move, g);
             if (a.type != ActionType::Play) illegal("play takes a move; use pass_() to pass");
             act(g, a);
@@ -520,7 +547,7 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def("copy", [](const Game& g) { return Game(g); })
       .def("__copy__", [](const Game& g) { return Game(g); })
       .def("__deepcopy__", [](const Game& g, py::handle) { return Game(g); }, py::arg("memo"))
-      .def("seat_view", [](const Game& g, py::handle seat) { return infoset_dict(infoset(g, seat_from(seat, g.state().seats, "seat"))); },
+      .def("seat_view", [](const Game& g, IntArg seat) { return infoset_dict(infoset(g, seat_from(seat, g.state().seats, "seat"))); },
            py::arg("seat"),
            "What `seat` knows (docs/rules.md, \"What a seat knows\") with the public state of the hand, as a dict:\n"
            "infoset(seat).to_dict().")

@@ -117,7 +117,7 @@ BatchError Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
   return error;
 }
 
-py::tuple batch(py::handle hands_arg, py::handle lasts, py::handle rules, py::handle wild) {
+py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> lasts, RulesArg rules, WildArg wild) {
   const Rules r = to_rules(rules);
   const WildRanks w = wild_arg(wild, r);
   // Integer masks only: forcecast would turn 1.5 into 1, True into 1 and '33' into 33.

@@ -124,8 +124,9 @@ void register_moves(py::module_& m) {
   py::native_enum<MoveKind> kinds(m, "MoveKind", "enum.IntEnum", "The 14 kinds of combination.");
   for (int k = 0; k < kNumMoveKinds; ++k) kinds.value(kind_name(static_cast<MoveKind>(k)), static_cast<MoveKind>(k));
   kinds.finalize();
+  m.attr("MoveKind").attr("__module__") = kPackage;
 
-  bound_class<Move>(m, "Move", R"doc(One reading of a set of cards as a combination (immutable).
+  public_class<Move>(m, "Move", R"doc(One reading of a set of cards as a combination (immutable).
 
 cards: the Cards played; kind: a MoveKind; key: rank index (0..14) of the lowest body
 rank (kickers never count); length: chain units for chains, cards for bombs and the
@@ -138,7 +139,7 @@ takes from the hand; `wilds` wild cards of rank `wild_rank` stand in for the ran
 rules=Rules.preset("laizi")) builds one. With two wild ranks (laizi2) the cards of both
 may stand in: `wild_ranks` and `stand_in_groups` say which stand for what, and
 Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc")
-      .def(py::init([](py::handle cards, py::handle kind, py::handle rules, py::handle wild) {
+      .def(py::init([](CardsArg cards, Hinted<"MoveKind | None"> kind, RulesArg rules, WildArg wild) {
              const Rules& r = to_rules(rules);
              return move_arg(cards, kind_arg(kind), r, wild_arg(wild, r), "cards");
            }),
@@ -170,7 +171,7 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
             return py::tuple(out);
           }, "(wild rank, Cards of the ranks its cards stand for) for each wild rank whose cards stand in, lowest first.")
       .def_property_readonly("soft", [](const Move& mv) { return is_soft_bomb(mv); }, "Whether this is a soft bomb (with wild cards).")
-      .def("beats", [](const Move& a, py::handle b) { return beats(a, move_of(b, "other")); }, py::arg("other"),
+      .def("beats", [](const Move& a, Hinted<"Move"> b) { return beats(a, move_of(b, "other")); }, py::arg("other"),
            "Whether this move may be played over `other`.")
       .def("__str__", [](const Move& mv) { return move_text(mv); })
       .def("__repr__", [](const Move& mv) {
@@ -188,14 +189,14 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
                       },
                       &unpickle));
 
-  m.def("classify", [](py::handle cards, py::handle rules) {
+  m.def("classify", [](CardsArg cards, RulesArg rules) {
           const Rules& r = to_rules(rules);
           return classify(to_mask(cards, "cards", r), r);
         }, py::arg("cards"), py::arg("rules") = py::none(),
         "Every reading of the cards as a combination under the rules; [] if none.");
 
   m.attr("MOVE_DTYPE") = move_dtype();
-  m.def("moves_to_array", [](py::handle moves) {
+  m.def("moves_to_array", [](Hinted<"Iterable[Move | None]"> moves) {
           std::vector<Move> rows;
           for (py::handle mv : moves) {
             if (!mv.is_none() && !py::isinstance<Move>(mv)) throw py::type_error("moves must hold Move or None, not " + type_name(mv));
@@ -203,7 +204,7 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
           }
           return to_array(rows.data(), rows.size());
         }, py::arg("moves"), "Rows of MOVE_DTYPE for Moves; None becomes an empty row (cards 0: lead).");
-  m.def("moves_from_array", [](py::handle arr, py::handle rules) {
+  m.def("moves_from_array", [](Hinted<"npt.NDArray[Any]"> arr, RulesArg rules) {
           return rules.is_none() ? from_array(arr, "moves") : from_array(arr, "moves", &to_rules(rules));
         }, py::arg("moves"), py::arg("rules") = py::none(),
         "Moves for rows of MOVE_DTYPE, each checked as Move() checks it: under `rules`, or under some rules when None.");

@@ -49,13 +49,13 @@ py::array_t<float> values_of(const Network& net, const Game& game) {
 }  // namespace
 
 void register_network(py::module_& m) {
-  bound_class<Network, std::shared_ptr<Network>>(m, "Network", R"doc(A learned policy's networks, read from a file
+  public_class<Network, std::shared_ptr<Network>>(m, "Network", R"doc(A learned policy's networks, read from a file
 (the format: docs/guide/learned_bot.md); NetworkError names what is wrong with a file.)doc")
-      .def(py::init([](py::handle path) { return Network::read(path_arg(path)); }), py::arg("path"))
+      .def(py::init([](PathArg path) { return Network::read(path_arg(path)); }), py::arg("path"))
       .def_property_readonly("metadata", &Network::metadata, "The file's metadata: JSON text (how it was made).")
       .def(
           "check",
-          [](const Network& net, py::handle rules) {
+          [](const Network& net, RulesArg rules) {
             if (std::string why = net.play_error(to_rules(rules)); !why.empty()) raise(ErrorKind::Network, why);
           },
           py::arg("rules"), "Raises NetworkError naming why these networks cannot play under `rules`; else nothing.")
@@ -73,11 +73,11 @@ void register_network(py::module_& m) {
           bid_features(s, rules, out.mutable_data());
           return out;
         }, py::arg("game"), "The bidding features of the seat to move (network.hpp), what the bid networks read.");
-  m.def("bid_feature_width", [](py::handle rules) { return bid_feature_width(to_rules(rules)); }, py::arg("rules"),
+  m.def("bid_feature_width", [](RulesArg rules) { return bid_feature_width(to_rules(rules)); }, py::arg("rules"),
         "The width of a bid network's features under `rules` (classic or call-and-rob bidding).");
   m.attr("NETWORK_MAGIC") = py::bytes(std::string(kNetworkMagic));
   m.attr("NETWORK_VERSION") = kNetworkVersion;
-  m.def("_set_shipped_network", [](py::handle path) { set_shipped_network_path(path_arg(path)); }, py::arg("path"),
+  m.def("_set_shipped_network", [](PathArg path) { set_shipped_network_path(path_arg(path)); }, py::arg("path"),
         "Where the network the 'neural' policy plays lies (the package sets it at import).");
   m.def("shipped_network", []() { return std::const_pointer_cast<Network>(shipped_network()); },
         "The network the 'neural' policy plays (read at the first use; NetworkError if it cannot be).");

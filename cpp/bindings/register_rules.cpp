@@ -15,7 +15,7 @@ const RulesField& field_named(py::handle key) {
   return *f;
 }
 
-Rules preset_named(py::handle name) {
+Rules preset_named(Hinted<"str"> name) {
   if (!py::isinstance<py::str>(name)) throw py::type_error("name must be a str, not " + type_name(name));
   const std::optional<std::string> text = utf8_of(name);  // none for a lone surrogate: no preset's name
   if (const auto r = text ? preset(*text) : std::nullopt) return *r;
@@ -60,7 +60,7 @@ py::dict as_dict(const Rules& r) {
 }  // namespace
 
 void register_rules(py::module_& m) {
-  bound_class<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
+  public_class<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
 
 Every field (docs/rules.md, "The fields of Rules") is a keyword argument: the combinations'
 four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
@@ -69,11 +69,14 @@ and the game's players (3, or 4 with decks=2), kitty_size (the rest of the deck 
 in equal hands), start_bonus, bidding ('classic', 'call_rob' or 'none'),
 passed_may_bid_again, redeal_when_nobody_bids, call_base, max_multiplier (0: no cap),
 max_redeals, wild (the number of wild ranks drawn after each deal: 0, 1 for laizi, 2 for
-laizi2; True and False read as 1 and 0).
+laizi2; True and False read as 1 and 0), partner (players=4 only: the landlord may name a
+partner and play two against two).
 Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the variants
-'sanren', 'happy', 'four_player', 'laizi' and 'laizi2'.)doc")
+'sanren', 'happy', 'four_player', 'laizi', 'laizi2' and 'four_partner'.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
-      .def_static("preset", &preset_named, py::arg("name"), "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player, laizi or laizi2.")
+      .def_static("preset", &preset_named, py::arg("name"),
+                  "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player, laizi, laizi2\n"
+                  "or four_partner.")
       .def_static("presets", &preset_names, "Names of the presets.")
       .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
            "A copy with the given fields changed.")

@@ -99,7 +99,7 @@ search with ``win=None``. Raises ValueError for a game still in bidding or over.
 }  // namespace
 
 void register_search(py::module_& m) {
-  bound_class<SolveResult>(m, "SolveResult", R"doc(What solve() found (immutable).
+  public_class<SolveResult>(m, "SolveResult", R"doc(What solve() found (immutable).
 
 win: True or False for the side to move, None when a limit stopped the search.
 move: a winning Action when win is True, else None.
@@ -114,7 +114,7 @@ nodes: positions searched; seconds: wall time of the search.)doc")
                    ", seconds=" + std::to_string(r.seconds) + ")";
           });
 
-  m.def("solve", [](py::handle game_obj, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+  m.def("solve", [](GameArg game_obj, OptionalFloatArg time_limit, OptionalIntArg node_limit, IntArg tt_megabytes) {
           const Game& game = game_arg(game_obj);
           const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
           const State state = game.state();  // copies: another thread may step the game meanwhile
@@ -123,7 +123,7 @@ nodes: positions searched; seconds: wall time of the search.)doc")
         }, py::arg("game"), py::arg("time_limit") = py::none(), py::arg("node_limit") = py::none(),
         py::arg("tt_megabytes") = 64, kSolveDoc);
 
-  m.def("solve_moves", [](py::handle game_obj, py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+  m.def("solve_moves", [](GameArg game_obj, OptionalFloatArg time_limit, OptionalIntArg node_limit, IntArg tt_megabytes) {
           const Game& game = game_arg(game_obj);
           const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
           const State state = game.state();
@@ -137,7 +137,7 @@ nodes: positions searched; seconds: wall time of the search.)doc")
         "Every legal action of a solvable position (as solve) with whether the side taking it then wins, in the order "
         "of game.legal_actions(); None for those a limit left unsolved. One table serves all of them.");
 
-  m.def("sample_worlds", [](py::handle game_obj, py::handle seat, py::handle n, py::handle seed) {
+  m.def("sample_worlds", [](GameArg game_obj, IntArg seat, IntArg n, IntArg seed) {
           const Game& game = game_arg(game_obj);
           const int s = seat_from(seat, game.state().seats, "seat");
           const auto count = static_cast<int>(int_arg(n, "n", 0, kMaxWorlds));
@@ -161,7 +161,7 @@ the hidden kitty while bidding), every arrangement equally likely. In a game fro
 position the cards outside every hand were out of play before it, so a two-hand
 position has only itself as a world. Same seed, same worlds.)doc");
 
-  bound_class<IsmctsResult>(m, "IsmctsResult", R"doc(What ismcts() found (immutable).
+  public_class<IsmctsResult>(m, "IsmctsResult", R"doc(What ismcts() found (immutable).
 
 actions: the legal actions, in the order of game.legal_actions(); visits: the simulations
 of each; value: each one's mean result for the seat to move (+1 won, -1 lost); best: the
@@ -175,8 +175,8 @@ action simulated most.)doc")
       .def_property_readonly("value", [](const IsmctsResult& r) { return py::array_t<double>(static_cast<py::ssize_t>(r.value.size()), r.value.data()); })
       .def_property_readonly("best", [](const IsmctsResult& r) { return interned(r.actions[r.best]); });
 
-  m.def("ismcts", [](py::handle game_obj, py::handle simulations, py::handle rollout, py::handle exploration, py::handle seed,
-                     py::handle threads) {
+  m.def("ismcts", [](GameArg game_obj, IntArg simulations, PolicyArg rollout, FloatArg exploration, IntArg seed,
+                     IntArg threads) {
           const Game& game = game_arg(game_obj);
           Policy policy{PolicyKind::Ismcts};
           policy.search = search_params_arg(simulations, rollout, exploration, threads, policy.network);
@@ -194,8 +194,8 @@ afresh (as sample_worlds), walks one tree of that seat's information set, and pl
 the built-in `rollout` policy. Root-parallel on `threads`; the same seed, budget and
 threads give the same result. Raises ValueError for a hand that is over.)doc");
 
-  m.def("rollouts", [](py::handle games_obj, py::handle policy, py::handle seed, py::handle threads, py::handle copies,
-                       py::handle seat) {
+  m.def("rollouts", [](Hinted<"Game | Sequence[Game]"> games_obj, PoliciesArg policy, IntArg seed, IntArg threads, IntArg copies,
+                       OptionalIntArg seat) {
           RolloutOptions o;
           o.copies = int_arg(copies, "copies", 1, kMaxRollouts);
           std::vector<Game> games = rollout_games(games_obj, o.copies);
@@ -228,7 +228,7 @@ draws only from its own stream of `seed`, so the same seed gives the same array 
 the threads. A void hand pays zero; a hand already over pays its result. The games
 must have the same number of seats; an empty batch gives shape (0, 0).)doc");
 
-  m.def("playout", [](py::handle game_obj, py::handle policy, py::handle seed) {
+  m.def("playout", [](GameArg game_obj, PoliciesArg policy, IntArg seed) {
           const Game& game = game_arg(game_obj);
           const auto policies = policies_arg(policy, game.state().seats);
           check_policies(policies, game.rules());

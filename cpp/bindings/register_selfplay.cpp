@@ -79,6 +79,7 @@ py::dict selfplay_arrays(const SelfPlayResult& result, int players, bool record)
   out["hands"] = columns<std::uint64_t>(g, players, [](const GameSummary& s, int j) { return s.deal.hands[static_cast<std::size_t>(j)]; });
   out["kitty"] = column<std::uint64_t>(g, [](const GameSummary& s) { return s.deal.kitty; });
   out["landlord"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.landlord; });
+  out["partner"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.partner; });
   out["landlord_won"] = column<bool>(g, [](const GameSummary& s) { return s.landlord_won; });
   out["base"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.base; });
   out["multiplier"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.multiplier; });
@@ -99,8 +100,8 @@ py::dict selfplay_arrays(const SelfPlayResult& result, int players, bool record)
   throw py::value_error("games: " + std::to_string(games) + " games are more than memory can hold");
 }
 
-TableRun selfplay_run(py::handle games_obj, py::handle policy, py::handle seed, py::handle threads, py::handle rules,
-                      py::handle record_obj, py::handle first) {
+TableRun selfplay_run(IntArg games_obj, Hinted<"str | object | Sequence[str | object | None]"> policy, IntArg seed, IntArg threads, RulesArg rules,
+                      BoolArg record_obj, IntArg first) {
   const long long games = int_arg(games_obj, "games", 0, kMaxGames);
   const bool record = bool_arg(record_obj, "record");
   const Rules& r = to_rules(rules);
@@ -136,7 +137,7 @@ void register_selfplay(py::module_& m) {
   m.def("selfplay_run", &selfplay_run, py::arg("games"), py::arg("policy") = "random", py::arg("seed") = 0,
         py::arg("threads") = 1, py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
         "A self-play run as a TableRun: a built-in policy per seat, or None for a Python player's seat.");
-  m.def("choose_action", [](py::handle game_obj, py::handle policy, py::handle seed) {
+  m.def("choose_action", [](GameArg game_obj, PolicyArg policy, IntArg seed) {
           const Game& game = game_arg(game_obj);
           const Policy chosen = policy_arg(policy);
           check_policy(chosen, game.rules());
@@ -145,21 +146,21 @@ void register_selfplay(py::module_& m) {
           return legal[choose_on(chosen, game, legal, seed_arg(seed))];
         }, py::arg("game"), py::arg("policy"), py::arg("seed"),
         "The action a built-in policy plays in `game` on the stream `seed`: what selfplay's games play there.");
-  m.def("game_seed", [](py::handle seed, py::handle index) { return game_seed(seed_arg(seed), seed_arg(index, "index")); },
+  m.def("game_seed", [](IntArg seed, IntArg index) { return game_seed(seed_arg(seed), seed_arg(index, "index")); },
         py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
-  m.def("selfplay_deal", [](py::handle rules, py::handle seed, py::handle index) {
+  m.def("selfplay_deal", [](RulesArg rules, IntArg seed, IntArg index) {
           const SelfPlayDeal d = selfplay_deal(to_rules(rules), seed_arg(seed), seed_arg(index, "index"));
           return py::make_tuple(d.deal_seed, d.first_bidder, d.policy_stream);
         }, py::arg("rules"), py::arg("seed"), py::arg("index"),
         "(deal seed, first bidder, built-in policies' stream) of self-play game `index`.");
-  m.def("checked_seed", [](py::handle seed) { return seed_arg(seed); }, py::arg("seed"),
+  m.def("checked_seed", [](OptionalIntArg seed) { return seed_arg(seed); }, py::arg("seed"),
         "The seed argument as every call reads it: an int in 0..2**64-1 (None: a random one).");
-  m.def("checked_int", [](py::handle value, py::handle what, py::handle lo, py::handle hi) {
+  m.def("checked_int", [](IntArg value, Hinted<"str"> what, IntArg lo, IntArg hi) {
           constexpr long long kWidest = std::numeric_limits<long long>::max();
           return int_arg(value, text_arg(what, "what").c_str(), int_arg(lo, "lo", -kWidest, kWidest), int_arg(hi, "hi", -kWidest, kWidest));
         }, py::arg("value"), py::arg("what"), py::arg("lo"), py::arg("hi"),
         "An int argument as every call reads it (an int or a NumPy integer, never a bool or an enum) in lo..hi.");
-  m.def("actions_to_rows", [](py::handle pairs) {
+  m.def("actions_to_rows", [](Hinted<"Sequence[tuple[int, Action]]"> pairs) {
           std::vector<ActionRow> rows;
           for (py::handle pair : py::iter(pairs)) {
             if (!py::isinstance<py::tuple>(pair)) throw py::type_error("expected (seat, Action) pairs, not " + type_name(pair));
@@ -169,12 +170,12 @@ void register_selfplay(py::module_& m) {
           }
           return structured_rows(action_dtype(), rows.data(), rows.size(), sizeof(ActionRow));
         }, py::arg("pairs"), "ACTION_DTYPE rows for (seat, Action) pairs.");
-  m.def("actions_from_rows", [](py::handle rows) {
+  m.def("actions_from_rows", [](RowsArg rows) {
           py::list out;
           for (const ActionRow& row : checked_rows(rows)) out.append(py::make_tuple(int{row.seat}, from_row(row)));
           return out;
         }, py::arg("rows"), "(seat, Action) pairs for ACTION_DTYPE rows.");
-  m.def("check_action_rows", [](py::handle rows) { checked_rows(rows); }, py::arg("rows"),
+  m.def("check_action_rows", [](RowsArg rows) { checked_rows(rows); }, py::arg("rows"),
         "Refuses ACTION_DTYPE rows as actions_from_rows does (MoveError naming the first that is no action), without\n"
         "making the actions: for files of many.");
 }

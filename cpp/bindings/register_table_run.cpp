@@ -32,14 +32,14 @@ std::vector<std::int64_t> tables_arg(py::handle obj) {
   return tables;
 }
 
-py::list views(const TableRun& run, py::handle tables) {
+py::list views(const TableRun& run, Hinted<"Iterable[int]"> tables) {
   py::list out;
   for (const std::int64_t t : tables_arg(tables)) out.append(run.runner->view(t));
   return out;
 }
 
 // Every table's action checked (the table waiting, once; the action legal) before any is applied.
-void apply(TableRun& run, py::handle tables_obj, py::handle actions_obj) {
+void apply(TableRun& run, Hinted<"Iterable[int]"> tables_obj, Hinted<"Iterable[Action]"> actions_obj) {
   const std::vector<std::int64_t> tables = tables_arg(tables_obj);
   std::vector<Action> actions;
   for (const py::handle a : py::iter(actions_obj)) {

@@ -31,8 +31,8 @@ void read_run(SampleRun& o, py::handle games, py::handle rules, py::handle seed,
   o.explore = share_arg(explore, "explore");
 }
 
-py::dict teacher_run(py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads, py::handle teacher,
-             py::handle rollout, py::handle explore, py::handle keep, py::handle max_actions) {
+py::dict teacher_run(IntArg games, RulesArg rules, IntArg seed, IntArg first, IntArg threads, PolicyArg teacher,
+             PolicyArg rollout, FloatArg explore, FloatArg keep, IntArg max_actions) {
   TeacherOptions o;
   read_run(o, games, rules, seed, first, threads, explore);
   o.teacher = policy_arg(teacher);
@@ -60,8 +60,8 @@ py::dict teacher_run(py::handle games, py::handle rules, py::handle seed, py::ha
   return out;
 }
 
-py::dict bid_run(py::handle games, py::handle rules, py::handle seed, py::handle first, py::handle threads, py::handle bidder,
-                 py::handle player, py::handle explore) {
+py::dict bid_run(IntArg games, RulesArg rules, IntArg seed, IntArg first, IntArg threads, PolicyArg bidder,
+                 PolicyArg player, FloatArg explore) {
   BidSampleOptions o;
   read_run(o, games, rules, seed, first, threads, explore);
   o.bidder = policy_arg(bidder);

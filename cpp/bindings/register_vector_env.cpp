@@ -83,9 +83,9 @@ int threads_arg(py::handle obj) {
 // Tables hold about 30 kB each: a million of them is more than a machine of this kind holds.
 constexpr int kMaxTables = 1 << 20;
 
-std::unique_ptr<PyVectorEnv> make(py::handle num_envs, py::handle rules, py::handle features, py::handle learners,
-                                  py::handle opponents, py::handle seed, py::handle threads, py::handle mask,
-                                  py::handle batch_size) {
+std::unique_ptr<PyVectorEnv> make(IntArg num_envs, RulesArg rules, Hinted<"str | None"> features, Hinted<"str | int | Sequence[int]"> learners,
+                                  Hinted<"object"> opponents, OptionalIntArg seed, OptionalIntArg threads, BoolArg mask,
+                                  OptionalIntArg batch_size) {
   VectorEnvOptions o;
   o.num_envs = static_cast<int>(int_arg(num_envs, "num_envs", 1, kMaxTables));
   o.rules = to_rules(rules);
@@ -125,13 +125,13 @@ void apply_choices(PyVectorEnv& e, py::handle choices_obj, void (VectorEnv::*how
   (e.env.*how)(choices.data(), n);
 }
 
-py::tuple step(PyVectorEnv& e, py::handle choices) {
+py::tuple step(PyVectorEnv& e, ArrayLikeArg choices) {
   const auto held = lock(e);
   apply_choices(e, choices, &VectorEnv::step);
   return sizes(e.env);
 }
 
-void send(PyVectorEnv& e, py::handle choices) {
+void send(PyVectorEnv& e, ArrayLikeArg choices) {
   const auto held = lock(e);
   apply_choices(e, choices, &VectorEnv::send);
 }
@@ -152,7 +152,7 @@ void require_received(const VectorEnv& env) {
   if (env.sent()) throw std::runtime_error("this batch's choices were sent: recv() the next batch first");
 }
 
-py::tuple reset(PyVectorEnv& e, py::handle seed) {
+py::tuple reset(PyVectorEnv& e, OptionalIntArg seed) {
   const auto held = lock(e);
   const std::uint64_t s = seed.is_none() ? e.env.options().seed : seed_arg(seed);
   {
@@ -225,7 +225,7 @@ void* out_data(const py::dict& arrays, const OutArray& spec, std::vector<py::arr
   return arr.mutable_data();
 }
 
-void write(PyVectorEnv& e, const py::dict& arrays) {
+void write(PyVectorEnv& e, const Hinted<"dict[str, npt.NDArray[Any]]">& arrays) {
   const auto held_lock = lock(e);
   const VectorEnv& env = e.env;
   require_received(env);
@@ -259,7 +259,7 @@ py::dict finished(PyVectorEnv& e) {
   return out;
 }
 
-Game game(PyVectorEnv& e, py::handle index) {
+Game game(PyVectorEnv& e, IntArg index) {
   const auto held = lock(e);
   const int env = static_cast<int>(int_arg(index, "env", 0, e.env.num_envs() - 1));
   py::gil_scoped_release release;  // the table may be playing a sent batch

@@ -64,7 +64,7 @@ StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules&
 }
 
 std::string score_error(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
-                        int seats, int max_multiplier) {
+                        int seats, int max_multiplier, int partner) {
   if (seats < 2 || seats > kMaxSeats) return "seats must be 2, 3 or 4";
   if (landlord < 0 || landlord >= seats) return "landlord must be a seat in 0.." + std::to_string(seats - 1);
   if (base < 0) return "base cannot be negative";
@@ -77,12 +77,16 @@ std::string score_error(int base, int bombs, int rockets, bool spring, bool anti
   if (spring && (anti_spring || !landlord_won)) return "a spring needs the landlord to win";
   if (anti_spring && landlord_won) return "an anti-spring needs the peasants to win";
   if (max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
+  if (partner != -1 && (seats != kMaxSeats || partner < 0 || partner >= seats || partner == landlord)) {
+    return "partner must be -1 (none) or, with 4 seats, a seat in 0..3 other than the landlord";
+  }
   return {};
 }
 
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
-                  int seats, int max_multiplier, StartBonus bonus) {
-  const std::string why = score_error(base, bombs, rockets, spring, anti_spring, landlord_won, landlord, seats, max_multiplier);
+                  int seats, int max_multiplier, StartBonus bonus, int partner) {
+  const std::string why =
+      score_error(base, bombs, rockets, spring, anti_spring, landlord_won, landlord, seats, max_multiplier, partner);
   require(why.empty(), why);
   Settlement s;
   s.landlord_won = landlord_won;
@@ -94,15 +98,18 @@ Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_sprin
   s.start_bonus = bonus;
   s.seats = seats;
   s.landlord = landlord;
+  s.partner = partner;
   // At most 26 bombs, a rocket, a spring and two bonuses: 2^30 is exact in an int.
   const int doublings = bombs + rockets + (spring ? 1 : 0) + (anti_spring ? 1 : 0) + bonus.doublings();
   assert(doublings <= 30);
   s.multiplier = capped(1 << doublings, max_multiplier);
   const long long stake = static_cast<long long>(base) * s.multiplier;
+  // Each other seat wins or pays one stake by its side; the landlord balances them.
   for (int seat = 0; seat < seats; ++seat) {
     if (seat == landlord) continue;
-    s.payouts[static_cast<std::size_t>(seat)] = landlord_won ? -stake : stake;
-    s.payouts[static_cast<std::size_t>(landlord)] += landlord_won ? stake : -stake;
+    const long long own = (seat == partner) == landlord_won ? stake : -stake;
+    s.payouts[static_cast<std::size_t>(seat)] = own;
+    s.payouts[static_cast<std::size_t>(landlord)] -= own;
   }
   return s;
 }
@@ -132,6 +139,7 @@ std::uint64_t hash(const State& s) {
   const std::uint64_t small[] = {
       static_cast<std::uint64_t>(s.last_by + 1), static_cast<std::uint64_t>(s.to_move),
       static_cast<std::uint64_t>(s.landlord + 1), static_cast<std::uint64_t>(s.seats),
+      static_cast<std::uint64_t>(s.partner + 1),
       static_cast<std::uint64_t>(s.phase),        s.passes,
       s.bombs,                                    s.rockets,
       static_cast<std::uint64_t>(s.first_bidder), s.base,
@@ -206,11 +214,16 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
 }
 
 Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last, int last_by,
-                         const Rules& rules, WildRanks wild) {
+                         const Rules& rules, WildRanks wild, int partner) {
   require_rules(rules);
   require_wild(wild, rules);
   const int seats = static_cast<int>(hands.size());
   require(seats == 2 || seats == rules.players, "a position has 2 or " + std::to_string(rules.players) + " hands");
+  if (partner != -1) {
+    require(rules.partner && seats == kMaxSeats, "partner needs rules with partner and four hands");
+    require_seat(partner, seats, "partner");
+    require(partner != landlord, "partner must differ from the landlord");
+  }
   Mask all = 0;  // every card in the position: the hands, then the move to beat
   const auto add = [&](Mask cards, const char* what) {
     all += per_rank_min(cards, rules.deck());  // a sum that cannot wrap a nibble
@@ -245,6 +258,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   s.hands = d.hands;
   s.wild = wild;
   s.landlord = static_cast<std::int8_t>(landlord);
+  s.partner = static_cast<std::int8_t>(partner);
   s.first_bidder = static_cast<std::int8_t>(landlord);
   s.phase = Phase::Playing;
   s.base = 1;
@@ -278,7 +292,8 @@ void Game::start_play(int landlord, int base) {
   s.landlord = static_cast<std::int8_t>(landlord);
   s.base = static_cast<std::uint16_t>(base);  // at most 1000 x 2^4
   s.hands[static_cast<std::size_t>(landlord)] += s.kitty;
-  s.phase = Phase::Playing;
+  // With a partner to choose the landlord decides before its first lead.
+  s.phase = rules_.partner ? Phase::Partner : Phase::Playing;
   s.to_move = static_cast<std::int8_t>(landlord);
   s.passes = 0;
 }
@@ -323,6 +338,12 @@ std::string Game::check(const Action& a) const {
     const ActionType wanted = s.stage == CallRobStage::Calling ? ActionType::Call : ActionType::Rob;
     if (a.type != wanted) return wanted == ActionType::Call ? "it is time to call or decline" : "it is time to rob or not";
     if (a.value > 1) return "call and rob take yes or no";
+    return {};
+  }
+  if (s.phase == Phase::Partner) {
+    if (a.type != ActionType::Partner) return "the landlord chooses: play alone or name a partner";
+    if (a.value > s.seats) return "the partner must be a seat in 0.." + std::to_string(s.seats - 1);
+    if (a.value == s.landlord + 1) return "the landlord cannot be its own partner";
     return {};
   }
   if (a.type == ActionType::Pass) return s.last.cards ? std::string() : "the leader may not pass";
@@ -376,6 +397,8 @@ void Game::apply_legal(const Action& a) {
     } else {
       apply_call_rob(a);
     }
+  } else if (state_.phase == Phase::Partner) {
+    apply_partner(a);
   } else {
     apply_play(a);
   }
@@ -460,6 +483,11 @@ void Game::apply_call_rob(const Action& a) {
   }
 }
 
+void Game::apply_partner(const Action& a) {
+  state_.partner = static_cast<std::int8_t>(a.value - 1);
+  state_.phase = Phase::Playing;  // the landlord, still to move, leads
+}
+
 void Game::apply_play(const Action& a) {
   State& s = state_;
   const int seat = s.to_move;
@@ -519,7 +547,7 @@ void Game::replay(const Deal& deal, const Game& source) {
   State& s = state_;
   s.hands = deal.hands;
   s.kitty = deal.kitty;
-  if (s.phase == Phase::Playing && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
+  if (s.landlord >= 0 && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
   deals_.back() = deal;
   if (deals_.size() == 1 && !from_position_) deal_given_ = true;
   if (taken_.empty()) initial_ = s;
@@ -549,6 +577,13 @@ void Game::legal_actions(std::vector<Action>& out) const {
     }
     return;
   }
+  if (s.phase == Phase::Partner) {
+    out.push_back(Action::partner(-1));
+    for (int seat = 0; seat < s.seats; ++seat) {
+      if (seat != s.landlord) out.push_back(Action::partner(seat));
+    }
+    return;
+  }
   thread_local std::vector<Move> moves;
   moves.clear();
   const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
@@ -568,14 +603,17 @@ Settlement void_settlement(int seats) {
 Settlement Game::result() const {
   const State& s = state_;
   if (s.phase != Phase::Over || s.landlord < 0) return void_settlement(s.seats);
-  const bool landlord_won = s.winner == s.landlord;
-  bool spring = landlord_won, anti_spring = false;
+  // Spring: no seat of the other side played; anti-spring: the landlord's side played
+  // only the landlord's first lead.
+  const bool landlord_won = on_landlord_side(s, s.winner);
+  const auto plays = [&s](int seat) { return seat < 0 ? 0 : s.plays[static_cast<std::size_t>(seat)]; };
+  bool spring = landlord_won;
   for (int seat = 0; seat < s.seats; ++seat) {
-    if (seat != s.landlord && s.plays[static_cast<std::size_t>(seat)] > 0) spring = false;
+    if (!on_landlord_side(s, seat) && plays(seat) > 0) spring = false;
   }
-  if (!landlord_won) anti_spring = s.plays[static_cast<std::size_t>(s.landlord)] == 1;
+  const bool anti_spring = !landlord_won && plays(s.landlord) == 1 && plays(s.partner) == 0;
   return settle(s.base, s.bombs, s.rockets, spring, anti_spring, landlord_won, s.landlord, s.seats,
-                rules_.max_multiplier, s.start_bonus);
+                rules_.max_multiplier, s.start_bonus, s.partner);
 }
 
 }  // namespace ddz

@@ -6,7 +6,8 @@
 // above the highest bid; a player who passed never bids again; a 3 ends it, and so does a
 // pass from every other player after the highest bid; all pass: redeal), call-and-rob (call, then one rob chance for each player after the caller who
 // did not decline, then the caller's rob-back; each rob doubles), or none (the landlord
-// is given, base stake 1). The landlord takes the kitty and leads. After every other
+// is given, base stake 1). The landlord takes the kitty and, with rules.partner, plays
+// alone or names a partner (phase Partner); then it leads. After every other
 // player passes, the last player who played leads anything. The first to empty the hand
 // ends it. With wild cards (laizi) a wild rank is drawn after each deal; a play takes its
 // cards spent (wild.hpp) from the hand.
@@ -32,7 +33,9 @@ namespace ddz {
 
 inline constexpr int kMaxSeats = 4;  // the four-player variant
 
-enum class Phase : std::uint8_t { Bidding, Playing, Over };
+// Partner comes between Bidding and Playing (rules.partner); it is last in the enum so
+// that the older phases keep their values.
+enum class Phase : std::uint8_t { Bidding, Playing, Over, Partner };
 
 // Start bonuses (variant "happy", docs/rules.md): the seats whose dealt hand held both jokers,
 // and those whose dealt hand held the 12-straight 3..A (bit i: seat i). Each kind of
@@ -47,6 +50,13 @@ struct StartBonus {
 // The start bonuses of a dealt hand under `rules` (none unless rules.start_bonus).
 StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules& rules);
 
+// The sides (docs/rules.md, "Four players with a partner"): the landlord and its partner,
+// if it named one, against the others. The one definition of "teammate" every layer reads.
+// The search's own nodes, which keep only the landlord and the partner, read it too.
+constexpr bool same_side(int landlord, int partner, int a, int b) {
+  return (a == landlord || a == partner) == (b == landlord || b == partner);
+}
+
 // The stakes of a finished hand (docs/rules.md "Scoring").
 struct Settlement {
   bool landlord_won = false;
@@ -59,17 +69,23 @@ struct Settlement {
   StartBonus start_bonus{};
   int seats = 3;
   int landlord = -1;  // -1: a void hand (nobody bid, no redeal), which settles to zero
+  int partner = -1;   // the landlord's partner (rules.partner), or -1: the landlord played alone
   std::array<long long, kMaxSeats> payouts{};  // by seat (the first `seats`); sums to zero
+  bool on_landlord_side(int seat) const { return landlord >= 0 && same_side(landlord, partner, seat, landlord); }
+  // Whether `seat`'s side won (false in a void hand).
+  bool won(int seat) const { return landlord >= 0 && on_landlord_side(seat) == landlord_won; }
   friend bool operator==(const Settlement&, const Settlement&) = default;
 };
 
 // Settlement arithmetic alone (throws std::invalid_argument for what `score_error`
 // refuses): multiplier 2^(bombs + rockets), doubled by spring, by anti-spring and by each
-// start bonus, capped by max_multiplier (0: no cap); stake = base x multiplier; the
+// start bonus, capped by max_multiplier (0: no cap); stake = base x multiplier. Alone, the
 // landlord wins or pays the stake from or to each peasant (so with four players it wins
-// or pays 3 x stake). Every count a deck allows gives an exact multiplier.
+// or pays 3 x stake); with a partner (four seats, two against two) each seat of the
+// winning side receives the stake and each seat of the losing side pays it. Every count
+// a deck allows gives an exact multiplier.
 Settlement settle(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
-                  int seats, int max_multiplier, StartBonus bonus = {});
+                  int seats, int max_multiplier, StartBonus bonus = {}, int partner = -1);
 
 // The settlement of a void hand (nobody bid, no redeal) or of an unfinished one: no stakes.
 Settlement void_settlement(int seats);
@@ -77,9 +93,10 @@ Settlement void_settlement(int seats);
 // Why settle() refuses its arguments, or empty: seats 2..4 (2: a two-hand position), a
 // landlord among them, a base of 0 (a void hand) or more, at most the bombs and rockets
 // the decks of that many seats hold (13 bombs and one rocket a deck of 54 cards), a
-// spring only when the landlord wins and an anti-spring only when it loses.
+// spring only when the landlord wins and an anti-spring only when it loses, a partner
+// (-1: none) only with four seats and other than the landlord.
 std::string score_error(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
-                        int seats, int max_multiplier);
+                        int seats, int max_multiplier, int partner = -1);
 
 enum class CallRobStage : std::uint8_t { Calling, Robbing, RobBack };
 
@@ -91,6 +108,7 @@ struct State {
   std::int8_t last_by = -1;
   std::int8_t to_move = 0;
   std::int8_t landlord = -1;
+  std::int8_t partner = -1;  // the landlord's partner once named (rules.partner), or -1
   std::int8_t seats = 3;  // rules.players; 2 for endgame puzzles (landlord against one opponent)
   Phase phase = Phase::Bidding;
   std::uint8_t passes = 0;                 // consecutive passes in the trick
@@ -114,6 +132,9 @@ struct State {
 
   friend bool operator==(const State&, const State&) = default;
 };
+
+inline bool on_landlord_side(const State& s, int seat) { return same_side(s.landlord, s.partner, seat, s.landlord); }
+inline bool same_side(const State& s, int a, int b) { return same_side(s.landlord, s.partner, a, b); }
 
 // The stake so far (docs/rules.md, "Scoring"), the one definition every reading uses: the
 // base is the highest bid (classic), the call doubled by each rob (call and rob), 0
@@ -169,9 +190,10 @@ class Game {
   Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
   // A position in play (puzzles, search): 2 hands or rules.players, the landlord, who
   // moves, and the move to beat with who played it (last.cards == 0: `to_move` leads),
-  // and with wild cards the wild ranks (none: no rank is wild).
+  // with wild cards the wild ranks (none: no rank is wild), and with rules.partner and
+  // four hands the landlord's partner (-1: alone).
   static Game from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last,
-                            int last_by, const Rules& rules, WildRanks wild = {});
+                            int last_by, const Rules& rules, WildRanks wild = {}, int partner = -1);
 
   const State& state() const { return state_; }
   // The state before the first action, and whether the game began from a position.
@@ -238,6 +260,7 @@ class Game {
   void nobody_bid();
   void apply_bid(const Action& a);
   void apply_call_rob(const Action& a);
+  void apply_partner(const Action& a);
   void apply_play(const Action& a);
   int next_seat(int seat) const { return (seat + 1) % state_.seats; }
 

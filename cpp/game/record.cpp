@@ -46,13 +46,13 @@ std::string restore_settlement(Settlement& s) {
     return {};
   }
   if ((s.start_bonus.jokers | s.start_bonus.straight) >> s.seats) return "a start bonus names a seat past the hand's seats";
-  if (auto why = score_error(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats, 0);
+  if (auto why = score_error(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats, 0, s.partner);
       !why.empty()) {
     return why;
   }
   // The multiplier, capped or not, as the cap: settle() gives it back unless it is wrong.
   const Settlement settled = settle(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats,
-                                    s.multiplier, s.start_bonus);
+                                    s.multiplier, s.start_bonus, s.partner);
   if (settled.multiplier != s.multiplier) return "the multiplier does not follow";
   s = settled;
   return {};

@@ -24,13 +24,22 @@ std::vector<Move> enumerate_moves(const Rules& rules) {
   return moves;
 }
 
-std::vector<Action> bidding_actions(Bidding bidding) {
+std::vector<Action> auction_actions(Bidding bidding) {
   switch (bidding) {
     case Bidding::Classic: return {Action::bid(0), Action::bid(1), Action::bid(2), Action::bid(3)};
     case Bidding::CallRob: return {Action::call(false), Action::call(true), Action::rob(false), Action::rob(true)};
     case Bidding::None: break;
   }
   return {};
+}
+
+// The auction's actions, then the landlord's choice of a partner (alone, seats 0..3).
+std::vector<Action> bidding_actions(const Rules& rules) {
+  std::vector<Action> out = auction_actions(rules.bidding);
+  if (rules.partner) {
+    for (int seat = -1; seat < rules.players; ++seat) out.push_back(Action::partner(seat));
+  }
+  return out;
 }
 
 // The stand-in enumeration of one group: each id's ranks (a count per rank), and the id
@@ -71,7 +80,7 @@ Rules natural(Rules rules) {
 ActionSpace::ActionSpace(const Rules& rules) : rules_(rules) {
   if (auto why = validate(rules); !why.empty()) throw std::invalid_argument(why);
   moves_ = MoveTable(enumerate_moves(natural(rules)));
-  bidding_ = bidding_actions(rules.bidding);
+  bidding_ = bidding_actions(rules);
 }
 
 int ActionSpace::id(const Move& m) const {

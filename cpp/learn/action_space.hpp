@@ -12,7 +12,9 @@
 //                             integer (ascending)
 //   ids M+1 ..                the bidding actions of R's bidding system:
 //                             classic: bid 0 (pass), bid 1, bid 2, bid 3;
-//                             call-and-rob: decline, call, no rob, rob; none: nothing
+//                             call-and-rob: decline, call, no rob, rob; none: nothing;
+//                             then with rules.partner the landlord's choice: alone,
+//                             partner 0, partner 1, partner 2, partner 3
 // Under RLCard's rules (preset rlcard) this gives 27471 moves + pass = 27472 actions, the
 // size of RLCard's action space (and the figure the DouZero paper gives; DouZero 1.1.0's
 // own kicker rules, preset douzero, allow 30383 moves); under OpenSpiel's, 26053 moves,

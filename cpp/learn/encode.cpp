@@ -74,11 +74,13 @@ ObservationLayout observation_layout(int seats, int decks) {
   const int c = card_plane_size(decks), s = seats;
   const int sizes[kObservationBlocks] = {
       c, c, s * c, s * max_hand(decks), c, c, kNumMoveKinds, s, s, s, kPhases, kClassicBids, s, s, s, 1,
-      (kNumRanks - 2) * decks + 1, 1, kHistoryLength * (c + s + 1), 1, 1, s, kNumRanks - 2};
+      (kNumRanks - 2) * decks + 1, 1, kHistoryLength * (c + s + 1), 1, 1, s, kNumRanks - 2,
+      s >= kMaxSeats ? s + 1 : 0};  // the partner: four-seat layouts only
   static constexpr const char* kNames[kObservationBlocks] = {
       "hand",  "unseen",      "played", "hand_sizes", "kitty", "last_move", "last_kind",  "last_by",
       "landlord", "to_move", "phase",  "bid",        "high_bidder", "out",   "robs",      "base",
-      "bombs", "multiplier",  "history", "passes",   "leading", "seats_present", "wild"};
+      "bombs", "multiplier",  "history", "passes",   "leading", "seats_present", "wild",
+      "partner"};
   ObservationLayout layout;
   layout.seats = seats;
   layout.decks = decks;
@@ -157,6 +159,12 @@ void encode_observation(const GameView& v, int seat, const ObservationLayout& la
   if (v.rules.wild) {
     one_hot(block(kWild), s.wild.low, kNumRanks - 2);  // two-hot with two wild ranks
     one_hot(block(kWild), s.wild.high, kNumRanks - 2);
+  }
+  // The landlord's partner, or the last slot while the landlord chooses (the phase block,
+  // of the three older phases, is zero then).
+  if (layout[kPartner].size > 0) {
+    if (s.partner >= 0) one_hot(block(kPartner), rel(s.partner), seats);
+    if (s.phase == Phase::Partner) block(kPartner)[seats] = 1.0f;
   }
 }
 

@@ -70,6 +70,7 @@ struct Block {
 enum BlockId : int {
   kHand, kUnseen, kPlayed, kHandSizes, kKitty, kLastMove, kLastKind, kLastBy, kLandlord, kToMove, kPhase,
   kBid, kHighBidder, kOut, kRobs, kBase, kBombs, kMultiplier, kHistory, kPasses, kLeading, kSeatsPresent, kWild,
+  kPartner,
   kObservationBlocks
 };
 

@@ -127,7 +127,8 @@ int to_openspiel(const Action& a) {
       return i < 0 ? -1 : kOpenSpielFirstPlay + i;
     }
     case ActionType::Call:
-    case ActionType::Rob: break;
+    case ActionType::Rob:
+    case ActionType::Partner: break;  // OpenSpiel has none of these
   }
   return -1;
 }

@@ -59,6 +59,7 @@ void EvaluationSchedule::finish(const PlayedGame& played) {
   g.seat = static_cast<std::int8_t>(evaluation_deal(rules_, seed_, deal).seats[static_cast<std::size_t>(k / 2)]);
   g.swapped = k % 2 == 1;
   g.landlord = game.state().landlord;
+  g.partner = game.state().partner;
   for (int s = 0; s < rules_.players; ++s) {
     if (plays_for_a(s, g.seat, g.swapped)) g.a_score += result.payouts[static_cast<std::size_t>(s)];
   }

@@ -25,6 +25,7 @@ struct EvaluationGame {
   std::int8_t seat = 0;      // the seat one policy plays alone
   bool swapped = false;      // false: A plays `seat` alone; true: B does
   std::int8_t landlord = -1;  // -1: a void hand
+  std::int8_t partner = -1;   // the landlord's partner (four_partner), or -1: alone or none
   std::int64_t a_score = 0;  // the payouts of A's seats, in stakes
   std::int32_t multiplier = 1;
   std::int32_t bombs = 0;    // bombs and rockets played

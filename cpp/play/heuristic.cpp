@@ -265,8 +265,8 @@ Plan plan_hand(Mask cards, const Rules& rules, Mask wild_ranks) {
 
 bool is_power(const Move& m) { return m.kind == MoveKind::Bomb || m.kind == MoveKind::Rocket; }
 
-// Seats on the other side from `seat`.
-bool opponents(const State& s, int a, int b) { return (a == s.landlord) != (b == s.landlord); }
+// Seats on different sides.
+bool opponents(const State& s, int a, int b) { return !same_side(s, a, b); }
 
 // What the seat to move knows, and nothing more: its own hand, the cards every seat has
 // played, the hand sizes and who sits where. `unseen` is the cards in the other hands
@@ -357,6 +357,39 @@ std::size_t bid(const Game& game, const std::vector<Action>& legal) {
     if ((a.type == ActionType::Call && yes && s >= 7) || (a.type == ActionType::Rob && yes && s >= 10)) return i;
   }
   return 0;  // pass, decline, no rob: always listed first
+}
+
+// The landlord's choice (four_partner): alone with a hand that plays out in few turns
+// for its size, otherwise the seat whose auction showed the most strength (its highest bid,
+// call or rob; a rob outranks a call), else the seat across the table, so that
+// the sides alternate round it and each opponent sits between the partners.
+constexpr int kAloneTurns = 7;  // plan turns of the 33-card hand, at most
+
+int strongest_bidder(const Game& game) {
+  const int landlord = game.state().landlord;
+  int best = -1, best_value = 0;
+  game.visit_recent([&](int seat, const Action& a) {
+    // Newest first, so that among equal robs the last robber counts.
+    const int value = a.type == ActionType::Rob ? 2 * a.value : a.value;
+    if (seat != landlord && value > best_value) {
+      best = seat;
+      best_value = value;
+    }
+    return true;
+  });
+  return best;
+}
+
+std::size_t choose_partner(const Game& game, const std::vector<Action>& legal) {
+  const State& s = game.state();
+  const Mask hand = s.hands[static_cast<std::size_t>(s.landlord)];
+  if (plan_score(hand, game.rules(), wild_nibbles(s)).turns <= kAloneTurns) return 0;  // alone: listed first
+  const int bidder = strongest_bidder(game);
+  const int partner = bidder >= 0 ? bidder : (s.landlord + 2) % s.seats;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (legal[i] == Action::partner(partner)) return i;
+  }
+  return 0;
 }
 
 // The number of the plan's groups an opponent may beat (bombs aside): with at most one,
@@ -527,6 +560,7 @@ std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, s
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame_search) {
   const State& s = game.state();
   if (s.phase == Phase::Bidding) return bid(game, legal);
+  if (s.phase == Phase::Partner) return choose_partner(game, legal);
   const View v(game);
   const Plan plan = v.plan(v.hand);
   const std::size_t planned = s.last.cards ? follow(v, legal, plan) : lead(v, legal, plan);

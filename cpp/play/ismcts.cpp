@@ -254,7 +254,7 @@ std::string ismcts_error(const Game& game, const IsmctsOptions& o) {
 
 std::size_t choose_ismcts(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng) {
   if (legal.size() == 1) return 0;
-  if (game.state().phase == Phase::Bidding) return choose_heuristic(game, legal);
+  if (game.state().phase != Phase::Playing) return choose_heuristic(game, legal);  // the auction, the partner: the plan's rules
   const IsmctsResult r = ismcts(game, ismcts_options(policy, rng.next()));
   const std::size_t planned = choose_heuristic(game, legal, Endgame::Plan);  // r.actions is legal, in order
   const std::size_t chosen = beats_plan(r, planned) ? r.best : planned;

@@ -92,6 +92,7 @@ std::size_t choose_neural(const Network& net, const Game& game, const std::vecto
   if (game.state().phase == Phase::Bidding) {
     return net.bids(game.rules()) ? best_bid(net, game, legal) : choose_heuristic(game, legal);
   }
+  if (game.state().phase == Phase::Partner) return choose_heuristic(game, legal);  // the networks value plays only
   thread_local std::vector<float> values;
   neural_play_values(net, game, legal, values);
   const std::size_t best = argmax(values);

@@ -26,6 +26,7 @@ GameSummary summary_of(const Game& game, std::int32_t moves) {
   GameSummary summary;
   summary.deal = game.deals().back();
   summary.landlord = st.landlord;
+  summary.partner = st.partner;
   summary.landlord_won = result.landlord_won;
   summary.base = result.base;
   summary.multiplier = result.multiplier;

@@ -16,6 +16,7 @@ namespace ddz {
 struct GameSummary {
   Deal deal;  // the deal that was played (after any redeals)
   std::int8_t landlord = -1;  // -1: a void hand (nobody bid, no redeal)
+  std::int8_t partner = -1;   // the landlord's partner (four_partner), or -1: alone or none
   bool landlord_won = false;
   std::int32_t base = 0;
   std::int32_t multiplier = 1;

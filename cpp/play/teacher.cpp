@@ -23,15 +23,14 @@ struct GameSamples {
 
 bool chance(Rng& rng, double p) { return static_cast<double>(rng.next() >> 11) * 0x1p-53 < p; }
 
-// The seat's side's result of a finished game: won or lost, and the payout a stake of one
-// peasant, over the base (so that bids do not scale it).
+// The seat's side's result of a finished game: won or lost, and one stake (what every seat
+// but a lone landlord wins or pays), over the base (so that bids do not scale it).
 void outcome(const Game& game, int seat, float& win, float& score) {
   const Settlement r = game.result();
-  const bool landlord = seat == r.landlord;
-  const bool won = landlord == r.landlord_won;
-  win = won ? 1.0f : -1.0f;
-  const double peasant_stake = static_cast<double>(r.payouts[static_cast<std::size_t>(r.landlord)]) / (r.seats - 1);
-  score = static_cast<float>((landlord ? peasant_stake : -peasant_stake) / std::max(r.base, 1));
+  win = r.won(seat) ? 1.0f : -1.0f;
+  const int other = (r.landlord + 1) % r.seats;  // not the landlord: its payout is one stake
+  const auto stake = static_cast<double>(std::abs(r.payouts[static_cast<std::size_t>(other)]));
+  score = static_cast<float>(win * stake / std::max(r.base, 1));
 }
 
 // The actions valued at a position: the teacher's and the plan's (always both: the plan

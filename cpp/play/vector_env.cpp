@@ -61,11 +61,12 @@ VectorEnv::Table VectorEnv::table(std::int64_t env, std::int64_t hand) const {
 
 bool VectorEnv::learner_decides(const State& s) const {
   const Learners& l = options_.learners;
-  if (s.phase == Phase::Bidding) return learners_bid_ && ((l.seats >> s.to_move) & 1);
+  // The landlord's choice of a partner goes with the auction: a role's seats are known after it.
+  if (s.phase != Phase::Playing) return learners_bid_ && ((l.seats >> s.to_move) & 1);
   switch (l.by) {
     case Learners::By::Seats: return (l.seats >> s.to_move) & 1;
-    case Learners::By::Landlord: return s.to_move == s.landlord;
-    case Learners::By::Peasants: return s.to_move != s.landlord;
+    case Learners::By::Landlord: return on_landlord_side(s, s.to_move);
+    case Learners::By::Peasants: return !on_landlord_side(s, s.to_move);
   }
   return false;
 }

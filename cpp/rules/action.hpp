@@ -14,8 +14,10 @@ enum class ActionType : std::uint8_t {
   Bid,   // classic: value 0 (pass) or 1..3
   Call,  // call-and-rob: value 1 call, 0 decline
   Rob,   // call-and-rob: value 1 rob, 0 not
+  Partner,  // rules.partner, after the kitty: value 0 the landlord plays alone, 1..4 names seat value - 1
 };
-inline constexpr int kNumActionTypes = 5;
+inline constexpr int kNumActionTypes = 6;
+inline constexpr int kMostPartnerValue = 4;  // seat 3, the last of four
 
 struct Action {
   ActionType type = ActionType::Pass;
@@ -27,6 +29,8 @@ struct Action {
   static Action bid(int v) { return {ActionType::Bid, static_cast<std::uint8_t>(v), {}}; }
   static Action call(bool yes) { return {ActionType::Call, static_cast<std::uint8_t>(yes), {}}; }
   static Action rob(bool yes) { return {ActionType::Rob, static_cast<std::uint8_t>(yes), {}}; }
+  // The landlord's choice: `seat` as partner, or -1 to play alone.
+  static Action partner(int seat) { return {ActionType::Partner, static_cast<std::uint8_t>(seat + 1), {}}; }
   friend bool operator==(const Action&, const Action&) = default;
 };
 

@@ -55,7 +55,10 @@ std::string action_error(const Action& a) {
     return move_error(a.move);
   }
   if (!(a.move == Move{})) return "only a play holds cards";
-  const int most = a.type == ActionType::Bid ? 3 : a.type == ActionType::Pass ? 0 : 1;
+  const int most = a.type == ActionType::Bid       ? 3
+                   : a.type == ActionType::Pass    ? 0
+                   : a.type == ActionType::Partner ? kMostPartnerValue
+                                                   : 1;
   if (a.value > most) return "value " + std::to_string(a.value) + " of " + action_text(Action{a.type, 0, {}}) + " is past " + std::to_string(most);
   return {};
 }

@@ -97,6 +97,7 @@ std::string action_text(const Action& a, const Rules* rules) {
     case ActionType::Bid: return "bid " + std::to_string(a.value);
     case ActionType::Call: return a.value ? "call" : "decline";
     case ActionType::Rob: return a.value ? "rob" : "no rob";
+    case ActionType::Partner: return a.value ? "partner " + std::to_string(a.value - 1) : "alone";
     case ActionType::Play: break;
   }
   std::string text = move_text(a.move);
@@ -128,9 +129,14 @@ ActionWord action_word(std::string_view text) {
   if (words == "call" || words == "decline" || words == "no call") out.action = Action::call(words == "call");
   if (words == "rob" || words == "no rob") out.action = Action::rob(words == "rob");
   if (words.size() == 5 && words.starts_with("bid ") && words[4] >= '0' && words[4] <= '3') out.action = Action::bid(words[4] - '0');
+  if (words == "alone") out.action = Action::partner(-1);
+  if (words.size() == 9 && words.starts_with("partner ") && words[8] >= '0' && words[8] < '0' + kMostPartnerValue) {
+    out.action = Action::partner(words[8] - '0');
+  }
   if (out.action) return out;
   const std::string_view first = std::string_view(words).substr(0, words.find(' '));
   if (first == "bid") out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
+  if (first == "partner") out.error = "a partner is written 'partner 0' to 'partner 3' (a seat), not " + quoted(text);
   if (first == "pass" || first == "call" || first == "decline" || first == "rob" || first == "no") {
     out.error = quoted(text) + " is no action: write pass, call, decline, rob or no rob";
   }

@@ -6,7 +6,8 @@
 // and the key's rank character) where the cards read several ways.
 //
 // Actions: "pass", "bid N" (N = 0 passes in the auction), "call", "decline", "rob",
-// "no rob", or the text of a move; words are case-insensitive.
+// "no rob", "alone", "partner N" (N the seat the landlord names), or the text of a move;
+// words are case-insensitive.
 #pragma once
 
 #include <optional>

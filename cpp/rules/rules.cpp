@@ -21,6 +21,7 @@ std::string validate(const Rules& rules) {
   if (rules.max_redeals < 0 || rules.max_redeals > 10'000) return "max_redeals must be between 0 and 10000";
   if (rules.wild < 0 || rules.wild > 2) return "wild must be 0, 1 or 2 (the number of wild ranks)";
   if (rules.wild && rules.decks != 1) return "wild cards are played with one deck";
+  if (rules.partner && rules.players != 4) return "partner needs players=4: the landlord names one of three other seats";
   return {};
 }
 
@@ -82,6 +83,11 @@ std::optional<Rules> preset(std::string_view name) {
     r.kitty_size = 8;
     return r;
   }
+  if (name == "four_partner") {
+    r = *preset("four_player");
+    r.partner = true;
+    return r;
+  }
   if (name == "laizi") {
     r.wild = 1;
     return r;
@@ -94,9 +100,10 @@ std::optional<Rules> preset(std::string_view name) {
 }
 
 const std::vector<std::string>& preset_names() {
-  static const std::vector<std::string> names{"standard", "douzero", "rlcard",      "openspiel",
-                                              "sanren",   "happy",   "four_player", "laizi",
-                                              "laizi2"};
+  static const std::vector<std::string> names{
+      "standard", "douzero", "rlcard", "openspiel", "sanren", "happy", "four_player", "laizi", "laizi2",
+      "four_partner",
+  };
   return names;
 }
 

@@ -12,6 +12,7 @@
 //   four_player - two decks, 25 cards each and 8 in the kitty, landlord against three
 //   laizi       - the standard rules with wild cards of one rank (wild.hpp)
 //   laizi2      - the standard rules with wild cards of two ranks
+//   four_partner - four_player where the landlord may name a partner (two against two)
 #pragma once
 
 #include <cstdint>
@@ -74,6 +75,10 @@ struct Rules {
   // Wild cards: after each deal `wild` distinct ranks 3..2 are drawn (0: none; 1: laizi;
   // 2: laizi2) whose cards stand for any rank.
   int wild = 0;
+  // Four players: after taking the kitty the landlord plays alone or names one of the
+  // other seats as partner, openly, and plays two against two (docs/rules.md, "Four
+  // players with a partner").
+  bool partner = false;
 
   int max_per_rank() const { return 4 * decks; }
   int deck_size() const { return 54 * decks; }
@@ -142,6 +147,7 @@ inline constexpr RulesField kRulesFields[] = {
     {"max_multiplier", nullptr, &Rules::max_multiplier, nullptr},
     {"max_redeals", nullptr, &Rules::max_redeals, nullptr},
     {"wild", nullptr, &Rules::wild, nullptr, true},
+    {"partner", &Rules::partner, nullptr, nullptr},
 };
 
 const RulesField* rules_field_named(std::string_view name);

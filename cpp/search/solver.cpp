@@ -25,6 +25,7 @@ struct Node {
   std::int8_t last_by = -1;
   std::int8_t to_move = 0;
   std::int8_t landlord = 0;
+  std::int8_t partner = -1;
   std::int8_t seats = 3;
   std::uint8_t budget = 0;  // plays left to the proving side (Search::value)
   WildRanks wild;  // the same in every node of a search
@@ -32,7 +33,7 @@ struct Node {
 
 Node node_of(const State& s) {
   return {s.hands, s.last.cards ? s.last : Move{}, static_cast<std::int8_t>(s.last.cards ? s.last_by : -1), s.to_move,
-          s.landlord, s.seats, 0, s.wild};
+          s.landlord, s.partner, s.seats, 0, s.wild};
 }
 
 // What `hand` may play over `last` (nullptr: leading), wild cards included.
@@ -58,7 +59,10 @@ Node after(const Node& n, const Move* m) {
   return c;
 }
 
-bool same_side(const Node& n, int a, int b) { return (a == n.landlord) == (b == n.landlord); }
+bool same_side(const Node& n, int a, int b) { return ddz::same_side(n.landlord, n.partner, a, b); }
+
+// The side of `seat`, as the table indexes it: 0 the landlord's, 1 the other.
+int side_of(const Node& n, int seat) { return same_side(n, seat, n.landlord) ? 0 : 1; }
 
 // The position's 64-bit hash, over the node's fields only (plays, bombs and the cards
 // played before do not change who wins, so transpositions that differ in them meet).
@@ -73,7 +77,8 @@ std::uint64_t key_of(const Node& n) {
   h = splitmix_finalize(h ^ m.cards ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.key} << 52) ^
                (std::uint64_t{m.length} << 44) ^ (std::uint64_t{m.stand_ins} << 28));
   return splitmix_finalize(h ^ static_cast<std::uint64_t>(n.last_by + 1) ^ (static_cast<std::uint64_t>(n.to_move) << 8) ^
-                  (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24));
+                  (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24) ^
+                  (static_cast<std::uint64_t>(n.partner + 1) << 32));
 }
 
 // A budget of plays that bounds nothing: the plain search. More than any hand's cards.
@@ -378,7 +383,7 @@ class Search {
     return best;
   }
 
-  bool proves(const Node& n, int seat) const { return (seat == n.landlord) == prover_landlord_; }
+  bool proves(const Node& n, int seat) const { return (side_of(n, seat) == 0) == prover_landlord_; }
 
   // The fewest plays the proving side needs to go out: its smallest turns(). With wild
   // cards turns() is no bound (a wild card completes combinations), so 1.
@@ -401,7 +406,7 @@ class Search {
   // the win, df-pn when the proof lies off that order), and both write what they settle
   // to the table the other reads.
   bool value(const Node& root, Candidate* best) {
-    const bool mover_landlord = root.to_move == root.landlord;
+    const bool mover_landlord = side_of(root, root.to_move) == 0;
     slice_end_ = kNoSliceEnd;
     if (root.wild.none()) {
       int lo = kMaxTurns;
@@ -455,7 +460,7 @@ class Search {
   // the fewest plays the side needs to go out against the fewest its opponents need.
   Proof proof_of(const Node& n, std::uint64_t key) {
     if (const Bounds* const b = table_.find(key)) {
-      const int side = n.to_move == n.landlord ? 0 : 1;
+      const int side = side_of(n, n.to_move);
       if (b->win[side] <= kUnbounded) return {0, kInfinite};
       if (b->fail[side] >= kUnbounded) return {kInfinite, 0};
     }
@@ -527,7 +532,7 @@ class Search {
   // the search since node count `before` proved.
   void settle(const Node& n, std::uint64_t key, bool won, std::int64_t before) {
     if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = won ? Proof{0, kInfinite} : Proof{kInfinite, 0};
-    remember(key, n.to_move == n.landlord ? 0 : 1, kUnbounded, won, nodes_ - before);
+    remember(key, side_of(n, n.to_move), kUnbounded, won, nodes_ - before);
   }
 
   static std::uint32_t sum(std::uint32_t a, std::uint32_t b) {
@@ -578,6 +583,7 @@ class Search {
 
 Node checked_root(const State& s) {
   if (s.phase == Phase::Bidding) throw std::invalid_argument("the solver needs the play phase; the hand is still being bid");
+  if (s.phase == Phase::Partner) throw std::invalid_argument("the solver needs the play phase; the landlord is still to choose a partner");
   if (s.phase == Phase::Over) throw std::invalid_argument("the hand is over");
   if (s.seats < 2 || s.seats > kMaxSeats || s.landlord < 0 || s.landlord >= s.seats || s.to_move < 0 ||
       s.to_move >= s.seats) {

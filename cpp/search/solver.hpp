@@ -1,8 +1,9 @@
 // The exact perfect-information solver: who wins a position in play when every hand is
 // known, with best play by both sides.
 //
-// Sides: the landlord against the other seats (one in a two-hand puzzle, two cooperating
-// peasants otherwise: either peasant going out wins for both). The value of a position
+// Sides (game.hpp's same_side): the landlord, with its partner if it named one, against
+// the other seats (one in a two-hand puzzle, two or three cooperating peasants otherwise:
+// any of a side going out wins for the side). The value of a position
 // is win or loss for the side to move; the search is alpha-beta on that two-valued
 // game (a win is a move after which the other side loses, or the same side wins when a
 // partner moves next), with

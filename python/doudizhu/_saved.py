@@ -33,12 +33,14 @@ PER_GAME = {
     "redeals": np.int32,
     "wild": np.int8,
     "wild_high": np.int8,
+    "partner": np.int8,
 }
 # Every array a saved run may hold: the actions as words (a row of ACTION_DTYPE is
 # ROW_WORDS of them) and their offsets only when recorded; "wild" and "wild_high" are
-# missing from files of before wild cards (read as -1, no wild rank).
+# missing from files of before wild cards (read as -1, no wild rank), "partner" from files
+# of before four_partner (read as -1: none).
 _DTYPES = {"hands": np.uint64, "payouts": np.int64, **PER_GAME, "actions": np.uint64, "offsets": np.int64}
-_OPTIONAL = {"wild", "wild_high", "actions", "offsets"}
+_OPTIONAL = {"wild", "wild_high", "partner", "actions", "offsets"}
 ROW_WORDS = ACTION_DTYPE.itemsize // 8
 _RANKS = 15
 _LAST_WILD = 12  # a wild rank is 3..2
@@ -112,7 +114,7 @@ def _checked(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[Any]]
     if ("actions" in arrays) != ("offsets" in arrays):
         raise _bad("'actions' and 'offsets' are saved together")
     games, players = _shapes(arrays)
-    for name in ("wild", "wild_high"):
+    for name in ("wild", "wild_high", "partner"):
         arrays.setdefault(name, np.full(games, -1, np.int8))
     _check_values(arrays, players)
     _check_deals(arrays["hands"], arrays["kitty"], players)
@@ -145,7 +147,8 @@ def _outside(values: npt.NDArray[Any], lo: int, hi: int) -> int | None:
 
 def _check_values(arrays: dict[str, npt.NDArray[Any]], players: int) -> None:
     limit = np.iinfo(np.int32).max
-    ranges = {"landlord": (-1, players - 1), "wild": (-1, _LAST_WILD), "wild_high": (-1, _LAST_WILD),
+    ranges = {"landlord": (-1, players - 1), "partner": (-1, players - 1), "wild": (-1, _LAST_WILD),
+              "wild_high": (-1, _LAST_WILD),
               "base": (0, limit), "multiplier": (1, limit), "moves": (0, limit), "redeals": (0, limit)}
     for name, (lo, hi) in ranges.items():
         game = _outside(arrays[name], lo, hi)

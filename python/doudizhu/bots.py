@@ -249,7 +249,7 @@ class DeterminizedBot:
                 # exactly once few cards are left anyway.
                 end = playout(child, "fast_heuristic", seed) if child.phase != "over" else child
                 result = end.result
-                won = result is not None and result.landlord_won == (seat == world.landlord)
+                won = result is not None and result.payouts[seat] > 0  # the seat's side won
             values.append(int(won))
         return values
 

@@ -79,7 +79,8 @@ def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
     ``last_by``               S            who played it, one-hot
     ``landlord``              S            the landlord, one-hot (zeros while bidding)
     ``to_move``               S            the player to move (zeros once over)
-    ``phase``                 3            bidding, playing, over: one-hot
+    ``phase``                 3            bidding, playing, over: one-hot (zeros while
+                                           the landlord chooses a partner)
     ``bid``                   4            classic: the highest bid so far (0-3) one-hot;
                                            call and rob: slot 1 once called; no bidding: 1
     ``high_bidder``           S            the highest bidder / provisional landlord
@@ -96,6 +97,10 @@ def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
     ``wild``                  13           the wild rank 3..2 (laizi), one-hot; two-hot
                                            with two wild ranks (laizi2); zeros without
                                            wild cards
+    ``partner``               S+1 (S=4)    four seats only (0 slots with three): the
+                                           landlord's partner, one-hot (four_partner;
+                                           zeros alone), and the last slot 1 while the
+                                           landlord chooses
     ========================  ===========  ============================================
 
     Bidding actions are not in ``history``: the bidding blocks sum them up.

@@ -56,7 +56,8 @@ class Evaluation:
     mean_bombs: float
     mean_multiplier: float
     # "landlord": a played the landlord alone; "peasants": a played every peasant; "mixed":
-    # the other games of bidding rules (the landlord's seat and a peasant's of one policy).
+    # the other games of bidding rules (the landlord's seat and a peasant's of one policy),
+    # and with four_partner every game whose landlord named a partner (each side mixed).
     by_role: dict[str, Side]
     columns: dict[str, npt.NDArray[Any]] = dataclasses.field(repr=False)
 
@@ -138,8 +139,10 @@ def _summarise(columns: dict[str, npt.NDArray[Any]], deals: int) -> Evaluation:
     everything = np.ones(games, dtype=np.bool_)
     overall = _side(columns, everything, deals)
     landlord, seat, swapped = columns["landlord"], columns["seat"], columns["swapped"]
-    a_alone_landlord = ~swapped & (landlord == seat)
-    b_alone_landlord = swapped & (landlord == seat)
+    # The seat one policy plays alone is the landlord's whole side: the landlord, no partner.
+    whole_side = (landlord == seat) & (columns["partner"] < 0)
+    a_alone_landlord = ~swapped & whole_side
+    b_alone_landlord = swapped & whole_side
     by_role = {
         "landlord": _side(columns, a_alone_landlord, deals),
         "peasants": _side(columns, b_alone_landlord, deals),

@@ -11,7 +11,8 @@ A record (version 2) is a dict::
      "deals": [{"hands": ["...", "...", "..."], "kitty": "...", "wild": "5"}],  # "seed" and "deal"
                                       # (laizi2: "wild": ["5", "9"])
      "position": {"hands": [...], "landlord": 0, "to_move": 1, "last": "4", "last_by": 0, "wild": None},
-     "actions": ["bid 1", "bid 0", ..., "33344456", "pass", ...]}
+                                      # (four_partner: and "partner": 2, or None: alone)
+     "actions": ["bid 1", "bid 0", ..., "alone", "33344456", "pass", ...]}
 
 ``deals`` lists every deal of the hand in order (a redeal adds one; ``wild`` only under
 wild-card rules); ``position`` replaces ``first_bidder``, ``landlord`` and ``deals`` for
@@ -41,6 +42,9 @@ _FIELDS = {
 }
 _DEAL_FIELDS = {"hands", "kitty", "wild"}
 _POSITION_FIELDS = {"hands", "landlord", "to_move", "last", "last_by", "wild"}
+# Fields that came after version 2's first records: absent, they take their defaults.
+_LATER_RULES_FIELDS = {"partner"}
+_LATER_POSITION_FIELDS = {"partner"}
 # How deep a record nests (record.deals[0].hands[1] is four levels): deeper data is no
 # record, and is refused before its copy recurses further.
 _MAX_DEPTH = 8
@@ -66,6 +70,8 @@ def to_record(game: Game) -> dict[str, Any]:
             "last_by": origin["last_by"],
             "wild": _wild_text(origin["wild"]),
         }
+        if game.rules.partner:
+            record["position"]["partner"] = origin["partner"]
     else:
         record["first_bidder"] = origin["first_bidder"]
         record["landlord"] = origin["landlord"]
@@ -193,7 +199,7 @@ def _dict(value: Any, name: str) -> dict[str, Any]:
 def _rules(value: Any) -> Rules:
     fields = _dict(value, "rules")
     names = set(Rules().to_dict())
-    _check_keys(fields, names, names, "'rules'")
+    _check_keys(fields, names - _LATER_RULES_FIELDS, names, "'rules'")
     return _field(lambda: Rules(**fields), "rules")
 
 
@@ -221,13 +227,13 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
 
 def _position_game(value: Any, rules: Rules, seed: int) -> Game:
     position = _dict(value, "position")
-    _check_keys(position, _POSITION_FIELDS, _POSITION_FIELDS, "'position'")
+    _check_keys(position, _POSITION_FIELDS, _POSITION_FIELDS | _LATER_POSITION_FIELDS, "'position'")
     if seed != 0:
         raise RecordError("'seed' of a hand from a position is 0: it deals nothing")
     return _field(
         lambda: Game.from_position(
             position["hands"], position["landlord"], position["to_move"], last=position["last"],
-            last_by=position["last_by"], rules=rules, wild=position["wild"],
+            last_by=position["last_by"], rules=rules, wild=position["wild"], partner=position.get("partner"),
         ),
         "position",
     )

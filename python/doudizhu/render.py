@@ -157,9 +157,12 @@ def wild_names(game: Game) -> str:
 
 def role(game: Game, seat: int) -> str:
     """A seat's role as the table shows it: 'bidding' until there is a landlord, then
-    'landlord' or 'peasant' (the terminal game's screen says the same)."""
+    'landlord', 'partner' (the seat the landlord named, four_partner) or 'peasant' (the
+    terminal game's screen says the same)."""
     if game.landlord is None:
         return "bidding"
+    if seat == game.partner:
+        return "partner"
     return "landlord" if game.landlord == seat else "peasant"
 
 
@@ -177,15 +180,23 @@ def _outcome(game: Game) -> list[str]:
     assert result is not None
     if game.landlord is None:
         return ["over: nobody bid, the hand is void"]
-    winner = "the landlord wins" if result.landlord_won else "the peasants win"
+    winner = f"{side_name(game)} wins" if result.landlord_won else "the peasants win"
     payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
     return [f"over: {winner}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
+
+
+def side_name(game: Game) -> str:
+    """The landlord's side as the table names it: 'the landlord', or with a partner
+    'the landlord and seat N'."""
+    return "the landlord" if game.partner is None else f"the landlord and seat {game.partner}"
 
 
 def stake_text(game: Game) -> str:
     """The stake so far: the auction's high bid until there is a landlord (no base yet)."""
     if game.phase == "bidding":
         return f"high bid {game.bid_value or 'none yet'}"
+    if game.phase == "partner":
+        return f"stake base {game.bid_value}, the landlord chooses alone or a partner"
     return f"stake base {game.bid_value} x {game.multiplier}"
 
 
@@ -238,5 +249,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "stake_text", "svg", "wild_names",
-           "wild_ranks"]
+__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "side_name", "stake_text", "svg",
+           "wild_names", "wild_ranks"]

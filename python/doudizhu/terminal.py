@@ -20,7 +20,7 @@ from typing import TextIO
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed
 from .bots import Bot
 from .lockstep import choose
-from .render import role, stake_text, wild_names
+from .render import role, side_name, stake_text, wild_names
 
 HUMAN = 0
 LEGEND = "cards: 3-9, T (ten, '10' works too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
@@ -29,6 +29,7 @@ commands:
   cards       play them: 334455, '3 3 4 4 5 5', 10JQKA; with wild cards spent=combination (557=577)
   pass        pass (also 'p')
   bid N       bid 0-3 in the auction (a digit alone works); call / decline; rob / no rob
+  alone       as the landlord (four_partner): play alone; partner N names seat N instead
   moves       the legal plays, grouped by kind
   hint        the built-in heuristic's choice
   undo        take back your last action (and the bots' replies to it)
@@ -36,7 +37,8 @@ commands:
   quit, exit  leave the game"""
 # The words a command may start with: a line starting with another word that is not cards
 # is a mistyped command, answered with the nearest of these.
-COMMANDS = ("pass", "bid", "call", "decline", "rob", "no", "moves", "hint", "undo", "help", "quit", "exit")
+COMMANDS = ("pass", "bid", "call", "decline", "rob", "no", "alone", "partner", "moves", "hint", "undo", "help", "quit",
+            "exit")
 
 
 class Quit(Exception):
@@ -107,7 +109,7 @@ def grouped_moves(game: Game) -> str:
         if action.move is not None:
             kind = action.move.kind.name.lower()
         else:
-            kind = "pass" if action.type == ActionType.PASS else "auction"
+            kind = {ActionType.PASS: "pass", ActionType.PARTNER: "partner"}.get(action.type, "auction")
         groups.setdefault(kind, []).append(str(action))
     return "\n".join(f"  {kind + ':':<16} {'  '.join(items)}" for kind, items in groups.items())
 
@@ -118,6 +120,9 @@ def _prompt(game: Game) -> str:
             return "bid 0-3> "
         words = {str(a) for a in game.legal_actions()}
         return "call / decline> " if "call" in words else "rob / no rob> "
+    if game.phase == "partner":
+        seats = ", ".join(str(a.value - 1) for a in game.legal_actions() if a.value)
+        return f"alone, or partner N (N in {seats})> "
     return "your play (help for commands)> "
 
 
@@ -196,10 +201,10 @@ def settlement(game: Game, options: Options) -> str:
     assert result is not None
     if game.landlord is None:
         return "nobody bid: the hand is void"
-    side = "landlord wins" if result.landlord_won else "peasants win"
+    side = f"{side_name(game)} wins" if result.landlord_won else "the peasants win"
     extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
     extras += [f"start bonus: {name} in {_hand_of(seat, options)}" for name, seat in result.start_bonuses]
-    headline = f"the {side}: base {result.base} x {result.multiplier}"
+    headline = f"{side}: base {result.base} x {result.multiplier}"
     lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
     payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
     lines.append(f"payouts: {payouts}")
@@ -223,12 +228,15 @@ def _report(game: Game, who: str, action: Action, before: tuple[str, int], optio
     if game.redeals > redeals:
         print(f"everyone passed: the hand is redealt (redeal {game.redeals})", file=out)
         _print_deal(game, options, out)
-    elif phase == "bidding" and game.phase == "playing":
+    elif phase == "bidding" and game.phase in ("partner", "playing"):
         landlord = game.landlord
         assert landlord is not None
         verb = "are" if _name(landlord, options) == "you" else "is"
         print(f"{_name(landlord, options)} {verb} the landlord for {game.bid_value} and takes the kitty {game.kitty}",
               file=out)
+    elif phase == "partner":
+        chose = "alone" if game.partner is None else f"with {_name(game.partner, options)} as partner"
+        print(f"the landlord plays {chose}", file=out)
 
 
 def _print_deal(game: Game, options: Options, out: TextIO) -> None:

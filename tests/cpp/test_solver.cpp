@@ -25,14 +25,14 @@ using MinimaxMemo = std::map<std::array<std::uint64_t, 7>, bool>;
 // of the solver's (bounds, ordering, sure wins, its key) is used either way.
 bool minimax_landlord_wins(Game& g, MinimaxMemo* memo = nullptr) {
   const State& s = g.state();
-  if (s.phase == Phase::Over) return s.winner == s.landlord;
+  if (s.phase == Phase::Over) return on_landlord_side(s, s.winner);
   const MinimaxMemo::key_type key{s.hands[0], s.hands[1], s.hands[2], s.hands[3], s.last.cards, fields_word(s.last),
                                   static_cast<std::uint64_t>(s.last_by + 1) | static_cast<std::uint64_t>(s.to_move) << 8 |
                                       static_cast<std::uint64_t>(s.passes) << 16};
   if (memo) {
     if (const auto it = memo->find(key); it != memo->end()) return it->second;
   }
-  const bool landlord_moves = s.to_move == s.landlord;
+  const bool landlord_moves = on_landlord_side(s, s.to_move);
   bool any = false, all = true;
   for (const Action& a : g.legal_actions()) {
     g.apply_legal(a);
@@ -47,7 +47,7 @@ bool minimax_landlord_wins(Game& g, MinimaxMemo* memo = nullptr) {
 }
 
 bool mover_wins(Game& g) {
-  const bool landlord_moves = g.state().to_move == g.state().landlord;
+  const bool landlord_moves = on_landlord_side(g.state(), g.state().to_move);
   return minimax_landlord_wins(g) == landlord_moves;
 }
 
@@ -80,7 +80,9 @@ Game random_position(Rng& rng, int seats, int max_cards, const Rules& rules) {
       last_by = (to_move + 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(seats - 1)))) % seats;
     }
   }
-  return Game::from_position(hands, landlord, to_move, last, last_by, rules, draw_wilds(rng, rules.wild));
+  // Where the landlord may name a partner: one of the other seats, or none.
+  const int partner = rules.partner && rng.below(4) != 0 ? (landlord + 1 + static_cast<int>(rng.below(3))) % seats : -1;
+  return Game::from_position(hands, landlord, to_move, last, last_by, rules, draw_wilds(rng, rules.wild), partner);
 }
 
 void compare_with_minimax(int seats, int max_cards, const char* preset_name, int positions, std::uint64_t seed) {
@@ -96,7 +98,7 @@ void compare_with_minimax(int seats, int max_cards, const char* preset_name, int
       ++wins;
       // The reported move wins: after it, minimax gives the mover's side the hand.
       const int mover = g.state().to_move;
-      const bool mover_is_landlord = mover == g.state().landlord;
+      const bool mover_is_landlord = on_landlord_side(g.state(), mover);
       CHECK(g.apply(got.move));
       CHECK(minimax_landlord_wins(g) == mover_is_landlord);
       g.undo();
@@ -105,7 +107,7 @@ void compare_with_minimax(int seats, int max_cards, const char* preset_name, int
     // With a table of 8 buckets, so that entries are replaced all the time.
     const MovesResult each = solve_moves(g.state(), r, SolveOptions{0, 0, 256});
     CHECK_EQ(each.moves.size(), g.legal_actions().size());
-    const bool mover_is_landlord = g.state().to_move == g.state().landlord;
+    const bool mover_is_landlord = on_landlord_side(g.state(), g.state().to_move);
     for (const MoveOutcome& mo : each.moves) {
       CHECK(g.apply(mo.action));
       CHECK(mo.outcome == (minimax_landlord_wins(g) == mover_is_landlord ? Outcome::Win : Outcome::Loss));
@@ -152,7 +154,7 @@ void compare_dealt_with_minimax(const char* preset_name, int each, int positions
   for (int i = 0; i < positions; ++i) {
     Game g = dealt_position(rng, each, r);
     MinimaxMemo memo;
-    const bool mover_is_landlord = g.state().to_move == g.state().landlord;
+    const bool mover_is_landlord = on_landlord_side(g.state(), g.state().to_move);
     const bool expected = minimax_landlord_wins(g, &memo) == mover_is_landlord;
     const SolveResult got = solve(g.state(), r, SolveOptions{});
     CHECK(got.outcome == (expected ? Outcome::Win : Outcome::Loss));
@@ -199,6 +201,7 @@ TEST(solver_matches_minimax_under_the_variants) {
   // Four seats (the landlord against three peasants, two decks), and wild cards: moves
   // that spend other cards than the combination shows.
   compare_with_minimax(4, 2, "four_player", 400, 7);
+  compare_with_minimax(4, 2, "four_partner", 400, 12);
   compare_with_minimax(2, 4, "laizi", 800, 8);
   compare_with_minimax(3, 3, "laizi", 400, 9);
   // Two wild ranks: fewer positions, as the brute-force minimax there takes about 0.1 s each.

@@ -16,27 +16,6 @@ bool apply_all(Game& g, std::initializer_list<Action> actions) {
   return true;
 }
 
-// Plays `text` (its only reading of `kind`) and lets every other seat pass.
-bool play_then_passes(Game& g, const char* text, MoveKind kind) {
-  if (!g.apply(Action::play(move(text, kind, g.rules())))) return false;
-  for (int i = 1; i < g.state().seats && g.state().phase == Phase::Playing; ++i) {
-    if (!g.apply(Action::pass())) return false;
-  }
-  return true;
-}
-
-// The `n` lowest cards of `m`, taken out of it.
-Mask take_lowest(Mask& m, int n) {
-  Mask out = 0;
-  for (int r = 0; r < kNumRanks && n > 0; ++r) {
-    const int k = std::min(count(m, r), n);
-    out += cards_of(r, k);
-    n -= k;
-  }
-  m -= out;
-  return out;
-}
-
 // Three 17-card hands and a kitty: seat 0 holds 3..A, 222 and both jokers.
 Deal happy_deal() {
   Deal d;
@@ -265,24 +244,10 @@ TEST(four_player_bidding) {
 }
 
 TEST(four_player_hand_and_settlement) {
-  const Rules r = rules("four_player");
-  Deal d;
-  d.hands[0] = cards("3456789TJQKAA22222222BBRR");  // 25
-  d.kitty = cards("33334444");
-  Mask rest = r.deck() - d.hands[0] - d.kitty;
-  for (std::size_t seat = 1; seat < 4; ++seat) d.hands[seat] = take_lowest(rest, 25);
-  CHECK_EQ(rest, Mask{0});
-  Game g(d, r, 0, 0, 1);
+  Game g = strong_four_player_landlord(rules("four_player"));
   CHECK_EQ(total(g.state().hands[0]), 33);
-  // Three peasants pass after each play; the trick comes back to the landlord.
-  CHECK(play_then_passes(g, "3456789TJQKA", MoveKind::Straight));
-  CHECK_EQ(int{g.state().to_move}, 0);
-  CHECK(g.state().last.cards == 0);
-  CHECK(play_then_passes(g, "3333", MoveKind::Bomb));
-  CHECK(play_then_passes(g, "4444", MoveKind::Bomb));
-  CHECK(play_then_passes(g, "A", MoveKind::Solo));
-  CHECK(play_then_passes(g, "22222222", MoveKind::Bomb));
-  CHECK(play_then_passes(g, "BBRR", MoveKind::Rocket));
+  // Three peasants pass after each play, so each trick comes back to the landlord.
+  CHECK(play_out_strong_landlord(g));
   // Three bombs, the rocket and a spring: 2^5 = 32 from each of the three peasants.
   const Settlement s = g.result();
   CHECK(s.landlord_won && s.spring);

@@ -8,7 +8,8 @@
 //   - the game never sticks (a hand in progress always has a legal action) and ends;
 //   - check() agrees with apply() on every chosen action;
 //   - the settlement matches the scoring rules worked out independently here (start
-//     bonuses from the dealt hands, the landlord against two or three peasants), and the
+//     bonuses from the dealt hands, the landlord against two or three peasants, or with
+//     the partner it named two against two), and the
 //     payouts sum to zero;
 //   - undoing every step restores the initial State exactly (operator==) and its hash;
 //   - replaying the history on a fresh Game built like the first (from the seed, and from
@@ -76,6 +77,9 @@ std::vector<Config> configs() {
   four_openspiel.passed_may_bid_again = true;
   four_openspiel.redeal_when_nobody_bids = false;
   out.push_back({"four_player+bid_again+void", four_openspiel});
+  Rules four_partner_call_rob = *preset("four_partner");
+  four_partner_call_rob.bidding = Bidding::CallRob;
+  out.push_back({"four_partner+call_rob", four_partner_call_rob});
   return out;
 }
 
@@ -171,12 +175,21 @@ void check_settlement(const Config& cfg, std::uint64_t seed, int fb, const Game&
       if (replay.state().redeals != redeals) last_redeal = i + 1;
     }
   }
-  const bool landlord_won = s.winner == s.landlord;
+  // The landlord's side: the landlord, and under four_partner the seat its choice named.
+  int partner = -1;
+  for (std::size_t i = last_redeal; i < history.size(); ++i) {
+    if (history[i].action.type == ActionType::Partner) partner = history[i].action.value - 1;
+  }
+  if (partner != s.partner || r.partner != partner) say("the partner differs from the landlord's choice");
+  const auto allied = [&](int seat) { return seat == s.landlord || seat == partner; };
+  const bool landlord_won = allied(s.winner);
   bool spring = landlord_won, anti_spring = false;
   for (int seat = 0; seat < s.seats; ++seat) {
-    if (seat != s.landlord && plays[static_cast<std::size_t>(seat)] > 0) spring = false;
+    if (!allied(seat) && plays[static_cast<std::size_t>(seat)] > 0) spring = false;
   }
-  if (!landlord_won) anti_spring = plays[static_cast<std::size_t>(s.landlord)] == 1;
+  if (!landlord_won) {
+    anti_spring = plays[static_cast<std::size_t>(s.landlord)] == 1 && (partner < 0 || plays[static_cast<std::size_t>(partner)] == 0);
+  }
   // Start bonuses: any dealt hand of the deal played with all the jokers / with 3..A.
   int bonuses = 0;
   if (cfg.rules.start_bonus) {
@@ -202,8 +215,10 @@ void check_settlement(const Config& cfg, std::uint64_t seed, int fb, const Game&
   if (r.landlord_won != landlord_won) say("landlord_won wrong");
   const long long stake = static_cast<long long>(base) * multiplier;
   for (int seat = 0; seat < s.seats; ++seat) {
-    const long long peasants = s.seats - 1;
-    const long long want = seat == s.landlord ? (landlord_won ? peasants : -peasants) * stake : (landlord_won ? -stake : stake);
+    // Alone the landlord balances every peasant; two against two every seat moves one stake.
+    const long long landlord_stakes = partner < 0 ? s.seats - 1 : 1;
+    const long long own = seat == s.landlord ? landlord_stakes * stake : stake;
+    const long long want = allied(seat) == landlord_won ? own : -own;
     if (r.payouts[static_cast<std::size_t>(seat)] != want) say("payout of seat " + std::to_string(seat) + " wrong");
   }
   totals.landlord_wins += landlord_won;

@@ -18,7 +18,8 @@ something):
   as a JSON integer or a string of digits, since a browser's numbers are exact only to
   2**53); answers its state, whose ``seed`` is a string for the same reason.
 - ``GET /api/state``: the hand's state as seat 0 sees it (every hand once it is over; see
-  :func:`.views.table`), with ``hand``, ``choices`` (the auction's actions), ``can_pass``,
+  :func:`.views.table`), with ``hand``, ``choices`` (the auction's actions, or the
+  landlord's "alone" and "partner N" under four_partner), ``can_pass``,
   ``can_undo`` and ``frames``: the table after your last action and after each bot's reply
   but the last, for the page to show them one at a time.
 - ``POST /api/play`` ``{"action": "334455"}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
@@ -156,7 +157,7 @@ class _Api:
         legal = game.legal_actions() if mine else []
         state.update(
             mode="play", rules=table.rules, seed=str(table.seed), human=HUMAN, hand=str(game.hand(HUMAN)),
-            choices=[a.text(game.rules) for a in legal] if game.phase == "bidding" else [],
+            choices=[a.text(game.rules) for a in legal] if game.phase in ("bidding", "partner") else [],
             can_pass=any(a.type == ActionType.PASS for a in legal),
             can_undo=any(seat == HUMAN for seat, _ in game.history),
             frames=[views.table(shown, HUMAN, names, table.thoughts) for shown in table.shown[:-1]],

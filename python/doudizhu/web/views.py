@@ -84,6 +84,7 @@ def settlement(game: Game, result: Settlement) -> dict[str, Any]:
     return {
         "void": game.landlord is None,  # nobody bid: nobody pays
         "landlord_won": result.landlord_won,
+        "partner": result.partner,  # four_partner: the landlord's side is two seats
         "base": result.base,
         "multiplier": result.multiplier,
         "bombs": result.bombs,
@@ -114,6 +115,7 @@ def table(game: Game, viewer: int | None, names: dict[int, str], thoughts: Thoug
                     else backs_svg(len(game.kitty))),
         },
         "landlord": game.landlord,
+        "partner": game.partner,
         "bid": view["bidding"]["high_bid"],
         "base": view["base"],
         "multiplier": view["multiplier"],

@@ -106,6 +106,8 @@ function stakeText(state) {
   let text;
   if (state.phase === "bidding") {
     text = `bidding · high bid: ${state.bid || "none yet"}`;
+  } else if (state.phase === "partner") {
+    text = `base ${state.base} · the landlord plays alone or names a partner`;
   } else {
     const bombs = state.bombs + state.rockets;
     text = `${state.phase} · stake: base ${state.base} × ${state.multiplier} · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
@@ -133,7 +135,8 @@ function resultText(state, name) {
   if (r.anti_spring) extras.push("anti-spring");
   for (const bonus of r.start_bonuses) extras.push(`start bonus: ${bonus.name} (${name(bonus.seat)})`);
   const payouts = r.payouts.map((p, seat) => `${name(seat)} ${p > 0 ? "+" : ""}${p}`).join(", ");
-  return `The ${r.landlord_won ? "landlord wins" : "peasants win"}: base ${r.base} × ${r.multiplier}` +
+  const landlordSide = r.partner === null ? "landlord wins" : `landlord and ${name(r.partner)} win`;
+  return `The ${r.landlord_won ? landlordSide : "peasants win"}: base ${r.base} × ${r.multiplier}` +
          (extras.length ? ` (${extras.join(", ")})` : "") + `. Payouts: ${payouts}.`;
 }
 
@@ -374,7 +377,8 @@ let autoplaying = null;  // the running autoplay (a fresh object each Play, so a
 
 function replayName(seat) {
   if (seat === null || seat === undefined || !replayState) return "";
-  return replayState.seats[seat].name + (replayState.landlord === seat ? " (landlord)" : "");
+  const role = replayState.landlord === seat ? " (landlord)" : replayState.partner === seat ? " (partner)" : "";
+  return replayState.seats[seat].name + role;
 }
 
 function drawReplay(state) {
