@@ -92,7 +92,8 @@ const char* const kSolveDoc = R"doc(Solves a position in play with every hand kn
 The side to move is the landlord, or the peasants together (either peasant going out
 wins for both); two-hand positions (Game.from_position with two hands) are the landlord
 against one opponent. Exact: alpha-beta on win/loss with a transposition table of
-`tt_megabytes` and move ordering. `time_limit` (seconds) and `node_limit` stop the
+`tt_megabytes`, move ordering, first a search for short wins of either side, then
+alpha-beta and proof-number search (df-pn) in turns. `time_limit` (seconds) and `node_limit` stop the
 search with ``win=None``. Raises ValueError for a game still in bidding or over.)doc";
 
 }  // namespace

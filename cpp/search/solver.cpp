@@ -1,9 +1,11 @@
 #include "search/solver.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstdlib>
 #include <deque>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <unordered_map>
@@ -25,12 +27,13 @@ struct Node {
   std::int8_t landlord = 0;
   std::int8_t partner = -1;
   std::int8_t seats = 3;
+  std::uint8_t budget = 0;  // plays left to the proving side (Search::value)
   WildRanks wild;  // the same in every node of a search
 };
 
 Node node_of(const State& s) {
   return {s.hands, s.last.cards ? s.last : Move{}, static_cast<std::int8_t>(s.last.cards ? s.last_by : -1), s.to_move,
-          s.landlord, s.partner, s.seats, s.wild};
+          s.landlord, s.partner, s.seats, 0, s.wild};
 }
 
 // What `hand` may play over `last` (nullptr: leading), wild cards included.
@@ -58,6 +61,9 @@ Node after(const Node& n, const Move* m) {
 
 bool same_side(const Node& n, int a, int b) { return ddz::same_side(n.landlord, n.partner, a, b); }
 
+// The side of `seat`, as the table indexes it: 0 the landlord's, 1 the other.
+int side_of(const Node& n, int seat) { return same_side(n, seat, n.landlord) ? 0 : 1; }
+
 // The position's 64-bit hash, over the node's fields only (plays, bombs and the cards
 // played before do not change who wins, so transpositions that differ in them meet).
 // One finalizer round per hand and two more: ddz::hash of the equivalent State mixes 27
@@ -75,86 +81,130 @@ std::uint64_t key_of(const Node& n) {
                   (static_cast<std::uint64_t>(n.partner + 1) << 32));
 }
 
-// The transposition table: buckets of four words. A word holds the key's top 56 bits,
-// then (low byte) the size class of the search behind it (bits 2-7), the value (bit 1)
-// and a used flag (bit 0). The bucket index takes the key's low bits (at least 8 of
-// them, so a word and its bucket give back the whole key).
+// A budget of plays that bounds nothing: the plain search. More than any hand's cards.
+inline constexpr std::uint8_t kUnbounded = 0xFE;
+
+// What the table knows of a position, for each side (0: the landlord's, 1: the
+// peasants'): the side wins within `win` plays of its own (kNever: not known to;
+// kUnbounded: wins, in how many plays not known), and does not within `fail` plays
+// (0: nothing known; kNever: never wins). A proof that one side wins is a proof that
+// the other never does, and the other way round.
+struct Bounds {
+  std::uint8_t win[2] = {kNever, kNever};
+  std::uint8_t fail[2] = {0, 0};
+  static constexpr std::uint8_t kNever = 0xFF;
+  static constexpr bool kKeepsLatest = false;  // a bucket keeps its larger searches
+};
+
+// What the proof-number search knows of a position, for the side to move: the proof
+// number (0: it wins) and the disproof number (0: it loses), each an estimate of how
+// many positions remain to be searched to settle it one way or the other.
+struct Proof {
+  std::uint32_t phi = 1;
+  std::uint32_t delta = 1;
+  // The numbers of the node searched last always find room (df-pn's progress rests on
+  // them), at the cost of the entry with the smallest search in the bucket.
+  static constexpr bool kKeepsLatest = true;
+};
+
+// A transposition table of `Info` by position: buckets of four entries, each the
+// position's whole 64-bit key, its Info and the size class of the searches behind it
+// (one cache line a bucket for Bounds). A full bucket gives up the entry with the
+// smallest search.
 //
 // The table starts at 1 MB and doubles, up to its bound, whenever it is half full: a
 // small search then stays in cache and touches few pages (a large table costs a page
 // fault per page and a cache miss per probe, which slowed small searches several-fold).
+template <class Info>
 class Table {
  public:
   explicit Table(std::size_t max_bytes) {
     while (max_buckets_ * 2 * sizeof(Bucket) <= max_bytes) max_buckets_ *= 2;
     allocate(std::min(max_buckets_, kFirstBuckets));
   }
-  ~Table() { std::free(buckets_); }
+  ~Table() { std::free(raw_); }
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
-  // 1 win, 0 loss for the side to move, -1 not stored.
-  int probe(std::uint64_t key) const {
-    for (const std::uint64_t w : bucket(key).words) {
-      if ((w & kUsed) && ((w ^ key) & kTag) == 0) return static_cast<int>((w >> 1) & 1);
+  // The Info stored for `key`, or nullptr.
+  const Info* find(std::uint64_t key) const {
+    for (const Entry& e : bucket(key).entries) {
+      if (e.used && e.key == key) return &e.info;
     }
-    return -1;
+    return nullptr;
   }
 
-  void store(std::uint64_t key, bool win, std::int64_t nodes) {
-    int size = 0;
-    while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
-    place(key, (key & kTag) | (static_cast<std::uint64_t>(size) << 2) | (win ? 2u : 0u) | kUsed);
+  // The Info to update for `key` after a search of `nodes` nodes (a new entry holds
+  // Info{}), or nullptr when the bucket keeps larger searches. Valid until the next call.
+  Info* place(std::uint64_t key, std::int64_t nodes) {
     if (used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) grow();
+    std::uint8_t size = 1;
+    while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
+    Entry* const e = slot(key, size);
+    return e ? &e->info : nullptr;
   }
 
  private:
-  static constexpr std::uint64_t kTag = ~std::uint64_t{0xFF};
-  static constexpr std::uint64_t kUsed = 1;
-  static constexpr std::uint64_t kEffort = 0xFC;
-  struct Bucket {
-    std::uint64_t words[4];
+  struct Entry {
+    std::uint64_t key;
+    Info info;
+    std::uint8_t used;  // 0: empty; else the size class of the search behind it (1..63)
   };
-  static constexpr std::size_t kMinBuckets = 256;  // 8 index bits
-  static constexpr std::size_t kFirstBuckets = (std::size_t{1} << 20) / sizeof(Bucket);
+  struct Bucket {
+    Entry entries[4];
+  };
+  static constexpr std::size_t kMinBuckets = std::bit_floor(std::size_t{8192} / sizeof(Bucket));
+  static constexpr std::size_t kFirstBuckets = std::bit_floor((std::size_t{1} << 20) / sizeof(Bucket));
 
   Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
 
+  // calloc hands large blocks over zeroed page by page as they are touched (aligned_alloc
+  // then memset would touch every page); one bucket more lets the buckets start on a
+  // 64-byte boundary.
   void allocate(std::size_t buckets) {
-    // calloc: large blocks come zeroed from the system page by page as they are touched.
-    buckets_ = static_cast<Bucket*>(std::calloc(buckets, sizeof(Bucket)));
-    if (!buckets_) throw std::bad_alloc();
+    raw_ = std::calloc(buckets + 1, sizeof(Bucket));
+    if (!raw_) throw std::bad_alloc();
+    const auto address = reinterpret_cast<std::uintptr_t>(raw_);
+    buckets_ = reinterpret_cast<Bucket*>((address + 63) & ~std::uintptr_t{63});
     mask_ = buckets - 1;
     used_ = 0;
   }
 
-  // Into the key's bucket: over the same key or an empty word, else over the word
-  // with the smallest search behind it if that is no larger than this one's.
-  void place(std::uint64_t key, std::uint64_t word) {
-    std::uint64_t* victim = nullptr;
-    for (std::uint64_t& w : bucket(key).words) {
-      if (!(w & kUsed) || ((w ^ key) & kTag) == 0) {
-        used_ += !(w & kUsed);
-        w = word;
-        return;
+  // The entry for `key`: its own, an empty one, else the one with the smallest search
+  // behind it if that is no larger than this one's (nullptr: none is given up).
+  Entry* slot(std::uint64_t key, std::uint8_t size) {
+    Entry* victim = nullptr;
+    for (Entry& e : bucket(key).entries) {
+      if (e.used && e.key == key) {
+        e.used = std::max(e.used, size);
+        return &e;
       }
-      if (!victim || (w & kEffort) < (*victim & kEffort)) victim = &w;
+      if (!e.used) {
+        ++used_;
+        e = {key, Info{}, size};
+        return &e;
+      }
+      if (!victim || e.used < victim->used) victim = &e;
     }
-    if ((*victim & kEffort) <= (word & kEffort)) *victim = word;
+    if (victim->used > size && !Info::kKeepsLatest) return nullptr;
+    *victim = {key, Info{}, size};
+    return victim;
   }
 
   void grow() {
-    Bucket* old = buckets_;
+    void* const old_raw = raw_;
+    const Bucket* const old = buckets_;
     const std::size_t old_buckets = mask_ + 1;
     allocate(old_buckets * 2);
     for (std::size_t i = 0; i < old_buckets; ++i) {
-      for (const std::uint64_t w : old[i].words) {
-        if (w & kUsed) place((w & kTag) | (i & 0xFF), w);
+      for (const Entry& e : old[i].entries) {
+        if (e.used) *slot(e.key, e.used) = e;
       }
     }
-    std::free(old);
+    std::free(old_raw);
   }
 
+  void* raw_ = nullptr;  // what calloc gave, for free
   Bucket* buckets_ = nullptr;
   std::size_t mask_ = 0;
   std::size_t max_buckets_ = kMinBuckets;
@@ -170,36 +220,71 @@ struct Candidate {
 class Search {
  public:
   Search(const Rules& rules, const SolveOptions& options)
-      : rules_(rules), options_(options), table_(options.tt_bytes), start_(Clock::now()) {}
+      : rules_(rules), options_(options), table_(options.tt_bytes / 2), proofs_(options.tt_bytes / 2), start_(Clock::now()) {}
 
   // Whether the side to move at `n` wins; meaningless once aborted(). With `best`, a
   // winning candidate is written there.
   bool wins(const Node& n, int ply, Candidate* best = nullptr) {
-    if (++nodes_ > options_.node_limit && options_.node_limit > 0) aborted_ = true;
-    if ((nodes_ & 1023) == 0 && options_.time_limit > 0 && seconds() > options_.time_limit) aborted_ = true;
-    if (aborted_) return false;
+    if (tick()) return false;
+    const bool mover_proves = proves(n, n.to_move);
     const std::uint64_t key = key_of(n);
+    const int side = prover_landlord_ ? 0 : 1;
     if (!best) {
-      if (const int stored = table_.probe(key); stored >= 0) return stored == 1;
+      if (const int k = known(n, key); k >= 0) return (k == 1) == mover_proves;
     }
     const std::int64_t before = nodes_;
     std::vector<Candidate>& list = candidates(n, ply);
     bool won = false;
     for (const Candidate& c : list) {
       won = c.score == kGoesOut || takes(n, c, ply);
-      if (aborted_) return false;
+      if (halted()) return false;
       if (won) {
         if (best) *best = c;
         break;
       }
     }
-    table_.store(key, won, nodes_ - before);
+    remember(key, side, n.budget, won == mover_proves, nodes_ - before);
     return won;
+  }
+
+  // The node after candidate `c`, the proving side's budget charged for a play.
+  Node child_of(const Node& n, const Candidate& c) {
+    Node child = after(n, c.move.cards ? &c.move : nullptr);
+    if (c.move.cards && proves(n, n.to_move) && n.budget != kUnbounded) --child.budget;
+    return child;
+  }
+
+  // Adds to the table what a search of `nodes` nodes proved: `side` wins within `plays`
+  // plays of its own, or does not.
+  void remember(std::uint64_t key, int side, int plays, bool won, std::int64_t nodes) {
+    Bounds* const b = table_.place(key, nodes);
+    if (!b) return;
+    const auto p = static_cast<std::uint8_t>(plays);
+    if (won) {
+      b->win[side] = std::min(b->win[side], p);
+      b->fail[1 - side] = Bounds::kNever;
+    } else {
+      b->fail[side] = std::max(b->fail[side], p);
+      if (p == kUnbounded) b->win[1 - side] = kUnbounded;
+    }
+  }
+
+  // What is known without a search of `n` (key `key`): 1 the proving side wins within
+  // the budget, 0 it does not, -1 unknown.
+  int known(const Node& n, std::uint64_t key) {
+    if (n.budget != kUnbounded && need(n) > n.budget) return 0;
+    const Bounds* const stored = table_.find(key);
+    if (!stored) return -1;
+    const Bounds& b = *stored;
+    const int side = prover_landlord_ ? 0 : 1;
+    if (b.win[side] <= n.budget) return 1;
+    if (b.fail[side] >= n.budget) return 0;
+    return -1;
   }
 
   // Whether candidate `c` wins for the side to move at `n`.
   bool takes(const Node& n, const Candidate& c, int ply) {
-    const Node child = after(n, c.move.cards ? &c.move : nullptr);
+    const Node child = child_of(n, c);
     const bool child_wins = wins(child, ply + 1);
     return same_side(n, n.to_move, child.to_move) ? child_wins : !child_wins;
   }
@@ -220,9 +305,46 @@ class Search {
       }
     }
     for (const Move& m : moves_) list.push_back({m, score(n, m)});
+    if (!last && sure_lead(n, list)) return list;
     if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0});
     std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     return list;
+  }
+
+  // Whether the leader at `n` wins by leading moves that no opponent can beat, then its
+  // last combination; if so `list` (the scored leads) becomes the first of them, with
+  // score kGoesOut. A proving leader must do it within its budget. (Not with wild
+  // cards, whose combinations classify() does not read.)
+  bool sure_lead(const Node& n, std::vector<Candidate>& list) {
+    if (!n.wild.none()) return false;
+    sure_.clear();
+    for (const Candidate& c : list) {
+      if (c.score >= kKeepsLead) sure_.push_back(c.move);
+    }
+    if (sure_.empty()) return false;  // the hand is no one combination: its move would go out
+    sure_steps_ = kSureBudget;
+    const int plays = proves(n, n.to_move) ? n.budget : kMaxTurns;
+    const int first = sure_win(n.hands[static_cast<std::size_t>(n.to_move)], 0, plays);
+    if (first < 0 || first >= static_cast<int>(sure_.size())) return false;
+    list.assign(1, {sure_[static_cast<std::size_t>(first)], kGoesOut});
+    return true;
+  }
+
+  // Whether `hand` splits into moves of sure_[from..] (none of which an opponent can
+  // beat) and at most one other combination: then its leader plays the sure moves (the
+  // opponents can only pass, a partner may) and goes out with the last. Returns the
+  // index in sure_ of a sure move to lead first (sure_.size() when the hand is one
+  // combination), or -1 when no split is found within the step budget.
+  int sure_win(Mask hand, std::size_t from, int plays) {
+    if (hand == 0) return static_cast<int>(sure_.size());
+    if (--sure_steps_ < 0 || plays < 1) return -1;
+    readings_.clear();
+    classify(hand, rules_, readings_);
+    if (!readings_.empty()) return static_cast<int>(sure_.size());
+    for (std::size_t i = from; i < sure_.size(); ++i) {
+      if (contains(hand, sure_[i].cards) && sure_win(hand - sure_[i].cards, i + 1, plays - 1) >= 0) return static_cast<int>(i);
+    }
+    return -1;
   }
 
   // Order: moves no opponent can beat (they keep the lead), then those that leave the
@@ -261,6 +383,171 @@ class Search {
     return best;
   }
 
+  bool proves(const Node& n, int seat) const { return (side_of(n, seat) == 0) == prover_landlord_; }
+
+  // The fewest plays the proving side needs to go out: its smallest turns(). With wild
+  // cards turns() is no bound (a wild card completes combinations), so 1.
+  int need(const Node& n) {
+    if (!n.wild.none()) return 1;
+    int least = kMaxTurns;
+    for (int i = 0; i < n.seats; ++i) {
+      if (proves(n, i)) least = std::min(least, turns(n.hands[static_cast<std::size_t>(i)]));
+    }
+    return least;
+  }
+
+  // Whether the side to move at `root` wins (with `best`, a winning candidate is written
+  // there). First each side in turn tries to win within b plays of its own, for b from
+  // the fewest plays either side needs to kDeepening more: a side that does wins. (A
+  // bounded search's "no" only says that no win is that short. With wild cards turns()
+  // bounds nothing, so there is no such search.) Then unbounded alpha-beta and df-pn
+  // take turns, each for a slice of nodes that doubles every round, until one settles
+  // the root: each is fast where the other is slow (alpha-beta when its move order finds
+  // the win, df-pn when the proof lies off that order), and both write what they settle
+  // to the table the other reads.
+  bool value(const Node& root, Candidate* best) {
+    const bool mover_landlord = side_of(root, root.to_move) == 0;
+    slice_end_ = kNoSliceEnd;
+    if (root.wild.none()) {
+      int lo = kMaxTurns;
+      for (const bool mover_side : {true, false}) {
+        prover_landlord_ = mover_side == mover_landlord;
+        lo = std::min(lo, need(root));
+      }
+      for (int b = lo; b <= lo + kDeepening; ++b) {
+        for (const bool mover_side : {true, false}) {
+          prover_landlord_ = mover_side == mover_landlord;
+          Node n = root;
+          n.budget = static_cast<std::uint8_t>(b);
+          const bool w = wins(n, 0, mover_side ? best : nullptr);
+          if (aborted_) return false;
+          if (mover_side && w) return true;
+          if (!mover_side && !w) return false;
+        }
+      }
+    }
+    prover_landlord_ = mover_landlord;
+    Node n = root;
+    n.budget = kUnbounded;
+    const std::uint64_t key = key_of(n);
+    for (std::int64_t slice = kFirstSlice;; slice *= 2) {
+      slice_end_ = nodes_ + slice;
+      const bool won = wins(n, 0, best);
+      if (aborted_ || !sliced_) {
+        slice_end_ = kNoSliceEnd;
+        return won;
+      }
+      sliced_ = false;
+      slice_end_ = nodes_ + slice;
+      prove(n, key, kInfinite, kInfinite, 0, best);
+      if (aborted_) return false;
+      sliced_ = false;
+      if (const Proof p = proof_of(n, key); p.phi == 0 || p.delta == 0) return p.phi == 0;
+    }
+  }
+
+  // Counts a node; true when the search must stop (a limit, or the end of a slice).
+  bool tick() {
+    if (++nodes_ > options_.node_limit && options_.node_limit > 0) aborted_ = true;
+    if ((nodes_ & 1023) == 0 && options_.time_limit > 0 && seconds() > options_.time_limit) aborted_ = true;
+    if (nodes_ > slice_end_) sliced_ = true;
+    return halted();
+  }
+  bool halted() const { return aborted_ || sliced_; }
+
+  // The proof and disproof numbers of `n` (key `key`) for its side to move: exact when
+  // either table has settled it, else what the proof table holds, else a first estimate,
+  // the fewest plays the side needs to go out against the fewest its opponents need.
+  Proof proof_of(const Node& n, std::uint64_t key) {
+    if (const Bounds* const b = table_.find(key)) {
+      const int side = side_of(n, n.to_move);
+      if (b->win[side] <= kUnbounded) return {0, kInfinite};
+      if (b->fail[side] >= kUnbounded) return {kInfinite, 0};
+    }
+    if (const Proof* const p = proofs_.find(key)) return *p;
+    int mine = kMaxTurns, theirs = kMaxTurns;
+    for (int i = 0; i < n.seats; ++i) {
+      int& least = same_side(n, i, n.to_move) ? mine : theirs;
+      least = std::min(least, turns(n.hands[static_cast<std::size_t>(i)]));
+    }
+    return {static_cast<std::uint32_t>(mine), static_cast<std::uint32_t>(theirs)};
+  }
+
+  // Depth-first proof-number search (df-pn: Nagai 2002, with the 1 + epsilon trick of
+  // Pawlewicz and Lew 2007) of `n` (key `key`, unbounded): searches until the side to
+  // move's proof number reaches `th_phi`, its disproof number `th_delta`, or one of them
+  // 0 (settled, in both tables), or a limit or the slice ends; then stores the numbers.
+  // At the root a winning candidate, once proved, goes to `best`.
+  void prove(const Node& n, std::uint64_t key, std::uint32_t th_phi, std::uint32_t th_delta, int ply, Candidate* best) {
+    if (tick()) return;
+    const std::int64_t before = nodes_;
+    const std::vector<Candidate>& list = candidates(n, ply);
+    if (list[0].score == kGoesOut) {
+      if (best) *best = list[0];
+      return settle(n, key, true, before);
+    }
+    std::vector<Node>& kids = children(ply);
+    kids.clear();
+    kid_keys_[static_cast<std::size_t>(ply)].clear();
+    for (const Candidate& c : list) {
+      kids.push_back(child_of(n, c));
+      kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back()));
+    }
+    const std::vector<std::uint64_t>& keys = kid_keys_[static_cast<std::size_t>(ply)];
+    while (true) {
+      // The side to move wins through its easiest child, and loses only if every child
+      // loses; a child where a partner moves counts as it stands, else reversed.
+      Proof here{kInfinite, 0};
+      std::uint32_t second = kInfinite, pick_delta = 0;
+      std::size_t pick = 0;
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        Proof c = proof_of(kids[i], keys[i]);
+        if (!same_side(n, n.to_move, kids[i].to_move)) std::swap(c.phi, c.delta);
+        here.delta = sum(here.delta, c.delta);
+        if (c.phi < here.phi) {
+          second = here.phi;
+          here.phi = c.phi;
+          pick = i;
+          pick_delta = c.delta;
+        } else {
+          second = std::min(second, c.phi);
+        }
+      }
+      if (here.phi == 0 || here.delta == 0) {
+        if (best && here.phi == 0) *best = list[pick];
+        return settle(n, key, here.phi == 0, before);
+      }
+      if (here.phi >= th_phi || here.delta >= th_delta || halted()) {
+        if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = here;
+        return;
+      }
+      const std::uint32_t child_phi = std::min(th_phi, second == kInfinite ? kInfinite : sum(second, second / 4 + 1));
+      const std::uint32_t child_delta = th_delta - here.delta + pick_delta;
+      const bool same = same_side(n, n.to_move, kids[pick].to_move);
+      prove(kids[pick], keys[pick], same ? child_phi : child_delta, same ? child_delta : child_phi, ply + 1, nullptr);
+    }
+  }
+
+  // Records in both tables that the side to move at `n` (key `key`) wins, or loses, as
+  // the search since node count `before` proved.
+  void settle(const Node& n, std::uint64_t key, bool won, std::int64_t before) {
+    if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = won ? Proof{0, kInfinite} : Proof{kInfinite, 0};
+    remember(key, side_of(n, n.to_move), kUnbounded, won, nodes_ - before);
+  }
+
+  static std::uint32_t sum(std::uint32_t a, std::uint32_t b) {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(kInfinite, std::uint64_t{a} + b));
+  }
+
+  std::vector<Node>& children(int ply) {
+    while (static_cast<std::size_t>(ply) >= kids_.size()) {
+      kids_.emplace_back();
+      kid_keys_.emplace_back();
+    }
+    return kids_[static_cast<std::size_t>(ply)];
+  }
+
+
   double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
   bool aborted() const { return aborted_; }
   std::int64_t nodes() const { return nodes_; }
@@ -270,16 +557,28 @@ class Search {
   static constexpr int kKeepsLead = 1 << 14;
   static constexpr int kPartnerPass = 1 << 20;
   static constexpr int kGoesOut = 1 << 24;
+  static constexpr int kSureBudget = 64;  // steps of one sure_win search
+  static constexpr int kDeepening = 1;    // bounded searches past the least bound, per side
+  static constexpr std::int64_t kFirstSlice = 64;  // nodes of the first alpha-beta and df-pn turns
+  static constexpr std::uint32_t kInfinite = 1u << 30;  // a proof or disproof number: settled the other way
 
   const Rules& rules_;
   SolveOptions options_;
-  Table table_;
+  Table<Bounds> table_;
+  Table<Proof> proofs_;
   Clock::time_point start_;
   std::int64_t nodes_ = 0;
   bool aborted_ = false;
+  bool sliced_ = false;  // the current slice's nodes are spent
+  static constexpr std::int64_t kNoSliceEnd = std::numeric_limits<std::int64_t>::max();
+  std::int64_t slice_end_ = kNoSliceEnd;
   std::unordered_map<Mask, int> turns_;
   std::deque<std::vector<Candidate>> plies_;  // one list per ply; a deque keeps them in place as it grows
-  std::vector<Move> moves_, follows_;
+  std::deque<std::vector<Node>> kids_;        // df-pn: the children of the node at each ply
+  std::deque<std::vector<std::uint64_t>> kid_keys_;  // and their keys
+  std::vector<Move> moves_, follows_, sure_, readings_;
+  bool prover_landlord_ = false;
+  int sure_steps_ = 0;  // left to the current sure_win search
 };
 
 Node checked_root(const State& s) {
@@ -301,7 +600,7 @@ SolveResult solve(const State& s, const Rules& rules, const SolveOptions& option
   const Node root = checked_root(s);
   Search search(rules, options);
   Candidate best{};
-  const bool won = search.wins(root, 0, &best);
+  const bool won = search.value(root, &best);
   SolveResult r;
   r.outcome = search.aborted() ? Outcome::Unknown : (won ? Outcome::Win : Outcome::Loss);
   if (r.outcome == Outcome::Win) r.move = action_of(best.move);
@@ -323,7 +622,9 @@ MovesResult solve_moves(const State& s, const Rules& rules, const SolveOptions& 
     if (m.cards && spent(m) == hand) {
       mo.outcome = Outcome::Win;
     } else if (!search.aborted()) {
-      const bool won = search.takes(root, {m, 0}, 0);
+      const Node child = after(root, m.cards ? &m : nullptr);
+      const bool child_wins = search.value(child, nullptr);
+      const bool won = same_side(root, root.to_move, child.to_move) ? child_wins : !child_wins;
       if (!search.aborted()) mo.outcome = won ? Outcome::Win : Outcome::Loss;
     }
     r.moves.push_back(mo);

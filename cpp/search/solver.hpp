@@ -7,16 +7,35 @@
 // is win or loss for the side to move; the search is alpha-beta on that two-valued
 // game (a win is a move after which the other side loses, or the same side wins when a
 // partner moves next), with
-//   - immediate wins: a move that empties the hand ends the search of the node;
+//   - immediate wins: a move that empties the hand ends the search of the node, and so
+//     does a lead from a hand that splits into moves no opponent can beat and one more
+//     combination (the sure moves first, then out);
+//   - iterative deepening on plays (without wild cards): first each side tries to win
+//     within b plays of its own, for b the fewest plays a side needs to go out (the
+//     fewest combinations a hand splits into, a lower bound that prunes a side's lines
+//     once it exceeds what is left) and b + 1; a bounded search only ever prunes the
+//     proving side's moves, so a win it finds is a win. Many positions have such a short
+//     win and are proved by it alone; the rest go on to the unbounded search, which
+//     reuses what the bounded ones stored;
+//   - a portfolio for that unbounded search: alpha-beta and depth-first proof-number
+//     search (df-pn, Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2007;
+//     a new node's proof and disproof numbers are the fewest plays its side and the
+//     other side need to go out) take turns, each for a slice of nodes that doubles
+//     every round (from 64), until one settles the root; each settles positions the
+//     other takes far longer on, and both write what they settle to the table the
+//     other reads;
 //   - move ordering: moves no opponent can beat (they keep the lead), then those that
 //     leave the hand the fewest plays from going out (memoized per hand), then the ones
 //     that shed the most cards; a pass last, or first when it lets a partner's play stand;
 //   - a transposition table keyed by a 64-bit hash of the position (only what decides
 //     the rest of the hand: hands, the move to beat and who played it, who moves),
-//     buckets of four 8-byte entries holding a 56-bit tag, the value and the size of
-//     the search behind it; a full bucket gives up its smallest search. The table
-//     starts at 1 MB and doubles whenever it is half full, up to `tt_bytes` (at least
-//     8 KB), so small searches stay small and in cache.
+//     buckets of four 16-byte entries (one cache line) holding the whole key, for each
+//     side the fewest plays it is known to win within and the most it is known not to,
+//     and the size of the searches behind them; a full bucket gives up its smallest
+//     search. df-pn keeps its numbers in a second such table (24-byte entries, where
+//     the latest always finds room). Each starts at 1 MB and doubles whenever it is half
+//     full, up to half of `tt_bytes` (at least 8 KB and 6 KB), so small searches stay
+//     small and in cache.
 // Limits on nodes and time end the search with Outcome::Unknown rather than running on.
 #pragma once
 

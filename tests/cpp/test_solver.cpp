@@ -1,6 +1,9 @@
 // The solver against a plain minimax over the Game API (no table, no pruning, no
-// ordering), on thousands of small random positions; hand-worked puzzles; limits.
+// ordering), on thousands of small random positions, and against a memoized one on
+// larger dealt positions; hand-worked puzzles; limits.
 #include <algorithm>
+#include <array>
+#include <map>
 
 #include "check.hpp"
 #include "game/game.hpp"
@@ -12,25 +15,39 @@ using namespace ddz::testing;
 
 namespace {
 
+// Positions a minimax has valued, keyed by everything play depends on: the hands, the
+// move to beat and who played it, who moves, the passes in the trick.
+using MinimaxMemo = std::map<std::array<std::uint64_t, 7>, bool>;
+
 // Whether the landlord's side wins `g` with best play: every action is tried and every
-// child valued before the results are combined.
-bool minimax_landlord_wins(Game& g) {
+// child valued before the results are combined. With `memo`, a position valued once is
+// not valued again, so that hands of half a dozen cards each stay within reach; nothing
+// of the solver's (bounds, ordering, sure wins, its key) is used either way.
+bool minimax_landlord_wins(Game& g, MinimaxMemo* memo = nullptr) {
   const State& s = g.state();
-  if (s.phase == Phase::Over) return s.winner == s.landlord;
-  const bool landlord_moves = s.to_move == s.landlord;
+  if (s.phase == Phase::Over) return on_landlord_side(s, s.winner);
+  const MinimaxMemo::key_type key{s.hands[0], s.hands[1], s.hands[2], s.hands[3], s.last.cards, fields_word(s.last),
+                                  static_cast<std::uint64_t>(s.last_by + 1) | static_cast<std::uint64_t>(s.to_move) << 8 |
+                                      static_cast<std::uint64_t>(s.passes) << 16};
+  if (memo) {
+    if (const auto it = memo->find(key); it != memo->end()) return it->second;
+  }
+  const bool landlord_moves = on_landlord_side(s, s.to_move);
   bool any = false, all = true;
   for (const Action& a : g.legal_actions()) {
     g.apply_legal(a);
-    const bool v = minimax_landlord_wins(g);
+    const bool v = minimax_landlord_wins(g, memo);
     g.undo();
     any = any || v;
     all = all && v;
   }
-  return landlord_moves ? any : all;
+  const bool value = landlord_moves ? any : all;
+  if (memo) memo->emplace(key, value);
+  return value;
 }
 
 bool mover_wins(Game& g) {
-  const bool landlord_moves = g.state().to_move == g.state().landlord;
+  const bool landlord_moves = on_landlord_side(g.state(), g.state().to_move);
   return minimax_landlord_wins(g) == landlord_moves;
 }
 
@@ -63,7 +80,9 @@ Game random_position(Rng& rng, int seats, int max_cards, const Rules& rules) {
       last_by = (to_move + 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(seats - 1)))) % seats;
     }
   }
-  return Game::from_position(hands, landlord, to_move, last, last_by, rules, draw_wilds(rng, rules.wild));
+  // Where the landlord may name a partner: one of the other seats, or none.
+  const int partner = rules.partner && rng.below(4) != 0 ? (landlord + 1 + static_cast<int>(rng.below(3))) % seats : -1;
+  return Game::from_position(hands, landlord, to_move, last, last_by, rules, draw_wilds(rng, rules.wild), partner);
 }
 
 void compare_with_minimax(int seats, int max_cards, const char* preset_name, int positions, std::uint64_t seed) {
@@ -79,7 +98,7 @@ void compare_with_minimax(int seats, int max_cards, const char* preset_name, int
       ++wins;
       // The reported move wins: after it, minimax gives the mover's side the hand.
       const int mover = g.state().to_move;
-      const bool mover_is_landlord = mover == g.state().landlord;
+      const bool mover_is_landlord = on_landlord_side(g.state(), mover);
       CHECK(g.apply(got.move));
       CHECK(minimax_landlord_wins(g) == mover_is_landlord);
       g.undo();
@@ -88,7 +107,7 @@ void compare_with_minimax(int seats, int max_cards, const char* preset_name, int
     // With a table of 8 buckets, so that entries are replaced all the time.
     const MovesResult each = solve_moves(g.state(), r, SolveOptions{0, 0, 256});
     CHECK_EQ(each.moves.size(), g.legal_actions().size());
-    const bool mover_is_landlord = g.state().to_move == g.state().landlord;
+    const bool mover_is_landlord = on_landlord_side(g.state(), g.state().to_move);
     for (const MoveOutcome& mo : each.moves) {
       CHECK(g.apply(mo.action));
       CHECK(mo.outcome == (minimax_landlord_wins(g) == mover_is_landlord ? Outcome::Win : Outcome::Loss));
@@ -100,7 +119,71 @@ void compare_with_minimax(int seats, int max_cards, const char* preset_name, int
   CHECK(wins < positions - positions / 10);
 }
 
+// Three hands of exactly `each` cards from a shuffled deck, the landlord and the seat
+// to move at random; half of them lead, the rest follow a random lead of the cards
+// left out, played by another seat.
+Game dealt_position(Rng& rng, int each, const Rules& rules) {
+  std::vector<int> deck;
+  for (int r = 0; r < kNumRanks; ++r) {
+    for (int k = 0; k < count(rules.deck(), r); ++k) deck.push_back(r);
+  }
+  for (std::size_t i = deck.size() - 1; i > 0; --i) std::swap(deck[i], deck[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  std::vector<Mask> hands(3, 0);
+  for (int i = 0; i < 3 * each; ++i) hands[static_cast<std::size_t>(i / each)] += cards_of(deck[static_cast<std::size_t>(i)], 1);
+  Mask spare = 0;
+  for (std::size_t i = static_cast<std::size_t>(3 * each); i < deck.size(); ++i) spare += cards_of(deck[i], 1);
+  const int landlord = static_cast<int>(rng.below(3));
+  const int to_move = static_cast<int>(rng.below(3));
+  Move last{};
+  int last_by = -1;
+  if (rng.below(2)) {
+    const auto leads = legal_moves(spare, nullptr, rules);
+    last = leads[rng.below(static_cast<std::uint32_t>(leads.size()))];
+    last_by = (to_move + 1 + static_cast<int>(rng.below(2))) % 3;
+  }
+  return Game::from_position(hands, landlord, to_move, last, last_by, rules);
+}
+
+// The solver's value (and its winning move, and every action's value on some) against
+// the memoized minimax on dealt positions: hands full, so that the iterative deepening
+// on the plays each side needs, the sure-win test and the table's bounds all take part.
+void compare_dealt_with_minimax(const char* preset_name, int each, int positions, int with_moves, std::uint64_t seed) {
+  const Rules r = rules(preset_name);
+  Rng rng(seed);
+  int wins = 0;
+  for (int i = 0; i < positions; ++i) {
+    Game g = dealt_position(rng, each, r);
+    MinimaxMemo memo;
+    const bool mover_is_landlord = on_landlord_side(g.state(), g.state().to_move);
+    const bool expected = minimax_landlord_wins(g, &memo) == mover_is_landlord;
+    const SolveResult got = solve(g.state(), r, SolveOptions{});
+    CHECK(got.outcome == (expected ? Outcome::Win : Outcome::Loss));
+    if (got.outcome == Outcome::Win) {
+      ++wins;
+      CHECK(g.apply(got.move));
+      CHECK(minimax_landlord_wins(g, &memo) == mover_is_landlord);
+      g.undo();
+    }
+    if (i >= with_moves) continue;
+    // A small table, replaced all the time, serving every action in turn.
+    const MovesResult each_move = solve_moves(g.state(), r, SolveOptions{0, 0, 4096});
+    CHECK_EQ(each_move.moves.size(), g.legal_actions().size());
+    for (const MoveOutcome& mo : each_move.moves) {
+      CHECK(g.apply(mo.action));
+      CHECK(mo.outcome == (minimax_landlord_wins(g, &memo) == mover_is_landlord ? Outcome::Win : Outcome::Loss));
+      g.undo();
+    }
+  }
+  CHECK(wins > positions / 10);
+  CHECK(wins < positions - positions / 10);
+}
+
 }  // namespace
+
+TEST(solver_matches_memoized_minimax_on_dealt_hands) {
+  compare_dealt_with_minimax("standard", 4, 300, 60, 21);
+  compare_dealt_with_minimax("douzero", 5, 8, 2, 22);
+}
 
 TEST(solver_matches_minimax_two_seats) {
   compare_with_minimax(2, 5, "standard", 1500, 1);
@@ -118,6 +201,7 @@ TEST(solver_matches_minimax_under_the_variants) {
   // Four seats (the landlord against three peasants, two decks), and wild cards: moves
   // that spend other cards than the combination shows.
   compare_with_minimax(4, 2, "four_player", 400, 7);
+  compare_with_minimax(4, 2, "four_partner", 400, 12);
   compare_with_minimax(2, 4, "laizi", 800, 8);
   compare_with_minimax(3, 3, "laizi", 400, 9);
   // Two wild ranks: fewer positions, as the brute-force minimax there takes about 0.1 s each.
