@@ -23,9 +23,16 @@ AGAIN = r"play again\? \[y/N\]> "
 ENV = dict(os.environ, PYTHONPATH=str(pathlib.Path(doudizhu.__file__).parent.parent))  # this doudizhu, installed or not
 
 
+def at_a_terminal() -> None:
+    """Ctrl-C interrupts, as at a shell's prompt: a test run in the background inherits
+    SIGINT ignored (POSIX shells ignore it for background jobs), and Python keeps an
+    ignored SIGINT ignored, so the program's Ctrl-C handling would never be reached."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str) -> pexpect.spawn:
-    env = ENV
-    return pexpect.spawn(sys.executable, ["-m", "doudizhu", "play", *args], env=env, encoding="utf-8", timeout=30)
+    return pexpect.spawn(sys.executable, ["-m", "doudizhu", "play", *args], env=ENV, encoding="utf-8", timeout=30,
+                         preexec_fn=at_a_terminal)
 
 
 def hint(child: pexpect.spawn) -> str:
