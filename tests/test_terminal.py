@@ -49,16 +49,6 @@ def leave(child: pexpect.spawn) -> int:
     return int(child.exitstatus)
 
 
-def interrupt(child: pexpect.spawn) -> None:
-    """Ctrl-C at the prompt. A SIGINT that lands after readline printed the prompt but
-    before it waits on the terminal is only noted, until the next key (CPython's readline
-    loop; a person presses Ctrl-C again), so the test presses it again if need be."""
-    for _ in range(3):
-        child.kill(signal.SIGINT)
-        if child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=5) == 0:
-            return
-
-
 def test_a_whole_hand_typed_at_the_keyboard() -> None:
     child = spawn("--seed", "7")
     child.expect(r"seed 7 \(--seed 7 replays this deal\)")
@@ -119,7 +109,7 @@ def test_leaving_is_a_choice_not_a_failure(how: str, status: int) -> None:
     if how == "ctrl-d":
         child.sendeof()
     elif how == "ctrl-c":
-        interrupt(child)
+        child.kill(signal.SIGINT)
     else:
         child.sendline(how)
     assert leave(child) == status
