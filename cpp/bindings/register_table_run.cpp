@@ -2,7 +2,6 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "bindings/table_run.hpp"
@@ -38,7 +37,6 @@ py::list views(const TableRun& run, Hinted<"Iterable[int]"> tables) {
   return out;
 }
 
-// Every table's action checked (the table waiting, once; the action legal) before any is applied.
 void apply(TableRun& run, Hinted<"Iterable[int]"> tables_obj, Hinted<"Iterable[Action]"> actions_obj) {
   const std::vector<std::int64_t> tables = tables_arg(tables_obj);
   std::vector<Action> actions;
@@ -46,12 +44,7 @@ void apply(TableRun& run, Hinted<"Iterable[int]"> tables_obj, Hinted<"Iterable[A
     if (!py::isinstance<Action>(a)) throw py::type_error("actions must hold Action values, not " + type_name(a));
     actions.push_back(a.cast<Action>());
   }
-  if (actions.size() != tables.size()) throw py::value_error("give one action for each table");
-  std::vector<std::int64_t> sorted = tables;
-  std::sort(sorted.begin(), sorted.end());
-  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) throw py::value_error("tables: a table given twice");
-  for (std::size_t i = 0; i < tables.size(); ++i) run.runner->check(tables[i], actions[i]);
-  for (std::size_t i = 0; i < tables.size(); ++i) run.runner->apply(tables[i], actions[i]);
+  run.runner->apply(tables, actions);
 }
 
 }  // namespace

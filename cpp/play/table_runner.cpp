@@ -115,11 +115,17 @@ void TableRunner::check(std::int64_t table, const Action& action) const {
   }
 }
 
-void TableRunner::apply(std::int64_t table, const Action& action) {
-  check(table, action);
-  Table& t = tables_[static_cast<std::size_t>(table)];
-  record_action(t, t.setup->game.state().to_move, action);
-  t.setup->game.apply_legal(action);
+void TableRunner::apply(const std::vector<std::int64_t>& tables, const std::vector<Action>& actions) {
+  if (actions.size() != tables.size()) throw std::invalid_argument("give one action for each table");
+  std::vector<std::int64_t> sorted = tables;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) throw std::invalid_argument("tables: a table given twice");
+  for (std::size_t i = 0; i < tables.size(); ++i) check(tables[i], actions[i]);
+  for (std::size_t i = 0; i < tables.size(); ++i) {
+    Table& t = tables_[static_cast<std::size_t>(tables[i])];
+    record_action(t, t.setup->game.state().to_move, actions[i]);
+    t.setup->game.apply_legal(actions[i]);
+  }
 }
 
 }  // namespace ddz

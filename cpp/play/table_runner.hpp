@@ -72,13 +72,11 @@ class TableRunner {
   // the game's), so no outside player can read the other hands.
   Game view(std::int64_t table) const;
 
-  // std::invalid_argument when `table` is not waiting on an outside player or `action` is
-  // not legal there.
-  void check(std::int64_t table, const Action& action) const;
-
-  // Applies the waiting player's choice at `table` (checked first: nothing changes when
-  // check() throws).
-  void apply(std::int64_t table, const Action& action);
+  // Applies each waiting player's choice, actions[i] at tables[i], all or none: every
+  // table is checked first (std::invalid_argument when the lists differ in length, a
+  // table is given twice or is not waiting on an outside player, or its action is not
+  // legal there), so nothing changes when one is refused.
+  void apply(const std::vector<std::int64_t>& tables, const std::vector<Action>& actions);
 
   std::int64_t finished() const { return finished_; }
   std::int64_t games() const { return schedule_->games(); }
@@ -99,6 +97,9 @@ class TableRunner {
   void record_action(Table& t, int seat, const Action& a) const;
   bool finish_if_over(Table& t);
   const Table& waiting_table(std::int64_t table) const;
+  // std::invalid_argument when `table` is not waiting on an outside player or `action` is
+  // not legal there.
+  void check(std::int64_t table, const Action& action) const;
 
   std::unique_ptr<Schedule> schedule_;
   int threads_;
