@@ -10,7 +10,9 @@
 // alone or names a partner (phase Partner); then it leads. After every other
 // player passes, the last player who played leads anything. The first to empty the hand
 // ends it. With wild cards (laizi) a wild rank is drawn after each deal; a play takes its
-// cards spent (wild.hpp) from the hand.
+// cards spent (wild.hpp) from the hand. With rules.each_for_self (Run Fast) there is no
+// auction and no landlord: every seat plays for itself, the cards left after the deal are
+// set aside unseen, and each_for_self.hpp adds its rules of play and its settlement.
 //
 // A `State` is a plain value: copying it is the cheap copy search wants. A `Game` adds
 // the record (deals and actions), undo, and the random generator used for redeals.
@@ -32,6 +34,9 @@
 namespace ddz {
 
 inline constexpr int kMaxSeats = 4;  // the four-player variant
+// The first bidder of a hand without a landlord (rules.each_for_self) that the holder of
+// the 3 of spades leads (each_for_self.hpp, first_lead); a seat there leads freely.
+inline constexpr int kThreeOfSpades = -1;
 
 // Partner comes between Bidding and Playing (rules.partner); it is last in the enum so
 // that the older phases keep their values.
@@ -51,9 +56,11 @@ struct StartBonus {
 StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules& rules);
 
 // The sides (docs/rules.md, "Four players with a partner"): the landlord and its partner,
-// if it named one, against the others. The one definition of "teammate" every layer reads.
+// if it named one, against the others; without a landlord (landlord < 0: rules.each_for_self)
+// each seat is a side of its own. The one definition of "teammate" every layer reads.
 // The search's own nodes, which keep only the landlord and the partner, read it too.
 constexpr bool same_side(int landlord, int partner, int a, int b) {
+  if (landlord < 0) return a == b;
   return (a == landlord || a == partner) == (b == landlord || b == partner);
 }
 
@@ -70,10 +77,16 @@ struct Settlement {
   int seats = 3;
   int landlord = -1;  // -1: a void hand (nobody bid, no redeal), which settles to zero
   int partner = -1;   // the landlord's partner (rules.partner), or -1: the landlord played alone
+  int winner = -1;    // without a landlord (rules.each_for_self): the first out; else -1
   std::array<long long, kMaxSeats> payouts{};  // by seat (the first `seats`); sums to zero
   bool on_landlord_side(int seat) const { return landlord >= 0 && same_side(landlord, partner, seat, landlord); }
   // Whether `seat`'s side won (false in a void hand).
-  bool won(int seat) const { return landlord >= 0 && on_landlord_side(seat) == landlord_won; }
+  bool won(int seat) const {
+    if (winner >= 0) return seat == winner;
+    return landlord >= 0 && on_landlord_side(seat) == landlord_won;
+  }
+  // Whether nothing was played for: nobody bid and no redeal (or the hand is unfinished).
+  bool is_void() const { return landlord < 0 && winner < 0; }
   friend bool operator==(const Settlement&, const Settlement&) = default;
 };
 
@@ -115,8 +128,10 @@ struct State {
   std::array<std::uint8_t, kMaxSeats> plays{};  // number of plays by each seat
   std::uint8_t bombs = 0;
   std::uint8_t rockets = 0;
+  std::array<std::uint8_t, kMaxSeats> seat_bombs{};  // bombs and rockets each seat played (bomb_pay)
+  std::int8_t lead_rank = -1;  // each_for_self: the rank the first lead must contain, or -1
   std::int8_t winner = -1;
-  // Bidding.
+  // Bidding. Without a landlord: kThreeOfSpades, or the seat given to lead.
   std::int8_t first_bidder = 0;
   std::uint16_t base = 0;        // the base stake once in play: the winning bid, call_base x 2^robs, or 1
   std::uint8_t high_bid = 0;     // classic
@@ -182,13 +197,15 @@ class Game {
   // is a move) and throw std::invalid_argument naming the problem otherwise.
   //
   // A seeded hand: shuffle, deal, bid from `first_bidder`. With bidding none, the first
-  // bidder is the landlord.
+  // bidder is the landlord; with each_for_self it leads, or with kThreeOfSpades the holder
+  // of the 3 of spades leads (drawn from the seed after the deal).
   Game(std::uint64_t seed, const Rules& rules, int first_bidder);
   // A given deal in place of the seed's first deal; `landlord` >= 0 skips the bidding
   // (base stake 1). Redeals draw from the seed as they would after its own first deal.
   // With wild cards a deal whose wild is none takes the ranks the seed draws.
   Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
-  // A position in play (puzzles, search): 2 hands or rules.players, the landlord, who
+  // A position in play (puzzles, search): 2 hands or rules.players, the landlord (-1, and
+  // only then, with each_for_self), who
   // moves, and the move to beat with who played it (last.cards == 0: `to_move` leads),
   // with wild cards the wild ranks (none: no rank is wild), and with rules.partner and
   // four hands the landlord's partner (-1: alone).
@@ -235,11 +252,16 @@ class Game {
   // This game with its current deal (a position game: its starting hands) replaced by
   // `deal`, and the current deal's actions replayed on it; search uses it to build the
   // worlds a player cannot tell apart. Throws std::invalid_argument when an action no
-  // longer applies (the deal does not hold the cards that were played).
+  // longer applies (the deal does not hold the cards that were played). A recorded pass or
+  // play stands even where must-beat or the warning (Run Fast) would refuse it in the new
+  // deal; replays_strictly says whether the deal replays without that.
   Game replayed_on(const Deal& deal) const;
   // replayed_on into `out`, reusing its storage: a search's worlds, one a simulation,
   // without allocating each.
   void replay_into(const Deal& deal, Game& out) const;
+  // replay_into where every action, passes included, must be legal in `deal`: false (and
+  // `out` unspecified) when one is not.
+  bool replays_strictly(const Deal& deal, Game& out) const;
   std::vector<Action> legal_actions() const;
   void legal_actions(std::vector<Action>& out) const;  // into a reused buffer (cleared first)
   // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.
@@ -252,8 +274,11 @@ class Game {
   }
   static constexpr std::size_t kTypicalSteps = 96;  // a hand takes about 65 actions
   void start(const Deal& deal, int first_bidder, int landlord);
-  // This game, a copy of `source`, with the current deal `deal` and source's actions of it replayed.
-  void replay(const Deal& deal, const Game& source);
+  void start_each_for_self(const Deal& deal, int first_bidder);
+  // This game, a copy of `source`, with the current deal `deal` and source's actions of it
+  // replayed; whether every action applied (passes as recorded unless `strict`).
+  bool replay(const Deal& deal, const Game& source, bool strict);
+  void apply_unchecked(const Action& a);
   void start_play(int landlord, int base);
   void redeal();
   Deal next_deal();  // the seed's next deal, and its wild ranks when the rules have them
