@@ -100,8 +100,9 @@ def replay_selfplay_game(result: dz.SelfPlayResult, seed: int, i: int, rules: Ru
     """Game ``i`` of ``selfplay(..., seed=seed, rules=rules, record=True)`` replayed through
     Game from its recorded actions, each checked to be the move of the seat to move."""
     assert result.actions is not None and result.offsets is not None
-    players = (rules or Rules()).players
-    game = Game(seed=dz._core.game_seed(seed, i), rules=rules, first_bidder=i % players)
+    chosen = rules or Rules()
+    first_bidder = None if chosen.each_for_self else i % chosen.players  # run_fast: the 3 of spades leads
+    game = Game(seed=dz._core.game_seed(seed, i), rules=rules, first_bidder=first_bidder)
     for seat, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
         assert game.to_move == seat
         game.step(action)

@@ -81,7 +81,8 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     assert landlord == (None if game.landlord is None else rel.index(game.landlord))
     to_move = one_hot_index(obs[L["to_move"]])
     assert to_move == (None if game.to_move is None else rel.index(game.to_move))
-    assert one_hot_index(obs[L["phase"]]) == ["bidding", "playing", "over"].index(game.phase)
+    phases = ["bidding", "playing", "over"]  # the partner's choice (four_partner) has no slot
+    assert one_hot_index(obs[L["phase"]]) == (phases.index(game.phase) if game.phase in phases else None)
     last = game.last
     assert counts("last_move") == (list(last.cards.counts) if last else [0] * 15)
     assert one_hot_index(obs[L["last_kind"]]) == (int(last.kind) if last else None)

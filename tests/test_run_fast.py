@@ -8,12 +8,15 @@ import json
 import pickle
 import random
 
+import numpy as np
 import pytest
-from helpers import play_randomly, seeds
+from helpers import play_randomly, replay_selfplay_game, seeds
 from hypothesis import given, settings
 
 import doudizhu as dz
-from doudizhu import Action, Game, IllegalActionError, Move, MoveKind, Rules, Settlement
+from doudizhu import Action, Game, IllegalActionError, Move, MoveKind, NetworkError, Rules, Settlement
+from doudizhu.bots import DeterminizedBot
+from doudizhu.envs import VectorEnv
 
 RUN_FAST = Rules.preset("run_fast")
 
@@ -166,3 +169,81 @@ def test_match_winner_leads_the_next_hand() -> None:
         assert settlement.winner is not None
         winners.append(settlement.winner)
     assert sum(match.scores) == 0 and match.hands_played == 4
+
+
+# ------------------------------------------------------------- bots, self-play, evaluation
+@pytest.mark.parametrize("policy", ["random", "fast_heuristic", "heuristic"])
+def test_builtin_bots_play_legally(policy: str) -> None:
+    result = dz.selfplay(60, policy=policy, seed=3, threads=2, rules=RUN_FAST, record=True)
+    assert not result.payouts.sum(axis=1).any() and (result.landlord == -1).all()
+    for i in range(len(result)):
+        game = replay_selfplay_game(result, 3, i, RUN_FAST)  # every recorded action legal again
+        assert game.result is not None and game.result.winner == result.winner[i]
+        assert tuple(result.payouts[i]) == game.result.payouts
+
+
+def test_search_bots_play_legally() -> None:
+    result = dz.selfplay(2, policy="ismcts", seed=1, threads=1, rules=RUN_FAST)
+    assert (result.winner >= 0).all()
+    bot = DeterminizedBot(worlds=2, seed=1)  # the solver refuses these rules: playouts value every action
+    game = Game(seed=5, rules=RUN_FAST, first_bidder=None)
+    while game.phase != "over":
+        game.step(bot.act(game))
+    with pytest.raises(NetworkError, match="each_for_self"):
+        dz.selfplay(1, policy="neural", rules=RUN_FAST)
+
+
+def test_evaluation_counts_first_out_by_seats() -> None:
+    ev = dz.evaluate("heuristic", "heuristic", deals=20, rules=RUN_FAST, seed=2, threads=2)
+    assert list(ev.by_role) == ["one seat", "two seats"] and ev.void == 0
+    assert ev.wp == pytest.approx(0.5) and ev.adp == 0  # a policy against itself: even
+    won = ev.columns["a_won"]
+    assert set(won.tolist()) <= {0, 1}
+    one = ~ev.columns["swapped"]
+    assert ev.by_role["one seat"].wp == pytest.approx(won[one].mean())
+
+
+# ------------------------------------------------------------ action ids, features, worlds
+def test_every_move_of_a_hand_has_an_action_id() -> None:
+    space = dz.ActionSpace(RUN_FAST)
+    assert space.num_moves == 207343  # the short trios and airplanes of last cards included
+    for seed in range(30):
+        game = Game(seed=seed, rules=RUN_FAST, first_bidder=None)
+        rng = random.Random(seed)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            ids = [space.id(a) for a in legal]
+            assert min(ids) >= 0 and len(set(ids)) == len(ids)
+            game.step(rng.choice(legal))
+    for text in ("3334", "AAA", "33344456"):
+        hand = position([text, "5", "6"], 0)
+        assert all(space.id(a) >= 0 for a in hand.legal_actions())
+
+
+def test_douzero_features_are_refused_by_name() -> None:
+    game = Game(seed=1, rules=RUN_FAST, first_bidder=None)
+    with pytest.raises(ValueError, match="each_for_self"):
+        dz.encode.douzero(game)
+    with pytest.raises(ValueError, match="each_for_self"):
+        VectorEnv(2, rules=RUN_FAST, features="douzero")
+    assert dz.encode.observation(game).shape == (1384,)
+
+
+def test_sampled_worlds_keep_the_seat_s_knowledge() -> None:
+    game = Game(seed=4, rules=RUN_FAST, first_bidder=None)
+    play_randomly(game, random.Random(4), steps=12)
+    seat = game.to_move
+    assert seat is not None
+    for world in dz.sample_worlds(game, seat, 6, seed=1):
+        assert world.infoset_key(seat) == game.infoset_key(seat)
+        assert world.hand(seat) == game.hand(seat) and world.history == game.history
+
+
+def test_vector_env_plays_run_fast() -> None:
+    env = VectorEnv(4, rules=RUN_FAST, learners="all", opponents="random", seed=2, mask=True)
+    batch = env.reset()
+    assert batch.observation.shape == (4, 1384)
+    assert batch.mask is not None and batch.mask.shape[1] == 1 + 207343 and batch.mask.any(axis=1).all()
+    for _ in range(60):  # the first legal action of each decision: the tables play on
+        batch = env.step(np.zeros(len(batch.observation), np.int64))
+        assert batch.mask is not None and batch.mask.any(axis=1).all()

@@ -551,6 +551,7 @@ std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& 
 }  // namespace
 
 std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned) {
+  if (!solver_rules_error(game.rules()).empty()) return planned;  // Run Fast: no exact solver
   const View v(game);
   // Nothing to search when there is no choice or the planned action goes out.
   const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(game.state()) <= kEndgameCards;
