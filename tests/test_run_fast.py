@@ -4,6 +4,7 @@ first lead), the settlement (points per card, closed double, bombs), records and
 
 from __future__ import annotations
 
+import io
 import json
 import pickle
 import random
@@ -14,6 +15,7 @@ from helpers import play_randomly, replay_selfplay_game, seeds
 from hypothesis import given, settings
 
 import doudizhu as dz
+import doudizhu.cli
 from doudizhu import Action, Game, IllegalActionError, Move, MoveKind, NetworkError, Rules, Settlement
 from doudizhu.bots import DeterminizedBot
 from doudizhu.envs import VectorEnv
@@ -247,3 +249,19 @@ def test_vector_env_plays_run_fast() -> None:
     for _ in range(60):  # the first legal action of each decision: the tables play on
         batch = env.step(np.zeros(len(batch.observation), np.int64))
         assert batch.mask is not None and batch.mask.any(axis=1).all()
+
+
+# ------------------------------------------------------- the table: CLI, terminal, pictures
+def test_command_line_plays_run_fast() -> None:
+    out = io.StringIO()
+    assert dz.cli.main(["play", "--rules", "run_fast", "--auto", "--seed", "3"], out=out) == 0
+    text = out.getvalue()
+    assert "(for itself)" in text and "went out first" in text and "landlord" not in text
+
+
+def test_pictures_name_seats_without_a_landlord() -> None:
+    game = Game(seed=2, rules=RUN_FAST, first_bidder=None)
+    assert {dz.render.role(game, seat) for seat in range(3)} == {"for itself"}
+    play_randomly(game, random.Random(2))
+    picture = dz.render.svg(game)
+    assert f"seat {game.winner} wins" in picture and "landlord" not in picture
