@@ -1,4 +1,4 @@
-#include "game/each_for_self.hpp"
+#include "game/game.hpp"
 
 #include <algorithm>
 

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "base/require.hpp"
-#include "game/each_for_self.hpp"
 #include "rules/notation.hpp"
 
 namespace ddz {

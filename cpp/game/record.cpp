@@ -1,6 +1,5 @@
 #include "game/record.hpp"
 
-#include "game/each_for_self.hpp"
 #include "rules/move_checks.hpp"
 
 namespace ddz {

@@ -123,11 +123,13 @@ void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
     const KindShape s = kind_shape(kind);
     const int per_unit = s.unit + s.kickers_per_unit * s.kicker_size;
     if (has_free_kickers(kind)) {
-      // Short trios and airplanes (fewer kickers) too: every length the count allows.
+      // Short trios and airplanes (fewer kickers) too: every length the count allows,
+      // keys ascending, then lengths.
       const ChainLimits limits = s.chain ? chain_limits(s.unit, rules) : ChainLimits{1, 1};
-      for (int length = limits.shortest; length <= limits.longest && s.unit * length <= n; ++length) {
-        if (n > per_unit * length) continue;
-        for (RankSet keys = ranks_with_at_least(cards, s.unit); keys; keys &= keys - 1) add(kind, lowest_rank(keys), length);
+      for (RankSet keys = ranks_with_at_least(cards, s.unit); keys; keys &= keys - 1) {
+        for (int length = limits.shortest; length <= limits.longest && s.unit * length <= n; ++length) {
+          if (n <= per_unit * length) add(kind, lowest_rank(keys), length);
+        }
       }
       continue;
     }
