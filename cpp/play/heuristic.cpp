@@ -400,7 +400,28 @@ int loose_groups(const Plan& plan, const View& v) {
   return loose;
 }
 
+// Run Fast (each for itself, must-beat): a lead sheds what leaves the fewest turns (so
+// long combinations first, low cards before high), keeps the bombs (they pay whenever they
+// go off) and the highest card (the solo the warning allows), and with the next seat on
+// its last card leads no solo while it holds another combination.
+std::size_t run_fast_lead(const View& v, const std::vector<Action>& legal) {
+  const bool warned = v.size((v.seat + 1) % v.s.seats) == 1;
+  const int top = highest_rank(ranks_with_at_least(v.hand, 1));
+  std::size_t best = 0;
+  int best_value = 0;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    const Move& m = legal[i].move;
+    if (spent(m) == v.hand) return i;  // going out
+    int value = 8 * total(m.cards) - v.score(v.hand - spent(m)).cost();  // a turn is worth 64
+    if (is_power(m)) value -= 256;
+    if (m.kind == MoveKind::Solo) value -= warned ? 4096 : m.key == top ? 128 : 0;
+    if (i == 0 || value > best_value) best = i, best_value = value;
+  }
+  return best;
+}
+
 std::size_t lead(const View& v, const std::vector<Action>& legal, const Plan& plan) {
+  if (v.rules.each_for_self) return run_fast_lead(v, legal);
   const auto at = [&](const Group& g) {
     const auto it = std::find_if(legal.begin(), legal.end(), [&](const Action& a) { return plays(a.move, g); });
     return it == legal.end() ? 0 : static_cast<std::size_t>(it - legal.begin());  // a group is always a legal lead; 0 is the lowest solo

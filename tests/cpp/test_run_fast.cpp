@@ -327,3 +327,17 @@ TEST(run_fast_worlds_replay_the_passes) {
   }
   CHECK(worlds > 0 && strict == worlds);
 }
+
+// The heuristic under Run Fast: with the next seat on its last card it leads no solo
+// while it holds another combination; it sheds a long combination before single cards.
+TEST(run_fast_heuristic_leads) {
+  Rng rng(1);
+  Game warned = position({"3456", "579QQK", "8"}, 1);
+  std::vector<Action> legal = warned.legal_actions();
+  const Action pick = legal[choose(PolicyKind::Heuristic, warned, legal, rng)];
+  CHECK(pick.move.kind != MoveKind::Solo);
+  Game shed = position({"34567899JQK", "3456", "789T"}, 0);
+  legal = shed.legal_actions();
+  const Action first = legal[choose(PolicyKind::Heuristic, shed, legal, rng)];
+  CHECK(total(first.move.cards) >= 5);
+}
