@@ -228,6 +228,8 @@ def test_douzero_features_are_refused_by_name() -> None:
         dz.encode.douzero(game)
     with pytest.raises(ValueError, match="each_for_self"):
         VectorEnv(2, rules=RUN_FAST, features="douzero")
+    with pytest.raises(ValueError, match="each_for_self"):  # no landlord to learn for
+        VectorEnv(2, rules=RUN_FAST, learners="landlord")
     assert dz.encode.observation(game).shape == (1384,)
 
 

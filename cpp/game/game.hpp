@@ -85,8 +85,6 @@ struct Settlement {
     if (winner >= 0) return seat == winner;
     return landlord >= 0 && on_landlord_side(seat) == landlord_won;
   }
-  // Whether nothing was played for: nobody bid and no redeal (or the hand is unfinished).
-  bool is_void() const { return landlord < 0 && winner < 0; }
   friend bool operator==(const Settlement&, const Settlement&) = default;
 };
 
