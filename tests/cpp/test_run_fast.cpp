@@ -304,7 +304,7 @@ TEST(run_fast_random_games) {
 }
 
 // Sampled worlds under must-beat: every world keeps what the seat knows, and a world is
-// drawn again until its recorded passes were forced (most are, with 64 draws a world).
+// drawn again until its recorded passes were forced (most are, with 256 draws a world).
 TEST(run_fast_worlds_replay_the_passes) {
   const Rules r = rules("run_fast");
   int strict = 0, worlds = 0;
