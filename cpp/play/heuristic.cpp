@@ -476,7 +476,9 @@ bool spends_control(const Move& m, const Move& last) {
 std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& plan) {
   const State& s = v.s;
   const Mask hand = v.hand;
-  for (std::size_t i = 1; i < legal.size(); ++i) {
+  // The plays: after the pass, or from the first action when must-beat leaves no pass.
+  const std::size_t first = legal.front().type == ActionType::Pass ? 1 : 0;
+  for (std::size_t i = first; i < legal.size(); ++i) {
     if (spent(legal[i].move) == hand) return i;  // going out
   }
   if (!opponents(s, v.seat, s.last_by)) {
@@ -496,16 +498,17 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
     return 0;
   }
   const int danger = v.opp_fewest, pressed = v.rules.players == 4 ? kFourSeatThreat : kThreat;
-  std::size_t pick = 0, power = 0;
+  const std::size_t none = legal.size();
+  std::size_t pick = none, power = none;
   int pick_cost = 1 << 30;
   RankSet bomb_ranks = 0;  // bombs and the rocket are never broken to follow
   for (const Group& g : plan.groups) {
     if (is_power(g.move)) bomb_ranks |= ranks_with_at_least(g.spent, 1);
   }
-  for (std::size_t i = 1; i < legal.size(); ++i) {
+  for (std::size_t i = first; i < legal.size(); ++i) {
     const Move& m = legal[i].move;
     if (is_power(m)) {
-      if (!power) power = i;  // the lowest bomb (the rocket is listed last)
+      if (power == none) power = i;  // the lowest bomb (the rocket is listed last)
       continue;
     }
     if (ranks_with_at_least(spent(m), 1) & bomb_ranks) continue;
@@ -522,8 +525,8 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
       pick_cost = cost;
     }
   }
-  if (pick) return pick;
-  if (power && (danger <= kThreat || plan.turns() <= 2 ||
+  if (pick != none) return pick;
+  if (power != none && (danger <= kThreat || plan.turns() <= 2 ||
                 loose_groups(v.plan(hand - spent(legal[power].move)), v) <= 1)) {
     return power;
   }
