@@ -240,7 +240,8 @@ def write_variants(w: Any, cpp: dict[str, Any]) -> None:
     sizes = {"standard": "17 / 20", "sanren": "18 / 18", "happy": "17 / 20 (as standard)",
              "four_player": "25 / 33, two decks", "laizi": "17 / 20, a wild rank drawn per position",
              "laizi2": "17 / 20, two wild ranks drawn per position",
-             "four_partner": "25 / 33, two decks (as four_player)"}
+             "four_partner": "25 / 33, two decks (as four_player)",
+             "run_fast": "15 / 15, 48 cards (none takes the 3 set aside)"}
     for name, row in [("standard", cpp), *cpp["variants"].items()]:
         w(f"| `{name}` | {sizes.get(name, '')} | {fmt_us(row.get('lead_ns'))} | {fmt_us(row.get('follow_ns'))} | "
           f"{row.get('lead_moves', float('nan')):.1f} | {row.get('follow_moves', float('nan')):.2f} |")

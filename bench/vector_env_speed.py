@@ -80,7 +80,7 @@ class Model:
             self.state[position, width:] = 0.0
         self.action = rng.normal(size=(3, CARDS)).astype(np.float32)
         self.rows = [np.concatenate([self.state[p, :w], self.action[p]]) for p, w in enumerate(X_WIDTHS)]
-        self.observation = rng.normal(size=1381).astype(np.float32)
+        self.observation = rng.normal(size=1384).astype(np.float32)
         self.rlcard_observation = rng.normal(size=901).astype(np.float32)  # a peasant's; the landlord's is 790
         self.ids = rng.normal(size=len(dz.ActionSpace(RLCARD_RULES))).astype(np.float32)
 

@@ -81,7 +81,11 @@ inline std::string describe(const Rules& r) {
          " call_base=" + std::to_string(r.call_base) + " cap=" + std::to_string(r.max_multiplier) +
          " players=" + std::to_string(r.players) + " kitty=" + std::to_string(r.kitty_size) +
          " start_bonus=" + std::to_string(r.start_bonus) + " wild=" + std::to_string(r.wild) +
-         " partner=" + std::to_string(r.partner) + "}";
+         " partner=" + std::to_string(r.partner) + " deck_48=" + std::to_string(r.deck_48) +
+         " each_for_self=" + std::to_string(r.each_for_self) + " must_beat=" + std::to_string(r.must_beat) +
+         " warning=" + std::to_string(r.single_card_warning) + " trio_two=" + std::to_string(r.trio_takes_two) +
+         " four_three=" + std::to_string(r.four_with_three) + " pair_chain=" + std::to_string(r.shortest_pair_chain) +
+         " ace_bomb=" + std::to_string(r.ace_trio_bomb) + " bomb_pay=" + std::to_string(r.bomb_pay) + "}";
 }
 
 // Rules from the input: one of the presets, or every field drawn. Always valid
@@ -112,6 +116,17 @@ inline Rules rules_from(Input& in) {
   r.start_bonus = c & 8;
   r.wild = (b & 16) && r.decks == 1 ? 1 + ((b >> 5) & 1) : 0;  // one wild rank or two
   r.partner = r.players == 4 && (c & 16);
+  // Run Fast's fields, each on its own where the rules allow it (rules.cpp, run_fast_error).
+  const std::uint8_t e = in.byte();
+  r.must_beat = e & 1;
+  r.single_card_warning = e & 2;
+  r.trio_takes_two = (e & 4) && !r.wild;
+  r.four_with_three = (e & 8) && !r.wild;
+  r.shortest_pair_chain = e & 16 ? 2 : 3;
+  r.deck_48 = (e & 32) && r.players == 3 && !r.wild;
+  r.ace_trio_bomb = r.deck_48 && (e & 64);
+  r.each_for_self = (e & 128) && r.bidding == Bidding::None && !r.partner;
+  r.bomb_pay = r.each_for_self && (c & 32);
   if (!validate(r).empty()) fail("rules_from made invalid rules: " + validate(r) + " " + describe(r));
   return r;
 }
@@ -183,15 +198,19 @@ inline std::string shape_error(const Move& m, const Rules& r) {
     return true;
   };
   Mask k = 0;
+  const bool classic_trio = m.kind == MoveKind::Trio || m.kind == MoveKind::TrioSolo || m.kind == MoveKind::TrioPair ||
+                            m.kind == MoveKind::Airplane || m.kind == MoveKind::AirplaneSolos || m.kind == MoveKind::AirplanePairs;
+  if (classic_trio && r.trio_takes_two) return "the classic trio kinds are off (trio_takes_two)";
   switch (m.kind) {
     case MoveKind::Solo: return n == 1 && cnt(c, key) == 1 && len == 1 ? "" : "not a solo";
     case MoveKind::Pair: return n == 2 && key < kNumRanks && cnt(c, key) == 2 && len == 1 ? "" : "not a pair";
     case MoveKind::Trio: return n == 3 && key < kNumRanks && cnt(c, key) == 3 && len == 1 ? "" : "not a trio";
     case MoveKind::Bomb:
+      if (r.ace_trio_bomb && n == 3 && key == kAce && cnt(c, key) == 3 && len == 3) return "";  // the three aces
       return n >= 4 && key < kBlackJoker && cnt(c, key) == n && len == n ? "" : "not a bomb";
     case MoveKind::Rocket: return c == r.rocket() && key == kBlackJoker && len == n ? "" : "not the rocket";
     case MoveKind::Straight: return chain(1, 5, 12);
-    case MoveKind::PairStraight: return chain(2, 3, 10);
+    case MoveKind::PairStraight: return chain(2, r.shortest_pair_chain, 10);
     case MoveKind::Airplane: return chain(3, 2, 6);
     case MoveKind::TrioSolo:
       if (len != 1 || n != 4 || !kickers(3, 1, k)) return "not a trio with a solo";
@@ -211,6 +230,14 @@ inline std::string shape_error(const Move& m, const Rules& r) {
     case MoveKind::FourTwoPairs:
       if (!r.four_with_two || len != 1 || n != 8 || !kickers(4, 1, k)) return "not four with two pairs";
       return pair_kickers_error(k, key, 1, r);
+    // Run Fast: kickers of any ranks; a trio or airplane with fewer (a move of last cards).
+    case MoveKind::TrioTwo:
+      return r.trio_takes_two && len == 1 && n >= 3 && n <= 5 && kickers(3, 1, k) ? "" : "not a trio with two";
+    case MoveKind::AirplaneTwos:
+      return r.trio_takes_two && len >= 2 && len <= 6 && n >= 3 * len && n <= 5 * len && kickers(3, len, k) ? ""
+                                                                                                             : "not an airplane with twos";
+    case MoveKind::FourThree:
+      return r.four_with_three && len == 1 && n == 7 && kickers(4, 1, k) ? "" : "not four with three";
   }
   return "unknown kind";
 }

@@ -75,6 +75,7 @@ bool make_start(Input& in, Rules& r, Start& s) {
   const std::uint8_t how = in.byte();
   s.seed = in.u64();
   s.first_bidder = in.below(r.players);
+  if (r.each_for_self && in.flag()) s.first_bidder = kThreeOfSpades;  // Run Fast: the 3 of spades leads
   s.how = how % 3;
   if (how >= 224) {  // raw arguments, including rules that do not validate
     s.raw = true;
@@ -118,7 +119,7 @@ bool make_start(Input& in, Rules& r, Start& s) {
   const std::vector<Mask> deck = shuffled_deck(s.seed ^ 0x51ED, r);
   if (s.how == 1) {
     s.deal = deal_of(deck, r);
-    s.landlord = in.below(r.players + 1) - 1;  // -1: bid for it
+    s.landlord = r.each_for_self ? -1 : in.below(r.players + 1) - 1;  // -1: bid for it (or none: Run Fast)
     return true;
   }
   // A position: 2 hands, or one per player, from the deck; a peasant's of 1 card up to a dealt
@@ -126,7 +127,7 @@ bool make_start(Input& in, Rules& r, Start& s) {
   // none has already won (Game.from_position accepts empty hands of the seats not to move
   // today, and such a position sticks: see tests/test_hostile_input.py).
   const int seats = in.byte() & 1 ? r.players : 2;
-  s.landlord = in.below(seats);
+  s.landlord = r.each_for_self ? -1 : in.below(seats);  // Run Fast: no landlord
   std::size_t next = 0;
   for (int i = 0; i < seats; ++i) {
     Mask h = 0;

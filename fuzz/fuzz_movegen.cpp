@@ -183,6 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     readings.clear();
     classify(sub, r, readings);
     for (const Move& m : readings) {
+      if (is_short(m) && m.cards != hand) continue;  // a short trio is a lead only of the last cards
       if (!std::binary_search(leads.begin(), leads.end(), m, move_less)) {
         fail("a reading of a sub-multiset of the hand is not a lead: " + dump(m) + where);
       }

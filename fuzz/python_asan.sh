@@ -9,7 +9,8 @@
 # record replay that once read freed memory), tests/test_vector_env.py (its background
 # thread, send / recv), tests/test_envs.py, tests/test_web_api.py (hostile requests down to
 # the engine), tests/test_selfplay.py (saved files read as untrusted) and tests/test_partner.py
-# (four_partner's choice, positions and records). Environment: PYTHON,
+# (four_partner's choice, positions and records), tests/test_run_fast.py (run_fast's rules
+# of play, settlement pickles and records). Environment: PYTHON,
 # DDZ_PYASAN_BUILD (default build/pyasan), DDZ_SOURCE_DIR (the tree to build; default
 # this one, e.g. a patched copy).
 set -euo pipefail
@@ -36,7 +37,7 @@ cp "$build"/_core*.so "$pkg/doudizhu/"
 cxx_lib() { "${CXX:-g++}" -print-file-name="$1"; }
 preload="$(cxx_lib libasan.so):$(cxx_lib libubsan.so)"
 [ $# -eq 0 ] && set -- tests/test_hostile_input.py tests/test_threads.py tests/test_boundary.py tests/test_vector_env.py \
-  tests/test_envs.py tests/test_web_api.py tests/test_selfplay.py tests/test_partner.py
+  tests/test_envs.py tests/test_web_api.py tests/test_selfplay.py tests/test_partner.py tests/test_run_fast.py
 cd "$root"
 PYTHONPATH="$pkg" PYTHONMALLOC=malloc LD_PRELOAD="$preload" \
   ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:${ASAN_OPTIONS:-}" \

@@ -29,9 +29,21 @@ def deck(rules: Rules) -> Cards:
     return TWO_DECKS if rules.decks == 2 else FULL_DECK
 
 
+def deck_counts(rules: Rules) -> list[int]:
+    """How many cards of each rank the rules' deck holds (a deal's hands and kitty
+    together: 54 a deck, run_fast's 48)."""
+    hands, kitty, _ = Game(seed=0, rules=rules, first_bidder=None if rules.each_for_self else 0).deals[0]
+    return [sum(h.counts[r] for h in hands) + kitty.counts[r] for r in range(15)]
+
+
+def in_deck(cards: Cards, rules: Rules) -> bool:
+    """Whether the rules' deck holds ``cards``."""
+    return all(c <= d for c, d in zip(cards.counts, deck_counts(rules)))
+
+
 def hand_size(rules: Rules) -> int:
     """The cards each seat is dealt (before the kitty)."""
-    return (54 * rules.decks - rules.kitty_size) // rules.players
+    return (sum(deck_counts(rules)) - rules.kitty_size) // rules.players
 
 
 # --------------------------------------------------------------------------- strategies
@@ -100,8 +112,9 @@ def replay_selfplay_game(result: dz.SelfPlayResult, seed: int, i: int, rules: Ru
     """Game ``i`` of ``selfplay(..., seed=seed, rules=rules, record=True)`` replayed through
     Game from its recorded actions, each checked to be the move of the seat to move."""
     assert result.actions is not None and result.offsets is not None
-    players = (rules or Rules()).players
-    game = Game(seed=dz._core.game_seed(seed, i), rules=rules, first_bidder=i % players)
+    chosen = rules or Rules()
+    first_bidder = None if chosen.each_for_self else i % chosen.players  # run_fast: the 3 of spades leads
+    game = Game(seed=dz._core.game_seed(seed, i), rules=rules, first_bidder=first_bidder)
     for seat, action in dz.actions_from_rows(result.actions[result.offsets[i] : result.offsets[i + 1]]):
         assert game.to_move == seat
         game.step(action)

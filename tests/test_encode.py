@@ -72,16 +72,19 @@ def check_against_game(obs: np.ndarray, game: dz.Game, seat: int) -> None:
     others = [game.hand(i) for i in range(n) if i != seat] + ([game.kitty] if game.landlord is None else [])
     assert counts("unseen") == [sum(h.counts[r] for h in others) for r in range(15)]
     if game.origin["start"] != "position":
+        hands, kitty_dealt, _ = game.deals[-1]
+        deck = [sum(h.counts[r] for h in hands) + kitty_dealt.counts[r] for r in range(15)]  # run_fast: 48 cards
         for r in range(15):
             in_play = game.hand(seat).counts[r] + sum(view["played"][i].counts[r] for i in range(n))
-            assert counts("unseen")[r] == DECK_COUNTS[r] * d - in_play
+            assert counts("unseen")[r] == deck[r] - in_play
     kitty = counts("kitty")
     assert kitty == (list(game.kitty.counts) if game.landlord is not None else [0] * 15)
     landlord = one_hot_index(obs[L["landlord"]])
     assert landlord == (None if game.landlord is None else rel.index(game.landlord))
     to_move = one_hot_index(obs[L["to_move"]])
     assert to_move == (None if game.to_move is None else rel.index(game.to_move))
-    assert one_hot_index(obs[L["phase"]]) == ["bidding", "playing", "over"].index(game.phase)
+    phases = ["bidding", "playing", "over"]  # the partner's choice (four_partner) has no slot
+    assert one_hot_index(obs[L["phase"]]) == (phases.index(game.phase) if game.phase in phases else None)
     last = game.last
     assert counts("last_move") == (list(last.cards.counts) if last else [0] * 15)
     assert one_hot_index(obs[L["last_kind"]]) == (int(last.kind) if last else None)

@@ -3,7 +3,8 @@
 // under the standard rules and under each variant with its own deal (sanren: 18 and 18;
 // happy: as standard, whose move rules it shares; four_player: two decks, 25 and 33;
 // laizi: as standard, with a wild rank drawn for each position; laizi2: with two;
-// four_partner: as four_player, whose move rules it shares).
+// four_partner: as four_player, whose move rules it shares; run_fast: 48 cards, 15 and 15,
+// nobody taking the cards set aside).
 // Times are thread CPU time, best of 7 rounds. Prints ns and moves per position; `--json` prints {"lead_ns", "follow_ns", "lead_moves",
 // "follow_moves" (standard), "variants": {name: {the same four}}} for bench/compare.py.
 #include <algorithm>
@@ -46,7 +47,7 @@ std::vector<Mask> deal(Rng& rng, const Rules& rules, std::initializer_list<int> 
 // A third each: a dealt hand, the landlord's after the kitty, an endgame hand of 1..10.
 std::vector<Position> positions(int n, bool follow, const Rules& rules) {
   Rng rng(follow ? 2 : 1);
-  const int dealt = rules.hand_size(), landlord = dealt + rules.kitty_size;
+  const int dealt = rules.hand_size(), landlord = rules.max_hand();
   std::vector<Position> out;
   while (static_cast<int>(out.size()) < n) {
     const int kind = static_cast<int>(out.size()) % 3;
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
   // cards has about ten times the moves (with two wild ranks, about ten times again).
   std::vector<Set> sets;
   for (const char* name : {"standard", "sanren", "happy", "four_player", "laizi", "laizi2",
-                           "four_partner"}) {
+                           "four_partner", "run_fast"}) {
     const Rules rules = *preset(name);
     const int n = rules.wild == 2 ? 1000 : rules.wild ? 6000 : 30000;
     sets.push_back({name, rules, positions(n, false, rules), {}});

@@ -22,6 +22,7 @@ py::dict evaluation_columns(const std::vector<EvaluationGame>& games) {
   out["swapped"] = column<bool>(games, [](const EvaluationGame& g) { return g.swapped; });
   out["landlord"] = column<std::int8_t>(games, [](const EvaluationGame& g) { return g.landlord; });
   out["partner"] = column<std::int8_t>(games, [](const EvaluationGame& g) { return g.partner; });
+  out["a_won"] = column<std::int8_t>(games, [](const EvaluationGame& g) { return g.a_won; });
   out["a_score"] = column<std::int64_t>(games, [](const EvaluationGame& g) { return g.a_score; });
   out["multiplier"] = column<std::int32_t>(games, [](const EvaluationGame& g) { return g.multiplier; });
   out["bombs"] = column<std::int32_t>(games, [](const EvaluationGame& g) { return g.bombs; });

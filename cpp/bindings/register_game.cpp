@@ -93,7 +93,16 @@ Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move
   const auto n = static_cast<int>(seats);
   const int by = last_by.is_none() ? -1 : seat_from(last_by, n, "last_by");  // the core refuses a last_by without last
   const int mate = partner.is_none() ? -1 : seat_from(partner, n, "partner");
-  return Game::from_position(masks, seat_from(landlord, n, "landlord"), seat_from(to_move, n, "to_move"), l, by, rules, w, mate);
+  const int lord = landlord.is_none() ? -1 : seat_from(landlord, n, "landlord");
+  if (lord < 0 && !rules.each_for_self) throw py::value_error("landlord is None only when each plays for itself (each_for_self)");
+  return Game::from_position(masks, lord, seat_from(to_move, n, "to_move"), l, by, rules, w, mate);
+}
+
+// The first bidder: a seat, or None: the holder of the 3 of spades (each_for_self only).
+int first_bidder_from(py::handle obj, const Rules& rules) {
+  if (!obj.is_none()) return seat_from(obj, rules.players, "first_bidder");
+  if (!rules.each_for_self) throw py::value_error("first_bidder is None (the 3 of spades leads) only when each plays for itself (each_for_self)");
+  return kThreeOfSpades;
 }
 
 // The landlord's choice: a seat 0..3 as partner, or None: alone (the game checks the seat).
@@ -105,6 +114,15 @@ py::tuple payouts_tuple(const Settlement& s) {
   py::tuple out(static_cast<std::size_t>(s.seats));
   for (int i = 0; i < s.seats; ++i) out[static_cast<std::size_t>(i)] = py::int_(s.payouts[static_cast<std::size_t>(i)]);
   return out;
+}
+
+// A pickled settlement's payouts, one a seat (restore_settlement checks them).
+void payouts_from(py::handle obj, Settlement& s) {
+  if (!py::isinstance<py::tuple>(obj) || py::len(obj) != static_cast<std::size_t>(s.seats)) {
+    raise(ErrorKind::Move, "pickled Settlement payouts: a tuple of one payout a seat");
+  }
+  const auto t = py::reinterpret_borrow<py::tuple>(obj);
+  for (int i = 0; i < s.seats; ++i) s.payouts[static_cast<std::size_t>(i)] = int_arg(t[static_cast<std::size_t>(i)], "pickled Settlement payout", -(1LL << 40), 1LL << 40);
 }
 
 py::tuple start_bonuses(const Settlement& s) {
@@ -146,7 +164,7 @@ int hand_size(const Infoset& v, int i) {
 py::dict bidding_dict(const Infoset& v) {
   const State& s = v.known;
   py::dict bidding;
-  bidding["first_bidder"] = int{s.first_bidder};
+  bidding["first_bidder"] = optional_seat(s.first_bidder);
   bidding["high_bid"] = int{s.high_bid};
   bidding["high_bidder"] = optional_seat(s.high_bidder);
   bidding["robs"] = int{s.robs};
@@ -233,7 +251,7 @@ py::dict origin(const Game& g) {
   if (g.started_from_position()) {
     o["start"] = "position";
     o["hands"] = hands_tuple(initial.hands, initial.seats);
-    o["landlord"] = int{initial.landlord};
+    o["landlord"] = optional_seat(initial.landlord);
     o["to_move"] = int{initial.to_move};
     o["last"] = optional_move_obj(initial.last);
     o["last_by"] = optional_seat(initial.last_by);
@@ -242,7 +260,7 @@ py::dict origin(const Game& g) {
     return o;
   }
   o["start"] = g.deal_given() ? "deal" : "seed";
-  o["first_bidder"] = int{initial.first_bidder};
+  o["first_bidder"] = optional_seat(initial.first_bidder);
   o["landlord"] = g.deal_given() && initial.landlord >= 0 ? py::object(py::int_(initial.landlord)) : py::object(py::none());
   return o;
 }
@@ -380,7 +398,9 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def_property_readonly("start_bonuses", &start_bonuses,
                              "The start bonuses that doubled the stake (variant happy), as (name, seat) pairs:\n"
                              "('jokers', seat) for a dealt hand with both jokers, ('straight', seat) for one with 3..A.")
-      .def_readonly("landlord", &Settlement::landlord, "The landlord's seat, or -1 for a void hand.")
+      .def_readonly("landlord", &Settlement::landlord, "The landlord's seat, or -1: a void hand, or a hand without a landlord.")
+      .def_property_readonly("winner", [](const Settlement& s) { return optional_seat(s.winner); },
+                             "Without a landlord (each_for_self): the first out; else None.")
       .def_property_readonly("partner", [](const Settlement& s) { return optional_seat(s.partner); },
                              "The landlord's partner (four_partner), or None: the landlord played alone.")
       .def("__repr__", [](const Settlement& s) {
@@ -396,10 +416,14 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def("__deepcopy__", [](const Settlement& s, py::handle) { return s; }, py::arg("memo"))
       .def(py::pickle([](const Settlement& s) {
                         return py::make_tuple(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats,
-                                              s.multiplier, s.start_bonus.jokers, s.start_bonus.straight, s.partner);
+                                              s.multiplier, s.start_bonus.jokers, s.start_bonus.straight, s.partner, s.winner,
+                                              payouts_tuple(s));
                       },
                       [](py::handle state) {
-                        const py::tuple t = pickled_fields(state, "Settlement", 12, ErrorKind::Move);
+                        // 12 fields before Run Fast (which adds the winner and the payouts, which
+                        // without a landlord do not follow from the other fields).
+                        const bool older = py::isinstance<py::tuple>(state) && py::len(state) == 12;
+                        const py::tuple t = pickled_fields(state, "Settlement", older ? 12 : 14, ErrorKind::Move);
                         const auto number = [&](int i, const char* what, int lo, int hi) {
                           return static_cast<int>(int_arg(t[static_cast<std::size_t>(i)], what, lo, hi));
                         };
@@ -417,6 +441,10 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         s.start_bonus = {static_cast<std::uint8_t>(number(9, "pickled Settlement jokers", 0, 15)),
                                          static_cast<std::uint8_t>(number(10, "pickled Settlement straight", 0, 15))};
                         s.partner = number(11, "pickled Settlement partner", -1, s.seats - 1);
+                        if (!older) {
+                          s.winner = number(12, "pickled Settlement winner", -1, s.seats - 1);
+                          if (s.winner >= 0) payouts_from(t[13], s);
+                        }
                         if (auto why = restore_settlement(s); !why.empty()) raise(ErrorKind::Move, "pickled Settlement: " + why);
                         return s;
                       }));
@@ -464,22 +492,22 @@ attributes are those of the dict Game.seat_view gives (to_dict()), read when ask
 Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
 seed gives the same deal everywhere). Game.from_deal and Game.from_position start from
 given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
-      .def(py::init([](OptionalIntArg seed, RulesArg rules, IntArg first_bidder) {
+      .def(py::init([](OptionalIntArg seed, RulesArg rules, OptionalIntArg first_bidder) {
              const Rules& r = to_rules(rules);
-             return Game(seed_arg(seed), r, seat_from(first_bidder, r.players, "first_bidder"));
+             return Game(seed_arg(seed), r, first_bidder_from(first_bidder, r));
            }),
            py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = 0)
-      .def_static("from_deal", [](HandsArg hands, CardsArg kitty, IntArg first_bidder, OptionalIntArg landlord,
+      .def_static("from_deal", [](HandsArg hands, CardsArg kitty, OptionalIntArg first_bidder, OptionalIntArg landlord,
                                   RulesArg rules, OptionalIntArg seed, WildArg wild) {
             const Rules& r = to_rules(rules);
-            return Game(deal_arg(hands, kitty, r, wild), r, seat_from(first_bidder, r.players, "first_bidder"),
+            return Game(deal_arg(hands, kitty, r, wild), r, first_bidder_from(first_bidder, r),
                         landlord.is_none() ? -1 : seat_from(landlord, r.players, "landlord"), seed_arg(seed));
           }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = 0, py::arg("landlord") = py::none(),
           py::arg("rules") = py::none(), py::arg("seed") = py::none(), py::arg("wild") = py::none(),
           "A hand from one hand per player (17 cards each in the standard rules) and the kitty; landlord=seat skips\n"
           "the bidding (base 1). With wild cards, wild is the wild rank, or the pair of them under laizi2 (None: what the\n"
           "seed draws).")
-      .def_static("from_position", [](HandsArg hands, IntArg landlord, IntArg to_move, LastArg last,
+      .def_static("from_position", [](HandsArg hands, OptionalIntArg landlord, IntArg to_move, LastArg last,
                                       OptionalIntArg last_by, RulesArg rules, WildArg wild, OptionalIntArg partner) {
             return position_game(hands, landlord, to_move, last, last_by, to_rules(rules), wild, partner);
           }, py::arg("hands"), py::arg("landlord"), py::arg("to_move"), py::arg("last") = py::none(),
@@ -517,6 +545,8 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_property_readonly("last", [](const Game& g) { return optional_move_obj(g.state().last); }, "The move to beat, or None.")
       .def_property_readonly("last_by", [](const Game& g) { return optional_seat(g.state().last_by); })
       .def_property_readonly("winner", [](const Game& g) { return optional_seat(g.state().winner); })
+      .def_property_readonly("lead_rank", [](const Game& g) { return optional_seat(g.state().lead_rank); },
+                             "Run Fast: the rank index the first lead must contain (a 3, or the lowest card dealt), else None.")
       .def_property_readonly("redeals", [](const Game& g) { return g.state().redeals; })
       .def_property_readonly("rules", &Game::rules)
       .def_property_readonly("seed", &Game::seed)

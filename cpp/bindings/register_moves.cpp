@@ -121,7 +121,7 @@ std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rule
 }
 
 void register_moves(py::module_& m) {
-  py::native_enum<MoveKind> kinds(m, "MoveKind", "enum.IntEnum", "The 14 kinds of combination.");
+  py::native_enum<MoveKind> kinds(m, "MoveKind", "enum.IntEnum", "The 17 kinds of combination (the last three: Run Fast's).");
   for (int k = 0; k < kNumMoveKinds; ++k) kinds.value(kind_name(static_cast<MoveKind>(k)), static_cast<MoveKind>(k));
   kinds.finalize();
   m.attr("MoveKind").attr("__module__") = kPackage;
@@ -148,6 +148,8 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
       .def_property_readonly("kind", [](const Move& mv) { return mv.kind; })
       .def_property_readonly("key", [](const Move& mv) { return mv.key; })
       .def_property_readonly("length", [](const Move& mv) { return mv.length; })
+      .def_property_readonly("is_short", [](const Move& mv) { return is_short(mv); },
+                             "Run Fast: a trio or airplane with fewer than two kickers a trio, legal only as the last cards.")
       .def_property_readonly("spent", [](const Move& mv) { return Cards{spent(mv)}; }, "The cards the move takes from the hand.")
       .def_property_readonly("wilds", [](const Move& mv) { return stand_in_count(mv); },
                              "How many wild cards stand in for other ranks (0: a natural move).")

@@ -81,6 +81,7 @@ py::dict selfplay_arrays(const SelfPlayResult& result, int players, bool record)
   out["landlord"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.landlord; });
   out["partner"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.partner; });
   out["landlord_won"] = column<bool>(g, [](const GameSummary& s) { return s.landlord_won; });
+  out["winner"] = column<std::int8_t>(g, [](const GameSummary& s) { return s.winner; });
   out["base"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.base; });
   out["multiplier"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.multiplier; });
   out["moves"] = column<std::int32_t>(g, [](const GameSummary& s) { return s.moves; });

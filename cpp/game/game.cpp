@@ -24,6 +24,12 @@ void require_seat(int seat, int seats, const char* what) {
   require(seat >= 0 && seat < seats, std::string(what) + " must be a seat in 0.." + std::to_string(seats - 1));
 }
 
+// The first bidder: a seat, or with each_for_self also kThreeOfSpades.
+void require_first_bidder(int first_bidder, const Rules& rules) {
+  if (rules.each_for_self && first_bidder == kThreeOfSpades) return;
+  require_seat(first_bidder, rules.players, "first_bidder");
+}
+
 std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   // splitmix64's finalizer over the running value: order-sensitive and well spread.
   return splitmix_finalize(h ^ (v + 0x9E37'79B9'7F4A'7C15 + (h << 6) + (h >> 2)));
@@ -133,13 +139,14 @@ std::uint64_t hash(const State& s) {
     h = mix(h, s.hands[static_cast<std::size_t>(seat)]);
     h = mix(h, s.played[static_cast<std::size_t>(seat)]);
     h = mix(h, s.plays[static_cast<std::size_t>(seat)]);
+    h = mix(h, s.seat_bombs[static_cast<std::size_t>(seat)]);
   }
   h = mix(h, s.kitty);
   h = mix(h, move_hash(s.last));
   const std::uint64_t small[] = {
       static_cast<std::uint64_t>(s.last_by + 1), static_cast<std::uint64_t>(s.to_move),
       static_cast<std::uint64_t>(s.landlord + 1), static_cast<std::uint64_t>(s.seats),
-      static_cast<std::uint64_t>(s.partner + 1),
+      static_cast<std::uint64_t>(s.partner + 1),  static_cast<std::uint64_t>(s.lead_rank + 1),
       static_cast<std::uint64_t>(s.phase),        s.passes,
       s.bombs,                                    s.rockets,
       static_cast<std::uint64_t>(s.first_bidder), s.base,
@@ -175,7 +182,7 @@ Deal deal_cards(Rng& rng, const Rules& rules) {
 
 Game::Game(std::uint64_t seed, const Rules& rules, int first_bidder) : Game(rules, seed) {
   require_rules(rules);
-  require_seat(first_bidder, rules.players, "first_bidder");
+  require_first_bidder(first_bidder, rules);
   start(next_deal(), first_bidder, rules.bidding == Bidding::None ? first_bidder : -1);
   initial_ = state_;
 }
@@ -185,7 +192,8 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   // The given deal stands in for the seed's first deal; redeals continue the seed's
   // stream, so a seeded game and its replay from the recorded deal redeal alike.
   require_rules(rules);
-  require_seat(first_bidder, rules.players, "first_bidder");
+  require_first_bidder(first_bidder, rules);
+  require(landlord == -1 || !rules.each_for_self, "landlord must be None: each seat plays for itself");
   if (landlord != -1) require_seat(landlord, rules.players, "landlord");
   const std::string hand = std::to_string(rules.hand_size());
   const std::string whole = "the hands and the kitty must hold the " + std::to_string(rules.deck_size()) +
@@ -229,7 +237,11 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
     all += per_rank_min(cards, rules.deck());  // a sum that cannot wrap a nibble
     require(validate_cards(all, rules).empty() && contains(rules.deck(), all), std::string(what) + " hold more cards than the deck");
   };
-  require_seat(landlord, seats, "landlord");
+  if (rules.each_for_self) {
+    require(landlord == -1, "landlord must be None: each seat plays for itself");
+  } else {
+    require_seat(landlord, seats, "landlord");
+  }
   for (int i = 0; i < seats; ++i) {
     const Mask h = hands[static_cast<std::size_t>(i)];
     require(holds_hand(h, rules), "hands: " + hand_error(h, rules));
@@ -273,6 +285,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
 }
 
 void Game::start(const Deal& deal, int first_bidder, int landlord) {
+  if (rules_.each_for_self) return start_each_for_self(deal, first_bidder);
   deals_.push_back(deal);
   const std::uint32_t redeals = state_.redeals;
   state_ = State{};
@@ -285,6 +298,21 @@ void Game::start(const Deal& deal, int first_bidder, int landlord) {
   state_.first_bidder = static_cast<std::int8_t>(first_bidder);
   state_.to_move = static_cast<std::int8_t>(first_bidder);
   if (landlord >= 0) start_play(landlord, 1);
+}
+
+void Game::start_each_for_self(const Deal& deal, int first_bidder) {
+  deals_.push_back(deal);
+  state_ = State{};
+  State& s = state_;
+  s.seats = static_cast<std::int8_t>(rules_.players);
+  s.hands = deal.hands;
+  s.kitty = deal.kitty;  // set aside unseen
+  s.first_bidder = static_cast<std::int8_t>(first_bidder);
+  const FirstLead lead = first_bidder == kThreeOfSpades ? first_lead(deal, rules_, rng_) : FirstLead{first_bidder, -1};
+  s.to_move = static_cast<std::int8_t>(lead.seat);
+  s.lead_rank = static_cast<std::int8_t>(lead.rank);
+  s.base = 1;
+  s.phase = Phase::Playing;
 }
 
 void Game::start_play(int landlord, int base) {
@@ -346,9 +374,21 @@ std::string Game::check(const Action& a) const {
     if (a.value == s.landlord + 1) return "the landlord cannot be its own partner";
     return {};
   }
-  if (a.type == ActionType::Pass) return s.last.cards ? std::string() : "the leader may not pass";
-  if (a.type != ActionType::Play) return "the hand is in play: play a move or pass";
-  return play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild);
+  if (a.type == ActionType::Pass && !s.last.cards) return "the leader may not pass";
+  if (a.type == ActionType::Play) {
+    std::string why = play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild);
+    if (!why.empty()) return why;
+  } else if (a.type != ActionType::Pass) {
+    return "the hand is in play: play a move or pass";
+  }
+  if (!has_table_rules(rules_)) return {};
+  thread_local std::vector<Move> moves;  // must-beat reads the plays left to the player
+  moves.clear();
+  if (a.type == ActionType::Pass && rules_.must_beat) {
+    append_legal_moves(s.hands[static_cast<std::size_t>(s.to_move)], &s.last, rules_, s.wild, moves);
+    keep_run_fast_moves(s, rules_, moves);
+  }
+  return run_fast_error(s, rules_, a.type == ActionType::Play ? &a.move : nullptr, moves);
 }
 
 std::string wild_ranks_error(WildRanks wild, const Rules& rules) {
@@ -374,6 +414,8 @@ std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& 
   std::string why;
   if (!is_valid_move(m, rules)) {
     why = " is not that combination under these rules";
+  } else if (is_short(m) && spent(m) != hand) {
+    why = " is a trio with fewer than two kickers: only as the last cards";
   } else if (last && !beats(m, *last)) {
     why = " does not beat " + to_text(last->cards);
   }
@@ -388,6 +430,10 @@ bool Game::apply(const Action& a) {
 
 void Game::apply_legal(const Action& a) {
   assert(check(a).empty());  // callers pass one of legal_actions()
+  apply_unchecked(a);
+}
+
+void Game::apply_unchecked(const Action& a) {
   taken_.push_back({a, state_.to_move, false});
   saved_.push_back({state_, rng_});
   const auto deals_before = deals_.size();
@@ -509,6 +555,8 @@ void Game::apply_play(const Action& a) {
   s.plays[i] = static_cast<std::uint8_t>(std::min(s.plays[i] + 1, 255));
   if (m.kind == MoveKind::Bomb) ++s.bombs;
   if (m.kind == MoveKind::Rocket) ++s.rockets;
+  if (m.kind == MoveKind::Bomb || m.kind == MoveKind::Rocket) ++s.seat_bombs[i];
+  s.lead_rank = -1;
   s.last = m;
   s.last_by = static_cast<std::int8_t>(seat);
   s.passes = 0;
@@ -532,16 +580,21 @@ bool Game::undo() {
 
 Game Game::replayed_on(const Deal& deal) const {
   Game g = *this;
-  g.replay(deal, *this);
+  require(g.replay(deal, *this, false), "replayed_on: the deal does not hold the cards played");
   return g;
 }
 
 void Game::replay_into(const Deal& deal, Game& out) const {
   out = *this;  // into out's storage: its vectors keep their capacity
-  out.replay(deal, *this);
+  require(out.replay(deal, *this, false), "replayed_on: the deal does not hold the cards played");
 }
 
-void Game::replay(const Deal& deal, const Game& source) {
+bool Game::replays_strictly(const Deal& deal, Game& out) const {
+  out = *this;
+  return out.replay(deal, *this, true);
+}
+
+bool Game::replay(const Deal& deal, const Game& source, bool strict) {
   while (!taken_.empty() && !taken_.back().redealt) undo();  // back to the current deal's start
   const std::size_t first = taken_.size();
   State& s = state_;
@@ -552,8 +605,20 @@ void Game::replay(const Deal& deal, const Game& source) {
   if (deals_.size() == 1 && !from_position_) deal_given_ = true;
   if (taken_.empty()) initial_ = s;
   for (std::size_t i = first; i < source.taken_.size(); ++i) {
-    require(apply(source.taken_[i].action), "replayed_on: the deal does not hold the cards played");
+    const Action& a = source.taken_[i].action;
+    if (apply(a)) continue;
+    // An action that only Run Fast's rules of play refuse (must-beat, the warning) stands
+    // as recorded: those read cards the new deal moved.
+    if (strict || state_.phase != Phase::Playing) return false;
+    const State& s = state_;
+    const bool stands = a.type == ActionType::Pass ? s.last.cards != 0
+                        : a.type == ActionType::Play
+                            ? play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild).empty()
+                            : false;
+    if (!stands) return false;
+    apply_unchecked(a);
   }
+  return true;
 }
 
 std::vector<Action> Game::legal_actions() const {
@@ -589,7 +654,8 @@ void Game::legal_actions(std::vector<Action>& out) const {
   const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
   const Move* last = s.last.cards ? &s.last : nullptr;
   append_legal_moves(hand, last, rules_, s.wild, moves);
-  if (s.last.cards) out.push_back(Action::pass());
+  if (has_table_rules(rules_)) keep_run_fast_moves(s, rules_, moves);
+  if (may_pass(s, rules_, moves)) out.push_back(Action::pass());
   for (const Move& m : moves) out.push_back(Action::play(m));
 }
 
@@ -602,6 +668,7 @@ Settlement void_settlement(int seats) {
 
 Settlement Game::result() const {
   const State& s = state_;
+  if (s.phase == Phase::Over && rules_.each_for_self) return settle_each_for_self(s, rules_);
   if (s.phase != Phase::Over || s.landlord < 0) return void_settlement(s.seats);
   // Spring: no seat of the other side played; anti-spring: the landlord's side played
   // only the landlord's first lead.

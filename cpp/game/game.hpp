@@ -10,7 +10,9 @@
 // alone or names a partner (phase Partner); then it leads. After every other
 // player passes, the last player who played leads anything. The first to empty the hand
 // ends it. With wild cards (laizi) a wild rank is drawn after each deal; a play takes its
-// cards spent (wild.hpp) from the hand.
+// cards spent (wild.hpp) from the hand. With rules.each_for_self (Run Fast) there is no
+// auction and no landlord: every seat plays for itself, the cards left after the deal are
+// set aside unseen, and each_for_self.cpp adds its rules of play and its settlement.
 //
 // A `State` is a plain value: copying it is the cheap copy search wants. A `Game` adds
 // the record (deals and actions), undo, and the random generator used for redeals.
@@ -32,6 +34,9 @@
 namespace ddz {
 
 inline constexpr int kMaxSeats = 4;  // the four-player variant
+// The first bidder of a hand without a landlord (rules.each_for_self) that the holder of
+// the 3 of spades leads (first_lead, below); a seat there leads freely.
+inline constexpr int kThreeOfSpades = -1;
 
 // Partner comes between Bidding and Playing (rules.partner); it is last in the enum so
 // that the older phases keep their values.
@@ -51,9 +56,11 @@ struct StartBonus {
 StartBonus start_bonus_of(const std::array<Mask, kMaxSeats>& dealt, const Rules& rules);
 
 // The sides (docs/rules.md, "Four players with a partner"): the landlord and its partner,
-// if it named one, against the others. The one definition of "teammate" every layer reads.
+// if it named one, against the others; without a landlord (landlord < 0: rules.each_for_self)
+// each seat is a side of its own. The one definition of "teammate" every layer reads.
 // The search's own nodes, which keep only the landlord and the partner, read it too.
 constexpr bool same_side(int landlord, int partner, int a, int b) {
+  if (landlord < 0) return a == b;
   return (a == landlord || a == partner) == (b == landlord || b == partner);
 }
 
@@ -70,10 +77,14 @@ struct Settlement {
   int seats = 3;
   int landlord = -1;  // -1: a void hand (nobody bid, no redeal), which settles to zero
   int partner = -1;   // the landlord's partner (rules.partner), or -1: the landlord played alone
+  int winner = -1;    // without a landlord (rules.each_for_self): the first out; else -1
   std::array<long long, kMaxSeats> payouts{};  // by seat (the first `seats`); sums to zero
   bool on_landlord_side(int seat) const { return landlord >= 0 && same_side(landlord, partner, seat, landlord); }
   // Whether `seat`'s side won (false in a void hand).
-  bool won(int seat) const { return landlord >= 0 && on_landlord_side(seat) == landlord_won; }
+  bool won(int seat) const {
+    if (winner >= 0) return seat == winner;
+    return landlord >= 0 && on_landlord_side(seat) == landlord_won;
+  }
   friend bool operator==(const Settlement&, const Settlement&) = default;
 };
 
@@ -115,8 +126,10 @@ struct State {
   std::array<std::uint8_t, kMaxSeats> plays{};  // number of plays by each seat
   std::uint8_t bombs = 0;
   std::uint8_t rockets = 0;
+  std::array<std::uint8_t, kMaxSeats> seat_bombs{};  // bombs and rockets each seat played (bomb_pay)
+  std::int8_t lead_rank = -1;  // each_for_self: the rank the first lead must contain, or -1
   std::int8_t winner = -1;
-  // Bidding.
+  // Bidding. Without a landlord: kThreeOfSpades, or the seat given to lead.
   std::int8_t first_bidder = 0;
   std::uint16_t base = 0;        // the base stake once in play: the winning bid, call_base x 2^robs, or 1
   std::uint8_t high_bid = 0;     // classic
@@ -175,6 +188,48 @@ std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& 
 // (`draw_wilds`, wild.hpp), before any later deal.
 Deal deal_cards(Rng& rng, const Rules& rules = Rules{});
 
+// Run Fast's table (docs/rules.md, "Run Fast", each_for_self.cpp): with rules.each_for_self
+// no seat is landlord and every seat plays for itself. The rules of play the game adds to
+// the combinations: who leads first and what that lead holds, must-beat, the warning of a
+// seat on its last card, and the settlement of the first out.
+
+// Whether `rules` have rules of play beyond the combinations (the first lead's rank,
+// must-beat, the warning): the hot paths skip them otherwise.
+inline bool has_table_rules(const Rules& rules) { return rules.each_for_self || rules.must_beat || rules.single_card_warning; }
+
+// The first lead of a hand: its seat, and the rank it must contain (-1: any lead).
+struct FirstLead {
+  int seat = 0;
+  int rank = -1;
+};
+
+// The holder of the 3 of spades leads, with a 3. The deal is of ranks only, so which of
+// the four 3s is the spade is drawn from `rng` (a seat holding k of them leads with chance
+// k/4); when the spade was set aside, the seat holding the lowest card dealt leads with
+// that rank (among seats holding that rank, a seat holding k of its n cards dealt leads
+// with chance k/n).
+FirstLead first_lead(const Deal& deal, const Rules& rules, Rng& rng);
+
+// Why the player to move may not play `m` (nullptr: pass) under Run Fast's rules of play,
+// though the combination itself is legal, or empty: the first lead's rank, the warning,
+// must-beat (which needs the moves the player holds, `moves`, already filtered).
+std::string run_fast_error(const State& s, const Rules& rules, const Move* m, const std::vector<Move>& moves);
+
+// Removes from `moves` (the player to move's combinations) those the first lead's rank or
+// the warning forbid.
+void keep_run_fast_moves(const State& s, const Rules& rules, std::vector<Move>& moves);
+
+// Whether a pass is legal in `s`, given the moves left by keep_run_fast_moves.
+bool may_pass(const State& s, const Rules& rules, const std::vector<Move>& moves);
+
+// The settlement of a finished hand without a landlord (docs/rules.md, "Run Fast"): each
+// other seat pays the first out a point per card it holds, nothing for one card, double if
+// it never played; with bomb_pay each bomb's owner collected 10 from each other seat.
+Settlement settle_each_for_self(const State& s, const Rules& rules);
+
+// Why a settlement of a hand without a landlord is not one (pickles), or empty.
+std::string each_for_self_settlement_error(const Settlement& s);
+
 class Game {
  public:
   // The constructors check what they are given (rules that validate(), seats in range,
@@ -182,13 +237,15 @@ class Game {
   // is a move) and throw std::invalid_argument naming the problem otherwise.
   //
   // A seeded hand: shuffle, deal, bid from `first_bidder`. With bidding none, the first
-  // bidder is the landlord.
+  // bidder is the landlord; with each_for_self it leads, or with kThreeOfSpades the holder
+  // of the 3 of spades leads (drawn from the seed after the deal).
   Game(std::uint64_t seed, const Rules& rules, int first_bidder);
   // A given deal in place of the seed's first deal; `landlord` >= 0 skips the bidding
   // (base stake 1). Redeals draw from the seed as they would after its own first deal.
   // With wild cards a deal whose wild is none takes the ranks the seed draws.
   Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed);
-  // A position in play (puzzles, search): 2 hands or rules.players, the landlord, who
+  // A position in play (puzzles, search): 2 hands or rules.players, the landlord (-1, and
+  // only then, with each_for_self), who
   // moves, and the move to beat with who played it (last.cards == 0: `to_move` leads),
   // with wild cards the wild ranks (none: no rank is wild), and with rules.partner and
   // four hands the landlord's partner (-1: alone).
@@ -235,11 +292,16 @@ class Game {
   // This game with its current deal (a position game: its starting hands) replaced by
   // `deal`, and the current deal's actions replayed on it; search uses it to build the
   // worlds a player cannot tell apart. Throws std::invalid_argument when an action no
-  // longer applies (the deal does not hold the cards that were played).
+  // longer applies (the deal does not hold the cards that were played). A recorded pass or
+  // play stands even where must-beat or the warning (Run Fast) would refuse it in the new
+  // deal; replays_strictly says whether the deal replays without that.
   Game replayed_on(const Deal& deal) const;
   // replayed_on into `out`, reusing its storage: a search's worlds, one a simulation,
   // without allocating each.
   void replay_into(const Deal& deal, Game& out) const;
+  // replay_into where every action, passes included, must be legal in `deal`: false (and
+  // `out` unspecified) when one is not.
+  bool replays_strictly(const Deal& deal, Game& out) const;
   std::vector<Action> legal_actions() const;
   void legal_actions(std::vector<Action>& out) const;  // into a reused buffer (cleared first)
   // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.
@@ -252,8 +314,11 @@ class Game {
   }
   static constexpr std::size_t kTypicalSteps = 96;  // a hand takes about 65 actions
   void start(const Deal& deal, int first_bidder, int landlord);
-  // This game, a copy of `source`, with the current deal `deal` and source's actions of it replayed.
-  void replay(const Deal& deal, const Game& source);
+  void start_each_for_self(const Deal& deal, int first_bidder);
+  // This game, a copy of `source`, with the current deal `deal` and source's actions of it
+  // replayed; whether every action applied (passes as recorded unless `strict`).
+  bool replay(const Deal& deal, const Game& source, bool strict);
+  void apply_unchecked(const Action& a);
   void start_play(int landlord, int base);
   void redeal();
   Deal next_deal();  // the seed's next deal, and its wild ranks when the rules have them

@@ -41,6 +41,7 @@ std::string action_row_error(const ActionRow& row) {
 
 std::string restore_settlement(Settlement& s) {
   if (s.seats < 2 || s.seats > kMaxSeats) return "seats must be in 2.." + std::to_string(kMaxSeats);
+  if (s.winner >= 0 || s.landlord < -1) return each_for_self_settlement_error(s);
   if (s.landlord < 0) {
     s = void_settlement(s.seats);
     return {};

@@ -13,9 +13,39 @@ namespace ddz {
 
 namespace {
 
+// Calls f(acc + k) for every multiset k of at most `most` cards of `avail`, ranks from `rank` up.
+template <class F>
+void for_each_multiset_up_to(Mask avail, int most, F& f, int rank = 0, Mask acc = 0) {
+  if (rank == kNumRanks) return f(acc);
+  for (int c = 0; c <= std::min(count(avail, rank), most); ++c) {
+    for_each_multiset_up_to(avail, most - c, f, rank + 1, acc + cards_of(rank, c));
+  }
+}
+
+// Run Fast's short trios and airplanes (is_short): a body with fewer kickers than two a
+// trio, a move only of a hand's last cards, which the whole deck therefore never lists.
+void append_short_moves(const Rules& rules, std::vector<Move>& out) {
+  if (!rules.trio_takes_two) return;
+  const Mask deck = rules.deck();
+  const auto add = [&](MoveKind kind, int key, int length) {
+    const Mask body = run_of(key, length, 3);
+    if (!contains(deck, body) || 3 * length > rules.max_hand()) return;
+    auto emit = [&](Mask kickers) {
+      out.push_back({body + kickers, kind, static_cast<std::uint8_t>(key), static_cast<std::uint8_t>(length)});
+    };
+    for_each_multiset_up_to(deck - body, std::min(2 * length - 1, rules.max_hand() - 3 * length), emit);
+  };
+  for (int key = 0; key < kBlackJoker; ++key) add(MoveKind::TrioTwo, key, 1);
+  const ChainLimits limits = chain_limits(3, rules);
+  for (int length = limits.shortest; length <= limits.longest; ++length) {
+    for (int key = 0; key + length <= kAce + 1; ++key) add(MoveKind::AirplaneTwos, key, length);
+  }
+}
+
 // Every move a hand can play under `rules`, in the documented order.
 std::vector<Move> enumerate_moves(const Rules& rules) {
   std::vector<Move> moves = legal_moves(rules.deck(), nullptr, rules);
+  append_short_moves(rules, moves);
   const int most = rules.max_hand();
   std::erase_if(moves, [most](const Move& m) { return total(m.cards) > most; });
   std::sort(moves.begin(), moves.end(), [](const Move& a, const Move& b) {

@@ -7,7 +7,9 @@
 //                             hold (the landlord's: 20 cards, 18 without a kitty, 33 with
 //                             four players), that is every move a player
 //                             leading with the whole deck could play, minus those of more
-//                             cards than a hand holds; ordered by kind (MoveKind order),
+//                             cards than a hand holds, and under Run Fast's rules the
+//                             short trios and airplanes (is_short) a hand of up to that
+//                             many cards may end with; ordered by kind (MoveKind order),
 //                             then length, then key, then the cards mask as an unsigned
 //                             integer (ascending)
 //   ids M+1 ..                the bidding actions of R's bidding system:

@@ -288,7 +288,13 @@ std::string douzero_block_name(const DouZeroBlock& b, int seats) {
 
 std::string douzero_error(const GameView& v) { return douzero_error(v, douzero_layout(v.rules)); }
 
+std::string douzero_rules_error(const Rules& rules) {
+  if (rules.each_for_self) return "DouZero's encoding needs a landlord: these rules have none (each_for_self)";
+  return {};
+}
+
 std::string douzero_error(const GameView& v, const DouZeroLayout& l) {
+  if (std::string why = douzero_rules_error(v.rules); !why.empty()) return why;
   const State& s = v.state;
   const int n = v.rules.players;
   if (s.seats != n) return std::string("DouZero's encoding is for ") + douzero_seats_word(n) + " seats";

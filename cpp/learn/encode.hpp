@@ -92,9 +92,9 @@ struct ObservationLayout {
 //                         with two: a landlord's hand; more cards read as M)
 //   kitty         C       the kitty once it is public (after the bidding), else zeros
 //   last_move     C       the move to beat (zeros when leading)
-//   last_kind     14      its MoveKind, one-hot
+//   last_kind     17      its MoveKind, one-hot (the last three: Run Fast's kinds)
 //   last_by       S       who played it, one-hot
-//   landlord      S       one-hot; zeros while bidding
+//   landlord      S       one-hot; zeros while bidding and without a landlord (Run Fast)
 //   to_move       S       one-hot; zeros once the hand is over
 //   phase         3       one-hot: bidding, playing, over
 //   bid           4       classic bidding: the highest bid so far (0..3), one-hot; call and
@@ -203,8 +203,12 @@ DouZeroLayout douzero_layout(const Rules& rules);
 // "hand", "played_landlord_up", "action_spent", ...: the block's name in Python's tables.
 std::string douzero_block_name(const DouZeroBlock& b, int seats);
 
-// Why DouZero's encoding does not describe `v` (a game without every seat of its rules,
-// not in play, a hand too big for its one-hot counts), or empty.
+// Why DouZero's encoding cannot describe games under `rules` (rules without a landlord:
+// each_for_self), or empty.
+std::string douzero_rules_error(const Rules& rules);
+
+// Why DouZero's encoding does not describe `v` (douzero_rules_error, a game without every
+// seat of its rules, not in play, a hand too big for its one-hot counts), or empty.
 std::string douzero_error(const GameView& v);
 std::string douzero_error(const GameView& v, const DouZeroLayout& layout);  // layout = douzero_layout(v.rules)
 

@@ -332,6 +332,7 @@ void Network::build() {
 }
 
 std::string Network::play_error(const Rules& rules) const {
+  if (std::string why = douzero_rules_error(rules); !why.empty()) return "the neural policy reads DouZero's features: " + why;
   const DouZeroLayout layout = douzero_layout(rules);
   if (!layout.exact) {
     return "the neural policy plays three seats of one deck without wild cards (DouZero's setting), not these rules";

@@ -15,7 +15,10 @@ EvaluationDeal evaluation_deal(const Rules& rules, std::uint64_t seed, std::int6
   d.deal_seed = game_seed(seed, static_cast<std::uint64_t>(deal));
   d.policy_seed = splitmix_finalize(d.deal_seed ^ kEvaluationStream);
   d.first_bidder = static_cast<int>(deal % rules.players);
-  if (rules.bidding == Bidding::None) {
+  if (rules.each_for_self) {
+    d.seats = {d.first_bidder};  // one seat against two, the 3 of spades leading
+    d.first_bidder = kThreeOfSpades;
+  } else if (rules.bidding == Bidding::None) {
     d.seats = {d.first_bidder};  // the landlord
   } else {
     for (int seat = 0; seat < rules.players; ++seat) d.seats.push_back(seat);
@@ -60,6 +63,7 @@ void EvaluationSchedule::finish(const PlayedGame& played) {
   g.swapped = k % 2 == 1;
   g.landlord = game.state().landlord;
   g.partner = game.state().partner;
+  if (result.winner >= 0) g.a_won = plays_for_a(result.winner, g.seat, g.swapped) ? 1 : 0;
   for (int s = 0; s < rules_.players; ++s) {
     if (plays_for_a(s, g.seat, g.swapped)) g.a_score += result.payouts[static_cast<std::size_t>(s)];
   }

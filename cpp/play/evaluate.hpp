@@ -6,7 +6,9 @@
 // scores exactly even. Without bidding the seat is the landlord's alone (the first
 // bidder, d mod players): exactly DouZero's two games per deal, A as the landlord against
 // B as the peasants and back. With bidding every seat takes its turn, so each policy bids
-// from each seat equally. A's score in a game is the sum of its seats' payouts.
+// from each seat equally. A's score in a game is the sum of its seats' payouts. Without a
+// landlord (each_for_self) the seat is d mod players, played alone against the other two,
+// and a game is won by the policy whose seat went out first.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,7 @@ struct EvaluationGame {
   std::int8_t landlord = -1;  // -1: a void hand
   std::int8_t partner = -1;   // the landlord's partner (four_partner), or -1: alone or none
   std::int64_t a_score = 0;  // the payouts of A's seats, in stakes
+  std::int8_t a_won = -1;    // without a landlord: 1 when one of A's seats went out first, else 0; -1 otherwise
   std::int32_t multiplier = 1;
   std::int32_t bombs = 0;    // bombs and rockets played
 };

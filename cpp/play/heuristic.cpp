@@ -400,7 +400,28 @@ int loose_groups(const Plan& plan, const View& v) {
   return loose;
 }
 
+// Run Fast (each for itself, must-beat): a lead sheds what leaves the fewest turns (so
+// long combinations first, low cards before high), keeps the bombs (they pay whenever they
+// go off) and the highest card (the solo the warning allows), and with the next seat on
+// its last card leads no solo while it holds another combination.
+std::size_t run_fast_lead(const View& v, const std::vector<Action>& legal) {
+  const bool warned = v.size((v.seat + 1) % v.s.seats) == 1;
+  const int top = highest_rank(ranks_with_at_least(v.hand, 1));
+  std::size_t best = 0;
+  int best_value = 0;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    const Move& m = legal[i].move;
+    if (spent(m) == v.hand) return i;  // going out
+    int value = 8 * total(m.cards) - v.score(v.hand - spent(m)).cost();  // a turn is worth 64
+    if (is_power(m)) value -= 256;
+    if (m.kind == MoveKind::Solo) value -= warned ? 4096 : m.key == top ? 128 : 0;
+    if (i == 0 || value > best_value) best = i, best_value = value;
+  }
+  return best;
+}
+
 std::size_t lead(const View& v, const std::vector<Action>& legal, const Plan& plan) {
+  if (v.rules.each_for_self) return run_fast_lead(v, legal);
   const auto at = [&](const Group& g) {
     const auto it = std::find_if(legal.begin(), legal.end(), [&](const Action& a) { return plays(a.move, g); });
     return it == legal.end() ? 0 : static_cast<std::size_t>(it - legal.begin());  // a group is always a legal lead; 0 is the lowest solo
@@ -455,7 +476,9 @@ bool spends_control(const Move& m, const Move& last) {
 std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& plan) {
   const State& s = v.s;
   const Mask hand = v.hand;
-  for (std::size_t i = 1; i < legal.size(); ++i) {
+  // The plays: after the pass, or from the first action when must-beat leaves no pass.
+  const std::size_t first = legal.front().type == ActionType::Pass ? 1 : 0;
+  for (std::size_t i = first; i < legal.size(); ++i) {
     if (spent(legal[i].move) == hand) return i;  // going out
   }
   if (!opponents(s, v.seat, s.last_by)) {
@@ -475,16 +498,17 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
     return 0;
   }
   const int danger = v.opp_fewest, pressed = v.rules.players == 4 ? kFourSeatThreat : kThreat;
-  std::size_t pick = 0, power = 0;
+  const std::size_t none = legal.size();
+  std::size_t pick = none, power = none;
   int pick_cost = 1 << 30;
   RankSet bomb_ranks = 0;  // bombs and the rocket are never broken to follow
   for (const Group& g : plan.groups) {
     if (is_power(g.move)) bomb_ranks |= ranks_with_at_least(g.spent, 1);
   }
-  for (std::size_t i = 1; i < legal.size(); ++i) {
+  for (std::size_t i = first; i < legal.size(); ++i) {
     const Move& m = legal[i].move;
     if (is_power(m)) {
-      if (!power) power = i;  // the lowest bomb (the rocket is listed last)
+      if (power == none) power = i;  // the lowest bomb (the rocket is listed last)
       continue;
     }
     if (ranks_with_at_least(spent(m), 1) & bomb_ranks) continue;
@@ -501,8 +525,8 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
       pick_cost = cost;
     }
   }
-  if (pick) return pick;
-  if (power && (danger <= kThreat || plan.turns() <= 2 ||
+  if (pick != none) return pick;
+  if (power != none && (danger <= kThreat || plan.turns() <= 2 ||
                 loose_groups(v.plan(hand - spent(legal[power].move)), v) <= 1)) {
     return power;
   }
@@ -551,6 +575,7 @@ std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& 
 }  // namespace
 
 std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned) {
+  if (!solver_rules_error(game.rules()).empty()) return planned;  // Run Fast: no exact solver
   const View v(game);
   // Nothing to search when there is no choice or the planned action goes out.
   const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(game.state()) <= kEndgameCards;

@@ -17,7 +17,9 @@ std::uint64_t game_seed(std::uint64_t seed, std::uint64_t index) {
 
 SelfPlayDeal selfplay_deal(const Rules& rules, std::uint64_t seed, std::uint64_t index) {
   const std::uint64_t s = game_seed(seed, index);
-  return {s, static_cast<int>(index % static_cast<std::uint64_t>(rules.players)), s ^ kPolicyStream};
+  // Without a landlord the 3 of spades leads; otherwise the first bidder rotates.
+  const int first = rules.each_for_self ? kThreeOfSpades : static_cast<int>(index % static_cast<std::uint64_t>(rules.players));
+  return {s, first, s ^ kPolicyStream};
 }
 
 GameSummary summary_of(const Game& game, std::int32_t moves) {
@@ -28,6 +30,7 @@ GameSummary summary_of(const Game& game, std::int32_t moves) {
   summary.landlord = st.landlord;
   summary.partner = st.partner;
   summary.landlord_won = result.landlord_won;
+  summary.winner = static_cast<std::int8_t>(result.winner);
   summary.base = result.base;
   summary.multiplier = result.multiplier;
   summary.moves = moves;

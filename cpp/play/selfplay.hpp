@@ -18,6 +18,7 @@ struct GameSummary {
   std::int8_t landlord = -1;  // -1: a void hand (nobody bid, no redeal)
   std::int8_t partner = -1;   // the landlord's partner (four_partner), or -1: alone or none
   bool landlord_won = false;
+  std::int8_t winner = -1;    // without a landlord (each_for_self): the first out; else -1
   std::int32_t base = 0;
   std::int32_t multiplier = 1;
   std::int32_t moves = 0;  // plays and passes after the auction

@@ -31,6 +31,11 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
       learners_bid_(options.features != Features::DouZero && options.learners.by == Learners::By::Seats),
       layout_(observation_layout(std::max(options.rules.players, 3), options.rules.decks)) {
   if (auto why = validate(options.rules); !why.empty()) throw std::invalid_argument(why);
+  if (options.features == Features::DouZero) {
+    if (auto why = douzero_rules_error(options.rules); !why.empty()) throw std::invalid_argument("features='douzero': " + why);
+  }
+  require(!options.rules.each_for_self || options.learners.by == Learners::By::Seats,
+          "learners: 'landlord' and 'peasants' need a landlord; these rules have none (each_for_self): give seats");
   douzero_ = ddz::douzero_layout(options.rules);
   require(options.num_envs >= 1, "num_envs must be at least 1");
   if (options_.batch_size == 0) options_.batch_size = options.num_envs;

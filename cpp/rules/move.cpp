@@ -11,6 +11,7 @@ bool beats(const Move& a, const Move& b) {
   if (b.kind == MoveKind::Rocket) return false;
   if (a.kind == MoveKind::Bomb) {
     if (b.kind != MoveKind::Bomb) return true;
+    if (is_ace_trio_bomb(a) != is_ace_trio_bomb(b)) return is_ace_trio_bomb(a);  // the highest bomb
     if ((a.stand_ins == 0) != (b.stand_ins == 0)) return a.stand_ins == 0;  // natural over soft
     return a.length != b.length ? a.length > b.length : a.key > b.key;
   }
@@ -58,12 +59,13 @@ bool reads_as_kind(Mask cards, int key, int length, const Rules& rules) {
   if constexpr (K == MoveKind::Rocket) {
     return cards == rules.rocket() && key == kBlackJoker && length == total(cards);
   } else if constexpr (K == MoveKind::Bomb) {
-    return key < kBlackJoker && length >= 4 && length <= rules.max_per_rank() && cards == cards_of(key, length);
+    const bool ace_trio = rules.ace_trio_bomb && key == kAce && length == 3;
+    return key < kBlackJoker && (length >= 4 || ace_trio) && length <= rules.max_per_rank() && cards == cards_of(key, length);
   } else {
-    if ((K == MoveKind::FourTwoSolos || K == MoveKind::FourTwoPairs) && !rules.four_with_two) return false;
+    if (!kind_allowed(K, rules)) return false;
     constexpr KindShape s = kind_shape(K);
     if constexpr (s.chain) {
-      constexpr ChainLimits limits = chain_limits(s.unit);
+      const ChainLimits limits = chain_limits(s.unit, rules);
       if (length < limits.shortest || length > limits.longest || key + length > kAce + 1) return false;
     } else if (length != 1) {
       return false;
@@ -73,7 +75,10 @@ bool reads_as_kind(Mask cards, int key, int length, const Rules& rules) {
     if (!contains(cards, body)) return false;
     const Mask kickers = cards - body;
     const int wanted = length * s.kickers_per_unit;
-    if constexpr (s.kicker_size == 0) {
+    if constexpr (has_free_kickers(K)) {
+      // Any cards; fewer than the full count only for a trio kind (a move of last cards).
+      return total(kickers) == wanted || (K != MoveKind::FourThree && total(kickers) < wanted);
+    } else if constexpr (s.kicker_size == 0) {
       return kickers == 0;
     } else if constexpr (s.kicker_size == 1) {
       return total(kickers) == wanted && contains(solo_kicker_caps(body_ranks, K, rules), kickers) &&
@@ -88,7 +93,7 @@ bool reads_as_kind(Mask cards, int key, int length, const Rules& rules) {
 }  // namespace
 
 bool reads_as(Mask cards, MoveKind kind, int key, int length, const Rules& rules) {
-  // No cards is no move, and visit_kind calls nothing for a kind past Rocket.
+  // No cards is no move, and visit_kind calls nothing for a kind past FourThree.
   if (cards == 0 || key < 0 || key >= kNumRanks) return false;
   bool reads = false;
   visit_kind(kind, [&]<MoveKind K>() { reads = reads_as_kind<K>(cards, key, length, rules); });
@@ -117,6 +122,17 @@ void classify(Mask cards, const Rules& rules, std::vector<Move>& out) {
     }
     const KindShape s = kind_shape(kind);
     const int per_unit = s.unit + s.kickers_per_unit * s.kicker_size;
+    if (has_free_kickers(kind)) {
+      // Short trios and airplanes (fewer kickers) too: every length the count allows,
+      // keys ascending, then lengths.
+      const ChainLimits limits = s.chain ? chain_limits(s.unit, rules) : ChainLimits{1, 1};
+      for (RankSet keys = ranks_with_at_least(cards, s.unit); keys; keys &= keys - 1) {
+        for (int length = limits.shortest; length <= limits.longest && s.unit * length <= n; ++length) {
+          if (n <= per_unit * length) add(kind, lowest_rank(keys), length);
+        }
+      }
+      continue;
+    }
     if (n % per_unit != 0 || (!s.chain && n != per_unit)) continue;
     if (s.kicker_size == 0) {
       add(kind, low, n / per_unit);  // no kickers: the body starts at the lowest card
@@ -156,7 +172,7 @@ bool is_valid_move(const Move& m, const Rules& rules) {
   const bool natural = m.stand_ins == 0 && m.wild_rank == 0;  // the hot path: no wild card to check
   // A natural solo, pair or trio (most moves to beat in play) is `unit` cards of its key,
   // which the decks hold if they have that many of the rank.
-  if (natural && m.kind <= MoveKind::Trio) {
+  if (natural && m.kind <= MoveKind::Trio && kind_allowed(m.kind, rules)) {
     const int unit = static_cast<int>(m.kind) + 1;
     return m.length == 1 && m.key < kNumRanks && m.cards == cards_of(m.key, unit) && unit <= count(rules.deck(), m.key);
   }

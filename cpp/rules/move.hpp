@@ -2,7 +2,9 @@
 //
 // Combinations (docs/rules.md): solo, pair, trio, trio+solo, trio+pair, straight (>= 5
 // singles), pair straight (>= 3 pairs), airplane (>= 2 trios), airplane+solos,
-// airplane+pairs, four+two solos, four+two pairs, bomb, rocket. Chains lie within 3..A.
+// airplane+pairs, four+two solos, four+two pairs, bomb, rocket; under Run Fast's rules
+// (rules.hpp) trio+two, airplane+twos and four+three, whose kickers are cards of any ranks,
+// and the bomb of three aces. Chains lie within 3..A.
 // The same cards may read as several combinations (`333444555666` is a 4-airplane and,
 // where kickers may repeat, a 3-airplane with solos keyed 3 or 4); a Move is one reading.
 //
@@ -37,8 +39,13 @@ enum class MoveKind : std::uint8_t {
   FourTwoPairs,
   Bomb,
   Rocket,
+  // Run Fast (rules.trio_takes_two, rules.four_with_three): after Rocket, so that the
+  // older kinds keep their numbers in records and action ids.
+  TrioTwo,       // a trio with two cards of any ranks
+  AirplaneTwos,  // a chain of trios, each with two cards of any ranks
+  FourThree,     // four of a rank with three cards of any ranks
 };
-inline constexpr int kNumMoveKinds = 14;
+inline constexpr int kNumMoveKinds = 17;
 
 // A value of 16 bytes. `key` is the lowest rank of the body (the trio of a trio+solo, the
 // first rank of a chain, the quad of four+two); kickers never count. `length` is the
@@ -161,6 +168,18 @@ constexpr Mask spent(const Move& m) {
 
 constexpr bool is_soft_bomb(const Move& m) { return m.kind == MoveKind::Bomb && m.stand_ins != 0; }
 
+// The bomb of three aces (rules.ace_trio_bomb): the only bomb of three cards, the highest.
+constexpr bool is_ace_trio_bomb(const Move& m) { return m.kind == MoveKind::Bomb && m.length == 3; }
+
+// Whether a kind's kickers are cards of any ranks (Run Fast's kinds).
+constexpr bool has_free_kickers(MoveKind kind) { return kind >= MoveKind::TrioTwo; }
+
+// A trio or airplane of trio_takes_two with fewer kickers than two a trio: legal only as
+// the player's last cards (the generator lists it only when it empties the hand).
+constexpr bool is_short(const Move& m) {
+  return (m.kind == MoveKind::TrioTwo || m.kind == MoveKind::AirplaneTwos) && total(m.cards) < 5 * m.length;
+}
+
 // Whether all four cards of bomb `m` are wild cards of one rank standing in for another:
 // never a move (docs/rules.md: four cards of one wild rank are that rank's natural bomb).
 constexpr bool is_four_wilds_as_other_bomb(const Move& m) {
@@ -200,6 +219,9 @@ constexpr KindShape kind_shape(MoveKind kind) {
     case MoveKind::FourTwoSolos: return {4, 1, 2, false};
     case MoveKind::FourTwoPairs: return {4, 2, 2, false};
     case MoveKind::Bomb: return {4, 0, 0, false};
+    case MoveKind::TrioTwo: return {3, 1, 2, false};
+    case MoveKind::AirplaneTwos: return {3, 1, 2, true};
+    case MoveKind::FourThree: return {4, 1, 3, false};
     case MoveKind::Rocket: break;
   }
   return {0, 0, 0, false};
@@ -207,7 +229,7 @@ constexpr KindShape kind_shape(MoveKind kind) {
 
 // Calls f.template operator()<K>() with K == kind, a compile-time constant there, so that
 // code written once per kind compiles to a branch of its own; nothing for a kind past
-// Rocket. (A switch: a fold over the kinds compiles to a chain of compares, slower.)
+// FourThree. (A switch: a fold over the kinds compiles to a chain of compares, slower.)
 template <class F>
 void visit_kind(MoveKind kind, F&& f) {
   using enum MoveKind;
@@ -226,11 +248,15 @@ void visit_kind(MoveKind kind, F&& f) {
     case FourTwoPairs: return f.template operator()<FourTwoPairs>();
     case Bomb: return f.template operator()<Bomb>();
     case Rocket: return f.template operator()<Rocket>();
+    case TrioTwo: return f.template operator()<TrioTwo>();
+    case AirplaneTwos: return f.template operator()<AirplaneTwos>();
+    case FourThree: return f.template operator()<FourThree>();
   }
 }
 
 // Chain lengths by unit size (1 singles, 2 pairs, 3 trios), docs/rules.md: straights 5-12,
-// pair straights 3-10, airplanes (with or without kickers) 2-6 trios.
+// pair straights 3-10 (rules.shortest_pair_chain: from 2 under Run Fast), airplanes (with
+// or without kickers) 2-6 trios.
 struct ChainLimits {
   int shortest;
   int longest;
@@ -238,6 +264,31 @@ struct ChainLimits {
 constexpr ChainLimits chain_limits(int unit) {
   constexpr ChainLimits kLimits[] = {{5, 12}, {3, 10}, {2, 6}};
   return kLimits[unit - 1];
+}
+inline ChainLimits chain_limits(int unit, const Rules& rules) {
+  ChainLimits limits = chain_limits(unit);
+  if (unit == 2) limits.shortest = rules.shortest_pair_chain;
+  return limits;
+}
+
+// Whether `kind` is a combination under `rules` at all: the kicker rules' switches
+// (four_with_two, trio_takes_two, four_with_three) turn whole kinds on or off.
+constexpr bool kind_allowed(MoveKind kind, const Rules& rules) {
+  using enum MoveKind;
+  switch (kind) {
+    case FourTwoSolos:
+    case FourTwoPairs: return rules.four_with_two;
+    case Trio:
+    case TrioSolo:
+    case TrioPair:
+    case Airplane:
+    case AirplaneSolos:
+    case AirplanePairs: return !rules.trio_takes_two;
+    case TrioTwo:
+    case AirplaneTwos: return rules.trio_takes_two;
+    case FourThree: return rules.four_with_three;
+    default: return true;
+  }
 }
 
 bool beats(const Move& a, const Move& b);

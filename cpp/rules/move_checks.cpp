@@ -9,16 +9,25 @@ namespace ddz {
 namespace {
 
 // The widest rules of one deck and of two (every kicker rule relaxed, wild cards with one
-// deck): a move under some rules is a move under one of them.
-const std::array<Rules, 2>& loosest_rules() {
-  static const std::array<Rules, 2> rules = [] {
+// deck), the same with Run Fast's kinds in place of the classic trio kinds (no wild
+// cards), and Run Fast's own deck (the bomb of three aces): a move under some rules is a
+// move under one of them.
+const std::array<Rules, 5>& loosest_rules() {
+  static const std::array<Rules, 5> rules = [] {
     Rules one = *preset("douzero");
     one.pair_kickers_share_rank = true;
+    one.shortest_pair_chain = 2;
     one.wild = 2;
     Rules two = one;
     two.wild = 0;
     two.decks = 2;
-    return std::array<Rules, 2>{one, two};
+    Rules free_one = one;
+    free_one.wild = 0;
+    free_one.trio_takes_two = true;
+    free_one.four_with_three = true;
+    Rules free_two = free_one;
+    free_two.decks = 2;
+    return std::array<Rules, 5>{one, two, free_one, free_two, *preset("run_fast")};
   }();
   return rules;
 }

@@ -90,10 +90,11 @@ class Generator {
       bombs(want);
     } else if constexpr (K == MoveKind::Rocket) {
       rocket();
+    } else if constexpr (has_free_kickers(K)) {
+      if (kind_allowed(K, rules_)) with_free_kickers<K>(want);
     } else if constexpr (kind_shape(K).kicker_size != 0) {
-      if ((K == MoveKind::FourTwoSolos || K == MoveKind::FourTwoPairs) && !rules_.four_with_two) return;
-      with_kickers<K>(want);
-    } else {
+      if (kind_allowed(K, rules_)) with_kickers<K>(want);
+    } else if (kind_allowed(K, rules_)) {
       plain<K>(want);
     }
   }
@@ -117,6 +118,7 @@ class Generator {
     kinds<Straight, PairStraight>();
     if (trio) kinds<Airplane, AirplaneSolos, AirplanePairs, FourTwoSolos, FourTwoPairs, Bomb>();
     kinds<Rocket>();
+    if (trio) kinds<TrioTwo, AirplaneTwos, FourThree>();
   }
 
  private:
@@ -173,8 +175,8 @@ class Generator {
   }
 
   // Chain lengths to generate, [lo, hi]: the one asked for, or all the unit allows.
-  static bool lengths(int unit, Want want, int& lo, int& hi) {
-    const ChainLimits limits = chain_limits(unit);
+  bool lengths(int unit, Want want, int& lo, int& hi) const {
+    const ChainLimits limits = chain_limits(unit, rules_);
     lo = want.length ? want.length : limits.shortest;
     hi = want.length ? want.length : limits.longest;
     return lo >= limits.shortest && hi <= limits.longest;
@@ -195,8 +197,38 @@ class Generator {
     });
   }
 
-  // Bombs of 4..8 cards of one rank; following a bomb: more cards, or as many and higher.
+  // A body (trio, airplane, quad) with kickers of any ranks (Run Fast): every multiset of
+  // the rest of the hand of the full count, and, when the rest holds fewer, a trio kind
+  // with all of it (a short move: the last cards).
+  template <MoveKind K>
+  void with_free_kickers(Want want) {
+    constexpr KindShape shape = kind_shape(K);
+    for_each_body(shape.unit, shape.chain, ~kJokers, want, [&](int low, int length) {
+      const Mask body = body_cards(shape.unit, shape.chain, low, length);
+      const Mask rest = hand_ - body;
+      const int wanted = length * shape.kickers_per_unit;
+      if (total(rest) < wanted) {
+        if (K != MoveKind::FourThree) emit(hand_, K, low, length);
+        return;
+      }
+      const auto add = [&](Mask kickers) { emit(body + kickers, K, low, length); };
+      for_each_multiset(rest, wanted, 0, add);
+    });
+  }
+
+  // Bombs of 4..8 cards of one rank; following a bomb: more cards, or as many and higher;
+  // last, the bomb of three aces (rules.ace_trio_bomb), which nothing but the rocket beats.
   [[gnu::always_inline]] void bombs(Want want) {
+    if (want.length == 3) return;  // following the three aces
+    if (rules_.ace_trio_bomb && count(hand_, kAce) >= 3) {
+      four_card_bombs(want);
+      emit(cards_of(kAce, 3), MoveKind::Bomb, kAce, 3);
+      return;
+    }
+    four_card_bombs(want);
+  }
+
+  [[gnu::always_inline]] void four_card_bombs(Want want) {
     constexpr Mask kFourOrMore = kOnePerRank * 0xC;  // a count of 4..15 sets bit 2 or 3
     if ((hand_ & kFourOrMore & ~kJokerNibbles) == 0) return;  // most hands: no bomb
     for (int size = std::max(4, want.length); size <= std::min(rules_.max_per_rank(), 8); ++size) {

@@ -12,7 +12,8 @@ namespace {
 
 constexpr std::array<const char*, kNumMoveKinds> kKindNames = {
     "SOLO",     "PAIR",           "TRIO",           "TRIO_SOLO",      "TRIO_PAIR",      "STRAIGHT", "PAIR_STRAIGHT",
-    "AIRPLANE", "AIRPLANE_SOLOS", "AIRPLANE_PAIRS", "FOUR_TWO_SOLOS", "FOUR_TWO_PAIRS", "BOMB",     "ROCKET"};
+    "AIRPLANE", "AIRPLANE_SOLOS", "AIRPLANE_PAIRS", "FOUR_TWO_SOLOS", "FOUR_TWO_PAIRS", "BOMB",     "ROCKET",
+    "TRIO_TWO", "AIRPLANE_TWOS",  "FOUR_THREE"};
 
 }  // namespace
 

@@ -4,10 +4,32 @@
 
 namespace ddz {
 
+namespace {
+
+// The Run Fast fields' combinations (docs/rules.md, "Run Fast").
+std::string run_fast_error(const Rules& rules) {
+  if (rules.deck_48 && (rules.players != 3 || rules.decks != 1 || rules.wild != 0)) {
+    return "deck_48 needs players=3, decks=1 and wild=0";
+  }
+  if (rules.each_for_self && (rules.bidding != Bidding::None || rules.partner)) {
+    return "each_for_self needs bidding none and no partner: there is no landlord";
+  }
+  if ((rules.trio_takes_two || rules.four_with_three) && rules.wild != 0) {
+    return "trio_takes_two and four_with_three are played without wild cards";
+  }
+  if (rules.shortest_pair_chain < 2 || rules.shortest_pair_chain > 3) return "shortest_pair_chain must be 2 or 3";
+  if (rules.ace_trio_bomb && !rules.deck_48) return "ace_trio_bomb needs deck_48: three aces must be all the aces";
+  if (rules.bomb_pay && !rules.each_for_self) return "bomb_pay needs each_for_self: bombs pay between seats";
+  return {};
+}
+
+}  // namespace
+
 std::string validate(const Rules& rules) {
   // Two decks go with four players; the masks hold their counts (8 a rank) as they are.
   if (rules.players != 3 && rules.players != 4) return "players must be 3 or 4";
   if (rules.decks != rules.players - 2) return "decks must be 1 with 3 players and 2 with 4";
+  if (std::string why = run_fast_error(rules); !why.empty()) return why;
   if (rules.kitty_size < 0 || rules.kitty_size >= rules.deck_size() ||
       (rules.deck_size() - rules.kitty_size) % rules.players != 0) {
     return "kitty_size must leave the rest of the " + std::to_string(rules.deck_size()) +
@@ -29,7 +51,7 @@ std::string validate_cards(Mask cards, const Rules& rules) {
   if (deck_holds(cards, rules)) return {};
   if (cards & ~kRankBits) return "bits set outside the 15 ranks";
   for (int r = 0; r < kNumRanks; ++r) {
-    const int limit = r >= kBlackJoker ? rules.max_per_joker() : rules.max_per_rank();
+    const int limit = count(rules.deck(), r);
     if (count(cards, r) > limit) {
       return std::to_string(count(cards, r)) + " cards of rank " + rank_char(r) + ", at most " +
              std::to_string(limit) + " with " + std::to_string(rules.decks) + " deck(s)";
@@ -88,6 +110,21 @@ std::optional<Rules> preset(std::string_view name) {
     r.partner = true;
     return r;
   }
+  if (name == "run_fast") {
+    r.deck_48 = true;
+    r.each_for_self = true;
+    r.bidding = Bidding::None;
+    r.must_beat = true;
+    r.single_card_warning = true;
+    r.trio_takes_two = true;
+    r.four_with_three = true;
+    r.four_with_two = false;
+    r.shortest_pair_chain = 2;
+    r.ace_trio_bomb = true;
+    r.bomb_pay = true;
+    r.kitty_size = 3;
+    return r;
+  }
   if (name == "laizi") {
     r.wild = 1;
     return r;
@@ -102,7 +139,7 @@ std::optional<Rules> preset(std::string_view name) {
 const std::vector<std::string>& preset_names() {
   static const std::vector<std::string> names{
       "standard", "douzero", "rlcard", "openspiel", "sanren", "happy", "four_player", "laizi", "laizi2",
-      "four_partner",
+      "four_partner", "run_fast",
   };
   return names;
 }

@@ -13,6 +13,7 @@
 //   laizi       - the standard rules with wild cards of one rank (wild.hpp)
 //   laizi2      - the standard rules with wild cards of two ranks
 //   four_partner - four_player where the landlord may name a partner (two against two)
+//   run_fast    - Run Fast (Paodekuai): 48 cards, 15 each, every seat for itself, must beat
 #pragma once
 
 #include <cstdint>
@@ -80,13 +81,42 @@ struct Rules {
   // players with a partner").
   bool partner = false;
 
+  // Run Fast (docs/rules.md, "Run Fast"). The 48-card deck: no jokers, three aces, one 2
+  // (players=3, decks=1); with kitty_size 3 those cards are set aside unseen.
+  bool deck_48 = false;
+  // No auction and no landlord: every seat plays for itself; the first out wins and each
+  // other seat pays a point per card it holds (nothing for one card, double if it never
+  // played). The first lead is the 3 of spades' holder's (Game, kThreeOfSpades).
+  bool each_for_self = false;
+  // A pass is legal only when no legal play beats the last play.
+  bool must_beat = false;
+  // When the next seat holds one card, a solo played must be the player's highest card.
+  bool single_card_warning = false;
+  // A trio (and each trio of an airplane) takes two cards of any ranks (TrioTwo,
+  // AirplaneTwos); fewer kickers only with the player's last cards (is_short); the
+  // classic trio kinds are not combinations.
+  bool trio_takes_two = false;
+  // Four of a rank with three cards of any ranks (FourThree).
+  bool four_with_three = false;
+  // The fewest pairs of a pair straight (2..3).
+  int shortest_pair_chain = 3;
+  // Three aces (every ace of the 48-card deck) are a bomb, the highest.
+  bool ace_trio_bomb = false;
+  // Each bomb played collects 10 from each other seat at once, win or lose (each_for_self).
+  bool bomb_pay = false;
+
   int max_per_rank() const { return 4 * decks; }
-  int deck_size() const { return 54 * decks; }
+  int deck_size() const { return total(deck()); }
   int hand_size() const { return (deck_size() - kitty_size) / players; }
-  // The most cards a seat holds: the landlord's hand with the kitty.
-  int max_hand() const { return hand_size() + kitty_size; }
-  // The whole deck: 4 x decks of each rank 3..2, `decks` of each joker.
-  Mask deck() const { return (kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3)) * static_cast<Mask>(decks); }
+  // The most cards a seat holds: the landlord's hand with the kitty (a dealt hand when
+  // each plays for itself: nobody takes the cards set aside).
+  int max_hand() const { return hand_size() + (each_for_self ? 0 : kitty_size); }
+  // The whole deck: 4 x decks of each rank 3..2, `decks` of each joker; deck_48: 4 of each
+  // rank 3..K, three aces, one 2.
+  Mask deck() const {
+    if (deck_48) return kOnePerRank * 4 - cards_of(kAce, 1) - cards_of(kTwo, 3) - cards_of(kBlackJoker, 4) - cards_of(kRedJoker, 4);
+    return (kOnePerRank * 4 - cards_of(kBlackJoker, 3) - cards_of(kRedJoker, 3)) * static_cast<Mask>(decks);
+  }
   int max_per_joker() const { return decks; }
   // Both jokers, all copies: the rocket.
   Mask rocket() const { return cards_of(kBlackJoker, decks) | cards_of(kRedJoker, decks); }
@@ -148,6 +178,15 @@ inline constexpr RulesField kRulesFields[] = {
     {"max_redeals", nullptr, &Rules::max_redeals, nullptr},
     {"wild", nullptr, &Rules::wild, nullptr, true},
     {"partner", &Rules::partner, nullptr, nullptr},
+    {"deck_48", &Rules::deck_48, nullptr, nullptr},
+    {"each_for_self", &Rules::each_for_self, nullptr, nullptr},
+    {"must_beat", &Rules::must_beat, nullptr, nullptr},
+    {"single_card_warning", &Rules::single_card_warning, nullptr, nullptr},
+    {"trio_takes_two", &Rules::trio_takes_two, nullptr, nullptr},
+    {"four_with_three", &Rules::four_with_three, nullptr, nullptr},
+    {"shortest_pair_chain", nullptr, &Rules::shortest_pair_chain, nullptr},
+    {"ace_trio_bomb", &Rules::ace_trio_bomb, nullptr, nullptr},
+    {"bomb_pay", &Rules::bomb_pay, nullptr, nullptr},
 };
 
 const RulesField* rules_field_named(std::string_view name);

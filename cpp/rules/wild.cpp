@@ -104,6 +104,7 @@ class WildGenerator {
   void lead() {
     for (int k = 0; k < kNumMoveKinds; ++k) {
       const auto kind = static_cast<MoveKind>(k);
+      if (!kind_allowed(kind, rules_)) continue;  // Run Fast's kinds are played without wild cards
       if (kind_shape(kind).kicker_size == 0) {
         expand_all(kind, capacity(wilds_, 4));
         continue;

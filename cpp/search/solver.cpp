@@ -581,7 +581,8 @@ class Search {
   int sure_steps_ = 0;  // left to the current sure_win search
 };
 
-Node checked_root(const State& s) {
+Node checked_root(const State& s, const Rules& rules) {
+  if (std::string why = solver_rules_error(rules); !why.empty()) throw std::invalid_argument(why);
   if (s.phase == Phase::Bidding) throw std::invalid_argument("the solver needs the play phase; the hand is still being bid");
   if (s.phase == Phase::Partner) throw std::invalid_argument("the solver needs the play phase; the landlord is still to choose a partner");
   if (s.phase == Phase::Over) throw std::invalid_argument("the hand is over");
@@ -592,12 +593,25 @@ Node checked_root(const State& s) {
   return node_of(s);
 }
 
+}  // namespace
+
+std::string solver_rules_error(const Rules& rules) {
+  // The solver plays two sides and the combinations alone: Run Fast's rules of play and
+  // its seats each for itself are not in it.
+  if (rules.each_for_self || rules.must_beat || rules.single_card_warning) {
+    return "the solver plays a landlord's side against the other, without must_beat or single_card_warning";
+  }
+  return {};
+}
+
+namespace {
+
 Action action_of(const Move& m) { return m.cards ? Action::play(m) : Action::pass(); }
 
 }  // namespace
 
 SolveResult solve(const State& s, const Rules& rules, const SolveOptions& options) {
-  const Node root = checked_root(s);
+  const Node root = checked_root(s, rules);
   Search search(rules, options);
   Candidate best{};
   const bool won = search.value(root, &best);
@@ -610,7 +624,7 @@ SolveResult solve(const State& s, const Rules& rules, const SolveOptions& option
 }
 
 MovesResult solve_moves(const State& s, const Rules& rules, const SolveOptions& options) {
-  const Node root = checked_root(s);
+  const Node root = checked_root(s, rules);
   Search search(rules, options);
   MovesResult r;
   const Mask hand = root.hands[static_cast<std::size_t>(root.to_move)];

@@ -68,6 +68,15 @@ class _RulesFields(TypedDict, total=False):
     max_redeals: int
     wild: int | bool
     partner: bool
+    deck_48: bool
+    each_for_self: bool
+    must_beat: bool
+    single_card_warning: bool
+    trio_takes_two: bool
+    four_with_three: bool
+    shortest_pair_chain: int
+    ace_trio_bomb: bool
+    bomb_pay: bool
 
 class Rules:
     def __init__(self, **fields: Unpack[_RulesFields]) -> None: ...
@@ -113,6 +122,24 @@ class Rules:
     def wild(self) -> int: ...
     @property
     def partner(self) -> bool: ...
+    @property
+    def deck_48(self) -> bool: ...
+    @property
+    def each_for_self(self) -> bool: ...
+    @property
+    def must_beat(self) -> bool: ...
+    @property
+    def single_card_warning(self) -> bool: ...
+    @property
+    def trio_takes_two(self) -> bool: ...
+    @property
+    def four_with_three(self) -> bool: ...
+    @property
+    def shortest_pair_chain(self) -> int: ...
+    @property
+    def ace_trio_bomb(self) -> bool: ...
+    @property
+    def bomb_pay(self) -> bool: ...
     def __hash__(self) -> int: ...
     def __eq__(self, other: object) -> bool: ...
 
@@ -131,6 +158,9 @@ class MoveKind(enum.IntEnum):
     FOUR_TWO_PAIRS = 11
     BOMB = 12
     ROCKET = 13
+    TRIO_TWO = 14
+    AIRPLANE_TWOS = 15
+    FOUR_THREE = 16
 
 class Move:
     def __init__(
@@ -144,6 +174,8 @@ class Move:
     def key(self) -> int: ...
     @property
     def length(self) -> int: ...
+    @property
+    def is_short(self) -> bool: ...
     @property
     def spent(self) -> Cards: ...
     @property
@@ -241,6 +273,8 @@ class Settlement:
     def landlord(self) -> int: ...
     @property
     def partner(self) -> int | None: ...
+    @property
+    def winner(self) -> int | None: ...
     def __eq__(self, other: object) -> bool: ...
     def __copy__(self) -> Settlement: ...
     def __deepcopy__(self, memo: Any) -> Settlement: ...
@@ -262,7 +296,7 @@ def score(
 _ActionLike: TypeAlias = Action | Move | str
 
 class _BiddingState(TypedDict):
-    first_bidder: int
+    first_bidder: int | None
     high_bid: int
     high_bidder: int | None
     robs: int
@@ -341,12 +375,12 @@ class Infoset:
     def __deepcopy__(self, memo: Any) -> Infoset: ...
 
 class Game:
-    def __init__(self, seed: int | None = None, rules: Rules | None = None, first_bidder: int = 0) -> None: ...
+    def __init__(self, seed: int | None = None, rules: Rules | None = None, first_bidder: int | None = 0) -> None: ...
     @staticmethod
     def from_deal(
         hands: Sequence[_CardsLike],
         kitty: _CardsLike,
-        first_bidder: int = 0,
+        first_bidder: int | None = 0,
         landlord: int | None = None,
         rules: Rules | None = None,
         seed: int | None = None,
@@ -355,7 +389,7 @@ class Game:
     @staticmethod
     def from_position(
         hands: Sequence[_CardsLike],
-        landlord: int,
+        landlord: int | None,
         to_move: int,
         last: _LastLike = None,
         last_by: int | None = None,
@@ -392,6 +426,8 @@ class Game:
     def last_by(self) -> int | None: ...
     @property
     def winner(self) -> int | None: ...
+    @property
+    def lead_rank(self) -> int | None: ...
     @property
     def redeals(self) -> int: ...
     @property

@@ -34,13 +34,14 @@ PER_GAME = {
     "wild": np.int8,
     "wild_high": np.int8,
     "partner": np.int8,
+    "winner": np.int8,
 }
 # Every array a saved run may hold: the actions as words (a row of ACTION_DTYPE is
 # ROW_WORDS of them) and their offsets only when recorded; "wild" and "wild_high" are
 # missing from files of before wild cards (read as -1, no wild rank), "partner" from files
-# of before four_partner (read as -1: none).
+# of before four_partner and "winner" from files of before run_fast (read as -1: none).
 _DTYPES = {"hands": np.uint64, "payouts": np.int64, **PER_GAME, "actions": np.uint64, "offsets": np.int64}
-_OPTIONAL = {"wild", "wild_high", "partner", "actions", "offsets"}
+_OPTIONAL = {"wild", "wild_high", "partner", "winner", "actions", "offsets"}
 ROW_WORDS = ACTION_DTYPE.itemsize // 8
 _RANKS = 15
 _LAST_WILD = 12  # a wild rank is 3..2
@@ -114,7 +115,7 @@ def _checked(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[Any]]
     if ("actions" in arrays) != ("offsets" in arrays):
         raise _bad("'actions' and 'offsets' are saved together")
     games, players = _shapes(arrays)
-    for name in ("wild", "wild_high", "partner"):
+    for name in ("wild", "wild_high", "partner", "winner"):
         arrays.setdefault(name, np.full(games, -1, np.int8))
     _check_values(arrays, players)
     _check_deals(arrays["hands"], arrays["kitty"], players)
@@ -147,7 +148,8 @@ def _outside(values: npt.NDArray[Any], lo: int, hi: int) -> int | None:
 
 def _check_values(arrays: dict[str, npt.NDArray[Any]], players: int) -> None:
     limit = np.iinfo(np.int32).max
-    ranges = {"landlord": (-1, players - 1), "partner": (-1, players - 1), "wild": (-1, _LAST_WILD),
+    ranges = {"landlord": (-1, players - 1), "partner": (-1, players - 1), "winner": (-1, players - 1),
+              "wild": (-1, _LAST_WILD),
               "wild_high": (-1, _LAST_WILD),
               "base": (0, limit), "multiplier": (1, limit), "moves": (0, limit), "redeals": (0, limit)}
     for name, (lo, hi) in ranges.items():
@@ -171,11 +173,16 @@ def _counts(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
 
 
 def _check_deals(hands: npt.NDArray[np.uint64], kitty: npt.NDArray[np.uint64], players: int) -> None:
-    """Each game's hands and kitty are a deal: together exactly the deck of its players' count."""
+    """Each game's hands and kitty are a deal: together exactly the deck of its players'
+    count (with three, the 54 cards or Run Fast's 48)."""
     decks = 1 if players == 3 else 2
     deck = np.array([4 * decks] * (_RANKS - 2) + [decks] * 2 + [0], dtype=np.int64)
     held = _counts(hands).sum(axis=1, dtype=np.int64) + _counts(kitty)
-    wrong = np.flatnonzero((held != deck).any(axis=1))
+    wrong = (held != deck).any(axis=1)
+    if players == 3:
+        deck_48 = np.array([4] * 11 + [3, 1, 0, 0, 0], dtype=np.int64)  # 3..K, three aces, one 2
+        wrong &= (held != deck_48).any(axis=1)
+    wrong = np.flatnonzero(wrong)
     if len(wrong):
         raise _bad(f"game {wrong[0]}'s hands and kitty are not a deal of the deck")
 

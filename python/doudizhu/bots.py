@@ -32,6 +32,7 @@ Use it on a :class:`~doudizhu.Game` (``bot.act(game)``), or as a policy::
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from collections.abc import Sequence
@@ -239,7 +240,9 @@ class DeterminizedBot:
         cards = sum(len(world.hand(s)) for s in range(world.seats))
         exact: list[bool | None] = [None] * len(legal)
         if cards <= self.solve_cards:
-            exact = [won for _, won in solve_moves(world, node_limit=self.node_limit, tt_megabytes=2)]
+            # Rules the solver does not play (run_fast) raise: playouts value every action.
+            with contextlib.suppress(ValueError):
+                exact = [won for _, won in solve_moves(world, node_limit=self.node_limit, tt_megabytes=2)]
         values = []
         for action, won in zip(legal, exact):
             if won is None:
@@ -249,7 +252,9 @@ class DeterminizedBot:
                 # exactly once few cards are left anyway.
                 end = playout(child, "fast_heuristic", seed) if child.phase != "over" else child
                 result = end.result
-                won = result is not None and result.payouts[seat] > 0  # the seat's side won
+                # The seat's side won; without a landlord (run_fast) the seat went out first.
+                first_out = result.winner if result is not None else None
+                won = result is not None and (result.payouts[seat] > 0 if first_out is None else first_out == seat)
             values.append(int(won))
         return values
 

@@ -75,7 +75,7 @@ def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
                                            ``n`` slots are 1; counts above M read as M)
     ``kitty``                 C            the kitty once the landlord is known, else zeros
     ``last_move``             C            the move to beat (zeros when leading)
-    ``last_kind``             14           its :class:`MoveKind`, one-hot
+    ``last_kind``             17           its :class:`MoveKind`, one-hot
     ``last_by``               S            who played it, one-hot
     ``landlord``              S            the landlord, one-hot (zeros while bidding)
     ``to_move``               S            the player to move (zeros once over)

@@ -7,7 +7,9 @@ mod players), so each deal is DouZero's two games: ``a`` as the landlord against
 the peasants, then the reverse. With bidding every seat takes its turn, so each policy
 bids from each seat equally. ``a``'s score in a game is the sum of its seats' payouts in
 stakes; it wins a game when that is positive. Void hands (nobody bid, no redeal) count in
-``games`` and ``adp`` and not in ``wp``.
+``games`` and ``adp`` and not in ``wp``. Without a landlord (``each_for_self``, run_fast)
+``a`` plays one seat (deal mod players) against ``b``'s two, then the reverse; it wins a
+game when one of its seats goes out first, and its ADP is its seats' mean points.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class Evaluation:
     # "landlord": a played the landlord alone; "peasants": a played every peasant; "mixed":
     # the other games of bidding rules (the landlord's seat and a peasant's of one policy),
     # and with four_partner every game whose landlord named a partner (each side mixed).
+    # Without a landlord: "one seat" (a played one seat) and "two seats" (the other two).
     by_role: dict[str, Side]
     columns: dict[str, npt.NDArray[Any]] = dataclasses.field(repr=False)
 
@@ -110,11 +113,13 @@ def evaluate(
 def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], deals: int) -> Side:
     """WP and ADP over the chosen games, with intervals over the deals' means."""
     score = columns["a_score"][chosen]
-    decided = score != 0
+    first_out = columns["a_won"][chosen]  # each for itself: 1 when a seat of a went out first
+    decided = (score != 0) | (first_out >= 0)
+    won = np.where(first_out >= 0, first_out == 1, score > 0)
     deal = columns["deal"][chosen]
     games = int(chosen.sum())
     # Over no games (a role no game gave a, or only void hands) there is no rate: NaN, not 0.
-    wp = float((score > 0).sum() / decided.sum()) if decided.any() else math.nan
+    wp = float(won.sum() / decided.sum()) if decided.any() else math.nan
     adp = float(score.mean()) if games else math.nan
     # Per deal: its games' mean score and its decided games' share of wins.
     counts = np.bincount(deal, minlength=deals)
@@ -122,7 +127,7 @@ def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], d
     adp_by_deal = np.bincount(deal, weights=score, minlength=deals)[played] / counts[played]
     decided_by_deal = np.bincount(deal, weights=decided, minlength=deals)
     has_result = decided_by_deal > 0
-    wp_by_deal = np.bincount(deal, weights=score > 0, minlength=deals)[has_result] / decided_by_deal[has_result]
+    wp_by_deal = np.bincount(deal, weights=won, minlength=deals)[has_result] / decided_by_deal[has_result]
     return Side(games, wp, adp, _interval(wp, wp_by_deal), _interval(adp, adp_by_deal))
 
 
@@ -148,6 +153,8 @@ def _summarise(columns: dict[str, npt.NDArray[Any]], deals: int) -> Evaluation:
         "peasants": _side(columns, b_alone_landlord, deals),
         "mixed": _side(columns, ~a_alone_landlord & ~b_alone_landlord, deals),  # with bidding: a and b on one side
     }
+    if (columns["a_won"] >= 0).any():  # no landlord: a's one seat, or the two others
+        by_role = {"one seat": _side(columns, ~swapped, deals), "two seats": _side(columns, swapped, deals)}
     return Evaluation(
         wp=overall.wp,
         adp=overall.adp,
@@ -155,7 +162,7 @@ def _summarise(columns: dict[str, npt.NDArray[Any]], deals: int) -> Evaluation:
         adp_ci=overall.adp_ci,
         games=games,
         deals=deals,
-        void=int((landlord < 0).sum()),
+        void=int(((landlord < 0) & (columns["a_won"] < 0)).sum()),
         mean_bombs=float(columns["bombs"].mean()) if games else 0.0,
         mean_multiplier=float(columns["multiplier"].mean()) if games else 0.0,
         by_role=by_role,

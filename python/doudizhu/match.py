@@ -8,9 +8,17 @@ _GOLDEN = 0x9E3779B97F4A7C15  # spreads hand numbers over the seed space
 _MASK64 = (1 << 64) - 1
 
 
+def opening_bidder(rules: Rules, seat: int = 0) -> int | None:
+    """The first_bidder of a new hand: ``seat``, or without a landlord (``each_for_self``,
+    run_fast) None, the holder of the 3 of spades leading."""
+    return None if rules.each_for_self else seat
+
+
 class Match:
     """Hands dealt one after another; the dealer rotates each hand and the seat after the
-    dealer bids first (docs/rules.md, "Bidding"), over ``rules.players`` seats.
+    dealer bids first (docs/rules.md, "Bidding"), over ``rules.players`` seats. Without a
+    landlord (``rules.each_for_self``, Run Fast) the holder of the 3 of spades leads the
+    first hand and the winner of each hand leads the next, freely.
 
     Hand ``i`` is dealt from seed ``(seed + i * 0x9E3779B97F4A7C15) mod 2**64``, so a
     match seed fixes every deal::
@@ -45,12 +53,18 @@ class Match:
         return len(self.settlements)
 
     def new_hand(self) -> Game:
-        """Deals the next hand; the seat after the dealer bids first."""
+        """Deals the next hand; the seat after the dealer bids first (each for itself: the
+        last winner leads, the 3 of spades the first hand)."""
         if self._open is not None:
             raise ValueError("finish the current hand first")
         seed = (self.seed + self.hands_played * _GOLDEN) & _MASK64
-        self._open = Game(seed=seed, rules=self.rules, first_bidder=(self.dealer + 1) % self.players)
+        self._open = Game(seed=seed, rules=self.rules, first_bidder=self._first_bidder())
         return self._open
+
+    def _first_bidder(self) -> int | None:
+        if self.rules.each_for_self and self.settlements:
+            return self.settlements[-1].winner  # the last winner leads, freely
+        return opening_bidder(self.rules, (self.dealer + 1) % self.players)
 
     def finish(self, game: Game) -> Settlement:
         """Books a finished hand's payouts and passes the deal to the next seat."""

@@ -157,8 +157,10 @@ def wild_names(game: Game) -> str:
 
 def role(game: Game, seat: int) -> str:
     """A seat's role as the table shows it: 'bidding' until there is a landlord, then
-    'landlord', 'partner' (the seat the landlord named, four_partner) or 'peasant' (the
-    terminal game's screen says the same)."""
+    'landlord', 'partner' (the seat the landlord named, four_partner) or 'peasant'; without
+    a landlord (run_fast) 'for itself' (the terminal game's screen says the same)."""
+    if game.rules.each_for_self:
+        return "for itself"
     if game.landlord is None:
         return "bidding"
     if seat == game.partner:
@@ -178,16 +180,21 @@ def _outcome(game: Game) -> list[str]:
     """The lines that end a finished hand's picture: who won and what each seat is paid."""
     result = game.result
     assert result is not None
+    payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
+    if result.winner is not None:
+        bombs = f"{result.bombs} bomb{'' if result.bombs == 1 else 's'}"
+        return [f"over: {side_name(game)} wins, {bombs}", f"payouts: {payouts}"]
     if game.landlord is None:
         return ["over: nobody bid, the hand is void"]
     winner = f"{side_name(game)} wins" if result.landlord_won else "the peasants win"
-    payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
     return [f"over: {winner}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
 
 
 def side_name(game: Game) -> str:
-    """The landlord's side as the table names it: 'the landlord', or with a partner
-    'the landlord and seat N'."""
+    """The winning side as the table names it: 'the landlord', or with a partner 'the
+    landlord and seat N'; without a landlord (run_fast) the first out, 'seat N'."""
+    if game.rules.each_for_self:
+        return f"seat {game.winner}"
     return "the landlord" if game.partner is None else f"the landlord and seat {game.partner}"
 
 
@@ -197,6 +204,8 @@ def stake_text(game: Game) -> str:
         return f"high bid {game.bid_value or 'none yet'}"
     if game.phase == "partner":
         return f"stake base {game.bid_value}, the landlord chooses alone or a partner"
+    if game.rules.each_for_self:
+        return "each for itself, a point a card left"
     return f"stake base {game.bid_value} x {game.multiplier}"
 
 

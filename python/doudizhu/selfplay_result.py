@@ -29,7 +29,8 @@ class SelfPlayResult:
     hand; ``moves`` counts plays and passes after the auction; ``wild`` is the deal's wild
     rank (laizi; the lower one under laizi2), -1 without wild cards, and ``wild_high`` the
     higher wild rank under laizi2 (-1 otherwise); ``partner`` the landlord's partner under
-    four_partner (-1: alone, or no partner rule). With ``record``, game i's actions are
+    four_partner (-1: alone, or no partner rule); ``winner`` the first out of a hand without
+    a landlord (run_fast; -1 otherwise). With ``record``, game i's actions are
     ``actions[offsets[i]:offsets[i + 1]]``
     (rows of :data:`ACTION_DTYPE`; :func:`doudizhu.actions_from_rows` turns them back into
     actions)."""
@@ -45,6 +46,7 @@ class SelfPlayResult:
     wild: npt.NDArray[np.int8]
     wild_high: npt.NDArray[np.int8]
     partner: npt.NDArray[np.int8]
+    winner: npt.NDArray[np.int8]
     payouts: npt.NDArray[np.int64]
     actions: npt.NDArray[np.void] | None = None
     offsets: npt.NDArray[np.int64] | None = None

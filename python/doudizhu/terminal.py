@@ -20,6 +20,7 @@ from typing import TextIO
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed
 from .bots import Bot
 from .lockstep import choose
+from .match import opening_bidder
 from .render import role, side_name, stake_text, wild_names
 
 HUMAN = 0
@@ -199,6 +200,9 @@ def _step(game: Game, text: str, out: TextIO) -> Action | None:
 def settlement(game: Game, options: Options) -> str:
     result = game.result
     assert result is not None
+    if result.winner is not None:  # each for itself (run_fast): the first out is paid by the cards left
+        payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
+        return f"{_name(result.winner, options)} went out first\npayouts: {payouts}"
     if game.landlord is None:
         return "nobody bid: the hand is void"
     side = f"{side_name(game)} wins" if result.landlord_won else "the peasants win"
@@ -250,7 +254,8 @@ def _print_deal(game: Game, options: Options, out: TextIO) -> None:
 
 def play_hand(seed: int, options: Options, read: Callable[[str], str], out: TextIO) -> None:
     """One hand, from the deal to its settlement."""
-    game = Game(seed=seed, rules=Rules.preset(options.rules))
+    rules = Rules.preset(options.rules)
+    game = Game(seed=seed, rules=rules, first_bidder=opening_bidder(rules))
     print(f"Dou Dizhu, seed {seed} (--seed {seed} replays this deal), rules {options.rules}", file=out)
     print(LEGEND, file=out)
     if game.wild_ranks:

@@ -30,11 +30,14 @@ void for_each_rank_multiset(int n, F&& f, int low = 0, Mask acc = 0) {
   for (int r = low; r <= kTwo; ++r) for_each_rank_multiset(n - 1, f, r, acc + cards_of(r, 1));
 }
 
-// Every reading of every sub-multiset of `hand`: the leads.
+// Every reading of every sub-multiset of `hand`: the leads. A short trio or airplane
+// (Run Fast, is_short) is a lead only of the whole hand: its last cards.
 inline std::vector<Move> natural_leads(Mask hand, const Rules& r) {
   std::vector<Move> out;
   for_each_submask(hand, [&](Mask sub) {
-    for (const Move& m : classify(sub, r)) out.push_back(m);
+    for (const Move& m : classify(sub, r)) {
+      if (!is_short(m) || sub == hand) out.push_back(m);
+    }
   });
   return out;
 }

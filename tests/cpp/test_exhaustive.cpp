@@ -64,7 +64,8 @@ Mask dense_two_deck_hand(Rng& rng) {
   return h;
 }
 
-void check_hand(Mask hand, const Rules& r, Rng& rng) {
+void check_hand(Mask dealt, const Rules& r, Rng& rng) {
+  const Mask hand = per_rank_min(dealt, r.deck());  // run_fast's deck holds fewer aces and 2s, no joker
   const std::vector<Move> lead = legal_moves(hand, nullptr, r);
   std::set<Key> generated;
   for (const Move& m : lead) generated.insert(key_of(m));
@@ -75,7 +76,7 @@ void check_hand(Mask hand, const Rules& r, Rng& rng) {
     return;
   }
   // Follow a few random moves of another hand: exactly the leads that beat them.
-  const Mask other = random_hand(rng, 1 + static_cast<int>(rng.below(14)), r.decks);
+  const Mask other = per_rank_min(random_hand(rng, 1 + static_cast<int>(rng.below(14)), r.decks), r.deck());
   const std::vector<Move> theirs = legal_moves(other, nullptr, r);
   for (int t = 0; t < 4 && !theirs.empty(); ++t) {
     const Move& last = theirs[rng.below(static_cast<std::uint32_t>(theirs.size()))];

@@ -80,6 +80,14 @@ std::vector<Config> configs() {
   Rules four_partner_call_rob = *preset("four_partner");
   four_partner_call_rob.bidding = Bidding::CallRob;
   out.push_back({"four_partner+call_rob", four_partner_call_rob});
+  // Run Fast's rules of play with a landlord, and Run Fast without the bombs' payment.
+  Rules standard_must_beat;
+  standard_must_beat.must_beat = true;
+  standard_must_beat.single_card_warning = true;
+  out.push_back({"standard+must_beat+warning", standard_must_beat});
+  Rules run_fast_no_pay = *preset("run_fast");
+  run_fast_no_pay.bomb_pay = false;
+  out.push_back({"run_fast-bomb_pay", run_fast_no_pay});
   return out;
 }
 
@@ -137,6 +145,35 @@ int expected_base(const Rules& rules, const std::vector<SeatAction>& history, st
   return rules.bidding == Bidding::Classic ? base : rules.call_base << robs;
 }
 
+// Run Fast (each_for_self): the first out is paid a point a card left by each other seat,
+// nothing for one card, double by a seat that never played; each bomb's owner collects 10
+// from each other seat (bomb_pay). Worked out from the final hands and the history alone.
+template <class Say>
+void check_each_for_self(const Rules& rules, const Game& g, const Settlement& r, Say& say) {
+  const State& s = g.state();
+  if (r.winner != s.winner || s.winner < 0 || s.hands[static_cast<std::size_t>(s.winner)] != 0) say("the first out is not the winner");
+  std::array<int, kMaxSeats> plays{}, bombs{};
+  for (const SeatAction& sa : g.history()) {
+    if (sa.action.type != ActionType::Play) continue;
+    ++plays[static_cast<std::size_t>(sa.seat)];
+    bombs[static_cast<std::size_t>(sa.seat)] += sa.action.move.kind == MoveKind::Bomb;
+  }
+  std::array<long long, kMaxSeats> want{};
+  for (int seat = 0; seat < s.seats; ++seat) {
+    const auto i = static_cast<std::size_t>(seat);
+    const int left = total(s.hands[i]);
+    const long long owed = seat == s.winner || left == 1 ? 0 : left * (plays[i] ? 1 : 2);
+    want[i] -= owed;
+    want[static_cast<std::size_t>(s.winner)] += owed;
+    if (!rules.bomb_pay) continue;
+    want[i] += 10LL * bombs[i] * (s.seats - 1);
+    for (int other = 0; other < s.seats; ++other) {
+      if (other != seat) want[static_cast<std::size_t>(other)] -= 10LL * bombs[i];
+    }
+  }
+  if (r.payouts != want) say("a Run Fast payout is wrong");
+}
+
 void check_settlement(const Config& cfg, std::uint64_t seed, int fb, const Game& g, Totals& totals) {
   const State& s = g.state();
   const Settlement r = g.result();
@@ -144,6 +181,11 @@ void check_settlement(const Config& cfg, std::uint64_t seed, int fb, const Game&
   long long sum = 0;
   for (long long p : r.payouts) sum += p;
   if (sum != 0) say("payouts do not sum to zero");
+  if (cfg.rules.each_for_self) {
+    check_each_for_self(cfg.rules, g, r, say);
+    totals.bombs += s.bombs;
+    return;
+  }
   if (s.landlord < 0) {  // a void hand (nobody bid, no redeal)
     if (cfg.rules.redeal_when_nobody_bids) say("a void hand although the rules redeal");
     for (long long p : r.payouts) {
@@ -306,7 +348,9 @@ int main(int argc, char** argv) {
       for (long long i; (i = next.fetch_add(1)) < games;) {
         const std::size_t c = static_cast<std::size_t>(i) % cfgs.size();
         const std::uint64_t seed = splitmix(base_seed * 0x1000'0000ULL + static_cast<std::uint64_t>(i));
-        play_one(cfgs[c], seed, static_cast<int>(i % cfgs[c].rules.players), per_thread[t][c]);
+        // Without a landlord every other hand is led by the 3 of spades (kThreeOfSpades).
+        const int fb = static_cast<int>(i % cfgs[c].rules.players);
+        play_one(cfgs[c], seed, cfgs[c].rules.each_for_self && i % 2 ? kThreeOfSpades : fb, per_thread[t][c]);
       }
     });
   }

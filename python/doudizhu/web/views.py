@@ -82,7 +82,8 @@ def _last(game: Game) -> dict[str, Any] | None:
 
 def settlement(game: Game, result: Settlement) -> dict[str, Any]:
     return {
-        "void": game.landlord is None,  # nobody bid: nobody pays
+        "void": game.landlord is None and result.winner is None,  # nobody bid: nobody pays
+        "winner": result.winner,  # each for itself (run_fast): the first out
         "landlord_won": result.landlord_won,
         "partner": result.partner,  # four_partner: the landlord's side is two seats
         "base": result.base,

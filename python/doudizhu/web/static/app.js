@@ -130,14 +130,15 @@ function resultText(state, name) {
   const r = state.result;
   if (!r) return "";
   if (r.void) return "Nobody bid: the hand is void.";
+  const payoutText = r.payouts.map((p, seat) => `${name(seat)} ${p > 0 ? "+" : ""}${p}`).join(", ");
+  if (r.winner !== null) return `${name(r.winner)} went out first. Payouts: ${payoutText}.`;
   const extras = [];
   if (r.spring) extras.push("spring");
   if (r.anti_spring) extras.push("anti-spring");
   for (const bonus of r.start_bonuses) extras.push(`start bonus: ${bonus.name} (${name(bonus.seat)})`);
-  const payouts = r.payouts.map((p, seat) => `${name(seat)} ${p > 0 ? "+" : ""}${p}`).join(", ");
   const landlordSide = r.partner === null ? "landlord wins" : `landlord and ${name(r.partner)} win`;
   return `The ${r.landlord_won ? landlordSide : "peasants win"}: base ${r.base} × ${r.multiplier}` +
-         (extras.length ? ` (${extras.join(", ")})` : "") + `. Payouts: ${payouts}.`;
+         (extras.length ? ` (${extras.join(", ")})` : "") + `. Payouts: ${payoutText}.`;
 }
 
 // The other seats in table order: the one who plays before you on the left, after you on the right.

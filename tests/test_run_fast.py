@@ -1,0 +1,269 @@
+"""The variant run_fast (docs/rules.md, "Run Fast") through the Python API: the preset and
+its fields, the combinations, the rules of play by scenario (must-beat, the warning, the
+first lead), the settlement (points per card, closed double, bombs), records and Match."""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import random
+
+import numpy as np
+import pytest
+from helpers import play_randomly, replay_selfplay_game, seeds
+from hypothesis import given, settings
+
+import doudizhu as dz
+import doudizhu.cli
+from doudizhu import Action, Game, IllegalActionError, Move, MoveKind, NetworkError, Rules, Settlement
+from doudizhu.bots import DeterminizedBot
+from doudizhu.envs import VectorEnv
+
+RUN_FAST = Rules.preset("run_fast")
+
+
+def position(hands: list[str], to_move: int, last: str | None = None) -> Game:
+    """A run_fast position: `last` (if any) was played by the seat before `to_move`."""
+    last_by = None if last is None else (to_move + 2) % 3
+    return Game.from_position(hands, landlord=None, to_move=to_move, last=last, last_by=last_by, rules=RUN_FAST)
+
+
+def solo(text: str) -> Move:
+    return Move(text, MoveKind.SOLO, rules=RUN_FAST)
+
+
+# ---------------------------------------------------------------------- rule and preset
+def test_preset_fields() -> None:
+    assert "run_fast" in Rules.presets()
+    d = RUN_FAST.to_dict()
+    for flag in ("deck_48", "each_for_self", "must_beat", "single_card_warning", "trio_takes_two",
+                 "four_with_three", "ace_trio_bomb", "bomb_pay"):
+        assert d[flag] is True, flag
+    assert d["shortest_pair_chain"] == 2 and d["four_with_two"] is False and d["bidding"] == "none"
+    assert Rules(**d) == RUN_FAST
+    with pytest.raises(ValueError, match="deck_48 needs players=3"):
+        RUN_FAST.replace(players=4, decks=2)
+    with pytest.raises(ValueError, match="each_for_self needs bidding none"):
+        RUN_FAST.replace(bidding="classic")
+    with pytest.raises(ValueError, match="bomb_pay needs each_for_self"):
+        Rules(bomb_pay=True)
+    assert pickle.loads(pickle.dumps(RUN_FAST)) == RUN_FAST
+
+
+def test_new_kinds_keep_the_old_numbers() -> None:
+    assert MoveKind.ROCKET == 13
+    assert (MoveKind.TRIO_TWO, MoveKind.AIRPLANE_TWOS, MoveKind.FOUR_THREE) == (14, 15, 16)
+    full = Move("33345", MoveKind.TRIO_TWO, rules=RUN_FAST)
+    short = Move("3334", MoveKind.TRIO_TWO, rules=RUN_FAST)
+    assert not full.is_short and short.is_short
+    assert pickle.loads(pickle.dumps(short)) == short
+    assert Move("4444567", MoveKind.FOUR_THREE, rules=RUN_FAST).key == 1
+    aces = Move("AAA", MoveKind.BOMB, rules=RUN_FAST)
+    assert aces.beats(Move("KKKK", MoveKind.BOMB, rules=RUN_FAST))
+
+
+# ------------------------------------------------------------------- rules of play
+def test_must_beat_forces_a_play() -> None:
+    game = position(["3", "6K", "789"], 1, last="5")
+    assert Action.pass_() not in game.legal_actions() and len(game.legal_actions()) == 2
+    before = game.hash
+    with pytest.raises(IllegalActionError, match="must_beat"):
+        game.pass_()
+    assert game.hash == before
+    stuck = position(["3", "46", "789"], 1, last="K")
+    assert stuck.legal_actions() == [Action.pass_()]
+
+
+def test_the_warning_forces_the_highest_solo() -> None:
+    game = position(["3456", "5599K", "8"], 1)
+    solos = [a.move for a in game.legal_actions() if a.move is not None and a.move.kind == MoveKind.SOLO]
+    assert solos == [solo("K")]
+    with pytest.raises(IllegalActionError, match="single_card_warning"):
+        game.play(solo("5"))
+    game.play(Move("55", MoveKind.PAIR, rules=RUN_FAST))  # other combinations stay free
+
+
+def test_bomb_pays_and_closed_seats_pay_double() -> None:
+    game = position(["33334", "56", "789"], 0)
+    game.play(Move("3333", MoveKind.BOMB, rules=RUN_FAST))
+    game.pass_()
+    game.pass_()
+    game.play(solo("4"))
+    result = game.result
+    assert result is not None and result.winner == 0 and result.landlord == -1
+    assert result.payouts == (2 * 2 + 3 * 2 + 20, -2 * 2 - 10, -3 * 2 - 10)
+    assert pickle.loads(pickle.dumps(result)) == result
+
+
+def test_one_card_left_pays_nothing() -> None:
+    game = position(["3K", "4Q", "789"], 0)
+    for text in ("3", "4", "9", "K"):
+        game.play(solo(text))
+    assert game.result is not None and game.result.payouts == (2, 0, -2)
+
+
+def test_older_settlement_pickles_load() -> None:
+    game = Game(seed=3)
+    play_randomly(game, random.Random(3))
+    result = game.result
+    assert result is not None
+    state = result.__getstate__()
+    assert pickle.loads(pickle.dumps(result)) == result and len(state) == 14
+    restored = Settlement.__new__(Settlement)
+    restored.__setstate__(state[:12])  # the fields before run_fast
+    assert restored == result and restored.winner is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds)
+def test_first_lead_contains_a_three_or_the_lowest_card(seed: int) -> None:
+    game = Game(seed=seed, rules=RUN_FAST, first_bidder=None)
+    assert game.landlord is None and game.phase == "playing" and len(game.kitty) == 3
+    assert all(len(game.hand(seat)) == 15 for seat in range(3))
+    rank = game.lead_rank
+    assert rank is not None and game.to_move is not None
+    assert rank == 0  # three cards set aside leave a 3 dealt
+    assert game.hand(game.to_move).count(rank) > 0
+    assert all(a.move.cards.count(rank) > 0 for a in game.legal_actions() if a.move is not None)
+    assert Game(seed=seed, rules=RUN_FAST, first_bidder=None).to_move == game.to_move
+
+
+def test_none_first_bidder_only_without_a_landlord() -> None:
+    with pytest.raises(ValueError, match="first_bidder is None"):
+        Game(seed=1, first_bidder=None)
+    with pytest.raises(ValueError, match="landlord is None"):
+        Game.from_position(["3", "4", "5"], landlord=None, to_move=0)
+    free = Game(seed=1, rules=RUN_FAST, first_bidder=2)
+    assert free.to_move == 2 and free.lead_rank is None
+
+
+# ------------------------------------------------------------- random games, records
+@settings(max_examples=30, deadline=None)
+@given(seed=seeds)
+def test_random_games_records_round_trip(seed: int) -> None:
+    game = Game(seed=seed, rules=RUN_FAST, first_bidder=None)
+    hashes = [game.hash]
+    play_randomly(game, random.Random(seed), each=lambda g: hashes.append(g.hash))
+    result = game.result
+    assert result is not None and sum(result.payouts) == 0 and result.winner == game.winner
+    record = json.loads(json.dumps(game.to_record()))
+    assert record["first_bidder"] is None
+    replay = Game.from_record(record)
+    assert replay.hash == game.hash and replay.history == game.history and replay.result == result
+    while game.history:
+        game.undo()
+        hashes.pop()
+        assert game.hash == hashes[-1]
+
+
+def test_match_winner_leads_the_next_hand() -> None:
+    match = dz.Match(seed=11, rules=RUN_FAST)
+    winners: list[int] = []
+    for _ in range(4):
+        game = match.new_hand()
+        if winners:
+            assert game.to_move == winners[-1] and game.lead_rank is None
+        else:
+            assert game.lead_rank is not None
+        play_randomly(game, random.Random(len(winners)))
+        settlement = match.finish(game)
+        assert settlement.winner is not None
+        winners.append(settlement.winner)
+    assert sum(match.scores) == 0 and match.hands_played == 4
+
+
+# ------------------------------------------------------------- bots, self-play, evaluation
+@pytest.mark.parametrize("policy", ["random", "fast_heuristic", "heuristic"])
+def test_builtin_bots_play_legally(policy: str) -> None:
+    result = dz.selfplay(60, policy=policy, seed=3, threads=2, rules=RUN_FAST, record=True)
+    assert not result.payouts.sum(axis=1).any() and (result.landlord == -1).all()
+    for i in range(len(result)):
+        game = replay_selfplay_game(result, 3, i, RUN_FAST)  # every recorded action legal again
+        assert game.result is not None and game.result.winner == result.winner[i]
+        assert tuple(result.payouts[i]) == game.result.payouts
+
+
+def test_search_bots_play_legally() -> None:
+    result = dz.selfplay(2, policy="ismcts", seed=1, threads=1, rules=RUN_FAST)
+    assert (result.winner >= 0).all()
+    bot = DeterminizedBot(worlds=2, seed=1)  # the solver refuses these rules: playouts value every action
+    game = Game(seed=5, rules=RUN_FAST, first_bidder=None)
+    while game.phase != "over":
+        game.step(bot.act(game))
+    with pytest.raises(NetworkError, match="each_for_self"):
+        dz.selfplay(1, policy="neural", rules=RUN_FAST)
+
+
+def test_evaluation_counts_first_out_by_seats() -> None:
+    ev = dz.evaluate("heuristic", "heuristic", deals=20, rules=RUN_FAST, seed=2, threads=2)
+    assert list(ev.by_role) == ["one seat", "two seats"] and ev.void == 0
+    assert ev.wp == pytest.approx(0.5) and ev.adp == 0  # a policy against itself: even
+    won = ev.columns["a_won"]
+    assert set(won.tolist()) <= {0, 1}
+    one = ~ev.columns["swapped"]
+    assert ev.by_role["one seat"].wp == pytest.approx(won[one].mean())
+
+
+# ------------------------------------------------------------ action ids, features, worlds
+def test_every_move_of_a_hand_has_an_action_id() -> None:
+    space = dz.ActionSpace(RUN_FAST)
+    assert space.num_moves == 207343  # the short trios and airplanes of last cards included
+    for seed in range(30):
+        game = Game(seed=seed, rules=RUN_FAST, first_bidder=None)
+        rng = random.Random(seed)
+        while game.phase != "over":
+            legal = game.legal_actions()
+            ids = [space.id(a) for a in legal]
+            assert min(ids) >= 0 and len(set(ids)) == len(ids)
+            game.step(rng.choice(legal))
+    for text in ("3334", "AAA", "33344456"):
+        hand = position([text, "5", "6"], 0)
+        assert all(space.id(a) >= 0 for a in hand.legal_actions())
+
+
+def test_douzero_features_are_refused_by_name() -> None:
+    game = Game(seed=1, rules=RUN_FAST, first_bidder=None)
+    with pytest.raises(ValueError, match="each_for_self"):
+        dz.encode.douzero(game)
+    with pytest.raises(ValueError, match="each_for_self"):
+        VectorEnv(2, rules=RUN_FAST, features="douzero")
+    with pytest.raises(ValueError, match="each_for_self"):  # no landlord to learn for
+        VectorEnv(2, rules=RUN_FAST, learners="landlord")
+    assert dz.encode.observation(game).shape == (1384,)
+
+
+def test_sampled_worlds_keep_the_seat_s_knowledge() -> None:
+    game = Game(seed=4, rules=RUN_FAST, first_bidder=None)
+    play_randomly(game, random.Random(4), steps=12)
+    seat = game.to_move
+    assert seat is not None
+    for world in dz.sample_worlds(game, seat, 6, seed=1):
+        assert world.infoset_key(seat) == game.infoset_key(seat)
+        assert world.hand(seat) == game.hand(seat) and world.history == game.history
+
+
+def test_vector_env_plays_run_fast() -> None:
+    env = VectorEnv(4, rules=RUN_FAST, learners="all", opponents="random", seed=2, mask=True)
+    batch = env.reset()
+    assert batch.observation.shape == (4, 1384)
+    assert batch.mask is not None and batch.mask.shape[1] == 1 + 207343 and batch.mask.any(axis=1).all()
+    for _ in range(60):  # the first legal action of each decision: the tables play on
+        batch = env.step(np.zeros(len(batch.observation), np.int64))
+        assert batch.mask is not None and batch.mask.any(axis=1).all()
+
+
+# ------------------------------------------------------- the table: CLI, terminal, pictures
+def test_command_line_plays_run_fast() -> None:
+    out = io.StringIO()
+    assert dz.cli.main(["play", "--rules", "run_fast", "--auto", "--seed", "3"], out=out) == 0
+    text = out.getvalue()
+    assert "(for itself)" in text and "went out first" in text and "landlord" not in text
+
+
+def test_pictures_name_seats_without_a_landlord() -> None:
+    game = Game(seed=2, rules=RUN_FAST, first_bidder=None)
+    assert {dz.render.role(game, seat) for seat in range(3)} == {"for itself"}
+    play_randomly(game, random.Random(2))
+    picture = dz.render.svg(game)
+    assert f"seat {game.winner} wins" in picture and "landlord" not in picture
