@@ -306,6 +306,7 @@ class Search {
     }
     for (const Move& m : moves_) list.push_back({m, score(n, m)});
     if (!last && sure_lead(n, list)) return list;
+    if (last && sure_follow(n, list)) return list;
     if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0});
     std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     return list;
@@ -328,6 +329,31 @@ class Search {
     if (first < 0 || first >= static_cast<int>(sure_.size())) return false;
     list.assign(1, {sure_[static_cast<std::size_t>(first)], kGoesOut});
     return true;
+  }
+
+  // Whether the follower at `n` wins by a move no opponent can beat (the opponents pass,
+  // a partner may, and the lead comes back) that leaves a hand splitting as sure_lead's
+  // does: unbeatable leads, then its last combination. If so `list` (the scored follows)
+  // becomes that move, with score kGoesOut. A proving follower must do it all within its
+  // budget, the follow included.
+  bool sure_follow(const Node& n, std::vector<Candidate>& list) {
+    if (!n.wild.none()) return false;
+    const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)];
+    const int plays = proves(n, n.to_move) ? n.budget - 1 : kMaxTurns;
+    for (const Candidate& c : list) {
+      if (c.score < kKeepsLead) continue;
+      const Mask rest = hand - spent(c.move);
+      generate(n, rest, nullptr, rules_, leads_);
+      sure_.clear();
+      for (const Move& m : leads_) {
+        if (!beatable(n, m)) sure_.push_back(m);
+      }
+      sure_steps_ = kSureBudget;
+      if (sure_win(rest, 0, plays) < 0) continue;
+      list.assign(1, {c.move, kGoesOut});
+      return true;
+    }
+    return false;
   }
 
   // Whether `hand` splits into moves of sure_[from..] (none of which an opponent can
@@ -576,7 +602,7 @@ class Search {
   std::deque<std::vector<Candidate>> plies_;  // one list per ply; a deque keeps them in place as it grows
   std::deque<std::vector<Node>> kids_;        // df-pn: the children of the node at each ply
   std::deque<std::vector<std::uint64_t>> kid_keys_;  // and their keys
-  std::vector<Move> moves_, follows_, sure_, readings_;
+  std::vector<Move> moves_, follows_, leads_, sure_, readings_;
   bool prover_landlord_ = false;
   int sure_steps_ = 0;  // left to the current sure_win search
 };
