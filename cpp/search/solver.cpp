@@ -305,6 +305,7 @@ class Search {
       }
     }
     for (const Move& m : moves_) list.push_back({m, score(n, m)});
+    if (feeds_partner(n, list)) return list;
     if (!last && sure_lead(n, list)) return list;
     if (last && sure_follow(n, list)) return list;
     if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0});
@@ -328,6 +329,41 @@ class Search {
     const int first = sure_win(n.hands[static_cast<std::size_t>(n.to_move)], 0, plays);
     if (first < 0 || first >= static_cast<int>(sure_.size())) return false;
     list.assign(1, {sure_[static_cast<std::size_t>(first)], kGoesOut});
+    return true;
+  }
+
+  // Whether the player to move at `n` wins by a move after which the next partner in
+  // play, its hand one combination, goes out: the opponents seated before it cannot beat
+  // the move (they pass) and the partner's hand can. If so `list` (the scored moves)
+  // becomes that move, with score kGoesOut. A proving side spends two plays on it.
+  // (Not with wild cards, where turns() does not tell one combination.)
+  bool feeds_partner(const Node& n, std::vector<Candidate>& list) {
+    if (!n.wild.none() || (proves(n, n.to_move) && n.budget < 2)) return false;
+    int partner = -1;
+    for (int k = 1; k < n.seats && partner < 0; ++k) {
+      const int s = (n.to_move + k) % n.seats;
+      if (same_side(n, s, n.to_move)) partner = s;
+    }
+    if (partner < 0) return false;
+    const Mask partner_hand = n.hands[static_cast<std::size_t>(partner)];
+    if (turns(partner_hand) != 1) return false;
+    for (const Candidate& c : list) {
+      if (!let_through(n, c.move, partner)) continue;
+      generate(n, partner_hand, &c.move, rules_, follows_);
+      if (std::any_of(follows_.begin(), follows_.end(), [&](const Move& f) { return spent(f) == partner_hand; })) {
+        list.assign(1, {c.move, kGoesOut});
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Whether no opponent seated after the player to move at `n` and before `seat` can beat `m`.
+  bool let_through(const Node& n, const Move& m, int seat) {
+    for (int s = (n.to_move + 1) % n.seats; s != seat; s = (s + 1) % n.seats) {
+      generate(n, n.hands[static_cast<std::size_t>(s)], &m, rules_, follows_);
+      if (!follows_.empty()) return false;
+    }
     return true;
   }
 
@@ -547,7 +583,7 @@ class Search {
         if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = here;
         return;
       }
-      const std::uint32_t child_phi = std::min(th_phi, second == kInfinite ? kInfinite : sum(second, second / 4 + 1));
+      const std::uint32_t child_phi = std::min(th_phi, second == kInfinite ? kInfinite : sum(second, second / 2 + 1));
       const std::uint32_t child_delta = th_delta - here.delta + pick_delta;
       const bool same = same_side(n, n.to_move, kids[pick].to_move);
       prove(kids[pick], keys[pick], same ? child_phi : child_delta, same ? child_delta : child_phi, ply + 1, nullptr);
