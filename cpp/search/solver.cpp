@@ -519,7 +519,10 @@ class Search {
 
   // The proof and disproof numbers of `n` (key `key`) for its side to move: exact when
   // either table has settled it, else what the proof table holds, else a first estimate,
-  // the fewest plays the side needs to go out against the fewest its opponents need.
+  // the square of the fewest plays the side needs to go out against the square of the
+  // fewest its opponents need (squares: a side one play further from out is much
+  // harder to prove a win for; they settled one more hard position than the plain
+  // counts, and cubes one fewer).
   Proof proof_of(const Node& n, std::uint64_t key) {
     if (const Bounds* const b = table_.find(key)) {
       const int side = side_of(n, n.to_move);
@@ -532,7 +535,7 @@ class Search {
       int& least = same_side(n, i, n.to_move) ? mine : theirs;
       least = std::min(least, turns(n.hands[static_cast<std::size_t>(i)]));
     }
-    return {static_cast<std::uint32_t>(mine), static_cast<std::uint32_t>(theirs)};
+    return {static_cast<std::uint32_t>(mine * mine), static_cast<std::uint32_t>(theirs * theirs)};
   }
 
   // Depth-first proof-number search (df-pn: Nagai 2002, with the 1 + epsilon trick of
