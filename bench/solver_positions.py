@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     games = (played if args.generator == "play" else dealt)(args.positions, args.cards, args.seed)
     indices = [int(i) for i in args.only.split(",")] if args.only else list(range(len(games)))
     time_limit = args.time_limit or None
+    shown_limit = f"{args.time_limit:g}" if time_limit else "None"
     load_before = os.getloadavg()[0]
     started = time.perf_counter()
     seconds, cpu, nodes, unsolved, wins, in_play = [], [], [], 0, 0, []
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{statistics.median(in_play):.0f} cards in play at the median ({min(in_play)}-{max(in_play)}). "
         "The side to move wins "
         f"{wins} of them.",
-        f"- `doudizhu.solve(game, time_limit={time_limit}, node_limit={args.node_limit}, "
+        f"- `doudizhu.solve(game, time_limit={shown_limit}, node_limit={args.node_limit}, "
         f"tt_megabytes={args.tt_megabytes})`, one after "
         "another in one process; time = `SolveResult.seconds` (the limit for an unsolved one); CPU = the "
         "process's CPU time for the call (for an unsolved one, what it spent until the limit).",
