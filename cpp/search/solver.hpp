@@ -25,8 +25,9 @@
 //   - a portfolio for that unbounded search: alpha-beta and depth-first proof-number
 //     search (df-pn, Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2007,
 //     epsilon 1/2; a new node's proof and disproof numbers are the squares of the
-//     fewest plays its side and the other side need to go out) take turns, each for a
-//     slice of nodes that doubles every round (from 64), until one settles the root;
+//     fewest plays its side and the other side need to go out) take turns, alpha-beta
+//     for a slice of nodes that doubles every round (from 64), df-pn for twice as many,
+//     until one settles the root;
 //     each settles positions the other takes far longer on, and both write what they
 //     settle to the table the other reads;
 //   - move ordering: moves no opponent can beat (they keep the lead), then those that
