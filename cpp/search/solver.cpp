@@ -305,7 +305,9 @@ class Search {
       }
     }
     for (const Move& m : moves_) list.push_back({m, score(n, m)});
+    if (feeds_partner(n, list)) return list;
     if (!last && sure_lead(n, list)) return list;
+    if (last && sure_follow(n, list)) return list;
     if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0});
     std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     return list;
@@ -328,6 +330,66 @@ class Search {
     if (first < 0 || first >= static_cast<int>(sure_.size())) return false;
     list.assign(1, {sure_[static_cast<std::size_t>(first)], kGoesOut});
     return true;
+  }
+
+  // Whether the player to move at `n` wins by a move after which the next partner in
+  // play, its hand one combination, goes out: the opponents seated before it cannot beat
+  // the move (they pass) and the partner's hand can. If so `list` (the scored moves)
+  // becomes that move, with score kGoesOut. A proving side spends two plays on it.
+  // (Not with wild cards, where turns() does not tell one combination.)
+  bool feeds_partner(const Node& n, std::vector<Candidate>& list) {
+    if (!n.wild.none() || (proves(n, n.to_move) && n.budget < 2)) return false;
+    int partner = -1;
+    for (int k = 1; k < n.seats && partner < 0; ++k) {
+      const int s = (n.to_move + k) % n.seats;
+      if (same_side(n, s, n.to_move)) partner = s;
+    }
+    if (partner < 0) return false;
+    const Mask partner_hand = n.hands[static_cast<std::size_t>(partner)];
+    if (turns(partner_hand) != 1) return false;
+    for (const Candidate& c : list) {
+      if (!let_through(n, c.move, partner)) continue;
+      generate(n, partner_hand, &c.move, rules_, follows_);
+      if (std::any_of(follows_.begin(), follows_.end(), [&](const Move& f) { return spent(f) == partner_hand; })) {
+        list.assign(1, {c.move, kGoesOut});
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Whether no opponent seated after the player to move at `n` and before `seat` can beat `m`.
+  bool let_through(const Node& n, const Move& m, int seat) {
+    for (int s = (n.to_move + 1) % n.seats; s != seat; s = (s + 1) % n.seats) {
+      generate(n, n.hands[static_cast<std::size_t>(s)], &m, rules_, follows_);
+      if (!follows_.empty()) return false;
+    }
+    return true;
+  }
+
+  // Whether the follower at `n` wins by a move no opponent can beat (the opponents pass,
+  // a partner may, and the lead comes back) that leaves a hand splitting as sure_lead's
+  // does: unbeatable leads, then its last combination. If so `list` (the scored follows)
+  // becomes that move, with score kGoesOut. A proving follower must do it all within its
+  // budget, the follow included.
+  bool sure_follow(const Node& n, std::vector<Candidate>& list) {
+    if (!n.wild.none()) return false;
+    const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)];
+    const int plays = proves(n, n.to_move) ? n.budget - 1 : kMaxTurns;
+    for (const Candidate& c : list) {
+      if (c.score < kKeepsLead) continue;
+      const Mask rest = hand - spent(c.move);
+      generate(n, rest, nullptr, rules_, leads_);
+      sure_.clear();
+      for (const Move& m : leads_) {
+        if (!beatable(n, m)) sure_.push_back(m);
+      }
+      sure_steps_ = kSureBudget;
+      if (sure_win(rest, 0, plays) < 0) continue;
+      list.assign(1, {c.move, kGoesOut});
+      return true;
+    }
+    return false;
   }
 
   // Whether `hand` splits into moves of sure_[from..] (none of which an opponent can
@@ -438,7 +500,7 @@ class Search {
         return won;
       }
       sliced_ = false;
-      slice_end_ = nodes_ + slice;
+      slice_end_ = nodes_ + kProofShare * slice;
       prove(n, key, kInfinite, kInfinite, 0, best);
       if (aborted_) return false;
       sliced_ = false;
@@ -457,7 +519,10 @@ class Search {
 
   // The proof and disproof numbers of `n` (key `key`) for its side to move: exact when
   // either table has settled it, else what the proof table holds, else a first estimate,
-  // the fewest plays the side needs to go out against the fewest its opponents need.
+  // the square of the fewest plays the side needs to go out against the square of the
+  // fewest its opponents need (squares: a side one play further from out is much
+  // harder to prove a win for; they settled one more hard position than the plain
+  // counts, and cubes one fewer).
   Proof proof_of(const Node& n, std::uint64_t key) {
     if (const Bounds* const b = table_.find(key)) {
       const int side = side_of(n, n.to_move);
@@ -470,7 +535,7 @@ class Search {
       int& least = same_side(n, i, n.to_move) ? mine : theirs;
       least = std::min(least, turns(n.hands[static_cast<std::size_t>(i)]));
     }
-    return {static_cast<std::uint32_t>(mine), static_cast<std::uint32_t>(theirs)};
+    return {static_cast<std::uint32_t>(mine * mine), static_cast<std::uint32_t>(theirs * theirs)};
   }
 
   // Depth-first proof-number search (df-pn: Nagai 2002, with the 1 + epsilon trick of
@@ -521,7 +586,7 @@ class Search {
         if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = here;
         return;
       }
-      const std::uint32_t child_phi = std::min(th_phi, second == kInfinite ? kInfinite : sum(second, second / 4 + 1));
+      const std::uint32_t child_phi = std::min(th_phi, second == kInfinite ? kInfinite : sum(second, second / 2 + 1));
       const std::uint32_t child_delta = th_delta - here.delta + pick_delta;
       const bool same = same_side(n, n.to_move, kids[pick].to_move);
       prove(kids[pick], keys[pick], same ? child_phi : child_delta, same ? child_delta : child_phi, ply + 1, nullptr);
@@ -558,8 +623,15 @@ class Search {
   static constexpr int kPartnerPass = 1 << 20;
   static constexpr int kGoesOut = 1 << 24;
   static constexpr int kSureBudget = 64;  // steps of one sure_win search
-  static constexpr int kDeepening = 1;    // bounded searches past the least bound, per side
+  // Bounded searches past the least bound, per side. 0: on the 100 dealt positions of
+  // bench/RESULTS.md, 1 settles easy ones in half the nodes (median 98k against 202k)
+  // but costs the hard ones more (21 unsolved at 3M nodes against 19; 2 and 3 worse).
+  static constexpr int kDeepening = 0;
   static constexpr std::int64_t kFirstSlice = 64;  // nodes of the first alpha-beta and df-pn turns
+  // df-pn's turn, in alpha-beta's: on the 36 hardest dealt positions, 2 left 12 of them
+  // unsolved at 6M nodes, 1 and 4 left 13, 3 left 10 but took 17% more nodes from play
+  // (p95) and one more position past 3M nodes.
+  static constexpr std::int64_t kProofShare = 2;
   static constexpr std::uint32_t kInfinite = 1u << 30;  // a proof or disproof number: settled the other way
 
   const Rules& rules_;
@@ -576,7 +648,7 @@ class Search {
   std::deque<std::vector<Candidate>> plies_;  // one list per ply; a deque keeps them in place as it grows
   std::deque<std::vector<Node>> kids_;        // df-pn: the children of the node at each ply
   std::deque<std::vector<std::uint64_t>> kid_keys_;  // and their keys
-  std::vector<Move> moves_, follows_, sure_, readings_;
+  std::vector<Move> moves_, follows_, leads_, sure_, readings_;
   bool prover_landlord_ = false;
   int sure_steps_ = 0;  // left to the current sure_win search
 };

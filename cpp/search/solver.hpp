@@ -7,23 +7,29 @@
 // is win or loss for the side to move; the search is alpha-beta on that two-valued
 // game (a win is a move after which the other side loses, or the same side wins when a
 // partner moves next), with
-//   - immediate wins: a move that empties the hand ends the search of the node, and so
-//     does a lead from a hand that splits into moves no opponent can beat and one more
-//     combination (the sure moves first, then out);
-//   - iterative deepening on plays (without wild cards): first each side tries to win
-//     within b plays of its own, for b the fewest plays a side needs to go out (the
+//   - immediate wins (the move is tried alone, and settles the node): a move that
+//     empties the hand; a lead from a hand that splits into moves no opponent can beat
+//     and one more combination (the sure moves first, then out); a follow no opponent
+//     can beat that leaves such a hand (the opponents pass, the lead comes back); a move
+//     the opponents seated before the next partner cannot beat and that partner's whole
+//     hand, one combination, can (it goes out). A bounded search (below) asks them to
+//     fit the proving side's budget of plays;
+//   - a search for short wins first (without wild cards): each side tries to win within
+//     b plays of its own, for b the fewest plays either side needs to go out (the
 //     fewest combinations a hand splits into, a lower bound that prunes a side's lines
-//     once it exceeds what is left) and b + 1; a bounded search only ever prunes the
-//     proving side's moves, so a win it finds is a win. Many positions have such a short
-//     win and are proved by it alone; the rest go on to the unbounded search, which
-//     reuses what the bounded ones stored;
+//     once it exceeds what is left); a bounded search only ever prunes the proving
+//     side's moves, so a win it finds is a win. Many positions have such a short win and
+//     are proved by it alone; the rest go on to the unbounded search, which reuses what
+//     the bounded ones stored (b + 1 as well halves the nodes of easy positions but
+//     costs the hard ones more);
 //   - a portfolio for that unbounded search: alpha-beta and depth-first proof-number
-//     search (df-pn, Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2007;
-//     a new node's proof and disproof numbers are the fewest plays its side and the
-//     other side need to go out) take turns, each for a slice of nodes that doubles
-//     every round (from 64), until one settles the root; each settles positions the
-//     other takes far longer on, and both write what they settle to the table the
-//     other reads;
+//     search (df-pn, Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2007,
+//     epsilon 1/2; a new node's proof and disproof numbers are the squares of the
+//     fewest plays its side and the other side need to go out) take turns, alpha-beta
+//     for a slice of nodes that doubles every round (from 64), df-pn for twice as many,
+//     until one settles the root;
+//     each settles positions the other takes far longer on, and both write what they
+//     settle to the table the other reads;
 //   - move ordering: moves no opponent can beat (they keep the lead), then those that
 //     leave the hand the fewest plays from going out (memoized per hand), then the ones
 //     that shed the most cards; a pass last, or first when it lets a partner's play stand;

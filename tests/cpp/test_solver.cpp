@@ -256,6 +256,35 @@ TEST(solver_beats_the_partner_when_passing_loses) {
   CHECK(each.moves[1].outcome == Outcome::Win);
 }
 
+TEST(solver_a_follow_keeps_the_lead_only_if_unbeatable) {
+  // The landlord (seat 0) follows the opponent's 9 holding K 4 4; the opponent holds A 3.
+  // The K would leave one combination (the pair), but the A beats it and the 3 goes out;
+  // passing lets the opponent lead the A, then the 3. Lost either way.
+  Game g = Game::from_position({cards("K44"), cards("A3")}, 0, 0, move("9", MoveKind::Solo), 1, Rules{});
+  CHECK(solve(g.state(), Rules{}, SolveOptions{}).outcome == Outcome::Loss);
+  CHECK(!mover_wins(g));
+  // Without the A, the K keeps the lead and the pair goes out.
+  Game h = Game::from_position({cards("K44"), cards("Q3")}, 0, 0, move("9", MoveKind::Solo), 1, Rules{});
+  const SolveResult won = solve(h.state(), Rules{}, SolveOptions{});
+  CHECK(won.outcome == Outcome::Win);
+  CHECK(won.move == Action::play(move("K", MoveKind::Solo)));
+}
+
+TEST(solver_feeds_the_partner_only_past_passing_opponents) {
+  // Seat 2 (peasant) leads holding 3 and 6; play goes 2 -> 0 (the landlord, holding 7
+  // and K) -> 1 (the partner, holding a 5). The 5 would go out over the 3, but the
+  // landlord beats the 3 first (with the K, then leads the 7 and goes out). Lost.
+  Game g = Game::from_position({cards("7K"), cards("5"), cards("36")}, 0, 2, Move{}, -1, Rules{});
+  CHECK(solve(g.state(), Rules{}, SolveOptions{}).outcome == Outcome::Loss);
+  CHECK(!mover_wins(g));
+  // Pairs: the landlord's two singles beat no pair, so the pair of 3s lets the partner's
+  // pair of 5s go out.
+  Game h = Game::from_position({cards("QK"), cards("55"), cards("3369")}, 0, 2, Move{}, -1, Rules{});
+  const SolveResult won = solve(h.state(), Rules{}, SolveOptions{});
+  CHECK(won.outcome == Outcome::Win);
+  CHECK(mover_wins(h));
+}
+
 TEST(solver_limits_give_unknown) {
   const Game g = Game::from_position({cards("366789TJJJKKA2B"), cards("3344499TQKAA22R")}, 0, 0, Move{}, -1, Rules{});
   const SolveResult by_nodes = solve(g.state(), Rules{}, SolveOptions{50, 0, 1 << 16});
