@@ -81,11 +81,11 @@ struct MovesResult {
   double seconds = 0;
 };
 
-// Both take a state in the play phase (throw std::invalid_argument otherwise).
 // Why the solver cannot play positions under `rules` (Run Fast's rules: each_for_self,
 // must_beat, single_card_warning), or empty; solve and solve_moves throw it.
 std::string solver_rules_error(const Rules& rules);
 
+// Both take a state in the play phase (throw std::invalid_argument otherwise).
 SolveResult solve(const State& s, const Rules& rules, const SolveOptions& options);
 MovesResult solve_moves(const State& s, const Rules& rules, const SolveOptions& options);
 
