@@ -405,6 +405,8 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                              "The landlord's partner (four_partner), or None: the landlord played alone.")
       .def("__repr__", [](const Settlement& s) {
             std::string payouts = py::str(payouts_tuple(s));
+            // Without a landlord the first out is the result; stake and multiplier stay 1.
+            if (s.winner >= 0) return "Settlement(winner=" + std::to_string(s.winner) + ", payouts=" + payouts + ")";
             return "Settlement(landlord_won=" + std::string(s.landlord_won ? "True" : "False") + ", base=" + std::to_string(s.base) +
                    ", multiplier=" + std::to_string(s.multiplier) + ", payouts=" + payouts + ")";
           })
