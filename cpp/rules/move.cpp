@@ -77,6 +77,7 @@ bool reads_as_kind(Mask cards, int key, int length, const Rules& rules) {
     const int wanted = length * s.kickers_per_unit;
     if constexpr (has_free_kickers(K)) {
       // Any cards; fewer than the full count only for a trio kind (a move of last cards).
+      if (is_bomb_cards(cards, rules)) return false;
       return total(kickers) == wanted || (K != MoveKind::FourThree && total(kickers) < wanted);
     } else if constexpr (s.kicker_size == 0) {
       return kickers == 0;

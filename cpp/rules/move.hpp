@@ -174,6 +174,17 @@ constexpr bool is_ace_trio_bomb(const Move& m) { return m.kind == MoveKind::Bomb
 // Whether a kind's kickers are cards of any ranks (Run Fast's kinds).
 constexpr bool has_free_kickers(MoveKind kind) { return kind >= MoveKind::TrioTwo; }
 
+// Whether `cards` alone are a bomb under `rules`: four or more cards of one rank 3..2, or
+// the three aces (ace_trio_bomb). Such cards read only as the bomb, never as a trio whose
+// kickers are of its own rank (Run Fast's kinds): the bomb beats whatever that trio
+// would, and pays as a bomb, so the second reading would only list one play twice.
+constexpr bool is_bomb_cards(Mask cards, const Rules& rules) {
+  const RankSet ranks = ranks_with_at_least(cards, 1);
+  if (ranks == 0 || (ranks & (ranks - 1)) != 0 || (ranks & kJokers) != 0) return false;
+  const int n = total(cards);
+  return n >= 4 || (rules.ace_trio_bomb && ranks == (RankSet{1} << kAce) && n == 3);
+}
+
 // A trio or airplane of trio_takes_two with fewer kickers than two a trio: legal only as
 // the player's last cards (the generator lists it only when it empties the hand).
 constexpr bool is_short(const Move& m) {

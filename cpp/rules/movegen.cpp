@@ -208,10 +208,12 @@ class Generator {
       const Mask rest = hand_ - body;
       const int wanted = length * shape.kickers_per_unit;
       if (total(rest) < wanted) {
-        if (K != MoveKind::FourThree) emit(hand_, K, low, length);
+        if (K != MoveKind::FourThree && !is_bomb_cards(hand_, rules_)) emit(hand_, K, low, length);
         return;
       }
-      const auto add = [&](Mask kickers) { emit(body + kickers, K, low, length); };
+      const auto add = [&](Mask kickers) {
+        if (!is_bomb_cards(body + kickers, rules_)) emit(body + kickers, K, low, length);
+      };
       for_each_multiset(rest, wanted, 0, add);
     });
   }

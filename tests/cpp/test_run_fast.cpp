@@ -118,6 +118,17 @@ TEST(run_fast_combinations) {
   // A short trio is listed only with the last cards.
   CHECK_EQ(static_cast<int>(legal_moves(cards("3334"), nullptr, r).size()), 4);  // 3, 4, 33, 3334
   for (const Move& m : legal_moves(cards("33345"), nullptr, r)) CHECK(!is_short(m));
+  // Cards that are a bomb read only as the bomb, not also as a trio with kickers of its
+  // own rank: the three aces and a four as the last cards are one play each.
+  for (const char* bomb : {"AAA", "3333"}) {
+    const std::vector<Move> readings = classify(cards(bomb), r);
+    CHECK_EQ(static_cast<int>(readings.size()), 1);
+    CHECK(readings.front().kind == MoveKind::Bomb);
+    int listed = 0;
+    for (const Move& m : legal_moves(cards(bomb), nullptr, r)) listed += m.cards == cards(bomb);
+    CHECK_EQ(listed, 1);
+  }
+  CHECK(!reads_as(cards("3333"), MoveKind::TrioTwo, 0, 1, r));
 }
 
 // Brute force: every sub-multiset of a small hand classified, against the generator, for
