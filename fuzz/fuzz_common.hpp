@@ -120,8 +120,8 @@ inline Rules rules_from(Input& in) {
   const std::uint8_t e = in.byte();
   r.must_beat = e & 1;
   r.single_card_warning = e & 2;
-  r.trio_takes_two = (e & 4) && !r.wild;
-  r.four_with_three = (e & 8) && !r.wild;
+  r.trio_takes_two = (e & 4) && !r.wild && r.decks == 1;
+  r.four_with_three = (e & 8) && !r.wild && r.decks == 1;
   r.shortest_pair_chain = e & 16 ? 2 : 3;
   r.deck_48 = (e & 32) && r.players == 3 && !r.wild;
   r.ace_trio_bomb = r.deck_48 && (e & 64);

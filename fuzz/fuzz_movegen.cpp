@@ -110,9 +110,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Mask hand = in.u64();
   if (!(mode & 1)) hand = legal_hand(hand, r);
   // Big hands make long move lists: keep most inputs to a player's hand size, and all of
-  // them with wild cards, which multiply the moves (the whole deck has 1.9 million leads
-  // with a wild rank: minutes of checks under the sanitizers).
-  if (!(mode & 2) || r.wild) hand = trim(hand, 20);
+  // them with wild cards or free kickers, which multiply the moves (the whole deck has 1.9
+  // million leads with a wild rank, and more airplanes with free kickers: minutes of
+  // checks under the sanitizers).
+  if (!(mode & 2) || r.wild || r.trio_takes_two || r.four_with_three) hand = trim(hand, 20);
 
   Move last_value{};
   const Move* last = nullptr;

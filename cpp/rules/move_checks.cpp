@@ -9,11 +9,11 @@ namespace ddz {
 namespace {
 
 // The widest rules of one deck and of two (every kicker rule relaxed, wild cards with one
-// deck), the same with Run Fast's kinds in place of the classic trio kinds (no wild
+// deck), one deck with Run Fast's kinds in place of the classic trio kinds (no wild
 // cards), and Run Fast's own deck (the bomb of three aces): a move under some rules is a
 // move under one of them.
-const std::array<Rules, 5>& loosest_rules() {
-  static const std::array<Rules, 5> rules = [] {
+const std::array<Rules, 4>& loosest_rules() {
+  static const std::array<Rules, 4> rules = [] {
     Rules one = *preset("douzero");
     one.pair_kickers_share_rank = true;
     one.shortest_pair_chain = 2;
@@ -25,9 +25,7 @@ const std::array<Rules, 5>& loosest_rules() {
     free_one.wild = 0;
     free_one.trio_takes_two = true;
     free_one.four_with_three = true;
-    Rules free_two = free_one;
-    free_two.decks = 2;
-    return std::array<Rules, 5>{one, two, free_one, free_two, *preset("run_fast")};
+    return std::array<Rules, 4>{one, two, free_one, *preset("run_fast")};
   }();
   return rules;
 }

@@ -14,8 +14,10 @@ std::string run_fast_error(const Rules& rules) {
   if (rules.each_for_self && (rules.bidding != Bidding::None || rules.partner)) {
     return "each_for_self needs bidding none and no partner: there is no landlord";
   }
-  if ((rules.trio_takes_two || rules.four_with_three) && rules.wild != 0) {
-    return "trio_takes_two and four_with_three are played without wild cards";
+  // Free kickers multiply the moves: a one-deck game's rule (two decks' 33-card hands would
+  // list millions of airplanes).
+  if ((rules.trio_takes_two || rules.four_with_three) && (rules.wild != 0 || rules.decks != 1)) {
+    return "trio_takes_two and four_with_three are played with one deck and without wild cards";
   }
   if (rules.shortest_pair_chain < 2 || rules.shortest_pair_chain > 3) return "shortest_pair_chain must be 2 or 3";
   if (rules.ace_trio_bomb && !rules.deck_48) return "ace_trio_bomb needs deck_48: three aces must be all the aces";

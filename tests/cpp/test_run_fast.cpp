@@ -88,6 +88,9 @@ TEST(run_fast_preset_and_fields) {
   wild_trio.wild = 1;
   wild_trio.trio_takes_two = true;
   CHECK(validate(wild_trio).find("trio_takes_two") == 0);
+  Rules two_decks_four = *preset("four_player");
+  two_decks_four.four_with_three = true;
+  CHECK(validate(two_decks_four).find("trio_takes_two and four_with_three") == 0);
   for (const char* name : {"deck_48", "each_for_self", "must_beat", "single_card_warning", "trio_takes_two", "four_with_three",
                            "shortest_pair_chain", "ace_trio_bomb", "bomb_pay"}) {
     CHECK(rules_field_named(name) != nullptr);
