@@ -40,7 +40,9 @@ def main() -> None:
         "",
         f"`python bench/preset_strength.py --deals {args.deals}` (seed 0; 95% intervals). The heuristic "
         "plans wild cards as wild and is tuned for four seats (against the heuristic before that: "
-        "[Heuristic for the variants](#heuristic-for-the-variants)).",
+        "[Heuristic for the variants](#heuristic-for-the-variants)). Seconds: the wall time of a row, which "
+        "moves with the machine's load; under `run_fast` the heuristic is `fast_heuristic` (its endgame "
+        "search is the exact solver, which plays a landlord's side only).",
         "",
         "| preset | bot | games | WP against random | ADP | seconds |",
         "|---|---|---:|---:|---:|---:|",
