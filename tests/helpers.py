@@ -5,6 +5,7 @@ which does not import doudizhu, so that bench/ can use them too.)"""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from typing import Callable
 
@@ -94,6 +95,17 @@ def play_randomly(game: Game, rng: random.Random, steps: int | None = None,
         if each is not None:
             each(game)
     return game
+
+
+def check_replay_and_undo(game: Game, hashes: list[int]) -> None:
+    """A finished game's record (through JSON) replays to the same game, and undo walks
+    back through ``hashes``: the hash before the first action, then after each."""
+    replay = Game.from_record(json.loads(json.dumps(game.to_record())))
+    assert replay.hash == game.hash and replay.history == game.history and replay.result == game.result
+    while game.history:
+        game.undo()
+        hashes.pop()
+        assert game.hash == hashes[-1]
 
 
 def random_game(seed: int, rules: Rules, steps: int, first_bidder: int = 0) -> Game:

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers import play_randomly, replay_selfplay_game, seeds
+from helpers import check_replay_and_undo, play_randomly, replay_selfplay_game, seeds
 from hypothesis import given, settings
 
 import doudizhu as dz
@@ -160,13 +160,7 @@ def test_random_games_are_zero_sum_undo_and_replay(seed: int) -> None:
         assert len(stakes) == 1
         stake = stakes.pop()
         assert abs(result.payouts[game.landlord]) == (stake if game.partner is not None else 3 * stake)
-    record = json.loads(json.dumps(game.to_record()))
-    replay = Game.from_record(record)
-    assert replay.hash == game.hash and replay.history == game.history and replay.result == result
-    while game.history:
-        game.undo()
-        hashes.pop()
-        assert game.hash == hashes[-1]
+    check_replay_and_undo(game, hashes)
 
 
 # ------------------------------------------------------------- self-play, evaluation
