@@ -8,7 +8,6 @@
 #include <limits>
 #include <new>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "rules/wild.hpp"
 
@@ -126,6 +125,13 @@ class Table {
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
+  // Starts loading `key`'s bucket into the cache: a probe of a large table is a cache
+  // miss, and the probes of a node's children overlap when they are all issued first.
+  void prefetch(std::uint64_t key) const {
+    const char* const b = reinterpret_cast<const char*>(&bucket(key));
+    for (std::size_t line = 0; line < sizeof(Bucket); line += 64) __builtin_prefetch(b + line);
+  }
+
   // The Info stored for `key`, or nullptr.
   const Info* find(std::uint64_t key) const {
     for (const Entry& e : bucket(key).entries) {
@@ -208,6 +214,50 @@ class Table {
   Bucket* buckets_ = nullptr;
   std::size_t mask_ = 0;
   std::size_t max_buckets_ = kMinBuckets;
+  std::size_t used_ = 0;
+};
+
+// The fewest plays of each hand met so far (Search::turns), by hand: open addressing on
+// the hand's hash, linear probing, an empty hand marking a free slot (it is never
+// stored). The search asks it for every move it scores; a std::unordered_map's
+// division and pointer chase cost about a tenth of a node.
+class PlaysMemo {
+ public:
+  // The plays stored for `hand`, or -1.
+  int find(Mask hand) const {
+    for (std::size_t i = index(hand);; i = (i + 1) & mask()) {
+      if (slots_[i].hand == hand) return slots_[i].plays;
+      if (slots_[i].hand == 0) return -1;
+    }
+  }
+
+  // Stores `plays` for `hand` (not stored yet, not empty); the slots double at half full.
+  void add(Mask hand, int plays) {
+    if (2 * (used_ + 1) > slots_.size()) {
+      std::vector<Slot> old(slots_.size() * 2);
+      old.swap(slots_);
+      for (const Slot& s : old) {
+        if (s.hand) insert(s);
+      }
+    }
+    insert({hand, plays});
+    ++used_;
+  }
+
+ private:
+  struct Slot {
+    Mask hand = 0;
+    int plays = 0;
+  };
+  std::size_t mask() const { return slots_.size() - 1; }
+  std::size_t index(Mask hand) const { return splitmix_finalize(hand) & mask(); }
+  void insert(const Slot& s) {
+    std::size_t i = index(s.hand);
+    while (slots_[i].hand) i = (i + 1) & mask();
+    slots_[i] = s;
+  }
+
+  std::vector<Slot> slots_ = std::vector<Slot>(1024);
   std::size_t used_ = 0;
 };
 
@@ -400,9 +450,7 @@ class Search {
   int sure_win(Mask hand, std::size_t from, int plays) {
     if (hand == 0) return static_cast<int>(sure_.size());
     if (--sure_steps_ < 0 || plays < 1) return -1;
-    readings_.clear();
-    classify(hand, rules_, readings_);
-    if (!readings_.empty()) return static_cast<int>(sure_.size());
+    if (turns(hand) == 1) return static_cast<int>(sure_.size());  // memoized, where classify() is not
     for (std::size_t i = from; i < sure_.size(); ++i) {
       if (contains(hand, sure_[i].cards) && sure_win(hand - sure_[i].cards, i + 1, plays - 1) >= 0) return static_cast<int>(i);
     }
@@ -433,7 +481,7 @@ class Search {
   // lowest rank left), memoized: hands in a search are few.
   int turns(Mask hand) {
     if (hand == 0) return 0;
-    if (const auto it = turns_.find(hand); it != turns_.end()) return it->second;
+    if (const int known = turns_.find(hand); known >= 0) return known;
     std::vector<Move> leads;
     append_legal_moves(hand, nullptr, rules_, kNoWild, leads);
     const Mask low = nibble(lowest_rank(ranks_with_at_least(hand, 1)));
@@ -441,7 +489,7 @@ class Search {
     for (const Move& m : leads) {
       if (m.cards & low) best = std::min(best, 1 + turns(hand - m.cards));
     }
-    turns_.emplace(hand, best);
+    turns_.add(hand, best);
     return best;
   }
 
@@ -565,6 +613,10 @@ class Search {
       Proof here{kInfinite, 0};
       std::uint32_t second = kInfinite, pick_delta = 0;
       std::size_t pick = 0;
+      for (const std::uint64_t k : keys) {
+        table_.prefetch(k);
+        proofs_.prefetch(k);
+      }
       for (std::size_t i = 0; i < kids.size(); ++i) {
         Proof c = proof_of(kids[i], keys[i]);
         if (!same_side(n, n.to_move, kids[i].to_move)) std::swap(c.phi, c.delta);
@@ -644,11 +696,11 @@ class Search {
   bool sliced_ = false;  // the current slice's nodes are spent
   static constexpr std::int64_t kNoSliceEnd = std::numeric_limits<std::int64_t>::max();
   std::int64_t slice_end_ = kNoSliceEnd;
-  std::unordered_map<Mask, int> turns_;
+  PlaysMemo turns_;
   std::deque<std::vector<Candidate>> plies_;  // one list per ply; a deque keeps them in place as it grows
   std::deque<std::vector<Node>> kids_;        // df-pn: the children of the node at each ply
   std::deque<std::vector<std::uint64_t>> kid_keys_;  // and their keys
-  std::vector<Move> moves_, follows_, leads_, sure_, readings_;
+  std::vector<Move> moves_, follows_, leads_, sure_;
   bool prover_landlord_ = false;
   int sure_steps_ = 0;  // left to the current sure_win search
 };
