@@ -11,6 +11,10 @@
 
 #include "rules/wild.hpp"
 
+#if __has_include(<sys/mman.h>)
+#include <sys/mman.h>
+#endif
+
 namespace ddz {
 
 namespace {
@@ -106,6 +110,17 @@ struct Proof {
   static constexpr bool kKeepsLatest = true;
 };
 
+// The size of a huge page (x86-64, and the common arm64 one).
+inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// Asks the kernel to back `bytes` bytes from `start` (huge-page aligned) with huge pages
+// where it has them (Linux's madvise); only a hint, ignored elsewhere.
+void advise_huge_pages([[maybe_unused]] void* start, [[maybe_unused]] std::size_t bytes) {
+#if defined(MADV_HUGEPAGE)
+  madvise(start, bytes, MADV_HUGEPAGE);
+#endif
+}
+
 // A transposition table of `Info` by position: buckets of four entries, each the
 // position's whole 64-bit key, its Info and the size class of the searches behind it
 // (one cache line a bucket for Bounds). A full bucket gives up the entry with the
@@ -165,13 +180,17 @@ class Table {
   Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
 
   // calloc hands large blocks over zeroed page by page as they are touched (aligned_alloc
-  // then memset would touch every page); one bucket more lets the buckets start on a
-  // 64-byte boundary.
+  // then memset would touch every page); `align` bytes more let the buckets start on a
+  // 64-byte boundary, or a huge page's for a table of one or more: probes land anywhere
+  // in the table, and with 4 KB pages each is a TLB miss as well as a cache miss.
   void allocate(std::size_t buckets) {
-    raw_ = std::calloc(buckets + 1, sizeof(Bucket));
+    const std::size_t bytes = buckets * sizeof(Bucket);
+    const std::size_t align = bytes >= kHugePage ? kHugePage : 64;
+    raw_ = std::calloc(1, bytes + align);
     if (!raw_) throw std::bad_alloc();
     const auto address = reinterpret_cast<std::uintptr_t>(raw_);
-    buckets_ = reinterpret_cast<Bucket*>((address + 63) & ~std::uintptr_t{63});
+    buckets_ = reinterpret_cast<Bucket*>((address + align - 1) & ~std::uintptr_t{align - 1});
+    if (align == kHugePage) advise_huge_pages(buckets_, bytes);
     mask_ = buckets - 1;
     used_ = 0;
   }
