@@ -626,18 +626,24 @@ class Search {
       kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back()));
     }
     const std::vector<std::uint64_t>& keys = kid_keys_[static_cast<std::size_t>(ply)];
+    // The children's numbers, read once, then only the searched child's again: the
+    // others change only through transpositions, and a stale number only steers the
+    // choice of child (a settled one never changes).
+    std::vector<Proof>& numbers = kid_proofs_[static_cast<std::size_t>(ply)];
+    numbers.clear();
+    for (const std::uint64_t k : keys) {
+      table_.prefetch(k);
+      proofs_.prefetch(k);
+    }
+    for (std::size_t i = 0; i < kids.size(); ++i) numbers.push_back(proof_of(kids[i], keys[i]));
     while (true) {
       // The side to move wins through its easiest child, and loses only if every child
       // loses; a child where a partner moves counts as it stands, else reversed.
       Proof here{kInfinite, 0};
       std::uint32_t second = kInfinite, pick_delta = 0;
       std::size_t pick = 0;
-      for (const std::uint64_t k : keys) {
-        table_.prefetch(k);
-        proofs_.prefetch(k);
-      }
       for (std::size_t i = 0; i < kids.size(); ++i) {
-        Proof c = proof_of(kids[i], keys[i]);
+        Proof c = numbers[i];
         if (!same_side(n, n.to_move, kids[i].to_move)) std::swap(c.phi, c.delta);
         here.delta = sum(here.delta, c.delta);
         if (c.phi < here.phi) {
@@ -661,6 +667,7 @@ class Search {
       const std::uint32_t child_delta = th_delta - here.delta + pick_delta;
       const bool same = same_side(n, n.to_move, kids[pick].to_move);
       prove(kids[pick], keys[pick], same ? child_phi : child_delta, same ? child_delta : child_phi, ply + 1, nullptr);
+      numbers[pick] = proof_of(kids[pick], keys[pick]);
     }
   }
 
@@ -679,6 +686,7 @@ class Search {
     while (static_cast<std::size_t>(ply) >= kids_.size()) {
       kids_.emplace_back();
       kid_keys_.emplace_back();
+      kid_proofs_.emplace_back();
     }
     return kids_[static_cast<std::size_t>(ply)];
   }
@@ -719,6 +727,7 @@ class Search {
   std::deque<std::vector<Candidate>> plies_;  // one list per ply; a deque keeps them in place as it grows
   std::deque<std::vector<Node>> kids_;        // df-pn: the children of the node at each ply
   std::deque<std::vector<std::uint64_t>> kid_keys_;  // and their keys
+  std::deque<std::vector<Proof>> kid_proofs_;        // and their proof numbers
   std::vector<Move> moves_, follows_, leads_, sure_;
   bool prover_landlord_ = false;
   int sure_steps_ = 0;  // left to the current sure_win search
