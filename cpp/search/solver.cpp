@@ -8,9 +8,12 @@
 #include <limits>
 #include <new>
 #include <stdexcept>
-#include <unordered_map>
 
 #include "rules/wild.hpp"
+
+#if __has_include(<sys/mman.h>)
+#include <sys/mman.h>
+#endif
 
 namespace ddz {
 
@@ -107,6 +110,17 @@ struct Proof {
   static constexpr bool kKeepsLatest = true;
 };
 
+// The size of a huge page (x86-64, and the common arm64 one).
+inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
+// Asks the kernel to back `bytes` bytes from `start` (huge-page aligned) with huge pages
+// where it has them (Linux's madvise); only a hint, ignored elsewhere.
+void advise_huge_pages([[maybe_unused]] void* start, [[maybe_unused]] std::size_t bytes) {
+#if defined(MADV_HUGEPAGE)
+  madvise(start, bytes, MADV_HUGEPAGE);
+#endif
+}
+
 // A transposition table of `Info` by position: buckets of four entries, each the
 // position's whole 64-bit key, its Info and the size class of the searches behind it
 // (one cache line a bucket for Bounds). A full bucket gives up the entry with the
@@ -125,6 +139,13 @@ class Table {
   ~Table() { std::free(raw_); }
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
+
+  // Starts loading `key`'s bucket into the cache: a probe of a large table is a cache
+  // miss, and the probes of a node's children overlap when they are all issued first.
+  void prefetch(std::uint64_t key) const {
+    const char* const b = reinterpret_cast<const char*>(&bucket(key));
+    for (std::size_t line = 0; line < sizeof(Bucket); line += 64) __builtin_prefetch(b + line);
+  }
 
   // The Info stored for `key`, or nullptr.
   const Info* find(std::uint64_t key) const {
@@ -159,13 +180,17 @@ class Table {
   Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
 
   // calloc hands large blocks over zeroed page by page as they are touched (aligned_alloc
-  // then memset would touch every page); one bucket more lets the buckets start on a
-  // 64-byte boundary.
+  // then memset would touch every page); `align` bytes more let the buckets start on a
+  // 64-byte boundary, or a huge page's for a table of one or more: probes land anywhere
+  // in the table, and with 4 KB pages each is a TLB miss as well as a cache miss.
   void allocate(std::size_t buckets) {
-    raw_ = std::calloc(buckets + 1, sizeof(Bucket));
+    const std::size_t bytes = buckets * sizeof(Bucket);
+    const std::size_t align = bytes >= kHugePage ? kHugePage : 64;
+    raw_ = std::calloc(1, bytes + align);
     if (!raw_) throw std::bad_alloc();
     const auto address = reinterpret_cast<std::uintptr_t>(raw_);
-    buckets_ = reinterpret_cast<Bucket*>((address + 63) & ~std::uintptr_t{63});
+    buckets_ = reinterpret_cast<Bucket*>((address + align - 1) & ~std::uintptr_t{align - 1});
+    if (align == kHugePage) advise_huge_pages(buckets_, bytes);
     mask_ = buckets - 1;
     used_ = 0;
   }
@@ -208,6 +233,50 @@ class Table {
   Bucket* buckets_ = nullptr;
   std::size_t mask_ = 0;
   std::size_t max_buckets_ = kMinBuckets;
+  std::size_t used_ = 0;
+};
+
+// The fewest plays of each hand met so far (Search::turns), by hand: open addressing on
+// the hand's hash, linear probing, an empty hand marking a free slot (it is never
+// stored). The search asks it for every move it scores; a std::unordered_map's
+// division and pointer chase cost about a tenth of a node.
+class PlaysMemo {
+ public:
+  // The plays stored for `hand`, or -1.
+  int find(Mask hand) const {
+    for (std::size_t i = index(hand);; i = (i + 1) & mask()) {
+      if (slots_[i].hand == hand) return slots_[i].plays;
+      if (slots_[i].hand == 0) return -1;
+    }
+  }
+
+  // Stores `plays` for `hand` (not stored yet, not empty); the slots double at half full.
+  void add(Mask hand, int plays) {
+    if (2 * (used_ + 1) > slots_.size()) {
+      std::vector<Slot> old(slots_.size() * 2);
+      old.swap(slots_);
+      for (const Slot& s : old) {
+        if (s.hand) insert(s);
+      }
+    }
+    insert({hand, plays});
+    ++used_;
+  }
+
+ private:
+  struct Slot {
+    Mask hand = 0;
+    int plays = 0;
+  };
+  std::size_t mask() const { return slots_.size() - 1; }
+  std::size_t index(Mask hand) const { return splitmix_finalize(hand) & mask(); }
+  void insert(const Slot& s) {
+    std::size_t i = index(s.hand);
+    while (slots_[i].hand) i = (i + 1) & mask();
+    slots_[i] = s;
+  }
+
+  std::vector<Slot> slots_ = std::vector<Slot>(1024);
   std::size_t used_ = 0;
 };
 
@@ -400,9 +469,7 @@ class Search {
   int sure_win(Mask hand, std::size_t from, int plays) {
     if (hand == 0) return static_cast<int>(sure_.size());
     if (--sure_steps_ < 0 || plays < 1) return -1;
-    readings_.clear();
-    classify(hand, rules_, readings_);
-    if (!readings_.empty()) return static_cast<int>(sure_.size());
+    if (turns(hand) == 1) return static_cast<int>(sure_.size());  // memoized, where classify() is not
     for (std::size_t i = from; i < sure_.size(); ++i) {
       if (contains(hand, sure_[i].cards) && sure_win(hand - sure_[i].cards, i + 1, plays - 1) >= 0) return static_cast<int>(i);
     }
@@ -433,7 +500,7 @@ class Search {
   // lowest rank left), memoized: hands in a search are few.
   int turns(Mask hand) {
     if (hand == 0) return 0;
-    if (const auto it = turns_.find(hand); it != turns_.end()) return it->second;
+    if (const int known = turns_.find(hand); known >= 0) return known;
     std::vector<Move> leads;
     append_legal_moves(hand, nullptr, rules_, kNoWild, leads);
     const Mask low = nibble(lowest_rank(ranks_with_at_least(hand, 1)));
@@ -441,7 +508,7 @@ class Search {
     for (const Move& m : leads) {
       if (m.cards & low) best = std::min(best, 1 + turns(hand - m.cards));
     }
-    turns_.emplace(hand, best);
+    turns_.add(hand, best);
     return best;
   }
 
@@ -559,6 +626,16 @@ class Search {
       kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back()));
     }
     const std::vector<std::uint64_t>& keys = kid_keys_[static_cast<std::size_t>(ply)];
+    // The children's numbers, read once, then only the searched child's again: the
+    // others change only through transpositions, and a stale number only steers the
+    // choice of child (a settled one never changes).
+    std::vector<Proof>& numbers = kid_proofs_[static_cast<std::size_t>(ply)];
+    numbers.clear();
+    for (const std::uint64_t k : keys) {
+      table_.prefetch(k);
+      proofs_.prefetch(k);
+    }
+    for (std::size_t i = 0; i < kids.size(); ++i) numbers.push_back(proof_of(kids[i], keys[i]));
     while (true) {
       // The side to move wins through its easiest child, and loses only if every child
       // loses; a child where a partner moves counts as it stands, else reversed.
@@ -566,7 +643,7 @@ class Search {
       std::uint32_t second = kInfinite, pick_delta = 0;
       std::size_t pick = 0;
       for (std::size_t i = 0; i < kids.size(); ++i) {
-        Proof c = proof_of(kids[i], keys[i]);
+        Proof c = numbers[i];
         if (!same_side(n, n.to_move, kids[i].to_move)) std::swap(c.phi, c.delta);
         here.delta = sum(here.delta, c.delta);
         if (c.phi < here.phi) {
@@ -590,6 +667,7 @@ class Search {
       const std::uint32_t child_delta = th_delta - here.delta + pick_delta;
       const bool same = same_side(n, n.to_move, kids[pick].to_move);
       prove(kids[pick], keys[pick], same ? child_phi : child_delta, same ? child_delta : child_phi, ply + 1, nullptr);
+      numbers[pick] = proof_of(kids[pick], keys[pick]);
     }
   }
 
@@ -608,6 +686,7 @@ class Search {
     while (static_cast<std::size_t>(ply) >= kids_.size()) {
       kids_.emplace_back();
       kid_keys_.emplace_back();
+      kid_proofs_.emplace_back();
     }
     return kids_[static_cast<std::size_t>(ply)];
   }
@@ -644,11 +723,12 @@ class Search {
   bool sliced_ = false;  // the current slice's nodes are spent
   static constexpr std::int64_t kNoSliceEnd = std::numeric_limits<std::int64_t>::max();
   std::int64_t slice_end_ = kNoSliceEnd;
-  std::unordered_map<Mask, int> turns_;
+  PlaysMemo turns_;
   std::deque<std::vector<Candidate>> plies_;  // one list per ply; a deque keeps them in place as it grows
   std::deque<std::vector<Node>> kids_;        // df-pn: the children of the node at each ply
   std::deque<std::vector<std::uint64_t>> kid_keys_;  // and their keys
-  std::vector<Move> moves_, follows_, leads_, sure_, readings_;
+  std::deque<std::vector<Proof>> kid_proofs_;        // and their proof numbers
+  std::vector<Move> moves_, follows_, leads_, sure_;
   bool prover_landlord_ = false;
   int sure_steps_ = 0;  // left to the current sure_win search
 };

@@ -29,10 +29,12 @@
 //     for a slice of nodes that doubles every round (from 64), df-pn for twice as many,
 //     until one settles the root;
 //     each settles positions the other takes far longer on, and both write what they
-//     settle to the table the other reads;
+//     settle to the table the other reads; df-pn reads a node's children's numbers
+//     once (their buckets prefetched together) and then only the searched child's;
 //   - move ordering: moves no opponent can beat (they keep the lead), then those that
 //     leave the hand the fewest plays from going out (memoized per hand), then the ones
-//     that shed the most cards; a pass last, or first when it lets a partner's play stand;
+//     that shed the most cards; a pass last, or first when it lets a partner's play stand
+//     (the fewest plays of a hand are memoized in an open-addressing table);
 //   - a transposition table keyed by a 64-bit hash of the position (only what decides
 //     the rest of the hand: hands, the move to beat and who played it, who moves),
 //     buckets of four 16-byte entries (one cache line) holding the whole key, for each
@@ -41,7 +43,8 @@
 //     search. df-pn keeps its numbers in a second such table (24-byte entries, where
 //     the latest always finds room). Each starts at 1 MB and doubles whenever it is half
 //     full, up to half of `tt_bytes` (at least 8 KB and 6 KB), so small searches stay
-//     small and in cache.
+//     small and in cache; from 2 MB on a table asks for huge pages (madvise), a probe
+//     being a TLB miss as well as a cache miss otherwise.
 // Limits on nodes and time end the search with Outcome::Unknown rather than running on.
 #pragma once
 
