@@ -231,7 +231,9 @@ inline std::string shape_error(const Move& m, const Rules& r) {
       if (!r.four_with_two || len != 1 || n != 8 || !kickers(4, 1, k)) return "not four with two pairs";
       return pair_kickers_error(k, key, 1, r);
     // Run Fast: kickers of any ranks; a trio or airplane with fewer (a move of last cards).
+    // Cards of one rank that are a bomb (four, or the three aces) are only the bomb.
     case MoveKind::TrioTwo:
+      if (key < kNumRanks && cnt(c, key) == n && (n >= 4 || (r.ace_trio_bomb && key == kAce && n == 3))) return "a bomb";
       return r.trio_takes_two && len == 1 && n >= 3 && n <= 5 && kickers(3, 1, k) ? "" : "not a trio with two";
     case MoveKind::AirplaneTwos:
       return r.trio_takes_two && len >= 2 && len <= 6 && n >= 3 * len && n <= 5 * len && kickers(3, len, k) ? ""
