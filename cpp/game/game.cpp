@@ -374,13 +374,7 @@ std::string Game::check(const Action& a) const {
     if (a.value == s.landlord + 1) return "the landlord cannot be its own partner";
     return {};
   }
-  if (a.type == ActionType::Pass && !s.last.cards) return "the leader may not pass";
-  if (a.type == ActionType::Play) {
-    std::string why = play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild);
-    if (!why.empty()) return why;
-  } else if (a.type != ActionType::Pass) {
-    return "the hand is in play: play a move or pass";
-  }
+  if (std::string why = combination_error(a); !why.empty()) return why;
   if (!has_table_rules(rules_)) return {};
   thread_local std::vector<Move> moves;  // must-beat reads the plays left to the player
   moves.clear();
@@ -389,6 +383,13 @@ std::string Game::check(const Action& a) const {
     keep_run_fast_moves(s, rules_, moves);
   }
   return run_fast_error(s, rules_, a.type == ActionType::Play ? &a.move : nullptr, moves);
+}
+
+std::string Game::combination_error(const Action& a) const {
+  const State& s = state_;
+  if (a.type == ActionType::Pass) return s.last.cards ? std::string() : "the leader may not pass";
+  if (a.type != ActionType::Play) return "the hand is in play: play a move or pass";
+  return play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild);
 }
 
 std::string wild_ranks_error(WildRanks wild, const Rules& rules) {
@@ -609,13 +610,7 @@ bool Game::replay(const Deal& deal, const Game& source, bool strict) {
     if (apply(a)) continue;
     // An action that only Run Fast's rules of play refuse (must-beat, the warning) stands
     // as recorded: those read cards the new deal moved.
-    if (strict || state_.phase != Phase::Playing) return false;
-    const State& s = state_;
-    const bool stands = a.type == ActionType::Pass ? s.last.cards != 0
-                        : a.type == ActionType::Play
-                            ? play_error(s.hands[static_cast<std::size_t>(s.to_move)], a.move, s.last.cards ? &s.last : nullptr, rules_, s.wild).empty()
-                            : false;
-    if (!stands) return false;
+    if (strict || state_.phase != Phase::Playing || !combination_error(a).empty()) return false;
     apply_unchecked(a);
   }
   return true;

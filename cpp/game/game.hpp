@@ -319,6 +319,9 @@ class Game {
   // replayed; whether every action applied (passes as recorded unless `strict`).
   bool replay(const Deal& deal, const Game& source, bool strict);
   void apply_unchecked(const Action& a);
+  // In play: why `a` is no pass or play the combinations allow (the leader passing, a move
+  // the hand cannot play or that does not beat), before Run Fast's rules of play.
+  std::string combination_error(const Action& a) const;
   void start_play(int landlord, int base);
   void redeal();
   Deal next_deal();  // the seed's next deal, and its wild ranks when the rules have them
