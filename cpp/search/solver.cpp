@@ -10,6 +10,8 @@
 #include <stdexcept>
 
 #include "rules/wild.hpp"
+#include "search/dominance.hpp"
+#include "search/rank_gaps.hpp"
 
 #if __has_include(<sys/mman.h>)
 #include <sys/mman.h>
@@ -72,13 +74,21 @@ int side_of(const Node& n, int seat) { return same_side(n, seat, n.landlord) ? 0
 // One finalizer round per hand and two more: ddz::hash of the equivalent State mixes 27
 // words, and costs the search about a quarter of its speed. The wild rank is the same in
 // every node of a search; the move to beat's stand-ins count (a soft bomb loses to a
-// natural one).
-std::uint64_t key_of(const Node& n) {
-  std::uint64_t h = 0x9E37'79B9'7F4A'7C15;
-  for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ n.hands[static_cast<std::size_t>(i)]);
+// natural one). Once no hand can make a chain, the hash is the closed position's
+// (rank_gaps.hpp), which positions that play alike share.
+std::uint64_t key_of(const Node& n, const Rules& rules) {
   const Move& m = n.last;
-  h = splitmix_finalize(h ^ m.cards ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.key} << 52) ^
-               (std::uint64_t{m.length} << 44) ^ (std::uint64_t{m.stand_ins} << 28));
+  std::uint64_t h = 0x9E37'79B9'7F4A'7C15;
+  std::uint64_t last_word = m.cards ^ (std::uint64_t{m.key} << 52);
+  if (const ClosedRanks c = n.wild.none() ? close_rank_gaps(n.hands, n.seats, m, rules) : ClosedRanks{}; c.closed) {
+    h = 0xD1B5'4A32'D192'ED03;  // apart from the open positions' keys
+    for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ c.hands[static_cast<std::size_t>(i)]);
+    last_word = std::uint64_t{m.cards != 0} ^ (static_cast<std::uint64_t>(c.last_key) << 52);  // the kickers count for nothing
+  } else {
+    for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ n.hands[static_cast<std::size_t>(i)]);
+  }
+  h = splitmix_finalize(h ^ last_word ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.length} << 44) ^
+                        (std::uint64_t{m.stand_ins} << 28));
   return splitmix_finalize(h ^ static_cast<std::uint64_t>(n.last_by + 1) ^ (static_cast<std::uint64_t>(n.to_move) << 8) ^
                   (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24) ^
                   (static_cast<std::uint64_t>(n.partner + 1) << 32));
@@ -296,7 +306,7 @@ class Search {
   bool wins(const Node& n, int ply, Candidate* best = nullptr) {
     if (tick()) return false;
     const bool mover_proves = proves(n, n.to_move);
-    const std::uint64_t key = key_of(n);
+    const std::uint64_t key = key_of(n, rules_);
     const int side = prover_landlord_ ? 0 : 1;
     if (!best) {
       if (const int k = known(n, key); k >= 0) return (k == 1) == mover_proves;
@@ -373,13 +383,29 @@ class Search {
         return list;
       }
     }
-    for (const Move& m : moves_) list.push_back({m, score(n, m)});
+    const OtherHands others = other_hands(n);
+    for (const Move& m : moves_) {
+      if (n.wild.none() && better_twin(m, hand, last, others, rules_)) continue;  // a lower card does as well
+      list.push_back({m, score(n, m)});
+    }
     if (feeds_partner(n, list)) return list;
     if (!last && sure_lead(n, list)) return list;
     if (last && sure_follow(n, list)) return list;
     if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0});
     std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     return list;
+  }
+
+  // The cards of the other players than the one to move at `n`.
+  static OtherHands other_hands(const Node& n) {
+    OtherHands others;
+    for (int s = 0; s < n.seats; ++s) {
+      if (s == n.to_move) continue;
+      const Mask cards = n.hands[static_cast<std::size_t>(s)];
+      others.all += cards;
+      if (same_side(n, s, n.to_move)) others.partners += cards;
+    }
+    return others;
   }
 
   // Whether the leader at `n` wins by leading moves that no opponent can beat, then its
@@ -558,7 +584,7 @@ class Search {
     prover_landlord_ = mover_landlord;
     Node n = root;
     n.budget = kUnbounded;
-    const std::uint64_t key = key_of(n);
+    const std::uint64_t key = key_of(n, rules_);
     for (std::int64_t slice = kFirstSlice;; slice *= 2) {
       slice_end_ = nodes_ + slice;
       const bool won = wins(n, 0, best);
@@ -623,7 +649,7 @@ class Search {
     kid_keys_[static_cast<std::size_t>(ply)].clear();
     for (const Candidate& c : list) {
       kids.push_back(child_of(n, c));
-      kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back()));
+      kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back(), rules_));
     }
     const std::vector<std::uint64_t>& keys = kid_keys_[static_cast<std::size_t>(ply)];
     // The children's numbers, read once, then only the searched child's again: the

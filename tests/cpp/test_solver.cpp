@@ -8,6 +8,8 @@
 #include "check.hpp"
 #include "game/game.hpp"
 #include "helpers.hpp"
+#include "search/dominance.hpp"
+#include "search/rank_gaps.hpp"
 #include "search/solver.hpp"
 
 using namespace ddz;
@@ -328,4 +330,159 @@ TEST(solver_table_size_does_not_change_the_value) {
     CHECK(small.outcome == large.outcome);
     CHECK(small.outcome != Outcome::Unknown);
   }
+}
+
+namespace {
+
+OtherHands other_hands_of(const State& s) {
+  OtherHands others;
+  for (int seat = 0; seat < s.seats; ++seat) {
+    if (seat == s.to_move) continue;
+    others.all += s.hands[static_cast<std::size_t>(seat)];
+    if (same_side(s.landlord, s.partner, seat, s.to_move)) others.partners += s.hands[static_cast<std::size_t>(seat)];
+  }
+  return others;
+}
+
+struct Skips {
+  int kickers = 0;
+  int solos_and_pairs = 0;
+};
+
+// Every play better_twin() lets the search skip, on random positions: its twin is legal
+// and, by minimax, wins for the mover's side whenever the skipped play does.
+template <class Position>
+void check_dominated_moves(const Rules& r, Position&& position, int positions, Skips& skips) {
+  for (int i = 0; i < positions; ++i) {
+    Game g = position();
+    const State s = g.state();
+    const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
+    const Move* last = s.last.cards ? &s.last : nullptr;
+    const std::vector<Action> actions = g.legal_actions();
+    const bool landlord_moves = on_landlord_side(s, s.to_move);
+    MinimaxMemo memo;
+    const auto mover_wins_after = [&](const Action& a) {
+      CHECK(g.apply(a));
+      const bool won = minimax_landlord_wins(g, &memo) == landlord_moves;
+      g.undo();
+      return won;
+    };
+    for (const Action& a : actions) {
+      if (a.type != ActionType::Play) continue;
+      const std::optional<Move> twin = better_twin(a.move, hand, last, other_hands_of(s), r);
+      if (!twin) continue;
+      const Action twin_play = Action::play(*twin);
+      CHECK(std::find(actions.begin(), actions.end(), twin_play) != actions.end());
+      CHECK(!mover_wins_after(a) || mover_wins_after(twin_play));
+      ++(a.move.kind == MoveKind::Solo || a.move.kind == MoveKind::Pair ? skips.solos_and_pairs : skips.kickers);
+    }
+  }
+}
+
+// The shapes of hand where a skip rule's conditions decide: a trio with solos to kick
+// (and a partner whose cards may lie between them), a straight with solos above it, and
+// solos following a solo.
+enum class Shape { TrioAndSolos, StraightAndSolos, SolosFollowing };
+
+// Three seats of the standard rules; seat 1, a peasant (seat 2 its partner), or the
+// landlord at random, to move with a hand of `shape`; the other seats hold 1..3 cards
+// drawn from what is left of the deck.
+Game shaped_position(Rng& rng, Shape shape) {
+  Mask left = Rules{}.deck();
+  const auto take = [&left](int rank, int n) {
+    const int k = std::min(n, count(left, rank));
+    left -= cards_of(rank, k);
+    return cards_of(rank, k);
+  };
+  const auto random_rank = [&rng](int low, int high) { return low + static_cast<int>(rng.below(static_cast<std::uint32_t>(high - low + 1))); };
+  Mask mover = 0;
+  if (shape == Shape::TrioAndSolos) mover += take(random_rank(0, kTwo), 3);
+  if (shape == Shape::StraightAndSolos) {
+    const int low = random_rank(0, kAce - 4);
+    for (int r = low; r < low + 5; ++r) mover += take(r, 1);
+  }
+  for (int i = 0, n = random_rank(2, 3); i < n; ++i) mover += take(random_rank(0, kTwo), 1);
+  std::vector<Mask> hands(3, 0);
+  hands[1] = mover;
+  for (const int seat : {0, 2}) {
+    for (int i = 0, n = random_rank(1, 3); i < n; ++i) hands[static_cast<std::size_t>(seat)] += take(random_rank(0, kBlackJoker), 1);
+    if (hands[static_cast<std::size_t>(seat)] == 0) hands[static_cast<std::size_t>(seat)] = take(kRedJoker, 1);
+  }
+  Move last{};
+  int last_by = -1;
+  if (shape == Shape::SolosFollowing) {
+    const int rank = random_rank(0, kAce);
+    if (count(left, rank)) {
+      last = {cards_of(rank, 1), MoveKind::Solo, static_cast<std::uint8_t>(rank), 1};
+      last_by = 0;
+    }
+  }
+  return Game::from_position(hands, rng.below(2) ? 0 : 1, 1, last, last_by, Rules{});
+}
+
+// `hands` and `last` with the ranks above `gone` (3..A, held by nobody) one lower: the
+// same position with one more rank gone from the top of the chain ranks.
+Game without_rank(const State& s, int gone, const Rules& r) {
+  const auto shift = [gone](Mask m) {
+    const Mask below = m & ((Mask{1} << (4 * gone)) - 1);
+    const Mask chain_part = m & ((Mask{1} << (4 * (kAce + 1))) - 1);
+    return below | ((chain_part - below) >> 4) | (m - chain_part);
+  };
+  std::vector<Mask> hands;
+  for (int seat = 0; seat < s.seats; ++seat) hands.push_back(shift(s.hands[static_cast<std::size_t>(seat)]));
+  Move last = s.last;
+  if (last.cards) {
+    last.cards = shift(last.cards);
+    if (last.key > gone && last.key <= kAce) --last.key;
+  }
+  return Game::from_position(hands, s.landlord, s.to_move, last, s.last.cards ? s.last_by : -1, r);
+}
+
+}  // namespace
+
+TEST(solver_skips_only_dominated_plays) {
+  Skips skips;
+  Rng rng(41);
+  for (const char* name : {"standard", "douzero"}) {
+    const Rules r = rules(name);
+    check_dominated_moves(r, [&] { return random_position(rng, 3, 7, r); }, 400, skips);
+  }
+  const Rules partner = rules("four_partner");
+  check_dominated_moves(partner, [&] { return random_position(rng, 4, 5, partner); }, 200, skips);
+  for (const Shape shape : {Shape::TrioAndSolos, Shape::StraightAndSolos, Shape::SolosFollowing}) {
+    check_dominated_moves(Rules{}, [&] { return shaped_position(rng, shape); }, 400, skips);
+  }
+  // Both kinds of skips occur, often enough to test: a sample without them would test nothing.
+  CHECK(skips.kickers > 200);
+  CHECK(skips.solos_and_pairs > 500);
+}
+
+TEST(solver_closes_rank_gaps_only_where_positions_play_alike) {
+  const Rules r = rules("standard");
+  Rng rng(51);
+  int alike = 0;
+  for (int i = 0; i < 1000; ++i) {
+    Game g = random_position(rng, 3, 5, r);
+    const State& s = g.state();
+    const bool follows_a_chain = s.last.cards && s.last.length > 1 && s.last.kind != MoveKind::Bomb && s.last.kind != MoveKind::Rocket;
+    Mask all = s.last.cards;
+    for (int seat = 0; seat < 3; ++seat) all += s.hands[static_cast<std::size_t>(seat)];
+    const RankSet gone = ~ranks_with_at_least(all, 1) & kChainRanks & ~(RankSet{1} << kAce);
+    if (follows_a_chain || gone == 0) continue;
+    Game h = without_rank(s, lowest_rank(gone), r);
+    const ClosedRanks a = close_rank_gaps(s.hands, 3, s.last, r), b = close_rank_gaps(h.state().hands, 3, h.state().last, r);
+    if (!a.closed || !b.closed) continue;
+    CHECK(a.hands == b.hands);
+    CHECK_EQ(a.last_key, b.last_key);
+    CHECK_EQ(minimax_landlord_wins(g), minimax_landlord_wins(h));
+    ++alike;
+  }
+  CHECK(alike > 300);
+  // A gap that would complete a chain once closed is left open: 3 4 6 7 8 with no 5 held.
+  std::array<Mask, kMaxSeats> hands{cards("34678"), cards("9"), cards("K")};
+  CHECK(!close_rank_gaps(hands, 3, Move{}, r).closed);
+  hands[0] = cards("334466");  // pairs of 3, 4 and 6 with no 5: a pair straight once closed
+  CHECK(!close_rank_gaps(hands, 3, Move{}, r).closed);
+  hands[0] = cards("3346");
+  CHECK(close_rank_gaps(hands, 3, Move{}, r).closed);
 }

@@ -1,0 +1,73 @@
+#include "search/dominance.hpp"
+
+namespace ddz {
+
+namespace {
+
+// How `m` uses its cards that are not three or four of a rank.
+enum class Use { Kickers, Body, None };
+
+Use use_of(MoveKind kind) {
+  using enum MoveKind;
+  switch (kind) {
+    case TrioSolo:
+    case TrioPair:
+    case AirplaneSolos:
+    case AirplanePairs:
+    case FourTwoSolos:
+    case FourTwoPairs: return Use::Kickers;
+    case Solo:
+    case Pair: return Use::Body;
+    default: return Use::None;  // chains; Run Fast's kickers of any rank
+  }
+}
+
+// The length of the run of consecutive ranks of `ranks` through `rank` (0: not in it).
+int run_through(RankSet ranks, int rank) {
+  if (!(ranks >> rank & 1u)) return 0;
+  int low = rank, high = rank;
+  while (low > 0 && (ranks >> (low - 1) & 1u)) --low;
+  while (ranks >> (high + 1) & 1u) ++high;
+  return high - low + 1;
+}
+
+// Whether `hand` could make a straight or a pair straight through `rank`.
+bool in_a_chain(Mask hand, int rank, const Rules& rules) {
+  const RankSet singles = ranks_with_at_least(hand, 1) & kChainRanks;
+  const RankSet pairs = ranks_with_at_least(hand, 2) & kChainRanks;
+  return run_through(singles, rank) >= chain_limits(1, rules).shortest ||
+         run_through(pairs, rank) >= chain_limits(2, rules).shortest;
+}
+
+// Whether `rank` is free in `hand`, with `n` cards: see the header.
+bool free_rank(Mask hand, int rank, int n, const Rules& rules) {
+  return rank < kBlackJoker && count(hand, rank) == n && !in_a_chain(hand, rank, rules);
+}
+
+}  // namespace
+
+std::optional<Move> better_twin(const Move& m, Mask hand, const Move* last, const OtherHands& others, const Rules& rules) {
+  const Use use = use_of(m.kind);
+  if (use == Use::None || m.stand_ins) return std::nullopt;
+  // Kickers need the partners' cards clear of (x, y]; a solo or pair everyone's, and x
+  // above the move to beat.
+  const Mask watchers = use == Use::Kickers ? others.partners : others.all;
+  const int lowest = use == Use::Body && last ? last->key + 1 : 0;
+  const Mask rest = hand - m.cards;
+  for (int y = 0; y < kBlackJoker; ++y) {
+    // All the hand's cards of a rank, no more than two (a body rank of a kicker move has three or four).
+    const int n = count(m.cards, y);
+    if (n == 0 || n > 2 || count(hand, y) != n) continue;
+    for (int x = y - 1; x >= lowest && count(watchers, x + 1) == 0; --x) {
+      if (count(m.cards, x) == 0 && free_rank(rest, x, n, rules)) {
+        Move twin = m;
+        twin.cards = m.cards - cards_of(y, n) + cards_of(x, n);
+        if (use == Use::Body) twin.key = static_cast<std::uint8_t>(x);
+        return twin;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ddz
