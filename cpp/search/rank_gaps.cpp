@@ -24,16 +24,24 @@ bool makes_a_chain(Mask hand, const Rules& rules) {
 ClosedRanks close_rank_gaps(const std::array<Mask, kMaxSeats>& hands, int seats, const Move& last, const Rules& rules) {
   ClosedRanks out;
   Mask all = 0;
-  for (int s = 0; s < seats; ++s) all += hands[static_cast<std::size_t>(s)];
-  const RankSet held = ranks_with_at_least(all, 1) & kChainRanks;
-  constexpr Mask kFixed = nibble(kTwo) | kJokerNibbles;
   for (int s = 0; s < seats; ++s) {
     const Mask hand = hands[static_cast<std::size_t>(s)];
-    Mask closed = hand & kFixed;
-    int to = 0;
-    for (RankSet left = held; left; left &= left - 1, ++to) closed |= cards_of(to, count(hand, lowest_rank(left)));
-    if (makes_a_chain(closed, rules)) return out;
-    out.hands[static_cast<std::size_t>(s)] = closed;
+    if (makes_a_chain(hand, rules)) return out;  // closing only makes runs longer
+    all += hand;
+  }
+  const RankSet held = ranks_with_at_least(all, 1) & kChainRanks;
+  out.hands = hands;
+  // Each gap from the highest down: the chain ranks above it move one lower.
+  for (RankSet gaps = ~held & kChainRanks; gaps; gaps &= ~(RankSet{1} << highest_rank(gaps))) {
+    const int gap = highest_rank(gaps);
+    const Mask below = (Mask{1} << (4 * gap)) - 1, above = (Mask{1} << (4 * (kAce + 1))) - 1 - below - nibble(gap);
+    for (int s = 0; s < seats; ++s) {
+      Mask& hand = out.hands[static_cast<std::size_t>(s)];
+      hand = (hand & ~above) | ((hand & above) >> 4);
+    }
+  }
+  for (int s = 0; s < seats; ++s) {
+    if (makes_a_chain(out.hands[static_cast<std::size_t>(s)], rules)) return ClosedRanks{};
   }
   const int k = last.key;
   if (!last.cards) {

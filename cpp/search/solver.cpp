@@ -552,34 +552,18 @@ class Search {
   }
 
   // Whether the side to move at `root` wins (with `best`, a winning candidate is written
-  // there). First each side in turn tries to win within b plays of its own, for b from
-  // the fewest plays either side needs to kDeepening more: a side that does wins. (A
-  // bounded search's "no" only says that no win is that short. With wild cards turns()
-  // bounds nothing, so there is no such search.) Then unbounded alpha-beta and df-pn
+  // there). First the short-win searches (short_win). Then unbounded alpha-beta and df-pn
   // take turns, each for a slice of nodes that doubles every round, until one settles
   // the root: each is fast where the other is slow (alpha-beta when its move order finds
   // the win, df-pn when the proof lies off that order), and both write what they settle
   // to the table the other reads.
   bool value(const Node& root, Candidate* best) {
     const bool mover_landlord = side_of(root, root.to_move) == 0;
-    slice_end_ = kNoSliceEnd;
     if (root.wild.none()) {
-      int lo = kMaxTurns;
-      for (const bool mover_side : {true, false}) {
-        prover_landlord_ = mover_side == mover_landlord;
-        lo = std::min(lo, need(root));
-      }
-      for (int b = lo; b <= lo + kDeepening; ++b) {
-        for (const bool mover_side : {true, false}) {
-          prover_landlord_ = mover_side == mover_landlord;
-          Node n = root;
-          n.budget = static_cast<std::uint8_t>(b);
-          const bool w = wins(n, 0, mover_side ? best : nullptr);
-          if (aborted_) return false;
-          if (mover_side && w) return true;
-          if (!mover_side && !w) return false;
-        }
-      }
+      const int settled = short_win(root, best);
+      if (aborted_) return false;
+      if (settled >= 0) return settled == 1;
+      sliced_ = false;
     }
     prover_landlord_ = mover_landlord;
     Node n = root;
@@ -599,6 +583,33 @@ class Search {
       sliced_ = false;
       if (const Proof p = proof_of(n, key); p.phi == 0 || p.delta == 0) return p.phi == 0;
     }
+  }
+
+  // The short-win searches: each side in turn tries to win within b plays of its own,
+  // for b from the fewest plays either side needs to kDeepening more, all together for
+  // at most kShortWinNodes nodes. A side that does wins (a bounded search's "no" only
+  // says that no win is that short). With wild cards turns() bounds nothing, so the
+  // caller does not ask. 1: the side to move wins, 0: it loses, -1: not settled.
+  int short_win(const Node& root, Candidate* best) {
+    const bool mover_landlord = side_of(root, root.to_move) == 0;
+    int lo = kMaxTurns;
+    for (const bool mover_side : {true, false}) {
+      prover_landlord_ = mover_side == mover_landlord;
+      lo = std::min(lo, need(root));
+    }
+    slice_end_ = nodes_ + kShortWinNodes;
+    for (int b = lo; b <= lo + kDeepening; ++b) {
+      for (const bool mover_side : {true, false}) {
+        prover_landlord_ = mover_side == mover_landlord;
+        Node n = root;
+        n.budget = static_cast<std::uint8_t>(b);
+        const bool w = wins(n, 0, mover_side ? best : nullptr);
+        if (halted()) return -1;
+        if (mover_side && w) return 1;
+        if (!mover_side && !w) return 0;
+      }
+    }
+    return -1;
   }
 
   // Counts a node; true when the search must stop (a limit, or the end of a slice).
@@ -732,11 +743,16 @@ class Search {
   // bench/RESULTS.md, 1 settles easy ones in half the nodes (median 98k against 202k)
   // but costs the hard ones more (21 unsolved at 3M nodes against 19; 2 and 3 worse).
   static constexpr int kDeepening = 0;
+  // Nodes of all the short-win searches: some hard positions spent 1-2M nodes there that
+  // the unbounded search settled in 0.2-0.4M (on the 100 dealt positions at 6M nodes,
+  // 2^16: 12 past 1.6M nodes against 14 uncapped, 6% fewer nodes; 2^18: 5% fewer).
+  static constexpr std::int64_t kShortWinNodes = std::int64_t{1} << 16;
   static constexpr std::int64_t kFirstSlice = 64;  // nodes of the first alpha-beta and df-pn turns
-  // df-pn's turn, in alpha-beta's: on the 36 hardest dealt positions, 2 left 12 of them
-  // unsolved at 6M nodes, 1 and 4 left 13, 3 left 10 but took 17% more nodes from play
-  // (p95) and one more position past 3M nodes.
-  static constexpr std::int64_t kProofShare = 2;
+  // df-pn's turn, in alpha-beta's. With the dominance skips and closed keys, df-pn
+  // settles nearly every hard position: on the 100 dealt positions at 6M nodes 4 took
+  // 10% fewer nodes in all than 2 (median 70k against 81k; past 3M nodes 9 against
+  // 11), and from play p95 36k nodes against 47k.
+  static constexpr std::int64_t kProofShare = 4;
   static constexpr std::uint32_t kInfinite = 1u << 30;  // a proof or disproof number: settled the other way
 
   const Rules& rules_;

@@ -19,14 +19,14 @@
 //     fewest combinations a hand splits into, a lower bound that prunes a side's lines
 //     once it exceeds what is left); a bounded search only ever prunes the proving
 //     side's moves, so a win it finds is a win. Many positions have such a short win and
-//     are proved by it alone; the rest go on to the unbounded search, which reuses what
-//     the bounded ones stored (b + 1 as well halves the nodes of easy positions but
-//     costs the hard ones more);
+//     are proved by it alone; the rest (and any it has not settled in 65,536 nodes) go
+//     on to the unbounded search, which reuses what the bounded ones stored (b + 1 as
+//     well halves the nodes of easy positions but costs the hard ones more);
 //   - a portfolio for that unbounded search: alpha-beta and depth-first proof-number
 //     search (df-pn, Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2007,
 //     epsilon 1/2; a new node's proof and disproof numbers are the squares of the
 //     fewest plays its side and the other side need to go out) take turns, alpha-beta
-//     for a slice of nodes that doubles every round (from 64), df-pn for twice as many,
+//     for a slice of nodes that doubles every round (from 64), df-pn for four times as many,
 //     until one settles the root;
 //     each settles positions the other takes far longer on, and both write what they
 //     settle to the table the other reads; df-pn reads a node's children's numbers
