@@ -129,9 +129,15 @@ def test_first_lead_contains_a_three_or_the_lowest_card(seed: int) -> None:
     assert Game(seed=seed, rules=RUN_FAST, first_bidder=None).to_move == game.to_move
 
 
-def test_none_first_bidder_only_without_a_landlord() -> None:
-    with pytest.raises(ValueError, match="first_bidder is None"):
-        Game(seed=1, first_bidder=None)
+def test_first_bidder_none_opens_as_the_rules_do() -> None:
+    # The default: seat 0 bids first where there is an auction; under run_fast the
+    # holder of the 3 of spades leads, with a 3.
+    assert Game(seed=1).to_move == 0 and Game(seed=1, first_bidder=None).to_move == 0
+    opened = Game(seed=7, rules=RUN_FAST)
+    assert opened.lead_rank is not None and opened.to_move == Game(seed=7, rules=RUN_FAST, first_bidder=None).to_move
+    hands, kitty, _ = opened.deals[0]
+    dealt = Game.from_deal(hands, kitty, rules=RUN_FAST, seed=7)
+    assert dealt.lead_rank is not None
     with pytest.raises(ValueError, match="landlord is None"):
         Game.from_position(["3", "4", "5"], landlord=None, to_move=0)
     free = Game(seed=1, rules=RUN_FAST, first_bidder=2)

@@ -98,11 +98,11 @@ Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move
   return Game::from_position(masks, lord, seat_from(to_move, n, "to_move"), l, by, rules, w, mate);
 }
 
-// The first bidder: a seat, or None: the holder of the 3 of spades (each_for_self only).
+// The first bidder: a seat, or None: the rules' opening, seat 0 bidding first, or where
+// each plays for itself (no auction) the holder of the 3 of spades leading.
 int first_bidder_from(py::handle obj, const Rules& rules) {
   if (!obj.is_none()) return seat_from(obj, rules.players, "first_bidder");
-  if (!rules.each_for_self) throw py::value_error("first_bidder is None (the 3 of spades leads) only when each plays for itself (each_for_self)");
-  return kThreeOfSpades;
+  return rules.each_for_self ? kThreeOfSpades : 0;
 }
 
 // The landlord's choice: a seat 0..3 as partner, or None: alone (the game checks the seat).
@@ -491,20 +491,22 @@ attributes are those of the dict Game.seat_view gives (to_dict()), read when ask
 
   public_class<Game>(m, "Game", R"doc(A hand of Dou Dizhu: deal, bidding, play and scoring.
 
-Game(seed=None, rules=None, first_bidder=0) shuffles and deals from the seed (the same
-seed gives the same deal everywhere). Game.from_deal and Game.from_position start from
+Game(seed=None, rules=None, first_bidder=None) shuffles and deals from the seed (the same
+seed gives the same deal everywhere). first_bidder None opens as the rules do: seat 0
+bids first, or where each plays for itself (run_fast) the holder of the 3 of spades
+leads; a seat bids first, or leads freely. Game.from_deal and Game.from_position start from
 given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def(py::init([](OptionalIntArg seed, RulesArg rules, OptionalIntArg first_bidder) {
              const Rules& r = to_rules(rules);
              return Game(seed_arg(seed), r, first_bidder_from(first_bidder, r));
            }),
-           py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = 0)
+           py::arg("seed") = py::none(), py::arg("rules") = py::none(), py::arg("first_bidder") = py::none())
       .def_static("from_deal", [](HandsArg hands, CardsArg kitty, OptionalIntArg first_bidder, OptionalIntArg landlord,
                                   RulesArg rules, OptionalIntArg seed, WildArg wild) {
             const Rules& r = to_rules(rules);
             return Game(deal_arg(hands, kitty, r, wild), r, first_bidder_from(first_bidder, r),
                         landlord.is_none() ? -1 : seat_from(landlord, r.players, "landlord"), seed_arg(seed));
-          }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = 0, py::arg("landlord") = py::none(),
+          }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = py::none(), py::arg("landlord") = py::none(),
           py::arg("rules") = py::none(), py::arg("seed") = py::none(), py::arg("wild") = py::none(),
           "A hand from one hand per player (17 cards each in the standard rules) and the kitty; landlord=seat skips\n"
           "the bidding (base 1). With wild cards, wild is the wild rank, or the pair of them under laizi2 (None: what the\n"

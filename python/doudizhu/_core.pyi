@@ -375,12 +375,14 @@ class Infoset:
     def __deepcopy__(self, memo: Any) -> Infoset: ...
 
 class Game:
-    def __init__(self, seed: int | None = None, rules: Rules | None = None, first_bidder: int | None = 0) -> None: ...
+    def __init__(
+        self, seed: int | None = None, rules: Rules | None = None, first_bidder: int | None = None
+    ) -> None: ...
     @staticmethod
     def from_deal(
         hands: Sequence[_CardsLike],
         kitty: _CardsLike,
-        first_bidder: int | None = 0,
+        first_bidder: int | None = None,
         landlord: int | None = None,
         rules: Rules | None = None,
         seed: int | None = None,

@@ -20,7 +20,6 @@ from typing import TextIO
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed
 from .bots import Bot
 from .lockstep import choose
-from .match import opening_bidder
 from .render import role, side_name, stake_text, wild_names
 
 HUMAN = 0
@@ -255,7 +254,7 @@ def _print_deal(game: Game, options: Options, out: TextIO) -> None:
 def play_hand(seed: int, options: Options, read: Callable[[str], str], out: TextIO) -> None:
     """One hand, from the deal to its settlement."""
     rules = Rules.preset(options.rules)
-    game = Game(seed=seed, rules=rules, first_bidder=opening_bidder(rules))
+    game = Game(seed=seed, rules=rules)
     print(f"Dou Dizhu, seed {seed} (--seed {seed} replays this deal), rules {options.rules}", file=out)
     print(LEGEND, file=out)
     if game.wild_ranks:

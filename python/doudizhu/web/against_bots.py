@@ -14,7 +14,6 @@ from __future__ import annotations
 from .._core import Cards, Game, Rules, game_seed
 from ..bots import Bot, Neural
 from ..lockstep import choose
-from ..match import opening_bidder
 from . import players, thinking, views
 from .views import Thoughts
 
@@ -25,7 +24,7 @@ class HandAgainstBots:
     """The person's game: ``rules`` a preset name, ``bots`` one name per seat but the person's."""
 
     def __init__(self, rules: str, bots: list[str], seed: int) -> None:
-        game = Game(seed=seed, rules=(chosen := Rules.preset(rules)), first_bidder=opening_bidder(chosen))
+        game = Game(seed=seed, rules=Rules.preset(rules))
         if len(bots) != game.seats - 1:
             raise ValueError(f"bots: give one per seat but yours ({game.seats - 1} for {rules!r})")
         others = [seat for seat in range(game.seats) if seat != HUMAN]

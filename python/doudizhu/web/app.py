@@ -54,7 +54,6 @@ from starlette.routing import Route
 from .._core import ActionType, Cards, Game, Rules, choose_action, game_seed, playout
 from ..bots import Neural
 from ..lockstep import choose
-from ..match import opening_bidder
 from . import inputs, players, replays, thinking, views
 from .against_bots import HUMAN, HandAgainstBots
 from .guard import LOOPBACK_NAMES, Guard
@@ -261,7 +260,7 @@ class _Api:
 
         def work(session: Session) -> dict[str, Any]:
             rules, bots, seed = self._setup(data, lambda seats: seats)
-            game = Game(seed=seed, rules=(chosen := Rules.preset(rules)), first_bidder=opening_bidder(chosen))
+            game = Game(seed=seed, rules=Rules.preset(rules))
             if len(bots) != game.seats:
                 raise ValueError(f"bots: give one a seat ({game.seats} for {rules!r})")
             seated = [players.make(name, game_seed(seed, seat), game.rules) for seat, name in enumerate(bots)]
