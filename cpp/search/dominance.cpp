@@ -54,10 +54,15 @@ std::optional<Move> better_twin(const Move& m, Mask hand, const Move* last, cons
   const Mask watchers = use == Use::Kickers ? others.partners : others.all;
   const int lowest = use == Use::Body && last ? last->key + 1 : 0;
   const Mask rest = hand - m.cards;
+  // Without three of a rank the rest takes no kickers: its x cards serve only as
+  // themselves, so y's cards need not be all the hand's (the y-hand then keeps some
+  // y as well: a play of the x-hand that uses both, relabelled, would need more y's
+  // together than one move may hold only as kickers).
+  const bool no_kickers_left = ranks_with_at_least(rest, 3) == 0;
   for (int y = 0; y < kBlackJoker; ++y) {
-    // All the hand's cards of a rank, no more than two (a body rank of a kicker move has three or four).
+    // One or two cards of a rank (a body rank of a kicker move has three or four).
     const int n = count(m.cards, y);
-    if (n == 0 || n > 2 || count(hand, y) != n) continue;
+    if (n == 0 || n > 2 || (count(hand, y) != n && !no_kickers_left)) continue;
     for (int x = y - 1; x >= lowest && count(watchers, x + 1) == 0; --x) {
       if (count(m.cards, x) == 0 && free_rank(rest, x, n, rules)) {
         Move twin = m;

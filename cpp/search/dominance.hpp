@@ -22,6 +22,9 @@
 //     that both are beaten by the same plays (and x still beats the move to beat): in
 //     the solo fights of the end of a hand, cards with no other player's card between
 //     them are one card to the search.
+// When what is left holds no three of a rank (so it takes no kickers), x's cards can
+// only ever be played as themselves, and the y-hand may hold more of y than the move
+// spends: a solo split from a pair is skipped for a lower free solo as well.
 #pragma once
 
 #include <optional>
@@ -38,8 +41,8 @@ struct OtherHands {
 };
 
 // When `m`, played from `hand` (no wild cards) over `last` (nullptr: leading), spends
-// all the hand's cards of a free rank that a lower free rank of the hand could replace
-// as above: the move that spends the lower rank instead, which is at least as good.
+// one or two cards of a rank that a lower free rank of the hand could replace as
+// above: the move that spends the lower rank instead, which is at least as good.
 std::optional<Move> better_twin(const Move& m, Mask hand, const Move* last, const OtherHands& others, const Rules& rules);
 
 }  // namespace ddz

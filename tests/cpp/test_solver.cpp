@@ -380,9 +380,10 @@ void check_dominated_moves(const Rules& r, Position&& position, int positions, S
 }
 
 // The shapes of hand where a skip rule's conditions decide: a trio with solos to kick
-// (and a partner whose cards may lie between them), a straight with solos above it, and
-// solos following a solo.
-enum class Shape { TrioAndSolos, StraightAndSolos, SolosFollowing };
+// (and a partner whose cards may lie between them), a straight with solos above it,
+// solos following a solo, and a four with a pair and solos (a solo split from the pair
+// against a lower solo: the four could take both as kickers).
+enum class Shape { TrioAndSolos, StraightAndSolos, SolosFollowing, FourPairAndSolos };
 
 // Three seats of the standard rules; seat 1, a peasant (seat 2 its partner), or the
 // landlord at random, to move with a hand of `shape`; the other seats hold 1..3 cards
@@ -397,6 +398,10 @@ Game shaped_position(Rng& rng, Shape shape) {
   const auto random_rank = [&rng](int low, int high) { return low + static_cast<int>(rng.below(static_cast<std::uint32_t>(high - low + 1))); };
   Mask mover = 0;
   if (shape == Shape::TrioAndSolos) mover += take(random_rank(0, kTwo), 3);
+  if (shape == Shape::FourPairAndSolos) {
+    mover += take(random_rank(0, kTwo), 4);
+    mover += take(random_rank(0, kTwo), 2);
+  }
   if (shape == Shape::StraightAndSolos) {
     const int low = random_rank(0, kAce - 4);
     for (int r = low; r < low + 5; ++r) mover += take(r, 1);
@@ -404,9 +409,12 @@ Game shaped_position(Rng& rng, Shape shape) {
   for (int i = 0, n = random_rank(2, 3); i < n; ++i) mover += take(random_rank(0, kTwo), 1);
   std::vector<Mask> hands(3, 0);
   hands[1] = mover;
+  // Against the four, half the time the rocket: then the four with two kickers out at
+  // once is worth more than the four and a pair.
+  if (shape == Shape::FourPairAndSolos && rng.below(2)) hands[0] = take(kBlackJoker, 1) + take(kRedJoker, 1);
   for (const int seat : {0, 2}) {
     for (int i = 0, n = random_rank(1, 3); i < n; ++i) hands[static_cast<std::size_t>(seat)] += take(random_rank(0, kBlackJoker), 1);
-    if (hands[static_cast<std::size_t>(seat)] == 0) hands[static_cast<std::size_t>(seat)] = take(kRedJoker, 1);
+    if (hands[static_cast<std::size_t>(seat)] == 0) hands[static_cast<std::size_t>(seat)] = take(lowest_rank(ranks_with_at_least(left, 1)), 1);
   }
   Move last{};
   int last_by = -1;
@@ -449,7 +457,7 @@ TEST(solver_skips_only_dominated_plays) {
   }
   const Rules partner = rules("four_partner");
   check_dominated_moves(partner, [&] { return random_position(rng, 4, 5, partner); }, 200, skips);
-  for (const Shape shape : {Shape::TrioAndSolos, Shape::StraightAndSolos, Shape::SolosFollowing}) {
+  for (const Shape shape : {Shape::TrioAndSolos, Shape::StraightAndSolos, Shape::SolosFollowing, Shape::FourPairAndSolos}) {
     check_dominated_moves(Rules{}, [&] { return shaped_position(rng, shape); }, 400, skips);
   }
   // Both kinds of skips occur, often enough to test: a sample without them would test nothing.
