@@ -70,22 +70,23 @@ bool same_side(const Node& n, int a, int b) { return ddz::same_side(n.landlord, 
 int side_of(const Node& n, int seat) { return same_side(n, seat, n.landlord) ? 0 : 1; }
 
 // The position's 64-bit hash, over the node's fields only (plays, bombs and the cards
-// played before do not change who wins, so transpositions that differ in them meet).
-// One finalizer round per hand and two more: ddz::hash of the equivalent State mixes 27
-// words, and costs the search about a quarter of its speed. The wild rank is the same in
-// every node of a search; the move to beat's stand-ins count (a soft bomb loses to a
-// natural one). Once no hand can make a chain, the hash is the closed position's
-// (rank_gaps.hpp), which positions that play alike share.
-std::uint64_t key_of(const Node& n, const Rules& rules) {
+// played before do not change who wins, so transpositions that differ in them meet),
+// with the gaps between ranks closed where that changes nothing (rank_gaps.hpp), so
+// that positions that play alike share it. One finalizer round per hand and two more:
+// ddz::hash of the equivalent State mixes 27 words, and costs the search about a
+// quarter of its speed. The wild rank is the same in every node of a search; the move
+// to beat's stand-ins count (a soft bomb loses to a natural one); its kickers do not.
+std::uint64_t key_of(const Node& n) {
   const Move& m = n.last;
   std::uint64_t h = 0x9E37'79B9'7F4A'7C15;
-  std::uint64_t last_word = m.cards ^ (std::uint64_t{m.key} << 52);
-  if (const ClosedRanks c = n.wild.none() ? close_rank_gaps(n.hands, n.seats, m, rules) : ClosedRanks{}; c.closed) {
-    h = 0xD1B5'4A32'D192'ED03;  // apart from the open positions' keys
+  std::uint64_t last_word = std::uint64_t{m.cards != 0};
+  if (n.wild.none()) {
+    const ClosedRanks c = close_rank_gaps(n.hands, n.seats, m);
     for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ c.hands[static_cast<std::size_t>(i)]);
-    last_word = std::uint64_t{m.cards != 0} ^ (static_cast<std::uint64_t>(c.last_key) << 52);  // the kickers count for nothing
+    last_word ^= static_cast<std::uint64_t>(c.last_key) << 52;
   } else {
     for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ n.hands[static_cast<std::size_t>(i)]);
+    last_word ^= m.cards ^ (std::uint64_t{m.key} << 52);
   }
   h = splitmix_finalize(h ^ last_word ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.length} << 44) ^
                         (std::uint64_t{m.stand_ins} << 28));
@@ -306,7 +307,7 @@ class Search {
   bool wins(const Node& n, int ply, Candidate* best = nullptr) {
     if (tick()) return false;
     const bool mover_proves = proves(n, n.to_move);
-    const std::uint64_t key = key_of(n, rules_);
+    const std::uint64_t key = key_of(n);
     const int side = prover_landlord_ ? 0 : 1;
     if (!best) {
       if (const int k = known(n, key); k >= 0) return (k == 1) == mover_proves;
@@ -568,7 +569,7 @@ class Search {
     prover_landlord_ = mover_landlord;
     Node n = root;
     n.budget = kUnbounded;
-    const std::uint64_t key = key_of(n, rules_);
+    const std::uint64_t key = key_of(n);
     for (std::int64_t slice = kFirstSlice;; slice *= 2) {
       slice_end_ = nodes_ + slice;
       const bool won = wins(n, 0, best);
@@ -660,7 +661,7 @@ class Search {
     kid_keys_[static_cast<std::size_t>(ply)].clear();
     for (const Candidate& c : list) {
       kids.push_back(child_of(n, c));
-      kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back(), rules_));
+      kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back()));
     }
     const std::vector<std::uint64_t>& keys = kid_keys_[static_cast<std::size_t>(ply)];
     // The children's numbers, read once, then only the searched child's again: the

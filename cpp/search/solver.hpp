@@ -39,8 +39,8 @@
 //     a kicker, solo or pair that spends a free rank (one or two cards no chain can use)
 //     where a lower free rank would do as well;
 //   - a transposition table keyed by a 64-bit hash of the position (only what decides
-//     the rest of the hand: hands, the move to beat and who played it, who moves; once
-//     no hand can make a chain, with the ranks nobody holds taken out, rank_gaps.hpp),
+//     the rest of the hand: hands, the move to beat and who played it, who moves; with
+//     the ranks nobody holds taken out where that joins no hand's cards, rank_gaps.hpp),
 //     buckets of four 16-byte entries (one cache line) holding the whole key, for each
 //     side the fewest plays it is known to win within and the most it is known not to,
 //     and the size of the searches behind them; a full bucket gives up its smallest
