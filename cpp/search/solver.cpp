@@ -308,7 +308,6 @@ class Search {
     if (tick()) return false;
     const bool mover_proves = proves(n, n.to_move);
     const std::uint64_t key = key_of(n);
-    const int side = prover_landlord_ ? 0 : 1;
     if (!best) {
       if (const int k = known(n, key); k >= 0) return (k == 1) == mover_proves;
     }
@@ -323,7 +322,7 @@ class Search {
         break;
       }
     }
-    remember(key, side, n.budget, won == mover_proves, nodes_ - before);
+    remember(key, prover_side(), n.budget, won == mover_proves, nodes_ - before);
     return won;
   }
 
@@ -356,9 +355,8 @@ class Search {
     const Bounds* const stored = table_.find(key);
     if (!stored) return -1;
     const Bounds& b = *stored;
-    const int side = prover_landlord_ ? 0 : 1;
-    if (b.win[side] <= n.budget) return 1;
-    if (b.fail[side] >= n.budget) return 0;
+    if (b.win[prover_side()] <= n.budget) return 1;
+    if (b.fail[prover_side()] >= n.budget) return 0;
     return -1;
   }
 
@@ -540,6 +538,9 @@ class Search {
   }
 
   bool proves(const Node& n, int seat) const { return (side_of(n, seat) == 0) == prover_landlord_; }
+
+  // The proving side as side_of numbers it (0: the landlord's), the table's index.
+  int prover_side() const { return prover_landlord_ ? 0 : 1; }
 
   // The fewest plays the proving side needs to go out: its smallest turns(). With wild
   // cards turns() is no bound (a wild card completes combinations), so 1.
