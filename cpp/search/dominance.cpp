@@ -31,17 +31,20 @@ int run_through(RankSet ranks, int rank) {
   return high - low + 1;
 }
 
-// Whether `hand` could make a straight or a pair straight through `rank`.
-bool in_a_chain(Mask hand, int rank, const Rules& rules) {
-  const RankSet singles = ranks_with_at_least(hand, 1) & kChainRanks;
-  const RankSet pairs = ranks_with_at_least(hand, 2) & kChainRanks;
-  return run_through(singles, rank) >= chain_limits(1, rules).shortest ||
-         run_through(pairs, rank) >= chain_limits(2, rules).shortest;
-}
+// What of a hand decides whether a rank is free in it: its chain ranks with one card or
+// more, and with two or more.
+struct ChainRanks {
+  RankSet singles;
+  RankSet pairs;
+  explicit ChainRanks(Mask hand)
+      : singles(ranks_with_at_least(hand, 1) & kChainRanks), pairs(ranks_with_at_least(hand, 2) & kChainRanks) {}
+};
 
-// Whether `rank` is free in `hand`, with `n` cards: see the header.
-bool free_rank(Mask hand, int rank, int n, const Rules& rules) {
-  return rank < kBlackJoker && count(hand, rank) == n && !in_a_chain(hand, rank, rules);
+// Whether `rank` is free in `hand` (whose chain ranks are `ranks`), with `n` cards: see
+// the header. No straight or pair straight runs through it.
+bool free_rank(Mask hand, const ChainRanks& ranks, int rank, int n, const Rules& rules) {
+  return rank < kBlackJoker && count(hand, rank) == n && run_through(ranks.singles, rank) < chain_limits(1, rules).shortest &&
+         run_through(ranks.pairs, rank) < chain_limits(2, rules).shortest;
 }
 
 }  // namespace
@@ -54,6 +57,7 @@ std::optional<Move> better_twin(const Move& m, Mask hand, const Move* last, cons
   const Mask watchers = use == Use::Kickers ? others.partners : others.all;
   const int lowest = use == Use::Body && last ? last->key + 1 : 0;
   const Mask rest = hand - m.cards;
+  const ChainRanks rest_ranks(rest);
   // Without three of a rank the rest takes no kickers: its x cards serve only as
   // themselves, so y's cards need not be all the hand's (the y-hand then keeps some
   // y as well: a play of the x-hand that uses both, relabelled, would need more y's
@@ -64,7 +68,7 @@ std::optional<Move> better_twin(const Move& m, Mask hand, const Move* last, cons
     const int n = count(m.cards, y);
     if (n == 0 || n > 2 || (count(hand, y) != n && !no_kickers_left)) continue;
     for (int x = y - 1; x >= lowest && count(watchers, x + 1) == 0; --x) {
-      if (count(m.cards, x) == 0 && free_rank(rest, x, n, rules)) {
+      if (count(m.cards, x) == 0 && free_rank(rest, rest_ranks, x, n, rules)) {
         Move twin = m;
         twin.cards = m.cards - cards_of(y, n) + cards_of(x, n);
         if (use == Use::Body) twin.key = static_cast<std::uint8_t>(x);
