@@ -6,8 +6,9 @@
 // down, 2 and the jokers staying where they are) puts no two cards of one hand next to
 // each other that were not: every hand makes the same chains, and every play of the
 // position is the same play of the closed one, beating the same plays, for the rest of
-// the hand (hands only lose cards). The move to beat moves down with them: its rank goes
-// to just below the lowest held rank above it, which keeps which cards beat it.
+// the hand (hands only lose cards). The move to beat moves down with them: a rank in a
+// run of gaps goes to the run's one place (its kept gap, or just below the held rank
+// above it), which keeps which cards beat it.
 //
 // A search can key its table by the closed position, so that lines which spent
 // different cards but left the same fight meet.
@@ -22,7 +23,7 @@ namespace ddz {
 // The hands and the move to beat with every gap closed that can be (no wild cards).
 struct ClosedRanks {
   std::array<Mask, kMaxSeats> hands{};
-  int last_key = 0;  // twice the closed rank; odd: between two held ranks; 0 when leading
+  int last_key = 0;  // twice the closed rank; odd: just below a held rank (-1: below all); 0 when leading
 };
 ClosedRanks close_rank_gaps(const std::array<Mask, kMaxSeats>& hands, int seats, const Move& last);
 
