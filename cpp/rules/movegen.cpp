@@ -281,4 +281,17 @@ void append_natural_moves(Mask hand, const Move* last, const Rules& rules, std::
   gen.kind_of<MoveKind::Rocket>({});
 }
 
+bool can_beat(Mask hand, const Move& last, const Rules& rules, WildRanks wild, std::vector<Move>& scratch) {
+  using enum MoveKind;
+  const int size = last.kind == Solo ? 1 : last.kind == Pair ? 2 : last.kind == Trio ? 3 : 0;
+  if (size && wild.none() && last.stand_ins == 0) {
+    // A pair or a trio is of one rank 3..2; a solo may be a joker.
+    const RankSet higher = ranks_with_at_least(hand, size) & ~((RankSet{2} << last.key) - 1) & (size == 1 ? kAllRanks : ~kJokers);
+    if (higher) return true;
+  }
+  scratch.clear();
+  append_legal_moves(hand, &last, rules, wild, scratch);
+  return !scratch.empty();
+}
+
 }  // namespace ddz

@@ -36,6 +36,11 @@ inline std::vector<Move> legal_moves(Mask hand, const Move* last, const Rules& r
   return out;
 }
 
+// Whether `hand` can beat `last`: whether append_legal_moves would list a move, found
+// without listing them where a higher solo, pair or trio of the hand settles it (most
+// follows in a search); `scratch` holds the listing otherwise.
+bool can_beat(Mask hand, const Move& last, const Rules& rules, WildRanks wild, std::vector<Move>& scratch);
+
 // The leads of one kind only: the wild-card generator (wild.cpp) builds on them.
 void append_kind_moves(Mask hand, MoveKind kind, const Rules& rules, std::vector<Move>& out);
 

@@ -330,8 +330,12 @@ class Search {
   Node child_of(const Node& n, const Candidate& c) {
     Node child = after(n, c.move.cards ? &c.move : nullptr);
     if (c.move.cards && proves(n, n.to_move) && n.budget != kUnbounded) --child.budget;
+    while (child.last.cards && !can_beat(child)) child = after(child, nullptr);
     return child;
   }
+
+  // Whether the player to move at `n` (following) has a legal play.
+  bool can_beat(const Node& n) { return ddz::can_beat(n.hands[static_cast<std::size_t>(n.to_move)], n.last, rules_, n.wild, follows_); }
 
   // Adds to the table what a search of `nodes` nodes proved: `side` wins within `plays`
   // plays of its own, or does not.
@@ -455,8 +459,7 @@ class Search {
   // Whether no opponent seated after the player to move at `n` and before `seat` can beat `m`.
   bool let_through(const Node& n, const Move& m, int seat) {
     for (int s = (n.to_move + 1) % n.seats; s != seat; s = (s + 1) % n.seats) {
-      generate(n, n.hands[static_cast<std::size_t>(s)], &m, rules_, follows_);
-      if (!follows_.empty()) return false;
+      if (ddz::can_beat(n.hands[static_cast<std::size_t>(s)], m, rules_, n.wild, follows_)) return false;
     }
     return true;
   }
@@ -514,9 +517,7 @@ class Search {
   bool beatable(const Node& n, const Move& m) {
     for (int o = 0; o < n.seats; ++o) {
       if (same_side(n, o, n.to_move)) continue;
-      const Mask opp = n.hands[static_cast<std::size_t>(o)];
-      generate(n, opp, &m, rules_, follows_);
-      if (!follows_.empty()) return true;
+      if (ddz::can_beat(n.hands[static_cast<std::size_t>(o)], m, rules_, n.wild, follows_)) return true;
     }
     return false;
   }
