@@ -33,12 +33,13 @@ struct Node {
   std::int8_t partner = -1;
   std::int8_t seats = 3;
   std::uint8_t budget = 0;  // plays left to the proving side (Search::value)
+  std::array<std::uint8_t, kMaxSeats> turns{};  // each hand's fewest plays (Search::turns)
   WildRanks wild;  // the same in every node of a search
 };
 
 Node node_of(const State& s) {
   return {s.hands, s.last.cards ? s.last : Move{}, static_cast<std::int8_t>(s.last.cards ? s.last_by : -1), s.to_move,
-          s.landlord, s.partner, s.seats, 0, s.wild};
+          s.landlord, s.partner, s.seats, 0, {}, s.wild};
 }
 
 // What `hand` may play over `last` (nullptr: leading), wild cards included.
@@ -291,10 +292,12 @@ class PlaysMemo {
   std::size_t used_ = 0;
 };
 
-// A candidate action at a node: a move, or a pass (move.cards == 0), with its order.
+// A candidate action at a node: a move, or a pass (move.cards == 0), with its order and
+// the fewest plays of the hand it leaves.
 struct Candidate {
   Move move;
   int score;
+  int rest_turns;
 };
 
 class Search {
@@ -329,6 +332,7 @@ class Search {
   // The node after candidate `c`, the proving side's budget charged for a play.
   Node child_of(const Node& n, const Candidate& c) {
     Node child = after(n, c.move.cards ? &c.move : nullptr);
+    if (c.move.cards) child.turns[static_cast<std::size_t>(n.to_move)] = static_cast<std::uint8_t>(c.rest_turns);
     if (c.move.cards && proves(n, n.to_move) && n.budget != kUnbounded) --child.budget;
     while (child.last.cards && !can_beat(child)) child = after(child, nullptr);
     return child;
@@ -382,19 +386,19 @@ class Search {
     generate(n, hand, last, rules_, moves_);
     for (const Move& m : moves_) {
       if (spent(m) == hand) {
-        list.assign(1, {m, kGoesOut});
+        list.assign(1, {m, kGoesOut, 0});
         return list;
       }
     }
     const OtherHands others = other_hands(n);
     for (const Move& m : moves_) {
       if (n.wild.none() && better_twin(m, hand, last, others, rules_)) continue;  // a lower card does as well
-      list.push_back({m, score(n, m)});
+      list.push_back(scored(n, m));
     }
     if (feeds_partner(n, list)) return list;
     if (!last && sure_lead(n, list)) return list;
     if (last && sure_follow(n, list)) return list;
-    if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0});
+    if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0, n.turns[static_cast<std::size_t>(n.to_move)]});
     std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     return list;
   }
@@ -426,7 +430,8 @@ class Search {
     const int plays = proves(n, n.to_move) ? n.budget : kMaxTurns;
     const int first = sure_win(n.hands[static_cast<std::size_t>(n.to_move)], 0, plays);
     if (first < 0 || first >= static_cast<int>(sure_.size())) return false;
-    list.assign(1, {sure_[static_cast<std::size_t>(first)], kGoesOut});
+    const Move& lead = sure_[static_cast<std::size_t>(first)];
+    list.assign(1, {lead, kGoesOut, turns(n.hands[static_cast<std::size_t>(n.to_move)] - spent(lead))});
     return true;
   }
 
@@ -444,12 +449,12 @@ class Search {
     }
     if (partner < 0) return false;
     const Mask partner_hand = n.hands[static_cast<std::size_t>(partner)];
-    if (turns(partner_hand) != 1) return false;
+    if (n.turns[static_cast<std::size_t>(partner)] != 1) return false;
     for (const Candidate& c : list) {
       if (!let_through(n, c.move, partner)) continue;
       generate(n, partner_hand, &c.move, rules_, follows_);
       if (std::any_of(follows_.begin(), follows_.end(), [&](const Move& f) { return spent(f) == partner_hand; })) {
-        list.assign(1, {c.move, kGoesOut});
+        list.assign(1, {c.move, kGoesOut, c.rest_turns});
         return true;
       }
     }
@@ -483,7 +488,7 @@ class Search {
       }
       sure_steps_ = kSureBudget;
       if (sure_win(rest, 0, plays) < 0) continue;
-      list.assign(1, {c.move, kGoesOut});
+      list.assign(1, {c.move, kGoesOut, c.rest_turns});
       return true;
     }
     return false;
@@ -506,11 +511,11 @@ class Search {
 
   // Order: moves no opponent can beat (they keep the lead), then those that leave the
   // hand fewest plays from going out, then the ones that shed more cards.
-  int score(const Node& n, const Move& m) {
-    const Mask rest = n.hands[static_cast<std::size_t>(n.to_move)] - spent(m);
-    int s = 64 * (kMaxTurns - turns(rest)) + total(m.cards);
+  Candidate scored(const Node& n, const Move& m) {
+    const int rest_turns = turns(n.hands[static_cast<std::size_t>(n.to_move)] - spent(m));
+    int s = 64 * (kMaxTurns - rest_turns) + total(m.cards);
     if (!beatable(n, m)) s += kKeepsLead;
-    return s;
+    return {m, s, rest_turns};
   }
 
   // Whether a player of the other side can beat `m`.
@@ -549,7 +554,7 @@ class Search {
     if (!n.wild.none()) return 1;
     int least = kMaxTurns;
     for (int i = 0; i < n.seats; ++i) {
-      if (proves(n, i)) least = std::min(least, turns(n.hands[static_cast<std::size_t>(i)]));
+      if (proves(n, i)) least = std::min<int>(least, n.turns[static_cast<std::size_t>(i)]);
     }
     return least;
   }
@@ -560,7 +565,8 @@ class Search {
   // the root: each is fast where the other is slow (alpha-beta when its move order finds
   // the win, df-pn when the proof lies off that order), and both write what they settle
   // to the table the other reads.
-  bool value(const Node& root, Candidate* best) {
+  bool value(const Node& position, Candidate* best) {
+    const Node root = with_turns(position);
     const bool mover_landlord = side_of(root, root.to_move) == 0;
     if (root.wild.none()) {
       const int settled = short_win(root, best);
@@ -615,6 +621,12 @@ class Search {
     return -1;
   }
 
+  // `n` with each hand's fewest plays filled in (the search carries them down from there).
+  Node with_turns(Node n) {
+    for (int i = 0; i < n.seats; ++i) n.turns[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(turns(n.hands[static_cast<std::size_t>(i)]));
+    return n;
+  }
+
   // Counts a node; true when the search must stop (a limit, or the end of a slice).
   bool tick() {
     if (++nodes_ > options_.node_limit && options_.node_limit > 0) aborted_ = true;
@@ -640,7 +652,7 @@ class Search {
     int mine = kMaxTurns, theirs = kMaxTurns;
     for (int i = 0; i < n.seats; ++i) {
       int& least = same_side(n, i, n.to_move) ? mine : theirs;
-      least = std::min(least, turns(n.hands[static_cast<std::size_t>(i)]));
+      least = std::min<int>(least, n.turns[static_cast<std::size_t>(i)]);
     }
     return {static_cast<std::uint32_t>(mine * mine), static_cast<std::uint32_t>(theirs * theirs)};
   }
