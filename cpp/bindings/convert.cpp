@@ -342,7 +342,6 @@ namespace {
 
 constexpr long long kMaxSimulations = 1'000'000'000'000;
 constexpr double kMaxExploration = 1e6;
-constexpr long long kMaxSearchThreads = 256;
 
 // An ISMCTS bot (doudizhu.bots.ISMCTS) as the policy it plays.
 Policy ismcts_bot_arg(py::handle bot) {

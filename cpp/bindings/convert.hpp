@@ -267,6 +267,9 @@ py::array_t<T> column(const Rows& rows, F field) {
 // the others.
 Policy policy_arg(py::handle name);
 
+// The most threads one search call may ask for.
+inline constexpr long long kMaxSearchThreads = 256;
+
 // An ISMCTS search's parameters, checked (TypeError, ValueError naming the one refused; a
 // rollout that is itself ISMCTS is a ValueError); the rollout's network in `network`.
 SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::handle exploration, py::handle threads,

@@ -64,8 +64,8 @@ py::object winning_move(const SolveResult& r) {
   return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
 }
 
-// The search limits and table size, checked.
-SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes) {
+// The search limits, table size and threads, checked.
+SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes, py::handle threads) {
   SolveOptions o;
   if (!time_limit.is_none()) {
     o.time_limit = real_arg(time_limit, "time_limit", 0.0, kMaxSeconds, "of seconds ");
@@ -73,6 +73,7 @@ SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handl
   }
   if (!node_limit.is_none()) o.node_limit = int_arg(node_limit, "node_limit", 1, kMaxNodes);
   o.tt_bytes = static_cast<std::size_t>(int_arg(tt_megabytes, "tt_megabytes", 1, kMaxTableMegabytes)) << 20;
+  o.threads = static_cast<int>(int_arg(threads, "threads", 1, kMaxSearchThreads));
   return o;
 }
 
@@ -94,7 +95,10 @@ wins for both); two-hand positions (Game.from_position with two hands) are the l
 against one opponent. Exact: alpha-beta on win/loss with a transposition table of
 `tt_megabytes`, move ordering, first a search for short wins of either side, then
 alpha-beta and proof-number search (df-pn) in turns. `time_limit` (seconds) and `node_limit` stop the
-search with ``win=None``. Raises ValueError for a game still in bidding or over.)doc";
+search with ``win=None``. With `threads` above 1, a search that one thread has not settled in
+131,072 nodes goes on with that many threads sharing out the root's moves and one table
+(the same answer; the nodes and the winning move found may differ from run to run). Raises
+ValueError for a game still in bidding or over.)doc";
 
 }  // namespace
 
@@ -114,18 +118,20 @@ nodes: positions searched; seconds: wall time of the search.)doc")
                    ", seconds=" + std::to_string(r.seconds) + ")";
           });
 
-  m.def("solve", [](GameArg game_obj, OptionalFloatArg time_limit, OptionalIntArg node_limit, IntArg tt_megabytes) {
+  m.def("solve", [](GameArg game_obj, OptionalFloatArg time_limit, OptionalIntArg node_limit, IntArg tt_megabytes,
+                    IntArg threads) {
           const Game& game = game_arg(game_obj);
-          const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
+          const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes, threads);
           const State state = game.state();  // copies: another thread may step the game meanwhile
           const Rules rules = game.rules();
           return without_gil([&] { return solve(state, rules, o); }, o.tt_bytes);
         }, py::arg("game"), py::arg("time_limit") = py::none(), py::arg("node_limit") = py::none(),
-        py::arg("tt_megabytes") = 64, kSolveDoc);
+        py::arg("tt_megabytes") = 64, py::arg("threads") = 1, kSolveDoc);
 
-  m.def("solve_moves", [](GameArg game_obj, OptionalFloatArg time_limit, OptionalIntArg node_limit, IntArg tt_megabytes) {
+  m.def("solve_moves", [](GameArg game_obj, OptionalFloatArg time_limit, OptionalIntArg node_limit, IntArg tt_megabytes,
+                          IntArg threads) {
           const Game& game = game_arg(game_obj);
-          const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes);
+          const SolveOptions o = options_arg(time_limit, node_limit, tt_megabytes, threads);
           const State state = game.state();
           const Rules rules = game.rules();
           const MovesResult r = without_gil([&] { return solve_moves(state, rules, o); }, o.tt_bytes);
@@ -133,9 +139,10 @@ nodes: positions searched; seconds: wall time of the search.)doc")
           for (const MoveOutcome& mo : r.moves) out.append(py::make_tuple(interned(mo.action), outcome_obj(mo.outcome)));
           return out;
         }, py::arg("game"), py::arg("time_limit") = py::none(), py::arg("node_limit") = py::none(),
-        py::arg("tt_megabytes") = 64,
+        py::arg("tt_megabytes") = 64, py::arg("threads") = 1,
         "Every legal action of a solvable position (as solve) with whether the side taking it then wins, in the order "
-        "of game.legal_actions(); None for those a limit left unsolved. One table serves all of them.");
+        "of game.legal_actions(); None for those a limit left unsolved. One table serves all of them, and `threads` "
+        "threads share out the actions.");
 
   m.def("sample_worlds", [](GameArg game_obj, IntArg seat, IntArg n, IntArg seed) {
           const Game& game = game_arg(game_obj);

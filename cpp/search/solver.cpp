@@ -1,21 +1,21 @@
 #include "search/solver.hpp"
 
 #include <algorithm>
-#include <bit>
+#include <atomic>
 #include <chrono>
-#include <cstdlib>
 #include <deque>
+#include <exception>
 #include <limits>
-#include <new>
+#include <memory>
+#include <optional>
 #include <stdexcept>
+
+#include "base/parallel.hpp"
 
 #include "rules/wild.hpp"
 #include "search/dominance.hpp"
 #include "search/rank_gaps.hpp"
-
-#if __has_include(<sys/mman.h>)
-#include <sys/mman.h>
-#endif
+#include "search/transposition_table.hpp"
 
 namespace ddz {
 
@@ -122,131 +122,19 @@ struct Proof {
   static constexpr bool kKeepsLatest = true;
 };
 
-// The size of a huge page (x86-64, and the common arm64 one).
-inline constexpr std::size_t kHugePage = std::size_t{2} << 20;
-
-// Asks the kernel to back `bytes` bytes from `start` (huge-page aligned) with huge pages
-// where it has them (Linux's madvise); only a hint, ignored elsewhere.
-void advise_huge_pages([[maybe_unused]] void* start, [[maybe_unused]] std::size_t bytes) {
-#if defined(MADV_HUGEPAGE)
-  madvise(start, bytes, MADV_HUGEPAGE);
-#endif
-}
-
-// A transposition table of `Info` by position: buckets of four entries, each the
-// position's whole 64-bit key, its Info and the size class of the searches behind it
-// (one cache line a bucket for Bounds). A full bucket gives up the entry with the
-// smallest search.
-//
-// The table starts at 1 MB and doubles, up to its bound, whenever it is half full: a
-// small search then stays in cache and touches few pages (a large table costs a page
-// fault per page and a cache miss per probe, which slowed small searches several-fold).
-template <class Info>
-class Table {
- public:
-  explicit Table(std::size_t max_bytes) {
-    while (max_buckets_ * 2 * sizeof(Bucket) <= max_bytes) max_buckets_ *= 2;
-    allocate(std::min(max_buckets_, kFirstBuckets));
-  }
-  ~Table() { std::free(raw_); }
-  Table(const Table&) = delete;
-  Table& operator=(const Table&) = delete;
-
-  // Starts loading `key`'s bucket into the cache: a probe of a large table is a cache
-  // miss, and the probes of a node's children overlap when they are all issued first.
-  void prefetch(std::uint64_t key) const {
-    const char* const b = reinterpret_cast<const char*>(&bucket(key));
-    for (std::size_t line = 0; line < sizeof(Bucket); line += 64) __builtin_prefetch(b + line);
-  }
-
-  // The Info stored for `key`, or nullptr.
-  const Info* find(std::uint64_t key) const {
-    for (const Entry& e : bucket(key).entries) {
-      if (e.used && e.key == key) return &e.info;
-    }
-    return nullptr;
-  }
-
-  // The Info to update for `key` after a search of `nodes` nodes (a new entry holds
-  // Info{}), or nullptr when the bucket keeps larger searches. Valid until the next call.
-  Info* place(std::uint64_t key, std::int64_t nodes) {
-    if (used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) grow();
-    std::uint8_t size = 1;
-    while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
-    Entry* const e = slot(key, size);
-    return e ? &e->info : nullptr;
-  }
-
- private:
-  struct Entry {
-    std::uint64_t key;
-    Info info;
-    std::uint8_t used;  // 0: empty; else the size class of the search behind it (1..63)
-  };
-  struct Bucket {
-    Entry entries[4];
-  };
-  static constexpr std::size_t kMinBuckets = std::bit_floor(std::size_t{8192} / sizeof(Bucket));
-  static constexpr std::size_t kFirstBuckets = std::bit_floor((std::size_t{1} << 20) / sizeof(Bucket));
-
-  Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
-
-  // calloc hands large blocks over zeroed page by page as they are touched (aligned_alloc
-  // then memset would touch every page); `align` bytes more let the buckets start on a
-  // 64-byte boundary, or a huge page's for a table of one or more: probes land anywhere
-  // in the table, and with 4 KB pages each is a TLB miss as well as a cache miss.
-  void allocate(std::size_t buckets) {
-    const std::size_t bytes = buckets * sizeof(Bucket);
-    const std::size_t align = bytes >= kHugePage ? kHugePage : 64;
-    raw_ = std::calloc(1, bytes + align);
-    if (!raw_) throw std::bad_alloc();
-    const auto address = reinterpret_cast<std::uintptr_t>(raw_);
-    buckets_ = reinterpret_cast<Bucket*>((address + align - 1) & ~std::uintptr_t{align - 1});
-    if (align == kHugePage) advise_huge_pages(buckets_, bytes);
-    mask_ = buckets - 1;
-    used_ = 0;
-  }
-
-  // The entry for `key`: its own, an empty one, else the one with the smallest search
-  // behind it if that is no larger than this one's (nullptr: none is given up).
-  Entry* slot(std::uint64_t key, std::uint8_t size) {
-    Entry* victim = nullptr;
-    for (Entry& e : bucket(key).entries) {
-      if (e.used && e.key == key) {
-        e.used = std::max(e.used, size);
-        return &e;
-      }
-      if (!e.used) {
-        ++used_;
-        e = {key, Info{}, size};
-        return &e;
-      }
-      if (!victim || e.used < victim->used) victim = &e;
-    }
-    if (victim->used > size && !Info::kKeepsLatest) return nullptr;
-    *victim = {key, Info{}, size};
-    return victim;
-  }
-
-  void grow() {
-    void* const old_raw = raw_;
-    const Bucket* const old = buckets_;
-    const std::size_t old_buckets = mask_ + 1;
-    allocate(old_buckets * 2);
-    for (std::size_t i = 0; i < old_buckets; ++i) {
-      for (const Entry& e : old[i].entries) {
-        if (e.used) *slot(e.key, e.used) = e;
-      }
-    }
-    std::free(old_raw);
-  }
-
-  void* raw_ = nullptr;  // what calloc gave, for free
-  Bucket* buckets_ = nullptr;
-  std::size_t mask_ = 0;
-  std::size_t max_buckets_ = kMinBuckets;
-  std::size_t used_ = 0;
+// What the threads of one solve share: the tables, the nodes counted and the stop.
+struct Shared {
+  explicit Shared(const SolveOptions& options) : table(options.tt_bytes / 2), proofs(options.tt_bytes / 2) {}
+  TranspositionTable<Bounds> table;
+  TranspositionTable<Proof> proofs;
+  std::atomic<std::int64_t> nodes{0};  // every thread's, added 1024 at a time
+  std::atomic<bool> stop{false};       // the root is settled, or a limit reached
+  std::atomic<bool> limit_hit{false};  // a node or time limit stopped the search
+  Clock::time_point start = Clock::now();
 };
+
+// No node count at which Search::value gives up.
+inline constexpr std::int64_t kNoGivingUp = std::numeric_limits<std::int64_t>::max();
 
 // The fewest plays of each hand met so far (Search::turns), by hand: open addressing on
 // the hand's hash, linear probing, an empty hand marking a free slot (it is never
@@ -302,8 +190,8 @@ struct Candidate {
 
 class Search {
  public:
-  Search(const Rules& rules, const SolveOptions& options)
-      : rules_(rules), options_(options), table_(options.tt_bytes / 2), proofs_(options.tt_bytes / 2), start_(Clock::now()) {}
+  Search(const Rules& rules, const SolveOptions& options, Shared& shared)
+      : rules_(rules), options_(options), shared_(shared), table_(shared.table), proofs_(shared.proofs) {}
 
   // Whether the side to move at `n` wins; meaningless once aborted(). With `best`, a
   // winning candidate is written there.
@@ -331,9 +219,16 @@ class Search {
 
   // The node after candidate `c`, the proving side's budget charged for a play.
   Node child_of(const Node& n, const Candidate& c) {
+    Node child = play(n, c);
+    if (c.move.cards && proves(n, n.to_move) && n.budget != kUnbounded) --child.budget;
+    return child;
+  }
+
+  // The node after candidate `c`, and after the passes of the players who cannot beat
+  // what is to beat (the only action they have: no node of their own).
+  Node play(const Node& n, const Candidate& c) {
     Node child = after(n, c.move.cards ? &c.move : nullptr);
     if (c.move.cards) child.turns[static_cast<std::size_t>(n.to_move)] = static_cast<std::uint8_t>(c.rest_turns);
-    if (c.move.cards && proves(n, n.to_move) && n.budget != kUnbounded) --child.budget;
     while (child.last.cards && !can_beat(child)) child = after(child, nullptr);
     return child;
   }
@@ -344,23 +239,23 @@ class Search {
   // Adds to the table what a search of `nodes` nodes proved: `side` wins within `plays`
   // plays of its own, or does not.
   void remember(std::uint64_t key, int side, int plays, bool won, std::int64_t nodes) {
-    Bounds* const b = table_.place(key, nodes);
-    if (!b) return;
     const auto p = static_cast<std::uint8_t>(plays);
-    if (won) {
-      b->win[side] = std::min(b->win[side], p);
-      b->fail[1 - side] = Bounds::kNever;
-    } else {
-      b->fail[side] = std::max(b->fail[side], p);
-      if (p == kUnbounded) b->win[1 - side] = kUnbounded;
-    }
+    table_.update(key, nodes, [&](Bounds& b) {
+      if (won) {
+        b.win[side] = std::min(b.win[side], p);
+        b.fail[1 - side] = Bounds::kNever;
+      } else {
+        b.fail[side] = std::max(b.fail[side], p);
+        if (p == kUnbounded) b.win[1 - side] = kUnbounded;
+      }
+    });
   }
 
   // What is known without a search of `n` (key `key`): 1 the proving side wins within
   // the budget, 0 it does not, -1 unknown.
   int known(const Node& n, std::uint64_t key) {
     if (n.budget != kUnbounded && need(n) > n.budget) return 0;
-    const Bounds* const stored = table_.find(key);
+    const std::optional<Bounds> stored = table_.find(key);
     if (!stored) return -1;
     const Bounds& b = *stored;
     if (b.win[prover_side()] <= n.budget) return 1;
@@ -565,12 +460,15 @@ class Search {
   // the root: each is fast where the other is slow (alpha-beta when its move order finds
   // the win, df-pn when the proof lies off that order), and both write what they settle
   // to the table the other reads.
-  bool value(const Node& position, Candidate* best) {
+  //
+  // Nothing (and a stopped search) when aborted; nothing as well once `give_up` nodes are
+  // spent (checked between the rounds).
+  std::optional<bool> value(const Node& position, Candidate* best, std::int64_t give_up = kNoGivingUp) {
     const Node root = with_turns(position);
     const bool mover_landlord = side_of(root, root.to_move) == 0;
     if (root.wild.none()) {
       const int settled = short_win(root, best);
-      if (aborted_) return false;
+      if (aborted_) return std::nullopt;
       if (settled >= 0) return settled == 1;
       sliced_ = false;
     }
@@ -583,14 +481,19 @@ class Search {
       const bool won = wins(n, 0, best);
       if (aborted_ || !sliced_) {
         slice_end_ = kNoSliceEnd;
+        if (aborted_) return std::nullopt;
         return won;
       }
       sliced_ = false;
       slice_end_ = nodes_ + kProofShare * slice;
       prove(n, key, kInfinite, kInfinite, 0, best);
-      if (aborted_) return false;
+      if (aborted_) return std::nullopt;
       sliced_ = false;
       if (const Proof p = proof_of(n, key); p.phi == 0 || p.delta == 0) return p.phi == 0;
+      if (nodes_ >= give_up) {
+        slice_end_ = kNoSliceEnd;
+        return std::nullopt;
+      }
     }
   }
 
@@ -629,10 +532,24 @@ class Search {
 
   // Counts a node; true when the search must stop (a limit, or the end of a slice).
   bool tick() {
-    if (++nodes_ > options_.node_limit && options_.node_limit > 0) aborted_ = true;
-    if ((nodes_ & 1023) == 0 && options_.time_limit > 0 && seconds() > options_.time_limit) aborted_ = true;
+    if (++nodes_ + others_ > options_.node_limit && options_.node_limit > 0) reach_limit();
+    if ((nodes_ & 1023) == 0) sync();
     if (nodes_ > slice_end_) sliced_ = true;
     return halted();
+  }
+
+  // Every 1024 nodes: adds them to the count of all threads, and stops at the time limit
+  // or when another thread has stopped the search.
+  void sync() {
+    others_ = shared_.nodes.fetch_add(1024, std::memory_order_relaxed) + 1024 - nodes_;
+    if (options_.time_limit > 0 && seconds() > options_.time_limit) reach_limit();
+    if (shared_.stop.load(std::memory_order_relaxed)) aborted_ = true;
+  }
+
+  void reach_limit() {
+    aborted_ = true;
+    shared_.limit_hit = true;
+    shared_.stop = true;
   }
   bool halted() const { return aborted_ || sliced_; }
 
@@ -643,12 +560,12 @@ class Search {
   // harder to prove a win for; they settled one more hard position than the plain
   // counts, and cubes one fewer).
   Proof proof_of(const Node& n, std::uint64_t key) {
-    if (const Bounds* const b = table_.find(key)) {
+    if (const std::optional<Bounds> b = table_.find(key)) {
       const int side = side_of(n, n.to_move);
       if (b->win[side] <= kUnbounded) return {0, kInfinite};
       if (b->fail[side] >= kUnbounded) return {kInfinite, 0};
     }
-    if (const Proof* const p = proofs_.find(key)) return *p;
+    if (const std::optional<Proof> p = proofs_.find(key)) return *p;
     int mine = kMaxTurns, theirs = kMaxTurns;
     for (int i = 0; i < n.seats; ++i) {
       int& least = same_side(n, i, n.to_move) ? mine : theirs;
@@ -712,7 +629,7 @@ class Search {
         return settle(n, key, here.phi == 0, before);
       }
       if (here.phi >= th_phi || here.delta >= th_delta || halted()) {
-        if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = here;
+        proofs_.update(key, nodes_ - before, [&](Proof& p) { p = here; });
         return;
       }
       const std::uint32_t child_phi = std::min(th_phi, second == kInfinite ? kInfinite : sum(second, second / 2 + 1));
@@ -726,7 +643,7 @@ class Search {
   // Records in both tables that the side to move at `n` (key `key`) wins, or loses, as
   // the search since node count `before` proved.
   void settle(const Node& n, std::uint64_t key, bool won, std::int64_t before) {
-    if (Proof* const stored = proofs_.place(key, nodes_ - before)) *stored = won ? Proof{0, kInfinite} : Proof{kInfinite, 0};
+    proofs_.update(key, nodes_ - before, [&](Proof& p) { p = won ? Proof{0, kInfinite} : Proof{kInfinite, 0}; });
     remember(key, side_of(n, n.to_move), kUnbounded, won, nodes_ - before);
   }
 
@@ -744,7 +661,10 @@ class Search {
   }
 
 
-  double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+  double seconds() const { return std::chrono::duration<double>(Clock::now() - shared_.start).count(); }
+  // The candidates at `root`, in search order (as the search's first node lists them).
+  std::vector<Candidate> root_candidates(const Node& root) { return candidates(with_turns(root), 0); }
+
   bool aborted() const { return aborted_; }
   std::int64_t nodes() const { return nodes_; }
 
@@ -772,11 +692,12 @@ class Search {
 
   const Rules& rules_;
   SolveOptions options_;
-  Table<Bounds> table_;
-  Table<Proof> proofs_;
-  Clock::time_point start_;
+  Shared& shared_;
+  TranspositionTable<Bounds>& table_;
+  TranspositionTable<Proof>& proofs_;
   std::int64_t nodes_ = 0;
-  bool aborted_ = false;
+  std::int64_t others_ = 0;  // the other threads' nodes, as last counted
+  bool aborted_ = false;  // a limit was reached, or another thread stopped the search
   bool sliced_ = false;  // the current slice's nodes are spent
   static constexpr std::int64_t kNoSliceEnd = std::numeric_limits<std::int64_t>::max();
   std::int64_t slice_end_ = kNoSliceEnd;
@@ -819,41 +740,107 @@ Action action_of(const Move& m) { return m.cards ? Action::play(m) : Action::pas
 
 }  // namespace
 
+namespace {
+
+// Runs work(search) on `threads` threads (the caller's among them), each with a Search of
+// its own over the shared tables, and returns their nodes. An exception in one (memory)
+// is rethrown once all have finished.
+template <class Work>
+std::int64_t on_threads(int threads, const Rules& rules, const SolveOptions& options, Shared& shared, Work&& work) {
+  std::vector<std::unique_ptr<Search>> searches;
+  for (int i = 0; i < threads; ++i) searches.push_back(std::make_unique<Search>(rules, options, shared));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  parallel_each(threads, [&](int i) {
+    try {
+      work(*searches[static_cast<std::size_t>(i)]);
+    } catch (...) {
+      errors[static_cast<std::size_t>(i)] = std::current_exception();
+      shared.stop = true;
+    }
+  });
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  std::int64_t nodes = 0;
+  for (const auto& search : searches) nodes += search->nodes();
+  return nodes;
+}
+
+// Settles `root`, unsettled by one thread within options.alone_nodes, on options.threads threads:
+// they share out the root's candidates, one child at a time each (a child where the side to
+// move wins stops them all), and share the tables, so that what one proves the others read.
+// Nothing when a limit stopped them.
+std::optional<bool> split_root(const Node& root, std::vector<Candidate> list, const Rules& rules, const SolveOptions& options,
+                               Shared& shared, Candidate& best, std::int64_t& nodes) {
+  shared.table.fix();
+  shared.proofs.fix();
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> winner{list.size()};
+  nodes += on_threads(options.threads, rules, options, shared, [&](Search& search) {
+    for (std::size_t i; (i = next.fetch_add(1)) < list.size();) {
+      const Node child = search.play(root, list[i]);
+      const std::optional<bool> child_wins = search.value(child, nullptr);
+      if (!child_wins) return;
+      if (same_side(root, root.to_move, child.to_move) == *child_wins) {
+        winner = i;
+        shared.stop = true;
+        return;
+      }
+    }
+  });
+  if (winner < list.size()) {
+    best = list[winner];
+    return true;
+  }
+  if (shared.limit_hit) return std::nullopt;
+  return false;
+}
+
+}  // namespace
+
 SolveResult solve(const State& s, const Rules& rules, const SolveOptions& options) {
   const Node root = checked_root(s, rules);
-  Search search(rules, options);
+  Shared shared(options);
+  Search search(rules, options, shared);
   Candidate best{};
-  const bool won = search.value(root, &best);
+  std::optional<bool> won = search.value(root, &best, options.threads > 1 ? options.alone_nodes : kNoGivingUp);
+  std::int64_t nodes = search.nodes();
+  if (!won && !shared.limit_hit) won = split_root(root, search.root_candidates(root), rules, options, shared, best, nodes);
   SolveResult r;
-  r.outcome = search.aborted() ? Outcome::Unknown : (won ? Outcome::Win : Outcome::Loss);
+  r.outcome = !won ? Outcome::Unknown : (*won ? Outcome::Win : Outcome::Loss);
   if (r.outcome == Outcome::Win) r.move = action_of(best.move);
-  r.nodes = search.nodes();
+  r.nodes = nodes;
   r.seconds = search.seconds();
   return r;
 }
 
 MovesResult solve_moves(const State& s, const Rules& rules, const SolveOptions& options) {
   const Node root = checked_root(s, rules);
-  Search search(rules, options);
-  MovesResult r;
+  Shared shared(options);
   const Mask hand = root.hands[static_cast<std::size_t>(root.to_move)];
   std::vector<Move> moves;
   generate(root, hand, root.last.cards ? &root.last : nullptr, rules, moves);
   if (root.last.cards) moves.insert(moves.begin(), Move{});
-  for (const Move& m : moves) {
-    MoveOutcome mo{action_of(m), Outcome::Unknown};
-    if (m.cards && spent(m) == hand) {
-      mo.outcome = Outcome::Win;
-    } else if (!search.aborted()) {
-      const Node child = after(root, m.cards ? &m : nullptr);
-      const bool child_wins = search.value(child, nullptr);
-      const bool won = same_side(root, root.to_move, child.to_move) ? child_wins : !child_wins;
-      if (!search.aborted()) mo.outcome = won ? Outcome::Win : Outcome::Loss;
-    }
-    r.moves.push_back(mo);
+  MovesResult r;
+  for (const Move& m : moves) r.moves.push_back({action_of(m), m.cards && spent(m) == hand ? Outcome::Win : Outcome::Unknown});
+  // Each move's child, one at a time a thread (the tables grown first when shared).
+  if (options.threads > 1) {
+    shared.table.fix();
+    shared.proofs.fix();
   }
-  r.nodes = search.nodes();
-  r.seconds = search.seconds();
+  std::atomic<std::size_t> next{0};
+  r.nodes = on_threads(options.threads, rules, options, shared, [&](Search& search) {
+    for (std::size_t i; (i = next.fetch_add(1)) < moves.size();) {
+      const Move& m = moves[i];
+      if (r.moves[i].outcome == Outcome::Win) continue;  // it goes out
+      const Node child = after(root, m.cards ? &m : nullptr);
+      const std::optional<bool> child_wins = search.value(child, nullptr);
+      if (!child_wins) return;
+      const bool won = same_side(root, root.to_move, child.to_move) == *child_wins;
+      r.moves[i].outcome = won ? Outcome::Win : Outcome::Loss;
+    }
+  });
+  r.seconds = std::chrono::duration<double>(Clock::now() - shared.start).count();
   return r;
 }
 

@@ -66,6 +66,11 @@ struct SolveOptions {
   std::int64_t node_limit = 0;  // stop after this many nodes; 0: no limit
   double time_limit = 0;        // stop after this many seconds; 0: no limit
   std::size_t tt_bytes = std::size_t{64} << 20;
+  // Threads searching together, sharing the tables: once one thread has searched
+  // `alone_nodes` nodes without settling the root, they share out the root's moves (most
+  // positions take fewer nodes, and a table threads share no longer grows from small).
+  int threads = 1;
+  std::int64_t alone_nodes = std::int64_t{1} << 17;
 };
 
 struct SolveResult {

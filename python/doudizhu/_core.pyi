@@ -515,10 +515,18 @@ class SolveResult:
     def seconds(self) -> float: ...
 
 def solve(
-    game: Game, time_limit: float | None = None, node_limit: int | None = None, tt_megabytes: int = 64
+    game: Game,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int = 64,
+    threads: int = 1,
 ) -> SolveResult: ...
 def solve_moves(
-    game: Game, time_limit: float | None = None, node_limit: int | None = None, tt_megabytes: int = 64
+    game: Game,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    tt_megabytes: int = 64,
+    threads: int = 1,
 ) -> list[tuple[Action, bool | None]]: ...
 def sample_worlds(game: Game, seat: int, n: int, seed: int = 0) -> list[Game]: ...
 

@@ -106,3 +106,28 @@ TEST(chain_lengths_stop_at_their_caps) {
   CHECK(classify(cards("33445566778899TTJJQQKK"), Rules{}).empty());
   CHECK(classify(cards("333444555666777888999"), Rules{}).empty());
 }
+
+TEST(can_beat_agrees_with_the_moves_listed) {
+  // Whether a hand can beat a move, against whether the generator lists a follow: random
+  // deals under every preset (two decks, wild cards), the move to beat any lead of another
+  // hand, and the hand cut to a few cards half the time (where no higher card is common).
+  Rng rng(404);
+  std::vector<Move> scratch;
+  int beaten = 0, checked = 0;
+  for (const std::string& name : preset_names()) {
+    const Rules r = rules(name.c_str());
+    for (int i = 0; i < 300; ++i) {
+      const Deal d = deal_cards(rng, r);
+      const auto leads = legal_moves(d.hands[1], nullptr, r, d.wild);
+      const Move& last = leads[rng.below(static_cast<std::uint32_t>(leads.size()))];
+      Mask hand = d.hands[0];
+      if (rng.below(2)) hand = take_lowest(hand, 1 + static_cast<int>(rng.below(4)));
+      const bool listed = !legal_moves(hand, &last, r, d.wild).empty();
+      CHECK_EQ(can_beat(hand, last, r, d.wild, scratch), listed);
+      beaten += listed;
+      ++checked;
+    }
+  }
+  CHECK(beaten > checked / 4);
+  CHECK(beaten < checked - checked / 10);
+}

@@ -187,6 +187,37 @@ TEST(solver_matches_memoized_minimax_on_dealt_hands) {
   compare_dealt_with_minimax("douzero", 5, 8, 2, 22);
 }
 
+TEST(solver_threads_agree_with_minimax) {
+  // Two threads sharing out the root's moves from the first round on (alone_nodes 0), and
+  // sharing out every action of solve_moves: the same values as the memoized minimax.
+  const Rules r = rules("standard");
+  Rng rng(31);
+  SolveOptions two;
+  two.threads = 2;
+  two.alone_nodes = 0;
+  for (int i = 0; i < 120; ++i) {
+    Game g = dealt_position(rng, 5, r);
+    MinimaxMemo memo;
+    const bool mover_is_landlord = on_landlord_side(g.state(), g.state().to_move);
+    const bool expected = minimax_landlord_wins(g, &memo) == mover_is_landlord;
+    const SolveResult got = solve(g.state(), r, two);
+    CHECK(got.outcome == (expected ? Outcome::Win : Outcome::Loss));
+    if (got.outcome == Outcome::Win) {
+      CHECK(g.apply(got.move));
+      CHECK(minimax_landlord_wins(g, &memo) == mover_is_landlord);
+      g.undo();
+    }
+    if (i % 4) continue;
+    const MovesResult each_move = solve_moves(g.state(), r, two);
+    CHECK_EQ(each_move.moves.size(), g.legal_actions().size());
+    for (const MoveOutcome& mo : each_move.moves) {
+      CHECK(g.apply(mo.action));
+      CHECK(mo.outcome == (minimax_landlord_wins(g, &memo) == mover_is_landlord ? Outcome::Win : Outcome::Loss));
+      g.undo();
+    }
+  }
+}
+
 TEST(solver_matches_minimax_two_seats) {
   compare_with_minimax(2, 5, "standard", 1500, 1);
   compare_with_minimax(2, 5, "douzero", 500, 2);
@@ -294,6 +325,14 @@ TEST(solver_limits_give_unknown) {
   CHECK(by_nodes.nodes <= 51);
   const SolveResult by_time = solve(g.state(), Rules{}, SolveOptions{0, 1e-6, 1 << 16});
   CHECK(by_time.outcome == Outcome::Unknown);
+  // Threads count their nodes together, 1,024 at a time: each may pass the limit by that.
+  SolveOptions shared{5000, 0, 1 << 20};
+  shared.threads = 3;
+  shared.alone_nodes = 0;
+  const SolveResult by_threads = solve(g.state(), Rules{}, shared);
+  CHECK(by_threads.outcome == Outcome::Unknown);
+  CHECK(by_threads.nodes <= 5000 + 3 * 1024);
+  CHECK(by_threads.nodes >= 5000);
 }
 
 TEST(solver_refuses_bidding_and_finished_hands) {

@@ -1,0 +1,190 @@
+// The solver's transposition tables: what a search knows of positions, by 64-bit key,
+// shared by the threads of one solve.
+//
+// Buckets of four entries, each the key, an `Info` and the size class of the searches
+// behind it (log2 of their nodes). A full bucket gives up the entry with the smallest
+// search (Info::kKeepsLatest: even for a smaller one). The table starts at 1 MB and
+// doubles, up to its bound, whenever it is half full: a small search then stays in
+// cache and touches few pages (a large table costs a page fault per page and a cache
+// miss per probe, which slowed small searches several-fold). Before threads share it,
+// fix() grows it to its bound for good.
+//
+// Threads read and write entries without locks (Hyatt and Mann's lockless hashing): an
+// entry's words are atomics, and its first holds the key XOR the others, so a reader
+// that meets the words of two different writes sees a key that matches no probe. A lost
+// write only loses something known; what is read was written whole.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <optional>
+#include <type_traits>
+
+#if __has_include(<sys/mman.h>)
+#include <sys/mman.h>
+#endif
+
+namespace ddz {
+
+template <class Info>
+class TranspositionTable {
+ public:
+  explicit TranspositionTable(std::size_t max_bytes) {
+    while (max_buckets_ * 2 * sizeof(Bucket) <= max_bytes) max_buckets_ *= 2;
+    allocate(std::min(max_buckets_, kFirstBuckets));
+  }
+  ~TranspositionTable() { std::free(raw_); }
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+  // Starts loading `key`'s bucket into the cache: a probe of a large table is a cache
+  // miss, and the probes of a node's children overlap when they are all issued first.
+  void prefetch(std::uint64_t key) const {
+    const char* const b = reinterpret_cast<const char*>(&bucket(key));
+    for (std::size_t line = 0; line < sizeof(Bucket); line += 64) __builtin_prefetch(b + line);
+  }
+
+  // The Info stored for `key`.
+  std::optional<Info> find(std::uint64_t key) const {
+    for (const Entry& e : bucket(key).entries) {
+      const Read r = read(e);
+      if (r.size && r.key == key) return r.info;
+    }
+    return std::nullopt;
+  }
+
+  // Applies `change` (a callable taking Info&) to what is stored for `key` (Info{} when
+  // nothing is) and stores the result, as learned by a search of `nodes` nodes; unless
+  // the bucket keeps larger searches.
+  template <class Change>
+  void update(std::uint64_t key, std::int64_t nodes, Change&& change) {
+    if (!fixed_ && used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) grow();
+    std::uint8_t size = 1;
+    while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
+    Bucket& b = bucket(key);
+    Entry* victim = nullptr;
+    std::uint8_t victim_size = 0;
+    for (Entry& e : b.entries) {
+      const Read r = read(e);
+      if (r.size && r.key == key) {
+        Info info = r.info;
+        change(info);
+        return write(e, key, info, std::max(r.size, size));
+      }
+      if (!r.size) {
+        if (!fixed_) ++used_;
+        Info info{};
+        change(info);
+        return write(e, key, info, size);
+      }
+      if (!victim || r.size < victim_size) {
+        victim = &e;
+        victim_size = r.size;
+      }
+    }
+    if (victim_size > size && !Info::kKeepsLatest) return;
+    Info info{};
+    change(info);
+    write(*victim, key, info, size);
+  }
+
+  // Grows the table to its bound and keeps it there: from now on threads may share it.
+  void fix() {
+    while (mask_ + 1 < max_buckets_) grow();
+    fixed_ = true;
+  }
+
+ private:
+  static_assert(std::is_trivially_copyable_v<Info> && sizeof(Info) <= 15);
+  // The words of an entry after its first: the Info, then the size class in the last byte.
+  static constexpr std::size_t kWords = (sizeof(Info) + 1 + 7) / 8;
+  using Words = std::array<std::uint64_t, kWords>;
+
+  struct Entry {
+    std::atomic<std::uint64_t> check;  // the key XOR the words
+    std::array<std::atomic<std::uint64_t>, kWords> words;
+  };
+  struct Bucket {
+    Entry entries[4];
+  };
+  struct Read {
+    std::uint64_t key;
+    Info info;
+    std::uint8_t size;  // 0: empty (or torn)
+  };
+  static constexpr std::size_t kMinBuckets = std::bit_floor(std::size_t{8192} / sizeof(Bucket));
+  static constexpr std::size_t kFirstBuckets = std::bit_floor((std::size_t{1} << 20) / sizeof(Bucket));
+  static constexpr std::size_t kHugePage = std::size_t{2} << 20;  // x86-64's, and the common arm64 one
+
+  static Read read(const Entry& e) {
+    Words w;
+    std::uint64_t key = e.check.load(std::memory_order_relaxed);
+    for (std::size_t i = 0; i < kWords; ++i) {
+      w[i] = e.words[i].load(std::memory_order_relaxed);
+      key ^= w[i];
+    }
+    Read r{key, {}, static_cast<std::uint8_t>(w[kWords - 1] >> 56)};
+    std::memcpy(static_cast<void*>(&r.info), w.data(), sizeof(Info));  // trivially copyable
+    return r;
+  }
+
+  static void write(Entry& e, std::uint64_t key, const Info& info, std::uint8_t size) {
+    Words w{};
+    std::memcpy(w.data(), &info, sizeof(Info));
+    w[kWords - 1] |= std::uint64_t{size} << 56;
+    for (std::size_t i = 0; i < kWords; ++i) {
+      e.words[i].store(w[i], std::memory_order_relaxed);
+      key ^= w[i];
+    }
+    e.check.store(key, std::memory_order_relaxed);
+  }
+
+  Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
+
+  // calloc hands large blocks over zeroed page by page as they are touched (aligned_alloc
+  // then memset would touch every page); `align` bytes more let the buckets start on a
+  // 64-byte boundary, or a huge page's for a table of one or more: probes land anywhere
+  // in the table, and with 4 KB pages each is a TLB miss as well as a cache miss. A
+  // zeroed entry is empty (size class 0).
+  void allocate(std::size_t buckets) {
+    const std::size_t bytes = buckets * sizeof(Bucket);
+    const std::size_t align = bytes >= kHugePage ? kHugePage : 64;
+    raw_ = std::calloc(1, bytes + align);
+    if (!raw_) throw std::bad_alloc();
+    const auto address = reinterpret_cast<std::uintptr_t>(raw_);
+    buckets_ = reinterpret_cast<Bucket*>((address + align - 1) & ~std::uintptr_t{align - 1});
+#if defined(MADV_HUGEPAGE)
+    if (align == kHugePage) madvise(buckets_, bytes, MADV_HUGEPAGE);  // a hint, where the kernel has them
+#endif
+    mask_ = buckets - 1;
+    used_ = 0;
+  }
+
+  void grow() {
+    void* const old_raw = raw_;
+    const Bucket* const old = buckets_;
+    const std::size_t old_buckets = mask_ + 1;
+    allocate(old_buckets * 2);
+    for (std::size_t i = 0; i < old_buckets; ++i) {
+      for (const Entry& e : old[i].entries) {
+        if (const Read r = read(e); r.size) update(r.key, std::int64_t{1} << r.size, [&](Info& info) { info = r.info; });
+      }
+    }
+    std::free(old_raw);
+  }
+
+  void* raw_ = nullptr;  // what calloc gave, for free
+  Bucket* buckets_ = nullptr;
+  std::size_t mask_ = 0;
+  std::size_t max_buckets_ = kMinBuckets;
+  std::size_t used_ = 0;  // entries in use, while the table may grow
+  bool fixed_ = false;
+};
+
+}  // namespace ddz
