@@ -455,7 +455,9 @@ class Search {
   }
 
   // Whether the side to move at `root` wins (with `best`, a winning candidate is written
-  // there). First the short-win searches (short_win). Then unbounded alpha-beta and df-pn
+  // there). First the short-win searches (short_win; not for the root's children when
+  // threads share them out: the root's have run, and 20 children at 65,536 nodes each
+  // would cost more than they find). Then unbounded alpha-beta and df-pn
   // take turns, each for a slice of nodes that doubles every round, until one settles
   // the root: each is fast where the other is slow (alpha-beta when its move order finds
   // the win, df-pn when the proof lies off that order), and both write what they settle
@@ -463,10 +465,10 @@ class Search {
   //
   // Nothing (and a stopped search) when aborted; nothing as well once `give_up` nodes are
   // spent (checked between the rounds).
-  std::optional<bool> value(const Node& position, Candidate* best, std::int64_t give_up = kNoGivingUp) {
+  std::optional<bool> value(const Node& position, Candidate* best, std::int64_t give_up = kNoGivingUp, bool short_wins = true) {
     const Node root = with_turns(position);
     const bool mover_landlord = side_of(root, root.to_move) == 0;
-    if (root.wild.none()) {
+    if (short_wins && root.wild.none()) {
       const int settled = short_win(root, best);
       if (aborted_) return std::nullopt;
       if (settled >= 0) return settled == 1;
@@ -779,7 +781,7 @@ std::optional<bool> split_root(const Node& root, std::vector<Candidate> list, co
   nodes += on_threads(options.threads, rules, options, shared, [&](Search& search) {
     for (std::size_t i; (i = next.fetch_add(1)) < list.size();) {
       const Node child = search.play(root, list[i]);
-      const std::optional<bool> child_wins = search.value(child, nullptr);
+      const std::optional<bool> child_wins = search.value(child, nullptr, kNoGivingUp, false);
       if (!child_wins) return;
       if (same_side(root, root.to_move, child.to_move) == *child_wins) {
         winner = i;

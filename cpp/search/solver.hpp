@@ -48,7 +48,12 @@
 //     the latest always finds room). Each starts at 1 MB and doubles whenever it is half
 //     full, up to half of `tt_bytes` (at least 8 KB and 6 KB), so small searches stay
 //     small and in cache; from 2 MB on a table asks for huge pages (madvise), a probe
-//     being a TLB miss as well as a cache miss otherwise.
+//     being a TLB miss as well as a cache miss otherwise (transposition_table.hpp);
+//   - a player who cannot beat the move to beat passes without a node of its own;
+//   - with threads (SolveOptions::threads), a position one thread has not settled within
+//     alone_nodes goes on with every thread taking the root's next move in turn and
+//     solving its child, over the same tables (grown to their bound, read and written
+//     without locks); a child where the side to move wins stops them all.
 // Limits on nodes and time end the search with Outcome::Unknown rather than running on.
 #pragma once
 
