@@ -594,7 +594,10 @@ class Search {
     kid_keys_[static_cast<std::size_t>(ply)].clear();
     for (const Candidate& c : list) {
       kids.push_back(child_of(n, c));
-      kid_keys_[static_cast<std::size_t>(ply)].push_back(key_of(kids.back()));
+      const std::uint64_t k = key_of(kids.back());
+      kid_keys_[static_cast<std::size_t>(ply)].push_back(k);
+      table_.prefetch(k);  // the buckets load while the next children are made
+      proofs_.prefetch(k);
     }
     const std::vector<std::uint64_t>& keys = kid_keys_[static_cast<std::size_t>(ply)];
     // The children's numbers, read once, then only the searched child's again: the
@@ -602,10 +605,6 @@ class Search {
     // choice of child (a settled one never changes).
     std::vector<Proof>& numbers = kid_proofs_[static_cast<std::size_t>(ply)];
     numbers.clear();
-    for (const std::uint64_t k : keys) {
-      table_.prefetch(k);
-      proofs_.prefetch(k);
-    }
     for (std::size_t i = 0; i < kids.size(); ++i) numbers.push_back(proof_of(kids[i], keys[i]));
     while (true) {
       // The side to move wins through its easiest child, and loses only if every child
