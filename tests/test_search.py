@@ -136,11 +136,23 @@ def test_solve_errors() -> None:
         ({"node_limit": 1.5}, TypeError),
         ({"tt_megabytes": 0}, ValueError),
         ({"tt_megabytes": 10**9}, ValueError),
+        ({"threads": 0}, ValueError),
+        ({"threads": 257}, ValueError),
+        ({"threads": 2.0}, TypeError),
+        ({"threads": True}, TypeError),
     ]:
         with pytest.raises(error):
             dz.solve(live, **kwargs)
     with pytest.raises(TypeError):
         dz.solve("not a game")  # type: ignore[arg-type]
+
+
+def test_threads_give_the_same_values() -> None:
+    # More threads only share the work (the C++ tests check the sharing out itself).
+    game = dz.Game.from_position(["3456789TJ2", "33445566QQ", "77889TTJKA"], landlord=0, to_move=0)
+    one, two = dz.solve(game), dz.solve(game, threads=2)
+    assert one.win is not None and two.win == one.win
+    assert dz.solve_moves(game, threads=2) == dz.solve_moves(game)
 
 
 def test_solve_a_dealt_game_in_play() -> None:
