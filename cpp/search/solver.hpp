@@ -44,7 +44,7 @@
 //     buckets of four 16-byte entries (one cache line) holding the whole key, for each
 //     side the fewest plays it is known to win within and the most it is known not to,
 //     and the size of the searches behind them; a full bucket gives up its smallest
-//     search. df-pn keeps its numbers in a second such table (24-byte entries, where
+//     search. df-pn keeps its numbers in a second such table (16-byte entries, where
 //     the latest always finds room). Each starts at 1 MB and doubles whenever it is half
 //     full, up to half of `tt_bytes` (at least 8 KB and 6 KB), so small searches stay
 //     small and in cache; from 2 MB on a table asks for huge pages (madvise), a probe

@@ -2,7 +2,8 @@
 // shared by the threads of one solve.
 //
 // Buckets of four entries, each the key, an `Info` and the size class of the searches
-// behind it (log2 of their nodes). A full bucket gives up the entry with the smallest
+// behind it (log2 of their nodes), in 8 bytes more than the Info: the key's lowest six
+// bits, which its bucket tells, make room for the size class. A full bucket gives up the entry with the smallest
 // search (Info::kKeepsLatest: even for a smaller one). The table starts at 1 MB and
 // doubles, up to its bound, whenever it is half full: a small search then stays in
 // cache and touches few pages (a large table costs a page fault per page and a cache
@@ -10,8 +11,9 @@
 // fix() grows it to its bound for good.
 //
 // Threads read and write entries without locks (Hyatt and Mann's lockless hashing): an
-// entry's words are atomics, and its first holds the key XOR the others, so a reader
-// that meets the words of two different writes sees a key that matches no probe. A lost
+// entry's words are atomics, and its first holds the key XOR the others (then the size
+// class in its lowest bits), so a reader that meets the words of two different writes
+// sees a key that matches no probe. A lost
 // write only loses something known; what is read was written whole.
 #pragma once
 
@@ -53,7 +55,7 @@ class TranspositionTable {
   // The Info stored for `key`.
   std::optional<Info> find(std::uint64_t key) const {
     for (const Entry& e : bucket(key).entries) {
-      const Read r = read(e);
+      const Read r = read(e, key);
       if (r.size && r.key == key) return r.info;
     }
     return std::nullopt;
@@ -71,7 +73,7 @@ class TranspositionTable {
     Entry* victim = nullptr;
     std::uint8_t victim_size = 0;
     for (Entry& e : b.entries) {
-      const Read r = read(e);
+      const Read r = read(e, key);
       if (r.size && r.key == key) {
         Info info = r.info;
         change(info);
@@ -101,13 +103,14 @@ class TranspositionTable {
   }
 
  private:
-  static_assert(std::is_trivially_copyable_v<Info> && sizeof(Info) <= 15);
-  // The words of an entry after its first: the Info, then the size class in the last byte.
-  static constexpr std::size_t kWords = (sizeof(Info) + 1 + 7) / 8;
+  static_assert(std::is_trivially_copyable_v<Info> && sizeof(Info) <= 16);
+  // The words of an entry after its first: the Info.
+  static constexpr std::size_t kWords = (sizeof(Info) + 7) / 8;
   using Words = std::array<std::uint64_t, kWords>;
+  static constexpr std::uint64_t kSizeBits = 63;  // the check word's bits for the size class
 
   struct Entry {
-    std::atomic<std::uint64_t> check;  // the key XOR the words
+    std::atomic<std::uint64_t> check;  // the key XOR the words, its lowest bits the size class
     std::array<std::atomic<std::uint64_t>, kWords> words;
   };
   struct Bucket {
@@ -119,17 +122,21 @@ class TranspositionTable {
     std::uint8_t size;  // 0: empty (or torn)
   };
   static constexpr std::size_t kMinBuckets = std::bit_floor(std::size_t{8192} / sizeof(Bucket));
+  static_assert(kMinBuckets > kSizeBits);  // a bucket's index tells the key's size-class bits
   static constexpr std::size_t kFirstBuckets = std::bit_floor((std::size_t{1} << 20) / sizeof(Bucket));
   static constexpr std::size_t kHugePage = std::size_t{2} << 20;  // x86-64's, and the common arm64 one
 
-  static Read read(const Entry& e) {
+  // The entry `e` of the bucket of `probe` (a key that indexes it): its key (the size
+  // class's bits taken from `probe`, as the bucket holds only keys that share them).
+  static Read read(const Entry& e, std::uint64_t probe) {
     Words w;
-    std::uint64_t key = e.check.load(std::memory_order_relaxed);
+    const std::uint64_t check = e.check.load(std::memory_order_relaxed);
+    std::uint64_t key = check;
     for (std::size_t i = 0; i < kWords; ++i) {
       w[i] = e.words[i].load(std::memory_order_relaxed);
       key ^= w[i];
     }
-    Read r{key, {}, static_cast<std::uint8_t>(w[kWords - 1] >> 56)};
+    Read r{(key & ~kSizeBits) | (probe & kSizeBits), {}, static_cast<std::uint8_t>(check & kSizeBits)};
     std::memcpy(static_cast<void*>(&r.info), w.data(), sizeof(Info));  // trivially copyable
     return r;
   }
@@ -137,12 +144,11 @@ class TranspositionTable {
   static void write(Entry& e, std::uint64_t key, const Info& info, std::uint8_t size) {
     Words w{};
     std::memcpy(w.data(), &info, sizeof(Info));
-    w[kWords - 1] |= std::uint64_t{size} << 56;
     for (std::size_t i = 0; i < kWords; ++i) {
       e.words[i].store(w[i], std::memory_order_relaxed);
       key ^= w[i];
     }
-    e.check.store(key, std::memory_order_relaxed);
+    e.check.store((key & ~kSizeBits) | size, std::memory_order_relaxed);
   }
 
   Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
@@ -173,7 +179,7 @@ class TranspositionTable {
     allocate(old_buckets * 2);
     for (std::size_t i = 0; i < old_buckets; ++i) {
       for (const Entry& e : old[i].entries) {
-        if (const Read r = read(e); r.size) update(r.key, std::int64_t{1} << r.size, [&](Info& info) { info = r.info; });
+        if (const Read r = read(e, i); r.size) update(r.key, std::int64_t{1} << r.size, [&](Info& info) { info = r.info; });
       }
     }
     std::free(old_raw);
