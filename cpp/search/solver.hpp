@@ -46,7 +46,7 @@
 //     and the size of the searches behind them; a full bucket gives up its smallest
 //     search. df-pn keeps its numbers in a second such table (16-byte entries, where
 //     the latest always finds room). Each starts at 1 MB and doubles whenever it is half
-//     full, up to half of `tt_bytes` (at least 8 KB and 6 KB), so small searches stay
+//     full, up to half of `tt_bytes` (at least 8 KB each), so small searches stay
 //     small and in cache; from 2 MB on a table asks for huge pages (madvise), a probe
 //     being a TLB miss as well as a cache miss otherwise (transposition_table.hpp);
 //   - a player who cannot beat the move to beat passes without a node of its own;
