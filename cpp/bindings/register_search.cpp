@@ -92,9 +92,9 @@ const char* const kSolveDoc = R"doc(Solves a position in play with every hand kn
 
 The side to move is the landlord, or the peasants together (either peasant going out
 wins for both); two-hand positions (Game.from_position with two hands) are the landlord
-against one opponent. Exact: alpha-beta on win/loss with a transposition table of
-`tt_megabytes`, move ordering, first a search for short wins of either side, then
-alpha-beta and proof-number search (df-pn) in turns. `time_limit` (seconds) and `node_limit` stop the
+against one opponent. Exact: first a search for short wins of either side (alpha-beta
+on win/loss), then proof-number search (df-pn), over transposition tables of
+`tt_megabytes`. `time_limit` (seconds) and `node_limit` stop the
 search with ``win=None``. With `threads` above 1, a search that one thread has not settled in
 131,072 nodes goes on with that many threads sharing out the root's moves and one table
 (the same answer; the nodes and the winning move found may differ from run to run). Raises

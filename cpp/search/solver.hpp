@@ -4,9 +4,9 @@
 // Sides (game.hpp's same_side): the landlord, with its partner if it named one, against
 // the other seats (one in a two-hand puzzle, two or three cooperating peasants otherwise:
 // any of a side going out wins for the side). The value of a position
-// is win or loss for the side to move; the search is alpha-beta on that two-valued
-// game (a win is a move after which the other side loses, or the same side wins when a
-// partner moves next), with
+// is win or loss for the side to move; the search is on that two-valued game (a win is
+// a move after which the other side loses, or the same side wins when a partner moves
+// next), with
 //   - immediate wins (the move is tried alone, and settles the node): a move that
 //     empties the hand; a lead from a hand that splits into moves no opponent can beat
 //     and one more combination (the sure moves first, then out); a follow no opponent
@@ -20,17 +20,16 @@
 //     once it exceeds what is left); a bounded search only ever prunes the proving
 //     side's moves, so a win it finds is a win. Many positions have such a short win and
 //     are proved by it alone; the rest (and any it has not settled in 65,536 nodes) go
-//     on to the unbounded search, which reuses what the bounded ones stored (b + 1 as
-//     well halves the nodes of easy positions but costs the hard ones more);
-//   - a portfolio for that unbounded search: alpha-beta and depth-first proof-number
-//     search (df-pn, Nagai 2002, with the 1 + epsilon trick of Pawlewicz and Lew 2007,
-//     epsilon 1/2; a new node's proof and disproof numbers are the squares of the
-//     fewest plays its side and the other side need to go out) take turns, alpha-beta
-//     for a slice of nodes that doubles every round (from 64), df-pn for four times as many,
-//     until one settles the root;
-//     each settles positions the other takes far longer on, and both write what they
-//     settle to the table the other reads; df-pn reads a node's children's numbers
-//     once (their buckets prefetched together) and then only the searched child's;
+//     on to the unbounded search, which reuses the wins the bounded ones stored (b + 1
+//     as well halves the nodes of easy positions but costs the hard ones more); the
+//     bounded searches are alpha-beta;
+//   - the unbounded search is depth-first proof-number search (df-pn, Nagai 2002, with
+//     the 1 + epsilon trick of Pawlewicz and Lew 2007, epsilon 1/2). A new node's proof
+//     and disproof numbers are the squares of the fewest plays its side and the other
+//     side need to go out, each hand's fewest plays less the combinations no opponent
+//     can beat, and a leader's disproof number times its number of leads (each must be
+//     refuted). df-pn reads a node's children's numbers once (their buckets prefetched
+//     as they are made) and then only the searched child's;
 //   - move ordering: moves no opponent can beat (they keep the lead), then those that
 //     leave the hand the fewest plays from going out (memoized per hand), then the ones
 //     that shed the most cards; a pass last, or first when it lets a partner's play stand
