@@ -196,7 +196,7 @@ class Search {
   Search(const Rules& rules, const SolveOptions& options, Shared& shared)
       : rules_(rules), options_(options), shared_(shared), table_(shared.table), proofs_(shared.proofs) {}
 
-  // Whether the side to move at `n` wins; meaningless once aborted(). With `best`, a
+  // Whether the side to move at `n` wins; meaningless once aborted_. With `best`, a
   // winning candidate is written there.
   bool wins(const Node& n, int ply, Candidate* best = nullptr) {
     if (tick()) return false;
@@ -689,7 +689,6 @@ class Search {
   // The candidates at `root`, in search order (as the search's first node lists them).
   std::vector<Candidate> root_candidates(const Node& root) { return candidates(with_turns(root), 0); }
 
-  bool aborted() const { return aborted_; }
   std::int64_t nodes() const { return nodes_; }
 
  private:
@@ -756,10 +755,6 @@ std::string solver_rules_error(const Rules& rules) {
 namespace {
 
 Action action_of(const Move& m) { return m.cards ? Action::play(m) : Action::pass(); }
-
-}  // namespace
-
-namespace {
 
 // Runs work(search) on `threads` threads (the caller's among them), each with a Search of
 // its own over the shared tables, and returns their nodes. An exception in one (memory)
