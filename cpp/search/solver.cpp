@@ -461,7 +461,7 @@ class Search {
 
   // Whether the side to move at `root` wins (with `best`, a winning candidate is written
   // there): first the short-win searches (short_win; not for the root's children when
-  // threads share them out: the root's have run, and 20 children at 65,536 nodes each
+  // threads share them out: the root's have run, and 20 children at 16,384 nodes each
   // would cost more than they find), then df-pn until it settles the root (unbounded
   // alpha-beta taking turns with it cost 30% more nodes on the dealt positions once
   // df-pn's first numbers counted controls and leads). Nothing (and a stopped search)
@@ -550,9 +550,11 @@ class Search {
   // harder to prove a win for; they settled one more hard position than the plain
   // counts, and cubes one fewer), a hand's plays its turns() less its controls (at most
   // turns() - 1: a hand of t combinations, k of which no opponent beats, is about t - k
-  // leads from out), and a leader's disproof number times its number of leads (each
-  // must be refuted). On the 100 dealt positions at 6M nodes the controls took df-pn's
-  // nodes from 44.8M to 35.9M, the lead counts to 34.5M.
+  // leads from out), and a leader's disproof number times its number of leads, a
+  // follower's times its follows and the pass (each must be refuted). On the 100 dealt
+  // positions at 6M nodes the controls took df-pn's nodes from 44.8M to 35.9M, the lead
+  // counts to 34.5M; the follows (with kShortWinNodes 2^14) took all the nodes from
+  // 33.7M to 30.6M and the sixth largest from 1.77M to 1.56M.
   Proof proof_of(const Node& n, std::uint64_t key) {
     if (const std::optional<Proof> p = proofs_.find(key)) return *p;
     const OtherHands others = other_hands(n);
@@ -567,7 +569,12 @@ class Search {
       least = std::min(least, t - k);
     }
     std::uint64_t delta = static_cast<std::uint64_t>(theirs * theirs);
-    if (const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)]; !n.last.cards && hand) delta *= static_cast<std::uint64_t>(lead_count(hand));
+    if (const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)]; !n.last.cards && hand) {
+      delta *= static_cast<std::uint64_t>(lead_count(hand));
+    } else if (hand) {
+      generate(n, hand, &n.last, rules_, follows_);
+      delta *= follows_.size() + 1;  // its follows and the pass
+    }
     return {static_cast<std::uint32_t>(mine * mine), static_cast<std::uint32_t>(std::clamp<std::uint64_t>(delta, 1, kInfinite - 1))};
   }
 
@@ -704,7 +711,8 @@ class Search {
   // Nodes of all the short-win searches: some hard positions spent 1-2M nodes there that
   // the unbounded search settled in 0.2-0.4M (on the 100 dealt positions at 6M nodes,
   // 2^16: 12 past 1.6M nodes against 14 uncapped, 6% fewer nodes; 2^18: 5% fewer).
-  static constexpr std::int64_t kShortWinNodes = std::int64_t{1} << 16;
+  // Since df-pn's first numbers count controls, leads and follows, 2^14 does better.
+  static constexpr std::int64_t kShortWinNodes = std::int64_t{1} << 14;
   static constexpr std::uint32_t kInfinite = 1u << 30;  // a proof or disproof number: settled the other way
   static constexpr Proof kWon{0, kInfinite}, kLost{kInfinite, 0};  // for the side to move
 

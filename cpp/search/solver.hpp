@@ -19,7 +19,7 @@
 //     fewest combinations a hand splits into, a lower bound that prunes a side's lines
 //     once it exceeds what is left); a bounded search only ever prunes the proving
 //     side's moves, so a win it finds is a win. Many positions have such a short win and
-//     are proved by it alone; the rest (and any it has not settled in 65,536 nodes) go
+//     are proved by it alone; the rest (and any it has not settled in 16,384 nodes) go
 //     on to the unbounded search, which reuses the wins the bounded ones stored (b + 1
 //     as well halves the nodes of easy positions but costs the hard ones more); the
 //     bounded searches are alpha-beta;
@@ -27,9 +27,10 @@
 //     the 1 + epsilon trick of Pawlewicz and Lew 2007, epsilon 1/2). A new node's proof
 //     and disproof numbers are the squares of the fewest plays its side and the other
 //     side need to go out, each hand's fewest plays less the combinations no opponent
-//     can beat, and a leader's disproof number times its number of leads (each must be
-//     refuted). df-pn reads a node's children's numbers once (their buckets prefetched
-//     as they are made) and then only the searched child's;
+//     can beat, and a leader's disproof number times its number of leads, a follower's
+//     times its follows and the pass (each must be refuted). df-pn reads a node's
+//     children's numbers once (their buckets prefetched as they are made) and then only
+//     the searched child's;
 //   - move ordering: moves no opponent can beat (they keep the lead), then those that
 //     leave the hand the fewest plays from going out (memoized per hand), then the ones
 //     that shed the most cards; a pass last, or first when it lets a partner's play stand
