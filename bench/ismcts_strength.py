@@ -37,6 +37,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from percentiles import percentile  # noqa: E402
 from results_md import add_output_arguments, publish  # noqa: E402
 
 SECTION = "## ISMCTS"
@@ -107,8 +108,7 @@ def decision_ms(bot: object, deals: int, seed: int) -> tuple[float, float]:
                 else:
                     action = dz.choose_action(game, "heuristic", 0)
                 game.step(action)
-    times.sort()
-    return 1000 * statistics.mean(times), 1000 * times[int(0.9 * (len(times) - 1))]
+    return 1000 * statistics.mean(times), 1000 * percentile(times, 0.9)
 
 
 def strength(args: argparse.Namespace) -> list[dict]:

@@ -36,6 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import tests_path  # noqa: E402,F401  (tests/ on sys.path, for peers)
+from percentiles import percentile  # noqa: E402
 from results_md import add_output_arguments, publish  # noqa: E402
 
 from peers import FULL_DECK_TEXT  # noqa: E402
@@ -84,11 +85,6 @@ def run_set(puzzles: list[dict[str, object]], time_limit: float, tt_megabytes: i
         [sys.executable, os.path.abspath(__file__), "--worker"], input=spec, capture_output=True, text=True, check=True
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def row(label: str, count: int, out: dict[str, object], time_limit: float) -> str:

@@ -21,7 +21,8 @@ the time limit (or what it took, under a node limit alone). ``--time-limit 0`` s
 nodes are deterministic where wall time on a shared machine is not, so versions of the
 solver are compared by a node limit alone. ``--only`` solves only the positions of those
 indices (e.g. the hardest ones, to iterate fast) and writes nothing. Reports the
-distribution of the solve times (median, 90th and 95th percentiles, maximum), the unsolved count and the nodes.
+distribution of the solve times (median, 90th and 95th nearest-rank percentiles,
+maximum), the unsolved count and the nodes.
 
 Writes (replaces) the ``## Solver on three hands (from play)`` or ``(dealt)`` section of
 bench/RESULTS.md (unless --no-write).
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from percentiles import percentile  # noqa: E402
 from results_md import add_output_arguments, publish  # noqa: E402
 
 SECTION = {"play": "## Solver on three hands (from play)", "deal": "## Solver on three hands (dealt)"}
@@ -109,14 +111,9 @@ class Run:
 
     def row(self, threads: int) -> str:
         s, cs, n = sorted(self.seconds), sorted(self.cpu), sorted(self.nodes)
-        return (f"| {threads} | {len(s)} | {statistics.median(s):.3f} | {quantile(s, 0.9):.3f} "
-                f"| {quantile(s, 0.95):.3f} | {s[-1]:.3f} | {statistics.median(cs):.3f} | {quantile(cs, 0.95):.3f} "
-                f"| {statistics.median(n):,.0f} | {quantile(n, 0.95):,} | {n[-1]:,} | {self.unsolved} |")
-
-
-def quantile(sorted_values: list[float], q: float) -> float:
-    """The nearest-rank quantile."""
-    return sorted_values[min(len(sorted_values) - 1, max(0, round(q * len(sorted_values) + 0.5) - 1))]
+        return (f"| {threads} | {len(s)} | {statistics.median(s):.3f} | {percentile(s, 0.9):.3f} "
+                f"| {percentile(s, 0.95):.3f} | {s[-1]:.3f} | {statistics.median(cs):.3f} | {percentile(cs, 0.95):.3f} "
+                f"| {statistics.median(n):,.0f} | {percentile(n, 0.95):,} | {n[-1]:,} | {self.unsolved} |")
 
 
 def main(argv: list[str] | None = None) -> int:
