@@ -554,7 +554,7 @@ class Search {
   // follower's times its follows and the pass (each must be refuted). On the 100 dealt
   // positions at 6M nodes the controls took df-pn's nodes from 44.8M to 35.9M, the lead
   // counts to 34.5M; the follows (with kShortWinNodes 2^14) took all the nodes from
-  // 33.7M to 30.6M and the sixth largest from 1.77M to 1.56M.
+  // 33.7M to 30.6M and the 95th position's from 1.77M to 1.56M.
   Proof proof_of(const Node& n, std::uint64_t key) {
     if (const std::optional<Proof> p = proofs_.find(key)) return *p;
     const OtherHands others = other_hands(n);
