@@ -11,6 +11,7 @@
 // logic on the sets "ranks holding at least k cards" derived once from a mask.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <initializer_list>
 #include <cstdint>
@@ -65,6 +66,19 @@ constexpr RankSet ranks_with_at_least(Mask m, int k) {
   const Mask even = (((m & lanes) + add) >> 4) & ones;
   const Mask odd = ((((m >> 4) & lanes) + add) >> 4) & ones;
   return gather_pairs(even | (odd << 1));
+}
+
+// The ranks holding at least 1, 2, 3 and 4 cards (at_least[k - 1]), for any nibble
+// values: one pass over the count bits where ranks_with_at_least would take four.
+struct RankCounts {
+  std::array<RankSet, 4> at_least{};
+};
+constexpr RankCounts rank_counts(Mask m) {
+  constexpr Mask lows = 0x1111'1111'1111'1111;
+  const Mask b0 = m & lows, b1 = (m >> 1) & lows, b2 = (m >> 2) & lows, b3 = (m >> 3) & lows;
+  // A nibble's low bit per rank, as gather_pairs reads them (two ranks a byte).
+  const auto gather = [](Mask x) { return gather_pairs((x | (x >> 3)) & 0x0303'0303'0303'0303); };
+  return {{gather(b0 | b1 | b2 | b3), gather(b1 | b2 | b3), gather(b2 | b3 | (b1 & b0)), gather(b2 | b3)}};
 }
 
 // Per-rank minimum of two masks, for any nibble values.

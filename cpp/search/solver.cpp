@@ -124,13 +124,17 @@ struct Proof {
 
 // What the threads of one solve share: the tables, the nodes counted and the stop.
 struct Shared {
-  explicit Shared(const SolveOptions& options) : table(options.tt_bytes / 2), proofs(options.tt_bytes / 2) {}
+  Shared(const SolveOptions& options, bool short_wins_after_dfpn)
+      : table(options.tt_bytes / 2), proofs(options.tt_bytes / 2), short_wins_after_dfpn(short_wins_after_dfpn) {}
   TranspositionTable<Bounds> table;
   TranspositionTable<Proof> proofs;
   std::atomic<std::int64_t> nodes{0};  // every thread's, added 1024 at a time
   std::atomic<bool> stop{false};       // the root is settled, or a limit reached
   std::atomic<bool> limit_hit{false};  // a node or time limit stopped the search
   Clock::time_point start = Clock::now();
+  // Whether short-win searches run after df-pn over these tables (solve_moves: the next
+  // moves' children); only they read what df-pn settles into `table`.
+  const bool short_wins_after_dfpn;
 };
 
 // A node count no search reaches: no slice end, no giving up.
@@ -299,8 +303,19 @@ class Search {
     if (!last && sure_lead(n, list)) return list;
     if (last && sure_follow(n, list)) return list;
     if (last) list.push_back({Move{}, same_side(n, n.to_move, n.last_by) ? kPartnerPass : 0, n.turns[static_cast<std::size_t>(n.to_move)]});
-    std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    by_score(list);
     return list;
+  }
+
+  // Sorts `list` by descending score, ties in their order: an insertion sort, as the lists
+  // are short and std::stable_sort allocates a buffer each time.
+  static void by_score(std::vector<Candidate>& list) {
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      const Candidate c = list[i];
+      std::size_t j = i;
+      for (; j > 0 && list[j - 1].score < c.score; --j) list[j] = list[j - 1];
+      list[j] = c;
+    }
   }
 
   // The cards of the other players than the one to move at `n`.
@@ -379,7 +394,11 @@ class Search {
     const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)];
     const int plays = proves(n, n.to_move) ? n.budget - 1 : kMaxTurns;
     for (const Candidate& c : list) {
-      if (c.score < kKeepsLead) continue;
+      if (c.score < kKeepsLead || plays < 1) continue;
+      if (c.rest_turns == 1) {  // one combination left: out next (what sure_win would find)
+        list.assign(1, {c.move, kGoesOut, c.rest_turns});
+        return true;
+      }
       const Mask rest = hand - spent(c.move);
       generate(n, rest, nullptr, rules_, leads_);
       sure_.clear();
@@ -558,13 +577,14 @@ class Search {
   Proof proof_of(const Node& n, std::uint64_t key) {
     if (const std::optional<Proof> p = proofs_.find(key)) return *p;
     const OtherHands others = other_hands(n);
-    const Mask mover_side = others.partners + n.hands[static_cast<std::size_t>(n.to_move)];
-    const Mask other_side = others.all - others.partners;
+    // Each side's cards, as the other side's hands' controls read them.
+    const std::array<RankCounts, 2> side_counts = {rank_counts(others.partners + n.hands[static_cast<std::size_t>(n.to_move)]),
+                                                   rank_counts(others.all - others.partners)};
     int mine = kMaxTurns, theirs = kMaxTurns;
     for (int i = 0; i < n.seats; ++i) {
       const bool own = same_side(n, i, n.to_move);
       const int t = n.turns[static_cast<std::size_t>(i)];
-      const int k = t <= 1 || !n.wild.none() ? 0 : std::min(t - 1, controls(n.hands[static_cast<std::size_t>(i)], own ? other_side : mover_side));
+      const int k = t <= 1 || !n.wild.none() ? 0 : std::min(t - 1, controls(rank_counts(n.hands[static_cast<std::size_t>(i)]), side_counts[own ? 1 : 0]));
       int& least = own ? mine : theirs;
       least = std::min(least, t - k);
     }
@@ -582,18 +602,19 @@ class Search {
   // side's cards) beats: its bombs above theirs and its rocket; without a bomb or rocket
   // against it, also each rank above all of theirs, each pair above their pairs and each
   // trio above their trios. Not a split of the hand: only an estimate for proof_of.
-  static int controls(Mask hand, Mask others) {
-    if (count(others, kBlackJoker) && count(others, kRedJoker)) return 0;
-    const RankSet bombs = ranks_with_at_least(hand, 4), their_bombs = ranks_with_at_least(others, 4);
-    const int rocket = count(hand, kBlackJoker) && count(hand, kRedJoker) ? 1 : 0;
+  static int controls(const RankCounts& hand, const RankCounts& others) {
+    const auto& mine = hand.at_least;
+    const auto& theirs = others.at_least;
+    if ((theirs[0] & kJokers) == kJokers) return 0;
+    const RankSet bombs = mine[3];
+    const int rocket = (mine[0] & kJokers) == kJokers ? 1 : 0;
     // The ranks above all of `s` (every rank when `s` is empty).
     const auto above = [](RankSet s) { return s ? static_cast<RankSet>(kAllRanks & ~((2u << highest_rank(s)) - 1)) : kAllRanks; };
-    if (their_bombs) return rank_count(bombs & above(their_bombs)) + rocket;
-    const RankSet rest = ranks_with_at_least(hand, 1) & ~bombs & ~(rocket ? kJokers : 0);
-    const RankSet over1 = above(ranks_with_at_least(others, 1)), over2 = above(ranks_with_at_least(others, 2)),
-                  over3 = above(ranks_with_at_least(others, 3));
-    return rank_count(bombs) + rocket + rank_count(rest & over1) + rank_count(rest & ranks_with_at_least(hand, 2) & ~over1 & over2) +
-           rank_count(rest & ranks_with_at_least(hand, 3) & ~over2 & over3);
+    if (theirs[3]) return rank_count(bombs & above(theirs[3])) + rocket;
+    const RankSet rest = mine[0] & ~bombs & ~(rocket ? kJokers : 0);
+    const RankSet over1 = above(theirs[0]), over2 = above(theirs[1]), over3 = above(theirs[2]);
+    return rank_count(bombs) + rocket + rank_count(rest & over1) + rank_count(rest & mine[1] & ~over1 & over2) +
+           rank_count(rest & mine[2] & ~over2 & over3);
   }
 
   // The number of leads of `hand` (wild cards aside), memoized.
@@ -671,11 +692,12 @@ class Search {
     }
   }
 
-  // Records in both tables that the side to move at `n` (key `key`) wins, or loses, as
-  // the search since node count `before` proved.
+  // Records that the side to move at `n` (key `key`) wins, or loses, as the search since
+  // node count `before` proved: in df-pn's table, and in the bounds table when short-win
+  // searches follow (they alone read it).
   void settle(const Node& n, std::uint64_t key, bool won, std::int64_t before) {
     proofs_.update(key, nodes_ - before, [&](Proof& p) { p = won ? kWon : kLost; });
-    remember(key, side_of(n, n.to_move), kUnbounded, won, nodes_ - before);
+    if (shared_.short_wins_after_dfpn) remember(key, side_of(n, n.to_move), kUnbounded, won, nodes_ - before);
   }
 
   static std::uint32_t sum(std::uint32_t a, std::uint32_t b) {
@@ -822,7 +844,7 @@ std::optional<bool> split_root(const Node& root, std::vector<Candidate> list, co
 
 SolveResult solve(const State& s, const Rules& rules, const SolveOptions& options) {
   const Node root = checked_root(s, rules);
-  Shared shared(options);
+  Shared shared(options, false);
   Search search(rules, options, shared);
   Candidate best{};
   std::optional<bool> won = search.value(root, &best, options.threads > 1 ? options.alone_nodes : kNoEnd);
@@ -838,7 +860,7 @@ SolveResult solve(const State& s, const Rules& rules, const SolveOptions& option
 
 MovesResult solve_moves(const State& s, const Rules& rules, const SolveOptions& options) {
   const Node root = checked_root(s, rules);
-  Shared shared(options);
+  Shared shared(options, true);
   const Mask hand = root.hands[static_cast<std::size_t>(root.to_move)];
   std::vector<Move> moves;
   generate(root, hand, root.last.cards ? &root.last : nullptr, rules, moves);

@@ -55,6 +55,7 @@ TEST(helpers_agree_with_per_rank_loops_on_any_mask) {
       sub = sub && y <= x;
       if (r < kNumRanks) {
         for (int k = 1; k <= 15; ++k) CHECK_EQ(((ranks_with_at_least(a, k) >> r) & 1) != 0, x >= k);
+        for (int k = 1; k <= 4; ++k) CHECK_EQ(((rank_counts(a).at_least[static_cast<std::size_t>(k - 1)] >> r) & 1) != 0, x >= k);
         CHECK_EQ(count(per_rank_min(a, b), r), std::min(x, y));
       }
     }
