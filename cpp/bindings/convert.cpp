@@ -176,13 +176,13 @@ long long int_arg(py::handle obj, const char* what, long long lo, long long hi) 
   return value;
 }
 
-double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit) {
+double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit, bool above_lo) {
   const bool real = PyFloat_Check(obj.ptr()) || is_int_like(obj) || is_instance(obj, python_types().numpy_floating);
-  const std::string range = "a number " + std::string(unit) + "in [" + py::str(py::float_(lo)).cast<std::string>() +
-                            ", " + py::str(py::float_(hi)).cast<std::string>() + "]";
+  const std::string range = "a number " + std::string(unit) + "in " + (above_lo ? "(" : "[") +
+                            py::str(py::float_(lo)).cast<std::string>() + ", " + py::str(py::float_(hi)).cast<std::string>() + "]";
   if (!real) throw py::type_error(std::string(what) + " must be " + range + ", not " + type_name(obj));
   const double value = obj.cast<double>();
-  if (!(value >= lo && value <= hi)) throw py::value_error(std::string(what) + " must be " + range);
+  if (!((above_lo ? value > lo : value >= lo) && value <= hi)) throw py::value_error(std::string(what) + " must be " + range);
   return value;
 }
 

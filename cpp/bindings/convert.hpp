@@ -128,9 +128,10 @@ bool is_int_like(py::handle obj);
 // An int-like `obj` in [lo, hi], or TypeError / ValueError naming `what`.
 long long int_arg(py::handle obj, const char* what, long long lo, long long hi);
 
-// A real number in [lo, hi] (NaN never is): a Python float or int-like value, or a NumPy
-// floating scalar, but never a bool; TypeError / ValueError naming `what` and `unit`.
-double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit = "");
+// A real number in [lo, hi], or (lo, hi] when `above_lo` (NaN never is): a Python float or
+// int-like value, or a NumPy floating scalar, but never a bool; TypeError / ValueError
+// naming `what`, `unit` and the range.
+double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit = "", bool above_lo = false);
 
 // A seed: an int-like value in 0..2**64-1 (ValueError outside, TypeError for other types);
 // None draws one from the system's entropy.

@@ -68,8 +68,7 @@ py::object winning_move(const SolveResult& r) {
 SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes, py::handle threads) {
   SolveOptions o;
   if (!time_limit.is_none()) {
-    o.time_limit = real_arg(time_limit, "time_limit", 0.0, kMaxSeconds, "of seconds ");
-    if (o.time_limit == 0) throw py::value_error("time_limit must be a positive number of seconds");
+    o.time_limit = real_arg(time_limit, "time_limit", 0.0, kMaxSeconds, "of seconds ", true);  // 0 would mean none
   }
   if (!node_limit.is_none()) o.node_limit = int_arg(node_limit, "node_limit", 1, kMaxNodes);
   o.tt_bytes = static_cast<std::size_t>(int_arg(tt_megabytes, "tt_megabytes", 1, kMaxTableMegabytes)) << 20;
