@@ -390,11 +390,11 @@ class Search {
   // becomes that move, with score kGoesOut. A proving follower must do it all within its
   // budget, the follow included.
   bool sure_follow(const Node& n, std::vector<Candidate>& list) {
-    if (!n.wild.none()) return false;
-    const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)];
     const int plays = proves(n, n.to_move) ? n.budget - 1 : kMaxTurns;
+    if (!n.wild.none() || plays < 1) return false;  // no play left for any rest: sure_win fails them all
+    const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)];
     for (const Candidate& c : list) {
-      if (c.score < kKeepsLead || plays < 1) continue;
+      if (c.score < kKeepsLead) continue;
       if (c.rest_turns == 1) {  // one combination left: out next (what sure_win would find)
         list.assign(1, {c.move, kGoesOut, c.rest_turns});
         return true;
