@@ -47,6 +47,12 @@ def hand_size(rules: Rules) -> int:
     return (sum(deck_counts(rules)) - rules.kitty_size) // rules.players
 
 
+def max_hand(rules: Rules) -> int:
+    """The most cards a seat holds (Rules::max_hand): the landlord's share and the kitty, or
+    a dealt share when each plays for itself (nobody takes the cards set aside)."""
+    return hand_size(rules) + (0 if rules.each_for_self else rules.kitty_size)
+
+
 # --------------------------------------------------------------------------- strategies
 seeds = st.integers(0, 2**64 - 1)  # any Game seed
 # Seeds that also seed sample_worlds (0..2**63 - 1) or count on from there.

@@ -10,7 +10,7 @@ import random
 
 import numpy as np
 import pytest
-from helpers import BIDDINGS, PRESETS, VARIANTS, anything, hand_size, seeds
+from helpers import BIDDINGS, PRESETS, VARIANTS, anything, max_hand, seeds
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,11 +18,6 @@ import doudizhu as dz
 from doudizhu.actions import ActionSpace, from_openspiel, from_rlcard, to_openspiel, to_rlcard
 
 import peers
-
-
-def _largest_hand(rules: dz.Rules) -> int:
-    """The landlord's cards: the dealt share of the deck and the kitty."""
-    return hand_size(rules) + rules.kitty_size
 
 
 def _space(name: str) -> ActionSpace:
@@ -41,7 +36,7 @@ def test_moves_are_every_lead_of_the_deck_that_fits_a_hand(name: str) -> None:
     rules = dz.Rules.preset(name)
     listed = [space.move(i) for i in range(1, space.num_moves + 1)]
     assert len(listed) == len(set(listed))
-    assert all(len(m.cards) <= _largest_hand(rules) and m in dz.legal_moves(m.cards, rules=rules) for m in listed)
+    assert all(len(m.cards) <= max_hand(rules) and m in dz.legal_moves(m.cards, rules=rules) for m in listed)
     ids = set(listed)
     for seed in range(40):
         game = dz.Game(seed=seed, rules=rules)
