@@ -30,6 +30,21 @@ def test_moves_lists_leads_and_follows() -> None:
     assert "rocket" in out and "(or pass)" in out
 
 
+def test_moves_offer_no_pass_where_must_beat_forbids_it() -> None:
+    out = run("moves", "AAA2", "--last", "KKKK", "--rules", "run_fast")[1]
+    assert "AAA" in out and "(or pass)" not in out and "no pass" in out
+    assert "(or pass)" in run("moves", "AAA2", "--last", "KKKK")[1]  # without must_beat the pass stays
+    assert "(or pass)" in run("moves", "34", "--last", "KKKK", "--rules", "run_fast")[1]  # nothing beats it
+
+
+def test_run_fast_selfplay_and_evaluate_report_first_places_not_landlords() -> None:
+    code, out = run("selfplay", "--games", "60", "--rules", "run_fast", "--seed", "3")
+    shares = [float(x) for x in re.findall(r"seat \d (\d\.\d+)", out)]
+    assert code == 0 and "void" not in out and len(shares) == 3 and abs(sum(shares) - 1) < 0.01
+    code, out = run("evaluate", "heuristic", "random", "--deals", "3", "--rules", "run_fast")
+    assert code == 0 and "one seat: heuristic" in out and "landlord" not in out.split("| two seats |")[1]
+
+
 def test_bad_input_is_reported_not_raised(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("moves", "3Z")[0] == 2
     assert "unknown card token 'Z'" in capsys.readouterr().err

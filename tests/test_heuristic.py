@@ -69,6 +69,20 @@ def test_the_fast_heuristic_is_the_heuristic_without_its_endgame_search(rules: R
     assert agreed > 500 and parted > 0
 
 
+def test_the_heuristic_plays_as_the_fast_one_where_the_solver_cannot() -> None:
+    # Run Fast's rules are not the solver's (each for itself, must-beat): no endgame search.
+    rules = Rules.preset("run_fast")
+    endgame_choices = 0
+    for seed in range(60):
+        game = Game(seed=seed, rules=rules)
+        while game.phase != "over":
+            strong = heuristic(game)
+            assert choose_action(game, "fast_heuristic", 0) == strong, seed
+            endgame_choices += cards_in_hands(game) <= 18
+            game.step(strong)
+    assert endgame_choices > 400
+
+
 def test_the_fast_heuristic_does_not_read_hidden_cards() -> None:
     for seed in range(12):
         game = Game(seed=seed)

@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+import numpy as np
+
 from . import __version__, terminal
 from ._core import POLICIES, Cards, Rules, legal_moves
 from ._progress import progress_bar, status_line
@@ -33,8 +35,8 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
     for move in moves:
         print(f"  {move!s:<20} {move.kind.name.lower()}", file=out)
-    if args.last:
-        print("  (or pass)", file=out)
+    if args.last:  # under must_beat a pass is legal only when nothing beats the play
+        print("  (no pass: must_beat, and a move beats it)" if rules.must_beat and moves else "  (or pass)", file=out)
     return 0
 
 
@@ -79,15 +81,24 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
         progress_bar(end, args.games, "games", started)
     elapsed = time.perf_counter() - started
     result = SelfPlayResult.concatenate(parts)
-    played = result.landlord >= 0
     print(f"{len(result)} games in {elapsed:.2f} s: {len(result) / elapsed:,.0f} games/s", file=out)
-    print(f"landlord win rate {result.landlord_win_rate:.3f}; mean multiplier "
-          f"{result.multiplier[played].mean() if played.any() else float('nan'):.2f}; "
-          f"void hands {int((~played).sum())}", file=out)
+    print(_selfplay_summary(result, rules), file=out)
     if args.out is not None:
         result.save(args.out)
         print(f"saved to {args.out}", file=out)
     return 0
+
+
+def _selfplay_summary(result: SelfPlayResult, rules: Rules) -> str:
+    """Who won: the landlord's rate and the void hands, or without a landlord each seat's share of
+    first places (such rules have no auction, so no hand is void)."""
+    if rules.each_for_self:
+        firsts = np.bincount(result.winner, minlength=rules.players) / max(1, len(result))
+        return "first out: " + ", ".join(f"seat {seat} {share:.3f}" for seat, share in enumerate(firsts))
+    played = result.landlord >= 0
+    return (f"landlord win rate {result.landlord_win_rate:.3f}; mean multiplier "
+            f"{result.multiplier[played].mean() if played.any() else float('nan'):.2f}; "
+            f"void hands {int((~played).sum())}")
 
 
 def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
@@ -102,6 +113,9 @@ def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
 
 def _evaluation_notes(a: str, b: str, result: Evaluation) -> str:
     """What the game count and the table's rows mean (the protocol of doudizhu.evaluate)."""
+    if "one seat" in result.by_role:  # no landlord: one seat against two, then swapped
+        return (f"\nEach deal is played twice: {a} in one seat (deal mod players) against {b} in the others, then "
+                f"the two swapped.\none seat: {a} in the one seat; two seats: {a} in the other two.")
     per_deal = result.games // result.deals
     alone = per_deal // 2  # the seats a policy plays alone in: every seat with an auction, else the landlord's
     where = f"each of its {alone} seats" if alone > 1 else "the landlord's seat (there is no auction)"
