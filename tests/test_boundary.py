@@ -9,6 +9,8 @@ import json
 import os
 import pickle
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import numpy as np
@@ -483,3 +485,23 @@ def test_the_error_classes_are_value_errors() -> None:
         game.step("3Z")  # unreadable text
     with pytest.raises(dz.IllegalActionError):
         game.step("33")  # readable, not legal now
+
+
+def test_counts_past_memory_are_refused_by_name() -> None:
+    # Under a 3 GB address space the allocations fail: a ValueError naming the count, not a
+    # MemoryError from inside the engine.
+    script = """
+import resource
+import doudizhu as dz
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+for name, call in [("games", lambda: dz.selfplay(90_000_000)),
+                   ("deals", lambda: dz.evaluate("random", "random", deals=60_000_000))]:
+    try:
+        call()
+    except ValueError as error:
+        assert str(error).startswith(name + ": ") and "more than memory can hold" in str(error), error
+    else:
+        raise AssertionError(name + " ran")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -178,3 +178,42 @@ def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
                               text=True, env=ENV, timeout=60)
     assert done.returncode == 1 and done.stdout == ""
     assert f"cannot serve on 127.0.0.1:{port}: Address already in use" in done.stderr
+
+
+@pytest.mark.parametrize("bad", ["", "no_such_folder/games.npz", "."])
+def test_selfplay_refuses_an_out_it_cannot_write_before_playing(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run("selfplay", "--games", "10", "--out", bad)
+    assert code == 2 and out == "" and "--out" in capsys.readouterr().err
+
+
+def test_selfplay_saves_under_the_name_given(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "games"  # no suffix added
+    assert run("selfplay", "--games", "10", "--out", str(path))[1].endswith(f"saved to {path}\n")
+    assert len(SelfPlayResult.load(path)) == 10 and [p.name for p in tmp_path.iterdir()] == ["games"]
+
+
+def test_an_interrupt_ends_a_command_with_the_shells_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(doudizhu.cli, "evaluate", interrupted)
+    assert run("evaluate", "random", "random", "--deals", "5")[0] == 130
+
+
+@pytest.mark.parametrize(("redirect", "status"), [(">/dev/full", 1), (">&-", 0), ("<&-", 0)])
+def test_a_full_or_closed_stream_gives_a_line_not_a_traceback(redirect: str, status: int) -> None:
+    command = f"{shlex.quote(sys.executable)} -m doudizhu play --seed 3 {redirect}"
+    done = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == status and "Traceback" not in done.stderr and "Exception" not in done.stderr
+    if status:
+        assert done.stderr.startswith("doudizhu: ") and done.stderr.count("\n") == 1
+
+
+def test_a_checkpoint_torch_cannot_read_is_refused(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch", reason="the [train] extra is not installed")
+    for name, content in [("junk.pt", b"garbage"), ("empty.pt", b"")]:
+        (tmp_path / name).write_bytes(content)
+        assert run("play", "--auto", "--policy", str(tmp_path / name))[0] == 2
+        assert "not a doudizhu.train checkpoint" in capsys.readouterr().err
+    assert run("play", "--auto", "--policy", str(tmp_path))[0] == 2  # a folder without checkpoint.pt
+    assert "without a checkpoint.pt" in capsys.readouterr().err

@@ -125,6 +125,12 @@ def test_a_laizi_game_draws_its_wild_rank_from_the_seed() -> None:
     assert dz.Game.from_deal(deal["hands"], deal["kitty"], rules=LAIZI, wild="T").wild_rank == 7
     with pytest.raises(ValueError, match="needs rules with wild cards"):
         dz.Game.from_deal(deal["hands"], deal["kitty"], wild="T")
+    for no_rank in ([], ()):  # names no rank: refused, not read as None's draw from the seed
+        with pytest.raises(ValueError, match="empty sequence names no rank"):
+            dz.Game.from_deal(deal["hands"], deal["kitty"], rules=LAIZI, seed=11, wild=no_rank)
+    tampered = dict(record, start="deal", deals=[dict(deal, wild=[])])
+    with pytest.raises(dz.RecordError, match="empty sequence"):
+        dz.Game.from_record(tampered)
 
 
 def test_a_soft_bomb_in_play_applies_undoes_scores_and_replays() -> None:

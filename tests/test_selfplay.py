@@ -85,6 +85,21 @@ def test_save_load_and_concatenate(tmp_path: pathlib.Path) -> None:
     assert np.array_equal(tail, b.actions[b.offsets[0] : b.offsets[1]])
 
 
+def test_a_save_that_fails_leaves_the_old_file_whole(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "run.npz"
+    dz.selfplay(20, seed=1).save(path)
+    before = path.read_bytes()
+
+    def disk_full(file: Any, **arrays: Any) -> None:
+        file.write(b"PK\x03\x04 half a zip")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(np, "savez_compressed", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        dz.selfplay(30, seed=2).save(path)
+    assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["run.npz"]
+
+
 def last_legal(observation: dict[str, Any], legal: Sequence[Action]) -> Action:
     return legal[-1]  # bids 3 at once, then plays the last move listed
 

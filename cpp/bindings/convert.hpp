@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -132,6 +133,18 @@ long long int_arg(py::handle obj, const char* what, long long lo, long long hi);
 // int-like value, or a NumPy floating scalar, but never a bool; TypeError / ValueError
 // naming `what`, `unit` and the range.
 double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit = "", bool above_lo = false);
+
+// What `make()` returns, an allocation past memory (a count too large) refused as a
+// ValueError: "`what`: `count` `things` are more than memory can hold".
+template <class Make>
+auto within_memory(const char* what, long long count, const char* things, Make&& make) -> decltype(make()) {
+  try {
+    return make();
+  } catch (const std::length_error&) {
+  } catch (const std::bad_alloc&) {
+  }
+  throw py::value_error(std::string(what) + ": " + std::to_string(count) + " " + things + " are more than memory can hold");
+}
 
 // A seed: an int-like value in 0..2**64-1 (ValueError outside, TypeError for other types);
 // None draws one from the system's entropy.

@@ -41,7 +41,7 @@ TableRun evaluation_run(Hinted<"str | object | None"> a, Hinted<"str | object | 
   const auto deals = int_arg(deals_obj, "deals", 1, kMaxDeals);  // no deal, no result
   const std::uint64_t s = seed_arg(seed);
   const auto t = static_cast<int>(int_arg(threads, "threads", 1, 256));
-  auto schedule = std::make_unique<EvaluationSchedule>(pa, pb, r, deals, s);
+  auto schedule = within_memory("deals", deals, "deals", [&] { return std::make_unique<EvaluationSchedule>(pa, pb, r, deals, s); });
   const EvaluationSchedule* games = schedule.get();
   TableRun run{std::make_unique<TableRunner>(std::move(schedule), t), {}};
   const TableRunner* runner = run.runner.get();

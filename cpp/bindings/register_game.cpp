@@ -72,6 +72,10 @@ Deal deal_arg(py::handle hands_obj, py::handle kitty, const Rules& rules, py::ha
   if (hands.size() != players) throw py::value_error("a deal has " + std::to_string(players) + " hands");
   Deal d;
   d.wild = wild_arg(wild, rules);  // none: with wild cards, the seed's draw
+  if (d.wild.none() && !wild.is_none()) {  // [] names no rank: not the draw, which None asks for
+    throw py::value_error("wild: an empty sequence names no rank, and a deal under these rules has " +
+                          std::string(rules.wild == 1 ? "one wild rank" : "two") + " (None: the seed's draw)");
+  }
   for (std::size_t seat = 0; seat < players; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
   d.kitty = to_mask(kitty, "kitty", rules);
   return d;

@@ -96,11 +96,6 @@ py::dict selfplay_arrays(const SelfPlayResult& result, int players, bool record)
   return out;
 }
 
-// Game counts past memory are refused as a ValueError naming them.
-[[noreturn]] void too_many(long long games) {
-  throw py::value_error("games: " + std::to_string(games) + " games are more than memory can hold");
-}
-
 TableRun selfplay_run(IntArg games_obj, Hinted<"str | object | Sequence[str | object | None]"> policy, IntArg seed, IntArg threads, RulesArg rules,
                       BoolArg record_obj, IntArg first) {
   const long long games = int_arg(games_obj, "games", 0, kMaxGames);
@@ -109,14 +104,7 @@ TableRun selfplay_run(IntArg games_obj, Hinted<"str | object | Sequence[str | ob
   const SelfPlayOptions options{games, seed_arg(seed), static_cast<std::uint64_t>(int_arg(first, "first", 0, kMaxGames)),
                                 static_cast<int>(int_arg(threads, "threads", 1, 256)), policies_arg(policy, r.players, true), r,
                                 record};
-  std::unique_ptr<SelfPlaySchedule> schedule;
-  try {
-    schedule = std::make_unique<SelfPlaySchedule>(options);
-  } catch (const std::length_error&) {
-    too_many(games);
-  } catch (const std::bad_alloc&) {
-    too_many(games);
-  }
+  auto schedule = within_memory("games", games, "games", [&] { return std::make_unique<SelfPlaySchedule>(options); });
   SelfPlaySchedule* summaries = schedule.get();
   TableRun run{std::make_unique<TableRunner>(std::move(schedule), options.threads), {}};
   const TableRunner* runner = run.runner.get();

@@ -96,11 +96,7 @@ std::unique_ptr<PyVectorEnv> make(IntArg num_envs, RulesArg rules, Hinted<"str |
   o.seed = seed_arg(seed);
   o.threads = threads_arg(threads);
   o.batch_size = batch_size.is_none() ? 0 : static_cast<int>(int_arg(batch_size, "batch_size", 1, o.num_envs));
-  try {
-    return std::make_unique<PyVectorEnv>(o);
-  } catch (const std::bad_alloc&) {
-    throw py::value_error("num_envs: " + std::to_string(o.num_envs) + " tables are more than memory can hold");
-  }
+  return within_memory("num_envs", o.num_envs, "tables", [&] { return std::make_unique<PyVectorEnv>(o); });
 }
 
 // The choices as int64: a 1-d array (or sequence) of integers; TypeError for other types.

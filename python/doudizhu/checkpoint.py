@@ -11,10 +11,12 @@ saved, so it loads with ``weights_only=True``.
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Mapping
 from typing import Any, Union
 
 from ._extras import missing_extra
+from ._whole_file import whole_file
 
 try:
     import torch
@@ -32,9 +34,8 @@ CheckpointLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
 def save(path: str | os.PathLike[str], payload: Mapping[str, Any]) -> None:
     """Writes a checkpoint (to a temporary name first, so a crash leaves the old one whole)."""
-    partial = f"{os.fspath(path)}.partial"
-    torch.save(dict(payload), partial)
-    os.replace(partial, path)
+    with whole_file(path) as partial:
+        torch.save(dict(payload), partial)
 
 
 def load(checkpoint: CheckpointLike) -> dict[str, Any]:
@@ -44,8 +45,14 @@ def load(checkpoint: CheckpointLike) -> dict[str, Any]:
     else:
         path = os.fspath(checkpoint)
         if os.path.isdir(path):
+            if not os.path.isfile(os.path.join(path, FILE)):
+                raise ValueError(f"{path}: a folder without a {FILE}, so no doudizhu.train run")
             path = os.path.join(path, FILE)
-        payload = torch.load(path, map_location="cpu", weights_only=True)
+        try:
+            payload = torch.load(path, map_location="cpu", weights_only=True)
+        except (pickle.UnpicklingError, EOFError, RuntimeError) as error:  # torch's readings of a broken file
+            why = type(error).__name__
+            raise ValueError(f"{path}: not a doudizhu.train checkpoint ({why} from torch.load)") from None
         if not isinstance(payload, dict):
             raise ValueError(f"{path}: not a doudizhu.train checkpoint")
     if payload.get("format") != FORMAT:

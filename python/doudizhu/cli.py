@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -48,7 +49,13 @@ def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> 
         network.check(Rules.preset(args.rules))
     if read is input:
         terminal.enable_line_editing()
+        if sys.stdin is None or sys.stdout is None:  # started with either closed: no one to play with
+            read = _end_of_input
     return terminal.run(args.seed, terminal.Options(args.rules, policy, args.auto), read, out)
+
+
+def _end_of_input(prompt: str) -> str:
+    raise EOFError
 
 
 def _policy(name: str) -> str | Bot:
@@ -69,6 +76,8 @@ def _policy(name: str) -> str | Bot:
 # ------------------------------------------------------------------------- selfplay
 def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
+    if args.out is not None:
+        _check_out(args.out)
     chunks = max(1, min(20, args.games // 1000))
     bounds = [args.games * i // chunks for i in range(chunks + 1)]
     parts: list[SelfPlayResult] = []
@@ -87,6 +96,15 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
         result.save(args.out)
         print(f"saved to {args.out}", file=out)
     return 0
+
+
+def _check_out(path: str) -> None:
+    """Refuses an --out the games could not be saved to, before they are played."""
+    folder = os.path.dirname(path) or "."
+    if not path or os.path.isdir(path):
+        raise ValueError(f"--out: {path!r} is not a file name")
+    if not os.path.isdir(folder):
+        raise ValueError(f"--out: no folder {folder!r} to save {os.path.basename(path)!r} in")
 
 
 def _selfplay_summary(result: SelfPlayResult, rules: Rules) -> str:
@@ -326,11 +344,28 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
         try:
             return _run(argv, out if out is not None else sys.stdout, read)
         finally:
-            sys.stdout.flush()  # now, not at exit: a reader gone is seen here, as a BrokenPipeError
+            if sys.stdout is not None:  # None: started with stdout closed, so nothing was printed
+                sys.stdout.flush()  # now, not at exit: a reader gone is seen here, as a BrokenPipeError
     except BrokenPipeError:
-        # Python's recipe: stdout onto devnull, so the flush at exit has nowhere to fail.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return READER_GONE
+    except KeyboardInterrupt:  # Ctrl-C: the shell's status for SIGINT, no traceback
+        return terminal.INTERRUPTED
+    except OSError as error:  # a file that cannot be written, or stdout itself (a full disk)
+        print(f"doudizhu: {error}", file=sys.stderr)
+        try:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        except OSError:  # it was stdout's
+            _drop_stdout()
+        return 1
+
+
+def _drop_stdout() -> None:
+    """Python's recipe after stdout failed: point it at devnull, so the flush at exit has
+    nowhere to fail (and prints no second error)."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):  # no stdout, or not a file
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _run(argv: Sequence[str] | None, out: TextIO, read: Callable[[str], str]) -> int:

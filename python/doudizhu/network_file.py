@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ._extras import missing_extra
+from ._whole_file import whole_file
 
 try:
     import torch
@@ -65,10 +66,8 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
         parts += [struct.pack("<H", len(encoded)), encoded, struct.pack("<B", array.ndim),
                   struct.pack(f"<{array.ndim}I", *array.shape),
                   np.ascontiguousarray(array).tobytes()]
-    partial = f"{os.fspath(path)}.partial"
-    with open(partial, "wb") as file:
+    with whole_file(path) as partial, open(partial, "wb") as file:
         file.write(b"".join(parts))
-    os.replace(partial, path)
 
 
 def modules(network: Network) -> tuple[dict[str, SmallNet], dict[str, BidNet]]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +15,7 @@ import numpy.typing as npt
 from . import _core, _saved
 from ._core import ACTION_DTYPE, Rules
 from ._extras import missing_extra
+from ._whole_file import whole_file
 from .bots import builtin
 from .lockstep import Policy, run_tables, seat_players
 
@@ -59,13 +60,19 @@ class SelfPlayResult:
         played = self.landlord >= 0
         return float(self.landlord_won[played].mean()) if played.any() else float("nan")
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Writes the arrays to an ``.npz`` file."""
+    def save(self, path: str | os.PathLike[str] | IO[bytes]) -> None:
+        """Writes the arrays in ``.npz`` form to the file ``path`` names, as named (no suffix
+        added) and whole or not at all, or to a binary file object."""
         arrays = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
         if self.actions is not None:
             # .npz keeps no padded record layout: the words of each row
             arrays["actions"] = _raw(self.actions).reshape(len(self.actions), _ROW_WORDS)
-        np.savez_compressed(path, **{k: v for k, v in arrays.items() if v is not None})
+        kept = {k: v for k, v in arrays.items() if v is not None}
+        if not isinstance(path, (str, os.PathLike)):
+            np.savez_compressed(path, **kept)
+            return
+        with whole_file(path) as partial, open(partial, "wb") as file:
+            np.savez_compressed(file, **kept)
 
     @classmethod
     def load(cls, path: _saved.Source) -> SelfPlayResult:

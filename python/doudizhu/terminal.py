@@ -23,6 +23,7 @@ from .lockstep import choose
 from .render import role, side_name, stake_text, wild_names
 
 HUMAN = 0
+INTERRUPTED = 128 + 2  # the exit status after Ctrl-C (SIGINT), as shells expect
 LEGEND = "cards: 3-9, T (ten, '10' works too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
 HELP = """\
 commands:
@@ -285,7 +286,7 @@ def _again(read: Callable[[str], str]) -> bool:
 def enable_line_editing() -> None:
     """Line editing and history (arrows, Ctrl-R) for input() when a person types at a
     terminal: importing readline is what turns them on. Not everywhere has readline."""
-    if sys.stdin.isatty():
+    if sys.stdin is not None and sys.stdin.isatty():
         with contextlib.suppress(ImportError):  # Windows has no readline
             import readline  # noqa: F401
 
@@ -302,8 +303,8 @@ def run(seed: int | None, options: Options, read: Callable[[str], str], out: Tex
         return 0
     except KeyboardInterrupt:
         print(file=out)
-        return 130
+        return INTERRUPTED
 
 
-__all__ = ["COMMANDS", "HELP", "LEGEND", "Options", "enable_line_editing", "grouped_moves", "hands_left", "play_hand",
-           "plural", "run", "screen", "settlement"]
+__all__ = ["COMMANDS", "HELP", "INTERRUPTED", "LEGEND", "Options", "enable_line_editing", "grouped_moves", "hands_left",
+           "play_hand", "plural", "run", "screen", "settlement"]

@@ -23,6 +23,7 @@ import torch
 
 from .. import encode
 from .._core import Rules, teacher_samples
+from .._whole_file import whole_file
 from ..value_networks import STATE_WIDTH, SmallNet
 
 OBJECTIVES = ("wp", "adp")
@@ -204,8 +205,8 @@ def _save(path: str, nets: dict[str, SmallNet], optimizers: Mapping[str, torch.o
     payload = {"nets": {p: n.state_dict() for p, n in nets.items()},
                "optimizers": {p: o.state_dict() for p, o in optimizers.items()},
                "counters": dataclasses.asdict(counters), "config": dataclasses.asdict(config)}
-    torch.save(payload, f"{path}.partial")
-    os.replace(f"{path}.partial", path)
+    with whole_file(path) as partial:
+        torch.save(payload, partial)
 
 
 __all__ = ["OBJECTIVES", "WarmConfig", "WarmCounters", "build", "learn_chunk", "learning_rate", "warm_start"]
