@@ -357,6 +357,7 @@ def test_a_network_bots_top_choices_are_shown_where_it_played(client: TestClient
         ("/api/new", b'{"seed": "7x"}', 400, "'seed' must be a whole number"),
         ("/api/new", b'{"seed": "-1"}', 400, "'seed' must be a whole number"),
         ("/api/new", b'{"seed": " 7"}', 400, "'seed' must be a whole number"),
+        ("/api/new", json.dumps({"seed": "\u00b2"}).encode(), 400, "'seed' must be a whole number"),  # '²'.isdigit()
         ("/api/new", b'{"seed": "18446744073709551616"}', 422, "seed"),
         ("/api/new", b'{"seed": true}', 400, "'seed' must be an integer"),
         ("/api/new", b'{"seed": 1.5}', 400, "'seed' must be an integer"),
@@ -453,7 +454,7 @@ def test_replay_steps_out_of_range_or_malformed(client: TestClient) -> None:
     steps = ok(client.post("/api/replay/record", json=record))["steps"]
     refused(client.get(f"/api/replay/{steps + 1}"), 404, "out of range")
     refused(client.get("/api/replay/99999999999999999999"), 400)
-    for bad in ("-1", "abc", "1.5", "%20"):
+    for bad in ("-1", "abc", "1.5", "%20", "%C2%B2"):  # the last: '²', a digit to isdigit() but not to int()
         refused(client.get(f"/api/replay/{bad}"), 400, "whole number")
     assert ok(client.get("/api/replay/2"))["step"] == 2
 
@@ -498,6 +499,8 @@ def test_a_saved_selfplay_game_replays_with_or_without_its_seed(client: TestClie
         assert end["result"]["payouts"] == list(result.payouts[index])
         assert all(s["cards"] is not None for s in end["seats"])
     refused(client.post(f"/api/replay/npz?game={redealt}", content=data, headers=BINARY), 422, "give the run's seed")
+    for query in ("game=%C2%B2", "seed=%C2%B2", "game=--1"):
+        refused(client.post(f"/api/replay/npz?{query}", content=data, headers=BINARY), 400, "must be an integer")
     refused(client.post(f"/api/replay/npz?game={plain}&seed=6", content=data, headers=BINARY), 422, "does not replay")
 
 
@@ -629,6 +632,19 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
     assert allowed_hosts("::1") >= {"localhost", "::1"}
 
 
+def test_a_run_without_bidding_replays_with_its_seed(client: TestClient) -> None:
+    result = dz.selfplay(3, policy="heuristic", seed=5, record=True, rules=dz.Rules.preset("run_fast"))
+    for index in range(3):
+        state = ok(client.post(f"/api/replay/npz?game={index}&rules=run_fast&seed=5", content=_npz(result),
+                               headers=BINARY))
+        end = ok(client.get(f"/api/replay/{state['steps']}"))
+        assert end["result"]["payouts"] == list(result.payouts[index])
+
+
+def test_a_path_with_a_trailing_slash_is_no_route(client: TestClient) -> None:
+    refused(client.get("/api/options/"), 404)
+
+
 def test_a_page_of_another_site_changes_nothing(client: TestClient, store: SessionStore) -> None:
     # text/plain bodies were read as JSON, so any page could post without a CORS
     # preflight; with the 256-session cap a foreign page could push the user's game out.
@@ -642,6 +658,7 @@ def test_a_page_of_another_site_changes_nothing(client: TestClient, store: Sessi
         ({**JSON, "origin": "http://evil.example"}, 403, "another site"),
         ({**JSON, "origin": "null"}, 403, "another site"),
         ({**JSON, "origin": "http://localhost:9999"}, 403, "another site"),
+        ({**JSON, "origin": "http://["}, 403, "another site"),  # no URL at all: urlsplit raises
     ):
         refused(client.post("/api/play", content=body, headers=headers), status, says)
         refused(client.post("/api/new", content=b"{}", headers=headers), status, says)

@@ -295,7 +295,7 @@ class _Api:
 
     async def replay_step(self, request: Request) -> Response:
         raw = request.path_params["step"]
-        if not raw.isdigit() or len(raw) > 9:
+        if not inputs.digits(raw) or len(raw) > 9:
             raise ApiError(400, "the step must be a whole number")
 
         def work(session: Session) -> dict[str, Any]:
@@ -329,6 +329,7 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
         _route("/api/replay/{step}", api.replay_step),
     ]
     app = Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})
+    app.router.redirect_slashes = False  # /api/options/ is no route: a JSON 404, not an empty 307
     app.add_middleware(Guard, hosts=hosts)
     return app
 

@@ -81,8 +81,17 @@ class Guard:
         origin = headers.get("origin")
         if scope["method"] in _SAFE_METHODS or origin is None:
             return None
-        if urlsplit(origin).netloc.lower() != host.lower():
+        if _netloc(origin) != host.lower():
             return 403, f"a page of another site ({origin[:80]!r}) may not change this server's games"
+        return None
+
+
+def _netloc(origin: str) -> str | None:
+    """The host and port an Origin names, in lower case; None for one that is no URL (an
+    unclosed IPv6 bracket), which matches no host."""
+    try:
+        return urlsplit(origin).netloc.lower()
+    except ValueError:
         return None
 
 

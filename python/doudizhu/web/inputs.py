@@ -29,6 +29,12 @@ class ApiError(Exception):
         self.extra = extra
 
 
+def digits(text: str) -> bool:
+    """Whether ``text`` is ASCII digits alone: str.isdigit also takes digits that int() refuses
+    (superscripts such as '²'), and no sign, space or exponent."""
+    return text.isascii() and text.isdigit()
+
+
 async def body(request: Request, limit: int, media_type: str) -> bytes:
     """The request body, declared as ``media_type`` (415 otherwise: a page of another site
     may send form and text bodies without asking, never this type), refused (413) past
@@ -38,7 +44,7 @@ async def body(request: Request, limit: int, media_type: str) -> bytes:
     if declared_type != media_type:
         raise ApiError(415, f"the body must be sent as {media_type}, not {declared_type[:60] or 'without a type'}")
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and (not digits(declared) or int(declared) > limit):
         raise ApiError(413, f"the request body is larger than the {limit} bytes allowed")
     chunks: list[bytes] = []
     size = 0
@@ -92,7 +98,7 @@ def seed(value: Any) -> int | None:
     """A seed as a JSON integer or a string of digits (a browser's numbers are exact only to
     2**53; seeds go to 2**64-1); its range is the engine's to check."""
     if isinstance(value, str):
-        if not value.isdigit() or len(value) > 24:  # isdigit: no sign, no spaces, no "1e3"
+        if not digits(value) or len(value) > 24:
             raise ApiError(400, "'seed' must be a whole number (digits alone, as a string)")
         return int(value)
     return optional_int(value, "seed")
@@ -102,7 +108,7 @@ def query_int(request: Request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
-    if len(raw) > 24 or not raw.lstrip("-").isdigit():
+    if len(raw) > 24 or not digits(raw.removeprefix("-")):
         raise ApiError(400, f"{name!r} must be an integer")
     return int(raw)
 

@@ -107,7 +107,8 @@ def _first_deal(result: SelfPlayResult, index: int, rules: Rules, seed: int | No
     or else from the saved deal (the only deal of a game that was not redealt)."""
     if seed is not None:
         deal_seed, seed_bidder, _ = selfplay_deal(rules, seed, index)
-        return Game(seed=deal_seed, rules=rules, first_bidder=seed_bidder)
+        # -1: no bidder chosen (Run Fast's leader is the deal's)
+        return Game(seed=deal_seed, rules=rules, first_bidder=seed_bidder if seed_bidder >= 0 else None)
     if int(result.redeals[index]) != 0:
         raise ValueError(f"game {index} was redealt: give the run's seed to replay it")
     hands, kitty = _saved_deal(result, index)
