@@ -310,6 +310,10 @@ def test_gymnasium_bad_arguments() -> None:
         dz_gym.DouDizhuEnv(opponents=["random"])
     with pytest.raises(ValueError, match="seat"):
         dz_gym.DouDizhuEnv(seat=3)
+    for not_an_int in (1.0, "1", True):  # refused here, not at the first reset
+        with pytest.raises(TypeError, match="seat must be an int"):
+            dz_gym.DouDizhuEnv(seat=not_an_int)  # type: ignore[arg-type]
+    assert dz_gym.DouDizhuEnv(seat=np.int64(2)).seat == 2
     with pytest.raises(ValueError, match="illegal_reward"):
         dz_gym.DouDizhuEnv(illegal_reward=float("inf"))
 

@@ -196,6 +196,41 @@ def test_a_python_player_sees_its_own_hand_and_redealt_others() -> None:
     assert sum(hands[1:] != others[(n, hands[0])] for n, hands in seen) > len(seen) // 2
 
 
+class RebuildingBot:
+    """Tries every way back to the real hands from the game it is handed: the seed's deal,
+    the deals thrown in before, and undo back to the start. In the auction, where 34
+    cards are out of sight, a world that deals them as they really are is no accident."""
+
+    def __init__(self) -> None:
+        self.tries: list[list[int]] = []  # hands of seats 1 and 2 each way found
+
+    def act(self, game: Game) -> Action:
+        rebuilt = Game(seed=game.seed, rules=game.rules)
+        self.tries.append([rebuilt.hand(s).mask for s in (1, 2)])
+        if game.phase == "bidding":
+            self.tries.append([hands[s].mask for hands, _, _ in game.deals for s in (1, 2)])
+            copy = game.copy()
+            while copy.history:
+                copy.undo()
+            self.tries.append([copy.hand(s).mask for s in (1, 2)])
+        return game.legal_actions()[0]  # passes in the auction: redeals, whose earlier deals stay in the game
+
+
+def test_no_way_back_to_the_real_hands_from_a_handed_game() -> None:
+    rules, games = Rules(), 30
+    bot = RebuildingBot()
+    result = dz.selfplay(games, policy=[bot, "random", "random"], seed=6, rules=rules, record=True)
+    assert result.actions is not None and result.offsets is not None
+    real = set()  # every hand a real deal of the run dealt to seats 1 and 2
+    for g in range(games):
+        game = Game(seed=dz.game_seed(6, g), rules=rules, first_bidder=g % 3)
+        for _, action in dz.actions_from_rows(result.actions[result.offsets[g]:result.offsets[g + 1]]):
+            game.step(action)
+        real |= {hands[s].mask for hands, _, _ in game.deals for s in (1, 2)}
+    assert any(len(hands) > 2 for hands in bot.tries)  # redeals were handed
+    assert not any(real & set(hands) for hands in bot.tries)
+
+
 def test_a_table_run_checks_every_action_before_applying_any() -> None:
     run = dz._core.selfplay_run(4, [None, "random", "random"], seed=1, rules=Rules.preset("douzero"))
     tables, players = run.advance()

@@ -249,6 +249,9 @@ def test_argmax_takes_the_first_best_action() -> None:
     assert np.array_equal(batch.argmax(scores), [0, 1, 0, 0])
     with pytest.raises(ValueError, match="one value per action"):
         batch.argmax(scores[:-1])
+    scores[batch.offsets[2]] = np.nan  # no order: refused, not an index past the decision's actions
+    with pytest.raises(ValueError, match=f"NaN \\(the first at action {batch.offsets[2]}\\)"):
+        batch.argmax(scores)
 
 
 def records(env: VectorEnv) -> list[object]:

@@ -36,6 +36,8 @@ class Rng {
     return result;
   }
 
+  friend bool operator==(const Rng&, const Rng&) = default;
+
   // Uniform in [0, bound), bound >= 1.
   std::uint32_t below(std::uint32_t bound) {
     std::uint64_t product = (next() >> 32) * bound;

@@ -334,6 +334,9 @@ Deal Game::next_deal() {
 
 void Game::redeal() {
   ++state_.redeals;
+  // A world's stream starts fresh (hide_from): its given first deal stands in for the
+  // seed's first, which is drawn and set aside here rather than in every world made.
+  if (rng_ == Rng(seed_)) next_deal();
   start(next_deal(), state_.first_bidder, -1);
 }
 
@@ -614,6 +617,59 @@ bool Game::replay(const Deal& deal, const Game& source, bool strict) {
     apply_unchecked(a);
   }
   return true;
+}
+
+namespace {
+
+// `deal` with every card but `seat`'s dealt afresh from `rng` into the other hands and
+// the kitty, each as large as before; the wild ranks kept (they are shown).
+Deal redealt_around(const Deal& deal, int seat, int players, Rng& rng) {
+  std::array<std::uint8_t, 2 * kNumRanks * 4> pool{};
+  int n = 0;
+  const auto add = [&](Mask cards) {
+    for (int r = 0; r < kNumRanks; ++r) {
+      for (int c = 0; c < count(cards, r); ++c) pool[static_cast<std::size_t>(n++)] = static_cast<std::uint8_t>(r);
+    }
+  };
+  for (int i = 0; i < players; ++i) {
+    if (i != seat) add(deal.hands[static_cast<std::size_t>(i)]);
+  }
+  add(deal.kitty);
+  for (int i = n - 1; i > 0; --i) std::swap(pool[static_cast<std::size_t>(i)], pool[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  Deal out = deal;
+  int next = 0;
+  const auto draw = [&](Mask like) {
+    Mask m = 0;
+    for (int c = total(like); c > 0; --c) m += cards_of(pool[static_cast<std::size_t>(next++)], 1);
+    return m;
+  };
+  for (int i = 0; i < players; ++i) {
+    if (i != seat) out.hands[static_cast<std::size_t>(i)] = draw(deal.hands[static_cast<std::size_t>(i)]);
+  }
+  out.kitty = draw(deal.kitty);
+  return out;
+}
+
+}  // namespace
+
+void Game::hide_from(int seat, Rng& rng) {
+  if (from_position_) return;
+  for (std::size_t k = 0; k + 1 < deals_.size(); ++k) deals_[k] = redealt_around(deals_[k], seat, rules_.players, rng);
+  // The states before the earlier deals' actions (all bids: hands as dealt).
+  std::size_t deal = 0;
+  for (std::size_t i = 0; i < taken_.size() && deal + 1 < deals_.size(); ++i) {
+    saved_[i].before.hands = deals_[deal].hands;
+    saved_[i].before.kitty = deals_[deal].kitty;
+    if (taken_[i].redealt) ++deal;
+  }
+  if (deals_.size() > 1) {
+    initial_.hands = deals_[0].hands;
+    initial_.kitty = deals_[0].kitty;
+  }
+  deal_given_ = true;  // the first deal is not the new seed's
+  seed_ = rng.next();
+  rng_ = Rng(seed_);  // redeal() skips the seed's first deal, as Game(deal, ...) does
+  for (Saved& saved : saved_) saved.rng_before = rng_;
 }
 
 std::vector<Action> Game::legal_actions() const {

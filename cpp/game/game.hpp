@@ -302,6 +302,12 @@ class Game {
   // replay_into where every action, passes included, must be legal in `deal`: false (and
   // `out` unspecified) when one is not.
   bool replays_strictly(const Deal& deal, Game& out) const;
+  // Makes this game, replayed on a new current deal as a world of `seat`, hold nothing
+  // the seat cannot know: the deals before the current one dealt afresh from `rng` but
+  // for the seat's own hands (the states undo returns to as well), and a seed drawn from
+  // `rng`, so that neither the seed nor a redeal (after undo too) shows a real deal. A
+  // game from a position has no other deal and keeps its seed (0).
+  void hide_from(int seat, Rng& rng);
   std::vector<Action> legal_actions() const;
   void legal_actions(std::vector<Action>& out) const;  // into a reused buffer (cleared first)
   // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.

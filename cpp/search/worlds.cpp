@@ -55,6 +55,16 @@ Deal world_deal(const Game& game, int seat, Rng& rng) {
 // 0.3% of worlds, 1.4% with 64 draws; a draw costs a replay of the hand).
 constexpr int kMostWorldDraws = 256;
 
+// `game` replayed into `out` on a current deal drawn for `seat`.
+void replay_on_world_deal(const Game& game, int seat, Rng& rng, Game& out) {
+  if (game.rules().must_beat) {
+    for (int draw = 1; draw < kMostWorldDraws; ++draw) {
+      if (game.replays_strictly(world_deal(game, seat, rng), out)) return;
+    }
+  }
+  game.replay_into(world_deal(game, seat, rng), out);
+}
+
 }  // namespace
 
 Game sample_world(const Game& game, int seat, Rng& rng) {
@@ -64,12 +74,8 @@ Game sample_world(const Game& game, int seat, Rng& rng) {
 }
 
 void sample_world_into(const Game& game, int seat, Rng& rng, Game& out) {
-  if (game.rules().must_beat) {
-    for (int draw = 1; draw < kMostWorldDraws; ++draw) {
-      if (game.replays_strictly(world_deal(game, seat, rng), out)) return;
-    }
-  }
-  game.replay_into(world_deal(game, seat, rng), out);
+  replay_on_world_deal(game, seat, rng, out);
+  out.hide_from(seat, rng);  // the earlier deals and the seed: no way back to the real cards
 }
 
 std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t seed) {

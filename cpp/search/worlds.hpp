@@ -4,7 +4,9 @@
 // known cards, and the face-down kitty) afresh, uniformly (every arrangement of the
 // unknown cards into the unknown places equally likely), keeps everything else, and replays
 // the current deal's actions on the new deal, so a world is a full Game under the same
-// rules with the same history, stakes, bombs and records.
+// rules with the same history, stakes, bombs and records. What else could tell the real
+// cards is drawn afresh too (Game::hide_from): the hands of deals thrown in before this
+// one (the seat's own kept), and the seed, whose deals and redeals would be the real ones.
 #pragma once
 
 #include <cstdint>

@@ -74,3 +74,32 @@ TEST(worlds_reject_a_seat_outside_the_game) {
   }
   CHECK(threw);
 }
+
+TEST(worlds_hold_no_real_hands_of_earlier_deals_nor_the_seed) {
+  int redealt = 0;
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    Game g(seed, Rules{}, 0);
+    while (g.state().redeals < 2) g.apply_legal(Action::bid(0));  // every seat passes: thrown in twice
+    for (int seat = 0; seat < 3; ++seat) {
+      Game w = sample_worlds(g, seat, 1, seed)[0];
+      CHECK(w.seed() != g.seed());
+      CHECK_EQ(w.deals().size(), g.deals().size());
+      for (std::size_t k = 0; k + 1 < g.deals().size(); ++k, ++redealt) {
+        for (int i = 0; i < 3; ++i) {
+          const bool own = i == seat;
+          CHECK(own == (w.deals()[k].hands[static_cast<std::size_t>(i)] == g.deals()[k].hands[static_cast<std::size_t>(i)]));
+        }
+      }
+      while (w.undo()) CHECK(w.state().hands[static_cast<std::size_t>((seat + 1) % 3)] != g.deals()[0].hands[static_cast<std::size_t>((seat + 1) % 3)]);
+      CHECK(w.state().hands[static_cast<std::size_t>(seat)] == g.deals()[0].hands[static_cast<std::size_t>(seat)]);
+      // Thrown in once more, a world deals from its own stream, not the real game's.
+      Game world = sample_worlds(g, seat, 1, seed)[0], real = g;
+      for (int pass = 0; pass < 3; ++pass) {
+        world.apply_legal(Action::bid(0));
+        real.apply_legal(Action::bid(0));
+      }
+      CHECK(world.deals().back().hands != real.deals().back().hands);
+    }
+  }
+  CHECK(redealt > 0);
+}

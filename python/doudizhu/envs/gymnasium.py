@@ -73,11 +73,13 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         check_options(reward_scale, illegal_reward, render_mode)
         self._hand = EnvironmentHand(rules)
         seats = self._hand.seats
-        if seat is not None and (isinstance(seat, bool) or seat not in range(seats)):
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))):
+            raise TypeError(f"seat must be an int or None (a random seat each hand), not {type(seat).__name__}")
+        if seat is not None and seat not in range(seats):
             raise ValueError(f"seat must be in 0..{seats - 1} or None (a random seat each hand), not {seat!r}")
         self.space = self._hand.space
-        self.fixed_seat = seat
-        self.seat = 0 if seat is None else seat
+        self.fixed_seat = None if seat is None else int(seat)
+        self.seat = 0 if seat is None else int(seat)
         self.opponents = _policies(opponents, seats - 1)
         self.reward_scale = reward_scale
         self.illegal_reward = illegal_reward

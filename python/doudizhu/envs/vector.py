@@ -172,6 +172,8 @@ class Batch:
         values = np.asarray(scores)
         if values.shape != (len(self.actions),):
             raise ValueError(f"scores must hold one value per action ({len(self.actions)}), not shape {values.shape}")
+        if values.dtype.kind in "fc" and np.isnan(values).any():  # NaN has no order: no action scores highest
+            raise ValueError(f"scores hold NaN (the first at action {int(np.flatnonzero(np.isnan(values))[0])})")
         starts, counts = self.offsets[:-1], np.diff(self.offsets)
         best = np.repeat(np.maximum.reduceat(values, starts), counts)  # each decision's best score, per action
         index = np.arange(len(values))
