@@ -211,3 +211,10 @@ def test_can_play_takes_moves_and_wild_cards() -> None:
     assert dz.can_play("3334", dz.Move("3334"), last=dz.Move("2223")).reason == "3334 does not beat 3222"
     with pytest.raises(dz.CardsError):
         dz.can_play("3Z", "3")
+
+
+def test_the_endgame_switch_is_true_or_false() -> None:
+    game = dz.Game(seed=1)
+    with pytest.raises(TypeError, match="endgame must be True or False, not int"):
+        dz.bots.Neural(endgame=0).act(game)  # type: ignore[arg-type]
+    assert dz.bots.Neural(endgame=False).act(game) in game.legal_actions()

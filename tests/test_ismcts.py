@@ -134,6 +134,7 @@ def test_the_command_line_and_the_browser_name_it() -> None:
     (ISMCTS(exploration=float("inf")), ValueError, "exploration"),
     (ISMCTS(threads=0), ValueError, "threads"),
     (ISMCTS(rollout="nobody"), ValueError, "nobody"),
+    (ISMCTS(endgame="no"), TypeError, "endgame must be True or False"),  # type: ignore[arg-type]
 ])
 def test_the_bot_refuses_bad_parameters_wherever_it_is_used(bot: ISMCTS, error: type[Exception], says: str) -> None:
     with pytest.raises(error, match=says):

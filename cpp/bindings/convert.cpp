@@ -343,12 +343,17 @@ namespace {
 constexpr long long kMaxSimulations = 1'000'000'000'000;
 constexpr double kMaxExploration = 1e6;
 
+// A bot's `endgame` attribute (True when it has none): True or False, TypeError otherwise.
+Endgame endgame_arg(py::handle bot) {
+  return bool_arg(py::getattr(bot, "endgame", py::bool_(true)), "endgame") ? Endgame::Search : Endgame::Plan;
+}
+
 // An ISMCTS bot (doudizhu.bots.ISMCTS) as the policy it plays.
 Policy ismcts_bot_arg(py::handle bot) {
   const auto attr = [&](const char* name) { return py::getattr(bot, name); };
   Policy p{PolicyKind::Ismcts};
   p.search = search_params_arg(attr("simulations"), attr("rollout"), attr("exploration"), attr("threads"), p.network);
-  p.endgame = py::getattr(bot, "endgame", py::bool_(true)).cast<bool>() ? Endgame::Search : Endgame::Plan;
+  p.endgame = endgame_arg(bot);
   return p;
 }
 
@@ -375,7 +380,7 @@ Policy policy_arg(py::handle policy) {
   if (text == "ismcts" && !builtin.is_none()) return ismcts_bot_arg(policy);
   if (text == "neural" && !builtin.is_none()) {
     const py::object network = py::getattr(policy, "network", py::none());
-    const Endgame endgame = py::getattr(policy, "endgame", py::bool_(true)).cast<bool>() ? Endgame::Search : Endgame::Plan;
+    const Endgame endgame = endgame_arg(policy);
     if (network.is_none()) return Policy{PolicyKind::Neural, shipped_network(), endgame};
     if (!py::isinstance<Network>(network)) throw py::type_error("a neural bot's network must be a Network, not " + type_name(network));
     network.cast<const Network&>();  // the construction check (an uninitialised Network is a TypeError)

@@ -131,7 +131,7 @@ class Neural:
     def __init__(self, path: str | os.PathLike[str] | None = None, endgame: bool = True) -> None:
         self.path = None if path is None else os.fspath(path)
         self.network = Network(path) if path is not None else None  # None: the shipped one
-        self.endgame = bool(endgame)
+        self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
 
     def act(self, game: Game) -> Action:
         return choose_action(game, self, 0)
@@ -180,7 +180,7 @@ class ISMCTS:
     def __init__(self, simulations: int = 1000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
                  seed: int = 0, threads: int = 1, endgame: bool = True) -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
-        self.endgame = bool(endgame)
+        self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
         self.seed = checked_seed(seed)
 
     def act(self, game: Game) -> Action:
