@@ -147,3 +147,9 @@ def test_the_bot_refuses_bad_parameters_wherever_it_is_used(bot: ISMCTS, error: 
 def test_the_search_refuses_to_roll_out_by_itself(rollout: object) -> None:
     with pytest.raises(ValueError, match="rollout: ISMCTS cannot roll out by ISMCTS"):
         dz.ismcts(after_auction(1), 10, rollout=rollout)
+
+
+def test_one_legal_action_is_no_search() -> None:
+    game = dz.Game.from_position(["3", "4", "5"], landlord=0, to_move=1, last="2", last_by=0)
+    result = dz.ismcts(game, simulations=50)
+    assert result.actions == [dz.Action.pass_()] and result.visits.tolist() == [0] and result.best == dz.Action.pass_()
