@@ -265,7 +265,7 @@ def records(env: VectorEnv) -> list[object]:
         (lambda n: np.zeros(n + 1, dtype=np.int64), dz.IllegalActionError, "one choice per decision"),
         (lambda n: np.full(n, -1), dz.IllegalActionError, r"choices\[0\] = -1"),
         (lambda n: np.full(n, 10**4), dz.IllegalActionError, r"choices\[0\] = 10000: table 0 has"),
-        (lambda n: np.full(n, 2**64 - 1, dtype=np.uint64), dz.IllegalActionError, r"choices\[0\]"),
+        (lambda n: np.full(n, 2**64 - 1, dtype=np.uint64), dz.IllegalActionError, r"\] = 18446744073709551615:"),
         (lambda n: np.zeros(n, dtype=np.float64), TypeError, "1-d array"),
         (lambda n: np.zeros((n, 1), dtype=np.int64), TypeError, "1-d array"),
         (lambda n: "0" * n, TypeError, "1-d array"),
