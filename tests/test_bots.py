@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import doudizhu as dz
+import doudizhu.envs
 from doudizhu import Rules
 from doudizhu.bots import ISMCTS, Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random, builtin
 from doudizhu.cli import main
@@ -90,7 +91,7 @@ def test_a_python_player_must_answer_a_legal_action() -> None:
     def cheat(view: object, legal: list[dz.Action]) -> dz.Action:
         return dz.Action.bid(3) if legal[0] != dz.Action.bid(0) else dz.Action.pass_()
 
-    with pytest.raises(ValueError, match="not one of the legal actions"):
+    with pytest.raises(ValueError, match=r"at seat 0 returned .*, not one of the 4 legal actions"):
         dz.selfplay(1, policy=[cheat, "random", "random"])
     with pytest.raises(TypeError, match="a name, a bot or a callable"):
         dz.selfplay(1, policy=["random", 3, "random"])  # type: ignore[list-item]
@@ -218,3 +219,24 @@ def test_the_endgame_switch_is_true_or_false() -> None:
     with pytest.raises(TypeError, match="endgame must be True or False, not int"):
         dz.bots.Neural(endgame=0).act(game)  # type: ignore[arg-type]
     assert dz.bots.Neural(endgame=False).act(game) in game.legal_actions()
+
+
+def test_a_subclass_with_its_own_act_is_played_by_it() -> None:
+    calls = []
+
+    class Counting(dz.bots.Heuristic):
+        def act(self, game: dz.Game) -> dz.Action:
+            calls.append(game.to_move)
+            return super().act(game)
+
+    class Renamed(dz.bots.Heuristic):  # no act of its own: still the built-in, in C++
+        pass
+
+    played = dz.selfplay(4, policy=[Counting(), "random", "random"], seed=2)
+    assert calls and set(calls) == {0}
+    builtin = dz.selfplay(4, policy=["heuristic", "random", "random"], seed=2)
+    assert played.payouts.tolist() == builtin.payouts.tolist()  # the act it chose is the heuristic's
+    assert dz.bots.builtin(Renamed()) is not None and dz.bots.builtin(Counting()) is None
+    with pytest.raises(TypeError, match="opponents: Counting plays by an act of its own"):
+        dz.envs.VectorEnv(2, features=None, learners=0, opponents=Counting())
+

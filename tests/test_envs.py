@@ -344,6 +344,30 @@ def test_gymnasium_steps_only_within_an_episode() -> None:
     assert env.step(int(np.flatnonzero(env.action_masks())[0]))[0]["observation"].shape
 
 
+def test_an_opponent_that_fails_ends_the_episode_without_blaming_the_agent() -> None:
+    class Failing:  # plays until its third turn, then its server goes away
+        turns = 0
+
+        def act(self, game: dz.Game) -> dz.Action:
+            Failing.turns += 1
+            if Failing.turns == 3:
+                raise TimeoutError("the opponent's server went away")
+            return game.legal_actions()[0]
+
+    env = dz_gym.DouDizhuEnv(seat=0, opponents=[Failing(), "heuristic"])
+    env.reset(seed=0)
+    steps = 0
+    with pytest.raises(TimeoutError):
+        while True:
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+            steps += 1
+    assert steps >= 1  # it failed in a step, after the agent's action
+    with pytest.raises(gym.error.ResetNeeded, match="the episode is over"):
+        env.step(0)  # refused, not an illegal action charged to the agent
+    env.opponents = ("heuristic", "heuristic")
+    assert env.reset(seed=1)[1]["seat"] == 0
+
+
 def test_pettingzoo_raw_env_steps_only_within_a_hand() -> None:
     # Without the order-enforcing wrapper, a step before reset() raised AttributeError.
     env = dz_pz.raw_env()

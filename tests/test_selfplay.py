@@ -269,7 +269,7 @@ def test_bad_arguments() -> None:
         dz.selfplay(1, policy=3)  # type: ignore[arg-type]
     never_bids = dz.selfplay(1, policy=lambda obs, legal: legal[0])  # always passes the auction
     assert never_bids.redeals[0] == dz.Rules().max_redeals and never_bids.landlord[0] == -1  # the hand ends void
-    with pytest.raises(ValueError, match="not one of the legal actions"):
+    with pytest.raises(dz.IllegalActionError, match=r"the policy .<lambda>. at seat \d returned .*, not one of the"):
         dz.selfplay(
             1, policy=lambda obs, legal: Action.bid(3) if legal[0].type != dz.ActionType.BID else Action.pass_()
         )

@@ -156,11 +156,18 @@ def is_network_file(path: object) -> bool:
 
 def builtin(policy: object) -> str | object | None:
     """``policy`` if the engine plays it in C++ (a policy name, or a bot whose class names
-    its C++ policy: the built-in bots and :class:`Neural`), else None."""
+    its C++ policy: the built-in bots and :class:`Neural`), else None. A subclass of a
+    built-in bot with an ``act`` or ``act_many`` of its own is a Python bot: its methods
+    are what it plays (they may still call the built-in's)."""
     if isinstance(policy, str):
         return policy
-    name = getattr(type(policy), "__builtin_policy__", None)
-    return policy if isinstance(name, str) else None
+    cls = type(policy)
+    if not isinstance(getattr(cls, "__builtin_policy__", None), str):
+        return None
+    named_by = next(c for c in cls.__mro__ if "__builtin_policy__" in c.__dict__)
+    if any(getattr(cls, method, None) is not getattr(named_by, method, None) for method in ("act", "act_many")):
+        return None
+    return policy
 
 
 class ISMCTS:

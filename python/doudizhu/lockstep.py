@@ -17,7 +17,7 @@ from typing import Any, Union, cast
 import numpy as np
 
 from . import _core
-from ._core import Action, Game
+from ._core import Action, Game, IllegalActionError
 from .bots import Bot, act_many
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
@@ -67,10 +67,17 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
         # The TypedDict is that dict.
         actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), moves)
                    for game, moves in zip(games, legal)]
-    for action, moves in zip(actions, legal):
+    for game, action, moves in zip(games, actions, legal):
         if action not in moves:
-            raise ValueError(f"policy returned {action!r}, not one of the legal actions")
+            raise IllegalActionError(f"{_who(player)} at seat {game.to_move} returned {action!r}, "
+                                     f"not one of the {len(moves)} legal actions")
     return actions
+
+
+def _who(player: Player) -> str:
+    """A player as errors name it: its class, or a function's name."""
+    named = getattr(player, "__name__", player)
+    return f"the bot {type(player).__name__}" if isinstance(player, Bot) else f"the policy {named!r}"
 
 
 def run_tables(

@@ -134,12 +134,19 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         return self._observe(), reward, self._hand.over, False, info
 
     def _bots_play(self) -> None:
+        """The opponents' turns up to the agent's. One that fails (raises, or answers an
+        action that is not legal) ends the episode: the hand cannot go on without it, and
+        the next step is refused until reset() rather than charged to the agent."""
         game = self._hand.game
-        while (to_move := game.to_move) is not None and to_move != self.seat:
-            player = self.opponents[(to_move - self.seat) % self._hand.seats - 1]
-            in_core = builtin(player)
-            seed = int(self.np_random.integers(2**63))
-            game.step(choose_action(game, in_core, seed) if in_core is not None else choose(player, game, seed))
+        try:
+            while (to_move := game.to_move) is not None and to_move != self.seat:
+                player = self.opponents[(to_move - self.seat) % self._hand.seats - 1]
+                in_core = builtin(player)
+                seed = int(self.np_random.integers(2**63))
+                game.step(choose_action(game, in_core, seed) if in_core is not None else choose(player, game, seed))
+        except BaseException:
+            self._ended = True
+            raise
 
     def _observe(self) -> Observation:
         return self._hand.observe(self.seat)

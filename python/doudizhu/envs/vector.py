@@ -67,6 +67,7 @@ import numpy.typing as npt
 from .. import encode
 from .._core import Action, ActionSpace, Game, Rules, VectorEnvCore, actions_from_rows, checked_int
 from .._extras import missing_extra
+from ..bots import builtin
 
 __all__ = ["Batch", "Finished", "VectorEnv"]
 
@@ -239,6 +240,15 @@ class Batch:
         }
 
 
+def _check_in_core(opponents: object) -> None:
+    """Refuses an opponent the core would play as its built-in policy although its class has
+    an ``act`` of its own (a subclass of a built-in bot): the tables play in C++ alone."""
+    for opponent in opponents if isinstance(opponents, (list, tuple)) else [opponents]:
+        if getattr(type(opponent), "__builtin_policy__", None) is not None and builtin(opponent) is None:
+            raise TypeError(f"opponents: {type(opponent).__name__} plays by an act of its own, and a VectorEnv's "
+                            "opponents play in C++: built-in policies only")
+
+
 class VectorEnv:
     """``num_envs`` tables stepped together in C++ (see :mod:`doudizhu.envs.vector`).
 
@@ -265,6 +275,7 @@ class VectorEnv:
         batch_size: int | None = None,
         mask: bool = False,
     ) -> None:
+        _check_in_core(opponents)
         self._core = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads, mask, batch_size)
         self.rules: Rules = rules if rules is not None else Rules()
         self.features: _Features = features
