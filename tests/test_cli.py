@@ -10,6 +10,7 @@ import shlex
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -217,3 +218,53 @@ def test_a_checkpoint_torch_cannot_read_is_refused(tmp_path: pathlib.Path, capsy
         assert "not a doudizhu.train checkpoint" in capsys.readouterr().err
     assert run("play", "--auto", "--policy", str(tmp_path))[0] == 2  # a folder without checkpoint.pt
     assert "without a checkpoint.pt" in capsys.readouterr().err
+
+
+def scripted(*lines: str) -> Callable[[str], str]:
+    """A reader that types `lines` in turn, then leaves (end of input)."""
+    queue = list(lines)
+
+    def read(prompt: str) -> str:
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+
+    return read
+
+
+def test_the_terminal_says_take_to_you_and_no_kitty_where_none_is_dealt() -> None:
+    out = run("play", "--seed", "7", read=scripted("3"))[1]
+    assert "you are the landlord for 3 and take the kitty " in out
+    out = run("play", "--seed", "1", "--rules", "sanren", read=scripted("bid 3"))[1]
+    assert "you are the landlord for 3" in out and "kitty" not in out.split("you are the landlord")[1]
+
+
+def test_pass_in_the_classic_auction_is_bid_0() -> None:
+    out = run("play", "--seed", "7", read=scripted("pass"))[1]
+    assert "not allowed" not in out and re.search(r"you \(bidding\)\s*: bid 0", out)
+
+
+def test_a_command_with_words_after_it_is_not_read_as_cards() -> None:
+    out = run("play", "--seed", "7", read=scripted("quit now", "undo 2", "quit"))[1]
+    assert "'quit' takes nothing after it" in out and "'undo' takes nothing after it" in out
+    assert "card token" not in out and out.rstrip().endswith("bye")
+
+
+def test_play_again_asks_again_on_anything_but_yes_or_no() -> None:
+    asked: list[str] = []
+
+    def read(answers: list[str]) -> Callable[[str], str]:
+        def answer(prompt: str) -> str:
+            asked.append(prompt)
+            return answers.pop(0)
+        return answer
+
+    assert doudizhu.terminal._again(read(["undo", "3", "n"])) is False and len(asked) == 3
+    assert doudizhu.terminal._again(read(["maybe", "YES"])) is True and len(asked) == 5
+    assert doudizhu.terminal._again(read([""])) is False  # N is the default
+
+
+def test_moves_lists_at_most_a_screenful_of_a_kind() -> None:
+    out = run("play", "--seed", "3", "--rules", "laizi2", read=scripted("3", "moves"))[1]
+    listing = out.split("\n  ")
+    assert max(len(line) for line in listing) < 2000 and "more)" in out

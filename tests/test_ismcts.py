@@ -78,7 +78,7 @@ def test_a_finished_hand_or_rules_the_rollout_cannot_play_are_refused() -> None:
     over = dz.playout(dz.Game(seed=1), "random", 1)
     with pytest.raises(ValueError, match="over"):
         dz.ismcts(over)
-    with pytest.raises(dz.NetworkError, match="three seats of one deck"):
+    with pytest.raises(dz.NetworkError, match="three seats of 17 cards"):
         dz.ismcts(after_auction(1, dz.Rules.preset("laizi")), 10, rollout="neural")
 
 

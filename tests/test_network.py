@@ -120,9 +120,9 @@ def test_a_network_bids_by_its_bid_values(net_file: Path) -> None:
 
 def test_a_network_refuses_rules_it_cannot_encode(net_file: Path) -> None:
     for preset in ("laizi", "four_player", "sanren"):
-        with pytest.raises(dz.NetworkError, match="three seats of one deck"):
+        with pytest.raises(dz.NetworkError, match="three seats of 17 cards"):
             dz.evaluate(Neural(net_file), "random", deals=2, rules=dz.Rules.preset(preset))
-        with pytest.raises(dz.NetworkError, match="three seats of one deck"):
+        with pytest.raises(dz.NetworkError, match="three seats of 17 cards"):
             Neural().check(dz.Rules.preset(preset))
     for preset in ("douzero", "standard", "happy"):
         Neural(net_file).check(dz.Rules.preset(preset))
@@ -134,7 +134,7 @@ def test_the_terminal_refuses_the_network_under_rules_it_cannot_play_before_the_
 
     asked: list[str] = []
     assert main(["play", "--rules", "laizi", "--policy", "neural"], read=lambda prompt: asked.append(prompt) or "") == 2
-    assert "three seats of one deck" in capsys.readouterr().err
+    assert "three seats of 17 cards" in capsys.readouterr().err
     assert not asked  # no hand was dealt, no question asked
 
 

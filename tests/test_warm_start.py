@@ -220,7 +220,7 @@ def test_the_teachers_own_choices_played_on_by_itself_all_end_as_their_game_did(
 
 
 def test_teacher_data_refuses_rules_and_arguments_it_cannot_use() -> None:
-    with pytest.raises(ValueError, match="three seats of one deck"):
+    with pytest.raises(ValueError, match="three seats of 17 cards"):
         _core.teacher_samples(1, dz.Rules.preset("laizi"))
     with pytest.raises(ValueError, match="explore"):
         _core.teacher_samples(1, DOUZERO, explore=1.5)

@@ -179,8 +179,11 @@ struct DouZeroBlocks {
   const DouZeroBlock* end() const { return blocks.data() + count; }
 };
 
+// The rules DouZero's own layout is for, as messages name them.
+inline constexpr const char* kDouZeroSetting = "three seats of 17 cards and a kitty of 3, one deck, no wild cards";
+
 struct DouZeroLayout {
-  bool exact = true;  // DouZero 1.1.0's own layout
+  bool exact = true;  // DouZero 1.1.0's own layout: kDouZeroSetting
   int seats = 3;
   int decks = 1;
   bool wild = false;

@@ -335,7 +335,7 @@ std::string Network::play_error(const Rules& rules) const {
   if (std::string why = douzero_rules_error(rules); !why.empty()) return "the neural policy reads DouZero's features: " + why;
   const DouZeroLayout layout = douzero_layout(rules);
   if (!layout.exact) {
-    return "the neural policy plays three seats of one deck without wild cards (DouZero's setting), not these rules";
+    return std::string("the neural policy plays DouZero's setting (") + kDouZeroSetting + "), not these rules";
   }
   for (int p = 0; p < layout.seats; ++p) {
     const auto it = play_.find(p);

@@ -181,7 +181,7 @@ BidSamples bid_samples(const BidSampleOptions& o) {
 
 std::string teacher_error(const TeacherOptions& o) {
   if (std::string why = sample_run_error(o); !why.empty()) return why;
-  if (!douzero_layout(o.rules).exact) return "teacher data is DouZero's features: three seats of one deck without wild cards";
+  if (!douzero_layout(o.rules).exact) return std::string("teacher data is DouZero's features: ") + kDouZeroSetting;
   if (!(o.keep >= 0 && o.keep <= 1)) return "keep must be in [0, 1]";
   if (o.max_actions < 1) return "max_actions must be at least 1";
   if (std::string why = policy_error(o.teacher, o.rules); !why.empty()) return "teacher: " + why;

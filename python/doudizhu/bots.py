@@ -121,8 +121,9 @@ class FastHeuristic(_Deterministic):
 class Neural:
     """The learned policy in C++ (``"neural"``, docs/guide/learned_bot.md): the network
     shipped with the package, or a network file of your own (``path``: what
-    ``doudizhu train`` exports). Plays three seats of one deck without wild cards, bids
-    with its bid networks (the heuristic's bids where the file has none), deterministic.
+    ``doudizhu train`` exports). Plays DouZero's setting (three seats of 17 cards and a
+    kitty of 3, one deck, no wild cards), bids with its bid networks (the heuristic's bids
+    where the file has none), deterministic.
     ``doudizhu.NetworkError`` names what is wrong with a file that cannot be read, or with
     rules the networks cannot play."""
 

@@ -23,6 +23,7 @@ from .lockstep import choose
 from .render import role, side_name, stake_text, wild_names
 
 HUMAN = 0
+MOVES_SHOWN = 40  # plays of a kind that `moves` lists
 INTERRUPTED = 128 + 2  # the exit status after Ctrl-C (SIGINT), as shells expect
 LEGEND = "cards: 3-9, T (ten, '10' works too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
 HELP = """\
@@ -38,6 +39,7 @@ commands:
   quit, exit  leave the game"""
 # The words a command may start with: a line starting with another word that is not cards
 # is a mistyped command, answered with the nearest of these.
+_BARE_COMMANDS = ("quit", "exit", "help", "?", "moves", "hint", "undo")  # commands that take no argument
 COMMANDS = ("pass", "bid", "call", "decline", "rob", "no", "alone", "partner", "moves", "hint", "undo", "help", "quit",
             "exit")
 
@@ -91,7 +93,7 @@ def screen(game: Game, options: Options) -> str:
     if game.wild_ranks:
         lines.append(f"wild: {wild_names(game)} (play them as spent=combination, e.g. 557=577)")
     landlord = view["landlord"]
-    if view["kitty"] is not None:
+    if view["kitty"] is not None and game.rules.kitty_size:
         taken = f" (taken by {_name(landlord, options)})" if landlord is not None else ""
         lines.append(f"kitty{taken}: {view['kitty']}")
     lines.append(f"played so far: {_played_by_rank(game)}")
@@ -104,7 +106,8 @@ def screen(game: Game, options: Options) -> str:
 
 
 def grouped_moves(game: Game) -> str:
-    """The legal actions, plays grouped by kind (a lead has about 60)."""
+    """The legal actions, plays grouped by kind (a lead has about 60), at most
+    MOVES_SHOWN of a kind (wild cards make tens of thousands)."""
     groups: dict[str, list[str]] = {}
     for action in game.legal_actions():
         if action.move is not None:
@@ -112,7 +115,9 @@ def grouped_moves(game: Game) -> str:
         else:
             kind = {ActionType.PASS: "pass", ActionType.PARTNER: "partner"}.get(action.type, "auction")
         groups.setdefault(kind, []).append(str(action))
-    return "\n".join(f"  {kind + ':':<16} {'  '.join(items)}" for kind, items in groups.items())
+    return "\n".join(f"  {kind + ':':<16} {'  '.join(items[:MOVES_SHOWN])}" +
+                     (f"  (and {len(items) - MOVES_SHOWN} more)" if len(items) > MOVES_SHOWN else "")
+                     for kind, items in groups.items())
 
 
 def _prompt(game: Game) -> str:
@@ -145,6 +150,9 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
         text = read(_prompt(game)).strip()
         word = text.lower()
         if not text:
+            continue
+        if word.split()[0] in _BARE_COMMANDS and len(word.split()) > 1:
+            print(f"{word.split()[0]!r} takes nothing after it: type it alone", file=out)
             continue
         if word in ("quit", "exit"):
             raise Quit
@@ -189,6 +197,8 @@ def _not_a_command(text: str) -> str:
 def _step(game: Game, text: str, out: TextIO) -> Action | None:
     if game.phase == "bidding" and text.isdigit():
         text = f"bid {text}"
+    if game.phase == "bidding" and game.rules.bidding == "classic" and text == "pass":
+        text = "bid 0"  # the classic auction's pass"
     try:
         game.step(text)
     except ValueError as error:  # IllegalActionError, or text that is no cards
@@ -235,9 +245,9 @@ def _report(game: Game, who: str, action: Action, before: tuple[str, int], optio
     elif phase == "bidding" and game.phase in ("partner", "playing"):
         landlord = game.landlord
         assert landlord is not None
-        verb = "are" if _name(landlord, options) == "you" else "is"
-        print(f"{_name(landlord, options)} {verb} the landlord for {game.bid_value} and takes the kitty {game.kitty}",
-              file=out)
+        verb, take = ("are", "take") if _name(landlord, options) == "you" else ("is", "takes")
+        kitty = f" and {take} the kitty {game.kitty}" if game.rules.kitty_size else ""  # sanren deals none
+        print(f"{_name(landlord, options)} {verb} the landlord for {game.bid_value}{kitty}", file=out)
     elif phase == "partner":
         chose = "alone" if game.partner is None else f"with {_name(game.partner, options)} as partner"
         print(f"the landlord plays {chose}", file=out)
@@ -280,7 +290,12 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
 
 
 def _again(read: Callable[[str], str]) -> bool:
-    return read("play again? [y/N]> ").strip().lower() in ("y", "yes")
+    """Whether the person wants another hand: y or yes; n, no or nothing ends. Anything
+    else is asked again (the hand is over: undo and the game's commands are gone)."""
+    while True:
+        answer = read("play again? [y/N]> ").strip().lower()
+        if answer in ("y", "yes", "n", "no", ""):
+            return answer in ("y", "yes")
 
 
 def enable_line_editing() -> None:
