@@ -604,6 +604,7 @@ bool Game::replay(const Deal& deal, const Game& source, bool strict) {
   State& s = state_;
   s.hands = deal.hands;
   s.kitty = deal.kitty;
+  if (!from_position_) s.start_bonus = start_bonus_of(deal.hands, rules_);  // the new deal's, not the old one's
   if (s.landlord >= 0 && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
   deals_.back() = deal;
   if (deals_.size() == 1 && !from_position_) deal_given_ = true;
@@ -660,11 +661,13 @@ void Game::hide_from(int seat, Rng& rng) {
   for (std::size_t i = 0; i < taken_.size() && deal + 1 < deals_.size(); ++i) {
     saved_[i].before.hands = deals_[deal].hands;
     saved_[i].before.kitty = deals_[deal].kitty;
+    saved_[i].before.start_bonus = start_bonus_of(deals_[deal].hands, rules_);
     if (taken_[i].redealt) ++deal;
   }
   if (deals_.size() > 1) {
     initial_.hands = deals_[0].hands;
     initial_.kitty = deals_[0].kitty;
+    initial_.start_bonus = start_bonus_of(deals_[0].hands, rules_);
   }
   deal_given_ = true;  // the first deal is not the new seed's
   seed_ = rng.next();

@@ -103,3 +103,18 @@ TEST(worlds_hold_no_real_hands_of_earlier_deals_nor_the_seed) {
   }
   CHECK(redealt > 0);
 }
+
+TEST(a_worlds_start_bonuses_are_its_own_deals) {
+  // Start bonuses (happy) are shown only at the settlement: a world pays its own deal's.
+  Rules rules;
+  rules.start_bonus = true;
+  int differ = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const Game g(seed, rules, 0);
+    for (const Game& w : sample_worlds(g, 0, 2, seed)) {
+      CHECK(w.state().start_bonus == start_bonus_of(w.deals().back().hands, rules));
+      differ += !(w.state().start_bonus == g.state().start_bonus);
+    }
+  }
+  CHECK(differ > 0);
+}
