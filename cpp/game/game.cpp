@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/require.hpp"
+#include "game/shuffled_cards.hpp"
 #include "rules/notation.hpp"
 
 namespace ddz {
@@ -625,29 +626,16 @@ namespace {
 // `deal` with every card but `seat`'s dealt afresh from `rng` into the other hands and
 // the kitty, each as large as before; the wild ranks kept (they are shown).
 Deal redealt_around(const Deal& deal, int seat, int players, Rng& rng) {
-  std::array<std::uint8_t, 2 * kNumRanks * 4> pool{};
-  int n = 0;
-  const auto add = [&](Mask cards) {
-    for (int r = 0; r < kNumRanks; ++r) {
-      for (int c = 0; c < count(cards, r); ++c) pool[static_cast<std::size_t>(n++)] = static_cast<std::uint8_t>(r);
-    }
-  };
+  Mask hidden = deal.kitty;
   for (int i = 0; i < players; ++i) {
-    if (i != seat) add(deal.hands[static_cast<std::size_t>(i)]);
+    if (i != seat) hidden += deal.hands[static_cast<std::size_t>(i)];
   }
-  add(deal.kitty);
-  for (int i = n - 1; i > 0; --i) std::swap(pool[static_cast<std::size_t>(i)], pool[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  ShuffledCards cards(hidden, rng);
   Deal out = deal;
-  int next = 0;
-  const auto draw = [&](Mask like) {
-    Mask m = 0;
-    for (int c = total(like); c > 0; --c) m += cards_of(pool[static_cast<std::size_t>(next++)], 1);
-    return m;
-  };
   for (int i = 0; i < players; ++i) {
-    if (i != seat) out.hands[static_cast<std::size_t>(i)] = draw(deal.hands[static_cast<std::size_t>(i)]);
+    if (i != seat) out.hands[static_cast<std::size_t>(i)] = cards.deal(total(deal.hands[static_cast<std::size_t>(i)]));
   }
-  out.kitty = draw(deal.kitty);
+  out.kitty = cards.deal(total(deal.kitty));
   return out;
 }
 

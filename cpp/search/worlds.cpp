@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "game/shuffled_cards.hpp"
+
 namespace ddz {
 
 namespace {
@@ -27,25 +29,13 @@ Deal world_deal(const Game& game, int seat, Rng& rng) {
   const State& s = game.state();
   if (seat < 0 || seat >= s.seats) throw std::invalid_argument("seat must be a seat of the game");
   const SeatView u = seat_view(s, seat);
-  // The unknown cards one by one, shuffled (Fisher-Yates), then dealt in order.
-  std::array<std::uint8_t, 256> pool{};  // 15 ranks of at most 15 cards
-  int n = 0;
-  for (int r = 0; r < kNumRanks; ++r) {
-    for (int c = 0; c < count(u.unknown, r); ++c) pool[static_cast<std::size_t>(n++)] = static_cast<std::uint8_t>(r);
-  }
-  for (int i = n - 1; i > 0; --i) std::swap(pool[static_cast<std::size_t>(i)], pool[rng.below(static_cast<std::uint32_t>(i + 1))]);
+  ShuffledCards unknown(u.unknown, rng);
   std::array<Mask, kMaxSeats> hands = s.hands;
-  int next = 0;
-  const auto draw = [&](int cards) {
-    Mask m = 0;
-    for (int c = 0; c < cards; ++c) m += cards_of(pool[static_cast<std::size_t>(next++)], 1);
-    return m;
-  };
   for (int i = 0; i < s.seats; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    if (i != seat) hands[k] = u.known[k] + draw(u.unknown_slots[k]);
+    if (i != seat) hands[k] = u.known[k] + unknown.deal(u.unknown_slots[k]);
   }
-  const Mask kitty = u.kitty_slots ? draw(u.kitty_slots) : s.kitty;
+  const Mask kitty = u.kitty_slots ? unknown.deal(u.kitty_slots) : s.kitty;
   return deal_behind(s, hands, kitty, game.started_from_position());
 }
 
