@@ -8,6 +8,7 @@ import pathlib
 import re
 import shlex
 import socket
+import string
 import subprocess
 import sys
 from collections.abc import Callable
@@ -44,6 +45,7 @@ def test_run_fast_selfplay_and_evaluate_report_first_places_not_landlords() -> N
     assert code == 0 and "void" not in out and len(shares) == 3 and abs(sum(shares) - 1) < 0.01
     code, out = run("evaluate", "heuristic", "random", "--deals", "3", "--rules", "run_fast")
     assert code == 0 and "one seat: heuristic" in out and "landlord" not in out.split("| two seats |")[1]
+    assert "void" not in out  # no auction: no hand can be void
 
 
 def test_bad_input_is_reported_not_raised(capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,7 +164,7 @@ def test_selfplay_refuses_no_games(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_evaluate_says_what_its_rows_and_game_count_mean() -> None:
     code, out = run("evaluate", "heuristic", "random", "--deals", "10", "--threads", "1")
-    assert code == 0 and "| all | 60 |" in out
+    assert code == 0 and "| all | 60 |" in out and "10 deals, 0 void hands" in out
     assert "Each deal is played 6 times: heuristic alone in each of its 3 seats" in out
     assert "mixed: the auction made a landlord beside the lone seat" in out
     code, out = run("evaluate", "heuristic", "random", "--deals", "10", "--rules", "douzero", "--threads", "1")
@@ -268,3 +270,19 @@ def test_moves_lists_at_most_a_screenful_of_a_kind() -> None:
     out = run("play", "--seed", "3", "--rules", "laizi2", read=scripted("3", "moves"))[1]
     listing = out.split("\n  ")
     assert max(len(line) for line in listing) < 2000 and "more)" in out
+
+
+def test_the_legend_names_every_character_read_as_a_card() -> None:
+    legend = doudizhu.terminal.LEGEND
+    read = [c for c in string.ascii_uppercase + string.digits if _one_card(c)]
+    assert {"T", "X", "J", "Q", "K", "A", "B", "R"} <= set(read)
+    letters = [c for c in read if not c.isdigit()]
+    assert all(re.search(rf"\b{c}\b", legend) for c in letters), legend
+    assert "3-9" in legend and "'10'" in legend  # the digits
+
+
+def _one_card(text: str) -> bool:
+    try:
+        return len(doudizhu.Cards(text)) == 1
+    except ValueError:
+        return False

@@ -384,6 +384,17 @@ def test_a_sent_batch_can_be_reset_or_dropped() -> None:
     del env  # the background thread finishes the batch and stops
 
 
+def test_close_frees_the_tables_and_refuses_what_follows() -> None:
+    with VectorEnv(4, batch_size=2, seed=3) as env:
+        batch = env.reset()
+        env.send([0, 0])
+    env.close()  # twice is fine
+    assert batch.actions.shape[0] > 0  # what was returned stays readable
+    for call in (env.reset, lambda: env.step([0, 0]), env.recv, lambda: env.game(0), lambda: env.num_envs):
+        with pytest.raises(RuntimeError, match="closed"):
+            call()
+
+
 def test_reset_replays_and_reseeds() -> None:
     env = VectorEnv(3, seed=1)
     first = env.reset()

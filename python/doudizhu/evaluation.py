@@ -75,7 +75,9 @@ class Evaluation:
                 f"| {name} | {side.games} | {side.wp:.3f} ({side.wp_ci[0]:.3f}-{side.wp_ci[1]:.3f}) "
                 f"| {side.adp:+.3f} ({side.adp_ci[0]:+.3f} to {side.adp_ci[1]:+.3f}) |"
             )
-        lines.append(f"\n{self.deals} deals, {self.void} void hands; mean bombs {self.mean_bombs:.3f}, "
+        # Rules without a landlord have no auction, so no hand there is void.
+        void = "" if "one seat" in self.by_role else f", {self.void} void hands"
+        lines.append(f"\n{self.deals} deals{void}; mean bombs {self.mean_bombs:.3f}, "
                      f"mean multiplier {self.mean_multiplier:.3f}")
         return "\n".join(lines)
 

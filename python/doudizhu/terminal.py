@@ -25,7 +25,7 @@ from .render import role, side_name, stake_text, wild_names
 HUMAN = 0
 MOVES_SHOWN = 40  # plays of a kind that `moves` lists
 INTERRUPTED = 128 + 2  # the exit status after Ctrl-C (SIGINT), as shells expect
-LEGEND = "cards: 3-9, T (ten, '10' works too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
+LEGEND = "cards: 3-9, T (ten, '10' and X work too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
 HELP = """\
 commands:
   cards       play them: 334455, '3 3 4 4 5 5', 10JQKA; with wild cards spent=combination (557=577)

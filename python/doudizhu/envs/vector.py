@@ -276,7 +276,8 @@ class VectorEnv:
         mask: bool = False,
     ) -> None:
         _check_in_core(opponents)
-        self._core = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads, mask, batch_size)
+        self._live: VectorEnvCore | None = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads,
+                                                         mask, batch_size)
         self.rules: Rules = rules if rules is not None else Rules()
         self.features: _Features = features
         self.space: ActionSpace | None = ActionSpace(self.rules) if features == "compact" else None
@@ -285,6 +286,24 @@ class VectorEnv:
             encode.douzero_layout(self.rules) if features == "douzero" else None
         )
         self._no_finished = Finished(**self._core.finished())  # no hand ended yet: empty columns
+
+    @property
+    def _core(self) -> VectorEnvCore:
+        if self._live is None:
+            raise RuntimeError("this VectorEnv is closed")
+        return self._live
+
+    def close(self) -> None:
+        """Frees the tables and stops the background thread (a batch sent is played out
+        first). Every later call but ``close`` raises RuntimeError; batches already returned
+        stay readable."""
+        self._live = None
+
+    def __enter__(self) -> VectorEnv:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @property
     def num_envs(self) -> int:
