@@ -173,7 +173,8 @@ def test_a_whole_hand_by_hints_matches_the_engine(client: TestClient, rules: str
     state = new_hand(client, rules=rules, bots=["random"] * (dz.Rules.preset(rules).players - 1), seed=7)
     turns = 0
     while state["phase"] != "over":
-        hint = ok(client.get("/api/legal"))["hint"]["text"]
+        hint = ok(client.get("/api/hint"))["hint"]["text"]
+        assert ok(client.get("/api/legal"))["hint"]["text"] == hint
         state = ok(client.post("/api/play", json={"action": hint}))
         turns += 1
         assert turns < 200
@@ -183,6 +184,7 @@ def test_a_whole_hand_by_hints_matches_the_engine(client: TestClient, rules: str
     assert [s["count"] for s in state["seats"]] == [len(game.hand(s)) for s in range(game.seats)]
     assert [s["cards"] for s in state["seats"]] == [str(game.hand(s)) for s in range(game.seats)]  # shown once over
     refused(client.post("/api/play", json={"action": "pass"}), 422, "the hand is over")
+    assert ok(client.get("/api/hint")) == {"hint": None}
 
 
 def test_the_state_reports_the_last_play_its_player_and_the_stake(client: TestClient) -> None:
@@ -206,6 +208,16 @@ def test_legal_plays_are_the_engines_grouped_by_kind(client: TestClient) -> None
     assert listed == [a.text(game.rules) for a in game.legal_actions()]
     assert legal["hint"]["text"] == dz.choose_action(game, "heuristic", 0).text(game.rules)
     assert {g["kind"] for g in legal["groups"]} >= {"solo", "pair"} and state["seed"] == "42"
+
+
+def test_the_hint_alone_is_the_engines_without_the_legal_plays(client: TestClient) -> None:
+    new_hand(client, rules="laizi2", seed=3)
+    ok(client.post("/api/play", json={"action": "bid 3"}))  # the landlord's 20 cards, two wild ranks
+    hint = client.get("/api/hint")
+    game = engine_game(ok(client.get("/api/state")))
+    assert ok(hint) == {"hint": {"text": dz.choose_action(game, "heuristic", 0).text(game.rules),
+                                 "label": ok(client.get("/api/legal"))["hint"]["label"]}}
+    assert len(client.get("/api/legal").content) > 100 * len(hint.content)
 
 
 def test_an_illegal_play_is_explained_and_changes_nothing(client: TestClient) -> None:

@@ -29,6 +29,8 @@ something):
 - ``POST /api/undo``: takes back your last action and the bots' replies to it.
 - ``GET /api/legal`` (``?cards=5777``: only the plays that spend some of these cards): the
   legal actions grouped by kind, and the heuristic's ``hint``.
+- ``GET /api/hint``: the heuristic's ``hint`` alone (None when it is not your turn): under
+  two wild ranks a hand may have 80,000 legal plays, which the hint need not send.
 - ``POST /api/watch`` ``{"rules", "bots" (one a seat), "seed"}``: bots play a whole hand,
   which becomes this session's replay.
 - ``POST /api/replay/record``: a record (``Game.to_record()`` JSON) as the body.
@@ -231,9 +233,14 @@ class _Api:
                     continue
                 groups.setdefault(views.kind(action), []).append(
                     {"text": action.text(game.rules), "label": views.action_label(action, game.rules)})
-            hint = choose_action(game, players.DEFAULT, 0)
-            return {"groups": [{"kind": k, "actions": v} for k, v in groups.items()],
-                    "hint": {"text": hint.text(game.rules), "label": views.action_label(hint, game.rules)}}
+            return {"groups": [{"kind": k, "actions": v} for k, v in groups.items()], "hint": _hint(game)}
+
+        return await self._do(request, False, work)
+
+    async def hint(self, request: Request) -> Response:
+        def work(session: Session) -> dict[str, Any]:
+            game = self._table(session).game
+            return {"hint": _hint(game) if game.to_move == HUMAN else None}
 
         return await self._do(request, False, work)
 
@@ -310,6 +317,12 @@ def _route(path: str, endpoint: Callable[[Request], Awaitable[Response]], method
     return Route(path, endpoint, methods=[method])
 
 
+def _hint(game: Game) -> dict[str, str]:
+    """What the default bot would play for you: the action's text and its label."""
+    hint = choose_action(game, players.DEFAULT, 0)
+    return {"text": hint.text(game.rules), "label": views.action_label(hint, game.rules)}
+
+
 def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBACK_NAMES) -> Starlette:
     """The app, its sessions in ``store`` (a fresh bounded one by default), answering the
     Host names ``hosts`` (this machine's localhost names by default; :func:`.guard.allowed_hosts`)."""
@@ -323,6 +336,7 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
         _route("/api/play", api.play, "POST"),
         _route("/api/undo", api.undo, "POST"),
         _route("/api/legal", api.legal),
+        _route("/api/hint", api.hint),
         _route("/api/watch", api.watch, "POST"),
         _route("/api/replay/record", api.replay_record, "POST"),
         _route("/api/replay/npz", api.replay_npz, "POST"),

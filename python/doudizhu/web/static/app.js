@@ -313,7 +313,7 @@ async function showLegal() {
 }
 
 async function hint() {
-  const data = await api("GET", "/api/legal");
+  const data = await api("GET", "/api/hint");
   if (data.hint === null) return;
   // The cards the hint spends: its text up to a reading ("5777=7777", "333444555666/AIRPLANE/3").
   if (playState.phase === "playing" && data.hint.text !== "pass") selectCards(data.hint.text.split(/[=/]/)[0]);
