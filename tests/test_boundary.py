@@ -427,6 +427,28 @@ def test_rows_and_pickles_that_are_no_move_are_refused() -> None:
     assert dz.moves_from_array(rows, rules=Rules()) == [Move("333345")]
 
 
+def test_a_move_of_no_cards_is_no_move_and_an_empty_row_is_none() -> None:
+    with pytest.raises(dz.MoveError, match="holds cards"):
+        Move.__new__(Move).__setstate__((0, int(MoveKind.PAIR), 0, 1, 0, 0))
+    rows = dz.moves_to_array([Move("33"), None])
+    assert dz.moves_from_array(rows) == [Move("33"), None]  # None round-trips as the empty row
+    rows["cards"][0] = 0  # a pair of no cards
+    for rules in (None, Rules()):
+        with pytest.raises(dz.MoveError, match=r"moves\[0\]: a move of no cards"):
+            dz.moves_from_array(rows, rules=rules)
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_every_pickle_protocol_pickles_or_refuses(protocol: int) -> None:
+    # Below protocol 2, pickle rebuilds through the base class, which aborted the process.
+    for value in (Cards("33"), Rules.preset("laizi"), dz.Action.bid(2), Move("33"), MoveKind.PAIR):
+        assert pickle.loads(pickle.dumps(value, protocol=protocol)) == value
+    space = dz.ActionSpace(Rules.preset("douzero"))
+    assert pickle.loads(pickle.dumps(space, protocol=protocol)).num_moves == space.num_moves
+    with pytest.raises(TypeError, match="cannot pickle"):
+        pickle.dumps(Game(seed=1), protocol=protocol)
+
+
 def test_action_rows_that_are_no_action_are_refused() -> None:
     rows = dz.actions_to_rows([(0, dz.Action.bid(2))])
     rows["value"][0] = 7

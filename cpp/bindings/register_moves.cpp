@@ -26,6 +26,7 @@ Move unpickle(py::handle state) {
          static_cast<std::uint8_t>(int_arg(t[3], "pickled Move length", 1, 255)),
          static_cast<std::uint8_t>(int_arg(t[5], "pickled Move wild_rank", 0, 0xFF)),
          static_cast<std::uint32_t>(int_arg(t[4], "pickled Move stand_ins", 0, 0xFFFF'FFFF))};
+  if (m.cards == 0) raise(ErrorKind::Move, "pickled Move: a Move holds cards");
   if (auto why = move_error(m); !why.empty()) raise(ErrorKind::Move, "pickled Move: " + why);
   return m;
 }
@@ -207,9 +208,13 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
           return to_array(rows.data(), rows.size());
         }, py::arg("moves"), "Rows of MOVE_DTYPE for Moves; None becomes an empty row (cards 0: lead).");
   m.def("moves_from_array", [](Hinted<"npt.NDArray[Any]"> arr, RulesArg rules) {
-          return rules.is_none() ? from_array(arr, "moves") : from_array(arr, "moves", &to_rules(rules));
+          const std::vector<Move> moves = rules.is_none() ? from_array(arr, "moves") : from_array(arr, "moves", &to_rules(rules));
+          py::list out;
+          for (const Move& mv : moves) out.append(mv.cards ? py::cast(mv) : py::none());
+          return Hinted<"list[Move | None]">(std::move(out));
         }, py::arg("moves"), py::arg("rules") = py::none(),
-        "Moves for rows of MOVE_DTYPE, each checked as Move() checks it: under `rules`, or under some rules when None.");
+        "Moves for rows of MOVE_DTYPE, each checked as Move() checks it: under `rules`, or under some rules when None; "
+        "an empty row (moves_to_array's None) is None.");
 }
 
 }  // namespace ddz::py_bind

@@ -33,7 +33,7 @@ const std::array<Rules, 4>& loosest_rules() {
 }  // namespace
 
 std::string move_error(const Move& m, const Rules* rules) {
-  if (m.cards == 0) return {};
+  if (m.cards == 0) return m == Move{} ? "" : "a move of no cards (an empty row: no move) has no kind, key or length";
   if (static_cast<int>(m.kind) >= kNumMoveKinds) return "unknown move kind " + std::to_string(static_cast<int>(m.kind));
   if (rules) {
     if (!deck_holds(spent(m) & kRankBits, *rules) || !is_valid_move(m, *rules)) return describe(m) + " is no move under these rules";

@@ -12,7 +12,7 @@
 namespace ddz {
 
 // Why `m` is no move under `rules`, or under any rules when null; empty when it is one.
-// An empty move (cards 0: a lead, "no move") passes.
+// The empty move (Move{}: a lead, "no move") passes; no other move without cards does.
 std::string move_error(const Move& m, const Rules* rules = nullptr);
 
 // Why `m` cannot be the move to beat under `rules` with `wild` the wild ranks (no move of

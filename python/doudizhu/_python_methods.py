@@ -6,7 +6,8 @@ Python, and these are the classes' methods of that kind, so that they read as me
 
 - ``Game.to_record()`` and ``Game.from_record(record)``: records (:mod:`doudizhu.record`);
 - ``_repr_svg_`` of ``Cards``, ``Move`` and ``Game``: their pictures in Jupyter
-  (:mod:`doudizhu.render`).
+  (:mod:`doudizhu.render`);
+- ``__reduce_ex__`` of every class: pickle's protocols 0 and 1 as protocol 2 (below).
 
 The stubs (``_core.pyi``) declare the record methods with the rest of ``Game``.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import record, render
+from . import _core, record, render
 from ._core import Cards, Game, Move
 
 METHODS: dict[type, dict[str, Any]] = {
@@ -30,8 +31,23 @@ METHODS: dict[type, dict[str, Any]] = {
 """Each C++ class's Python methods, by name."""
 
 
+def _reduce_ex(self: object, protocol: int) -> str | tuple[Any, ...]:
+    """Pickles at protocol 2 or above: below it, pickle rebuilds an object through its base
+    class, which a pybind11 class refuses by aborting the process rather than raising."""
+    return object.__reduce_ex__(self, max(protocol, 2))
+
+
+def _core_classes() -> list[type]:
+    """Every class of the core (pybind11's, whose common base is the second last of its MRO)."""
+    base = Cards.__mro__[-2]
+    classes = (getattr(_core, name) for name in dir(_core))
+    return [cls for cls in classes if isinstance(cls, type) and issubclass(cls, base) and cls is not base]
+
+
 def install() -> None:
-    """Sets :data:`METHODS` on their classes (again: no change)."""
+    """Sets :data:`METHODS` and ``__reduce_ex__`` on their classes (again: no change)."""
     for cls, methods in METHODS.items():
         for name, method in methods.items():
             setattr(cls, name, method)
+    for cls in _core_classes():
+        cls.__reduce_ex__ = _reduce_ex  # type: ignore[method-assign,assignment]
