@@ -8,6 +8,7 @@ import pathlib
 import pkgutil
 import random
 import re
+import threading
 import types
 import zipfile
 from collections.abc import Sequence
@@ -98,6 +99,27 @@ def test_a_save_that_fails_leaves_the_old_file_whole(tmp_path: pathlib.Path, mon
     with pytest.raises(OSError, match="No space left"):
         dz.selfplay(30, seed=2).save(path)
     assert path.read_bytes() == before and [p.name for p in tmp_path.iterdir()] == ["run.npz"]
+
+
+def test_writers_of_one_path_at_once_each_write_it_whole(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "run.npz"
+    runs = [dz.selfplay(20, seed=seed) for seed in (1, 2)]
+    errors: list[BaseException] = []
+
+    def save_often(run: SelfPlayResult) -> None:
+        try:
+            for _ in range(40):
+                run.save(path)
+        except BaseException as error:  # reported by the assertion below
+            errors.append(error)
+
+    writers = [threading.Thread(target=save_often, args=(run,)) for run in runs]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    assert errors == [] and [p.name for p in tmp_path.iterdir()] == ["run.npz"]
+    assert any(SelfPlayResult.load(path).hands.tolist() == run.hands.tolist() for run in runs)
 
 
 def last_legal(observation: dict[str, Any], legal: Sequence[Action]) -> Action:

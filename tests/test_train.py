@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import io
 import pathlib
+import random
 
 import numpy as np
 import pytest
@@ -187,6 +189,24 @@ def test_cli_train_writes_the_log_the_checkpoint_and_the_curve(tmp_path: pathlib
     assert rows and "wp_random" in rows[-1] and rows[-1]["frames"] > 0
     code = main(["play", "--auto", "--seed", "3", "--rules", "douzero", "--policy", str(tmp_path)], out=io.StringIO())
     assert code == 0
+
+
+def test_a_damaged_checkpoint_is_a_value_error_whatever_torch_trips_on(tmp_path: pathlib.Path) -> None:
+    from doudizhu import checkpoint
+
+    good = tmp_path / "good.pt"
+    checkpoint.save(good, {"format": checkpoint.FORMAT, "model": "x", "nets": {"a": torch.zeros(3)}})
+    data, rng = good.read_bytes(), random.Random(0)
+    bad = tmp_path / "bad.pt"
+    for _ in range(1000):  # torch's reader raised AssertionError, struct.error, IndexError, KeyError among these
+        damaged = bytearray(data)
+        for _ in range(3):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        bad.write_bytes(bytes(damaged))
+        with contextlib.suppress(ValueError):  # anything else fails the test
+            checkpoint.load(bad)
+    with pytest.raises(FileNotFoundError):
+        checkpoint.load(tmp_path / "missing.pt")
 
 
 def test_cli_play_rejects_an_unknown_policy(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,6 @@ saved, so it loads with ``weights_only=True``.
 from __future__ import annotations
 
 import os
-import pickle
 from collections.abc import Mapping
 from typing import Any, Union
 
@@ -50,7 +49,9 @@ def load(checkpoint: CheckpointLike) -> dict[str, Any]:
             path = os.path.join(path, FILE)
         try:
             payload = torch.load(path, map_location="cpu", weights_only=True)
-        except (pickle.UnpicklingError, EOFError, RuntimeError) as error:  # torch's readings of a broken file
+        except (OSError, MemoryError):
+            raise  # the file could not be read: not a fault of its contents
+        except Exception as error:  # a damaged file fails anywhere in torch's reader, in any type
             why = type(error).__name__
             raise ValueError(f"{path}: not a doudizhu.train checkpoint ({why} from torch.load)") from None
         if not isinstance(payload, dict):
