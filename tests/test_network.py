@@ -190,6 +190,21 @@ def test_bad_files_raise_a_network_error_naming_the_problem(net_file: Path, tmp_
         dz.Network(path)
 
 
+def test_weights_that_overflow_a_float_are_a_network_error_where_it_plays(net_file: Path, tmp_path: Path) -> None:
+    tensors = _tensors(net_file)
+    for name in tensors:
+        if name.endswith("weight"):
+            tensors[name] = tensors[name] * np.float32(1e20)  # each within the reader's bound of 1e30
+    path = tmp_path / "huge.ddzn"
+    _write_raw(path, tensors)
+    game = dz.Game(seed=3, rules=dz.Rules.preset("douzero"))
+    assert not np.isfinite(dz.Network(path).values(game)).any()  # the values are what they are
+    with pytest.raises(dz.NetworkError, match="overflow"):
+        Neural(path).act(game)  # but no choice is made among them
+    with pytest.raises(dz.NetworkError, match="overflow"):
+        dz.selfplay(2, policy=Neural(path), rules=dz.Rules.preset("douzero"))
+
+
 def test_a_missing_file_is_a_network_error(tmp_path: Path) -> None:
     with pytest.raises(dz.NetworkError, match="cannot open"):
         Neural(tmp_path / "nothing.ddzn")

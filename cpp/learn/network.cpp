@@ -1,6 +1,7 @@
 #include "learn/network.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -422,7 +423,15 @@ void Network::bid_values(const State& s, const Rules& rules, std::vector<float>&
   values = h;
 }
 
+void require_finite(const std::vector<float>& values) {
+  const auto bad = std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); });
+  if (bad == values.end()) return;
+  throw NetworkError(std::string("the network valued an action as ") + (std::isnan(*bad) ? "NaN" : "infinite") +
+                     ": its weights overflow a float");
+}
+
 std::size_t argmax(const std::vector<float>& values) {
+  require_finite(values);
   return static_cast<std::size_t>(std::max_element(values.begin(), values.end()) - values.begin());
 }
 

@@ -126,7 +126,11 @@ class Network {
   void build();
 };
 
-// The index of the greedy action (the first of equal values).
+// Throws NetworkError when a value is not a finite number: weights that each pass the
+// reader's bound can still overflow a float together, and a choice among NaNs is no choice.
+void require_finite(const std::vector<float>& values);
+
+// The index of the greedy action (the first of equal values); require_finite first.
 std::size_t argmax(const std::vector<float>& values);
 
 }  // namespace ddz

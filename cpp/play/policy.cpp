@@ -32,6 +32,7 @@ const DouZeroLayout& layout_for(const Rules& rules) {
 std::size_t best_bid(const Network& net, const Game& game, const std::vector<Action>& legal) {
   thread_local std::vector<float> values;
   net.bid_values(game.state(), game.rules(), values);
+  require_finite(values);
   std::size_t best = 0;
   for (std::size_t i = 1; i < legal.size(); ++i) {
     if (values[static_cast<std::size_t>(bid_output(legal[i]))] > values[static_cast<std::size_t>(bid_output(legal[best]))]) best = i;
