@@ -5,7 +5,9 @@ exactly the serial results. Calls share no mutable state: each uses its own buff
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
@@ -15,6 +17,7 @@ import pytest
 from helpers import PRESETS
 
 import doudizhu as dz
+import doudizhu.envs
 from doudizhu import Game, Rules
 
 THREADS = 4
@@ -87,7 +90,7 @@ def test_per_position_calls_from_threads() -> None:
     rules = Rules.preset("douzero")
     hands, lasts = positions(3, 400, rules)
     last_moves = dz.moves_from_array(lasts)
-    args = [(int(h), m if m.cards else None) for h, m in zip(hands, last_moves)]
+    args = [(int(h), m) for h, m in zip(hands, last_moves)]  # an empty row (a lead) reads as None
     serial = [(dz.legal_moves(h, last, rules), dz.legal_moves_array(h, last, rules)) for h, last in args]
 
     def job() -> list[Any]:
@@ -177,3 +180,102 @@ def test_rollouts_from_many_threads_match_serial() -> None:
     results = run_concurrently([*jobs, stepper])
     for s in range(THREADS):
         assert (results[s] == serial[s]).all()
+
+
+# ------------------------------------------------------------ one object, several threads
+def _refused_while(busy: Callable[[], Any], other: Callable[[], Any]) -> int:
+    """Runs ``busy`` on a thread and ``other`` meanwhile, until ``busy`` ends; how many times
+    ``other`` was refused as in use."""
+    worker = threading.Thread(target=busy)
+    worker.start()
+    refused = 0
+    while worker.is_alive():
+        try:
+            other()
+        except RuntimeError as error:
+            assert "in use by another thread" in str(error)
+            refused += 1
+    worker.join()
+    return refused
+
+
+def test_a_table_run_is_refused_to_other_threads_while_it_advances() -> None:
+    # Two advances of one run at once corrupted the heap; now the second is refused.
+    run = dz._core.selfplay_run(20000, ["fast_heuristic"] * 3, seed=1, threads=1)  # one advance plays them all
+    assert _refused_while(run.advance, run.advance) > 0
+    run = dz._core.selfplay_run(20000, ["fast_heuristic"] * 3, seed=1, threads=1)
+    assert _refused_while(run.advance, lambda: run.finished) > 0
+    assert len(run.advance()[0]) == 0 and len(run.result()["winner"]) == 20000
+    with pytest.raises(ValueError, match="taken by an earlier result"):
+        run.result()  # the games were moved out: said so, not "the run is not over"
+
+
+@pytest.fixture
+def quick_switches() -> Any:
+    """Threads handing over the GIL every microsecond: races show within a second."""
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(before)
+
+
+@pytest.mark.usefixtures("quick_switches")
+def test_choices_rewritten_by_another_thread_are_applied_as_checked() -> None:
+    # The engine read the caller's array again after checking it: a write in between made it
+    # index past a table's legal actions (a crash).
+    env = dz.envs.VectorEnv(20000, features=None, opponents="random", seed=0, threads=1)  # a long step: a wide window
+    batch = env.reset()
+    choices = np.zeros(len(batch.env), dtype=np.int64)
+    stop = threading.Event()
+
+    def scribble() -> None:
+        while not stop.is_set():
+            choices.fill(10**12)
+            choices.fill(0)
+
+    scribbler = threading.Thread(target=scribble)
+    scribbler.start()
+    try:
+        for _ in range(100):
+            with contextlib.suppress(dz.IllegalActionError):
+                batch = env.step(choices)
+            assert len(batch.env) == len(choices)
+    finally:
+        stop.set()
+        scribbler.join()
+
+
+@pytest.mark.usefixtures("quick_switches")
+def test_a_step_refused_as_in_use_changes_no_table() -> None:
+    env = dz.envs.VectorEnv(8, features="compact", opponents="random", seed=0, threads=1)
+    batch = env.reset()
+
+    def histories() -> list[int]:
+        while True:
+            try:
+                return [len(env.game(i).history) for i in range(8)]
+            except RuntimeError:
+                continue
+
+    refused = 0
+    stepping = threading.Event()
+
+    def read_tables() -> None:
+        while stepping.is_set():
+            with contextlib.suppress(RuntimeError):
+                env.game(0)
+
+    stepping.set()
+    reader = threading.Thread(target=read_tables)
+    reader.start()
+    try:
+        for _ in range(300):
+            before = histories()
+            try:
+                batch = env.step(np.zeros(len(batch.env), dtype=np.int64))
+            except RuntimeError as error:
+                assert "in use" in str(error) and histories() == before  # refused before any change
+                refused += 1
+    finally:
+        stepping.clear()
+        reader.join()

@@ -10,7 +10,19 @@ namespace ddz::py_bind {
 
 namespace {
 
+// `run`, refused while another thread advances it.
+TableRun& idle(TableRun& run) {
+  if (run.advancing) throw std::runtime_error("this TableRun is in use by another thread (in advance())");
+  return run;
+}
+
 py::tuple advance(TableRun& run) {
+  // Cleared on the way out with the GIL held again (the release below ends first).
+  struct Advancing {
+    bool& flag;
+    explicit Advancing(bool& f) : flag(f) { flag = true; }
+    ~Advancing() { flag = false; }
+  } advancing(idle(run).advancing);
   std::vector<Waiting> waiting;
   {
     py::gil_scoped_release release;
@@ -31,9 +43,9 @@ std::vector<std::int64_t> tables_arg(py::handle obj) {
   return tables;
 }
 
-py::list views(const TableRun& run, Hinted<"Iterable[int]"> tables) {
+py::list views(TableRun& run, Hinted<"Iterable[int]"> tables) {
   py::list out;
-  for (const std::int64_t t : tables_arg(tables)) out.append(run.runner->view(t));
+  for (const std::int64_t t : tables_arg(tables)) out.append(idle(run).runner->view(t));
   return out;
 }
 
@@ -44,7 +56,7 @@ void apply(TableRun& run, Hinted<"Iterable[int]"> tables_obj, Hinted<"Iterable[A
     if (!py::isinstance<Action>(a)) throw py::type_error("actions must hold Action values, not " + type_name(a));
     actions.push_back(a.cast<Action>());
   }
-  run.runner->apply(tables, actions);
+  idle(run).runner->apply(tables, actions);
 }
 
 }  // namespace
@@ -55,9 +67,9 @@ void register_table_run(py::module_& m) {
            "Plays the built-in seats until every table in play waits on a Python player: (tables, players), empty when the run is over.")
       .def("views", &views, py::arg("tables"), "What the seat to move may know at each table, as a game (the hidden cards re-dealt).")
       .def("apply", &apply, py::arg("tables"), py::arg("actions"), "Applies each table's action; all are checked first.")
-      .def_property_readonly("games", [](const TableRun& run) { return run.runner->games(); }, "The run's games.")
-      .def_property_readonly("finished", [](const TableRun& run) { return run.runner->finished(); }, "Games ended so far.")
-      .def("result", [](const TableRun& run) { return run.result(); }, "The run's arrays (once advance() returns no table).");
+      .def_property_readonly("games", [](TableRun& run) { return idle(run).runner->games(); }, "The run's games.")
+      .def_property_readonly("finished", [](TableRun& run) { return idle(run).runner->finished(); }, "Games ended so far.")
+      .def("result", [](TableRun& run) { return idle(run).result(); }, "The run's arrays (once advance() returns no table).");
 }
 
 }  // namespace ddz::py_bind

@@ -121,14 +121,16 @@ py::array_t<std::int64_t> choices_arg(py::handle obj) {
 // What a batch holds after a reset or step: (its actions, the hands that ended).
 py::tuple sizes(const VectorEnv& env) { return py::make_tuple(env.offsets().back(), env.finished().size()); }
 
-// Applies the choices with `how` (VectorEnv::step or send) without the GIL, once they are checked.
+// Applies the choices with `how` (VectorEnv::step or send) without the GIL, once they are
+// checked. They are copied first: the caller's array may be written by another thread once
+// the GIL is released, and what was checked must be what is applied.
 void apply_choices(PyVectorEnv& e, py::handle choices_obj, void (VectorEnv::*how)(const std::int64_t*, std::size_t)) {
-  const auto choices = choices_arg(choices_obj);
-  const auto n = static_cast<std::size_t>(choices.size());
+  const auto given = choices_arg(choices_obj);
+  const std::vector<std::int64_t> choices(given.data(), given.data() + given.size());
   if (e.env.sent()) throw std::runtime_error("this batch's choices were sent: recv() the next batch first");
-  if (auto why = e.env.choices_error(choices.data(), n); !why.empty()) raise(ErrorKind::IllegalAction, why);
+  if (auto why = e.env.choices_error(choices.data(), choices.size()); !why.empty()) raise(ErrorKind::IllegalAction, why);
   py::gil_scoped_release release;
-  (e.env.*how)(choices.data(), n);
+  (e.env.*how)(choices.data(), choices.size());
 }
 
 py::tuple step(PyVectorEnv& e, ArrayLikeArg choices) {

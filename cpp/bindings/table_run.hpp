@@ -14,6 +14,9 @@ namespace ddz::py_bind {
 struct TableRun {
   std::unique_ptr<TableRunner> runner;
   std::function<py::dict()> result;  // the run's arrays, read from its schedule
+  // advance() runs without the GIL: while it does, every other call (from another Python
+  // thread) is refused. Read and written with the GIL held.
+  bool advancing = false;
 };
 
 }  // namespace ddz::py_bind

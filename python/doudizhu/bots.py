@@ -226,6 +226,7 @@ class DeterminizedBot:
     def act(self, game: Game) -> Action:
         """The action for the player to move in ``game`` (which it reads only as that
         player may: its own hand and what is public)."""
+        game = game.copy()  # every read of one state, should another thread step the caller's game
         seat = game.to_move
         if seat is None:
             raise ValueError("the hand is over")

@@ -57,7 +57,9 @@ bid too, and learners decide in play only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Union, cast
 
@@ -276,6 +278,9 @@ class VectorEnv:
         mask: bool = False,
     ) -> None:
         _check_in_core(opponents)
+        # One call at a time: a step is three calls of the core (step, write, finished), which
+        # another thread must not come between (the tables would move under a refused call).
+        self._busy = threading.Lock()
         self._live: VectorEnvCore | None = VectorEnvCore(num_envs, rules, features, learners, opponents, seed, threads,
                                                          mask, batch_size)
         self.rules: Rules = rules if rules is not None else Rules()
@@ -293,11 +298,23 @@ class VectorEnv:
             raise RuntimeError("this VectorEnv is closed")
         return self._live
 
+    @contextlib.contextmanager
+    def _alone(self) -> Iterator[None]:
+        """Holds the environment for one call; RuntimeError, before anything changes, while
+        another thread's call holds it."""
+        if not self._busy.acquire(blocking=False):
+            raise RuntimeError("this VectorEnv is in use by another thread")
+        try:
+            yield
+        finally:
+            self._busy.release()
+
     def close(self) -> None:
         """Frees the tables and stops the background thread (a batch sent is played out
         first). Every later call but ``close`` raises RuntimeError; batches already returned
         stay readable."""
-        self._live = None
+        with self._alone():
+            self._live = None
 
     def __enter__(self) -> VectorEnv:
         return self
@@ -326,7 +343,8 @@ class VectorEnv:
         """Deals every table its first hand (of ``seed``; None: the current seed) and returns
         the first decisions. ``out``: see :meth:`step`."""
         buffers = self._buffers(out)
-        return self._batch(*self._core.reset(seed), buffers)
+        with self._alone():
+            return self._batch(*self._core.reset(seed), buffers)
 
     def step(self, choices: npt.ArrayLike, out: Batch | None = None) -> Batch:
         """Applies ``choices[b]`` (an index into decision ``b``'s legal actions) and returns
@@ -340,25 +358,29 @@ class VectorEnv:
         table changes.
         """
         buffers = self._buffers(out)
-        return self._batch(*self._core.step(choices), buffers)
+        with self._alone():
+            return self._batch(*self._core.step(choices), buffers)
 
     def send(self, choices: npt.ArrayLike) -> None:
         """Applies ``choices`` as :meth:`step` does and returns at once: the batch's tables
         play on a background thread. The batch sent must not be read afterwards (its
         arrays may be reused by :meth:`recv`); only :meth:`recv`, :meth:`reset` and
         :meth:`game` may follow (RuntimeError otherwise)."""
-        self._core.send(choices)
+        with self._alone():
+            self._core.send(choices)
 
     def recv(self, out: Batch | None = None) -> Batch:
         """The next batch after a :meth:`send` (waiting for its tables, without the GIL).
         ``out``: see :meth:`step`."""
         buffers = self._buffers(out)
-        return self._batch(*self._core.recv(), buffers)
+        with self._alone():
+            return self._batch(*self._core.recv(), buffers)
 
     def game(self, env: int) -> Game:
         """A copy of table ``env``'s game (its hand in play and its record; waits while a
         sent batch is playing it)."""
-        return self._core.game(env)
+        with self._alone():
+            return self._core.game(env)
 
     def _buffers(self, out: Batch | None) -> _Buffers:
         """The arrays a batch is written into: ``out``'s (a batch of this environment) or
