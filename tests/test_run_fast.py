@@ -47,6 +47,10 @@ def test_preset_fields() -> None:
         RUN_FAST.replace(bidding="classic")
     with pytest.raises(ValueError, match="bomb_pay needs each_for_self"):
         Rules(bomb_pay=True)
+    # A landlord's wild cards and start bonuses, which a game without one dealt and ignored.
+    for field in ({"wild": 1}, {"wild": 2}, {"start_bonus": True}):
+        with pytest.raises(ValueError, match="each_for_self is played without wild cards and start bonuses"):
+            Rules(each_for_self=True, bidding="none", **field)
     assert pickle.loads(pickle.dumps(RUN_FAST)) == RUN_FAST
 
 

@@ -6,6 +6,9 @@ namespace ddz {
 
 namespace {
 
+// The largest hand wild cards are played with: the landlord's 17 cards and the kitty.
+constexpr int kMostWildHand = 20;
+
 // The Run Fast fields' combinations (docs/rules.md, "Run Fast").
 std::string run_fast_error(const Rules& rules) {
   if (rules.deck_48 && (rules.players != 3 || rules.decks != 1 || rules.wild != 0)) {
@@ -13,6 +16,10 @@ std::string run_fast_error(const Rules& rules) {
   }
   if (rules.each_for_self && (rules.bidding != Bidding::None || rules.partner)) {
     return "each_for_self needs bidding none and no partner: there is no landlord";
+  }
+  // Both change a landlord's stake or hand: without a landlord they would be dealt and ignored.
+  if (rules.each_for_self && (rules.wild != 0 || rules.start_bonus)) {
+    return "each_for_self is played without wild cards and start bonuses (wild=0, start_bonus=False)";
   }
   // Free kickers multiply the moves: a one-deck game's rule (two decks' 33-card hands would
   // list millions of airplanes).
@@ -45,6 +52,12 @@ std::string validate(const Rules& rules) {
   if (rules.max_redeals < 0 || rules.max_redeals > 10'000) return "max_redeals must be between 0 and 10000";
   if (rules.wild < 0 || rules.wild > 2) return "wild must be 0, 1 or 2 (the number of wild ranks)";
   if (rules.wild && rules.decks != 1) return "wild cards are played with one deck";
+  // Wild cards multiply a hand's moves (a 20-card hand under two wild ranks lists up to
+  // 168,380; 52 cards 9.4 million): hands stay those of the wild presets.
+  if (rules.wild && rules.max_hand() > kMostWildHand) {
+    return "wild cards are played with hands of at most " + std::to_string(kMostWildHand) + " cards, not " +
+           std::to_string(rules.max_hand()) + " (kitty_size " + std::to_string(rules.kitty_size) + ")";
+  }
   if (rules.partner && rules.players != 4) return "partner needs players=4: the landlord names one of three other seats";
   return {};
 }
