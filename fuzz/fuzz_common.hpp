@@ -107,14 +107,15 @@ inline Rules rules_from(Input& in) {
   r.call_base = 1 + in.u16() % 1000;
   r.max_multiplier = in.byte() % 70;
   // The deal: 3 players with a kitty of 0, 3, 6 or 9, or 4 players with two decks and 0,
-  // 4, 8 or 12; start bonuses or not; wild cards of one or two ranks (one deck only) or not;
+  // 4, 8 or 12; start bonuses or not; wild cards of one or two ranks (below) or not;
   // with four players, the landlord's choice of a partner or not.
   const std::uint8_t c = in.byte();
   r.players = c & 1 ? 4 : 3;
   r.decks = r.players - 2;
   r.kitty_size = ((c >> 1) & 3) * (r.players == 4 ? 4 : 3);
   r.start_bonus = c & 8;
-  r.wild = (b & 16) && r.decks == 1 ? 1 + ((b >> 5) & 1) : 0;  // one wild rank or two
+  // One wild rank or two, with one deck and hands of at most 20 cards (a kitty of 0 or 3).
+  r.wild = (b & 16) && r.decks == 1 && r.kitty_size <= 3 ? 1 + ((b >> 5) & 1) : 0;
   r.partner = r.players == 4 && (c & 16);
   // Run Fast's fields, each on its own where the rules allow it (rules.cpp, run_fast_error).
   const std::uint8_t e = in.byte();
@@ -125,7 +126,7 @@ inline Rules rules_from(Input& in) {
   r.shortest_pair_chain = e & 16 ? 2 : 3;
   r.deck_48 = (e & 32) && r.players == 3 && !r.wild;
   r.ace_trio_bomb = r.deck_48 && (e & 64);
-  r.each_for_self = (e & 128) && r.bidding == Bidding::None && !r.partner;
+  r.each_for_self = (e & 128) && r.bidding == Bidding::None && !r.partner && !r.wild && !r.start_bonus;
   r.bomb_pay = r.each_for_self && (c & 32);
   if (!validate(r).empty()) fail("rules_from made invalid rules: " + validate(r) + " " + describe(r));
   return r;
