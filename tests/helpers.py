@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import random
 from typing import Callable
 
@@ -23,6 +24,8 @@ TWO_DECKS = FULL_DECK + FULL_DECK
 PRESETS = peers.PEER_PRESETS
 VARIANTS = ("sanren", "happy", "four_player")
 BIDDINGS = ("classic", "call_rob", "none")
+# Whether the engine runs under AddressSanitizer (fuzz/python_asan.sh preloads it).
+UNDER_ASAN = "asan" in os.environ.get("LD_PRELOAD", "")
 
 
 def deck(rules: Rules) -> Cards:

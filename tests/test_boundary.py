@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import pickle
 import random
 import subprocess
@@ -15,7 +14,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from helpers import play_randomly
+from helpers import UNDER_ASAN, play_randomly
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -375,7 +374,7 @@ def test_move_rows_have_zero_padding() -> None:
     assert (raw[:, 14:] == 0).all()
 
 
-@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""), reason="ASan's quarantine keeps freed memory")
+@pytest.mark.skipif(UNDER_ASAN, reason="ASan's quarantine keeps freed memory")
 def test_interning_is_bounded() -> None:
     import resource
 
@@ -509,7 +508,7 @@ def test_the_error_classes_are_value_errors() -> None:
         game.step("33")  # readable, not legal now
 
 
-@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""), reason="ASan's allocator aborts where malloc fails")
+@pytest.mark.skipif(UNDER_ASAN, reason="ASan's allocator aborts where malloc fails")
 def test_counts_past_memory_are_refused_by_name() -> None:
     # Under a 3 GB address space the allocations fail: a ValueError naming the count, not a
     # MemoryError from inside the engine.

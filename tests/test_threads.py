@@ -6,7 +6,6 @@ exactly the serial results. Calls share no mutable state: each uses its own buff
 from __future__ import annotations
 
 import contextlib
-import os
 import random
 import sys
 import threading
@@ -15,7 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
-from helpers import PRESETS
+from helpers import PRESETS, UNDER_ASAN
 
 import doudizhu as dz
 import doudizhu.envs
@@ -220,11 +219,7 @@ def quick_switches() -> Any:
     sys.setswitchinterval(before)
 
 
-# Stress tests of Python threads: under ASan (fuzz/python_asan.sh) a step of 20,000 tables
-# with the GIL changing hands every microsecond runs for many minutes.
-UNDER_ASAN = "asan" in os.environ.get("LD_PRELOAD", "")
-
-
+# Under ASan a step of 20,000 tables with the GIL changing hands every microsecond takes minutes.
 @pytest.mark.skipif(UNDER_ASAN, reason="minutes under ASan")
 @pytest.mark.usefixtures("quick_switches")
 def test_choices_rewritten_by_another_thread_are_applied_as_checked() -> None:
@@ -265,7 +260,6 @@ def test_a_step_refused_as_in_use_changes_no_table() -> None:
             except RuntimeError:
                 continue
 
-    refused = 0
     stepping = threading.Event()
 
     def read_tables() -> None:
@@ -283,7 +277,6 @@ def test_a_step_refused_as_in_use_changes_no_table() -> None:
                 batch = env.step(np.zeros(len(batch.env), dtype=np.int64))
             except RuntimeError as error:
                 assert "in use" in str(error) and histories() == before  # refused before any change
-                refused += 1
     finally:
         stepping.clear()
         reader.join()

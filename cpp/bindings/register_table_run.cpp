@@ -43,9 +43,11 @@ std::vector<std::int64_t> tables_arg(py::handle obj) {
   return tables;
 }
 
-py::list views(TableRun& run, Hinted<"Iterable[int]"> tables) {
+py::list views(TableRun& run, Hinted<"Iterable[int]"> tables_obj) {
+  const std::vector<std::int64_t> tables = tables_arg(tables_obj);  // first: reading it may run Python
+  const TableRunner& runner = *idle(run).runner;
   py::list out;
-  for (const std::int64_t t : tables_arg(tables)) out.append(idle(run).runner->view(t));
+  for (const std::int64_t t : tables) out.append(runner.view(t));
   return out;
 }
 
