@@ -6,6 +6,7 @@ import pickle
 
 import pytest
 
+import doudizhu as dz
 from doudizhu import Rules
 
 
@@ -43,9 +44,11 @@ def test_bad_fields_raise_and_leave_rules_unchanged() -> None:
         Rules(four_with_two=1)
     with pytest.raises(TypeError, match="must be an int"):
         Rules(max_solo_kicker_copies=True)
-    with pytest.raises(ValueError, match="between 1 and 4"):
+    with pytest.raises(dz.RulesError, match="between 1 and 4"):
         Rules(max_solo_kicker_copies=5)
-    with pytest.raises(ValueError, match="unknown preset 'tencent'"):
+    with pytest.raises(dz.RulesError, match=r"'call_base' must be in -1000000\.\.1000000"):
+        Rules(call_base=2**70)
+    with pytest.raises(dz.RulesError, match="unknown preset 'tencent'"):
         Rules.preset("tencent")
     with pytest.raises(AttributeError):
         base.four_with_two = False  # type: ignore[misc]
@@ -62,7 +65,7 @@ def test_fields_read_ints_and_bools_as_every_argument_does() -> None:
         Rules(max_redeals=MoveKind.PAIR)  # an enum member is no count
     with pytest.raises(TypeError, match="'decks' must be an int"):
         Rules(decks=2.0)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="'bidding' must be 'classic', 'call_rob' or 'none'"):
+    with pytest.raises(dz.RulesError, match="'bidding' must be 'classic', 'call_rob' or 'none'"):
         Rules(bidding="Classic")
     with pytest.raises(TypeError, match="'bidding' must be a str"):
         Rules(bidding=0)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ namespace ddz::py_bind {
 namespace {
 
 // Made at registration and kept for the life of the process: set_error() uses them.
-std::array<PyObject*, 6> types{};
+std::array<PyObject*, 7> types{};
 
 }  // namespace
 
@@ -32,6 +32,8 @@ void register_errors(py::module_& m) {
   types[static_cast<std::size_t>(ErrorKind::Record)] = make("RecordError", base, "A game record that is not valid.");
   types[static_cast<std::size_t>(ErrorKind::Network)] = make(
       "NetworkError", base, "A network file that cannot be read, or networks that cannot play under the rules given.");
+  types[static_cast<std::size_t>(ErrorKind::Rules)] = make(
+      "RulesError", base, "A rules field out of its range, fields that cannot go together, or no preset of that name.");
 }
 
 }  // namespace ddz::py_bind

@@ -18,6 +18,7 @@ enum class ErrorKind {
   IllegalAction,  // IllegalActionError: an action the game refuses now
   Record,         // RecordError: a record that is not valid
   Network,        // NetworkError: a network file that cannot be read, or networks that do not fit the rules
+  Rules,          // RulesError: a rules field out of its range, fields that cannot go together, no such preset
 };
 
 struct Error : py::builtin_exception {

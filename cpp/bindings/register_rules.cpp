@@ -21,13 +21,23 @@ Rules preset_named(Hinted<"str"> name) {
   if (const auto r = text ? preset(*text) : std::nullopt) return *r;
   std::string names;
   for (const auto& n : preset_names()) names += (names.empty() ? "" : ", ") + n;
-  throw py::value_error("unknown preset " + std::string(py::repr(name)) + "; presets: " + names);
+  raise(ErrorKind::Rules, "unknown preset " + std::string(py::repr(name)) + "; presets: " + names);
 }
 
 py::object field_value(const Rules& r, const RulesField& f) {
   if (f.flag) return py::bool_(r.*(f.flag));
   if (f.number) return py::int_(r.*(f.number));
   return py::str(bidding_name(r.*(f.choice)));
+}
+
+// A number field's value: an int (else TypeError), in a range that keeps it an int (else
+// RulesError); validate() then bounds each field.
+int number_field(py::handle value, const std::string& what) {
+  try {
+    return static_cast<int>(int_arg(value, what.c_str(), -1'000'000, 1'000'000));
+  } catch (const py::value_error& e) {
+    raise(ErrorKind::Rules, e.what());
+  }
 }
 
 // A copy of `base` with the given fields set; validated as a whole.
@@ -37,17 +47,17 @@ Rules with_fields(Rules r, const py::dict& fields) {
     const std::string what = std::string("rules field '") + f.name + "'";
     if (f.choice) {
       const auto b = bidding_named(text_arg(value, what.c_str()));
-      if (!b) throw py::value_error(what + " must be 'classic', 'call_rob' or 'none', not " + std::string(py::repr(value)));
+      if (!b) raise(ErrorKind::Rules, what + " must be 'classic', 'call_rob' or 'none', not " + std::string(py::repr(value)));
       r.*(f.choice) = *b;
     } else if (f.flag) {
       r.*(f.flag) = bool_arg(value, what.c_str());
     } else if (f.was_flag && is_bool(value)) {
       r.*(f.number) = bool_arg(value, what.c_str()) ? 1 : 0;
     } else {
-      r.*(f.number) = static_cast<int>(int_arg(value, what.c_str(), -1'000'000, 1'000'000));  // validate() bounds each field
+      r.*(f.number) = number_field(value, what);
     }
   }
-  if (auto why = validate(r); !why.empty()) throw py::value_error("invalid rules: " + why);
+  if (auto why = validate(r); !why.empty()) raise(ErrorKind::Rules, "invalid rules: " + why);
   return r;
 }
 
@@ -62,21 +72,14 @@ py::dict as_dict(const Rules& r) {
 void register_rules(py::module_& m) {
   public_class<Rules>(m, "Rules", R"doc(The rules configuration (immutable). Standard rules by default.
 
-Every field (docs/rules.md, "The fields of Rules") is a keyword argument: the combinations'
-four_with_two, max_solo_kicker_copies, kicker_trio_extends_airplane,
-joker_kicks_four_with_two, both_jokers_as_kickers, pair_kickers_share_rank, decks;
-and the game's players (3, or 4 with decks=2), kitty_size (the rest of the deck is dealt
-in equal hands), start_bonus, bidding ('classic', 'call_rob' or 'none'),
-passed_may_bid_again, redeal_when_nobody_bids, call_base, max_multiplier (0: no cap),
-max_redeals, wild (the number of wild ranks drawn after each deal: 0, 1 for laizi, 2 for
-laizi2; True and False read as 1 and 0), partner (players=4 only: the landlord may name a
-partner and play two against two).
-Rules.preset(name) gives 'standard', 'douzero', 'rlcard', 'openspiel', or the variants
-'sanren', 'happy', 'four_player', 'laizi', 'laizi2' and 'four_partner'.)doc")
+Every field (docs/rules.md, "The fields of Rules") is a keyword argument; `to_dict()`
+names them all. `Rules.preset(name)` gives a named preset or variant, `Rules.presets()`
+the names. A value out of a field's range, fields that cannot go together, or an unknown
+bidding or preset name raise RulesError; an unknown field or a value of the wrong type
+TypeError.)doc")
       .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
       .def_static("preset", &preset_named, py::arg("name"),
-                  "The named preset: standard, douzero, rlcard, openspiel, sanren, happy, four_player, laizi, laizi2\n"
-                  "or four_partner.")
+                  "The named preset or variant (`Rules.presets()` names them).")
       .def_static("presets", &preset_names, "Names of the presets.")
       .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
            "A copy with the given fields changed.")

@@ -3,16 +3,16 @@
 The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 
 - :class:`Cards`: a multiset of cards, from text such as ``"33344456"`` or ``"BR"``.
-- :class:`Rules`: the rules configuration; ``Rules.preset("douzero")`` and friends,
-  and the variants ``sanren`` (no kitty), ``happy`` (start bonuses) and ``four_player``.
+- :class:`Rules`: the rules configuration; ``Rules.preset("douzero")`` and the other
+  presets and variants that ``Rules.presets()`` names.
 - :class:`MoveKind`, :class:`Move`: a combination and one reading of cards as it.
 - :func:`classify`, :func:`legal_moves`, :func:`legal_moves_array`,
   :func:`legal_moves_batch`: what cards are, and what a hand may play.
 - :class:`Game`, :class:`Action`, :class:`Settlement`, :func:`score`: a hand of play
   (deal, bidding, play, scoring, records in :mod:`doudizhu.record`).
 - Errors: :class:`DoudizhuError` (a ValueError) and its kinds :class:`CardsError`,
-  :class:`MoveError`, :class:`IllegalActionError`, :class:`RecordError` and
-  :class:`NetworkError`.
+  :class:`MoveError`, :class:`IllegalActionError`, :class:`RecordError`,
+  :class:`NetworkError` and :class:`RulesError`.
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays; game ``i``
   of a seed is dealt from :func:`game_seed` ``(seed, i)``, and :func:`choose_action` is
   the action a built-in policy (:data:`POLICIES`: ``"random"``, ``"heuristic"``,
@@ -55,6 +55,7 @@ from ._core import (
     NetworkError,
     RecordError,
     Rules,
+    RulesError,
     Settlement,
     SolveResult,
     actions_from_rows,
@@ -110,6 +111,7 @@ __all__ = [
     "PlayCheck",
     "RecordError",
     "Rules",
+    "RulesError",
     "SelfPlayResult",
     "Settlement",
     "SolveResult",
