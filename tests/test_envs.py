@@ -303,6 +303,31 @@ def test_gymnasium_illegal_actions() -> None:
         strict.step(illegal)
 
 
+def test_an_action_id_as_a_zero_dimensional_array_is_that_id() -> None:
+    """What Stable-Baselines3's predict returns for a Discrete space; a longer array is no one id."""
+    env = dz_gym.DouDizhuEnv(seat=0, opponents="heuristic", illegal_reward=None)
+    twin = dz_gym.DouDizhuEnv(seat=0, opponents="heuristic", illegal_reward=None)
+    obs, _ = env.reset(seed=0)
+    twin.reset(seed=0)
+    for not_one_id in (np.array([1]), np.array(1.0), np.array(True)):
+        with pytest.raises(dz.IllegalActionError):
+            env.step(not_one_id)
+    for dtype in (np.int64, np.uint16, np.int8):
+        legal = int(np.flatnonzero(obs["action_mask"])[0])
+        assert env.action_space.contains(np.array(legal, dtype=dtype))
+        obs, reward, terminated, _, _ = env.step(np.array(legal, dtype=dtype))
+        expected = twin.step(legal)
+        assert np.array_equal(obs["observation"], expected[0]["observation"]) and (reward, terminated) == expected[1:3]
+        if terminated:
+            break
+    pz = dz_pz.env(illegal_reward=None)
+    pz.reset(seed=1)
+    agent = pz.agent_selection
+    legal = int(np.flatnonzero(pz.last()[0]["action_mask"])[0])
+    pz.step(np.array(legal))
+    assert pz.agent_selection != agent
+
+
 def test_gymnasium_bad_arguments() -> None:
     with pytest.raises(ValueError, match="opponents"):
         dz_gym.DouDizhuEnv(opponents="perfect")

@@ -18,7 +18,7 @@ import doudizhu as dz  # noqa: E402
 from doudizhu.bots import TorchBot  # noqa: E402
 from doudizhu.cli import main  # noqa: E402
 from doudizhu.envs import VectorEnv  # noqa: E402
-from doudizhu.train import TrainConfig, log, train  # noqa: E402
+from doudizhu.train import Counters, TrainConfig, log, train  # noqa: E402
 from doudizhu.train.actors import Actor, returns  # noqa: E402
 from doudizhu.train.buffer import Buffer  # noqa: E402
 from doudizhu.train.learner import Learner  # noqa: E402
@@ -189,6 +189,62 @@ def test_cli_train_writes_the_log_the_checkpoint_and_the_curve(tmp_path: pathlib
     assert rows and "wp_random" in rows[-1] and rows[-1]["frames"] > 0
     code = main(["play", "--auto", "--seed", "3", "--rules", "douzero", "--policy", str(tmp_path)], out=io.StringIO())
     assert code == 0
+
+
+def test_cli_resumes_a_run_with_its_own_settings_and_refuses_others(run_dir: pathlib.Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    saved = (run_dir / "checkpoint.pt").read_bytes()
+    for given in (["--seed", "6"], ["--objective", "wp"], ["--tables", "8"], ["--model", "douzero"]):
+        assert main(["train", "--out", str(run_dir), "--resume", *given], out=io.StringIO()) == 2
+        assert "a resumed run cannot change them" in capsys.readouterr().err, given
+    assert main(["train", "--out", str(run_dir), "--minutes", "0.01"], out=io.StringIO()) == 2  # a fresh run
+    assert "holds a run (checkpoint.pt, log.csv" in capsys.readouterr().err
+    assert (run_dir / "checkpoint.pt").read_bytes() == saved
+    # The run's own settings given again, and limits it has reached: nothing to train, said so.
+    out = io.StringIO()
+    code = main(["train", "--out", str(run_dir), "--resume", "--seed", "5", "--tables", "64", "--minutes", "0.01"],
+                out=out)
+    assert code == 0 and "nothing to train" in out.getvalue()
+    assert (run_dir / "checkpoint.pt").read_bytes() == saved
+
+
+def test_an_interrupted_run_saves_its_checkpoint_and_a_resume_drops_the_log_rows_past_it(
+        tmp_path: pathlib.Path) -> None:
+    def interrupt(counters: Counters, rate: float, wp: float | None) -> None:
+        if counters.frames:  # at the first report after learning, long before the first checkpoint's 5 minutes
+            raise KeyboardInterrupt
+
+    config = dataclasses.replace(TINY, frames=None, minutes=60.0, report_seconds=0.0)
+    with pytest.raises(KeyboardInterrupt):
+        train(config, out=tmp_path, progress=interrupt)
+    payload = torch.load(tmp_path / "checkpoint.pt", weights_only=True)
+    frames = payload["counters"]["frames"]
+    assert frames > 0 and log.read(str(tmp_path))[-1]["frames"] == frames
+    rows = log.read(str(tmp_path))
+    log.Log(str(tmp_path)).write({"minutes": 1.0, "frames": frames + 1})  # a row a killed process logged past it
+    resumed = train(dataclasses.replace(config, frames=frames), out=tmp_path, resume=True)
+    assert resumed.trained_seconds == 0 and resumed.counters.frames == frames
+    assert log.read(str(tmp_path)) == rows
+
+
+def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_dir: pathlib.Path,
+                                                                          tmp_path: pathlib.Path) -> None:
+    from doudizhu import checkpoint
+
+    payload = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    for key in checkpoint.RESUME_KEYS:
+        folder = tmp_path / key
+        folder.mkdir()
+        checkpoint.save(folder / checkpoint.FILE, {k: v for k, v in payload.items() if k != key})
+        TorchBot(folder)  # it plays
+        with pytest.raises(ValueError, match=f"a checkpoint to play, not to resume: it has no {key}"):
+            train(TINY, out=folder, resume=True)
+    lacking = {**payload, "nets": {k: v for k, v in payload["nets"].items() if k != "landlord"}}
+    with pytest.raises(ValueError, match="without the landlord network"):
+        TorchBot(lacking)
+    misshapen = {**payload, "model": "douzero"}
+    with pytest.raises(ValueError, match="landlord network is no 'douzero' network"):
+        TorchBot(misshapen)
 
 
 def test_a_damaged_checkpoint_is_a_value_error_whatever_torch_trips_on(tmp_path: pathlib.Path) -> None:

@@ -433,6 +433,11 @@ def test_warm_start_writes_its_checkpoint_and_a_resumed_start_counts_on_with_the
     saved = torch.load(tmp_path / "warm.pt", weights_only=True)
     assert saved["counters"]["steps"] == counters["steps"] + len(resumed)
     _check_counts(longer, saved)  # the games after the first run's, and its optimizers' steps continued
+    before = (tmp_path / "warm.pt").read_bytes()
+    for change in ({"objective": "adp"}, {"rules": "standard"}, {"seed": 1}):
+        with pytest.raises(ValueError, match="a resumed run cannot change them"):
+            warm_start(dataclasses.replace(longer, **change), tmp_path, resume=True)
+    assert (tmp_path / "warm.pt").read_bytes() == before
 
 
 # ------------------------------------------------------------------------- bid networks
@@ -574,6 +579,36 @@ def test_a_recipe_resumed_at_the_evaluate_stage_reruns_that_stage_alone(recipe_r
     assert {k: state["seconds"][k] for k in ("play", "bid")} == {k: before[k] for k in ("play", "bid")}
     original = network_file.metadata(dz.Network(recipe_run[1]))["evaluation"]
     assert network_file.metadata(after)["evaluation"] == state["evaluation"] == original
+
+
+def test_a_recipe_resumed_with_other_settings_is_refused_and_the_cli_resumes_with_the_runs(
+        recipe_run: tuple[Path, str, list[str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from doudizhu.cli import main
+
+    folder = tmp_path / "copy"
+    shutil.copytree(recipe_run[0], folder)
+    before = {path.name: path.read_bytes() for path in folder.iterdir()}
+    assert recipe.saved_recipe(folder) == TINY_RECIPE
+    with pytest.raises(ValueError, match=r"play\.seed=3.*cannot change them to play\.seed=4"):
+        recipe.run(dataclasses.replace(TINY_RECIPE, play=dataclasses.replace(TINY_RECIPE.play, seed=4)), folder,
+                   resume=True)
+    assert main(["train", "--recipe", "neural", "--out", str(folder), "--resume", "--rules", "standard"]) == 2
+    assert "play.rules='douzero'" in capsys.readouterr().err
+    assert {path.name: path.read_bytes() for path in folder.iterdir()} == before
+    # The run's own settings, the per-call ones changed: a finished run has nothing left to do.
+    more = dataclasses.replace(TINY_RECIPE, play=dataclasses.replace(TINY_RECIPE.play, minutes=0.01),
+                               bid=dataclasses.replace(TINY_RECIPE.bid, threads=2))
+    assert recipe.run(more, folder, resume=True) == str(folder / recipe.FILE)
+    # play --policy reads a recipe run's folder as its network file
+    assert main(["play", "--auto", "--seed", "2", "--rules", "douzero", "--policy", str(folder)]) == 0
+
+
+def test_a_network_file_holds_the_layouts_the_engine_reads_alone(tmp_path: Path) -> None:
+    from doudizhu.value_networks import build_all
+
+    with pytest.raises(TypeError, match="play network 'landlord': the engine reads a SmallNet, not a DouZeroValueNet"):
+        network_file.write(tmp_path / "x.ddzn", build_all("douzero"), {}, {})
+    assert not (tmp_path / "x.ddzn").exists()
 
 
 def test_a_fresh_recipe_run_refuses_a_used_folder_and_changes_nothing(recipe_run: tuple[Path, str, list[str]],

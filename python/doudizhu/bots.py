@@ -147,6 +147,11 @@ class Neural:
         return f"Neural({', '.join(args + ([] if self.endgame else ['endgame=False']))})"
 
 
+#: The name of the network file a recipe run (``doudizhu train --recipe neural``) finishes
+#: with in its folder.
+NETWORK_FILE = "neural.ddzn"
+
+
 def is_network_file(path: object) -> bool:
     """Whether ``path`` names a file that begins as a network file (:class:`Neural`'s) does."""
     if not isinstance(path, (str, os.PathLike)) or not os.path.isfile(path):

@@ -22,7 +22,8 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
-from .value_networks import ValueNet, build_all
+from .encode import DOUZERO_POSITIONS
+from .value_networks import MODELS, ValueNet, build_all
 
 FORMAT = "doudizhu-train/1"
 FILE = "checkpoint.pt"
@@ -58,16 +59,37 @@ def load(checkpoint: CheckpointLike) -> dict[str, Any]:
             raise ValueError(f"{path}: not a doudizhu.train checkpoint")
     if payload.get("format") != FORMAT:
         raise ValueError(f"not a doudizhu.train checkpoint (format {payload.get('format')!r}, expected {FORMAT!r})")
+    if payload.get("model") not in MODELS:
+        raise ValueError(f"a checkpoint of model {payload.get('model')!r}, none of {', '.join(MODELS)}")
+    nets = payload.get("nets")
+    absent = [p for p in DOUZERO_POSITIONS if not isinstance(nets, Mapping) or not isinstance(nets.get(p), Mapping)]
+    if absent:
+        raise ValueError(f"a checkpoint without the {', '.join(absent)} network{'s' if len(absent) > 1 else ''}")
     return payload
+
+
+#: What a checkpoint holds besides its networks when a run can go on from it.
+RESUME_KEYS = ("config", "optimizers", "counters")
+
+
+def check_resumable(payload: Mapping[str, Any]) -> None:
+    """Refuses (ValueError) a checkpoint that plays but lacks what resuming needs."""
+    absent = [key for key in RESUME_KEYS if not isinstance(payload.get(key), Mapping)]
+    if absent:
+        raise ValueError(f"a checkpoint to play, not to resume: it has no {', '.join(absent)}")
 
 
 def nets_of(payload: Mapping[str, Any]) -> dict[str, ValueNet]:
     """New networks holding a checkpoint's weights, in eval mode."""
     nets = build_all(str(payload["model"]))
     for name, net in nets.items():
-        net.load_state_dict(payload["nets"][name])
+        try:
+            net.load_state_dict(payload["nets"][name])
+        except RuntimeError as error:  # torch's report of missing, unexpected or misshapen weights
+            first = str(error).strip().splitlines()[0]
+            raise ValueError(f"the checkpoint's {name} network is no {payload['model']!r} network: {first}") from None
         net.eval()
     return nets
 
 
-__all__ = ["FILE", "FORMAT", "CheckpointLike", "load", "nets_of", "save"]
+__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_resumable", "load", "nets_of", "save"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import sys
 import time
@@ -15,7 +16,7 @@ import numpy as np
 from . import __version__, terminal
 from ._core import POLICIES, Cards, Rules, legal_moves
 from ._progress import progress_bar, status_line
-from .bots import Bot, Neural, is_network_file
+from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
 from .evaluation import Evaluation, evaluate, print_progress
 from .selfplay_result import SelfPlayResult, selfplay
@@ -59,13 +60,15 @@ def _end_of_input(prompt: str) -> str:
 
 
 def _policy(name: str) -> str | Bot:
-    """A built-in policy's name as it is, a network file as the C++ neural policy, a trainer's
-    checkpoint (file or run folder) as a TorchBot."""
+    """A built-in policy's name as it is, a network file (or a recipe run's folder) as the C++
+    neural policy, a trainer's checkpoint (file or run folder) as a TorchBot."""
     if name in POLICIES:
         return name
     if not os.path.exists(name):
         raise ValueError(f"--policy: {name!r} is neither a policy ({', '.join(POLICIES)}) "
                          "nor a network or checkpoint file")
+    if os.path.isdir(name) and is_network_file(os.path.join(name, NETWORK_FILE)):
+        name = os.path.join(name, NETWORK_FILE)
     if is_network_file(name):
         return Neural(name)
     from .neural import TorchBot
@@ -179,14 +182,16 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser],
 # ---------------------------------------------------------------------------- train
 def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     """The shipped network's recipe (train/recipe.py)."""
-    from .train.bidding import BidConfig
-    from .train.recipe import Recipe, run
-    from .train.warm import WarmConfig
+    from .train.recipe import Recipe, run, saved_recipe
 
-    recipe = Recipe(play=WarmConfig(rules=args.rules, minutes=args.minutes, seed=args.seed),
-                    bid=BidConfig(rules=args.bid_rules, seed=args.seed, threads=args.threads),
-                    eval_deals=args.eval_deals or Recipe.eval_deals,
-                    eval_presets=tuple(dict.fromkeys((args.rules, args.bid_rules))))
+    # The run's settings: those given, the rest a resumed run's own or the defaults.
+    base = saved_recipe(args.out) if args.resume else Recipe()
+    seed = {} if args.seed is None else {"seed": args.seed}
+    play = dataclasses.replace(base.play, minutes=args.minutes, **({"rules": args.rules} if args.rules else {}), **seed)
+    bid = dataclasses.replace(base.bid, threads=args.threads, **({"rules": args.bid_rules} if args.bid_rules else {}),
+                              **seed)
+    recipe = dataclasses.replace(base, play=play, bid=bid, eval_deals=args.eval_deals or base.eval_deals,
+                                 eval_presets=tuple(dict.fromkeys((play.rules, bid.rules))))
     path = run(recipe, args.out, resume=args.resume, report=lambda line: print(line, file=out, flush=True))
     print(f"network file: {path}", file=out)
     return 0
@@ -195,9 +200,9 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
 def _train(args: argparse.Namespace, out: TextIO) -> int:
     if args.recipe == "neural":
         return _train_recipe(args, out)
-    if (args.rules, args.bid_rules) != ("douzero", "standard"):
+    if args.rules or args.bid_rules:
         raise ValueError("--rules and --bid-rules are the neural recipe's: 'dmc' trains the douzero preset's card play")
-    from .train import Counters, TrainConfig, train
+    from .train import Counters, TrainConfig, saved_config, train
 
     def progress(counters: Counters, rate: float, wp: float | None) -> None:
         loss = sum(counters.losses.values()) / max(len(counters.losses), 1)
@@ -205,13 +210,20 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
         status_line(f"{counters.seconds / 60:5.1f} min  {counters.frames:,} frames  {rate:,.0f} frames/s  "
                     f"loss {loss:.4f}  WP vs random {latest}")
 
-    config = TrainConfig(model=args.model, objective=args.objective, minutes=args.minutes, seed=args.seed,
-                         threads=args.threads, tables=args.tables, batch_size=args.batch_size,
-                         eval_minutes=args.eval_minutes, eval_deals=args.eval_deals or DMC_EVAL_DEALS,
-                         ray_address=args.ray_address)
+    # The run's settings: those given, the rest a resumed run's own or the defaults.
+    given = {name: value for name, value in (("model", args.model), ("objective", args.objective), ("seed", args.seed),
+                                             ("tables", args.tables), ("batch_size", args.batch_size))
+             if value is not None}
+    base = saved_config(args.out) if args.resume else TrainConfig()
+    config = dataclasses.replace(base, **given, minutes=args.minutes, threads=args.threads,
+                                 eval_minutes=args.eval_minutes, eval_deals=args.eval_deals or DMC_EVAL_DEALS,
+                                 ray_address=args.ray_address)
     result = train(config, out=args.out, resume=args.resume, progress=progress)
     status_line("")
     counters = result.counters
+    if result.trained_seconds == 0:
+        print(f"nothing to train: the run has {counters.seconds / 60:.1f} min, and --minutes ({args.minutes:g}) "
+              "counts the whole run's", file=out)
     print(f"trained {counters.seconds / 60:.1f} min: {counters.frames:,} frames, {counters.hands:,} hands; "
           f"saved to {args.out}", file=out)
     for row in result.evaluations[-1:]:
@@ -230,25 +242,30 @@ def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], de
     tr.add_argument("--recipe", default="dmc", choices=["dmc", "neural"],
                     help="'neural': the shipped network's recipe (teacher rollouts, then bid networks; "
                          "--minutes of play training); 'dmc': DouZero's Deep Monte-Carlo")
-    tr.add_argument("--minutes", type=float, default=5.0, help="training time (evaluation excluded)")
+    tr.add_argument("--minutes", type=float, default=5.0,
+                    help="training time of the whole run, evaluation excluded (a resumed run trains up to it)")
     encodable = [name for name in Rules.presets() if douzero_layout(Rules.preset(name)).douzero]
-    tr.add_argument("--rules", default="douzero", choices=encodable,
+    tr.add_argument("--rules", choices=encodable,
                     help="the neural recipe's preset of card play (any DouZero's features encode: three seats, "
-                         "one deck, no wild cards)")
-    tr.add_argument("--bid-rules", default="standard", choices=encodable,
-                    help="the neural recipe's preset whose scoring the bid networks learn, its bidding each auction")
+                         "one deck, no wild cards; default: douzero)")
+    tr.add_argument("--bid-rules", choices=encodable,
+                    help="the neural recipe's preset whose scoring the bid networks learn, its bidding each auction "
+                         "(default: standard)")
     tr.add_argument("--out", required=True, help="the run's folder: checkpoint.pt, log.csv, learning_curve.png")
-    tr.add_argument("--model", default="small", choices=["small", "douzero"], help="network layout")
-    tr.add_argument("--objective", default="adp", choices=["adp", "wp"], help="the return learned")
-    tr.add_argument("--seed", type=int, default=0, help="seed of the run")
+    # The run's own settings: left out, a fresh run's default or a resumed run's own (given,
+    # they must be the run's); None tells the two apart.
+    tr.add_argument("--model", choices=["small", "douzero"], help="network layout (default: small)")
+    tr.add_argument("--objective", choices=["adp", "wp"], help="the return learned (default: adp)")
+    tr.add_argument("--seed", type=int, help="seed of the run (default: 0)")
     tr.add_argument("--threads", type=int, default=1, help="torch and environment threads")
-    tr.add_argument("--tables", type=int, default=256, help="tables the actor plays at once")
-    tr.add_argument("--batch-size", type=int, default=1024, help="samples per learner step")
+    tr.add_argument("--tables", type=int, help="tables the actor plays at once (default: 256)")
+    tr.add_argument("--batch-size", type=int, help="samples per learner step (default: 1024)")
     tr.add_argument("--eval-minutes", type=float, default=5.0, help="training minutes between evaluations")
     tr.add_argument("--eval-deals", type=int, default=None,
                     help=f"deals per evaluation and opponent (default: {DMC_EVAL_DEALS} for dmc's periodic "
                          "evaluations; the neural recipe's own default for its final one)")
-    tr.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    tr.add_argument("--resume", action="store_true",
+                    help="go on from the run in --out, with its settings (the options given must agree with them)")
     tr.add_argument("--ray-address", default=None, help="actors on this Ray cluster ('local': start one here)")
     tr.set_defaults(run="train")
 
@@ -291,7 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="deal seed (omitted: a fresh deal, its seed printed)")
     play.add_argument("--rules", default="standard", choices=presets, help="rules preset")
     play.add_argument("--policy", default="heuristic",
-                      help=f"the bots' policy: {', '.join(POLICIES)}, or a `doudizhu train` checkpoint or folder")
+                      help=f"the bots' policy: {', '.join(POLICIES)}, a network file, or a `doudizhu train` "
+                           "run's checkpoint or folder")
     play.set_defaults(run="play")
 
     sp = commands.add_parser(

@@ -53,7 +53,14 @@ class BidNet(nn.Module):
 
 def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mapping[str, BidNet],
           metadata: Mapping[str, Any]) -> None:
-    """Writes the networks (to a temporary name first, so that a crash leaves no half file)."""
+    """Writes the networks (to a temporary name first, so that a crash leaves no half file).
+    The engine reads :class:`SmallNet` play networks and :class:`BidNet` bid networks alone:
+    others are refused (TypeError) here rather than by the reader."""
+    for prefix, nets, kind in (("play", play, SmallNet), ("bid", bid, BidNet)):
+        for name, net in nets.items():
+            if not isinstance(net, kind):
+                raise TypeError(f"{prefix} network {name!r}: the engine reads a {kind.__name__}, "
+                                f"not a {type(net).__name__}")
     tensors: dict[str, np.ndarray] = {}
     for prefix, nets in (("play", play), ("bid", bid)):
         for name, net in nets.items():

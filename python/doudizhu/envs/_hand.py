@@ -138,6 +138,8 @@ class EnvironmentHand:
         """Plays the id for the player to move (or, under wild-card rules, chooses a
         combination that has several readings); False (and nothing changed) when it is not
         a legal action id."""
+        if isinstance(action_id, np.ndarray) and action_id.shape == () and action_id.dtype.kind in "iu":
+            action_id = action_id[()]  # one id as a 0-d array: what Stable-Baselines3 predicts for a Discrete space
         try:
             action_id = checked_int(action_id, "action id", 0, self.actions - 1)
             if action_id >= len(self.space) or self.chosen >= 0:

@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping
 
 from .. import encode
+from .._whole_file import whole_file
 
 FILE = "log.csv"
 EVAL_OPPONENTS = ("random", "heuristic")
@@ -40,6 +41,23 @@ class Log:
             writer.writerow(dict(row))
 
 
+def drop_rows_after(folder: str, frames: int) -> None:
+    """Leaves out of the folder's log the rows past ``frames``: what a run logged after its
+    last checkpoint, which a resumed run trains again."""
+    path = os.path.join(folder, FILE)
+    if not os.path.exists(path):
+        return
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    kept = [row for row in rows if row.get("frames") in (None, "") or float(row["frames"]) <= frames]
+    if len(kept) == len(rows):
+        return
+    with whole_file(path) as partial, open(partial, "w", newline="") as f:
+        writer = csv.DictWriter(f, COLUMNS)
+        writer.writeheader()
+        writer.writerows(kept)
+
+
 def read(folder_or_file: str) -> list[dict[str, float]]:
     """A log's rows, numbers as floats, empty cells left out."""
     path = os.path.join(folder_or_file, FILE) if os.path.isdir(folder_or_file) else folder_or_file
@@ -47,4 +65,4 @@ def read(folder_or_file: str) -> list[dict[str, float]]:
         return [{k: float(v) for k, v in row.items() if v != ""} for row in csv.DictReader(f)]
 
 
-__all__ = ["COLUMNS", "EVAL_OPPONENTS", "FILE", "Log", "read"]
+__all__ = ["COLUMNS", "EVAL_OPPONENTS", "FILE", "Log", "drop_rows_after", "read"]

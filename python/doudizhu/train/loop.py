@@ -36,7 +36,8 @@ from ..value_networks import MODELS, ValueNet, build_all
 from .actors import OBJECTIVES, Actor
 from .buffer import Buffer, Samples
 from .learner import Learner
-from .log import EVAL_OPPONENTS, Log
+from .log import EVAL_OPPONENTS, Log, drop_rows_after
+from .log import FILE as LOG_FILE
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
@@ -94,20 +95,37 @@ class TrainResult:
     counters: Counters
     nets: dict[str, ValueNet]
     evaluations: list[dict[str, float]]  # the log's evaluation rows
+    trained_seconds: float  # training time of this call (0: a resumed run had already reached its limits)
 
 
 #: progress(counters, frames per second, latest WP against random or None)
 Progress = Callable[[Counters, float, "float | None"], None]
 
 
+#: The settings a resumed run takes from the call (its limits, intervals and machines);
+#: the others define the run, and a resumed run must be given the checkpoint's.
+PER_CALL = ("minutes", "frames", "checkpoint_minutes", "eval_minutes", "eval_deals", "report_seconds", "threads",
+            "ray_address", "ray_actors")
+
+#: A run's files in its folder: a fresh run refuses a folder holding any of them.
+RUN_FILES = (checkpoint.FILE, LOG_FILE, "learning_curve.png")
+
+
 def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume: bool = False,
           progress: Progress | None = None) -> TrainResult:
     """Trains by ``config``; with ``out``, writes ``checkpoint.pt``, ``log.csv`` and
-    ``learning_curve.png`` there. ``resume``: go on from ``out``'s checkpoint (its
-    networks, optimizers, counters and config, ``config``'s limits and intervals)."""
+    ``learning_curve.png`` there (a fresh run refuses a folder that holds a run's files:
+    FileExistsError). ``resume``: go on from ``out``'s checkpoint, its networks, optimizers
+    and counters, until ``config``'s limits (``minutes`` and ``frames`` count the whole run,
+    so the same call finishes an interrupted run); ``config`` must agree with the checkpoint's
+    in every setting but :data:`PER_CALL` (ValueError naming them; :func:`saved_config`
+    reads them). Interrupted (KeyboardInterrupt), a run saves its checkpoint first."""
     folder = os.fspath(out) if out is not None else None
     if folder is not None:
         os.makedirs(folder, exist_ok=True)
+        found = [name for name in RUN_FILES if os.path.exists(os.path.join(folder, name))]
+        if found and not resume:
+            raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     nets = build_all(config.model)
@@ -116,23 +134,40 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     if resume:
         if folder is None:
             raise ValueError("resume needs out, the run's folder")
-        config, counters = _restore(config, folder, nets, learner)
+        counters = _restore(config, folder, nets, learner)
+        drop_rows_after(folder, counters.frames)  # rows an interrupted process logged past its checkpoint
     return _Run(config, folder, nets, learner, counters, progress).loop()
 
 
-def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet],
-             learner: Learner) -> tuple[TrainConfig, Counters]:
-    """Loads a run's checkpoint into the networks and the learner; its config, with
-    ``config``'s limits and intervals."""
+def saved_config(run: checkpoint.CheckpointLike) -> TrainConfig:
+    """The settings of the run whose checkpoint (or folder) is ``run``; ValueError for a
+    checkpoint that cannot be resumed."""
+    payload = checkpoint.load(run)
+    checkpoint.check_resumable(payload)
+    try:
+        return TrainConfig(**payload["config"])
+    except TypeError as error:  # a setting this version does not have
+        raise ValueError(f"a checkpoint of other settings: {error}") from None
+
+
+def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet], learner: Learner) -> Counters:
+    """Loads a run's checkpoint into the networks and the learner, once ``config`` agrees
+    with its settings; its counters."""
     payload = checkpoint.load(folder)
-    saved = TrainConfig(**payload["config"])
-    for name, net in nets.items():
-        if saved.model != config.model:
-            raise ValueError(f"the checkpoint's model is {saved.model!r}, not {config.model!r}")
-        net.load_state_dict(payload["nets"][name])
+    saved = saved_config(payload)
+    differ = [f.name for f in dataclasses.fields(TrainConfig)
+              if f.name not in PER_CALL and getattr(config, f.name) != getattr(saved, f.name)]
+    if differ:
+        given = ", ".join(f"{name}={getattr(config, name)!r}" for name in differ)
+        kept = ", ".join(f"{name}={getattr(saved, name)!r}" for name in differ)
+        raise ValueError(f"{folder}: the run has {kept}; a resumed run cannot change them to {given}")
+    for name, net in checkpoint.nets_of(payload).items():
+        nets[name].load_state_dict(net.state_dict())
     learner.load_state_dict(payload["optimizers"])
-    kept = ("minutes", "frames", "checkpoint_minutes", "eval_minutes", "eval_deals", "report_seconds", "threads")
-    return dataclasses.replace(saved, **{k: getattr(config, k) for k in kept}), Counters(**payload["counters"])
+    try:
+        return Counters(**payload["counters"])
+    except TypeError as error:
+        raise ValueError(f"{folder}: a checkpoint of other counters: {error}") from None
 
 
 class _LocalActor:
@@ -173,13 +208,17 @@ class _Run:
         else:
             source = _LocalActor(Actor(self.nets, config.tables, config.epsilon, config.objective, self.env_seed,
                                        config.threads))
+        before = self.counters.seconds
         try:
             self._steps(source)
+        except KeyboardInterrupt:
+            self._save()  # the training so far, for --resume
+            raise
         finally:
             source.close()
         if self.folder is not None and self.evaluations:
             self._plot(self.folder)
-        return TrainResult(self.counters, self.nets, self.evaluations)
+        return TrainResult(self.counters, self.nets, self.evaluations, self.counters.seconds - before)
 
     def _steps(self, source: RayActors | _LocalActor) -> None:
         """Collects, learns and reports until the run's limit."""
@@ -211,10 +250,14 @@ class _Run:
                     self.log.write(row)
                 if self.progress is not None:
                     self.progress(counters, row["frames_per_s"], latest_wp)
-            if self.folder is not None and (counters.seconds - last["checkpoint"] >= 60 * config.checkpoint_minutes
-                                            or self._done()):
-                checkpoint.save(os.path.join(self.folder, checkpoint.FILE), self.payload())
+            if counters.seconds - last["checkpoint"] >= 60 * config.checkpoint_minutes or self._done():
+                self._save()
                 last["checkpoint"] = counters.seconds
+
+    def _save(self) -> None:
+        """The checkpoint, when the run has a folder."""
+        if self.folder is not None:
+            checkpoint.save(os.path.join(self.folder, checkpoint.FILE), self.payload())
 
     @staticmethod
     def _plot(folder: str) -> None:
@@ -268,4 +311,4 @@ class _Run:
         }
 
 
-__all__ = ["Counters", "TrainConfig", "TrainResult", "train"]
+__all__ = ["PER_CALL", "RUN_FILES", "Counters", "TrainConfig", "TrainResult", "saved_config", "train"]

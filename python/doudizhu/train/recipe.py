@@ -31,19 +31,22 @@ import torch
 
 from .. import __version__, network_file
 from .._core import Network, Rules
-from ..bots import DeterminizedBot, Neural
+from ..bots import NETWORK_FILE, DeterminizedBot, Neural
 from ..evaluation import evaluate
 from ..value_networks import SmallNet
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .warm import WarmConfig, WarmCounters, warm_start
 
-FILE = "neural.ddzn"
+FILE = NETWORK_FILE
 CURVE = "curve.csv"
 CURVE_PNG = "curve.png"
 STAGES = ("play", "bid", "evaluate", "done")
 # What a run writes in its folder.
 RUN_FILES = ("recipe.json", "warm.pt", "play.ddzn", "bidding.ddzn", FILE, CURVE, CURVE_PNG)
+#: The settings a resumed run takes from the call (the play stage's length, the bid stage's
+#: threads); the others define the run, and a resumed run must be given the saved ones.
+PER_CALL = ("play.minutes", "bid.threads")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,8 +78,9 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
             raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")
     state: dict[str, Any] = {"stage": "play", "recipe": _as_json(recipe), "seconds": {}}
     if resume and os.path.exists(state_path):
-        with open(state_path) as file:
-            state = json.load(file)
+        state = _state(folder)
+        _check_same_run(recipe, _from_json(state["recipe"]), folder)
+        state["recipe"] = _as_json(recipe)
     say = report or (lambda line: None)
     torch.set_num_threads(1)
     play_path = os.path.join(folder, "play.ddzn")
@@ -169,9 +173,58 @@ def _rewrite(folder: str, state: dict[str, Any]) -> None:
         network_file.write(path, play, bid, _metadata(state, folder))
 
 
+def saved_recipe(out: str | os.PathLike[str]) -> Recipe:
+    """The recipe of the run in ``out`` (its ``recipe.json``); ValueError for a folder
+    without one, or one this version cannot read."""
+    return _from_json(_state(os.fspath(out))["recipe"])
+
+
+def _state(folder: str) -> dict[str, Any]:
+    path = os.path.join(folder, "recipe.json")
+    if not os.path.isfile(path):
+        raise ValueError(f"{folder}: a folder without a recipe.json, so no run of the recipe")
+    try:
+        with open(path) as file:
+            state: dict[str, Any] = json.load(file)
+        _from_json(state["recipe"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path}: not a recipe run's state ({type(error).__name__}: {error})") from None
+    return state
+
+
+def _check_same_run(recipe: Recipe, saved: Recipe, folder: str) -> None:
+    """Refuses (ValueError) a recipe that differs from the run's but in :data:`PER_CALL`."""
+    mine, theirs = _flat(_as_json(recipe)), _flat(_as_json(saved))
+    differ = [key for key in theirs if key not in PER_CALL and mine.get(key) != theirs[key]]
+    if differ:
+        kept = ", ".join(f"{key}={theirs[key]!r}" for key in differ)
+        given = ", ".join(f"{key}={mine.get(key)!r}" for key in differ)
+        raise ValueError(f"{folder}: the run has {kept}; a resumed run cannot change them to {given}")
+
+
+def _flat(settings: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested settings as one dict of dotted names."""
+    flat: dict[str, Any] = {}
+    for key, value in settings.items():
+        if isinstance(value, dict):
+            flat.update(_flat(value, f"{prefix}{key}."))
+        else:
+            flat[prefix + key] = value
+    return flat
+
+
+def _from_json(settings: dict[str, Any]) -> Recipe:
+    """A recipe from its ``_as_json`` form (lists back to tuples)."""
+    def tuples(fields: dict[str, Any]) -> dict[str, Any]:
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()}
+
+    rest = {k: v for k, v in settings.items() if k not in ("play", "bid")}
+    return Recipe(play=WarmConfig(**tuples(settings["play"])), bid=BidConfig(**tuples(settings["bid"])), **tuples(rest))
+
+
 def _as_json(recipe: Recipe) -> dict[str, Any]:
     out: dict[str, Any] = json.loads(json.dumps(dataclasses.asdict(recipe)))
     return out
 
 
-__all__ = ["CURVE", "CURVE_PNG", "FILE", "STAGES", "Recipe", "run"]
+__all__ = ["CURVE", "CURVE_PNG", "FILE", "PER_CALL", "STAGES", "Recipe", "run", "saved_recipe"]
