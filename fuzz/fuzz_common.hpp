@@ -127,6 +127,7 @@ inline Rules rules_from(Input& in) {
   r.deck_48 = (e & 32) && r.players == 3 && !r.wild;
   r.ace_trio_bomb = r.deck_48 && (e & 64);
   r.each_for_self = (e & 128) && r.bidding == Bidding::None && !r.partner && !r.wild && !r.start_bonus;
+  if (r.each_for_self) r.max_multiplier = 0;  // cards pay without a multiplier
   r.bomb_pay = r.each_for_self && (c & 32);
   if (!validate(r).empty()) fail("rules_from made invalid rules: " + validate(r) + " " + describe(r));
   return r;

@@ -351,6 +351,21 @@ def test_the_multiplier_is_exact_or_refused() -> None:
         dz.score(3, rockets=2)
     assert dz.score(1, bombs=13, rockets=1, spring=True).multiplier == 2**15
     assert dz.score(1, bombs=26, rockets=1, players=4).multiplier == 2**27
+    with pytest.raises(ValueError, match="partner must be none, or with 4 seats a seat in 0..3 other than the landlord"):
+        dz.score(1, players=4, landlord=0, partner=0)
+    assert dz.score(1, players=4, landlord=0, partner=None) == dz.score(1, players=4, landlord=0)
+
+
+def test_a_position_holding_more_cards_than_the_deck_is_a_cards_error() -> None:
+    run_fast = dz.Rules.preset("run_fast")
+    with pytest.raises(dz.CardsError, match="hands: the hands hold 5 cards of rank 3, the deck 4"):
+        Game.from_position(["3333", "3", "4"], landlord=None, to_move=0, rules=run_fast)
+    with pytest.raises(dz.CardsError, match="hands: the hands hold 2 cards of rank 2, the deck 1"):
+        Game.from_position(["2", "2", "4"], landlord=None, to_move=0, rules=run_fast)
+    with pytest.raises(dz.CardsError, match="the hands and last hold 6 cards of rank 3"):
+        Game.from_position(["333", "3", "4"], landlord=0, to_move=0, last="33", last_by=1)
+    with pytest.raises(dz.CardsError, match="the hands hold 4 cards of rank B, the deck 2"):
+        Game.from_position(["B"] * 4, landlord=0, to_move=0, rules=dz.Rules.preset("four_player"))
 
 
 # --- bytes and memory ---------------------------------------------------------------------
@@ -499,7 +514,7 @@ def test_argument_errors_are_sentences_naming_the_argument() -> None:
 
 
 def test_the_error_classes_are_value_errors() -> None:
-    for error in (dz.CardsError, dz.MoveError, dz.IllegalActionError, dz.RecordError):
+    for error in (dz.CardsError, dz.MoveError, dz.IllegalActionError, dz.RecordError, dz.NetworkError, dz.RulesError):
         assert issubclass(error, dz.DoudizhuError) and issubclass(error, ValueError)
     game = Game(seed=1)
     with pytest.raises(dz.CardsError):

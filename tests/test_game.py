@@ -210,7 +210,7 @@ def test_puzzle_positions() -> None:
     assert Game.from_record(rec).hash == game.hash
     with pytest.raises(ValueError, match="last_by must differ"):
         Game.from_position(["3", "4"], landlord=0, to_move=1, last="5", last_by=1)
-    with pytest.raises(ValueError, match="more cards than the deck"):
+    with pytest.raises(dz.CardsError, match="the hands hold 5 cards of rank 3, the deck 4"):
         Game.from_position(["33", "333"], landlord=0, to_move=0)
 
 

@@ -721,7 +721,7 @@ def test_a_hand_larger_than_a_seat_holds_is_refused_before_any_work(preset: str)
 
 
 def test_positions_no_deal_reaches_are_refused() -> None:
-    with pytest.raises(ValueError, match="the hands and last hold more cards than the deck"):
+    with pytest.raises(dz.CardsError, match="the hands and last hold 5 cards of rank 3, the deck 4"):
         Game.from_position(["3333", "4"], 0, 1, last="3", last_by=0)  # five threes
     with pytest.raises(ValueError, match="last_by is given without last"):
         Game.from_position(["3333", "4"], 0, 1, last_by=0)

@@ -41,11 +41,11 @@ def test_preset_fields() -> None:
         assert d[flag] is True, flag
     assert d["shortest_pair_chain"] == 2 and d["four_with_two"] is False and d["bidding"] == "none"
     assert Rules(**d) == RUN_FAST
-    with pytest.raises(ValueError, match="deck_48 needs players=3"):
+    with pytest.raises(dz.RulesError, match="deck_48 needs players=3"):
         RUN_FAST.replace(players=4, decks=2)
-    with pytest.raises(ValueError, match="each_for_self needs bidding none"):
+    with pytest.raises(dz.RulesError, match="each_for_self needs bidding none"):
         RUN_FAST.replace(bidding="classic")
-    with pytest.raises(ValueError, match="bomb_pay needs each_for_self"):
+    with pytest.raises(dz.RulesError, match="bomb_pay needs each_for_self"):
         Rules(bomb_pay=True)
     # A landlord's wild cards and start bonuses, which a game without one dealt and ignored.
     for field in ({"wild": 1}, {"wild": 2}, {"start_bonus": True}):
@@ -76,6 +76,28 @@ def test_must_beat_forces_a_play() -> None:
     assert game.hash == before
     stuck = position(["3", "46", "789"], 1, last="K")
     assert stuck.legal_actions() == [Action.pass_()]
+
+
+def test_short_last_cards_follow_a_full_trio_and_are_never_a_move_to_beat() -> None:
+    full = Move("55534", MoveKind.TRIO_TWO, rules=RUN_FAST)
+    assert [m.cards for m in dz.legal_moves("7778", last=full, rules=RUN_FAST)] == [dz.Cards("7778")]
+    assert dz.legal_moves("77789", last=full, rules=RUN_FAST)[0].cards == dz.Cards("77789")
+    assert dz.legal_moves("4448", last=full, rules=RUN_FAST) == []  # a body strictly higher, short or not
+    game = position(["KKK", "99", "3456"], 0, last="36QQQ")
+    assert [a.move.cards for a in game.legal_actions() if a.move] == [dz.Cards("KKK")]
+    short = Move("5554", MoveKind.TRIO_TWO, rules=RUN_FAST)
+    assert short.is_short
+    for last in (short, "5554", "555", "666777"):
+        with pytest.raises(dz.MoveError, match="only a hand's last cards, never a move to beat"):
+            dz.legal_moves("66678", last=last, rules=RUN_FAST)
+        with pytest.raises(dz.MoveError, match="never a move to beat"):
+            position(["66678TTTT", "9", "JQ"], 0, last=last)
+    assert [m.kind for m in dz.classify("3333", RUN_FAST)] == [MoveKind.BOMB]  # the bomb alone (docs/rules.md)
+
+
+def test_run_fast_has_no_multiplier_to_cap() -> None:
+    with pytest.raises(dz.RulesError, match="no multiplier to cap"):
+        RUN_FAST.replace(max_multiplier=2)
 
 
 def test_the_warning_forces_the_highest_solo() -> None:

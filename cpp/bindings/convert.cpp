@@ -400,13 +400,12 @@ Policy policy_arg(py::handle policy) {
 
 std::optional<Move> to_last(py::handle obj, const Rules& rules, WildRanks wild) {
   if (obj.is_none()) return std::nullopt;
-  if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) {
-    const Move& m = value_of<Move>(obj);
-    if (std::string why = last_move_error(m, rules, wild); !why.empty()) raise(ErrorKind::Move, "last: " + why);
-    return m;
+  if (!is_exactly<Move>(obj) && !py::isinstance<Move>(obj) && !py::isinstance<py::str>(obj) && !py::isinstance<Cards>(obj)) {
+    throw py::type_error("last must be a Move, card text, Cards or None, not " + type_name(obj));
   }
-  if (py::isinstance<py::str>(obj) || py::isinstance<Cards>(obj)) return move_arg(obj, std::nullopt, rules, wild, "last");
-  throw py::type_error("last must be a Move, card text, Cards or None, not " + type_name(obj));
+  const Move m = py::isinstance<Move>(obj) ? value_of<Move>(obj) : move_arg(obj, std::nullopt, rules, wild, "last");
+  if (std::string why = last_move_error(m, rules, wild); !why.empty()) raise(ErrorKind::Move, "last: " + why);
+  return m;
 }
 
 }  // namespace ddz::py_bind

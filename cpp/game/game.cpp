@@ -6,6 +6,7 @@
 
 #include "base/require.hpp"
 #include "game/shuffled_cards.hpp"
+#include "rules/move_checks.hpp"
 #include "rules/notation.hpp"
 
 namespace ddz {
@@ -85,7 +86,7 @@ std::string score_error(int base, int bombs, int rockets, bool spring, bool anti
   if (anti_spring && landlord_won) return "an anti-spring needs the peasants to win";
   if (max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
   if (partner != -1 && (seats != kMaxSeats || partner < 0 || partner >= seats || partner == landlord)) {
-    return "partner must be -1 (none) or, with 4 seats, a seat in 0..3 other than the landlord";
+    return "partner must be none, or with 4 seats a seat in 0..3 other than the landlord";
   }
   return {};
 }
@@ -256,8 +257,8 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   require_seat(to_move, seats, "to_move");
   require(last.cards || last_by < 0, "last_by is given without last");
   if (last.cards) {
-    require(is_valid_move(last, rules), "last is not a move under these rules");
-    require(uses_only(last, wild), "last: its wild cards are not of the wild ranks");
+    const std::string why = last_move_error(last, rules, wild);
+    require(why.empty(), "last: " + why);
     add(spent(last), "the hands and last");
     require_seat(last_by, seats, "last_by");
     require(last_by != to_move, "last_by must differ from to_move");

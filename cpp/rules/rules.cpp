@@ -21,6 +21,8 @@ std::string run_fast_error(const Rules& rules) {
   if (rules.each_for_self && (rules.wild != 0 || rules.start_bonus)) {
     return "each_for_self is played without wild cards and start bonuses (wild=0, start_bonus=False)";
   }
+  // Cards pay without a landlord's multiplier: a cap would cap nothing.
+  if (rules.each_for_self && rules.max_multiplier != 0) return "each_for_self scores by cards: it has no multiplier to cap (max_multiplier=0)";
   // Free kickers multiply the moves: a one-deck game's rule (two decks' 33-card hands would
   // list millions of airplanes).
   if ((rules.trio_takes_two || rules.four_with_three) && (rules.wild != 0 || rules.decks != 1)) {
