@@ -131,6 +131,7 @@ def test_the_command_line_and_the_browser_name_it() -> None:
     (ISMCTS(rollout=ISMCTS()), ValueError, "rollout: ISMCTS cannot roll out by ISMCTS"),
     (ISMCTS(simulations=0), ValueError, "simulations"),
     (ISMCTS(simulations=2.5), TypeError, "simulations"),  # type: ignore[arg-type]
+    (ISMCTS(simulations=10**7 + 1), ValueError, r"simulations must be in 1\.\.10000000"),  # the tree's memory
     (ISMCTS(exploration=float("inf")), ValueError, "exploration"),
     (ISMCTS(threads=0), ValueError, "threads"),
     (ISMCTS(rollout="nobody"), ValueError, "nobody"),
@@ -141,6 +142,11 @@ def test_the_bot_refuses_bad_parameters_wherever_it_is_used(bot: ISMCTS, error: 
         bot.act(after_auction(1))
     with pytest.raises(error, match=says):
         dz.evaluate(bot, "random", deals=1)
+
+
+def test_the_search_refuses_more_simulations_than_its_tree_can_hold() -> None:
+    with pytest.raises(ValueError, match=r"simulations must be in 1\.\.10000000"):
+        dz.ismcts(after_auction(1), 10**7 + 1)
 
 
 @pytest.mark.parametrize("rollout", ["ismcts", ISMCTS(simulations=5)], ids=repr)

@@ -296,6 +296,21 @@ def test_playout_finishes_a_copy() -> None:
         dz.playout(game, "nobody")
 
 
+@pytest.mark.parametrize("kwargs, error, says", [
+    ({"node_limit": 0}, ValueError, r"node_limit must be in 1\.\."),
+    ({"node_limit": -3}, ValueError, "node_limit"),
+    ({"solve_cards": -1}, ValueError, r"solve_cards must be in 0\.\.1000"),
+    ({"worlds": 0}, ValueError, "worlds"),
+    ({"worlds": 1.5}, TypeError, "worlds must be an int"),
+    ({"node_limit": 1.5}, TypeError, "node_limit must be an int"),
+])
+def test_the_determinized_bot_refuses_bad_arguments_when_made(kwargs: dict[str, object], error: type[Exception],
+                                                               says: str) -> None:
+    """A node_limit the solver refuses used to be swallowed with Run Fast's refusal: no world was solved."""
+    with pytest.raises(error, match=says):
+        DeterminizedBot(**kwargs)  # type: ignore[arg-type]
+
+
 def test_bot_plays_only_legal_moves() -> None:
     bot = DeterminizedBot(worlds=3, seed=1)
     for seed in range(3):

@@ -340,7 +340,6 @@ py::object interned(const Action& a) { return intern(a.move.cards, fields_word(a
 
 namespace {
 
-constexpr long long kMaxSimulations = 1'000'000'000'000;
 constexpr double kMaxExploration = 1e6;
 
 // A bot's `endgame` attribute (True when it has none): True or False, TypeError otherwise.
@@ -362,7 +361,7 @@ Policy ismcts_bot_arg(py::handle bot) {
 SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::handle exploration, py::handle threads,
                                std::shared_ptr<const Network>& network) {
   SearchParams s;
-  s.simulations = int_arg(simulations, "simulations", 1, kMaxSimulations);
+  s.simulations = int_arg(simulations, "simulations", 1, kMostSimulations);
   s.exploration = real_arg(exploration, "exploration", 0.0, kMaxExploration);
   s.threads = static_cast<int>(int_arg(threads, "threads", 1, kMaxSearchThreads));
   const Policy by = policy_arg(rollout);

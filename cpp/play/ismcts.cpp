@@ -209,7 +209,9 @@ class Tree {
 
 // Why the search's parameters cannot search any game, or empty.
 std::string search_options_error(const IsmctsOptions& o) {
-  if (o.simulations < 1) return "simulations must be at least 1";
+  if (o.simulations < 1 || o.simulations > kMostSimulations) {
+    return "simulations must be in 1.." + std::to_string(kMostSimulations) + " (the tree grows by each)";
+  }
   if (!(o.exploration >= 0) || !std::isfinite(o.exploration)) return "exploration must be a finite number >= 0";
   if (o.threads < 1) return "threads must be at least 1";
   if (o.rollout.kind == PolicyKind::Ismcts) return "rollout: ISMCTS cannot roll out by ISMCTS (every simulation would search again)";

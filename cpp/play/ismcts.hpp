@@ -37,8 +37,12 @@
 
 namespace ddz {
 
+// The most simulations of one search: each adds a node to the tree (about 160 bytes),
+// so this many take about 1.6 GB and, with random rollouts from a deal, about 3 minutes.
+inline constexpr std::int64_t kMostSimulations = 10'000'000;
+
 struct IsmctsOptions {
-  std::int64_t simulations = 1000;  // in all, shared among the threads
+  std::int64_t simulations = 1000;  // in all, shared among the threads: 1..kMostSimulations
   double exploration = 0.7;         // UCB's constant, for results in [-1, 1]
   Policy rollout = Policy{PolicyKind::FastHeuristic};
   std::uint64_t seed = 0;

@@ -44,6 +44,7 @@ from ._core import (
     Game,
     Network,
     Rules,
+    checked_int,
     checked_seed,
     choose_action,
     playout,
@@ -207,10 +208,12 @@ class ISMCTS:
 class DeterminizedBot:
     """Plays by sampling worlds and valuing every legal action in each.
 
-    ``worlds``: how many worlds per decision. ``solve_cards``: a world whose hands hold
-    at most this many cards in all is solved exactly (``node_limit`` nodes at most per
-    world; past it, or in larger worlds, each action is valued by one playout of the fast heuristic).
-    ``seed`` makes the bot's choices repeatable.
+    ``worlds``: how many worlds per decision (1..1,000,000). ``solve_cards``: a world
+    whose hands hold at most this many cards in all is solved exactly (0: never;
+    ``node_limit`` nodes at most per world, at least 1; past it, or in larger worlds,
+    each action is valued by one playout of the fast heuristic). ``seed`` makes the
+    bot's choices repeatable. An argument out of its range raises ValueError, of another
+    type TypeError, here rather than at the first decision.
     """
 
     def __init__(
@@ -220,11 +223,9 @@ class DeterminizedBot:
         node_limit: int = 20_000,
         seed: int = 0,
     ) -> None:
-        if worlds < 1:
-            raise ValueError("worlds must be at least 1")
-        self.worlds = worlds
-        self.solve_cards = solve_cards
-        self.node_limit = node_limit
+        self.worlds = checked_int(worlds, "worlds", 1, 1_000_000)
+        self.solve_cards = checked_int(solve_cards, "solve_cards", 0, 1_000)
+        self.node_limit = checked_int(node_limit, "node_limit", 1, 2**63 - 1)
         self._seed = checked_seed(seed)
         self._calls = 0
 
@@ -254,7 +255,8 @@ class DeterminizedBot:
         cards = sum(len(world.hand(s)) for s in range(world.seats))
         exact: list[bool | None] = [None] * len(legal)
         if cards <= self.solve_cards:
-            # Rules the solver does not play (run_fast) raise: playouts value every action.
+            # Rules the solver does not play (run_fast) raise, the only ValueError left once the
+            # constructor checked node_limit: playouts value every action.
             with contextlib.suppress(ValueError):
                 exact = [won for _, won in solve_moves(world, node_limit=self.node_limit, tt_megabytes=2)]
         values = []
