@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -204,3 +205,16 @@ def test_the_end_shows_every_hand_and_speaks_to_you() -> None:
     assert [name for name, _ in shown] == ["you", "seat 1", "seat 2"]
     assert sum(cards == "(no cards left)" for _, cards in shown) >= 1
     assert not re.search(r"\b1 cards\b", final)
+
+
+@pytest.mark.parametrize("command", [["selfplay", "--games", "5000", "--policy", "ismcts"],
+                                     ["evaluate", "ismcts", "random", "--deals", "2000"]], ids=lambda c: c[0])
+def test_ctrl_c_stops_a_run_of_built_in_players_between_its_games(command: list[str]) -> None:
+    """Such a run plays in one C++ call; it asks for Ctrl-C between games. (Uninterrupted
+    these runs take tens of minutes; the expect's timeout is what a hang would hit.)"""
+    child = pexpect.spawn(sys.executable, ["-m", "doudizhu", *command, "--threads", "1"], env=ENV, encoding="utf-8",
+                          timeout=60, preexec_fn=at_a_terminal)
+    time.sleep(3)  # imported, and into the games
+    assert child.isalive()
+    child.kill(signal.SIGINT)
+    assert leave(child) == 130

@@ -210,6 +210,33 @@ def test_a_table_run_is_refused_to_other_threads_while_it_advances() -> None:
         run.result()  # the games were moved out: said so, not "the run is not over"
 
 
+class _Stop(Exception):
+    """What the test's SIGINT handler raises (pytest keeps KeyboardInterrupt for itself)."""
+
+
+def test_a_signal_stops_a_run_between_games_and_the_run_is_over_for_good() -> None:
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop
+
+    run = dz._core.selfplay_run(10**6, ["fast_heuristic"] * 3, seed=1, threads=2)  # minutes of games uninterrupted
+    before = signal.signal(signal.SIGINT, stop)
+    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
+    try:
+        timer.start()
+        with pytest.raises(_Stop):
+            run.advance()
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, before)
+    assert 0 < run.finished < 10**6
+    with pytest.raises(RuntimeError, match="the run was interrupted"):
+        run.advance()
+    with pytest.raises(ValueError, match="not over"):
+        run.result()
+
+
 @pytest.fixture
 def quick_switches() -> Any:
     """Threads handing over the GIL every microsecond: races show within a second."""

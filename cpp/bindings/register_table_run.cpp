@@ -2,6 +2,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
+#include <functional>
 #include <stdexcept>
 
 #include "bindings/table_run.hpp"
@@ -16,6 +18,19 @@ TableRun& idle(TableRun& run) {
   return run;
 }
 
+// Between a run's games, at most every 50 ms: whether a signal handler raised (Ctrl-C's
+// KeyboardInterrupt), left set for advance() to raise. Python runs handlers on its main
+// thread alone; elsewhere this says no.
+std::function<bool()> signal_check() {
+  return [last = std::chrono::steady_clock::now()]() mutable {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last < std::chrono::milliseconds(50)) return false;
+    last = now;
+    py::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+  };
+}
+
 py::tuple advance(TableRun& run) {
   // Cleared on the way out with the GIL held again (the release below ends first).
   struct Advancing {
@@ -26,8 +41,9 @@ py::tuple advance(TableRun& run) {
   std::vector<Waiting> waiting;
   {
     py::gil_scoped_release release;
-    waiting = run.runner->advance();
+    waiting = run.runner->advance(signal_check());
   }
+  if (PyErr_Occurred()) throw py::error_already_set();  // Ctrl-C stopped the run: KeyboardInterrupt
   py::array_t<std::int64_t> tables(static_cast<py::ssize_t>(waiting.size()));
   py::array_t<std::int8_t> players(static_cast<py::ssize_t>(waiting.size()));
   for (std::size_t i = 0; i < waiting.size(); ++i) {

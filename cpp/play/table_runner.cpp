@@ -1,7 +1,9 @@
 #include "play/table_runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
+#include <thread>
 #include <string>
 
 #include "base/parallel.hpp"
@@ -45,16 +47,28 @@ bool TableRunner::finish_if_over(Table& t) {
   return true;
 }
 
-std::vector<Waiting> TableRunner::advance() {
+std::vector<Waiting> TableRunner::advance(const std::function<bool()>& interrupted) {
+  if (interrupted_) throw std::logic_error("the run was interrupted: its games were not all played");
   if (tables_.empty()) {  // no outside seat: every game to its end, each on whichever thread takes it
+    const std::thread::id caller = std::this_thread::get_id();
+    std::atomic<bool> stop{false};
+    std::atomic<std::int64_t> ended{0};
     parallel_for(schedule_->games() - next_, threads_, [&](std::int64_t i) {
+      if (stop.load(std::memory_order_relaxed)) return;
+      if (interrupted && std::this_thread::get_id() == caller && interrupted()) {
+        stop = true;
+        return;
+      }
       Table t;
       t.index = next_ + i;
       start(t);
       play_builtin(t);
       finish_if_over(t);  // over: every seat is built-in
+      ended.fetch_add(1, std::memory_order_relaxed);
     });
-    finished_ = next_ = schedule_->games();
+    interrupted_ = stop;
+    finished_ += ended;
+    next_ = schedule_->games();
     return {};
   }
   std::vector<Waiting> waiting;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -64,8 +65,11 @@ class TableRunner {
   TableRunner(std::unique_ptr<Schedule> schedule, int threads, std::int64_t tables = kTables);
 
   // Plays until every table in play waits on an outside player; those tables, in slot
-  // order (empty when every game has ended). Without outside seats: the whole run.
-  std::vector<Waiting> advance();
+  // order (empty when every game has ended). Without outside seats: the whole run, asking
+  // `interrupted` (when given) on the calling thread between its games; once it says yes
+  // the games in play end theirs and the rest are not played: the run is over() never,
+  // and a later advance() throws std::logic_error.
+  std::vector<Waiting> advance(const std::function<bool()>& interrupted = {});
 
   // What the seat to move at `table` may know, as a game: its hand and everything public
   // as they are, the hidden cards re-dealt as sample_worlds deals them (on a stream of
@@ -106,6 +110,7 @@ class TableRunner {
   std::vector<Table> tables_;
   std::int64_t next_ = 0;  // the next game to start
   std::int64_t finished_ = 0;
+  bool interrupted_ = false;
 };
 
 }  // namespace ddz
