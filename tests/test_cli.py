@@ -281,6 +281,20 @@ def test_the_legend_names_every_character_read_as_a_card() -> None:
     assert "3-9" in legend and "'10'" in legend  # the digits
 
 
+def test_run_fast_s_legend_names_no_jokers_and_the_auction_takes_pass_in_any_case() -> None:
+    out = run("play", "--seed", "3", "--rules", "run_fast", read=scripted("quit"))[1]
+    assert "joker" not in out and "J Q K A 2;" in out
+    assert "joker" in doudizhu.terminal.legend(doudizhu.Rules())
+    out = run("play", "--seed", "7", read=scripted("PASS", "quit"))[1]
+    assert "not allowed" not in out
+
+
+def test_a_long_mistyped_word_is_quoted_as_an_excerpt() -> None:
+    out = run("play", "--seed", "7", read=scripted("a" * 100_000, "quit"))[1]
+    line = next(line for line in out.splitlines() if "is not a command" in line)
+    assert line.startswith("'aaaaaaaaaaaaaaaaaaaa'... (100000 characters) is not a command") and len(line) < 200
+
+
 def _one_card(text: str) -> bool:
     try:
         return len(doudizhu.Cards(text)) == 1

@@ -251,3 +251,14 @@ def test_match_rotates_the_dealer_and_keeps_scores() -> None:
     assert bidders == [1, 2, 0, 1, 2, 0]
     assert sum(match.scores) == 0 and match.hands_played == 6
     assert match.scores == tuple(sum(s.payouts[i] for s in match.settlements) for i in range(3))
+
+
+def test_match_refuses_what_is_no_game_and_draws_a_seed_for_none() -> None:
+    match = dz.Match(seed=None)
+    assert 0 <= match.seed < 2**64 and dz.Match(seed=None).seed != match.seed
+    game = match.new_hand()
+    for not_a_game in (None, "x"):
+        with pytest.raises(TypeError, match="game must be a Game"):
+            match.finish(not_a_game)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not this match's current hand"):
+        match.finish(game.copy())

@@ -107,11 +107,40 @@ def test_bad_arguments() -> None:
         svg(dz.Cards("3"), seat=0)
 
 
+def test_every_public_drawing_refuses_what_it_cannot_draw_by_type_and_range() -> None:
+    from doudizhu import render
+
+    game = dz.Game(seed=1)
+    for draw, args, says in [
+        (render.move_svg, ("334",), "move must be a Move, not str"),
+        (render.move_svg, (dz.Cards("334"),), "move must be a Move, not Cards"),
+        (render.cards_svg, (None,), "cards must be a Cards, not NoneType"),
+        (render.card_svgs, ("33",), "cards must be a Cards"),
+        (render.cards_svg, (dz.Cards("33"), 5), "wild must be a str, not int"),
+        (render.game_svg, ("x",), "game must be a Game"),
+        (render.role, (None, 0), "game must be a Game"),
+        (render.stake_text, (None,), "game must be a Game"),
+        (render.side_name, (None,), "game must be a Game"),
+        (render.wild_names, (None,), "game must be a Game"),
+        (render.wild_ranks, (None,), "game must be a Game"),
+    ]:
+        with pytest.raises(TypeError, match=says):
+            draw(*args)
+    with pytest.raises(ValueError, match=r"wild: .* not 'Z'"):
+        render.cards_svg(dz.Cards("33"), wild="Z")
+    for seat in (-1, 3):
+        with pytest.raises(ValueError, match=r"seat must be in 0\.\.2"):
+            render.role(game, seat)
+
+
 def test_backs_draw_a_hidden_hand_as_one_back_a_card() -> None:
     from doudizhu.render import backs_svg
 
     backs = cards_of(backs_svg(5))
     assert len(backs) == 5 and all(g.get("class") == "card back" and g.get("data-rank") is None for g in backs)
     assert cards_of(backs_svg(0)) == []
-    with pytest.raises(ValueError, match="count must not be negative"):
-        backs_svg(-1)
+    for count in (-1, 109):
+        with pytest.raises(ValueError, match=r"count must be in 0\.\.108"):
+            backs_svg(count)
+    with pytest.raises(TypeError, match="count must be an int, not bool"):
+        backs_svg(True)

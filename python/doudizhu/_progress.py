@@ -5,10 +5,16 @@ summary line instead."""
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 
 _WIDTH = 30
+
+
+def _fitted(line: str) -> str:
+    """``line`` cut to the terminal's width, so that a redraw over ``\r`` stays on one line."""
+    return line[: max(shutil.get_terminal_size().columns - 1, 1)]
 
 
 def progress_bar(done: int, total: int, unit: str, started: float | None = None) -> None:
@@ -18,7 +24,7 @@ def progress_bar(done: int, total: int, unit: str, started: float | None = None)
         return
     filled = _WIDTH * done // max(total, 1)
     rate = f", {done / max(time.perf_counter() - started, 1e-9):,.0f} {unit}/s" if started is not None else ""
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (_WIDTH - filled)}] {done}/{total} {unit}{rate}")
+    sys.stderr.write("\r" + _fitted(f"[{'#' * filled}{'.' * (_WIDTH - filled)}] {done}/{total} {unit}{rate}"))
     if done >= total:
         sys.stderr.write("\n")
     sys.stderr.flush()
@@ -27,5 +33,5 @@ def progress_bar(done: int, total: int, unit: str, started: float | None = None)
 def status_line(text: str) -> None:
     """Draws one line of status (over the last) on a terminal's standard error."""
     if sys.stderr.isatty():
-        sys.stderr.write(f"\r{text}\033[K")
+        sys.stderr.write(f"\r{_fitted(text)}\033[K")
         sys.stderr.flush()

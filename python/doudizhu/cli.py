@@ -14,7 +14,7 @@ from typing import TextIO
 import numpy as np
 
 from . import __version__, terminal
-from ._core import POLICIES, Cards, Rules, legal_moves
+from ._core import POLICIES, Cards, Rules, legal_moves, rank_name
 from ._progress import progress_bar, status_line
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
@@ -32,8 +32,8 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
     wild = args.wild.split(",") if args.wild else []  # "5", or "5,9" with two wild ranks
     moves = legal_moves(Cards(args.hand), args.last, rules, wild or None)
-    header = f"{terminal.plural(len(moves), 'move')} for {Cards(args.hand)}"
-    header += f" with {'s and '.join(wild)}s wild" if wild else ""
+    header = f"{terminal.plural(len(moves), 'move')} for {Cards(args.hand) or 'no cards'}"
+    header += f" with {'s and '.join(rank_name(rank) for rank in wild)}s wild" if wild else ""
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
     for move in moves:
         print(f"  {move!s:<20} {move.kind.name.lower()}", file=out)
@@ -172,7 +172,7 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser],
                     "records and saved selfplay games, in the browser (needs the [web] extra).",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on; 127.0.0.1 is this machine alone")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
     serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                        help="a name the server answers to besides the one it is bound to (and localhost's for a "
                             "loopback address), e.g. the public name a proxy forwards; repeatable")
@@ -242,7 +242,7 @@ def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], de
     tr.add_argument("--recipe", default="dmc", choices=["dmc", "neural"],
                     help="'neural': the shipped network's recipe (teacher rollouts, then bid networks; "
                          "--minutes of play training); 'dmc': DouZero's Deep Monte-Carlo")
-    tr.add_argument("--minutes", type=float, default=5.0,
+    tr.add_argument("--minutes", type=_minutes, default=5.0,
                     help="training time of the whole run, evaluation excluded (a resumed run trains up to it)")
     encodable = [name for name in Rules.presets() if douzero_layout(Rules.preset(name)).douzero]
     tr.add_argument("--rules", choices=encodable,
@@ -260,7 +260,7 @@ def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], de
     tr.add_argument("--threads", type=int, default=1, help="torch and environment threads")
     tr.add_argument("--tables", type=int, help="tables the actor plays at once (default: 256)")
     tr.add_argument("--batch-size", type=int, help="samples per learner step (default: 1024)")
-    tr.add_argument("--eval-minutes", type=float, default=5.0, help="training minutes between evaluations")
+    tr.add_argument("--eval-minutes", type=_minutes, default=5.0, help="training minutes between evaluations")
     tr.add_argument("--eval-deals", type=int, default=None,
                     help=f"deals per evaluation and opponent (default: {DMC_EVAL_DEALS} for dmc's periodic "
                          "evaluations; the neural recipe's own default for its final one)")
@@ -271,14 +271,37 @@ def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], de
 
 
 # --------------------------------------------------------------------------- parser
-def _at_least_one(text: str) -> int:
-    """A count that must be positive: argparse's error for anything else (no summary of no games)."""
+def _whole(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+
+
+def _at_least_one(text: str) -> int:
+    """A count that must be positive: argparse's error for anything else (no summary of no games)."""
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 (any free one) to 65535: argparse's error for anything else."""
+    value = _whole(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535, not {value}")
+    return value
+
+
+def _minutes(text: str) -> float:
+    """A positive, finite number of minutes: argparse's error for anything else."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of minutes, not {text}")
     return value
 
 

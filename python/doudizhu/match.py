@@ -21,7 +21,7 @@ class Match:
     first hand and the winner of each hand leads the next, freely.
 
     Hand ``i`` is dealt from seed ``(seed + i * 0x9E3779B97F4A7C15) mod 2**64``, so a
-    match seed fixes every deal::
+    match seed fixes every deal (``seed=None``: one drawn at random, kept in ``match.seed``)::
 
         match = Match(seed=7)
         game = match.new_hand()
@@ -30,7 +30,7 @@ class Match:
         match.scores  # cumulative payouts by seat
     """
 
-    def __init__(self, seed: int = 0, rules: Rules | None = None, dealer: int = 0) -> None:
+    def __init__(self, seed: int | None = 0, rules: Rules | None = None, dealer: int = 0) -> None:
         if rules is not None and not isinstance(rules, Rules):
             raise TypeError(
                 f"rules must be a Rules or None, not {type(rules).__name__} (Rules.preset(name) gives a preset)"
@@ -68,6 +68,8 @@ class Match:
 
     def finish(self, game: Game) -> Settlement:
         """Books a finished hand's payouts and passes the deal to the next seat."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, not {type(game).__name__}")
         if game is not self._open:
             raise ValueError("that is not this match's current hand")
         settlement = game.result

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from html import escape
 
-from ._core import Cards, Game, Move, rank_name
+from ._core import Cards, Game, Move, checked_int, rank_name
 
 CARD_W, CARD_H = 52, 74
 OVERLAP, BACK_OVERLAP = 26, 12  # how far the next card in a row starts: a face's corner shows, a back's edge
 _ROW_H = CARD_H + 34
+_MOST_CARDS = 108  # two decks: more backs than any hand or kitty holds
 _FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
 _RED = "#c0392b"
 _INK = "#1d1d1d"
@@ -71,8 +72,26 @@ def _back(x: int, y: int) -> str:
 _Card = tuple[str, bool, "str | None"]
 
 
+def _checked(obj: object, kind: type, name: str) -> None:
+    """TypeError unless ``obj`` is a ``kind``."""
+    if not isinstance(obj, kind):
+        raise TypeError(f"{name} must be a {kind.__name__}, not {type(obj).__name__}")
+
+
+def _checked_wild(wild: object) -> None:
+    """TypeError unless ``wild`` is a str, ValueError unless its characters are ranks ("5", "59")."""
+    _checked(wild, str, "wild")
+    for rank in str(wild):
+        try:
+            rank_name(rank)
+        except ValueError as error:
+            raise ValueError(f"wild: {error}, not {rank!r}") from None
+
+
 def _hand_cards(cards: Cards, wild: str) -> list[_Card]:
     """Cards in rank order, those of a ``wild`` rank marked."""
+    _checked(cards, Cards, "cards")
+    _checked_wild(wild)
     return [(rank, rank in wild, None) for rank in str(cards)]  # one character a card
 
 
@@ -80,6 +99,8 @@ def _move_cards(move: Move, wild: str = "") -> list[_Card]:
     """The cards a move spends, in its combination's order: each wild card that stands in
     for another rank drawn where that rank falls, marked with it ("5 as 7"). A move that
     stands no card in knows no wild rank: ``wild`` marks the cards played as themselves."""
+    _checked(move, Move, "move")
+    _checked_wild(wild)
     stand_ins = [(rank_name(wild), rank) for wild, cards in move.stand_in_groups for rank in str(cards)]
     wild += "".join(rank_name(rank) for rank in move.wild_ranks)
     drawn: list[_Card] = []
@@ -138,19 +159,19 @@ def move_svg(move: Move, wild: str = "") -> str:
 
 def backs_svg(count: int) -> str:
     """A row of ``count`` cards face down: a hand as a seat that may not see it is shown it."""
-    if count < 0:
-        raise ValueError("count must not be negative")
-    return _row_svg(None, count)
+    return _row_svg(None, checked_int(count, "count", 0, _MOST_CARDS))
 
 
 def wild_ranks(game: Game) -> str:
     """The hand's wild ranks as rank characters ("5", "59"), "" without wild cards."""
+    _checked(game, Game, "game")
     return "".join(rank_name(rank) for rank in game.wild_ranks)
 
 
 def wild_names(game: Game) -> str:
     """The hand's wild ranks in words, as the table shows them: 'the 5s', 'the 5s and 9s'
     (two wild ranks), or '' without wild cards."""
+    _checked(game, Game, "game")
     ranks = game.wild_ranks
     return f"the {' and '.join(f'{rank_name(rank)}s' for rank in ranks)}" if ranks else ""
 
@@ -159,6 +180,8 @@ def role(game: Game, seat: int) -> str:
     """A seat's role as the table shows it: 'bidding' until there is a landlord, then
     'landlord', 'partner' (the seat the landlord named, four_partner) or 'peasant'; without
     a landlord (run_fast) 'for itself' (the terminal game's screen says the same)."""
+    _checked(game, Game, "game")
+    checked_int(seat, "seat", 0, game.seats - 1)
     if game.rules.each_for_self:
         return "for itself"
     if game.landlord is None:
@@ -193,6 +216,7 @@ def _outcome(game: Game) -> list[str]:
 def side_name(game: Game) -> str:
     """The winning side as the table names it: 'the landlord', or with a partner 'the
     landlord and seat N'; without a landlord (run_fast) the first out, 'seat N'."""
+    _checked(game, Game, "game")
     if game.rules.each_for_self:
         return f"seat {game.winner}"
     return "the landlord" if game.partner is None else f"the landlord and seat {game.partner}"
@@ -200,6 +224,7 @@ def side_name(game: Game) -> str:
 
 def stake_text(game: Game) -> str:
     """The stake so far: the auction's high bid until there is a landlord (no base yet)."""
+    _checked(game, Game, "game")
     if game.phase == "bidding":
         return f"high bid {game.bid_value or 'none yet'}"
     if game.phase == "partner":
@@ -215,6 +240,7 @@ def _stake(game: Game) -> str:
 
 def game_svg(game: Game, seat: int | None = None) -> str:
     """The table, every hand face up, or as ``seat`` sees it (``Game.seat_view``)."""
+    _checked(game, Game, "game")
     view = game.seat_view(seat if seat is not None else 0)
     wild = wild_ranks(game)
     parts: list[str] = []

@@ -25,7 +25,10 @@ from .render import role, side_name, stake_text, wild_names
 HUMAN = 0
 MOVES_SHOWN = 40  # plays of a kind that `moves` lists
 INTERRUPTED = 128 + 2  # the exit status after Ctrl-C (SIGINT), as shells expect
-LEGEND = "cards: 3-9, T (ten, '10' and X work too), J Q K A 2, B (black joker), R (red joker); suits are ignored"
+_JOKERS = ", B (black joker), R (red joker)"
+LEGEND = f"cards: 3-9, T (ten, '10' and X work too), J Q K A 2{_JOKERS}; suits are ignored"
+# How much of a word that is no command the reply quotes.
+_QUOTED = 20
 HELP = """\
 commands:
   cards       play them: 334455, '3 3 4 4 5 5', 10JQKA; with wild cards spent=combination (557=577)
@@ -157,7 +160,7 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
         if word in ("quit", "exit"):
             raise Quit
         if word in ("help", "?"):
-            print(f"{HELP}\n{LEGEND}", file=out)
+            print(f"{HELP}\n{legend(game.rules)}", file=out)
         elif word == "moves":
             print(grouped_moves(game), file=out)
         elif word == "hint":
@@ -187,17 +190,23 @@ def _mistyped(word: str) -> bool:
     return False
 
 
+def legend(rules: Rules) -> str:
+    """The card legend for the deck of ``rules``: no jokers in Run Fast's 48 cards."""
+    return LEGEND.replace(_JOKERS, "") if rules.deck_48 else LEGEND
+
+
 def _not_a_command(text: str) -> str:
     first = text.split()[0]
     nearest = difflib.get_close_matches(first.lower(), COMMANDS, n=1)
     suggestion = f"; did you mean {nearest[0]!r}?" if nearest else ""
-    return f"{first!r} is not a command or cards{suggestion} (help lists the commands)"
+    shown = repr(first) if len(first) <= _QUOTED else f"{first[:_QUOTED]!r}... ({len(first)} characters)"
+    return f"{shown} is not a command or cards{suggestion} (help lists the commands)"
 
 
 def _step(game: Game, text: str, out: TextIO) -> Action | None:
     if game.phase == "bidding" and text.isdigit():
         text = f"bid {text}"
-    if game.phase == "bidding" and game.rules.bidding == "classic" and text == "pass":
+    if game.phase == "bidding" and game.rules.bidding == "classic" and text.lower() == "pass":
         text = "bid 0"  # the classic auction's pass"
     try:
         game.step(text)
@@ -267,7 +276,7 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
     rules = Rules.preset(options.rules)
     game = Game(seed=seed, rules=rules)
     print(f"Dou Dizhu, seed {seed} (--seed {seed} replays this deal), rules {options.rules}", file=out)
-    print(LEGEND, file=out)
+    print(legend(rules), file=out)
     if game.wild_ranks:
         print(f"{wild_names(game)} are wild", file=out)
     if options.auto:
@@ -322,4 +331,4 @@ def run(seed: int | None, options: Options, read: Callable[[str], str], out: Tex
 
 
 __all__ = ["COMMANDS", "HELP", "INTERRUPTED", "LEGEND", "Options", "enable_line_editing", "grouped_moves", "hands_left",
-           "play_hand", "plural", "run", "screen", "settlement"]
+           "legend", "play_hand", "plural", "run", "screen", "settlement"]
