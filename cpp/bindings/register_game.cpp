@@ -15,7 +15,6 @@
 #include "game/infoset.hpp"
 #include "game/record.hpp"
 #include "game/seat_view.hpp"
-#include "rules/card_text.hpp"
 #include "rules/move_checks.hpp"
 
 namespace ddz::py_bind {
@@ -82,20 +81,6 @@ Deal deal_arg(py::handle hands_obj, py::handle kitty, const Rules& rules, py::ha
   return d;
 }
 
-// Refuses (CardsError) a position whose hands, with the move to beat, hold more cards of
-// a rank than the decks: each hand alone was checked as it was read.
-void require_in_deck(const std::vector<Mask>& hands, const Move& last, const Rules& rules) {
-  for (int r = 0; r < kNumRanks; ++r) {
-    int held = count(spent(last), r);
-    for (const Mask h : hands) held += count(h, r);
-    if (held > count(rules.deck(), r)) {
-      raise(ErrorKind::Cards, std::string(last.cards ? "hands: the hands and last hold " : "hands: the hands hold ") +
-                                  std::to_string(held) + " cards of rank " + rank_char(r) + ", the deck " +
-                                  std::to_string(count(rules.deck(), r)));
-    }
-  }
-}
-
 // A position's cards and seats; Game::from_position checks how they fit together.
 Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move, py::handle last,
                    py::handle last_by, const Rules& rules, py::handle wild, py::handle partner) {
@@ -109,7 +94,8 @@ Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move
   for (std::size_t i = 0; i < seats; ++i) masks.push_back(hand_arg(hands[i], "hands", rules));
   const Move l = to_last(last, rules, w).value_or(Move{});
   if (l.cards && last_by.is_none()) throw py::value_error("last_by is needed with last");
-  require_in_deck(masks, l, rules);
+  // Each hand was checked as it was read; together, CardsError too.
+  if (std::string why = position_cards_error(masks, l, rules); !why.empty()) raise(ErrorKind::Cards, "hands: " + why);
   const auto n = static_cast<int>(seats);
   const int by = last_by.is_none() ? -1 : seat_from(last_by, n, "last_by");  // the core refuses a last_by without last
   const int mate = partner.is_none() ? -1 : seat_from(partner, n, "partner");

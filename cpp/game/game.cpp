@@ -223,6 +223,18 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   deal_given_ = true;
 }
 
+std::string position_cards_error(const std::vector<Mask>& hands, const Move& last, const Rules& rules) {
+  for (int r = 0; r < kNumRanks; ++r) {
+    int held = count(spent(last), r);  // counted in ints: four hands of a rank may pass a nibble's 15
+    for (const Mask h : hands) held += count(h, r);
+    if (held > count(rules.deck(), r)) {
+      return std::string(last.cards ? "the hands and last hold " : "the hands hold ") + std::to_string(held) +
+             " cards of rank " + rank_char(r) + ", the deck " + std::to_string(count(rules.deck(), r));
+    }
+  }
+  return {};
+}
+
 Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_move, const Move& last, int last_by,
                          const Rules& rules, WildRanks wild, int partner) {
   require_rules(rules);
@@ -234,11 +246,6 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
     require_seat(partner, seats, "partner");
     require(partner != landlord, "partner must differ from the landlord");
   }
-  Mask all = 0;  // every card in the position: the hands, then the move to beat
-  const auto add = [&](Mask cards, const char* what) {
-    all += per_rank_min(cards, rules.deck());  // a sum that cannot wrap a nibble
-    require(validate_cards(all, rules).empty() && contains(rules.deck(), all), std::string(what) + " hold more cards than the deck");
-  };
   if (rules.each_for_self) {
     require(landlord == -1, "landlord must be None: each seat plays for itself");
   } else {
@@ -252,17 +259,17 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
     require(i == landlord || total(h) <= rules.hand_size(), "hands: seat " + std::to_string(i) + ", a peasant, holds " +
                                                                std::to_string(total(h)) + " cards, more than the " +
                                                                std::to_string(rules.hand_size()) + " dealt to it");
-    add(h, "the hands");
   }
   require_seat(to_move, seats, "to_move");
   require(last.cards || last_by < 0, "last_by is given without last");
   if (last.cards) {
     const std::string why = last_move_error(last, rules, wild);
     require(why.empty(), "last: " + why);
-    add(spent(last), "the hands and last");
     require_seat(last_by, seats, "last_by");
     require(last_by != to_move, "last_by must differ from to_move");
   }
+  const std::string excess = position_cards_error(hands, last, rules);
+  require(excess.empty(), excess);
   Game g(rules, 0);
   State& s = g.state_;
   s.seats = static_cast<std::int8_t>(hands.size());

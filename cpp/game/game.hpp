@@ -174,6 +174,11 @@ struct Deal {
 // or as many distinct ranks 3..2 as rules.wild says.
 std::string wild_ranks_error(WildRanks wild, const Rules& rules);
 
+// Why a position's `hands`, with `last` (cards == 0: none), hold more cards of a rank than
+// the decks of `rules` ("the hands and last hold 5 cards of rank 3, the deck 4"), or empty.
+// Each hand alone holding no more than the deck is the caller's to check.
+std::string position_cards_error(const std::vector<Mask>& hands, const Move& last, const Rules& rules);
+
 // Why `hand` may not play `m` over `last` (nullptr: leading) under `rules` with `wild`
 // the wild ranks (none: no rank is wild), or empty when it may: the one check of a play,
 // which Game::check and doudizhu.can_play share.
