@@ -56,14 +56,12 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
     """Writes the networks (to a temporary name first, so that a crash leaves no half file).
     The engine reads :class:`SmallNet` play networks and :class:`BidNet` bid networks alone:
     others are refused (TypeError) here rather than by the reader."""
+    tensors: dict[str, np.ndarray] = {}
     for prefix, nets, kind in (("play", play, SmallNet), ("bid", bid, BidNet)):
         for name, net in nets.items():
             if not isinstance(net, kind):
                 raise TypeError(f"{prefix} network {name!r}: the engine reads a {kind.__name__}, "
                                 f"not a {type(net).__name__}")
-    tensors: dict[str, np.ndarray] = {}
-    for prefix, nets in (("play", play), ("bid", bid)):
-        for name, net in nets.items():
             for key, value in net.state_dict().items():
                 tensors[f"{prefix}.{name}.{key}"] = value.detach().cpu().numpy().astype("<f4")
     meta = json.dumps(dict(metadata), sort_keys=True).encode()

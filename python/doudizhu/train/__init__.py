@@ -6,7 +6,7 @@
 - :mod:`.recipe` (``doudizhu train --recipe neural``): the network file of the engine's
   ``"neural"`` policy, from the warm start (:mod:`.warm`) and the bid networks
   (:mod:`.bidding`), written by :mod:`doudizhu.network_file`.
-- :mod:`.plot`: the learning curves of both.
+- :mod:`.plot`: the learning curves of both; :mod:`.resume`: what a resumed run of either may change.
 
 The networks trained are defined in :mod:`doudizhu.value_networks`, the checkpoints in
 :mod:`doudizhu.checkpoint`; this package re-exports :mod:`.loop`'s public names.

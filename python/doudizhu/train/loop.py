@@ -38,6 +38,7 @@ from .buffer import Buffer, Samples
 from .learner import Learner
 from .log import EVAL_OPPONENTS, Log, drop_rows_after
 from .log import FILE as LOG_FILE
+from .resume import refuse_changes
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
@@ -155,12 +156,7 @@ def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet], learne
     with its settings; its counters."""
     payload = checkpoint.load(folder)
     saved = saved_config(payload)
-    differ = [f.name for f in dataclasses.fields(TrainConfig)
-              if f.name not in PER_CALL and getattr(config, f.name) != getattr(saved, f.name)]
-    if differ:
-        given = ", ".join(f"{name}={getattr(config, name)!r}" for name in differ)
-        kept = ", ".join(f"{name}={getattr(saved, name)!r}" for name in differ)
-        raise ValueError(f"{folder}: the run has {kept}; a resumed run cannot change them to {given}")
+    refuse_changes(folder, dataclasses.asdict(config), dataclasses.asdict(saved), PER_CALL)
     for name, net in checkpoint.nets_of(payload).items():
         nets[name].load_state_dict(net.state_dict())
     learner.load_state_dict(payload["optimizers"])

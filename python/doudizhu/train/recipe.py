@@ -36,6 +36,7 @@ from ..evaluation import evaluate
 from ..value_networks import SmallNet
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
+from .resume import refuse_changes
 from .warm import WarmConfig, WarmCounters, warm_start
 
 FILE = NETWORK_FILE
@@ -79,7 +80,7 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
     state: dict[str, Any] = {"stage": "play", "recipe": _as_json(recipe), "seconds": {}}
     if resume and os.path.exists(state_path):
         state = _state(folder)
-        _check_same_run(recipe, _from_json(state["recipe"]), folder)
+        refuse_changes(folder, _flat(_as_json(recipe)), _flat(state["recipe"]), PER_CALL)
         state["recipe"] = _as_json(recipe)
     say = report or (lambda line: None)
     torch.set_num_threads(1)
@@ -190,16 +191,6 @@ def _state(folder: str) -> dict[str, Any]:
     except (ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a recipe run's state ({type(error).__name__}: {error})") from None
     return state
-
-
-def _check_same_run(recipe: Recipe, saved: Recipe, folder: str) -> None:
-    """Refuses (ValueError) a recipe that differs from the run's but in :data:`PER_CALL`."""
-    mine, theirs = _flat(_as_json(recipe)), _flat(_as_json(saved))
-    differ = [key for key in theirs if key not in PER_CALL and mine.get(key) != theirs[key]]
-    if differ:
-        kept = ", ".join(f"{key}={theirs[key]!r}" for key in differ)
-        given = ", ".join(f"{key}={mine.get(key)!r}" for key in differ)
-        raise ValueError(f"{folder}: the run has {kept}; a resumed run cannot change them to {given}")
 
 
 def _flat(settings: dict[str, Any], prefix: str = "") -> dict[str, Any]:

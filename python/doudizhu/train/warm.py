@@ -17,7 +17,6 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
 
 import numpy as np
 import torch
@@ -26,6 +25,7 @@ from .. import encode
 from .._core import Rules, teacher_samples
 from .._whole_file import whole_file
 from ..value_networks import STATE_WIDTH, SmallNet
+from .resume import refuse_changes
 
 OBJECTIVES = ("wp", "adp")
 
@@ -168,7 +168,7 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
     counters = WarmCounters()
     if resume and os.path.exists(path):
         saved = torch.load(path, map_location="cpu", weights_only=True)
-        _check_same_run(config, saved.get("config", {}), path)
+        refuse_changes(path, dataclasses.asdict(config), saved.get("config", {}), ("minutes",))
         for p, net in nets.items():
             net.load_state_dict(saved["nets"][p])
             optimizers[p].load_state_dict(saved["optimizers"][p])
@@ -200,15 +200,6 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
             started += time.perf_counter() - paused
             last_eval = counters.seconds
     return nets
-
-
-def _check_same_run(config: WarmConfig, saved: Mapping[str, Any], path: str) -> None:
-    """Refuses (ValueError) a config that differs from the checkpoint's but in its minutes
-    (a resumed run trains up to the minutes given)."""
-    differ = [k for k, v in dataclasses.asdict(config).items() if k != "minutes" and saved.get(k) != v]
-    if differ:
-        kept = ", ".join(f"{k}={saved.get(k)!r}" for k in differ)
-        raise ValueError(f"{path}: the run has {kept}; a resumed run cannot change them")
 
 
 def _save(path: str, nets: dict[str, SmallNet], optimizers: Mapping[str, torch.optim.Optimizer], counters: WarmCounters,
