@@ -603,6 +603,20 @@ def test_a_recipe_resumed_with_other_settings_is_refused_and_the_cli_resumes_wit
     assert main(["play", "--auto", "--seed", "2", "--rules", "douzero", "--policy", str(folder)]) == 0
 
 
+@pytest.mark.parametrize("edit", [{"recipe": []}, {"recipe": {"play": 3}}, {"stage": "nap"}, {"seconds": 1},
+                                  {"recipe": {"play": {}, "bid": {}, "nope": 1}}], ids=str)
+def test_a_recipe_state_edited_by_hand_is_refused_by_name(recipe_run: tuple[Path, str, list[str]], tmp_path: Path,
+                                                          edit: dict[str, object]) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(recipe_run[0], folder)
+    state = json.loads((folder / "recipe.json").read_text())
+    (folder / "recipe.json").write_text(json.dumps({**state, **edit}))
+    with pytest.raises(ValueError, match=r"recipe\.json: not a recipe run's state"):
+        recipe.run(TINY_RECIPE, folder, resume=True)
+    with pytest.raises(ValueError, match="not a recipe run's state"):
+        recipe.saved_recipe(folder)
+
+
 def test_a_network_file_holds_the_layouts_the_engine_reads_alone(tmp_path: Path) -> None:
     from doudizhu.value_networks import build_all
 

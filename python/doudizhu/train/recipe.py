@@ -188,7 +188,9 @@ def _state(folder: str) -> dict[str, Any]:
         with open(path) as file:
             state: dict[str, Any] = json.load(file)
         _from_json(state["recipe"])
-    except (ValueError, KeyError, TypeError) as error:
+        if state["stage"] not in STAGES or not isinstance(state["seconds"], dict):
+            raise ValueError(f"stage {state['stage']!r} or seconds {state['seconds']!r}")
+    except (ValueError, KeyError, TypeError, AttributeError) as error:  # a file edited by hand fails anywhere
         raise ValueError(f"{path}: not a recipe run's state ({type(error).__name__}: {error})") from None
     return state
 
