@@ -816,8 +816,8 @@ std::int64_t on_threads(int threads, const Rules& rules, const SolveOptions& opt
 // Nothing when a limit stopped them.
 std::optional<bool> split_root(const Node& root, std::vector<Candidate> list, const Rules& rules, const SolveOptions& options,
                                Shared& shared, Candidate& best, std::int64_t& nodes) {
-  shared.table.fix();
-  shared.proofs.fix();
+  shared.table.fix(shared.short_wins_after_dfpn);  // only short-win searches write it
+  shared.proofs.fix(true);
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> winner{list.size()};
   nodes += on_threads(options.threads, rules, options, shared, [&](Search& search) {
@@ -869,8 +869,8 @@ MovesResult solve_moves(const State& s, const Rules& rules, const SolveOptions& 
   for (const Move& m : moves) r.moves.push_back({action_of(m), m.cards && spent(m) == hand ? Outcome::Win : Outcome::Unknown});
   // Each move's child, one at a time a thread (the tables grown first when shared).
   if (options.threads > 1) {
-    shared.table.fix();
-    shared.proofs.fix();
+    shared.table.fix(true);
+    shared.proofs.fix(true);
   }
   std::atomic<std::size_t> next{0};
   r.nodes = on_threads(options.threads, rules, options, shared, [&](Search& search) {

@@ -8,7 +8,9 @@
 // doubles, up to its bound, whenever it is half full: a small search then stays in
 // cache and touches few pages (a large table costs a page fault per page and a cache
 // miss per probe, which slowed small searches several-fold). Before threads share it,
-// fix() grows it to its bound for good.
+// fix() grows it for good, in one step (doubling step by step to a bound of 128 MB
+// touched about twice the memory, and added up to a second to a solve on a VM whose huge
+// pages came slowly).
 //
 // Threads read and write entries without locks (Hyatt and Mann's lockless hashing): an
 // entry's words are atomics, and its first holds the key XOR the others (then the size
@@ -66,7 +68,7 @@ class TranspositionTable {
   // the bucket keeps larger searches.
   template <class Change>
   void update(std::uint64_t key, std::int64_t nodes, Change&& change) {
-    if (!fixed_ && used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) grow();
+    if (!fixed_ && used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) grow(2 * (mask_ + 1));
     std::uint8_t size = 1;
     while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
     Bucket& b = bucket(key);
@@ -96,9 +98,10 @@ class TranspositionTable {
     write(*victim, key, info, size);
   }
 
-  // Grows the table to its bound and keeps it there: from now on threads may share it.
-  void fix() {
-    while (mask_ + 1 < max_buckets_) grow();
+  // Grows the table to its bound (or keeps its size: `to_bound` false, for a table the
+  // threads will not write) and keeps it there: from now on threads may share it.
+  void fix(bool to_bound) {
+    if (to_bound && mask_ + 1 < max_buckets_) grow(max_buckets_);
     fixed_ = true;
   }
 
@@ -172,11 +175,12 @@ class TranspositionTable {
     used_ = 0;
   }
 
-  void grow() {
+  // Moves the entries into a table of `buckets` buckets (a power of two, larger).
+  void grow(std::size_t buckets) {
     void* const old_raw = raw_;
     const Bucket* const old = buckets_;
     const std::size_t old_buckets = mask_ + 1;
-    allocate(old_buckets * 2);
+    allocate(buckets);
     for (std::size_t i = 0; i < old_buckets; ++i) {
       for (const Entry& e : old[i].entries) {
         if (const Read r = read(e, i); r.size) update(r.key, std::int64_t{1} << r.size, [&](Info& info) { info = r.info; });
