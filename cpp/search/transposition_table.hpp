@@ -4,13 +4,15 @@
 // Buckets of four entries, each the key, an `Info` and the size class of the searches
 // behind it (log2 of their nodes), in 8 bytes more than the Info: the key's lowest six
 // bits, which its bucket tells, make room for the size class. A full bucket gives up the entry with the smallest
-// search (Info::kKeepsLatest: even for a smaller one). The table starts at 1 MB and
-// doubles, up to its bound, whenever it is half full: a small search then stays in
-// cache and touches few pages (a large table costs a page fault per page and a cache
-// miss per probe, which slowed small searches several-fold). Before threads share it,
-// fix() grows it for good, in one step (doubling step by step to a bound of 128 MB
-// touched about twice the memory, and added up to a second to a solve on a VM whose huge
-// pages came slowly).
+// search (Info::kKeepsLatest: even for a smaller one). The table uses the first 1 MB of
+// its memory and doubles, up to its bound, whenever it is half full: a small search
+// then stays in cache and touches few pages (a large table costs a page fault per page
+// and a cache miss per probe, which slowed small searches several-fold). It doubles in
+// place: the memory for the bound is taken at once (calloc maps it untouched), and an
+// entry moves only when its key's next bit sends it to the new half, so the pages are
+// faulted in once (rehashing into a new table each time faulted in twice the bound:
+// a tenth of a hard solve's time on a VM whose fresh pages come slowly). Before threads
+// share it, fix() grows it for good.
 //
 // Threads read and write entries without locks (Hyatt and Mann's lockless hashing): an
 // entry's words are atomics, and its first holds the key XOR the others (then the size
@@ -41,9 +43,9 @@ class TranspositionTable {
  public:
   explicit TranspositionTable(std::size_t max_bytes) {
     while (max_buckets_ * 2 * sizeof(Bucket) <= max_bytes) max_buckets_ *= 2;
-    allocate(std::min(max_buckets_, kFirstBuckets));
+    allocate();
   }
-  ~TranspositionTable() { std::free(raw_); }
+  ~TranspositionTable() { release(); }
   TranspositionTable(const TranspositionTable&) = delete;
   TranspositionTable& operator=(const TranspositionTable&) = delete;
 
@@ -68,7 +70,7 @@ class TranspositionTable {
   // the bucket keeps larger searches.
   template <class Change>
   void update(std::uint64_t key, std::int64_t nodes, Change&& change) {
-    if (!fixed_ && used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) grow(2 * (mask_ + 1));
+    if (!fixed_ && used_ * 2 > (mask_ + 1) * 4 && mask_ + 1 < max_buckets_) double_in_place();
     std::uint8_t size = 1;
     while (size < 63 && (std::int64_t{1} << size) < nodes) ++size;
     Bucket& b = bucket(key);
@@ -101,7 +103,7 @@ class TranspositionTable {
   // Grows the table to its bound (or keeps its size: `to_bound` false, for a table the
   // threads will not write) and keeps it there: from now on threads may share it.
   void fix(bool to_bound) {
-    if (to_bound && mask_ + 1 < max_buckets_) grow(max_buckets_);
+    while (to_bound && mask_ + 1 < max_buckets_) double_in_place();
     fixed_ = true;
   }
 
@@ -156,40 +158,63 @@ class TranspositionTable {
 
   Bucket& bucket(std::uint64_t key) const { return buckets_[key & mask_]; }
 
-  // calloc hands large blocks over zeroed page by page as they are touched (aligned_alloc
-  // then memset would touch every page); `align` bytes more let the buckets start on a
-  // 64-byte boundary, or a huge page's for a table of one or more: probes land anywhere
-  // in the table, and with 4 KB pages each is a TLB miss as well as a cache miss. A
-  // zeroed entry is empty (size class 0).
-  void allocate(std::size_t buckets) {
-    const std::size_t bytes = buckets * sizeof(Bucket);
-    const std::size_t align = bytes >= kHugePage ? kHugePage : 64;
-    raw_ = std::calloc(1, bytes + align);
+  // The memory for the bound, the table at its first size. A bound of a huge page or
+  // more is mapped: fresh anonymous pages are zero and cost nothing until touched
+  // (calloc's block may come from the heap instead, and be zeroed whole, once glibc's
+  // threshold for mapping has risen past its size), and the buckets start on a huge
+  // page's boundary: probes land anywhere in the table, and with 4 KB pages each is a
+  // TLB miss as well as a cache miss. A smaller one (the heuristic's endgame searches, a
+  // few a decision) comes from calloc, 64-byte aligned, without a system call. A zeroed
+  // entry is empty (size class 0).
+  void allocate() {
+    const std::size_t bytes = max_buckets_ * sizeof(Bucket);
+    std::size_t align = 64;
+#if defined(MAP_ANONYMOUS)
+    if (bytes >= kHugePage) {
+      align = kHugePage;
+      mapped_bytes_ = bytes + align;
+      raw_ = mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (raw_ == MAP_FAILED) raw_ = nullptr;
+    }
+#endif
+    if (!mapped_bytes_) raw_ = std::calloc(1, bytes + align);
     if (!raw_) throw std::bad_alloc();
     const auto address = reinterpret_cast<std::uintptr_t>(raw_);
     buckets_ = reinterpret_cast<Bucket*>((address + align - 1) & ~std::uintptr_t{align - 1});
 #if defined(MADV_HUGEPAGE)
     if (align == kHugePage) madvise(buckets_, bytes, MADV_HUGEPAGE);  // a hint, where the kernel has them
 #endif
-    mask_ = buckets - 1;
-    used_ = 0;
+    mask_ = std::min(max_buckets_, kFirstBuckets) - 1;
   }
 
-  // Moves the entries into a table of `buckets` buckets (a power of two, larger).
-  void grow(std::size_t buckets) {
-    void* const old_raw = raw_;
-    const Bucket* const old = buckets_;
-    const std::size_t old_buckets = mask_ + 1;
-    allocate(buckets);
-    for (std::size_t i = 0; i < old_buckets; ++i) {
-      for (const Entry& e : old[i].entries) {
-        if (const Read r = read(e, i); r.size) update(r.key, std::int64_t{1} << r.size, [&](Info& info) { info = r.info; });
+  void release() {
+#if defined(MAP_ANONYMOUS)
+    if (mapped_bytes_) return static_cast<void>(munmap(raw_, mapped_bytes_));
+#endif
+    std::free(raw_);
+  }
+
+  // Doubles the table into the untouched buckets after it: bucket i's entries whose key
+  // has the new index bit set move to bucket i + old size (empty until now), and those
+  // that stay close up at its front, in their order (update() takes the first empty
+  // entry for a new key, so an entry behind a hole would be stored twice).
+  void double_in_place() {
+    const std::size_t half = mask_ + 1;
+    for (std::size_t i = 0; i < half; ++i) {
+      Entry* stay = buckets_[i].entries;
+      Entry* move = buckets_[i + half].entries;
+      for (Entry& e : buckets_[i].entries) {
+        const Read r = read(e, i);
+        if (!r.size) continue;
+        e.check.store(0, std::memory_order_relaxed);  // size class 0: empty, unless rewritten
+        write(r.key & half ? *move++ : *stay++, r.key, r.info, r.size);
       }
     }
-    std::free(old_raw);
+    mask_ = 2 * half - 1;
   }
 
-  void* raw_ = nullptr;  // what calloc gave, for free
+  void* raw_ = nullptr;  // the memory taken, for release
+  std::size_t mapped_bytes_ = 0;  // its size, when mapped
   Bucket* buckets_ = nullptr;
   std::size_t mask_ = 0;
   std::size_t max_buckets_ = kMinBuckets;
