@@ -7,6 +7,10 @@ import dataclasses
 import io
 import pathlib
 import random
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -225,6 +229,28 @@ def test_an_interrupted_run_saves_its_checkpoint_and_a_resume_drops_the_log_rows
     resumed = train(dataclasses.replace(config, frames=frames), out=tmp_path, resume=True)
     assert resumed.trained_seconds == 0 and resumed.counters.frames == frames
     assert log.read(str(tmp_path)) == rows
+
+
+def test_sigterm_ends_a_command_line_run_with_its_checkpoint_saved(tmp_path: pathlib.Path) -> None:
+    # A job scheduler's or a container's stop: the run saves what it has, then exits with
+    # the status of a process SIGTERM ends.
+    from doudizhu.cli import TERMINATED
+
+    folder = tmp_path / "run"
+    child = subprocess.Popen([sys.executable, "-m", "doudizhu", "train", "--out", str(folder), "--minutes", "60",
+                              "--tables", "8"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 180
+        while not (folder / log.FILE).exists():  # the first report (after 10 s): the run is in its loop
+            assert child.poll() is None and time.monotonic() < deadline, child.stderr.read() if child.stderr else ""
+            time.sleep(0.2)
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    assert child.returncode == TERMINATED, err.decode()
+    payload = torch.load(folder / "checkpoint.pt", weights_only=True)
+    assert payload["counters"]["frames"] >= log.read(str(folder))[-1]["frames"] > 0
 
 
 def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_dir: pathlib.Path,

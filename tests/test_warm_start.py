@@ -440,6 +440,18 @@ def test_warm_start_writes_its_checkpoint_and_a_resumed_start_counts_on_with_the
     assert (tmp_path / "warm.pt").read_bytes() == before
 
 
+def test_an_interrupted_warm_start_saves_what_it_has_learned(tmp_path: Path) -> None:
+    def interrupt(c: object) -> None:
+        raise KeyboardInterrupt  # after the first chunk, long before the first save's 5 minutes
+
+    longer = dataclasses.replace(TINY_WARM, minutes=60.0)
+    with pytest.raises(KeyboardInterrupt):
+        warm_start(longer, tmp_path, report=interrupt)
+    saved = torch.load(tmp_path / "warm.pt", weights_only=True)
+    assert saved["counters"]["steps"] == 1
+    _check_counts(longer, saved)  # the chunk it learned, and its optimizers' steps
+
+
 # ------------------------------------------------------------------------- bid networks
 
 

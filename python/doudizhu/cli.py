@@ -6,9 +6,11 @@ import argparse
 import contextlib
 import dataclasses
 import os
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
 import numpy as np
@@ -25,6 +27,31 @@ DMC_EVAL_DEALS = 200  # deals of each of the DMC trainer's periodic evaluations,
 # The status of a command whose reader left early (`doudizhu ... | head`): a process that
 # SIGPIPE ends has it, and shells treat it as such (128 + SIGPIPE's number, 13).
 READER_GONE = 128 + 13
+# The status of a training run ended by SIGTERM (a job scheduler's or a container's stop),
+# as a process SIGTERM kills has it; the run saves its checkpoint first.
+TERMINATED = 128 + 15
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised as an interrupt so that a training run saves what it has, as it
+    does for Ctrl-C."""
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """Within it, SIGTERM raises :class:`Terminated` (in the main thread, where signals
+    are handled; elsewhere nothing changes)."""
+    def raise_terminated(signum: int, frame: object) -> None:
+        raise Terminated
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 # ---------------------------------------------------------------------------- moves
@@ -198,8 +225,11 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _train(args: argparse.Namespace, out: TextIO) -> int:
-    if args.recipe == "neural":
-        return _train_recipe(args, out)
+    with _terminate_as_interrupt():
+        return _train_recipe(args, out) if args.recipe == "neural" else _train_dmc(args, out)
+
+
+def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
     if args.rules or args.bid_rules:
         raise ValueError("--rules and --bid-rules are the neural recipe's: 'dmc' trains the douzero preset's card play")
     from .train import Counters, TrainConfig, saved_config, train
@@ -390,6 +420,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
     except BrokenPipeError:
         _drop_stdout()
         return READER_GONE
+    except Terminated:  # SIGTERM during training, its checkpoint saved
+        return TERMINATED
     except KeyboardInterrupt:  # Ctrl-C: the shell's status for SIGINT, no traceback
         return terminal.INTERRUPTED
     except OSError as error:  # a file that cannot be written, or stdout itself (a full disk)
@@ -428,4 +460,4 @@ def _run(argv: Sequence[str] | None, out: TextIO, read: Callable[[str], str]) ->
         return 2
 
 
-__all__ = ["READER_GONE", "build_parser", "main"]
+__all__ = ["READER_GONE", "TERMINATED", "Terminated", "build_parser", "main"]

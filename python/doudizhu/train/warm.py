@@ -156,9 +156,9 @@ def learn_chunk(nets: dict[str, SmallNet], optimizers: Mapping[str, torch.optim.
 def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = False,
                report: Callable[[WarmCounters], None] | None = None, evaluate_every: float | None = None,
                evaluate: Callable[[dict[str, SmallNet]], None] | None = None) -> dict[str, SmallNet]:
-    """Fits the play networks for ``config.minutes`` (checkpoints in ``out``, resumable);
-    ``evaluate(nets)`` every ``evaluate_every`` minutes of training and at the end, its
-    time not counted."""
+    """Fits the play networks for ``config.minutes`` (checkpoints in ``out``, resumable;
+    interrupted, KeyboardInterrupt, it saves one first); ``evaluate(nets)`` every
+    ``evaluate_every`` minutes of training and at the end, its time not counted."""
     folder = os.fspath(out)
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "warm.pt")
@@ -177,28 +177,32 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
     chunks = _Chunks(config, counters.games)
     started = time.perf_counter() - counters.seconds
     last_save = last_eval = counters.seconds
-    while counters.seconds < 60 * config.minutes:
-        chunk = chunks.take()
-        for optimizer in optimizers.values():
-            for group in optimizer.param_groups:
-                group["lr"] = learning_rate(config, counters.seconds)
-        counters.losses = learn_chunk(nets, optimizers, chunk, config, rng)
-        counters.games += config.chunk_games
-        counters.positions += len(chunk["position"])
-        counters.samples += len(chunk["owner"])
-        counters.steps += 1
-        counters.seconds = time.perf_counter() - started
-        if report:
-            report(counters)
-        done = counters.seconds >= 60 * config.minutes
-        if done or counters.seconds - last_save >= 300:
-            _save(path, nets, optimizers, counters, config)
-            last_save = counters.seconds
-        if evaluate and evaluate_every and (done or counters.seconds - last_eval >= 60 * evaluate_every):
-            paused = time.perf_counter()
-            evaluate(nets)
-            started += time.perf_counter() - paused
-            last_eval = counters.seconds
+    try:
+        while counters.seconds < 60 * config.minutes:
+            chunk = chunks.take()
+            for optimizer in optimizers.values():
+                for group in optimizer.param_groups:
+                    group["lr"] = learning_rate(config, counters.seconds)
+            counters.losses = learn_chunk(nets, optimizers, chunk, config, rng)
+            counters.games += config.chunk_games
+            counters.positions += len(chunk["position"])
+            counters.samples += len(chunk["owner"])
+            counters.steps += 1
+            counters.seconds = time.perf_counter() - started
+            if report:
+                report(counters)
+            done = counters.seconds >= 60 * config.minutes
+            if done or counters.seconds - last_save >= 300:
+                _save(path, nets, optimizers, counters, config)
+                last_save = counters.seconds
+            if evaluate and evaluate_every and (done or counters.seconds - last_eval >= 60 * evaluate_every):
+                paused = time.perf_counter()
+                evaluate(nets)
+                started += time.perf_counter() - paused
+                last_eval = counters.seconds
+    except KeyboardInterrupt:
+        _save(path, nets, optimizers, counters, config)  # the fitting so far, for a resume
+        raise
     return nets
 
 
