@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
 from .evaluation import Evaluation, evaluate, print_progress
 from .selfplay_result import SelfPlayResult, selfplay
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 DMC_EVAL_DEALS = 200  # deals of each of the DMC trainer's periodic evaluations, by default
 # The status of a command whose reader left early (`doudizhu ... | head`): a process that
@@ -191,7 +194,7 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser],
+def _add_serve(commands: argparse._SubParsersAction[_Parser],
                defaults: type[argparse.HelpFormatter]) -> None:
     serve = commands.add_parser(
         "serve", formatter_class=defaults, help="play, watch and replay hands in the browser (the [web] extra)",
@@ -262,7 +265,7 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _add_train(commands: argparse._SubParsersAction[argparse.ArgumentParser], defaults: type[_ShowDefaults]) -> None:
+def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_ShowDefaults]) -> None:
     tr = commands.add_parser("train", formatter_class=defaults,
                              help="train a neural bot (needs the [train] extra): the shipped network's recipe, "
                                   "or DouZero's Deep Monte-Carlo",
@@ -344,9 +347,19 @@ class _ShowDefaults(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, except that the help, usage, version and error text it prints
+    fails as any output does: argparse drops an OSError there, so ``doudizhu --help >
+    /dev/full`` printed nothing and exited 0. (Its subcommands' parsers are of its class.)"""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message:
+            (file or sys.stderr).write(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     defaults = _ShowDefaults
-    parser = argparse.ArgumentParser(prog="doudizhu", description="A fast, exact Dou Dizhu rules engine.",
+    parser = _Parser(prog="doudizhu", description="A fast, exact Dou Dizhu rules engine.",
                                      formatter_class=defaults)
     parser.add_argument("--version", action="version", version=f"doudizhu-engine {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
