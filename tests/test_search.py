@@ -303,6 +303,8 @@ def test_playout_finishes_a_copy() -> None:
     ({"worlds": 0}, ValueError, "worlds"),
     ({"worlds": 1.5}, TypeError, "worlds must be an int"),
     ({"node_limit": 1.5}, TypeError, "node_limit must be an int"),
+    ({"max_actions": 0}, ValueError, r"max_actions must be in 1\.\.1000000"),
+    ({"max_actions": 2.0}, TypeError, "max_actions must be an int"),
 ])
 def test_the_determinized_bot_refuses_bad_arguments_when_made(kwargs: dict[str, object], error: type[Exception],
                                                                says: str) -> None:
@@ -320,6 +322,36 @@ def test_bot_plays_only_legal_moves() -> None:
             action = bot.act(game) if game.to_move == seed % 3 else choose_action(game, "heuristic", 0)
             assert action in legal
             game.step(action)
+
+
+def test_bot_values_at_most_max_actions_the_heuristics_choices_among_them() -> None:
+    # A lead with two wild ranks has thousands of actions: valuing each in every world took
+    # 38 s a decision. At most max_actions are valued, the heuristics' own choices always.
+    valued: list[list[dz.Action]] = []
+
+    class Recording(DeterminizedBot):
+        def _values(self, world: dz.Game, seat: int, legal: list[dz.Action], chosen: list[int],
+                    seed: int) -> list[int]:
+            valued.append([legal[i] for i in chosen])
+            return super()._values(world, seat, legal, chosen, seed)
+
+    game = dz.Game(seed=5, rules=dz.Rules.preset("laizi2"))
+    while game.phase != "playing":
+        game.step(choose_action(game, "heuristic", 0))
+    legal = game.legal_actions()
+    assert len(legal) > 1000
+    bot = Recording(worlds=2, max_actions=40, seed=1)
+    assert bot.act(game) in legal
+    assert len(valued) == 2 and all(len(set(v)) == len(v) == 40 for v in valued)
+    heuristics = {choose_action(game, name, 0) for name in ("heuristic", "fast_heuristic")}
+    assert all(heuristics <= set(v) for v in valued)
+    # One action valued: the heuristic's is played.
+    assert DeterminizedBot(worlds=2, max_actions=1).act(game) == choose_action(game, "heuristic", 0)
+    # Few legal actions: every one is valued.
+    small = dz.Game.from_position(["332", "A2"], landlord=0, to_move=0)
+    valued.clear()
+    bot.act(small)
+    assert valued[0] == small.legal_actions()
 
 
 def test_bot_as_a_selfplay_policy() -> None:

@@ -206,14 +206,17 @@ class ISMCTS:
 
 
 class DeterminizedBot:
-    """Plays by sampling worlds and valuing every legal action in each.
+    """Plays by sampling worlds and valuing the legal actions in each.
 
     ``worlds``: how many worlds per decision (1..1,000,000). ``solve_cards``: a world
     whose hands hold at most this many cards in all is solved exactly (0: never;
     ``node_limit`` nodes at most per world, at least 1; past it, or in larger worlds,
-    each action is valued by one playout of the fast heuristic). ``seed`` makes the
-    bot's choices repeatable. An argument out of its range raises ValueError, of another
-    type TypeError, here rather than at the first decision.
+    each action is valued by one playout of the fast heuristic). ``max_actions``: the
+    most actions valued in a decision (1..1,000,000); where more are legal (a lead with
+    two wild ranks has thousands), the heuristic's and the fast heuristic's choices and
+    a seeded draw of the rest. ``seed`` makes the bot's choices repeatable. An argument
+    out of its range raises ValueError, of another type TypeError, here rather than at
+    the first decision.
     """
 
     def __init__(
@@ -222,10 +225,12 @@ class DeterminizedBot:
         solve_cards: int = 16,
         node_limit: int = 20_000,
         seed: int = 0,
+        max_actions: int = 256,
     ) -> None:
         self.worlds = checked_int(worlds, "worlds", 1, 1_000_000)
         self.solve_cards = checked_int(solve_cards, "solve_cards", 0, 1_000)
         self.node_limit = checked_int(node_limit, "node_limit", 1, 2**63 - 1)
+        self.max_actions = checked_int(max_actions, "max_actions", 1, 1_000_000)
         self._seed = checked_seed(seed)
         self._calls = 0
 
@@ -240,18 +245,30 @@ class DeterminizedBot:
         seed = self._next_seed()
         if len(legal) == 1 or game.phase != "playing":
             return choose_action(game, "heuristic", seed)
+        fallback = choose_action(game, "heuristic", seed)
+        chosen = self._chosen(game, legal, fallback, seed)
         wins = [0] * len(legal)
         for world in sample_worlds(game, seat, self.worlds, seed):
-            for i, won in enumerate(self._values(world, seat, legal, seed)):
+            for i, won in zip(chosen, self._values(world, seat, legal, chosen, seed)):
                 wins[i] += won
-        fallback = choose_action(game, "heuristic", seed)
-        best = max(wins)
+        best = max(wins[i] for i in chosen)
         if wins[legal.index(fallback)] == best:
             return fallback
-        return legal[wins.index(best)]
+        return legal[next(i for i in chosen if wins[i] == best)]
 
-    def _values(self, world: Game, seat: int, legal: list[Action], seed: int) -> list[int]:
-        """1 where taking the action wins ``world`` for ``seat``'s side, else 0."""
+    def _chosen(self, game: Game, legal: list[Action], fallback: Action, seed: int) -> list[int]:
+        """The indices in ``legal`` of the actions to value, ascending: all of them, or at
+        most ``max_actions``: the heuristics' choices first, then a seeded draw."""
+        if len(legal) <= self.max_actions:
+            return list(range(len(legal)))
+        first = dict.fromkeys(legal.index(a) for a in (fallback, choose_action(game, "fast_heuristic", seed)))
+        rest = [i for i in range(len(legal)) if i not in first]
+        drawn = random.Random(seed).sample(rest, max(0, self.max_actions - len(first)))
+        return sorted([*first][:self.max_actions] + drawn)
+
+    def _values(self, world: Game, seat: int, legal: list[Action], chosen: list[int], seed: int) -> list[int]:
+        """For each action of ``chosen`` (indices in ``legal``): 1 where taking it wins
+        ``world`` for ``seat``'s side, else 0."""
         cards = sum(len(world.hand(s)) for s in range(world.seats))
         exact: list[bool | None] = [None] * len(legal)
         if cards <= self.solve_cards:
@@ -260,10 +277,11 @@ class DeterminizedBot:
             with contextlib.suppress(ValueError):
                 exact = [won for _, won in solve_moves(world, node_limit=self.node_limit, tt_megabytes=2)]
         values = []
-        for action, won in zip(legal, exact):
+        for i in chosen:
+            won = exact[i]
             if won is None:
                 child = world.copy()
-                child.step(action)
+                child.step(legal[i])
                 # The fast heuristic: a rollout is an estimate, and the world is searched
                 # exactly once few cards are left anyway.
                 end = playout(child, "fast_heuristic", seed) if child.phase != "over" else child
