@@ -8,11 +8,11 @@
 // its memory and doubles, up to its bound, whenever it is half full: a small search
 // then stays in cache and touches few pages (a large table costs a page fault per page
 // and a cache miss per probe, which slowed small searches several-fold). It doubles in
-// place: the memory for the bound is taken at once (calloc maps it untouched), and an
-// entry moves only when its key's next bit sends it to the new half, so the pages are
-// faulted in once (rehashing into a new table each time faulted in twice the bound:
-// a tenth of a hard solve's time on a VM whose fresh pages come slowly). Before threads
-// share it, fix() grows it for good.
+// place: the memory for the bound is taken at once (mapped, and untouched until used),
+// and an entry moves only when its key's next bit sends it to the new half, so each
+// page is faulted in once (rehashing into a new table each time faulted in twice the
+// bound: a tenth of a hard solve's time on a VM whose fresh pages come slowly). Before
+// threads share it, fix() grows it for good.
 //
 // Threads read and write entries without locks (Hyatt and Mann's lockless hashing): an
 // entry's words are atomics, and its first holds the key XOR the others (then the size
