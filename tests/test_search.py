@@ -347,6 +347,8 @@ def test_bot_values_at_most_max_actions_the_heuristics_choices_among_them() -> N
     assert all(heuristics <= set(v) for v in valued)
     # One action valued: the heuristic's is played.
     assert DeterminizedBot(worlds=2, max_actions=1).act(game) == choose_action(game, "heuristic", 0)
+    assert repr(bot) == "DeterminizedBot(worlds=2, solve_cards=16, node_limit=20000, seed=1, max_actions=40)"
+    assert repr(eval(repr(bot), {"DeterminizedBot": DeterminizedBot})) == repr(bot)
     # Few legal actions: every one is valued.
     small = dz.Game.from_position(["332", "A2"], landlord=0, to_move=0)
     valued.clear()

@@ -292,6 +292,10 @@ class DeterminizedBot:
             values.append(int(won))
         return values
 
+    def __repr__(self) -> str:
+        return (f"DeterminizedBot(worlds={self.worlds}, solve_cards={self.solve_cards}, node_limit={self.node_limit}, "
+                f"seed={self._seed}, max_actions={self.max_actions})")
+
     def _next_seed(self) -> int:
         self._calls += 1
         return (self._seed * 0x9E3779B97F4A7C15 + self._calls) & _MASK64
