@@ -12,6 +12,7 @@ import dataclasses
 import json
 import math
 import shutil
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -445,8 +446,11 @@ def test_an_interrupted_warm_start_saves_what_it_has_learned(tmp_path: Path) -> 
         raise KeyboardInterrupt  # after the first chunk, long before the first save's 5 minutes
 
     longer = dataclasses.replace(TINY_WARM, minutes=60.0)
+    before = set(threading.enumerate())
     with pytest.raises(KeyboardInterrupt):
         warm_start(longer, tmp_path, report=interrupt)
+    # The next chunk's thread has finished: a process that exits with it in the engine aborts.
+    assert set(threading.enumerate()) == before
     saved = torch.load(tmp_path / "warm.pt", weights_only=True)
     assert saved["counters"]["steps"] == 1
     _check_counts(longer, saved)  # the chunk it learned, and its optimizers' steps

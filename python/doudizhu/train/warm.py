@@ -81,32 +81,51 @@ def build(config: WarmConfig) -> dict[str, SmallNet]:
 
 
 class _Chunks:
-    """Chunks of teacher samples made one ahead on a background thread."""
+    """Chunks of teacher samples made one ahead on a background thread.
+
+    The thread is waited for by an event, not Thread.join: on Python 3.11 a join that a
+    signal interrupts (Ctrl-C, SIGTERM) can leave the thread marked finished while it is
+    still in the engine, and neither a second join nor the interpreter's exit then waits
+    for it; Python ends such a thread when it next takes the GIL, which the engine's
+    C++ frames turn into an abort of the process (seen in 1 of 6 SIGTERMs).
+    """
 
     def __init__(self, config: WarmConfig, first_game: int) -> None:
         self.config, self.next_game = config, first_game
-        self._thread: threading.Thread | None = None
+        self._done = threading.Event()
         self._result: dict[str, np.ndarray] = {}
+        self._error: BaseException | None = None
         self._start()
 
     def _start(self) -> None:
         c, first = self.config, self.next_game
         self.next_game += c.chunk_games
+        done = self._done = threading.Event()
 
         def work() -> None:
-            self._result = teacher_samples(c.chunk_games, Rules.preset(c.rules), seed=c.seed, first=first, threads=1,
-                                           teacher=c.teacher, rollout=c.rollout, explore=c.explore, keep=c.keep,
-                                           max_actions=c.max_actions)
+            try:
+                self._result = teacher_samples(c.chunk_games, Rules.preset(c.rules), seed=c.seed, first=first,
+                                               threads=1, teacher=c.teacher, rollout=c.rollout, explore=c.explore,
+                                               keep=c.keep, max_actions=c.max_actions)
+            except BaseException as error:  # raised again by take(), in the training's thread
+                self._error = error
+            finally:
+                done.set()
 
-        self._thread = threading.Thread(target=work, daemon=True)
-        self._thread.start()
+        threading.Thread(target=work).start()
 
     def take(self) -> dict[str, np.ndarray]:
-        assert self._thread is not None
-        self._thread.join()
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
         chunk = self._result
         self._start()
         return chunk
+
+    def close(self) -> None:
+        """Waits for the chunk being made (a process that exits while the thread is in
+        the engine aborts)."""
+        self._done.wait()
 
 
 def _targets(chunk: dict[str, np.ndarray], objective: str) -> np.ndarray:
@@ -203,6 +222,8 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
     except KeyboardInterrupt:
         _save(path, nets, optimizers, counters, config)  # the fitting so far, for a resume
         raise
+    finally:
+        chunks.close()
     return nets
 
 
