@@ -456,6 +456,19 @@ def test_an_interrupted_warm_start_saves_what_it_has_learned(tmp_path: Path) -> 
     _check_counts(longer, saved)  # the chunk it learned, and its optimizers' steps
 
 
+def test_an_error_making_a_chunk_ends_the_warm_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The chunks are made on a background thread: its error is raised in the training's,
+    # rather than the previous chunk being learned again.
+    from doudizhu.train import warm
+
+    def broken(*args: object, **kwargs: object) -> dict[str, np.ndarray]:
+        raise MemoryError("no room for the chunk")
+
+    monkeypatch.setattr(warm, "teacher_samples", broken)
+    with pytest.raises(MemoryError, match="no room for the chunk"):
+        warm_start(TINY_WARM, tmp_path)
+
+
 # ------------------------------------------------------------------------- bid networks
 
 
