@@ -156,6 +156,18 @@ def test_threads_give_the_same_values() -> None:
     assert dz.solve_moves(game, threads=2) == dz.solve_moves(game)
 
 
+@pytest.mark.parametrize(("hands", "to_move"), [(["3A2KA49J8", "T56585K7Q", "476T8Q2BJ23"], 2),
+                                               (["B6A4647835K3", "43875JT2272", "6J9A53KQAK84"], 1)])
+def test_two_threads_settle_within_a_few_times_one_threads_nodes(hands: list[str], to_move: int) -> None:
+    # With every thread solving the root's children one by one, two threads ground through
+    # hard lost children where one thread's df-pn turned to the winning move: these took
+    # over 40M nodes against 185k and 347k. The first thread now goes on from the root.
+    game = dz.Game.from_position(hands, landlord=0, to_move=to_move)
+    one = dz.solve(game, tt_megabytes=3)
+    two = dz.solve(game, tt_megabytes=3, threads=2, node_limit=10 * one.nodes)
+    assert one.win is True and two.win is True
+
+
 def test_solve_a_dealt_game_in_play() -> None:
     # Any game in the play phase is solvable: the engine knows every hand. Small enough
     # after heuristic play to the last few cards.

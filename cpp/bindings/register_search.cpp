@@ -95,7 +95,8 @@ against one opponent. Exact: first a search for short wins of either side (alpha
 on win/loss), then proof-number search (df-pn), over transposition tables of
 `tt_megabytes`. `time_limit` (seconds) and `node_limit` stop the
 search with ``win=None``. With `threads` above 1, a search that one thread has not settled in
-32,768 nodes goes on with that many threads sharing out the root's moves and one table
+32,768 nodes goes on with that many threads over one table, one from the root, the others
+sharing out the root's moves
 (the same answer; the nodes and the winning move found may differ from run to run). Raises
 ValueError for a game still in bidding or over.)doc";
 

@@ -51,9 +51,10 @@
 //     being a TLB miss as well as a cache miss otherwise (transposition_table.hpp);
 //   - a player who cannot beat the move to beat passes without a node of its own;
 //   - with threads (SolveOptions::threads), a position one thread has not settled within
-//     alone_nodes goes on with every thread taking the root's next move in turn and
-//     solving its child, over the same tables (grown to their bound, read and written
-//     without locks); a child where the side to move wins stops them all.
+//     alone_nodes goes on over the same tables (grown to their bound, read and written
+//     without locks): the first thread with df-pn from the root, the others taking the
+//     root's next move in turn and solving its child; a child where the side to move
+//     wins, or every child lost, stops them all.
 // Limits on nodes and time end the search with Outcome::Unknown rather than running on.
 #pragma once
 
@@ -72,8 +73,9 @@ struct SolveOptions {
   double time_limit = 0;        // stop after this many seconds; 0: no limit
   std::size_t tt_bytes = std::size_t{64} << 20;
   // Threads searching together, sharing the tables: once one thread has searched
-  // `alone_nodes` nodes without settling the root, they share out the root's moves (most
-  // positions take fewer nodes, and a table threads share no longer grows from small).
+  // `alone_nodes` nodes without settling the root, it goes on from the root while the
+  // others share out the root's moves (most positions take fewer nodes, and a table
+  // threads share no longer grows from small).
   int threads = 1;
   // 2^15: on the 100 dealt positions of bench/RESULTS.md, two threads, the 95th position
   // 0.70 s against 0.81 s at 2^17; at 2^13 easy ones paid for starting a thread (median
