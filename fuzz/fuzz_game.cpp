@@ -19,6 +19,7 @@
 
 #include "fuzz_common.hpp"
 #include "game/game.hpp"
+#include "rules/move_checks.hpp"
 
 using namespace ddz;
 using namespace ddz::fuzz;
@@ -142,8 +143,10 @@ bool make_start(Input& in, Rules& r, Start& s) {
     Mask pool = 0;
     for (std::size_t i = next; i < deck.size(); ++i) pool += deck[i];
     const Mask cards = per_rank_min(pool, in.u64());
-    const std::vector<Move> readings = r.wild ? legal_moves(trim(cards, 1 + in.below(8)), nullptr, r, s.wild)
-                                              : classify(trim(cards, 2 + in.below(19)), r);
+    std::vector<Move> readings = r.wild ? legal_moves(trim(cards, 1 + in.below(8)), nullptr, r, s.wild)
+                                        : classify(trim(cards, 2 + in.below(19)), r);
+    // Only readings a move to beat may be (a short airplane is a hand's last cards only).
+    std::erase_if(readings, [&](const Move& m) { return !last_move_error(m, r, s.wild).empty(); });
     if (!readings.empty()) {
       s.last = readings[in.below(static_cast<int>(readings.size()))];
       s.last_by = in.below(seats);
