@@ -243,9 +243,9 @@ class DeterminizedBot:
             raise ValueError("the hand is over")
         legal = game.legal_actions()
         seed = self._next_seed()
-        if len(legal) == 1 or game.phase != "playing":
-            return choose_action(game, "heuristic", seed)
         fallback = choose_action(game, "heuristic", seed)
+        if len(legal) == 1 or game.phase != "playing":
+            return fallback
         chosen = self._chosen(game, legal, fallback, seed)
         wins = [0] * len(legal)
         for world in sample_worlds(game, seat, self.worlds, seed):

@@ -92,7 +92,7 @@ class _Chunks:
 
     def __init__(self, config: WarmConfig, first_game: int) -> None:
         self.config, self.next_game = config, first_game
-        self._done = threading.Event()
+        self._done: threading.Event  # set when the chunk being made is there (_start)
         self._result: dict[str, np.ndarray] = {}
         self._error: BaseException | None = None
         self._start()
