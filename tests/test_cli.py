@@ -195,6 +195,23 @@ def test_selfplay_saves_under_the_name_given(tmp_path: pathlib.Path) -> None:
     assert len(SelfPlayResult.load(path)) == 10 and [p.name for p in tmp_path.iterdir()] == ["games"]
 
 
+def test_selfplay_writes_through_a_link_and_into_a_device(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target, link = tmp_path / "games.npz", tmp_path / "link"
+    link.symlink_to(target)
+    assert run("selfplay", "--games", "10", "--out", str(link))[0] == 0
+    assert link.is_symlink() and len(SelfPlayResult.load(target)) == 10  # the link stays; its target is written
+    assert run("selfplay", "--games", "10", "--out", os.devnull)[0] == 0
+    assert pathlib.Path(os.devnull).is_char_device()  # written into, not replaced by a file
+    if pathlib.Path("/dev/full").exists():
+        capsys.readouterr()
+        code, _ = run("selfplay", "--games", "10", "--out", "/dev/full")
+        assert code == 1 and "No space left on device" in capsys.readouterr().err
+        assert pathlib.Path("/dev/full").is_char_device()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.npz", "link"]  # no partial file left
+
+
 def test_an_interrupt_ends_a_command_with_the_shells_status(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt

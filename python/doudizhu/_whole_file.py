@@ -5,23 +5,36 @@ once complete (a rename within a folder is atomic), so a write that fails (a ful
 interrupt, a crash) leaves the old file as it was, or no file, and no ``.partial`` behind
 it. The name is the writer's own, so that writers of one path at once do not share it: the
 last rename wins, whole.
+
+A symbolic link is written through: its target is the file replaced, and the link stays.
+A path that is no regular file (a device such as ``/dev/null``, a FIFO) is written as it
+is: a rename would put a regular file in its place, and it holds no old contents to keep.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import threading
 from collections.abc import Iterator
 
 
 @contextlib.contextmanager
 def whole_file(path: str | os.PathLike[str]) -> Iterator[str]:
-    """The temporary name to write; on leaving the block without an error it becomes ``path``."""
-    partial = f"{os.fspath(path)}.{os.getpid()}.{threading.get_ident()}.partial"
+    """The name to write; on leaving the block without an error it holds the data at ``path``."""
+    target = os.path.realpath(path)
+    try:
+        regular = stat.S_ISREG(os.stat(target).st_mode)
+    except FileNotFoundError:
+        regular = True  # a new file
+    if not regular:
+        yield target
+        return
+    partial = f"{target}.{os.getpid()}.{threading.get_ident()}.partial"
     try:
         yield partial
-        os.replace(partial, path)
+        os.replace(partial, target)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.remove(partial)  # left only by a write that failed
