@@ -152,6 +152,12 @@ def test_wild_card_moves_are_a_combination_id_and_a_stand_in_id(preset: str) -> 
             space.with_stand_ins(pair_of_3, stand_in, wild)
     with pytest.raises(dz.MoveError, match="without wild cards"):
         ActionSpace(dz.Rules()).with_stand_ins(pair_of_3, 1, "5")
+    if rules.wild == 1:  # a pair names two wild ranks, which these rules never have
+        for pair in (("9", "5"), ("5", "9"), (6, 2)):
+            with pytest.raises(ValueError, match="a pair of wild ranks, and these rules have one wild rank"):
+                space.with_stand_ins(pair_of_3, 1, pair)
+    with pytest.raises(ValueError, match="3 ranks, and no rules have more than two wild ranks"):
+        space.with_stand_ins(pair_of_3, 1, ("5", "9", "T"))
 
 
 @given(seed=seeds, name=st.sampled_from(PRESETS + VARIANTS))

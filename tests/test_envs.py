@@ -149,6 +149,14 @@ def test_pettingzoo_bad_arguments() -> None:
         dz_pz.raw_env(reward_scale=float("nan"))
 
 
+@pytest.mark.parametrize(("name", "value"), [("reward_scale", "1"), ("reward_scale", True), ("reward_scale", None),
+                                             ("illegal_reward", "x"), ("illegal_reward", [1.0])])
+def test_rewards_that_are_no_numbers_are_type_errors_naming_them(name: str, value: object) -> None:
+    for make in (dz_pz.raw_env, dz_gym.DouDizhuEnv):
+        with pytest.raises(TypeError, match=f"{name} must be a finite number.*, not {type(value).__name__}"):
+            make(**{name: value})
+
+
 def test_pettingzoo_render() -> None:
     env = dz_pz.env(render_mode="ansi")
     env.reset(seed=3)

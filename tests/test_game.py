@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 
 import pytest
 from helpers import FULL_DECK, PRESETS, held_cards, play_randomly
@@ -153,6 +154,21 @@ def test_illegal_actions_name_the_reason_and_change_nothing() -> None:
     with pytest.raises(IllegalActionError, match="does not beat 33"):
         game.play("7")
     assert issubclass(IllegalActionError, ValueError)
+
+
+def test_cards_play_as_their_text_does() -> None:
+    by_text, by_cards, by_step = (Game.from_position(["3334", "5", "6"], 0, 0) for _ in range(3))
+    by_text.play("333")
+    by_cards.play(dz.Cards("333"))
+    by_step.step(dz.Cards("333"))
+    assert by_cards.hash == by_step.hash == by_text.hash
+    with pytest.raises(IllegalActionError, match="does not beat 333") as refused:
+        by_cards.play(dz.Cards("5"))  # seat 1's 5 cannot beat a trio
+    with pytest.raises(IllegalActionError, match=re.escape(str(refused.value))):
+        by_text.play("5")
+    assert by_cards.hash == by_text.hash
+    with pytest.raises(TypeError, match="an action is an Action, a Move, Cards or text, not int"):
+        by_cards.play(5)  # type: ignore[arg-type]
 
 
 def test_seed_example_and_score_function() -> None:

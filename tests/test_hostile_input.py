@@ -773,3 +773,27 @@ def test_the_largest_outputs_docs_rules_md_states_are_the_engines() -> None:
             seat = (54 * rules.decks - rules.kitty_size) // rules.players
             assert len(Cards(hand)) == int(largest) == seat + rules.kitty_size
             assert len(dz.legal_moves_array(hand, None, rules, wild)) == int(moves.replace(",", "")), preset
+
+
+def test_a_refused_number_is_told_the_range_that_is_accepted() -> None:
+    # Each message states the range the call accepts, not a wider guard's.
+    with pytest.raises(ValueError, match=r"base must be in 1\.\.") as refused:
+        dz.score(-1)
+    with pytest.raises(ValueError, match=re.escape(str(refused.value))):
+        dz.score(0)
+    game = dz.Game(seed=1)
+    for bid in (4, 256, -1, 2**70):  # no bid past 3, however large: the game's own verdict
+        with pytest.raises(dz.IllegalActionError, match=r"bids are 1, 2 or 3 \(0 passes\)"):
+            game.bid(bid)
+    assert game.history == []
+    with pytest.raises(ValueError, match=r"ids\[1\]: 9223372036854775808 is outside 0\.\.12346"):
+        dz.ActionSpace().moves(np.array([5, 2**63], dtype=np.uint64))
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\t"])
+def test_an_empty_action_says_what_an_action_is(text: str) -> None:
+    for game in (dz.Game(seed=1), dz.Game.from_position(["33", "4", "5"], 0, 0)):
+        before = game.hash
+        with pytest.raises(dz.IllegalActionError, match=r"no action in .*: write cards, pass"):
+            game.step(text)
+        assert game.hash == before

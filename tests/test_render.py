@@ -64,10 +64,22 @@ def test_a_hand_marks_its_wild_cards_and_writes_ten_as_10() -> None:
 
     picture = cards_svg(dz.Cards("345TT"), wild="T")
     assert [g.get("class") for g in cards_of(picture)] == ["card"] * 3 + ["card wild"] * 2
+    assert cards_svg(dz.Cards("345TT"), wild="t") == picture  # rank characters in any case
     assert ">10<" in picture and ">T<" not in picture
     game = dz.Game(seed=5, rules=LAIZI)
     wild = [g for g in cards_of(svg(game)) if g.get("class") == "card wild"]
     assert {g.get("data-rank") for g in wild} == {dz.rank_name(game.wild_ranks[0])}
+
+
+@pytest.mark.parametrize("wild", ["B", "r", "5R"])
+def test_a_joker_is_never_marked_wild(wild: str) -> None:
+    from doudizhu.render import card_svgs, cards_svg
+
+    for draw in (cards_svg, card_svgs):
+        with pytest.raises(ValueError, match="a joker is never wild"):
+            draw(dz.Cards("55BR"), wild=wild)
+    with pytest.raises(ValueError, match="a joker is never wild"):
+        move_svg(dz.Move("55"), wild=wild)
 
 
 def test_labels_sit_on_the_table_cloth_so_any_theme_shows_them() -> None:

@@ -46,8 +46,11 @@ def test_bad_fields_raise_and_leave_rules_unchanged() -> None:
         Rules(max_solo_kicker_copies=True)
     with pytest.raises(dz.RulesError, match="between 1 and 4"):
         Rules(max_solo_kicker_copies=5)
-    with pytest.raises(dz.RulesError, match=r"'call_base' must be in -1000000\.\.1000000"):
-        Rules(call_base=2**70)
+    for huge in (2**70, -2**70):  # past an int: the field's own range
+        with pytest.raises(dz.RulesError, match="call_base must be between 1 and 1000"):
+            Rules(call_base=huge)
+    with pytest.raises(dz.RulesError, match=r"max_multiplier must be between 0 \(no cap\) and 1000000"):
+        Rules(max_multiplier=2**31)
     with pytest.raises(dz.RulesError, match="unknown preset 'tencent'"):
         Rules.preset("tencent")
     with pytest.raises(AttributeError):

@@ -7,6 +7,7 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -265,6 +266,23 @@ py::array take_array(std::vector<Move>& moves);
 // The moves of MOVE_DTYPE rows, each checked as the Move constructor checks (under
 // `rules`, or under some rules when null); MoveError naming the row otherwise.
 std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rules = nullptr);
+
+// A 1-d array (or sequence) of ints as int64 (TypeError naming `what` otherwise); a uint64
+// value past int64, which the cast would wrap, goes to past_int64(index, value), which throws.
+template <class Past>
+py::array_t<std::int64_t> int64_array_arg(py::handle obj, const std::string& what, Past&& past_int64) {
+  const auto given = py::array::ensure(obj);
+  if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
+    throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not " + type_name(obj));
+  }
+  if (given.dtype().kind() == 'u' && given.itemsize() == 8) {
+    const auto wide = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+    for (py::ssize_t i = 0; i < wide.size(); ++i) {
+      if (wide.data()[i] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) past_int64(i, wide.data()[i]);
+    }
+  }
+  return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+}
 
 // A 1-d NumPy array of field(row) for each row.
 template <class T, class Rows, class F>

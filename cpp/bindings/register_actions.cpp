@@ -59,6 +59,9 @@ py::array_t<bool> mask(const ActionSpace& space, GameArg game_obj) {
 // One or two wild ranks as wild_arg reads them, whatever rules will judge them.
 WildRanks any_wild_ranks(py::handle obj) {
   static const Rules two_wild = *preset("laizi2");
+  if ((py::isinstance<py::tuple>(obj) || py::isinstance<py::list>(obj)) && py::len(obj) > 2) {
+    throw py::value_error("wild_ranks: " + std::to_string(py::len(obj)) + " ranks, and no rules have more than two wild ranks");
+  }
   return wild_arg(obj, two_wild);
 }
 
@@ -117,16 +120,15 @@ py::array_t<std::int64_t> ids_of_rows(const ActionSpace& space, RowsArg rows) {
 
 // MOVE_DTYPE rows of ids of moves or pass (an empty row).
 py::array rows_of_ids(const ActionSpace& space, ArrayLikeArg ids_obj) {
-  const auto given = py::array::ensure(ids_obj);
-  if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
-    throw py::type_error("ids must be a 1-d array (or sequence) of ints");
-  }
-  const auto ids = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+  const auto outside = [&](auto i, auto id) {
+    throw py::value_error("ids[" + std::to_string(i) + "]: " + std::to_string(id) + " is outside 0.." + std::to_string(space.size() - 1));
+  };
+  const auto ids = int64_array_arg(ids_obj, "ids", outside);
   std::vector<Move> rows(static_cast<std::size_t>(ids.size()));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::int64_t id = ids.data()[i];
     const std::string where = "ids[" + std::to_string(i) + "]: ";
-    if (id < 0 || id >= space.size()) throw py::value_error(where + std::to_string(id) + " is outside 0.." + std::to_string(space.size() - 1));
+    if (id < 0 || id >= space.size()) outside(i, id);
     if (space.is_move(static_cast<int>(id))) {
       rows[i] = space.move(static_cast<int>(id));
     } else if (id != ActionSpace::kPassId) {
@@ -203,6 +205,9 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
             if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
             const WildRanks wild_ranks = any_wild_ranks(wild);  // the space's rules judge them
             if (wild_ranks.none()) throw py::value_error("wild_rank: a wild rank, or under two wild ranks the pair");
+            if (wild_ranks.high != kNoWild && space.rules().wild == 1) {
+              throw py::value_error("wild_rank: a pair of wild ranks, and these rules have one wild rank");
+            }
             const int ids = wild_ranks.high == kNoWild ? ActionSpace::kStandInIds : ActionSpace::kStandInIds * ActionSpace::kStandInIds;
             const auto stand_in = static_cast<int>(int_arg(stand_in_obj, "stand-in id", 0, ids - 1));
             try {

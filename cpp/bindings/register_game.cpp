@@ -35,12 +35,14 @@ py::object phase_name(Phase phase) {
   return names[static_cast<std::size_t>(phase)];
 }
 
-// The action that `obj` names in `game`: an Action, a Move, or action text (reading.hpp).
+// The action that `obj` names in `game`: an Action, a Move, Cards (read as their text is),
+// or action text (reading.hpp).
 Action to_action(py::handle obj, const Game& game) {
   if (is_exactly<Action>(obj) || py::isinstance<Action>(obj)) return value_of<Action>(obj);
   if (is_exactly<Move>(obj) || py::isinstance<Move>(obj)) return Action::play(value_of<Move>(obj));
-  if (!py::isinstance<py::str>(obj)) throw py::type_error("an action is an Action, a Move or text, not " + type_name(obj));
-  const ActionReading r = read_action(text_arg(obj, "action", ErrorKind::Cards), game);
+  const bool cards = is_exactly<Cards>(obj) || py::isinstance<Cards>(obj);
+  if (!cards && !py::isinstance<py::str>(obj)) throw py::type_error("an action is an Action, a Move, Cards or text, not " + type_name(obj));
+  const ActionReading r = read_action(cards ? to_text(value_of<Cards>(obj).mask) : text_arg(obj, "action", ErrorKind::Cards), game);
   if (r.fault == ReadingFault::Text) raise(ErrorKind::Cards, "action: " + r.error);
   if (r.fault != ReadingFault::None) illegal(r.error);
   return r.action;
@@ -318,7 +320,7 @@ void add_fast_members(py::class_<Game>& cls) {
   static PyMethodDef legal{"legal_actions", &fast_legal_actions, METH_NOARGS,
                            "legal_actions($self, /)\n--\n\nThe legal actions: Actions of moves, plus pass when following."};
   static PyMethodDef step{"step", &fast_step, METH_O,
-                          "step($self, action, /)\n--\n\nTakes an Action, a Move or action text (\"pass\", \"bid 2\", cards)."};
+                          "step($self, action, /)\n--\n\nTakes an Action, a Move, Cards or action text (\"pass\", \"bid 2\", cards)."};
   static PyGetSetDef phase{"phase", &fast_phase, nullptr, "'bidding', 'playing' or 'over'.", nullptr};
   static PyMethodDef key{"infoset_key", &fast_infoset_key, METH_O,
                          "infoset_key($self, seat, /)\n--\n\nA 64-bit key of what `seat` knows: the same for every world "
@@ -460,12 +462,11 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
   m.def("score", [](IntArg base, IntArg bombs, IntArg rockets, BoolArg spring, BoolArg anti_spring, BoolArg landlord_won,
                     IntArg landlord, IntArg max_multiplier, IntArg players, OptionalIntArg partner) {
           const int p = static_cast<int>(int_arg(players, "players", 3, kMaxSeats));
-          const auto number = [](py::handle v, const char* what) { return static_cast<int>(int_arg(v, what, 0, 1 << 30)); };
-          const int b = number(base, "base"), n = number(bombs, "bombs"), r = number(rockets, "rockets");
+          const auto number = [](py::handle v, const char* what, int lo = 0) { return static_cast<int>(int_arg(v, what, lo, 1 << 30)); };
+          const int b = number(base, "base", 1), n = number(bombs, "bombs"), r = number(rockets, "rockets");
           const int cap = number(max_multiplier, "max_multiplier"), lord = seat_from(landlord, p, "landlord");
           const bool sp = bool_arg(spring, "spring"), anti = bool_arg(anti_spring, "anti_spring"), won = bool_arg(landlord_won, "landlord_won");
           const int mate = partner.is_none() ? -1 : seat_from(partner, p, "partner");
-          if (b < 1) throw py::value_error("base must be at least 1");
           if (auto why = score_error(b, n, r, sp, anti, won, lord, p, cap, mate); !why.empty()) throw py::value_error(why);
           return settle(b, n, r, sp, anti, won, lord, p, cap, {}, mate);
         }, py::arg("base"), py::kw_only(), py::arg("bombs") = 0, py::arg("rockets") = 0, py::arg("spring") = false,
@@ -569,7 +570,12 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
 
       .def("bid", [](Game& g, IntArg value) {
             if (!is_int_like(value)) throw py::type_error("bid must be an int, not " + type_name(value));
-            act(g, Action::bid(static_cast<int>(int_arg(value, "bid", 0, 255))));
+            int bid = 255;  // past what an Action holds: the game's verdict on the highest it does (no such bid)
+            try {
+              bid = static_cast<int>(int_arg(value, "bid", 0, 255));
+            } catch (const py::value_error&) {
+            }
+            act(g, Action::bid(bid));
           }, py::arg("value"))
       .def("call", [](Game& g, BoolArg yes) { act(g, Action::call(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
       .def("rob", [](Game& g, BoolArg yes) { act(g, Action::rob(bool_arg(yes, "yes"))); }, py::arg("yes") = true)

@@ -30,13 +30,15 @@ py::object field_value(const Rules& r, const RulesField& f) {
   return py::str(bidding_name(r.*(f.choice)));
 }
 
-// A number field's value: an int (else TypeError), in a range that keeps it an int (else
-// RulesError); validate() then bounds each field.
+// A number field's value: an int (else TypeError); validate() then bounds each field, every
+// bound within a million, so a larger value reads as a million and one, of its sign, and
+// gets the field's own message.
 int number_field(py::handle value, const std::string& what) {
+  constexpr long long kPast = 1'000'001;
   try {
-    return static_cast<int>(int_arg(value, what.c_str(), -1'000'000, 1'000'000));
-  } catch (const py::value_error& e) {
-    raise(ErrorKind::Rules, e.what());
+    return static_cast<int>(int_arg(value, what.c_str(), -kPast, kPast));
+  } catch (const py::value_error&) {
+    return py::int_(0) < py::reinterpret_borrow<py::object>(value) ? kPast : -kPast;
   }
 }
 

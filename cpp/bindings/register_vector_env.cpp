@@ -102,20 +102,9 @@ std::unique_ptr<PyVectorEnv> make(IntArg num_envs, RulesArg rules, Hinted<"str |
 
 // The choices as int64: a 1-d array (or sequence) of integers; TypeError for other types.
 py::array_t<std::int64_t> choices_arg(py::handle obj) {
-  const auto given = py::array::ensure(obj);
-  if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
-    throw py::type_error("choices must be a 1-d array (or sequence) of ints, one per table, not " + type_name(obj));
-  }
-  if (given.dtype().kind() == 'u' && given.itemsize() == 8) {  // past int64: named as given, not wrapped
-    const auto wide = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(given);
-    for (py::ssize_t b = 0; b < wide.size(); ++b) {
-      if (wide.data()[b] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-        raise(ErrorKind::IllegalAction, "choices[" + std::to_string(b) + "] = " + std::to_string(wide.data()[b]) +
-                                            ": no table has that many legal actions");
-      }
-    }
-  }
-  return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);
+  return int64_array_arg(obj, "choices, one per table,", [](py::ssize_t b, std::uint64_t value) {
+    raise(ErrorKind::IllegalAction, "choices[" + std::to_string(b) + "] = " + std::to_string(value) + ": no table has that many legal actions");
+  });
 }
 
 // What a batch holds after a reset or step: (its actions, the hands that ended).

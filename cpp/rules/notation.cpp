@@ -135,6 +135,7 @@ ActionWord action_word(std::string_view text) {
     out.action = Action::partner(words[8] - '0');
   }
   if (out.action) return out;
+  if (words.empty()) out.error = "no action in " + quoted(text) + ": write cards, pass, call, rob, bid 0-3 or partner 0-3";
   const std::string_view first = std::string_view(words).substr(0, words.find(' '));
   if (first == "bid") out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
   if (first == "partner") out.error = "a partner is written 'partner 0' to 'partner 3' (a seat), not " + quoted(text);

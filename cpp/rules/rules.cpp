@@ -50,7 +50,7 @@ std::string validate(const Rules& rules) {
     return "max_solo_kicker_copies must be between 1 and 4";
   }
   if (rules.call_base < 1 || rules.call_base > 1000) return "call_base must be between 1 and 1000";
-  if (rules.max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
+  if (rules.max_multiplier < 0 || rules.max_multiplier > 1'000'000) return "max_multiplier must be between 0 (no cap) and 1000000";
   if (rules.max_redeals < 0 || rules.max_redeals > 10'000) return "max_redeals must be between 0 and 10000";
   if (rules.wild < 0 || rules.wild > 2) return "wild must be 0, 1 or 2 (the number of wild ranks)";
   if (rules.wild && rules.decks != 1) return "wild cards are played with one deck";

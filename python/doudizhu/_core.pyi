@@ -294,7 +294,7 @@ def score(
     partner: int | None = None,
 ) -> Settlement: ...
 
-_ActionLike: TypeAlias = Action | Move | str
+_ActionLike: TypeAlias = Action | Move | Cards | str
 
 class _BiddingState(TypedDict):
     first_bidder: int | None

@@ -78,20 +78,26 @@ def _checked(obj: object, kind: type, name: str) -> None:
         raise TypeError(f"{name} must be a {kind.__name__}, not {type(obj).__name__}")
 
 
-def _checked_wild(wild: object) -> None:
-    """TypeError unless ``wild`` is a str, ValueError unless its characters are ranks ("5", "59")."""
+def _checked_wild(wild: object) -> str:
+    """The ranks of ``wild`` ("5", "59", any case) as rank characters: TypeError unless it is
+    a str, ValueError unless each character is a rank a wild card may have (not a joker)."""
     _checked(wild, str, "wild")
+    ranks = ""
     for rank in str(wild):
         try:
-            rank_name(rank)
+            name = rank_name(rank)
         except ValueError as error:
             raise ValueError(f"wild: {error}, not {rank!r}") from None
+        if name in ("B", "R"):
+            raise ValueError(f"wild: a joker is never wild, not {rank!r}")
+        ranks += name
+    return ranks
 
 
 def _hand_cards(cards: Cards, wild: str) -> list[_Card]:
     """Cards in rank order, those of a ``wild`` rank marked."""
     _checked(cards, Cards, "cards")
-    _checked_wild(wild)
+    wild = _checked_wild(wild)
     return [(rank, rank in wild, None) for rank in str(cards)]  # one character a card
 
 
@@ -100,7 +106,7 @@ def _move_cards(move: Move, wild: str = "") -> list[_Card]:
     for another rank drawn where that rank falls, marked with it ("5 as 7"). A move that
     stands no card in knows no wild rank: ``wild`` marks the cards played as themselves."""
     _checked(move, Move, "move")
-    _checked_wild(wild)
+    wild = _checked_wild(wild)
     stand_ins = [(rank_name(wild), rank) for wild, cards in move.stand_in_groups for rank in str(cards)]
     wild += "".join(rank_name(rank) for rank in move.wild_ranks)
     drawn: list[_Card] = []
