@@ -183,6 +183,14 @@ def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
     assert f"cannot serve on 127.0.0.1:{port}: Address already in use" in done.stderr
 
 
+@pytest.mark.parametrize("host", ["", " "])
+def test_serve_refuses_an_empty_host(host: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        run("serve", "--host", host, "--port", "0")  # the system would read it as every address
+    assert stop.value.code == 2
+    assert "--host: an address to listen on" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("bad", ["", "no_such_folder/games.npz", "."])
 def test_selfplay_refuses_an_out_it_cannot_write_before_playing(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run("selfplay", "--games", "10", "--out", bad)

@@ -10,6 +10,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import socket
 import subprocess
 import sys
@@ -428,6 +429,19 @@ def test_sessions_are_separate_and_bounded() -> None:
     assert ok(clients[2].get("/api/state")) == hands[2]
 
 
+def test_refused_requests_keep_no_session_and_evict_nobody() -> None:
+    store = SessionStore(capacity=2)
+    app = create_app(store)
+    player = TestClient(app, base_url=LOCAL)
+    hand = ok(player.post("/api/new", json={"seed": 7}))
+    for bad in ({"rules": "nope"}, {"seed": -1}, {"bots": ["nobody"]}):
+        stranger = TestClient(app, base_url=LOCAL)
+        refused(stranger.post("/api/new", json=bad), 422)
+        assert COOKIE not in stranger.cookies
+    refused(TestClient(app, base_url=LOCAL).post("/api/watch", json={"rules": "nope"}), 422)
+    assert len(store) == 1 and ok(player.get("/api/state")) == hand
+
+
 def test_wrong_methods_are_refused_as_json(client: TestClient) -> None:
     refused(client.get("/api/play"), 405)
     refused(client.post("/api/state"), 405)
@@ -595,16 +609,18 @@ def test_serve_without_the_extra_names_it_and_doudizhu_does_not_need_it() -> Non
     assert "pip install 'doudizhu-engine[web]'" in done.stderr and "pip install '.[web]'" in done.stderr
 
 
-def test_doudizhu_serve_serves_the_page_on_127_0_0_1() -> None:
+def test_doudizhu_serve_serves_the_page_on_127_0_0_1_and_says_the_port_it_got() -> None:
     import httpx
 
-    with socket.socket() as probe:  # a port free a moment ago
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(dz.__file__).parent.parent))
-    server = subprocess.Popen([sys.executable, "-m", "doudizhu", "serve", "--port", str(port)], env=env,
+    server = subprocess.Popen([sys.executable, "-m", "doudizhu", "serve", "--port", "0"], env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        assert server.stdout is not None
+        said = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", server.stdout.readline())
+        assert said, server.stderr and server.stderr.read()
+        port = int(said.group(1))
+        assert port > 0  # port 0 asks for any free one: the line names the one bound
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -617,8 +633,7 @@ def test_doudizhu_serve_serves_the_page_on_127_0_0_1() -> None:
         assert httpx.get(f"http://127.0.0.1:{port}/api/state").status_code == 404
     finally:
         server.terminate()
-        out, _ = server.communicate(timeout=20)
-    assert f"serving on http://127.0.0.1:{port}/" in out
+        server.communicate(timeout=20)
 
 
 # ---------------------------------------------------------------------------- other sites

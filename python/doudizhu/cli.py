@@ -201,7 +201,8 @@ def _add_serve(commands: argparse._SubParsersAction[_Parser],
         description="Serve the web table: play a hand against bots, watch the bots play one, and step through "
                     "records and saved selfplay games, in the browser (needs the [web] extra).",
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on; 127.0.0.1 is this machine alone")
+    serve.add_argument("--host", type=_host, default="127.0.0.1",
+                       help="address to listen on; 127.0.0.1 is this machine alone")
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
     serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                        help="a name the server answers to besides the one it is bound to (and localhost's for a "
@@ -325,6 +326,13 @@ def _port(text: str) -> int:
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0..65535, not {value}")
     return value
+
+
+def _host(text: str) -> str:
+    """An address to listen on: argparse's error for an empty one (the system reads it as every address)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an address to listen on, such as 127.0.0.1, not an empty one")
+    return text
 
 
 def _minutes(text: str) -> float:

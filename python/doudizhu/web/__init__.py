@@ -32,6 +32,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, hosts: Iterable[str] = ()) 
     names = allowed_hosts(host, hosts)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.create_server((host, port), family=family) as listening:
+        port = listening.getsockname()[1]  # the one bound: port 0 asks for any free one
         print(f"doudizhu: serving on http://{host}:{port}/ for {', '.join(sorted(names))} (Ctrl-C stops)",
               flush=True)
         server = uvicorn.Server(uvicorn.Config(create_app(hosts=names), log_level="warning"))

@@ -129,7 +129,10 @@ class _Api:
 
     async def _do(self, request: Request, create: bool, work: Callable[[Session], dict[str, Any]]) -> Response:
         session, new = self._session(request, create)
-        return self._answer(await self._locked(session, lambda: work(session)), session, new)
+        data = await self._locked(session, lambda: work(session))
+        if new:
+            self.store.keep(session)  # only once the work is done: a refused request evicts nobody
+        return self._answer(data, session, new)
 
     # -- pages ---------------------------------------------------------------------------
 
@@ -177,7 +180,9 @@ class _Api:
         """Rules, bots and seed of a new hand: the rules checked first (they fix the seat count)."""
         rules = inputs.text(data, "rules", "standard")
         seats = Rules.preset(rules).players  # the engine's check of the preset name
-        bots = inputs.text_list(data, "bots", 4) or [players.DEFAULT] * seats_of_bots(seats)
+        bots = inputs.text_list(data, "bots", 4)
+        if bots is None:  # left out; an empty list is a list of the wrong length
+            bots = [players.DEFAULT] * seats_of_bots(seats)
         seed = inputs.seed(data.get("seed"))
         return rules, bots, secrets.randbits(32) if seed is None else seed
 

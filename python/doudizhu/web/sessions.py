@@ -54,14 +54,18 @@ class SessionStore:
                 self._sessions.move_to_end(token)
             return session
 
-    def create(self) -> Session:
-        """A new session with a fresh token, evicting the least recently used past capacity."""
-        session = Session(secrets.token_urlsafe(_TOKEN_BYTES))
+    @staticmethod
+    def create() -> Session:
+        """A new session with a fresh token, not kept yet: a request that is refused keeps none."""
+        return Session(secrets.token_urlsafe(_TOKEN_BYTES))
+
+    def keep(self, session: Session) -> None:
+        """Keeps ``session`` as the most recently used, evicting the least recently used past capacity."""
         with self._lock:
             self._sessions[session.token] = session
+            self._sessions.move_to_end(session.token)
             while len(self._sessions) > self.capacity:
                 self._sessions.popitem(last=False)
-        return session
 
     def __len__(self) -> int:
         return len(self._sessions)
