@@ -255,6 +255,23 @@ def test_records_reject_tampering() -> None:
         Game.from_record(bad)
 
 
+def test_records_of_long_auctions_name_the_redeal_that_does_not_follow() -> None:
+    game = Game(seed=3, rules=Rules(max_redeals=10_000))
+    for _ in range(3 * 599):  # nobody bids, 599 times: 599 redeals
+        game.step("bid 0")
+    record = json.loads(json.dumps(game.to_record()))
+    assert len(record["deals"]) == 600 and Game.from_record(record).hash == game.hash
+    for index in (1, 300, 599):
+        bad = json.loads(json.dumps(record))
+        bad["deals"][index] = bad["deals"][index - 1]
+        with pytest.raises(dz.RecordError, match=rf"deals\[{index}\] is not the redeal that follows from the seed"):
+            Game.from_record(bad)
+    with pytest.raises(dz.RecordError, match="the actions lead to deal 599, which 'deals' lacks"):
+        Game.from_record({**record, "deals": record["deals"][:-1]})
+    with pytest.raises(dz.RecordError, match="'deals' holds 601 deals, but the actions lead to 600"):
+        Game.from_record({**record, "deals": [*record["deals"], record["deals"][0]]})
+
+
 def test_match_rotates_the_dealer_and_keeps_scores() -> None:
     match = dz.Match(seed=3)
     rng = random.Random(3)

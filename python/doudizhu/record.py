@@ -248,16 +248,19 @@ def _replay(game: Game, actions: list[Any], deals: list[Any]) -> None:
         except (ValueError, TypeError) as error:
             kind = "illegal" if isinstance(error, IllegalActionError) else "unreadable"
             raise RecordError(f"actions[{index}] ({text!r}) is {kind}: {error}") from error
-        _check_deals(game, deals, len(game.deals))
-    if deals and len(game.deals) != len(deals):
-        raise RecordError(f"'deals' holds {len(deals)} deals, but the actions lead to {len(game.deals)}")
+    if deals:
+        _check_deals(game, deals)
 
 
-def _check_deals(game: Game, deals: list[Any], dealt: int) -> None:
-    """The latest deal against the record's (a redeal is the seed's next deal)."""
-    if not deals or dealt == 1:
-        return
-    if dealt > len(deals):
-        raise RecordError(f"the actions lead to deal {dealt - 1}, which 'deals' lacks")
-    if _deal_dict(game.deals[dealt - 1], game.rules) != deals[dealt - 1]:
-        raise RecordError(f"deals[{dealt - 1}] is not the redeal that follows from the seed")
+def _check_deals(game: Game, deals: list[Any]) -> None:
+    """The record's redeals against the game's (each the seed's next deal), once the actions
+    are replayed: ``game.deals`` lists them all, so a check after each action took time
+    growing with the square of the redeals (seconds for a long auction)."""
+    dealt = game.deals
+    if len(dealt) > len(deals):
+        raise RecordError(f"the actions lead to deal {len(deals)}, which 'deals' lacks")
+    if len(dealt) < len(deals):
+        raise RecordError(f"'deals' holds {len(deals)} deals, but the actions lead to {len(dealt)}")
+    for index in range(1, len(dealt)):  # the first is the one the record starts from
+        if _deal_dict(dealt[index], game.rules) != deals[index]:
+            raise RecordError(f"deals[{index}] is not the redeal that follows from the seed")
