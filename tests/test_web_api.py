@@ -186,6 +186,8 @@ def test_a_whole_hand_by_hints_matches_the_engine(client: TestClient, rules: str
     assert [s["cards"] for s in state["seats"]] == [str(game.hand(s)) for s in range(game.seats)]  # shown once over
     refused(client.post("/api/play", json={"action": "pass"}), 422, "the hand is over")
     assert ok(client.get("/api/hint")) == {"hint": None}
+    assert ok(client.get("/api/legal?cards=3")) == {"groups": [], "hint": None}  # no plays; the cards still read
+    refused(client.get("/api/legal?cards=3Z"), 422, "unknown card token 'Z'")
 
 
 def test_the_state_reports_the_last_play_its_player_and_the_stake(client: TestClient) -> None:
@@ -321,6 +323,19 @@ def test_legal_plays_can_be_narrowed_to_the_selected_cards(client: TestClient) -
     assert listed == expected and "3K=33" in listed and len(listed) < len(game.legal_actions())
     refused(client.get("/api/legal?cards=3Z"), 422, "unknown card token 'Z'")
     refused(client.get("/api/legal?cards=" + "3" * 300), 400, "longer than")
+
+
+@pytest.mark.parametrize(("query", "says"), [
+    ("/api/legal?card=3", "unknown query parameter 'card': this route takes 'cards'"),
+    ("/api/legal?cards=3&cards=4", "query parameter 'cards' is given more than once"),
+    ("/api/state?seed=1", "unknown query parameter 'seed': this route takes none"),
+    ("/api/hint?x", "unknown query parameter 'x': this route takes none"),
+])
+def test_query_parameters_are_the_routes_own_and_given_once(client: TestClient, query: str, says: str) -> None:
+    before = new_hand(client, seed=3)
+    refused(client.get(query), 400, says)
+    assert ok(client.get("/api/state")) == before
+    assert client.get("/?utm_source=x").status_code == 200  # a page takes any
 
 
 def test_a_network_bots_top_choices_are_shown_where_it_played(client: TestClient) -> None:
@@ -479,7 +494,9 @@ def test_replay_steps_out_of_range_or_malformed(client: TestClient) -> None:
     _, record = _record_of_a_hand()
     steps = ok(client.post("/api/replay/record", json=record))["steps"]
     refused(client.get(f"/api/replay/{steps + 1}"), 404, "out of range")
-    refused(client.get("/api/replay/99999999999999999999"), 400)
+    for huge in ("1000000000", "99999999999999999999", "9" * 5000):  # a whole number, past the end
+        refused(client.get(f"/api/replay/{huge}"), 404, f"is out of range: this game has steps 0 to {steps}")
+    assert ok(client.get("/api/replay/0000000002"))["step"] == 2  # leading zeros name the same step
     for bad in ("-1", "abc", "1.5", "%20", "%C2%B2"):  # the last: '²', a digit to isdigit() but not to int()
         refused(client.get(f"/api/replay/{bad}"), 400, "whole number")
     assert ok(client.get("/api/replay/2"))["step"] == 2

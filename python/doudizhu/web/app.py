@@ -229,9 +229,9 @@ class _Api:
 
         def work(session: Session) -> dict[str, Any]:
             game = self._table(session).game
+            selected = Cards(among) if among is not None else None  # the engine reads the cards (422 if not cards)
             if game.to_move != HUMAN:
                 return {"groups": [], "hint": None}
-            selected = Cards(among) if among is not None else None  # the engine reads the cards (422 if not cards)
             groups: dict[str, list[dict[str, str]]] = {}
             for action in game.legal_actions():
                 if selected is not None and (action.move is None or not action.move.spent <= selected):
@@ -307,19 +307,32 @@ class _Api:
 
     async def replay_step(self, request: Request) -> Response:
         raw = request.path_params["step"]
-        if not inputs.digits(raw) or len(raw) > 9:
+        if not inputs.digits(raw):
             raise ApiError(400, "the step must be a whole number")
 
         def work(session: Session) -> dict[str, Any]:
             if session.replay is None:
                 raise ApiError(404, "no replay in this session: open a record or a saved game first")
+            if len(raw.lstrip("0")) > 9:  # past any replay, and never made an int
+                raise ApiError(404, f"step {raw[:20]}{'...' if len(raw) > 20 else ''} is out of range: this game has "
+                                    f"steps 0 to {session.replay.steps}")
             return self._replay_state(session.replay, int(raw))
 
         return await self._do(request, False, work)
 
 
-def _route(path: str, endpoint: Callable[[Request], Awaitable[Response]], method: str = "GET") -> Route:
-    return Route(path, endpoint, methods=[method])
+def _route(path: str, endpoint: Callable[[Request], Awaitable[Response]], method: str = "GET",
+           query: tuple[str, ...] | None = ()) -> Route:
+    """A route whose query string may hold the parameters ``query`` alone (None: a page, any)."""
+    if query is None:
+        return Route(path, endpoint, methods=[method])
+    names = query
+
+    async def checked(request: Request) -> Response:
+        inputs.check_query(request, names)
+        return await endpoint(request)
+
+    return Route(path, checked, methods=[method])
 
 
 def _hint(game: Game) -> dict[str, str]:
@@ -333,18 +346,18 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
     Host names ``hosts`` (this machine's localhost names by default; :func:`.guard.allowed_hosts`)."""
     api = _Api(store if store is not None else SessionStore())
     routes = [
-        _route("/", api.index),
-        _route("/static/{name}", api.static),
+        _route("/", api.index, query=None),
+        _route("/static/{name}", api.static, query=None),
         _route("/api/options", api.options),
         _route("/api/new", api.new, "POST"),
         _route("/api/state", api.state),
         _route("/api/play", api.play, "POST"),
         _route("/api/undo", api.undo, "POST"),
-        _route("/api/legal", api.legal),
+        _route("/api/legal", api.legal, query=("cards",)),
         _route("/api/hint", api.hint),
         _route("/api/watch", api.watch, "POST"),
         _route("/api/replay/record", api.replay_record, "POST"),
-        _route("/api/replay/npz", api.replay_npz, "POST"),
+        _route("/api/replay/npz", api.replay_npz, "POST", query=("game", "seed", "rules")),
         _route("/api/replay/{step}", api.replay_step),
     ]
     app = Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})

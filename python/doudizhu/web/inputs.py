@@ -104,6 +104,19 @@ def seed(value: Any) -> int | None:
     return optional_int(value, "seed")
 
 
+def check_query(request: Request, names: tuple[str, ...]) -> None:
+    """400 unless every query parameter is one of ``names``, given once (a misspelt one would
+    be ignored, and of a repeated one the last would win)."""
+    seen: set[str] = set()
+    for name, _ in request.query_params.multi_items():
+        if name not in names:
+            takes = ", ".join(repr(n) for n in names) if names else "none"
+            raise ApiError(400, f"unknown query parameter {name[:40]!r}: this route takes {takes}")
+        if name in seen:
+            raise ApiError(400, f"query parameter {name!r} is given more than once")
+        seen.add(name)
+
+
 def query_int(request: Request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
@@ -122,5 +135,5 @@ def text_list(data: dict[str, Any], name: str, longest: int) -> list[str] | None
     return value
 
 
-__all__ = ["BINARY", "JSON", "MAX_JSON", "MAX_TEXT", "MAX_UPLOAD", "ApiError", "body", "json_object", "optional_int",
-           "parse_json", "query_int", "seed", "text", "text_list"]
+__all__ = ["BINARY", "JSON", "MAX_JSON", "MAX_TEXT", "MAX_UPLOAD", "ApiError", "body", "check_query", "json_object",
+           "optional_int", "parse_json", "query_int", "seed", "text", "text_list"]
