@@ -499,6 +499,12 @@ def test_messages_are_short_valid_and_nul_safe() -> None:
     with pytest.raises(dz.CardsError) as nul:
         Cards("33\x00Z")
     assert "\\x00" in str(nul.value)
+    for unseen, shown in [("\u202e", "\\u202e"), ("\u200b", "\\u200b"), ("\u0085", "\\u0085"), ("\ufeff", "\\ufeff")]:
+        with pytest.raises(dz.CardsError) as hidden:  # a terminal would not show it, or would reorder the line
+            Cards(f"3{unseen}4")
+        assert unseen not in str(hidden.value) and shown in str(hidden.value)
+    with pytest.raises(dz.CardsError, match="'3♠Z'"):  # what a terminal shows stays as it is
+        Cards("3♠Z")
     with pytest.raises(dz.CardsError) as huge:
         Cards("3" * 5 + "Z" * 5_000_000)
     assert len(str(huge.value)) < 300 and "5000005 characters" in str(huge.value)

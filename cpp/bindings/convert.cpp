@@ -152,7 +152,10 @@ std::optional<std::string> utf8_of(py::handle str) {
 std::string text_arg(py::handle obj, const char* what, ErrorKind fault) {
   if (!py::isinstance<py::str>(obj)) throw py::type_error(std::string(what) + " must be a str, not " + type_name(obj));
   std::optional<std::string> text = utf8_of(obj);
-  if (!text) raise(fault, std::string(what) + ": the text holds a lone surrogate (not valid Unicode)");
+  if (!text) {
+    raise(fault, std::string(what) + ": the text is not valid Unicode (a lone surrogate, as bytes that are no UTF-8 "
+                                     "read with surrogateescape give)");
+  }
   return *std::move(text);
 }
 

@@ -71,6 +71,28 @@ std::string hex_escape(unsigned char c) {
   return {'\\', 'x', kDigits[c >> 4], kDigits[c & 0xF]};
 }
 
+// The code point of the valid UTF-8 character of n bytes at s[i].
+char32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
+  constexpr unsigned char kLead[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  char32_t cp = static_cast<unsigned char>(s[i]) & kLead[n];
+  for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  return cp;
+}
+
+// Characters a terminal does not show as themselves: C1 controls, and the invisible ones
+// that reorder or hide the text around them (bidirectional overrides, zero widths).
+bool unseen(char32_t cp) {
+  return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF;
+}
+
+std::string code_point_escape(char32_t cp) {
+  constexpr char kDigits[] = "0123456789abcdef";
+  std::string out = "\\u";
+  for (int shift = 12; shift >= 0; shift -= 4) out += kDigits[(cp >> shift) & 0xF];
+  return out;
+}
+
 // The token that starts at byte i, up to the next separator, for messages.
 std::string_view token_from(std::string_view s, std::size_t i) {
   std::size_t j = i;
@@ -118,6 +140,9 @@ std::string quoted(std::string_view text, std::size_t max_chars) {
     if (n == 0 || c < 0x20 || c == 0x7F) {
       out += hex_escape(c);
       ++i;
+    } else if (n > 1 && unseen(code_point(text, i, n))) {
+      out += code_point_escape(code_point(text, i, n));
+      i += n;
     } else {
       out.append(text.substr(i, n));
       i += n;

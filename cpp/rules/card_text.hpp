@@ -42,7 +42,9 @@ int rank_named(std::string_view text);
 
 // `text` quoted for an error message: whole when short, else its first characters and
 // its length in characters; cut at character boundaries, with control characters (NUL
-// included) and bytes that are no UTF-8 escaped, so the message is always valid UTF-8.
+// included) and bytes that are no UTF-8 escaped (\x1b), so the message is always valid
+// UTF-8, and the characters a terminal does not show (C1 controls, bidirectional
+// overrides, zero widths) as code points (\u202e).
 std::string quoted(std::string_view text, std::size_t max_chars = 40);
 
 }  // namespace ddz

@@ -60,7 +60,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
 # ---------------------------------------------------------------------------- moves
 def _moves(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
-    wild = args.wild.split(",") if args.wild else []  # "5", or "5,9" with two wild ranks
+    wild: tuple[str, ...] = tuple(args.wild or ())
     moves = legal_moves(Cards(args.hand), args.last, rules, wild or None)
     header = f"{terminal.plural(len(moves), 'move')} for {Cards(args.hand) or 'no cards'}"
     header += f" with {'s and '.join(rank_name(rank) for rank in wild)}s wild" if wild else ""
@@ -335,6 +335,14 @@ def _host(text: str) -> str:
     return text
 
 
+def _wild_ranks(text: str) -> list[str]:
+    """One wild rank ("5") or two ("5,9"): argparse's error for an empty one."""
+    ranks = [rank.strip() for rank in text.split(",")]
+    if not all(ranks):
+        raise argparse.ArgumentTypeError(f"a wild rank such as 5, or two such as 5,9, not {text!r}")
+    return ranks
+
+
 def _minutes(text: str) -> float:
     """A positive, finite number of minutes: argparse's error for anything else."""
     try:
@@ -421,7 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--last", help="the move to beat (card text); omit to lead")
     moves.add_argument("--rules", default="standard", choices=presets, help="rules preset")
     moves.add_argument(
-        "--wild", default=None, help="the wild rank, e.g. 5 (with --rules laizi), or two, e.g. 5,9 (--rules laizi2)"
+        "--wild", type=_wild_ranks, default=None,
+        help="the wild rank, e.g. 5 (with --rules laizi), or two, e.g. 5,9 (--rules laizi2)"
     )
     moves.set_defaults(run="moves")
     _add_serve(commands, defaults)
