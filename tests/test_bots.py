@@ -239,4 +239,11 @@ def test_a_subclass_with_its_own_act_is_played_by_it() -> None:
     assert dz.bots.builtin(Renamed()) is not None and dz.bots.builtin(Counting()) is None
     with pytest.raises(TypeError, match="opponents: Counting plays by an act of its own"):
         dz.envs.VectorEnv(2, features=None, learners=0, opponents=Counting())
+    # Where only the engine's own policies play, it is refused, never played as its parent.
+    game = dz.Game(seed=5)
+    for engine_only in (lambda: dz.playout(game, Counting()), lambda: dz.choose_action(game, Counting(), 0),
+                        lambda: dz.rollouts(game, Counting(), copies=2), lambda: dz.ismcts(game, 5, Counting())):
+        with pytest.raises(TypeError, match="Counting"):
+            engine_only()
+    assert calls and set(calls) == {0} and dz.playout(game, Renamed()).phase == "over"
 

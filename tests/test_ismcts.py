@@ -155,6 +155,17 @@ def test_the_search_refuses_to_roll_out_by_itself(rollout: object) -> None:
         dz.ismcts(after_auction(1), 10, rollout=rollout)
 
 
+@pytest.mark.parametrize("cycle", [1, 2])
+def test_a_bot_that_rolls_out_by_itself_is_refused_not_recursed_into(cycle: int) -> None:
+    bot = ISMCTS(simulations=10)
+    bot.rollout = bot if cycle == 1 else ISMCTS(rollout=bot)
+    uses = [lambda: bot.act(after_auction(1)), lambda: dz.selfplay(1, bot),
+            lambda: dz.ismcts(after_auction(1), 10, rollout=bot), lambda: dz.playout(after_auction(1), bot)]
+    for use in uses:
+        with pytest.raises(ValueError, match="rollout: ISMCTS cannot roll out by ISMCTS"):
+            use()
+
+
 def test_one_legal_action_is_no_search() -> None:
     game = dz.Game.from_position(["3", "4", "5"], landlord=0, to_move=1, last="2", last_by=0)
     result = dz.ismcts(game, simulations=50)

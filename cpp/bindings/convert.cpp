@@ -351,6 +351,13 @@ Endgame endgame_arg(py::handle bot) {
 }
 
 // An ISMCTS bot (doudizhu.bots.ISMCTS) as the policy it plays.
+// The built-in policy `policy` names (its text, or its bot class's), or empty.
+std::string builtin_name(py::handle policy) {
+  if (py::isinstance<py::str>(policy)) return text_arg(policy, "policy");
+  const py::object named = py::getattr(py::type::of(policy), "__builtin_policy__", py::none());
+  return py::isinstance<py::str>(named) ? text_arg(named, "policy") : std::string();
+}
+
 Policy ismcts_bot_arg(py::handle bot) {
   const auto attr = [&](const char* name) { return py::getattr(bot, name); };
   Policy p{PolicyKind::Ismcts};
@@ -367,17 +374,34 @@ SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::h
   s.simulations = int_arg(simulations, "simulations", 1, kMostSimulations);
   s.exploration = real_arg(exploration, "exploration", 0.0, kMaxExploration);
   s.threads = static_cast<int>(int_arg(threads, "threads", 1, kMaxSearchThreads));
+  // Before the rollout is read: an ISMCTS bot's rollout read as a policy reads its own
+  // rollout, and a cycle of them (a bot its own rollout) would recurse without end.
+  if (builtin_name(rollout) == "ismcts") throw py::value_error("rollout: ISMCTS cannot roll out by ISMCTS (every simulation would search again)");
   const Policy by = policy_arg(rollout);
-  if (by.kind == PolicyKind::Ismcts) throw py::value_error("rollout: ISMCTS cannot roll out by ISMCTS (every simulation would search again)");
   s.rollout = by.kind;
   network = by.network;
   return s;
 }
 
+bool plays_in_core(py::handle policy) {
+  if (py::isinstance<py::str>(policy)) return true;
+  const py::handle cls = py::type::of(policy);
+  if (!py::isinstance<py::str>(py::getattr(cls, "__builtin_policy__", py::none()))) return false;
+  for (const py::handle base : cls.attr("__mro__")) {
+    if (!base.attr("__dict__").contains("__builtin_policy__")) continue;  // the class that names it, below
+    for (const char* method : {"act", "act_many"}) {
+      if (!py::getattr(cls, method, py::none()).is(py::getattr(base, method, py::none()))) return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 Policy policy_arg(py::handle policy) {
   // A built-in bot (doudizhu.bots.Random, Heuristic) names its policy on its class; a
   // neural bot of its own networks holds them as `network`, an ISMCTS bot its parameters.
-  const py::object builtin = py::getattr(py::type::of(policy), "__builtin_policy__", py::none());
+  const bool bot = !py::isinstance<py::str>(policy) && plays_in_core(policy);
+  const py::object builtin = bot ? py::getattr(py::type::of(policy), "__builtin_policy__") : py::none();
   const std::string text = text_arg(builtin.is_none() ? policy : py::handle(builtin), "policy");
   if (text == "ismcts" && !builtin.is_none()) return ismcts_bot_arg(policy);
   if (text == "neural" && !builtin.is_none()) {

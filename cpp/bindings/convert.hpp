@@ -299,6 +299,11 @@ py::array_t<T> column(const Rows& rows, F field) {
 // the others.
 Policy policy_arg(py::handle name);
 
+// Whether the engine plays `policy` in C++: a name, or a bot whose class names its C++
+// policy (__builtin_policy__) and keeps that class's act and act_many (a subclass with
+// its own is a Python bot: its methods are what it plays).
+bool plays_in_core(py::handle policy);
+
 // The most threads one search call may ask for.
 inline constexpr long long kMaxSearchThreads = 256;
 

@@ -44,7 +44,7 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
 }  // namespace
 
 SeatPolicies policies_arg(py::handle policy, int players, bool python_seats) {
-  if (py::isinstance<py::str>(policy) || py::hasattr(py::type::of(policy), "__builtin_policy__")) return every_seat(policy_arg(policy));
+  if (plays_in_core(policy)) return every_seat(policy_arg(policy));
   if (!py::isinstance<py::sequence>(policy)) {
     throw py::type_error("policy must be a built-in policy name or one per seat, not " + type_name(policy));
   }
@@ -128,6 +128,9 @@ void register_selfplay(py::module_& m) {
   m.def("selfplay_run", &selfplay_run, py::arg("games"), py::arg("policy") = "random", py::arg("seed") = 0,
         py::arg("threads") = 1, py::arg("rules") = py::none(), py::arg("record") = false, py::arg("first") = 0,
         "A self-play run as a TableRun: a built-in policy per seat, or None for a Python player's seat.");
+  m.def("plays_in_core", [](py::handle policy) { return plays_in_core(policy); }, py::arg("policy"),
+        "Whether the engine plays `policy` in C++: a policy name, or a built-in bot (its class names its C++ "
+        "policy) that keeps its class's act and act_many.");
   m.def("choose_action", [](GameArg game_obj, PolicyArg policy, IntArg seed) {
           const Game& game = game_arg(game_obj);
           const Policy chosen = policy_arg(policy);

@@ -48,6 +48,7 @@ from ._core import (
     checked_seed,
     choose_action,
     playout,
+    plays_in_core,
     sample_worlds,
     shipped_network,
     solve_moves,
@@ -166,15 +167,7 @@ def builtin(policy: object) -> str | object | None:
     its C++ policy: the built-in bots and :class:`Neural`), else None. A subclass of a
     built-in bot with an ``act`` or ``act_many`` of its own is a Python bot: its methods
     are what it plays (they may still call the built-in's)."""
-    if isinstance(policy, str):
-        return policy
-    cls = type(policy)
-    if not isinstance(getattr(cls, "__builtin_policy__", None), str):
-        return None
-    named_by = next(c for c in cls.__mro__ if "__builtin_policy__" in c.__dict__)
-    if any(getattr(cls, method, None) is not getattr(named_by, method, None) for method in ("act", "act_many")):
-        return None
-    return policy
+    return policy if plays_in_core(policy) else None
 
 
 class ISMCTS:
