@@ -126,6 +126,9 @@ def test_a_network_refuses_rules_it_cannot_encode(net_file: Path) -> None:
             Neural().check(dz.Rules.preset(preset))
     for preset in ("douzero", "standard", "happy"):
         Neural(net_file).check(dz.Rules.preset(preset))
+    for preset in ("laizi", "laizi2"):  # its bid features hold no wild cards
+        with pytest.raises(dz.NetworkError, match="these networks do not bid under these rules"):
+            dz.Network(net_file).values(dz.Game(seed=3, rules=dz.Rules.preset(preset)))
 
 
 def test_the_terminal_refuses_the_network_under_rules_it_cannot_play_before_the_hand(
@@ -210,6 +213,40 @@ def test_a_missing_file_is_a_network_error(tmp_path: Path) -> None:
         Neural(tmp_path / "nothing.ddzn")
     with pytest.raises(TypeError):
         dz.Network(3)  # type: ignore[arg-type]
+
+
+def test_a_checkpoint_with_weights_that_are_not_finite_is_refused_as_the_engine_refuses_them() -> None:
+    from doudizhu import checkpoint
+    from doudizhu.value_networks import build_all
+
+    nets = build_all("small")
+    weights = {name: net.state_dict() for name, net in nets.items()}
+    payload = {"format": checkpoint.FORMAT, "model": "small", "nets": weights}
+    TorchBot(payload)  # finite: it plays
+    weights["landlord"] = {key: value * float("nan") for key, value in weights["landlord"].items()}
+    with pytest.raises(ValueError, match=r"the checkpoint's landlord network holds weights that are not finite"):
+        TorchBot(payload)
+
+
+def test_a_path_is_read_only_as_the_regular_file_it_names(net_file: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # opened for reading, it would wait for a writer
+    for path in (fifo, Path("/dev/zero"), tmp_path):  # /dev/zero never ends
+        with pytest.raises(dz.NetworkError, match="not a regular file"):
+            dz.Network(path)
+    sparse = tmp_path / "sparse.ddzn"
+    with open(sparse, "wb") as file:
+        file.truncate(2**31)  # 2 GB of no bytes on disk: refused by its first eight, not read whole
+    with pytest.raises(dz.NetworkError, match="no DDZNEURL magic"):
+        dz.Network(sparse)
+    with open(sparse, "r+b") as file:
+        file.write(b"DDZNEURL")
+    with pytest.raises(dz.NetworkError, match="2147483648 bytes, more than any network this engine reads"):
+        dz.Network(sparse)
+    with pytest.raises(ValueError, match="embedded null byte"):  # never the file before the NUL
+        dz.Network(f"{net_file}\0.other")
+    with pytest.raises(ValueError, match="embedded null byte"):
+        Neural(f"{net_file}\0.other").act(dz.Game(seed=1, rules=dz.Rules.preset("douzero")))
 
 
 def test_the_shipped_network_plays_without_pytorch() -> None:

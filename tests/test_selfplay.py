@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import os
 import pathlib
 import pkgutil
 import random
@@ -384,17 +385,32 @@ def _zip_cases() -> list[tuple[bytes, str]]:
     spoiled = spoiled_zips(_saved())
     npy = io.BytesIO()
     np.save(npy, np.zeros(3))
-    huge = io.BytesIO()  # a header that claims a terabyte
+    huge = io.BytesIO()  # a header that claims a terabyte, among the other members
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<u8", "fortran_order": False, "shape": (2**37, 3)})
     with zipfile.ZipFile(huge, "w") as archive:
-        header = io.BytesIO()
-        np.lib.format.write_array_header_1_0(header, {"descr": "<u8", "fortran_order": False, "shape": (2**37, 3)})
-        archive.writestr("hands.npy", header.getvalue() + b"\0" * 48)
+        for name, array in _arrays().items():
+            member = io.BytesIO()
+            np.save(member, array)
+            archive.writestr(f"{name}.npy", header.getvalue() + b"\0" * 48 if name == "hands" else member.getvalue())
+    alone = io.BytesIO()  # one member, unreadable: the names are checked before any data is read
+    with zipfile.ZipFile(alone, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("hands.npy", b"\0" * 1_000_000)
     return [
         (spoiled["empty"], "BadZipFile"), (spoiled["cut short"], "BadZipFile"),
         (spoiled["unknown compression"], "compression"), (spoiled["corrupt data"], "Error"),
         (npy.getvalue(), "BadZipFile"),
         (huge.getvalue(), "'hands' claims 3298534883328 bytes of data"),
+        (alone.getvalue(), "'base' is missing"),
     ]
+
+
+def test_a_path_that_is_no_regular_file_is_refused_before_it_is_read(tmp_path: pathlib.Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # opened for reading, it would wait for a writer
+    for path in (fifo, pathlib.Path("/dev/zero")):  # and this one never ends
+        with pytest.raises(dz.RecordError, match="is no regular file"):
+            SelfPlayResult.load(path)
 
 
 def _array_cases() -> list[tuple[bytes, str]]:

@@ -16,7 +16,9 @@ std::string path_arg(py::handle path) {
   if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__")) {
     throw py::type_error("path must be a str or os.PathLike, not " + type_name(path));
   }
-  return py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
+  const auto text = py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
+  if (text.find('\0') != std::string::npos) throw py::value_error("path: embedded null byte");  // as open() says
+  return text;
 }
 
 py::dict tensors_of(const Network& net) {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 namespace ddz {
 
@@ -261,11 +261,26 @@ int bid_outputs(const Rules& rules) { return rules.bidding == Bidding::CallRob ?
 int bid_output(const Action& a) { return a.value; }
 
 std::shared_ptr<Network> Network::read(const std::string& path) {
+  // A device or FIFO would be read without end (/dev/zero) or wait for a writer: only a
+  // regular file is a network file; its magic is read before the rest of it.
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status)) throw NetworkError(path + ": cannot open the file");
+  if (!std::filesystem::is_regular_file(status)) throw NetworkError(path + ": not a regular file");
+  const std::uintmax_t size = std::filesystem::file_size(path, error);
   std::ifstream file(path, std::ios::binary);
-  if (!file) throw NetworkError(path + ": cannot open the file");
-  std::ostringstream bytes;
-  bytes << file.rdbuf();
-  return parse(bytes.str(), path);
+  if (error || !file) throw NetworkError(path + ": cannot open the file");
+  std::string bytes(std::min<std::uintmax_t>(size, kNetworkMagic.size()), '\0');
+  file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (bytes != kNetworkMagic) throw NetworkError(path + ": not a doudizhu network file (no DDZNEURL magic)");
+  if (size > kMostNetworkBytes) {
+    throw NetworkError(path + ": " + std::to_string(size) + " bytes, more than any network this engine reads (" +
+                       std::to_string(kMostNetworkBytes) + ")");
+  }
+  bytes.resize(static_cast<std::size_t>(size));
+  file.read(bytes.data() + kNetworkMagic.size(), static_cast<std::streamsize>(size - kNetworkMagic.size()));
+  if (file.gcount() != static_cast<std::streamsize>(size - kNetworkMagic.size())) throw NetworkError(path + ": cannot read the file");
+  return parse(bytes, path);
 }
 
 std::shared_ptr<Network> Network::parse(std::string_view bytes, const std::string& source) {
@@ -356,7 +371,8 @@ std::string Network::play_error(const Rules& rules) const {
 }
 
 bool Network::bids(const Rules& rules) const {
-  return bid_.count(rules.bidding) && rules.players == 3 && rules.decks == 1;
+  // The bidding features hold no wild cards: under them a hand's strength is another.
+  return bid_.count(rules.bidding) && rules.players == 3 && rules.decks == 1 && rules.wild == 0;
 }
 
 bool Network::reads_plan() const {

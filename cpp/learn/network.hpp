@@ -38,6 +38,9 @@
 namespace ddz {
 
 inline constexpr std::string_view kNetworkMagic = "DDZNEURL";
+// The largest network file read (the shipped one is about 4 MB): a larger one is refused
+// before its bytes are taken into memory.
+inline constexpr std::uintmax_t kMostNetworkBytes = std::uintmax_t{1} << 30;
 inline constexpr std::uint32_t kNetworkVersion = 1;
 
 // A network file that cannot be read, or networks that do not fit a game.

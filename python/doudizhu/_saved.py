@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import stat
 import zipfile
 from typing import IO, Any, Union
 
@@ -70,23 +71,31 @@ def _bad(why: str) -> RecordError:
 
 
 def _opened(source: Source) -> contextlib.AbstractContextManager[IO[bytes]]:
-    """The file to read: a path opened (OSError as usual), or the file object given."""
+    """The file to read: a path opened (OSError as usual; a device or FIFO, read without end
+    or waiting for a writer, refused), or the file object given."""
     if isinstance(source, (str, os.PathLike)):
+        with contextlib.suppress(FileNotFoundError):
+            mode = os.stat(source).st_mode
+            if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a folder: open's own error
+                raise _bad(f"{os.fspath(source)!r} is no regular file")
         return open(source, "rb")
     return contextlib.nullcontext(source)
 
 
 def _arrays(file: IO[bytes]) -> dict[str, npt.NDArray[Any]]:
-    arrays: dict[str, npt.NDArray[Any]] = {}
+    """The members, their names checked (none missing, none unknown, none twice) before any
+    is read: a small file may inflate to a large member."""
     with zipfile.ZipFile(file) as archive:
+        members: dict[str, zipfile.ZipInfo] = {}
         for info in archive.infolist():
             name = info.filename.removesuffix(".npy")
             if name not in _DTYPES or name == info.filename:
                 raise _bad(f"it holds {info.filename[:60]!r}, which save does not write")
-            if name in arrays:
+            if name in members:
                 raise _bad(f"it holds {name!r} twice")
-            arrays[name] = _array(archive, info, name)
-    return arrays
+            members[name] = info
+        _check_names(set(members))
+        return {name: _array(archive, info, name) for name, info in members.items()}
 
 
 def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> npt.NDArray[Any]:
@@ -108,12 +117,15 @@ def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> npt.ND
     return array
 
 
-def _checked(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[Any]]:
-    missing = sorted(set(_DTYPES) - _OPTIONAL - set(arrays))
+def _check_names(names: set[str]) -> None:
+    missing = sorted(set(_DTYPES) - _OPTIONAL - names)
     if missing:
         raise _bad(f"{missing[0]!r} is missing")
-    if ("actions" in arrays) != ("offsets" in arrays):
+    if ("actions" in names) != ("offsets" in names):
         raise _bad("'actions' and 'offsets' are saved together")
+
+
+def _checked(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[Any]]:
     games, players = _shapes(arrays)
     for name in ("wild", "wild_high", "partner", "winner"):
         arrays.setdefault(name, np.full(games, -1, np.int8))

@@ -48,6 +48,8 @@ def load(checkpoint: CheckpointLike) -> dict[str, Any]:
             if not os.path.isfile(os.path.join(path, FILE)):
                 raise ValueError(f"{path}: a folder without a {FILE}, so no doudizhu.train run")
             path = os.path.join(path, FILE)
+        if os.path.exists(path) and not os.path.isfile(path):  # a device or FIFO: read without end, or waited on
+            raise ValueError(f"{path}: no regular file, so no doudizhu.train checkpoint")
         try:
             payload = torch.load(path, map_location="cpu", weights_only=True)
         except (OSError, MemoryError):
@@ -88,6 +90,9 @@ def nets_of(payload: Mapping[str, Any]) -> dict[str, ValueNet]:
         except RuntimeError as error:  # torch's report of missing, unexpected or misshapen weights
             first = str(error).strip().splitlines()[0]
             raise ValueError(f"the checkpoint's {name} network is no {payload['model']!r} network: {first}") from None
+        spoiled = next((key for key, weights in net.state_dict().items() if not torch.isfinite(weights).all()), None)
+        if spoiled is not None:  # as the engine's reader refuses them: its values would be NaN
+            raise ValueError(f"the checkpoint's {name} network holds weights that are not finite ({spoiled})")
         net.eval()
     return nets
 
