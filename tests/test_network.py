@@ -4,6 +4,7 @@ pass, the ``"neural"`` policy wherever policies are named, and files that are re
 from __future__ import annotations
 
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -226,6 +227,21 @@ def test_a_checkpoint_with_weights_that_are_not_finite_is_refused_as_the_engine_
     weights["landlord"] = {key: value * float("nan") for key, value in weights["landlord"].items()}
     with pytest.raises(ValueError, match=r"the checkpoint's landlord network holds weights that are not finite"):
         TorchBot(payload)
+
+
+def test_a_network_the_engine_would_refuse_is_never_written(net_file: Path, tmp_path: Path) -> None:
+    play, bid = network_file.modules(dz.Network(net_file))
+    path = tmp_path / "kept.ddzn"
+    network_file.write(path, play, bid, {"kept": True})
+    kept = path.read_bytes()
+    spoiled = network_file.modules(dz.Network(net_file))[0]["landlord"]
+    with torch.no_grad():
+        next(spoiled.parameters()).fill_(float("nan"))
+    for nets, says in [({**play, "landlord": spoiled}, "not a finite number"), ({}, "no play network"),
+                       ({**play, "nobody": play["landlord"]}, "unknown tensor play.nobody")]:
+        with pytest.raises(dz.NetworkError, match=f"^{re.escape(str(path))}: .*{says}"):
+            network_file.write(path, nets, bid, {"kept": False})
+    assert path.read_bytes() == kept and [p.name for p in tmp_path.iterdir()] == ["kept.ddzn"]
 
 
 def test_a_path_is_read_only_as_the_regular_file_it_names(net_file: Path, tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ except ImportError as error:
     raise missing_extra(__name__, "PyTorch", "train") from error
 
 from . import encode
-from ._core import NETWORK_MAGIC, NETWORK_VERSION, Network, Rules
+from ._core import NETWORK_MAGIC, NETWORK_VERSION, Network, NetworkError, Rules
 from .encode import bid_feature_width
 from .value_networks import STATE_WIDTH, SmallNet
 
@@ -55,7 +55,9 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
           metadata: Mapping[str, Any]) -> None:
     """Writes the networks (to a temporary name first, so that a crash leaves no half file).
     The engine reads :class:`SmallNet` play networks and :class:`BidNet` bid networks alone:
-    others are refused (TypeError) here rather than by the reader."""
+    others are refused (TypeError) here rather than by the reader, and what the reader
+    refuses of the file written (weights that are not finite, a position it does not play,
+    no play network) is a NetworkError before it replaces anything at ``path``."""
     tensors: dict[str, np.ndarray] = {}
     for prefix, nets, kind in (("play", play, SmallNet), ("bid", bid, BidNet)):
         for name, net in nets.items():
@@ -71,8 +73,14 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
         parts += [struct.pack("<H", len(encoded)), encoded, struct.pack("<B", array.ndim),
                   struct.pack(f"<{array.ndim}I", *array.shape),
                   np.ascontiguousarray(array).tobytes()]
-    with whole_file(path) as partial, open(partial, "wb") as file:
-        file.write(b"".join(parts))
+    with whole_file(path) as partial:
+        with open(partial, "wb") as file:
+            file.write(b"".join(parts))
+        if os.path.isfile(partial):  # read back as the engine will (a device written into is not)
+            try:
+                Network(partial)
+            except NetworkError as error:  # named by the path asked for, not the temporary one
+                raise NetworkError(str(error).replace(partial, os.fspath(path), 1)) from None
 
 
 def modules(network: Network) -> tuple[dict[str, SmallNet], dict[str, BidNet]]:
