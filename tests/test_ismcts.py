@@ -134,7 +134,8 @@ def test_the_command_line_and_the_browser_name_it() -> None:
     (ISMCTS(simulations=10**7 + 1), ValueError, r"simulations must be in 1\.\.10000000"),  # the tree's memory
     (ISMCTS(exploration=float("inf")), ValueError, "exploration"),
     (ISMCTS(threads=0), ValueError, "threads"),
-    (ISMCTS(rollout="nobody"), ValueError, "nobody"),
+    (ISMCTS(rollout="nobody"), ValueError, "rollout: unknown policy 'nobody'"),
+    (ISMCTS(rollout=None), TypeError, "rollout: policy must be a str, not NoneType"),  # type: ignore[arg-type]
     (ISMCTS(endgame="no"), TypeError, "endgame must be True or False"),  # type: ignore[arg-type]
 ])
 def test_the_bot_refuses_bad_parameters_wherever_it_is_used(bot: ISMCTS, error: type[Exception], says: str) -> None:

@@ -405,6 +405,21 @@ def _zip_cases() -> list[tuple[bytes, str]]:
     ]
 
 
+@pytest.mark.parametrize("source", [3, None, b"run.npz"])
+def test_a_source_that_is_no_path_or_file_is_a_type_error(source: object) -> None:
+    with pytest.raises(TypeError, match=f"path must be a str, an os.PathLike or a binary file object, not "
+                                        f"{type(source).__name__}"):
+        SelfPlayResult.load(source)  # type: ignore[arg-type]
+
+
+def test_a_progress_that_is_not_callable_is_refused_before_any_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    played = []
+    monkeypatch.setattr(dz._core.TableRun, "advance", lambda run: played.append(run))
+    with pytest.raises(TypeError, match="progress must be a callable"):
+        dz.evaluate("random", "random", deals=3, progress=5)  # type: ignore[arg-type]
+    assert played == []
+
+
 def test_a_path_that_is_no_regular_file_is_refused_before_it_is_read(tmp_path: pathlib.Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)  # opened for reading, it would wait for a writer

@@ -73,6 +73,8 @@ def _bad(why: str) -> RecordError:
 def _opened(source: Source) -> contextlib.AbstractContextManager[IO[bytes]]:
     """The file to read: a path opened (OSError as usual; a device or FIFO, read without end
     or waiting for a writer, refused), or the file object given."""
+    if not isinstance(source, (str, os.PathLike)) and not callable(getattr(source, "read", None)):
+        raise TypeError(f"path must be a str, an os.PathLike or a binary file object, not {type(source).__name__}")
     if isinstance(source, (str, os.PathLike)):
         with contextlib.suppress(FileNotFoundError):
             mode = os.stat(source).st_mode

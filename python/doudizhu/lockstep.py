@@ -86,6 +86,8 @@ def run_tables(
     """Plays a run of the core's table runner to its end. ``players[k]`` is outside player
     k; every batch of tables waiting on the same player object goes to it in one call
     (:func:`choose_many`), each table as the game its seat may know (``run.views``)."""
+    if progress is not None and not callable(progress):  # before any game is played
+        raise TypeError(f"progress must be a callable (done, total) or None, not {type(progress).__name__}")
     total = run.games
     while True:
         tables, waiting_on = run.advance()
