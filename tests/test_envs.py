@@ -349,6 +349,10 @@ def test_gymnasium_bad_arguments() -> None:
     assert dz_gym.DouDizhuEnv(seat=np.int64(2)).seat == 2
     with pytest.raises(ValueError, match="illegal_reward"):
         dz_gym.DouDizhuEnv(illegal_reward=float("inf"))
+    laizi = dz.Rules.preset("laizi")
+    for opponents in ("neural", dz.bots.Neural(), ["random", "neural"]):  # refused here, not at the first reset
+        with pytest.raises(dz.NetworkError, match="the neural policy plays DouZero's setting"):
+            dz_gym.DouDizhuEnv(opponents=opponents, rules=laizi)  # type: ignore[arg-type]
 
 
 def test_gymnasium_steps_only_within_an_episode() -> None:

@@ -38,7 +38,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "Gymnasium", "envs") from error
 
 from .._core import POLICIES, Game, Rules, choose_action
-from ..bots import builtin
+from ..bots import Neural, builtin
 from ..lockstep import Player, Policy, choose, seat_players
 from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, observation_space
 
@@ -46,13 +46,18 @@ __all__ = ["ENV_ID", "DouDizhuEnv"]
 
 ENV_ID = "doudizhu/DouDizhu-v0"
 
-def _policies(opponents: Policy, count: int) -> tuple[Player, ...]:
+def _policies(opponents: Policy, count: int, rules: Rules) -> tuple[Player, ...]:
     try:
         players = tuple(seat_players(opponents, count))
     except ValueError as error:
         raise ValueError(f"opponents: {error}") from error
     if any(isinstance(p, str) and p not in POLICIES for p in players):
         raise ValueError(f"opponents must be one of {POLICIES}, a bot, or {count} of them, not {opponents!r}")
+    for player in players:  # a network that cannot play these rules: refused now, not at the first reset
+        if isinstance(player, Neural):
+            player.check(rules)
+        elif player == "neural":
+            Neural().check(rules)
     return players
 
 
@@ -80,7 +85,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         self.space = self._hand.space
         self.fixed_seat = None if seat is None else int(seat)
         self.seat = 0 if seat is None else int(seat)
-        self.opponents = _policies(opponents, seats - 1)
+        self.opponents = _policies(opponents, seats - 1, self._hand.rules)
         self.reward_scale = reward_scale
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
