@@ -439,6 +439,10 @@ def _array_cases() -> list[tuple[bytes, str]]:
     payouts = a["payouts"].copy()
     payouts[1, 0] += 1
     wild, high = np.full(6, 7, np.int8), np.full(6, 3, np.int8)
+    flags = a["landlord_won"].copy()
+    flags.view(np.uint8)[4] = 2  # NumPy would read it as True
+    void = np.flatnonzero(a["payouts"].any(axis=1))[0]  # a hand that was played, made void
+    crowded = np.concatenate([np.zeros(6, np.int64), a["offsets"][-1:]])  # every action in the last game
     pickled = io.BytesIO()
     np.savez(pickled, **{**a, "landlord": np.array([object()] * 6)}, allow_pickle=True)
     return [
@@ -459,6 +463,10 @@ def _array_cases() -> list[tuple[bytes, str]]:
         (_spoiled(a, offsets=a["offsets"][:-1]), "'offsets' has shape (6,), not (7,)"),
         (_spoiled(a, actions=actions), "'actions' rows["),
         (_spoiled(a, actions=a["actions"][:, :1]), "'actions' has shape"),
+        (_spoiled(a, landlord_won=flags), "'landlord_won' of game 4 is the byte 2, not 0 or 1"),
+        (_spoiled(a, landlord=np.where(np.arange(6) == void, -1, a["landlord"]).astype(np.int8)),
+         f"game {void} has neither landlord nor winner (a void hand), yet payouts"),
+        (_spoiled(a, offsets=crowded), f"game 0 records fewer actions than its {a['moves'][0]} moves"),
     ]
 
 

@@ -135,6 +135,9 @@ def _checked(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[Any]]
     _check_deals(arrays["hands"], arrays["kitty"], players)
     if "actions" in arrays:
         arrays["actions"] = _action_rows(arrays["actions"], arrays["offsets"], players)
+        short = np.flatnonzero(np.diff(arrays["offsets"]) < arrays["moves"])  # the offsets cut, in order
+        if len(short):
+            raise _bad(f"game {short[0]} records fewer actions than its {arrays['moves'][short[0]]} moves")
     return arrays
 
 
@@ -178,6 +181,13 @@ def _check_values(arrays: dict[str, npt.NDArray[Any]], players: int) -> None:
     unbalanced = np.flatnonzero(arrays["payouts"].sum(axis=1) != 0)
     if len(unbalanced):
         raise _bad(f"game {unbalanced[0]}'s payouts do not sum to zero")
+    flags = np.flatnonzero(arrays["landlord_won"].view(np.uint8) > 1)  # NumPy reads any byte as True
+    if len(flags):
+        raise _bad(f"'landlord_won' of game {flags[0]} is the byte {arrays['landlord_won'].view(np.uint8)[flags[0]]}, "
+                   "not 0 or 1")
+    void = np.flatnonzero((arrays["landlord"] < 0) & (arrays["winner"] < 0) & arrays["payouts"].any(axis=1))
+    if len(void):
+        raise _bad(f"game {void[0]} has neither landlord nor winner (a void hand), yet payouts")
 
 
 def _counts(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:
