@@ -350,7 +350,6 @@ Endgame endgame_arg(py::handle bot) {
   return bool_arg(py::getattr(bot, "endgame", py::bool_(true)), "endgame") ? Endgame::Search : Endgame::Plan;
 }
 
-// An ISMCTS bot (doudizhu.bots.ISMCTS) as the policy it plays.
 // The built-in policy `policy` names (its text, or its bot class's), or empty.
 std::string builtin_name(py::handle policy) {
   if (py::isinstance<py::str>(policy)) return text_arg(policy, "policy");
@@ -358,6 +357,7 @@ std::string builtin_name(py::handle policy) {
   return py::isinstance<py::str>(named) ? text_arg(named, "policy") : std::string();
 }
 
+// An ISMCTS bot (doudizhu.bots.ISMCTS) as the policy it plays.
 Policy ismcts_bot_arg(py::handle bot) {
   const auto attr = [&](const char* name) { return py::getattr(bot, name); };
   Policy p{PolicyKind::Ismcts};
