@@ -141,6 +141,27 @@ def test_happy_bonus_counts_for_a_peasant_and_only_the_dealt_cards() -> None:
     assert game.result is not None and game.result.start_bonuses == (("jokers", 0),)
 
 
+def test_a_bonus_two_seats_held_names_both_and_doubles_once() -> None:
+    game = Game(seed=1197, rules=Rules.preset("happy"), first_bidder=0)
+    straight = Cards("3456789TJQKA")
+    assert [straight <= game.hand(s) for s in range(3)] == [True, True, False]
+    game.bid(3)
+    while game.phase != "over":
+        game.step(game.legal_actions()[0])
+    result = game.result
+    assert result is not None and result.start_bonuses == (("straight", 0), ("straight", 1))
+    doublings = result.bombs + result.rockets + result.spring + result.anti_spring + 1  # one straight bonus
+    assert result.multiplier == 2**doublings
+
+
+def test_two_copies_of_a_joker_are_two_solo_kickers_where_a_rank_may_repeat() -> None:
+    # docs/rules.md, kicker rule 7: never a kicker pair; as solos, like two 5s (rule 2).
+    repeat = Rules.preset("four_player").replace(max_solo_kicker_copies=2)
+    assert [m.kind for m in dz.classify("444555RR", repeat)] == [dz.MoveKind.AIRPLANE_SOLOS]
+    assert dz.classify("444555RR", Rules.preset("four_player")) == []  # every preset: solos all differ
+    assert all(m.kind != dz.MoveKind.AIRPLANE_PAIRS for m in dz.classify("444555BBRR", repeat))
+
+
 def test_happy_bonuses_across_seeded_deals() -> None:
     """Over many seeded deals, the settlement names exactly the dealt hands with both
     jokers or with 3..A, and each bonus present doubles the multiplier once."""
