@@ -291,6 +291,32 @@ def test_a_damaged_checkpoint_is_a_value_error_whatever_torch_trips_on(tmp_path:
         checkpoint.load(tmp_path / "missing.pt")
 
 
+@pytest.mark.parametrize(("setting", "error", "says"), [
+    ({"threads": 100_000}, ValueError, r"threads must be in 1\.\.256"),  # torch aborted the process at exit
+    ({"eval_deals": 0}, ValueError, r"eval_deals must be in 1\."),  # found only at the final evaluation
+    ({"minutes": float("nan")}, ValueError, "minutes must be a finite number above 0"),  # trained without end
+    ({"epsilon": 5.0}, ValueError, r"epsilon must be a finite number in 0\.\.1"),
+    ({"alpha": 2.0}, ValueError, r"alpha must be a finite number in 0\.\.1"),
+    ({"max_grad_norm": float("nan")}, ValueError, "max_grad_norm must be a finite number above 0"),
+    ({"frames": -1}, ValueError, r"frames must be in 1\."),
+    ({"threads": True}, TypeError, "threads must be an int, not bool"),
+    ({"batch_size": 1.5}, TypeError, "batch_size must be an int, not float"),
+    ({"learning_rate": "fast"}, TypeError, "learning_rate must be a number, not str"),
+    ({"ray_address": ""}, ValueError, "ray_address must be 'local', an address or None"),
+])
+def test_a_setting_out_of_range_is_refused_before_the_run_starts(
+    setting: dict[str, object], error: type[Exception], says: str, tmp_path: pathlib.Path,
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(error, match=says):
+        TrainConfig(**setting)  # type: ignore[arg-type]
+    option, value = next(iter(setting.items()))
+    if option in ("threads", "eval_deals") and type(value) is int:  # the command line's: one line, no run folder
+        out = tmp_path / "run"
+        assert main(["train", "--out", str(out), "--minutes", "0.01", f"--{option.replace('_', '-')}", str(value)]) == 2
+        assert not out.exists() and capsys.readouterr().err.count("\n") == 1
+
+
 def test_cli_play_rejects_an_unknown_policy(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--auto", "--policy", "no-such-bot"], out=io.StringIO()) == 2
     assert "neither a policy" in capsys.readouterr().err

@@ -221,7 +221,8 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     play = dataclasses.replace(base.play, minutes=args.minutes, **({"rules": args.rules} if args.rules else {}), **seed)
     bid = dataclasses.replace(base.bid, threads=args.threads, **({"rules": args.bid_rules} if args.bid_rules else {}),
                               **seed)
-    recipe = dataclasses.replace(base, play=play, bid=bid, eval_deals=args.eval_deals or base.eval_deals,
+    recipe = dataclasses.replace(base, play=play, bid=bid,
+                                 eval_deals=base.eval_deals if args.eval_deals is None else args.eval_deals,
                                  eval_presets=tuple(dict.fromkeys((play.rules, bid.rules))))
     path = run(recipe, args.out, resume=args.resume, report=lambda line: print(line, file=out, flush=True))
     print(f"network file: {path}", file=out)
@@ -250,7 +251,8 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
              if value is not None}
     base = saved_config(args.out) if args.resume else TrainConfig()
     config = dataclasses.replace(base, **given, minutes=args.minutes, threads=args.threads,
-                                 eval_minutes=args.eval_minutes, eval_deals=args.eval_deals or DMC_EVAL_DEALS,
+                                 eval_minutes=args.eval_minutes,
+                                 eval_deals=DMC_EVAL_DEALS if args.eval_deals is None else args.eval_deals,
                                  ray_address=args.ray_address)
     result = train(config, out=args.out, resume=args.resume, progress=progress)
     status_line("")
