@@ -7,10 +7,12 @@ import dataclasses
 import io
 import pathlib
 import random
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -251,6 +253,57 @@ def test_sigterm_ends_a_command_line_run_with_its_checkpoint_saved(tmp_path: pat
     assert child.returncode == TERMINATED, err.decode()
     payload = torch.load(folder / "checkpoint.pt", weights_only=True)
     assert payload["counters"]["frames"] >= log.read(str(folder))[-1]["frames"] > 0
+
+
+def _copy_of(run_dir: pathlib.Path, tmp_path: pathlib.Path, name: str) -> pathlib.Path:
+    folder = tmp_path / name
+    shutil.copytree(run_dir, folder)
+    return folder
+
+
+@pytest.mark.parametrize(("spoil", "says"), [
+    (lambda text: text[:-20], "its last line is cut short"),
+    (lambda text: text + "1,2,3\n", "has 3 cells"),
+    (lambda text: text.replace("minutes", "mins", 1), "its header is not minutes,frames,hands"),
+    (lambda text: text + ",".join(["abc"] * len(log.COLUMNS)) + "\n", "holds a cell that is no number"),
+])
+def test_a_damaged_log_is_refused_before_a_resumed_run_trains(run_dir: pathlib.Path, tmp_path: pathlib.Path,
+                                                              spoil: Callable[[str], str], says: str) -> None:
+    folder = _copy_of(run_dir, tmp_path, "run")
+    (folder / "log.csv").write_text(spoil((folder / "log.csv").read_text()))
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    with pytest.raises(ValueError, match=f"log.csv: a damaged log \\((line \\d+ )?{says}"):
+        train(dataclasses.replace(TINY, frames=TINY.frames * 4), out=folder, resume=True)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # nothing trained, nothing written
+
+
+def test_an_empty_log_gets_its_header_back_on_resume(run_dir: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    folder = _copy_of(run_dir, tmp_path, "run")
+    (folder / "log.csv").write_text("")
+    frames = torch.load(folder / "checkpoint.pt", weights_only=True)["counters"]["frames"]
+    train(dataclasses.replace(TINY, frames=frames + 512, report_seconds=0.0), out=folder, resume=True)
+    rows = log.read(str(folder))
+    assert rows and all(row["frames"] >= frames for row in rows)  # a header again, then the new rows
+
+
+def test_a_damaged_checkpoint_is_refused_on_resume_naming_what_it_lacks(run_dir: pathlib.Path,
+                                                                        tmp_path: pathlib.Path) -> None:
+    from doudizhu import checkpoint
+
+    payload = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    damaged = [
+        ({**payload, "optimizers": {k: v for k, v in payload["optimizers"].items() if k != "landlord"}},
+         "a damaged checkpoint: its optimizers do not load"),
+        ({**payload, "counters": {k: v for k, v in payload["counters"].items() if k != "frames"}},
+         "a damaged checkpoint: its counters lack frames"),  # read as 0, it dropped the log's rows
+        ({**payload, "counters": {**payload["counters"], "seconds": float("nan")}},
+         "a damaged checkpoint: its counters are not counts and seconds"),  # trained without end
+    ]
+    for index, (spoiled, says) in enumerate(damaged):
+        folder = _copy_of(run_dir, tmp_path, f"run{index}")
+        checkpoint.save(folder / checkpoint.FILE, spoiled)
+        with pytest.raises(ValueError, match=says):
+            train(dataclasses.replace(TINY, frames=TINY.frames * 4), out=folder, resume=True)
 
 
 def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_dir: pathlib.Path,

@@ -33,7 +33,7 @@ class Log:
         unknown = set(row) - set(COLUMNS)
         if unknown:
             raise ValueError(f"unknown log columns: {', '.join(sorted(unknown))}")
-        new = not os.path.exists(self.path)
+        new = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
         with open(self.path, "a", newline="") as f:
             writer = csv.DictWriter(f, COLUMNS)
             if new:
@@ -58,11 +58,32 @@ def drop_rows_after(folder: str, frames: int) -> None:
         writer.writerows(kept)
 
 
-def read(folder_or_file: str) -> list[dict[str, float]]:
-    """A log's rows, numbers as floats, empty cells left out."""
+def read(folder_or_file: str, columns: tuple[str, ...] | None = None) -> list[dict[str, float]]:
+    """A log's rows (a run's ``log.csv``, or a CSV file of numbers such as the recipe's
+    curve), numbers as floats, empty cells left out; ValueError naming the file and its
+    first fault: a header other than ``columns`` (when given), a row of other cells than
+    the header, a cell that is no number, a last line cut short."""
     path = os.path.join(folder_or_file, FILE) if os.path.isdir(folder_or_file) else folder_or_file
-    with open(path, newline="") as f:
-        return [{k: float(v) for k, v in row.items() if v != ""} for row in csv.DictReader(f)]
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: a damaged log (not text)") from None
+    if text and not text.endswith("\n"):
+        raise ValueError(f"{path}: a damaged log (its last line is cut short)")
+    lines = csv.reader(text.splitlines())
+    header = tuple(next(lines, ()))
+    if columns is not None and header and header != columns:
+        raise ValueError(f"{path}: a damaged log (its header is not {','.join(columns[:3])},...)")
+    rows = []
+    for number, cells in enumerate(lines, start=2):
+        if len(cells) != len(header):
+            raise ValueError(f"{path}: a damaged log (line {number} has {len(cells)} cells, not {len(header)})")
+        try:
+            rows.append({k: float(v) for k, v in zip(header, cells) if v != ""})
+        except ValueError:
+            raise ValueError(f"{path}: a damaged log (line {number} holds a cell that is no number)") from None
+    return rows
 
 
 __all__ = ["COLUMNS", "EVAL_OPPONENTS", "FILE", "Log", "drop_rows_after", "read"]

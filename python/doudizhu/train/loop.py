@@ -38,8 +38,9 @@ from ..value_networks import MODELS, ValueNet, build_all
 from .actors import OBJECTIVES, Actor
 from .buffer import Buffer, Samples
 from .learner import Learner
-from .log import EVAL_OPPONENTS, Log, drop_rows_after
+from .log import COLUMNS, EVAL_OPPONENTS, Log, drop_rows_after
 from .log import FILE as LOG_FILE
+from .log import read as read_log
 from .resume import refuse_changes
 
 if TYPE_CHECKING:
@@ -171,6 +172,8 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
         if folder is None:
             raise ValueError("resume needs out, the run's folder")
         counters = _restore(config, folder, nets, learner)
+        if os.path.isfile(os.path.join(folder, LOG_FILE)):
+            read_log(folder, COLUMNS)  # a damaged log refused now, not after the training it would be appended to
         drop_rows_after(folder, counters.frames)  # rows an interrupted process logged past its checkpoint
     return _Run(config, folder, nets, learner, counters, progress).loop()
 
@@ -194,11 +197,23 @@ def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet], learne
     refuse_changes(folder, dataclasses.asdict(config), dataclasses.asdict(saved), PER_CALL)
     for name, net in checkpoint.nets_of(payload).items():
         nets[name].load_state_dict(net.state_dict())
-    learner.load_state_dict(payload["optimizers"])
     try:
-        return Counters(**payload["counters"])
+        learner.load_state_dict(payload["optimizers"])
+    except (KeyError, AttributeError, TypeError, ValueError, RuntimeError) as error:  # torch's, for a damaged one
+        raise ValueError(f"{folder}: a damaged checkpoint: its optimizers do not load ({type(error).__name__}: "
+                         f"{error})") from None
+    missing = [field.name for field in dataclasses.fields(Counters) if field.name not in payload["counters"]]
+    if missing:  # a counter read as 0 would drop the log's history and count again
+        raise ValueError(f"{folder}: a damaged checkpoint: its counters lack {', '.join(missing)}")
+    try:
+        counters = Counters(**payload["counters"])
     except TypeError as error:
         raise ValueError(f"{folder}: a checkpoint of other counters: {error}") from None
+    counts = (counters.frames, counters.hands, counters.learner_steps)
+    if not all(type(c) is int and c >= 0 for c in counts) or not isinstance(counters.seconds, (int, float)) or \
+            not math.isfinite(counters.seconds) or counters.seconds < 0:
+        raise ValueError(f"{folder}: a damaged checkpoint: its counters are not counts and seconds")
+    return counters
 
 
 class _LocalActor:
