@@ -109,6 +109,9 @@ def test_train_takes_the_presets_the_networks_encode_and_refuses_the_rest(tmp_pa
         assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
     assert run("train", "--rules", "rlcard", "--out", str(tmp_path))[0] == 2  # DMC: the douzero preset only
     assert "'dmc' trains the douzero preset" in capsys.readouterr().err
+    for option, value in (("--model", "douzero"), ("--tables", "8"), ("--ray-address", "local")):
+        assert run("train", "--recipe", "neural", option, value, "--out", str(tmp_path))[0] == 2  # not ignored
+        assert f"{option}: dmc's options; the neural recipe has its own settings" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())  # nothing was trained
 
 

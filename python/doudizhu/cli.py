@@ -213,6 +213,10 @@ def _add_serve(commands: argparse._SubParsersAction[_Parser],
 # ---------------------------------------------------------------------------- train
 def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     """The shipped network's recipe (train/recipe.py)."""
+    dmc_only = [f"--{name.replace('_', '-')}" for name in ("model", "objective", "tables", "batch_size", "ray_address")
+                if getattr(args, name) is not None]
+    if dmc_only:  # the recipe would train without them: refused, as dmc refuses --rules
+        raise ValueError(f"{', '.join(dmc_only)}: dmc's options; the neural recipe has its own settings")
     from .train.recipe import Recipe, run, saved_recipe
 
     # The run's settings: those given, the rest a resumed run's own or the defaults.
