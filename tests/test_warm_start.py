@@ -13,6 +13,7 @@ import json
 import math
 import shutil
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ import pytest
 import doudizhu as dz
 from doudizhu import _core, encode
 from doudizhu.bots import Neural
+from doudizhu.cli import main
 
 torch = pytest.importorskip("torch")
 from doudizhu import network_file  # noqa: E402
@@ -531,6 +533,27 @@ TINY_RECIPE = recipe.Recipe(
     bid=BidConfig(rounds=1, games=40, window=1, epochs=1, batch_size=64, hidden=(24, 16), threads=1),
     eval_deals=3, eval_presets=("douzero", "standard"), eval_opponents=("random", "heuristic"),
     curve_minutes=10.0, curve_deals=3, curve_opponents=("random",), curve_determinized_deals=0)
+
+
+@pytest.mark.parametrize(("make", "says"), [
+    (lambda: WarmConfig(seed=-1), r"seed must be in 0\.\.2\*\*64-1"),
+    (lambda: WarmConfig(minutes=float("nan")), "minutes must be a finite number above 0"),
+    (lambda: WarmConfig(keep=1.5), r"keep must be a finite number in 0\.\.1"),
+    (lambda: BidConfig(threads=0), r"threads must be in 1\.\.256"),
+    (lambda: BidConfig(learning_rate=0.0), "learning_rate must be a finite number above 0"),
+    (lambda: recipe.Recipe(eval_deals=-5), r"eval_deals must be in 1\."),  # was found after both stages
+])
+def test_a_recipe_setting_out_of_range_is_refused_when_made(make: Callable[[], object], says: str) -> None:
+    with pytest.raises(ValueError, match=says):
+        make()
+
+
+def test_the_command_line_recipe_refuses_a_bad_setting_before_its_folder(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    for option, value in (("--seed", "-1"), ("--eval-deals", "-5"), ("--threads", "0")):
+        out = tmp_path / "run"
+        assert main(["train", "--recipe", "neural", "--out", str(out), "--minutes", "0.01", option, value]) == 2
+        assert not out.exists() and capsys.readouterr().err.count("\n") == 1
 
 
 def _lines(folder: Path, resume: bool) -> tuple[str, list[str]]:

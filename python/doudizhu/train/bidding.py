@@ -21,9 +21,10 @@ import numpy as np
 import torch
 
 from .. import network_file
-from .._core import Network, Rules, bid_samples
+from .._core import Network, Rules, bid_samples, checked_seed
 from ..bots import Neural
 from ..value_networks import SmallNet
+from .settings import check_counts, check_positive, check_shares
 
 PAYOUT_SCALE = 8.0  # payouts are fitted in units of 8 stakes, so that targets are near 1
 
@@ -42,6 +43,13 @@ class BidConfig:
     hidden: tuple[int, ...] = (256, 128)
     seed: int = 0
     threads: int = 2
+
+    def __post_init__(self) -> None:
+        checked_seed(self.seed)
+        check_counts(self, {"rounds": 1 << 16, "games": 1 << 30, "window": 1 << 16, "epochs": 1 << 16,
+                            "batch_size": 1 << 24, "threads": 256})
+        check_positive(self, ("learning_rate",))
+        check_shares(self, ("explore",))
 
 
 def fit(net: network_file.BidNet, optimizer: torch.optim.Optimizer, samples: Mapping[str, np.ndarray],

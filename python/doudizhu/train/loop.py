@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import numbers
 import os
 import time
 from collections.abc import Callable
@@ -31,7 +30,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
 from .. import checkpoint, encode
-from .._core import Rules, checked_int, checked_seed
+from .._core import Rules, checked_seed
 from ..evaluation import evaluate
 from ..neural import TorchBot
 from ..value_networks import MODELS, ValueNet, build_all
@@ -42,6 +41,7 @@ from .log import COLUMNS, EVAL_OPPONENTS, Log, drop_rows_after
 from .log import FILE as LOG_FILE
 from .log import read as read_log
 from .resume import refuse_changes
+from .settings import check_counts, check_positive, check_real, check_shares
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
@@ -82,38 +82,14 @@ class TrainConfig:
         if self.objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, not {self.objective!r}")
         checked_seed(self.seed)
-        for name, most in _MOST.items():
-            value = getattr(self, name)
-            if value is not None or name != "frames":
-                checked_int(value, name, 1, most)
-        for name in _POSITIVE_REALS:
-            value = getattr(self, name)
-            if value is not None or name not in ("minutes", "eval_minutes"):
-                _check_real(value, name, above=0.0)
-        _check_real(self.report_seconds, "report_seconds", at_least=0.0)  # 0: a row each step
-        _check_real(self.epsilon, "epsilon", at_least=0.0, most=1.0)
-        _check_real(self.alpha, "alpha", at_least=0.0, most=1.0)
+        check_counts(self, {"threads": 256, "tables": 1 << 20, "batch_size": 1 << 24, "ray_actors": 1024,
+                            "eval_deals": 10**8, "frames": 1 << 62})
+        check_positive(self, ("minutes", "eval_minutes", "checkpoint_minutes", "learning_rate", "rms_eps",
+                              "max_grad_norm"))
+        check_real(self.report_seconds, "report_seconds", at_least=0.0)  # 0: a row each step
+        check_shares(self, ("epsilon", "alpha"))
         if self.ray_address is not None and (not isinstance(self.ray_address, str) or not self.ray_address.strip()):
             raise ValueError(f"ray_address must be 'local', an address or None, not {self.ray_address!r}")
-
-
-# The most of each count a run may be given (threads as the engine takes them).
-_MOST = {"threads": 256, "tables": 1 << 20, "batch_size": 1 << 24, "ray_actors": 1024, "eval_deals": 10**8,
-         "frames": 1 << 62}
-_POSITIVE_REALS = ("minutes", "eval_minutes", "checkpoint_minutes", "learning_rate", "rms_eps", "max_grad_norm")
-
-
-def _check_real(value: object, name: str, above: float | None = None, at_least: float | None = None,
-                most: float = math.inf) -> None:
-    """TypeError unless ``value`` is a real number (not a bool), ValueError unless finite and in range."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-    real = float(value)
-    low_ok = (above is None or real > above) and (at_least is None or real >= at_least)
-    if not (math.isfinite(real) and low_ok and real <= most):
-        bound = f"above {above:g}" if above is not None else f"at least {at_least:g}" if math.isinf(most) else \
-            f"in {at_least:g}..{most:g}"
-        raise ValueError(f"{name} must be a finite number {bound}, not {value!r}")
 
 
 @dataclasses.dataclass

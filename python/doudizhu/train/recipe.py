@@ -37,6 +37,7 @@ from ..value_networks import SmallNet
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .resume import refuse_changes
+from .settings import check_counts, check_positive
 from .warm import WarmConfig, WarmCounters, warm_start
 
 FILE = NETWORK_FILE
@@ -61,6 +62,11 @@ class Recipe:
     curve_deals: int = 500
     curve_opponents: tuple[str, ...] = ("random", "heuristic")
     curve_determinized_deals: int = 100
+
+    def __post_init__(self) -> None:
+        check_counts(self, {"eval_deals": 10**8, "curve_deals": 10**8})
+        check_counts(self, {"curve_determinized_deals": 10**8}, least=0)  # 0: no determinized opponent
+        check_positive(self, ("curve_minutes",))
 
 
 Report = Callable[[str], None]

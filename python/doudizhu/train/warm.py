@@ -22,10 +22,11 @@ import numpy as np
 import torch
 
 from .. import encode
-from .._core import Rules, teacher_samples
+from .._core import Rules, checked_seed, teacher_samples
 from .._whole_file import whole_file
 from ..value_networks import STATE_WIDTH, SmallNet
 from .resume import refuse_changes
+from .settings import check_counts, check_positive, check_real, check_shares
 
 OBJECTIVES = ("wp", "adp")
 
@@ -55,6 +56,14 @@ class WarmConfig:
     history: int = 128
     head: tuple[int, ...] = (256,)
     plan: bool = True  # the networks read the fast heuristic's choice
+
+    def __post_init__(self) -> None:
+        checked_seed(self.seed)
+        check_counts(self, {"max_actions": 1 << 16, "chunk_games": 1 << 24, "batch_positions": 1 << 24,
+                            "hidden": 1 << 16, "history": 1 << 16})
+        check_positive(self, ("minutes", "learning_rate"))
+        check_real(self.ranking, "ranking", at_least=0.0)
+        check_shares(self, ("explore", "keep", "decay_from"))
 
 
 @dataclasses.dataclass
