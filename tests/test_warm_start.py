@@ -655,6 +655,16 @@ def test_a_recipe_resumed_with_other_settings_is_refused_and_the_cli_resumes_wit
     assert main(["play", "--auto", "--seed", "2", "--rules", "douzero", "--policy", str(folder)]) == 0
 
 
+def test_a_recipe_stopped_in_its_first_stage_is_resumed_with_its_settings(tmp_path: Path) -> None:
+    def stop(line: str) -> None:
+        raise KeyboardInterrupt  # at the first stage's start, as a Ctrl-C there
+
+    with pytest.raises(KeyboardInterrupt):
+        recipe.run(TINY_RECIPE, tmp_path, report=stop)
+    assert recipe.saved_recipe(tmp_path) == TINY_RECIPE  # what the command line's --resume reads
+    assert json.loads((tmp_path / "recipe.json").read_text())["stage"] == "play"
+
+
 @pytest.mark.parametrize("edit", [{"recipe": []}, {"recipe": {"play": 3}}, {"stage": "nap"}, {"seconds": 1},
                                   {"recipe": {"play": {}, "bid": {}, "nope": 1}}], ids=str)
 def test_a_recipe_state_edited_by_hand_is_refused_by_name(recipe_run: tuple[Path, str, list[str]], tmp_path: Path,

@@ -31,6 +31,7 @@ import torch
 
 from .. import __version__, network_file
 from .._core import Network, Rules
+from .._whole_file import whole_file
 from ..bots import NETWORK_FILE, DeterminizedBot, Neural
 from ..evaluation import evaluate
 from ..value_networks import SmallNet
@@ -88,6 +89,8 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
         state = _state(folder)
         refuse_changes(folder, _flat(_as_json(recipe)), _flat(state["recipe"]), PER_CALL)
         state["recipe"] = _as_json(recipe)
+    else:  # saved before the first stage: a run stopped in it is resumed with its settings
+        _save_state(state_path, state)
     say = report or (lambda line: None)
     torch.set_num_threads(1)
     play_path = os.path.join(folder, "play.ddzn")
@@ -107,9 +110,13 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
         state["seconds"][stage] = state["seconds"].get(stage, 0.0) + time.perf_counter() - started
         state["stage"] = STAGES[STAGES.index(stage) + 1]
         _rewrite(folder, state)
-        with open(state_path, "w") as file:
-            json.dump(state, file, indent=1)
+        _save_state(state_path, state)
     return os.path.join(folder, FILE)
+
+
+def _save_state(path: str, state: dict[str, Any]) -> None:
+    with whole_file(path) as partial, open(partial, "w") as file:
+        json.dump(state, file, indent=1)
 
 
 def _play(recipe: Recipe, folder: str, play_path: str, resume: bool, say: Report) -> None:
