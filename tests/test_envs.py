@@ -157,6 +157,16 @@ def test_rewards_that_are_no_numbers_are_type_errors_naming_them(name: str, valu
             make(**{name: value})
 
 
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("reward_scale", float("nan"), "reward_scale must be a finite number, not nan"),
+    ("illegal_reward", float("-inf"), "illegal_reward must be a finite number or None, not -inf"),
+])
+def test_rewards_that_are_not_finite_are_value_errors_naming_them(name: str, value: float, message: str) -> None:
+    for make in (dz_pz.raw_env, dz_gym.DouDizhuEnv):
+        with pytest.raises(ValueError, match=message):
+            make(**{name: value})
+
+
 def test_pettingzoo_render() -> None:
     env = dz_pz.env(render_mode="ansi")
     env.reset(seed=3)

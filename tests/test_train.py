@@ -354,7 +354,7 @@ def test_a_damaged_checkpoint_is_a_value_error_whatever_torch_trips_on(tmp_path:
     ({"frames": -1}, ValueError, r"frames must be in 1\."),
     ({"threads": True}, TypeError, "threads must be an int, not bool"),
     ({"batch_size": 1.5}, TypeError, "batch_size must be an int, not float"),
-    ({"learning_rate": "fast"}, TypeError, "learning_rate must be a number, not str"),
+    ({"learning_rate": "fast"}, TypeError, "learning_rate must be a finite number, not str"),
     ({"ray_address": ""}, ValueError, "ray_address must be 'local', an address or None"),
 ])
 def test_a_setting_out_of_range_is_refused_before_the_run_starts(

@@ -73,15 +73,15 @@ def _bad(why: str) -> RecordError:
 def _opened(source: Source) -> contextlib.AbstractContextManager[IO[bytes]]:
     """The file to read: a path opened (OSError as usual; a device or FIFO, read without end
     or waiting for a writer, refused), or the file object given."""
-    if not isinstance(source, (str, os.PathLike)) and not callable(getattr(source, "read", None)):
-        raise TypeError(f"path must be a str, an os.PathLike or a binary file object, not {type(source).__name__}")
-    if isinstance(source, (str, os.PathLike)):
-        with contextlib.suppress(FileNotFoundError):
-            mode = os.stat(source).st_mode
-            if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a folder: open's own error
-                raise _bad(f"{os.fspath(source)!r} is no regular file")
-        return open(source, "rb")
-    return contextlib.nullcontext(source)
+    if not isinstance(source, (str, os.PathLike)):
+        if not callable(getattr(source, "read", None)):
+            raise TypeError(f"path must be a str, an os.PathLike or a binary file object, not {type(source).__name__}")
+        return contextlib.nullcontext(source)
+    with contextlib.suppress(FileNotFoundError):
+        mode = os.stat(source).st_mode
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):  # a folder: open's own error
+            raise _bad(f"{os.fspath(source)!r} is no regular file")
+    return open(source, "rb")
 
 
 def _arrays(file: IO[bytes]) -> dict[str, npt.NDArray[Any]]:

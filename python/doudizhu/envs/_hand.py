@@ -21,8 +21,6 @@ Imports Gymnasium (for the spaces), so only the environment modules import it.
 
 from __future__ import annotations
 
-import math
-import numbers
 from typing import Any
 
 import numpy as np
@@ -31,6 +29,7 @@ from gymnasium import logger, spaces
 
 from .. import encode
 from .._core import Action, ActionSpace, Game, IllegalActionError, Rules, checked_int
+from .._real_numbers import check_real
 
 # The blocks of the observation vector that are not 0/1 flags, bounded by log2 of a 64-bit
 # stake (the passes since the move to beat are fewer than the seats).
@@ -68,17 +67,9 @@ def observation_space(space: ActionSpace) -> spaces.Dict:
 def check_options(reward_scale: float, illegal_reward: float | None, render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-    _check_finite(reward_scale, "reward_scale")
+    check_real(reward_scale, "reward_scale")
     if illegal_reward is not None:
-        _check_finite(illegal_reward, "illegal_reward", " or None")
-
-
-def _check_finite(value: object, name: str, or_else: str = "") -> None:
-    """TypeError unless ``value`` is a real number (not a bool), ValueError unless finite."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a finite number{or_else}, not {type(value).__name__}")
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number{or_else}")
+        check_real(illegal_reward, "illegal_reward", or_none=True)
 
 
 class EnvironmentHand:

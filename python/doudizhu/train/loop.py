@@ -31,6 +31,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .. import checkpoint, encode
 from .._core import Rules, checked_seed
+from .._real_numbers import check_real
 from ..evaluation import evaluate
 from ..neural import TorchBot
 from ..value_networks import MODELS, ValueNet, build_all
@@ -41,7 +42,7 @@ from .log import COLUMNS, EVAL_OPPONENTS, Log, drop_rows_after
 from .log import FILE as LOG_FILE
 from .log import read as read_log
 from .resume import refuse_changes
-from .settings import check_counts, check_positive, check_real, check_shares
+from .settings import check_counts, check_positive, check_shares
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors

@@ -23,10 +23,11 @@ import torch
 
 from .. import encode
 from .._core import Rules, checked_seed, teacher_samples
+from .._real_numbers import check_real
 from .._whole_file import whole_file
 from ..value_networks import STATE_WIDTH, SmallNet
 from .resume import refuse_changes
-from .settings import check_counts, check_positive, check_real, check_shares
+from .settings import check_counts, check_positive, check_shares
 
 OBJECTIVES = ("wp", "adp")
 

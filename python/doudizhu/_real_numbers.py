@@ -1,0 +1,30 @@
+"""The check of a setting that is a real number, one for the package (the environments'
+rewards, the trainers' rates and shares): a number, finite, within its bounds."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+
+def check_real(value: object, name: str, above: float | None = None, at_least: float | None = None,
+               most: float = math.inf, or_none: bool = False) -> None:
+    """TypeError unless ``value`` is a real number (not a bool), ValueError unless finite,
+    above ``above`` (or at least ``at_least``) and at most ``most``. ``or_none``: the
+    messages say that None is allowed too (the caller lets it through)."""
+    alternative = " or None" if or_none else ""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a finite number{alternative}, not {type(value).__name__}")
+    real = float(value)
+    low_ok = (above is None or real > above) and (at_least is None or real >= at_least)
+    if not (math.isfinite(real) and low_ok and real <= most):
+        raise ValueError(f"{name} must be a finite number{_bounds(above, at_least, most)}{alternative}, not {value!r}")
+
+
+def _bounds(above: float | None, at_least: float | None, most: float) -> str:
+    """The bounds as the messages state them ("" when there are none)."""
+    if above is not None:
+        return f" above {above:g}"
+    if at_least is None:
+        return ""
+    return f" at least {at_least:g}" if math.isinf(most) else f" in {at_least:g}..{most:g}"
