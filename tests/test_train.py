@@ -197,6 +197,31 @@ def test_cli_train_writes_the_log_the_checkpoint_and_the_curve(tmp_path: pathlib
     assert code == 0
 
 
+def test_the_learning_curve_is_written_at_its_path_or_warned_about(run_dir: pathlib.Path,
+                                                                     tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("matplotlib")
+    from doudizhu.train.plot import learning_curve, learning_curve_if_possible
+
+    learning_curve(run_dir, tmp_path / "curve")  # no suffix: the name means the file, not curve.png
+    assert [p.name for p in tmp_path.iterdir()] == ["curve"]
+    assert (tmp_path / "curve").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    (tmp_path / "folder.png").mkdir()
+    with pytest.warns(UserWarning, match="no folder.png"):
+        learning_curve_if_possible(run_dir, tmp_path / "folder.png")  # the run is kept: a warning, no error
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["curve", "folder.png"]
+
+
+def test_a_run_file_that_is_a_folder_is_refused_before_training(run_dir: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    folder = tmp_path / "run"
+    shutil.copytree(run_dir, folder)
+    (folder / "learning_curve.png").unlink(missing_ok=True)
+    (folder / "learning_curve.png").mkdir()
+    before = (folder / "checkpoint.pt").read_bytes()
+    with pytest.raises(IsADirectoryError, match=r"learning_curve\.png is a folder"):
+        train(dataclasses.replace(TINY, frames=10**9), out=folder, resume=True)
+    assert (folder / "checkpoint.pt").read_bytes() == before
+
+
 def test_cli_resumes_a_run_with_its_own_settings_and_refuses_others(run_dir: pathlib.Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     saved = (run_dir / "checkpoint.pt").read_bytes()

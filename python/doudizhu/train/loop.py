@@ -137,6 +137,9 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     folder = os.fspath(out) if out is not None else None
     if folder is not None:
         os.makedirs(folder, exist_ok=True)
+        in_the_way = [name for name in RUN_FILES if os.path.isdir(os.path.join(folder, name))]
+        if in_the_way:  # found only when the training it would hold had been done
+            raise IsADirectoryError(f"{os.path.join(folder, in_the_way[0])} is a folder, where the run writes a file")
         found = [name for name in RUN_FILES if os.path.exists(os.path.join(folder, name))]
         if found and not resume:
             raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")

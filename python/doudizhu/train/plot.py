@@ -8,10 +8,11 @@ import os
 import warnings
 
 from .._extras import missing_extra
+from .._whole_file import whole_file
 from .log import read
 
 
-def learning_curve(log: str, path: str) -> None:
+def learning_curve(log: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
     """Draws the log's (a run's folder or a log file) evaluations as a PNG at ``path``: a line
     per opponent of a ``wp_<opponent>`` column."""
     try:
@@ -21,7 +22,7 @@ def learning_curve(log: str, path: str) -> None:
         import matplotlib.pyplot as plt
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise missing_extra("doudizhu.train.plot", "matplotlib", "train") from error
-    rows = read(log)
+    rows = read(os.fspath(log))
     figure, (wp, adp) = plt.subplots(1, 2, figsize=(9, 3.5), dpi=80)
     opponents = dict.fromkeys(key.removeprefix("wp_") for row in rows for key in row if key.startswith("wp_"))
     for opponent in opponents:
@@ -36,18 +37,20 @@ def learning_curve(log: str, path: str) -> None:
         axes.set_xlabel("training minutes")
         axes.set_ylabel(name)
         axes.grid(alpha=0.3)
-        axes.legend()
+        if opponents:  # a log without evaluations draws empty axes, with no legend to warn about
+            axes.legend()
     figure.tight_layout()
-    figure.savefig(os.fspath(path))
+    with whole_file(path) as name:
+        figure.savefig(name, format="png")  # at `path` itself: no suffix added for a name without one
     plt.close(figure)
 
 
-def learning_curve_if_possible(log: str, path: str) -> None:
-    """:func:`learning_curve`, or a warning where matplotlib is missing (a run's checkpoints
-    and logs are kept either way)."""
+def learning_curve_if_possible(log: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
+    """:func:`learning_curve`, or a warning where matplotlib is missing or the picture cannot
+    be written (a run's checkpoints and logs are kept either way)."""
     try:
         learning_curve(log, path)
-    except ImportError as error:
+    except (ImportError, OSError) as error:
         warnings.warn(f"no {os.path.basename(path)}: {error}", stacklevel=2)
 
 
