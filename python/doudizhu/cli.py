@@ -447,11 +447,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Callable[[str], str] = input) -> int:
     """The command's exit status. A reader that leaves early (``doudizhu moves ... | head``)
     ends it quietly with READER_GONE, as it ends the shell's own commands."""
+    if out is None and sys.stdout is None:  # started with stdout closed: what it prints would go nowhere
+        if sys.stderr is not None:
+            print("doudizhu: standard output is closed", file=sys.stderr)
+        return 1
     try:
         try:
             return _run(argv, out if out is not None else sys.stdout, read)
         finally:
-            if sys.stdout is not None:  # None: started with stdout closed, so nothing was printed
+            if sys.stdout is not None:
                 sys.stdout.flush()  # now, not at exit: a reader gone is seen here, as a BrokenPipeError
     except BrokenPipeError:
         _drop_stdout()
