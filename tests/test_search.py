@@ -113,7 +113,8 @@ def test_two_hand_puzzle() -> None:
 def test_limits_give_unknown() -> None:
     game = dz.Game.from_position(["366789TJJJKKA2B", "3344499TQKAA22R"], landlord=0, to_move=0)
     result = dz.solve(game, node_limit=50)
-    assert result.win is None and result.move is None and result.nodes <= 51
+    assert result.win is None and result.move is None and result.nodes == 50
+    assert dz.solve(game, node_limit=1).nodes == 1  # the node past the limit is not searched, nor counted
     assert dz.solve(game, time_limit=1e-6).win is None
     assert all(won is None for _, won in dz.solve_moves(game, node_limit=5)[2:])
 

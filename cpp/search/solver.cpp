@@ -544,7 +544,11 @@ class Search {
 
   // Counts a node; true when the search must stop (a limit, or the end of a slice).
   bool tick() {
-    if (++nodes_ + others_ > options_.node_limit && options_.node_limit > 0) reach_limit();
+    if (options_.node_limit > 0 && nodes_ + others_ >= options_.node_limit) {
+      reach_limit();  // the node is not searched, so not counted: at most node_limit (one thread)
+      return true;
+    }
+    ++nodes_;
     if ((nodes_ & 1023) == 0) sync();
     if (nodes_ > slice_end_) sliced_ = true;
     return halted();
