@@ -26,7 +26,7 @@ from doudizhu.cli import main  # noqa: E402
 from doudizhu.envs import VectorEnv  # noqa: E402
 from doudizhu.train import Counters, TrainConfig, log, train  # noqa: E402
 from doudizhu.train.actors import Actor, returns  # noqa: E402
-from doudizhu.train.buffer import Buffer  # noqa: E402
+from doudizhu.train.buffer import Buffer, Samples  # noqa: E402
 from doudizhu.train.learner import Learner  # noqa: E402
 from doudizhu.value_networks import STATE_WIDTH, DouZeroNet, DouZeroValueNet, build_all, choose_batch  # noqa: E402
 
@@ -70,6 +70,18 @@ def test_the_learner_fits_a_fixed_set_of_returns() -> None:
     assert len(samples) >= 100
     assert losses[-1] < 0.3 * losses[0]  # memorising a few hundred returns: the loss must fall far
     assert np.all(np.diff(losses[-10:]) < 0.5 * losses[0])  # and not blow up on the way
+
+
+def test_the_buffer_refuses_a_negative_take_and_samples_of_mismatched_rows() -> None:
+    buffer = _samples("adp")
+    held = buffer.size("landlord")
+    for n in (-1, 0):  # a slice [:-1] had taken all but one, and counted -1
+        with pytest.raises(ValueError, match=f"cannot take {n} samples"):
+            buffer.take("landlord", n)
+    assert held > 0 and buffer.size("landlord") == held and len(buffer.take("landlord", held)) == held
+    rows = np.zeros((4, 54), np.int8)
+    with pytest.raises(ValueError, match="fields differ in length"):
+        Samples(np.zeros((4, 5, 162), np.int8), rows, rows, np.zeros(3, np.float32))
 
 
 def test_returns_are_the_seats_stakes_or_wins() -> None:

@@ -21,6 +21,11 @@ class Samples:
     planes: npt.NDArray[np.int8]  # (n, 54): the chosen action's cards
     target: npt.NDArray[np.float32]  # (n,)
 
+    def __post_init__(self) -> None:
+        lengths = {name: len(getattr(self, name)) for name in _FIELDS}
+        if len(set(lengths.values())) > 1:  # one row per decision in every field, or the rows mismatch
+            raise ValueError(f"samples' fields differ in length: {lengths}")
+
     def __len__(self) -> int:
         return len(self.target)
 
@@ -54,7 +59,9 @@ class Buffer:
         return self._sizes[position]
 
     def take(self, position: str, n: int) -> Samples:
-        """The ``n`` oldest samples of ``position`` (it must hold that many), removed."""
+        """The ``n`` oldest samples of ``position`` (n >= 1; it must hold that many), removed."""
+        if n < 1:
+            raise ValueError(f"{position}: cannot take {n} samples, only 1 or more")
         if self._sizes[position] < n:
             raise ValueError(f"{position}: {self._sizes[position]} samples, not {n}")
         head, rest = Samples.concatenate(self._parts[position]).split(n)
