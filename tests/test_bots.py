@@ -97,6 +97,32 @@ def test_a_python_player_must_answer_a_legal_action() -> None:
         dz.selfplay(1, policy=["random", 3, "random"])  # type: ignore[list-item]
 
 
+def test_a_policy_that_changes_its_legal_list_is_still_checked_against_the_game() -> None:
+    def clears(view: object, legal: list[dz.Action]) -> dz.Action:
+        legal.clear()
+        return dz.Action.pass_()
+
+    def adds(view: object, legal: list[dz.Action]) -> dz.Action:
+        legal.append(dz.Action.play(dz.Move("BR")))  # not in any hand dealt for a bid
+        return legal[-1]
+
+    for cheat in (clears, adds):  # 4 bids: the game's count, not the list the policy changed
+        with pytest.raises(dz.IllegalActionError, match=rf"policy '{cheat.__name__}' at seat 0 .* of the 4 legal"):
+            dz.selfplay(1, policy=[cheat, "random", "random"], threads=1)
+
+
+def test_a_bot_whose_act_many_returns_no_actions_is_named() -> None:
+    class Silent:
+        def act(self, game: dz.Game) -> dz.Action:
+            return dz.choose_action(game, "random", 0)
+
+        def act_many(self, games: list[dz.Game]) -> None:
+            return None
+
+    with pytest.raises(TypeError, match=r"act_many must return one action per game, not NoneType"):
+        dz.selfplay(1, policy=[Silent(), "random", "random"], threads=1)  # type: ignore[list-item]
+
+
 # --- evaluation -----------------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import doudizhu as dz
-from doudizhu.bots import ISMCTS
+from doudizhu.bots import ISMCTS, DeterminizedBot
 
 
 def after_auction(seed: int, rules: dz.Rules | None = None) -> dz.Game:
@@ -135,7 +135,8 @@ def test_the_command_line_and_the_browser_name_it() -> None:
     (ISMCTS(exploration=float("inf")), ValueError, "exploration"),
     (ISMCTS(threads=0), ValueError, "threads"),
     (ISMCTS(rollout="nobody"), ValueError, "rollout: unknown policy 'nobody'"),
-    (ISMCTS(rollout=None), TypeError, "rollout: policy must be a str, not NoneType"),  # type: ignore[arg-type]
+    (ISMCTS(rollout=None), TypeError, "rollout: policy must be a built-in policy name or built-in bot, not NoneType"),  # type: ignore[arg-type]
+    (ISMCTS(rollout=DeterminizedBot()), TypeError, "rollout: .* built-in bot, not DeterminizedBot"),  # type: ignore[arg-type]
     (ISMCTS(endgame="no"), TypeError, "endgame must be True or False"),  # type: ignore[arg-type]
 ])
 def test_the_bot_refuses_bad_parameters_wherever_it_is_used(bot: ISMCTS, error: type[Exception], says: str) -> None:

@@ -409,6 +409,9 @@ Policy policy_arg(py::handle policy) {
   // A built-in bot (doudizhu.bots.Random, Heuristic) names its policy on its class; a
   // neural bot of its own networks holds them as `network`, an ISMCTS bot its parameters.
   const bool bot = !py::isinstance<py::str>(policy) && plays_in_core(policy);
+  if (!bot && !py::isinstance<py::str>(policy)) {
+    throw py::type_error("policy must be a built-in policy name or built-in bot, not " + type_name(policy));
+  }
   const py::object builtin = bot ? py::getattr(py::type::of(policy), "__builtin_policy__") : py::none();
   const std::string text = text_arg(builtin.is_none() ? policy : py::handle(builtin), "policy");
   if (text == "ismcts" && !builtin.is_none()) return ismcts_bot_arg(policy);

@@ -46,7 +46,7 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
 SeatPolicies policies_arg(py::handle policy, int players, bool python_seats) {
   if (plays_in_core(policy)) return every_seat(policy_arg(policy));
   if (!py::isinstance<py::sequence>(policy)) {
-    throw py::type_error("policy must be a built-in policy name or one per seat, not " + type_name(policy));
+    throw py::type_error("policy must be a built-in policy name or built-in bot, or one per seat, not " + type_name(policy));
   }
   const auto names = py::list(py::reinterpret_borrow<py::object>(policy));  // a copy: reading it runs no user code
   if (names.size() != static_cast<std::size_t>(players)) {

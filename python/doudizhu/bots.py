@@ -35,7 +35,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
 from ._core import (
@@ -70,7 +70,10 @@ def act_many(bot: Bot, games: Sequence[Game]) -> list[Action]:
     many = getattr(bot, "act_many", None)
     if many is None:
         return [bot.act(game) for game in games]
-    actions = list(many(games))
+    answer = many(games)
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
+        raise TypeError(f"{bot!r}.act_many must return one action per game, not {type(answer).__name__}")
+    actions = list(answer)
     if len(actions) != len(games):
         raise ValueError(f"{bot!r}.act_many returned {len(actions)} actions for {len(games)} games")
     return actions

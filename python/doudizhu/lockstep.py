@@ -65,7 +65,8 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
     else:
         assert callable(player)
         # The TypedDict is that dict.
-        actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), moves)
+        # Each call gets its own list: what the policy does to it cannot change the check below.
+        actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), list(moves))
                    for game, moves in zip(games, legal)]
     for game, action, moves in zip(games, actions, legal):
         if action not in moves:
