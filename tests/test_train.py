@@ -381,6 +381,18 @@ def test_a_damaged_checkpoint_is_a_value_error_whatever_torch_trips_on(tmp_path:
         checkpoint.load(tmp_path / "missing.pt")
 
 
+def test_a_ray_address_where_nothing_answers_is_refused_at_once(tmp_path: pathlib.Path) -> None:
+    pytest.importorskip("ray")
+    import socket
+
+    with socket.socket() as closed:  # a port bound and never listened on: connections are refused
+        closed.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{closed.getsockname()[1]}"
+        with pytest.raises(ConnectionError, match=f"ray_address {address}: no Ray head answers there"):
+            train(dataclasses.replace(TINY, ray_address=address), out=tmp_path)  # not ray.init's minutes of retries
+    assert not (tmp_path / "checkpoint.pt").exists()
+
+
 @pytest.mark.parametrize(("setting", "error", "says"), [
     ({"threads": 100_000}, ValueError, r"threads must be in 1\.\.256"),  # torch aborted the process at exit
     ({"eval_deals": 0}, ValueError, r"eval_deals must be in 1\."),  # found only at the final evaluation
@@ -392,7 +404,9 @@ def test_a_damaged_checkpoint_is_a_value_error_whatever_torch_trips_on(tmp_path:
     ({"threads": True}, TypeError, "threads must be an int, not bool"),
     ({"batch_size": 1.5}, TypeError, "batch_size must be an int, not float"),
     ({"learning_rate": "fast"}, TypeError, "learning_rate must be a finite number, not str"),
-    ({"ray_address": ""}, ValueError, "ray_address must be 'local', an address or None"),
+    ({"ray_address": ""}, ValueError, "ray_address must be .local., .auto., host:port or ray://host:port"),
+    ({"ray_address": "head:port"}, ValueError, "ray_address must be"),
+    ({"ray_address": "ray://head:70000"}, ValueError, "ray_address must be"),
 ])
 def test_a_setting_out_of_range_is_refused_before_the_run_starts(
     setting: dict[str, object], error: type[Exception], says: str, tmp_path: pathlib.Path,

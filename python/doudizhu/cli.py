@@ -306,7 +306,8 @@ def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_Sh
                          "evaluations; the neural recipe's own default for its final one)")
     tr.add_argument("--resume", action="store_true",
                     help="go on from the run in --out, with its settings (the options given must agree with them)")
-    tr.add_argument("--ray-address", default=None, help="actors on this Ray cluster ('local': start one here)")
+    tr.add_argument("--ray-address", default=None,
+                    help="actors on this Ray cluster: 'local' (start one here), 'auto', host:port or ray://host:port")
     tr.set_defaults(run="train")
 
 

@@ -42,7 +42,7 @@ from .log import COLUMNS, EVAL_OPPONENTS, Log, drop_rows_after
 from .log import FILE as LOG_FILE
 from .log import read as read_log
 from .resume import refuse_changes
-from .settings import check_counts, check_positive, check_shares
+from .settings import check_counts, check_positive, check_shares, ray_head
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
@@ -72,7 +72,7 @@ class TrainConfig:
     eval_minutes: float | None = 5.0  # between evaluations (None: none)
     eval_deals: int = 200  # deals per opponent (each played twice, roles swapped)
     report_seconds: float = 10.0  # between log rows (and progress lines)
-    ray_address: str | None = None  # "local": a Ray started here; an address: that cluster
+    ray_address: str | None = None  # "local": a Ray started here; "auto", host:port or ray://host:port: that cluster
     ray_actors: int = 2
 
     def __post_init__(self) -> None:
@@ -89,8 +89,8 @@ class TrainConfig:
                               "max_grad_norm"))
         check_real(self.report_seconds, "report_seconds", at_least=0.0)  # 0: a row each step
         check_shares(self, ("epsilon", "alpha"))
-        if self.ray_address is not None and (not isinstance(self.ray_address, str) or not self.ray_address.strip()):
-            raise ValueError(f"ray_address must be 'local', an address or None, not {self.ray_address!r}")
+        if self.ray_address is not None:
+            ray_head(self.ray_address)
 
 
 @dataclasses.dataclass

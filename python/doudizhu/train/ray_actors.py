@@ -2,13 +2,14 @@
 networks and sends its samples to the learner, which sends back the new weights.
 
 ``ray_address="local"`` starts a Ray on this machine (as tests do); any other address is
-passed to ``ray.init``. Each actor runs ``steps_per_call`` steps per call; the learner
-takes whichever actor finishes first, learns, and sets that actor off again with the
-latest weights, so actors play with weights at most one call old (as DouZero's, which
-copy the learner's after each step)."""
+passed to ``ray.init``, once something is seen to answer at its host and port. Each actor
+runs ``steps_per_call`` steps per call; the learner takes whichever actor finishes first,
+learns, and sets that actor off again with the latest weights, so actors play with
+weights at most one call old (as DouZero's, which copy the learner's after each step)."""
 
 from __future__ import annotations
 
+import socket
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -17,6 +18,7 @@ from .._extras import missing_extra
 from ..value_networks import ValueNet, build_all
 from .actors import Actor
 from .buffer import Samples
+from .settings import ray_head
 
 if TYPE_CHECKING:
     from .loop import TrainConfig
@@ -41,6 +43,22 @@ class _RemoteActor:
         return samples, self.actor.hands - before
 
 
+def _check_answers(address: str) -> None:
+    """ConnectionError unless something listens at the address's host and port: ray.init
+    retries an address where nothing does for minutes, its warnings the only sign."""
+    head = ray_head(address)
+    if head is None:
+        return
+    try:
+        with socket.create_connection(head, timeout=_CONNECT_SECONDS):
+            pass
+    except OSError as error:
+        raise ConnectionError(f"ray_address {address}: no Ray head answers there ({error})") from error
+
+
+_CONNECT_SECONDS = 10.0
+
+
 class RayActors:
     """``config.ray_actors`` Ray actors, each seeded apart, as one source of samples."""
 
@@ -50,6 +68,8 @@ class RayActors:
         except ImportError as error:  # pragma: no cover - depends on the environment
             raise missing_extra("doudizhu.train with ray_address", "Ray", "ray") from error
         if not ray.is_initialized():
+            assert config.ray_address is not None
+            _check_answers(config.ray_address)
             address = None if config.ray_address == "local" else config.ray_address
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         self.ray, self.nets = ray, nets

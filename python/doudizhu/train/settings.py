@@ -29,4 +29,19 @@ def check_shares(config: object, names: tuple[str, ...]) -> None:
         check_real(getattr(config, name), name, at_least=0.0, most=1.0)
 
 
-__all__ = ["check_counts", "check_positive", "check_shares"]
+def ray_head(address: object) -> tuple[str, int] | None:
+    """The host and port of a Ray address (``host:port`` or ``ray://host:port``; None for
+    ``local`` and ``auto``, which name no host); ValueError for anything else, found before a
+    run starts rather than by ``ray.init`` retrying it."""
+    if not isinstance(address, str) or address in ("local", "auto"):
+        if isinstance(address, str):
+            return None
+        raise ValueError(f"ray_address must be 'local', 'auto', host:port or ray://host:port, not {address!r}")
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")  # an IPv6 address in brackets
+    if not colon or not host or host.strip() != host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"ray_address must be 'local', 'auto', host:port or ray://host:port, not {address!r}")
+    return host, int(port)
+
+
+__all__ = ["check_counts", "check_positive", "check_shares", "ray_head"]
