@@ -187,6 +187,28 @@ def test_the_trainers_evaluation_is_evaluate_of_its_checkpoint(tmp_path: pathlib
         assert (row[f"wp_{opponent}"], row[f"adp_{opponent}"]) == (round(expected.wp, 4), round(expected.adp, 4))
 
 
+def test_a_run_interrupted_in_its_final_evaluation_evaluates_when_resumed(tmp_path: pathlib.Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from doudizhu.train import loop
+
+    config = dataclasses.replace(TINY, eval_minutes=60.0, eval_deals=4, report_seconds=0.0)  # a row each step
+    evaluate = loop._Run.evaluate
+
+    def interrupted(self: loop._Run) -> dict[str, float]:
+        raise KeyboardInterrupt  # SIGTERM or Ctrl-C while the final networks play
+
+    monkeypatch.setattr(loop._Run, "evaluate", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        train(config, out=tmp_path)
+    assert "wp_random" not in log.read(str(tmp_path))[-1]  # the networks saved, trained to the end; no evaluation
+    monkeypatch.setattr(loop._Run, "evaluate", evaluate)
+    resumed = train(config, out=tmp_path, resume=True)
+    rows = log.read(str(tmp_path))
+    assert len(resumed.evaluations) == 1 and rows[-1]["frames"] == resumed.counters.frames
+    assert rows[-1]["wp_random"] == resumed.evaluations[0]["wp_random"]
+    assert len(train(config, out=tmp_path, resume=True).evaluations) == 0  # evaluated once: nothing more owed
+
+
 def test_a_douzero_layout_checkpoint_trains_and_plays(tmp_path: pathlib.Path) -> None:
     config = dataclasses.replace(TINY, model="douzero", frames=3 * 128, batch_size=128, tables=8)
     train(config, out=tmp_path)

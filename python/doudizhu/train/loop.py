@@ -253,6 +253,10 @@ class _Run:
         last = {"report": counters.seconds, "checkpoint": counters.seconds, "eval": counters.seconds}
         report_frames, report_at = counters.frames, counters.seconds
         latest_wp: float | None = None
+        if self._done() and self._final_evaluation_missing():  # an interrupt came during it: the run is trained
+            row = {**self._row(report_frames, report_at), **self.evaluate()}
+            if self.log is not None:
+                self.log.write(row)
         while not self._done():
             collected, hands = source.collect()
             counters.hands += hands
@@ -279,6 +283,14 @@ class _Run:
             if counters.seconds - last["checkpoint"] >= 60 * config.checkpoint_minutes or self._done():
                 self._save()
                 last["checkpoint"] = counters.seconds
+
+    def _final_evaluation_missing(self) -> bool:
+        """Whether the run's log lacks the evaluation its last report owes (a run interrupted
+        while evaluating its final networks saved them with their counters at the end)."""
+        if self.config.eval_minutes is None or self.folder is None:
+            return False
+        rows = read_log(self.folder, COLUMNS) if os.path.isfile(os.path.join(self.folder, LOG_FILE)) else []
+        return not rows or rows[-1].get("frames") != self.counters.frames or f"wp_{EVAL_OPPONENTS[0]}" not in rows[-1]
 
     def _save(self) -> None:
         """The checkpoint, when the run has a folder."""
