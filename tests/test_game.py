@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pathlib
 import random
 import re
 
@@ -239,6 +240,18 @@ def test_observation_hides_what_the_seat_cannot_know() -> None:
     obs = game.seat_view(2)
     assert obs["kitty"] == game.kitty and obs["landlord"] == 0 and obs["hand_sizes"] == (20, 17, 17)
     assert [(seat, str(a)) for seat, a in obs["history"]] == [(0, "bid 3")]
+
+
+def test_the_rule_books_example_record_is_the_record_of_its_hand() -> None:
+    book = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    example = json.loads(book.split("## Records", 1)[1].split("```json", 1)[1].split("```", 1)[0])
+    game = Game(seed=example["seed"])
+    for action in example["actions"]:
+        game.step(action)
+    record = game.to_record()
+    assert {k: v for k, v in example.items() if k != "rules"} == {k: v for k, v in record.items() if k != "rules"}
+    assert example["rules"].keys() - {"..."} <= record["rules"].keys()
+    assert all(record["rules"][k] == v for k, v in example["rules"].items() if k != "...")
 
 
 def test_records_reject_tampering() -> None:
