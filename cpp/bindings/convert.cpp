@@ -377,15 +377,7 @@ SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::h
   // Before the rollout is read: an ISMCTS bot's rollout read as a policy reads its own
   // rollout, and a cycle of them (a bot its own rollout) would recurse without end.
   if (builtin_name(rollout) == "ismcts") throw py::value_error("rollout: ISMCTS cannot roll out by ISMCTS (every simulation would search again)");
-  const Policy by = [&] {
-    try {
-      return policy_arg(rollout);
-    } catch (const py::type_error& e) {
-      throw py::type_error(std::string("rollout: ") + e.what());
-    } catch (const py::value_error& e) {
-      throw py::value_error(std::string("rollout: ") + e.what());
-    }
-  }();
+  const Policy by = named_errors("rollout", [&] { return policy_arg(rollout); });
   s.rollout = by.kind;
   network = by.network;
   return s;

@@ -313,6 +313,19 @@ SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::h
                                std::shared_ptr<const Network>& network);
 
 
+// What `read()` returns; its TypeError or ValueError with "`what`: " before the message,
+// for an argument read by a helper whose messages name what it reads (as "policy").
+template <class Read>
+auto named_errors(const char* what, Read&& read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const py::type_error& e) {
+    throw py::type_error(std::string(what) + ": " + e.what());
+  } catch (const py::value_error& e) {
+    throw py::value_error(std::string(what) + ": " + e.what());
+  }
+}
+
 // One built-in policy (policy_arg) for every seat, or one per seat (`players`), None for a
 // seat Python plays when `python_seats`; ValueError otherwise.
 SeatPolicies policies_arg(py::handle policy, int players, bool python_seats = false);
