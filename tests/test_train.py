@@ -229,6 +229,10 @@ def test_cli_train_writes_the_log_the_checkpoint_and_the_curve(tmp_path: pathlib
     assert rows and "wp_random" in rows[-1] and rows[-1]["frames"] > 0
     code = main(["play", "--auto", "--seed", "3", "--rules", "douzero", "--policy", str(tmp_path)], out=io.StringIO())
     assert code == 0
+    for rules in ("laizi", "run_fast"):  # refused before the deal is shown, not at the bots' first turn
+        shown = io.StringIO()
+        assert main(["play", "--auto", "--rules", rules, "--policy", str(tmp_path)], out=shown) == 2
+        assert shown.getvalue() == ""
 
 
 def test_the_learning_curve_is_written_at_its_path_or_warned_about(run_dir: pathlib.Path,

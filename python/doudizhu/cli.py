@@ -76,7 +76,7 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
 def _play(args: argparse.Namespace, out: TextIO, read: Callable[[str], str]) -> int:
     policy = _policy(args.policy)
     network = Neural() if policy == "neural" else policy
-    if isinstance(network, Neural):  # refused before the hand, not at the bots' first turn
+    if hasattr(network, "check"):  # a network or checkpoint refused before the hand, not at the bots' turn
         network.check(Rules.preset(args.rules))
     if read is input:
         terminal.enable_line_editing()

@@ -38,9 +38,9 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from . import checkpoint as saved
 from . import encode, network_file
-from ._core import Action, Game, Network, choose_action
+from ._core import Action, Game, Network, Rules, choose_action
 from .bots import is_network_file
-from .encode import DOUZERO_POSITIONS, bid_features
+from .encode import DOUZERO_POSITIONS, bid_features, douzero_layout
 from .value_networks import ACTION_WIDTH, STATE_WIDTH, DouZeroNet, ValueNet, batch_values, choose_batch
 
 if TYPE_CHECKING:
@@ -93,6 +93,12 @@ class _ValueBot:
 
     reads_plan = False  # whether the networks read the fast heuristic's choice
 
+    def check(self, rules: Rules) -> None:
+        """Raises ValueError unless the bot can play under ``rules`` (DouZero's setting),
+        before a game is dealt rather than at its first decision."""
+        if not douzero_layout(rules).douzero:
+            raise ValueError(f"{_SETTING_ONLY}, not these rules")
+
     def _values(self, observations: Sequence[DouZeroObservation], planned: torch.Tensor | None) -> torch.Tensor:
         """The value of every legal action of ``observations`` (in DouZero's setting), the
         observations' actions one after another; ``planned`` (with :attr:`reads_plan`): 1
@@ -142,10 +148,13 @@ class _ValueBot:
         return [actions[i] for i in range(len(games))]
 
 
+_SETTING_ONLY = "the neural bots play DouZero's setting only (three seats, one deck, no wild cards)"
+
+
 def _in_setting(obs: DouZeroObservation) -> DouZeroObservation:
     """``obs``, if it has DouZero's widths (three seats, one deck, no wild cards)."""
     if FEATURE_WIDTH.get(obs["position"]) != obs["x_batch"].shape[1]:
-        raise ValueError("the neural bots play DouZero's setting only (three seats, one deck, no wild cards)")
+        raise ValueError(_SETTING_ONLY)
     return obs
 
 
