@@ -194,10 +194,15 @@ def test_serve_refuses_an_empty_host(host: str, capsys: pytest.CaptureFixture[st
     assert "--host: an address to listen on" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("bad", ["", "no_such_folder/games.npz", "."])
-def test_selfplay_refuses_an_out_it_cannot_write_before_playing(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("bad", ["", "no_such_folder/games.npz", ".", "/proc/games.npz", "dangling.npz"])
+def test_selfplay_refuses_an_out_it_cannot_write_before_playing(bad: str, capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: pathlib.Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dangling.npz").symlink_to(tmp_path / "gone" / "games.npz")  # a folder that takes no file
     code, out = run("selfplay", "--games", "10", "--out", bad)
-    assert code == 2 and out == "" and "--out" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert code == 2 and out == "" and "--out" in error and ".partial" not in error
 
 
 def test_selfplay_saves_under_the_name_given(tmp_path: pathlib.Path) -> None:

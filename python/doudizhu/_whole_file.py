@@ -20,6 +20,27 @@ import threading
 from collections.abc import Iterator
 
 
+def check_writable(path: str | os.PathLike[str]) -> None:
+    """OSError (naming ``path``) unless :func:`whole_file` can write ``path``: its folder (a
+    link's target's) takes a new file, or ``path`` is no regular file and opens for writing.
+    Asked before work whose result goes there, so that it is not lost to the last step."""
+    target = os.path.realpath(path)
+    try:
+        regular = stat.S_ISREG(os.stat(target).st_mode)
+    except FileNotFoundError:
+        regular = True
+    try:
+        if not regular:
+            if not stat.S_ISFIFO(os.stat(target).st_mode):  # opening a FIFO waits for a reader
+                os.close(os.open(target, os.O_WRONLY))
+            return
+        probe = f"{target}.{os.getpid()}.{threading.get_ident()}.partial"
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        os.remove(probe)
+    except OSError as error:
+        raise OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror}") from error
+
+
 @contextlib.contextmanager
 def whole_file(path: str | os.PathLike[str]) -> Iterator[str]:
     """The name to write; on leaving the block without an error it holds the data at ``path``."""

@@ -18,6 +18,7 @@ import numpy as np
 from . import __version__, terminal
 from ._core import POLICIES, Cards, Rules, legal_moves, rank_name
 from ._progress import progress_bar, status_line
+from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
 from .evaluation import Evaluation, evaluate, print_progress
@@ -138,6 +139,10 @@ def _check_out(path: str) -> None:
         raise ValueError(f"--out: {path!r} is not a file name")
     if not os.path.isdir(folder):
         raise ValueError(f"--out: no folder {folder!r} to save {os.path.basename(path)!r} in")
+    try:
+        check_writable(path)
+    except OSError as error:
+        raise ValueError(f"--out: {error.strerror}") from error
 
 
 def _selfplay_summary(result: SelfPlayResult, rules: Rules) -> str:
