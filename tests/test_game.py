@@ -268,6 +268,26 @@ def test_records_reject_tampering() -> None:
         Game.from_record(bad)
 
 
+@pytest.mark.parametrize(("preset", "where", "value", "match"), [
+    ("laizi", ("deals", 0, "wild"), 2, r"deals\[0\]\.wild must be None, a rank's text"),  # not the rank index 2 (a 5)
+    ("laizi", ("deals", 0, "wild"), ["5"], r"deals\[0\]\.wild must be"),
+    ("laizi2", ("deals", 0, "wild"), [2, "9"], r"deals\[0\]\.wild\[0\] must be card text, not int"),
+    ("standard", ("deals", 0, "hands"), [1, "3", "3"], r"deals\[0\]\.hands\[0\] must be card text"),  # not a mask
+    ("standard", ("deals", 0, "kitty"), 7, r"deals\[0\]\.kitty must be card text"),
+])
+def test_records_take_cards_and_wild_ranks_as_text_only(preset: str, where: tuple[str, int, str], value: object,
+                                                        match: str) -> None:
+    record = Game(seed=1, rules=Rules.preset(preset)).to_record()
+    record["start"] = "deal"
+    record["deals"][0][where[2]] = value
+    with pytest.raises(dz.RecordError, match=match):
+        Game.from_record(record)
+    position = Game.from_position(["3", "4"], landlord=0, to_move=0).to_record()
+    position["position"]["last"] = 1
+    with pytest.raises(dz.RecordError, match=r"position\.last must be card text, not int"):
+        Game.from_record(position)
+
+
 def test_records_of_long_auctions_name_the_redeal_that_does_not_follow() -> None:
     game = Game(seed=3, rules=Rules(max_redeals=10_000))
     for _ in range(3 * 599):  # nobody bids, 599 times: 599 redeals

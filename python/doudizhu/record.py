@@ -196,6 +196,27 @@ def _dict(value: Any, name: str) -> dict[str, Any]:
     return value
 
 
+def _text(value: Any, name: str) -> str:
+    """Card or rank text: a record writes cards as text only (a number would be read as a
+    card mask or a rank index, another thing than its digits say)."""
+    if not isinstance(value, str):
+        raise RecordError(f"{name} must be card text, not {type(value).__name__}")
+    return value
+
+
+def _hands_text(value: Any, name: str) -> list[str]:
+    return [_text(hand, f"{name}[{i}]") for i, hand in enumerate(_list(value, name))]
+
+
+def _wild_ranks(value: Any, name: str) -> str | tuple[str, ...] | None:
+    """A wild field as a record writes it: None, one rank's text, or two (laizi2)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list) and len(value) == 2:
+        return tuple(_text(rank, f"{name}[{i}]") for i, rank in enumerate(value))
+    raise RecordError(f"{name} must be None, a rank's text or a list of two (laizi2), not {value!r:.40}")
+
+
 def _rules(value: Any) -> Rules:
     fields = _dict(value, "rules")
     names = set(Rules().to_dict())
@@ -216,11 +237,11 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
         return game
     if rules.wild and deal["wild"] is None:  # from_deal would take the seed's draw: a record names its wild ranks
         raise RecordError("deals[0]: 'wild' must name the deal's wild rank (under laizi2 the pair), not None")
+    hands, kitty = _hands_text(deal["hands"], "deals[0].hands"), _text(deal["kitty"], "deals[0].kitty")
+    wild = _wild_ranks(deal.get("wild"), "deals[0].wild")
     return _field(
-        lambda: Game.from_deal(
-            deal["hands"], deal["kitty"], first_bidder=first_bidder, landlord=landlord, rules=rules, seed=seed,
-            wild=deal.get("wild"),
-        ),
+        lambda: Game.from_deal(hands, kitty, first_bidder=first_bidder, landlord=landlord, rules=rules, seed=seed,
+                               wild=wild),
         "deals[0]",
     )
 
@@ -230,10 +251,13 @@ def _position_game(value: Any, rules: Rules, seed: int) -> Game:
     _check_keys(position, _POSITION_FIELDS, _POSITION_FIELDS | _LATER_POSITION_FIELDS, "'position'")
     if seed != 0:
         raise RecordError("'seed' of a hand from a position is 0: it deals nothing")
+    hands = _hands_text(position["hands"], "position.hands")
+    last = None if position["last"] is None else _text(position["last"], "position.last")
+    wild = _wild_ranks(position["wild"], "position.wild")
     return _field(
         lambda: Game.from_position(
-            position["hands"], position["landlord"], position["to_move"], last=position["last"],
-            last_by=position["last_by"], rules=rules, wild=position["wild"], partner=position.get("partner"),
+            hands, position["landlord"], position["to_move"], last=last, last_by=position["last_by"], rules=rules,
+            wild=wild, partner=position.get("partner"),
         ),
         "position",
     )
