@@ -74,6 +74,10 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
         dz.Move("5777=8888", rules=LAIZI, wild="5")  # a 7 cannot become an 8
     with pytest.raises(dz.MoveError, match="is no combination under these rules"):
         dz.Move("5555=7777", rules=LAIZI, wild="5")  # four wild cards are no soft bomb
+    with pytest.raises(dz.MoveError, match=r"standing in for others .* no wild rank is given"):
+        dz.Move("5=3", rules=LAIZI)  # not 'no combination': what is missing is the wild rank
+    with pytest.raises(dz.IllegalActionError, match=r"'partner 0' to 'partner 3' .*under four_partner rules"):
+        dz.Game(seed=1).step("partner 4")
     with pytest.raises(TypeError, match="wild must be an int, not bool"):
         dz.legal_moves("7775", rules=LAIZI, wild=True)
     with pytest.raises(ValueError, match="needs rules with wild cards"):
@@ -129,7 +133,7 @@ def test_a_laizi_game_draws_its_wild_rank_from_the_seed() -> None:
         with pytest.raises(ValueError, match="empty sequence names no rank"):
             dz.Game.from_deal(deal["hands"], deal["kitty"], rules=LAIZI, seed=11, wild=no_rank)
     tampered = dict(record, start="deal", deals=[dict(deal, wild=[])])
-    with pytest.raises(dz.RecordError, match="empty sequence"):
+    with pytest.raises(dz.RecordError, match=r"deals\[0\]\.wild must be None, a rank's text or a list of two"):
         dz.Game.from_record(tampered)
 
 

@@ -39,7 +39,12 @@ void keep_kind(std::vector<Move>& readings, std::optional<MoveKind> kind) {
 std::vector<Move> readings(std::string_view text, const Rules& rules, WildRanks wild, Reading& error_out) {
   std::string error;
   std::vector<Move> out = readings_of(text, rules, wild, error);
-  if (!error.empty()) error_out = fault(ReadingFault::Text, std::move(error));
+  if (!error.empty()) {
+    error_out = fault(ReadingFault::Text, std::move(error));
+  } else if (out.empty() && wild.none() && text.find('=') != std::string_view::npos) {
+    error_out = fault(ReadingFault::NoReading,
+                      quoted(text) + " has cards standing in for others (spent=combination), and no wild rank is given");
+  }
   return out;
 }
 

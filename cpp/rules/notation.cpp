@@ -138,7 +138,7 @@ ActionWord action_word(std::string_view text) {
   if (words.empty()) out.error = "no action in " + quoted(text) + ": write cards, pass, call, rob, bid 0-3 or partner 0-3";
   const std::string_view first = std::string_view(words).substr(0, words.find(' '));
   if (first == "bid") out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
-  if (first == "partner") out.error = "a partner is written 'partner 0' to 'partner 3' (a seat), not " + quoted(text);
+  if (first == "partner") out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(text);
   if (first == "pass" || first == "call" || first == "decline" || first == "rob" || first == "no") {
     out.error = quoted(text) + " is no action: write pass, call, decline, rob or no rob";
   }
