@@ -186,12 +186,18 @@ def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
     assert f"cannot serve on 127.0.0.1:{port}: Address already in use" in done.stderr
 
 
-@pytest.mark.parametrize("host", ["", " "])
-def test_serve_refuses_an_empty_host(host: str, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("option", "name", "says"), [
+    ("--host", "", "--host: an address to listen on"),  # the system would read it as every address
+    ("--host", " ", "--host: an address to listen on"),
+    ("--host", "\udcff", r"--host: an address to listen on, such as 127.0.0.1, not b'\xff'"),  # argv's byte 0xff
+    ("--allowed-host", "", "--allowed-host: a host name"),  # no request names it
+])
+def test_serve_refuses_a_host_name_no_socket_takes(option: str, name: str, says: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
-        run("serve", "--host", host, "--port", "0")  # the system would read it as every address
+        run("serve", option, name, "--port", "0")
     assert stop.value.code == 2
-    assert "--host: an address to listen on" in capsys.readouterr().err
+    assert says in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("bad", ["", "no_such_folder/games.npz", ".", "/proc/games.npz", "dangling.npz"])

@@ -209,7 +209,7 @@ def _add_serve(commands: argparse._SubParsersAction[_Parser],
     serve.add_argument("--host", type=_host, default="127.0.0.1",
                        help="address to listen on; 127.0.0.1 is this machine alone")
     serve.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
-    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+    serve.add_argument("--allowed-host", type=_allowed_host, action="append", default=[], metavar="NAME",
                        help="a name the server answers to besides the one it is bound to (and localhost's for a "
                             "loopback address), e.g. the public name a proxy forwards; repeatable")
     serve.set_defaults(run="serve")
@@ -342,8 +342,23 @@ def _port(text: str) -> int:
 
 def _host(text: str) -> str:
     """An address to listen on: argparse's error for an empty one (the system reads it as every address)."""
+    return _host_name(text, "an address to listen on, such as 127.0.0.1")
+
+
+def _allowed_host(text: str) -> str:
+    """A name the server answers to: argparse's error for an empty one (no request names it)."""
+    return _host_name(text, "a host name, such as games.example.org")
+
+
+def _host_name(text: str, what: str) -> str:
+    """``text`` if it is a name or address a socket can take (not empty, encodable: a name
+    of bytes that are no UTF-8 cannot be), else argparse's error saying ``what`` it must be."""
+    try:
+        text.encode("idna")
+    except UnicodeError:
+        raise argparse.ArgumentTypeError(f"{what}, not {os.fsencode(text)!r}") from None
     if not text.strip():
-        raise argparse.ArgumentTypeError("an address to listen on, such as 127.0.0.1, not an empty one")
+        raise argparse.ArgumentTypeError(f"{what}, not an empty one")
     return text
 
 
