@@ -249,6 +249,13 @@ def test_the_learning_curve_is_written_at_its_path_or_warned_about(run_dir: path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["curve", "folder.png"]
 
 
+def test_an_out_that_is_a_file_is_refused_naming_it(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["train", "--minutes", "0.01", "--out", str(tmp_path / "notes.txt")], out=io.StringIO()) == 1
+    assert "notes.txt is a file: a run's output is a folder" in capsys.readouterr().err
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
 def test_a_run_file_that_is_a_folder_is_refused_before_training(run_dir: pathlib.Path, tmp_path: pathlib.Path) -> None:
     folder = tmp_path / "run"
     shutil.copytree(run_dir, folder)

@@ -24,6 +24,7 @@ from .. import network_file
 from .._core import Network, Rules, bid_samples, checked_seed
 from ..bots import Neural
 from ..value_networks import SmallNet
+from .run_folder import run_folder
 from .settings import check_counts, check_positive, check_shares
 
 PAYOUT_SCALE = 8.0  # payouts are fitted in units of 8 stakes, so that targets are near 1
@@ -78,8 +79,7 @@ def train_bidding(play: Mapping[str, SmallNet], config: BidConfig, folder: str |
                   report: Callable[[str, int, float], None] | None = None) -> dict[str, network_file.BidNet]:
     """Bid networks for ``config.modes`` over the play networks ``play``; each round's file
     (play and bid networks) is written to ``folder``/bidding.ddzn."""
-    folder = os.fspath(folder)
-    os.makedirs(folder, exist_ok=True)
+    folder = run_folder(folder)
     path = os.path.join(folder, "bidding.ddzn")
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)

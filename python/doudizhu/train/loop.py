@@ -42,6 +42,7 @@ from .log import COLUMNS, EVAL_OPPONENTS, Log, drop_rows_after
 from .log import FILE as LOG_FILE
 from .log import read as read_log
 from .resume import refuse_changes
+from .run_folder import run_folder
 from .settings import check_counts, check_positive, check_shares, ray_head
 
 if TYPE_CHECKING:
@@ -134,9 +135,8 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     so the same call finishes an interrupted run); ``config`` must agree with the checkpoint's
     in every setting but :data:`PER_CALL` (ValueError naming them; :func:`saved_config`
     reads them). Interrupted (KeyboardInterrupt), a run saves its checkpoint first."""
-    folder = os.fspath(out) if out is not None else None
+    folder = run_folder(out) if out is not None else None
     if folder is not None:
-        os.makedirs(folder, exist_ok=True)
         in_the_way = [name for name in RUN_FILES if os.path.isdir(os.path.join(folder, name))]
         if in_the_way:  # found only when the training it would hold had been done
             raise IsADirectoryError(f"{os.path.join(folder, in_the_way[0])} is a folder, where the run writes a file")

@@ -38,6 +38,7 @@ from ..value_networks import SmallNet
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .resume import refuse_changes
+from .run_folder import run_folder
 from .settings import check_counts, check_positive
 from .warm import WarmConfig, WarmCounters, warm_start
 
@@ -77,8 +78,7 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
     """Runs the recipe's stages from the one ``out`` reached (``resume``) or from the start;
     the path of the finished network file. A fresh run (``resume`` false) refuses a folder
     holding a run's files (FileExistsError), rather than mix two runs' curves and files."""
-    folder = os.fspath(out)
-    os.makedirs(folder, exist_ok=True)
+    folder = run_folder(out)
     state_path = os.path.join(folder, "recipe.json")
     if not resume:
         found = [name for name in RUN_FILES if os.path.exists(os.path.join(folder, name))]

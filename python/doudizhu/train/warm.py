@@ -27,6 +27,7 @@ from .._real_numbers import check_real
 from .._whole_file import whole_file
 from ..value_networks import STATE_WIDTH, SmallNet
 from .resume import refuse_changes
+from .run_folder import run_folder
 from .settings import check_counts, check_positive, check_shares
 
 OBJECTIVES = ("wp", "adp")
@@ -188,8 +189,7 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
     """Fits the play networks for ``config.minutes`` (checkpoints in ``out``, resumable;
     interrupted, KeyboardInterrupt, it saves one first); ``evaluate(nets)`` every
     ``evaluate_every`` minutes of training and at the end, its time not counted."""
-    folder = os.fspath(out)
-    os.makedirs(folder, exist_ok=True)
+    folder = run_folder(out)
     path = os.path.join(folder, "warm.pt")
     torch.manual_seed(config.seed)
     nets = build(config)
