@@ -96,6 +96,8 @@ def test_selfplay_summary_and_file(tmp_path: pathlib.Path, capsys: pytest.Captur
     path = tmp_path / "games.npz"
     code, out = run("selfplay", "--games", "3000", "--threads", "2", "--seed", "4", "--out", str(path))
     assert code == 0 and "3000 games in" in out and "landlord win rate" in out
+    one = run("selfplay", "--games", "1", "--policy", "ismcts")[1].splitlines()[0]  # a game or two a second
+    assert re.fullmatch(r"1 game in \d+\.\d\d s: \d+(\.\d+)? games/s", one) and not one.endswith(": 0 games/s")
     assert "\r" not in capsys.readouterr().err  # no progress frames off a terminal (tests/test_terminal.py: on one)
     saved = SelfPlayResult.load(path)
     assert len(saved) == 3000 and saved.actions is not None
@@ -302,9 +304,12 @@ def test_play_again_asks_again_on_anything_but_yes_or_no() -> None:
             return answers.pop(0)
         return answer
 
-    assert doudizhu.terminal._again(read(["undo", "3", "n"])) is False and len(asked) == 3
-    assert doudizhu.terminal._again(read(["maybe", "YES"])) is True and len(asked) == 5
-    assert doudizhu.terminal._again(read([""])) is False  # N is the default
+    said = io.StringIO()
+    assert doudizhu.terminal._again(read(["undo", "3", "n"]), said) is False and len(asked) == 3
+    assert said.getvalue().count("the hand is over: answer y for another") == 2  # each other answer is explained
+    assert doudizhu.terminal._again(read(["maybe", "YES"]), said) is True and len(asked) == 5
+    assert "not 'maybe'" in said.getvalue()
+    assert doudizhu.terminal._again(read([""]), said) is False  # N is the default
 
 
 def test_moves_lists_at_most_a_screenful_of_a_kind() -> None:

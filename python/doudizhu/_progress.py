@@ -17,14 +17,21 @@ def _fitted(line: str) -> str:
     return line[: max(shutil.get_terminal_size().columns - 1, 1)]
 
 
+def rate(count: float, seconds: float, unit: str) -> str:
+    """``count`` over ``seconds`` as ``"1,234 games/s"``, with two significant digits below 10
+    (a slow policy's 0.31 games/s is not 0)."""
+    per_second = count / max(seconds, 1e-9)
+    return f"{per_second:,.0f} {unit}/s" if per_second >= 10 else f"{per_second:.2g} {unit}/s"
+
+
 def progress_bar(done: int, total: int, unit: str, started: float | None = None) -> None:
     """Draws ``done/total unit`` (with the rate since ``started``, a perf_counter time) on a
     terminal's standard error; ends the line when done."""
     if not sys.stderr.isatty():
         return
     filled = _WIDTH * done // max(total, 1)
-    rate = f", {done / max(time.perf_counter() - started, 1e-9):,.0f} {unit}/s" if started is not None else ""
-    sys.stderr.write("\r" + _fitted(f"[{'#' * filled}{'.' * (_WIDTH - filled)}] {done}/{total} {unit}{rate}"))
+    speed = f", {rate(done, time.perf_counter() - started, unit)}" if started is not None else ""
+    sys.stderr.write("\r" + _fitted(f"[{'#' * filled}{'.' * (_WIDTH - filled)}] {done}/{total} {unit}{speed}"))
     if done >= total:
         sys.stderr.write("\n")
     sys.stderr.flush()

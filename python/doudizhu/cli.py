@@ -17,7 +17,7 @@ import numpy as np
 
 from . import __version__, terminal
 from ._core import POLICIES, Cards, Rules, legal_moves, rank_name
-from ._progress import progress_bar, status_line
+from ._progress import progress_bar, rate, status_line
 from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
@@ -124,7 +124,8 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
         progress_bar(end, args.games, "games", started)
     elapsed = time.perf_counter() - started
     result = SelfPlayResult.concatenate(parts)
-    print(f"{len(result)} games in {elapsed:.2f} s: {len(result) / elapsed:,.0f} games/s", file=out)
+    games = f"{len(result)} game" + ("" if len(result) == 1 else "s")
+    print(f"{games} in {elapsed:.2f} s: {rate(len(result), elapsed, 'games')}", file=out)
     print(_selfplay_summary(result, rules), file=out)
     if args.out is not None:
         result.save(args.out)

@@ -298,13 +298,14 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
     print(settlement(game, options), file=out)  # last: what the hand comes to
 
 
-def _again(read: Callable[[str], str]) -> bool:
+def _again(read: Callable[[str], str], out: TextIO) -> bool:
     """Whether the person wants another hand: y or yes; n, no or nothing ends. Anything
-    else is asked again (the hand is over: undo and the game's commands are gone)."""
+    else is asked again, saying so (the hand is over: undo and the game's commands are gone)."""
     while True:
         answer = read("play again? [y/N]> ").strip().lower()
         if answer in ("y", "yes", "n", "no", ""):
             return answer in ("y", "yes")
+        print(f"the hand is over: answer y for another, n (or just Enter) to stop, not {answer[:40]!r}", file=out)
 
 
 def enable_line_editing() -> None:
@@ -319,7 +320,7 @@ def run(seed: int | None, options: Options, read: Callable[[str], str], out: Tex
     """Hands until the person stops; the exit status (0, or 130 after Ctrl-C)."""
     try:
         play_hand(seed if seed is not None else random.getrandbits(32), options, read, out)
-        while not options.auto and _again(read):
+        while not options.auto and _again(read, out):
             play_hand(random.getrandbits(32), options, read, out)  # another hand is a fresh deal
         return 0
     except (EOFError, Quit):
