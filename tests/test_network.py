@@ -142,12 +142,33 @@ def test_the_terminal_refuses_the_network_under_rules_it_cannot_play_before_the_
     assert not asked  # no hand was dealt, no question asked
 
 
-def _write_raw(path: Path, tensors: dict[str, np.ndarray], version: int = 1, magic: bytes = b"DDZNEURL") -> None:
-    parts = [magic, struct.pack("<II", version, 2), b"{}", struct.pack("<I", len(tensors))]
+def _write_raw(path: Path, tensors: dict[str, np.ndarray], version: int = 1, magic: bytes = b"DDZNEURL",
+               metadata: bytes = b"{}") -> None:
+    parts = [magic, struct.pack("<II", version, len(metadata)), metadata, struct.pack("<I", len(tensors))]
     for name, array in tensors.items():
         parts += [struct.pack("<H", len(name)), name.encode(), struct.pack("<B", array.ndim),
                   struct.pack(f"<{array.ndim}I", *array.shape), array.astype("<f4").tobytes()]
     path.write_bytes(b"".join(parts))
+
+
+@pytest.mark.parametrize("metadata", [
+    b"\xff", b"\x80", b"\xc0\x80", b"\xe0\x80\x80", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b'{"a": "\xe2\x82"}',
+])
+def test_metadata_that_is_no_utf8_is_refused_at_load(tmp_path: Path, metadata: bytes) -> None:
+    with pytest.raises(UnicodeDecodeError):
+        metadata.decode("utf-8")  # Python's decoder refuses each (an overlong form, a surrogate, past U+10FFFF ...)
+    _write_raw(tmp_path / "bad.ddzn", {}, metadata=metadata)
+    with pytest.raises(dz.NetworkError, match="the metadata is not UTF-8 text"):
+        dz.Network(tmp_path / "bad.ddzn")  # not a UnicodeDecodeError later, at .metadata
+
+
+def test_metadata_in_utf8_is_read_as_written(net_file: Path, tmp_path: Path) -> None:
+    text = '{"note": "é€😀\u07ff\ud7ff\ue000\U0010ffff"}'  # the edges of each length's range
+    data = net_file.read_bytes()
+    (length,) = struct.unpack_from("<I", data, 12)  # after the magic and the version
+    (tmp_path / "good.ddzn").write_bytes(data[:12] + struct.pack("<I", len(text.encode())) + text.encode() +
+                                         data[16 + length:])
+    assert dz.Network(tmp_path / "good.ddzn").metadata == text
 
 
 def _tensors(net_file: Path) -> dict[str, np.ndarray]:

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <set>
 
+#include "rules/card_text.hpp"
+
 namespace ddz {
 
 namespace {
@@ -295,6 +297,7 @@ std::shared_ptr<Network> Network::parse(std::string_view bytes, const std::strin
   }
   const auto meta = r.scalar<std::uint32_t>("the metadata's length");
   net->metadata_ = std::string(r.bytes(meta, "the metadata"));
+  if (!is_utf8(net->metadata_)) r.fail("the metadata is not UTF-8 text");
   const auto count = r.scalar<std::uint32_t>("the tensor count");
   if (count > 4096) r.fail(std::to_string(count) + " tensors");
   for (std::uint32_t i = 0; i < count; ++i) {

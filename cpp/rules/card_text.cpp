@@ -46,7 +46,8 @@ std::size_t suit_length(std::string_view s, std::size_t i) {
   return starts_with_bytes(s, i + 3, "\xEF\xB8\x8F") ? 6 : 3;
 }
 
-// The length of the UTF-8 character at i, or 0 when the bytes there are no UTF-8.
+// The length of the UTF-8 character at i, or 0 when the bytes there are no UTF-8 (as
+// strict as Python's decoder: no overlong forms, no surrogates, nothing past U+10FFFF).
 std::size_t utf8_length(std::string_view s, std::size_t i) {
   const auto lead = static_cast<unsigned char>(s[i]);
   const std::size_t n = lead < 0x80 ? 1 : lead >= 0xC2 && lead < 0xE0 ? 2 : lead >= 0xE0 && lead < 0xF0 ? 3
@@ -56,7 +57,11 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   for (std::size_t k = 1; k < n; ++k) {
     if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
   }
-  return n;
+  // The second byte's range where the lead allows less than 80-BF.
+  const auto second = n > 1 ? static_cast<unsigned char>(s[i + 1]) : 0x80;
+  const bool in_range = lead == 0xE0 ? second >= 0xA0 : lead == 0xED ? second < 0xA0
+                        : lead == 0xF0 ? second >= 0x90 : lead == 0xF4 ? second < 0x90 : true;
+  return in_range ? n : 0;
 }
 
 // Characters before byte offset i (positions in messages count characters, as Python does).
@@ -116,6 +121,15 @@ std::size_t count_tokens(std::string_view text) {
 }
 
 }  // namespace
+
+bool is_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
 
 bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
 

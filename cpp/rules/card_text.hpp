@@ -40,6 +40,9 @@ ParseResult parse_cards(std::string_view text, int max_per_rank = 8, int max_per
 // The rank of text that names exactly one card ("3", "t", "10", "BJ"), or -1.
 int rank_named(std::string_view text);
 
+// Whether `text` is valid UTF-8, as strictly as Python decodes it.
+bool is_utf8(std::string_view text);
+
 // `text` quoted for an error message: whole when short, else its first characters and
 // its length in characters; cut at character boundaries, with control characters (NUL
 // included) and bytes that are no UTF-8 escaped (\x1b), so the message is always valid
