@@ -321,6 +321,47 @@ def test_gymnasium_illegal_actions() -> None:
         strict.step(illegal)
 
 
+@pytest.mark.parametrize("not_an_id", [1.0, "1", None, [1], np.array([1]), np.array(1.0), True, complex(1)])
+def test_an_action_that_is_no_id_is_a_type_error_and_changes_nothing(not_an_id: object) -> None:
+    env = dz_gym.DouDizhuEnv(seat=0, opponents="random")  # illegal actions cost -1 and end the episode
+    obs, _ = env.reset(seed=4)
+    with pytest.raises(TypeError, match="action id must be an int"):
+        env.step(not_an_id)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    assert env.step(legal)[1:3] != (-1.0, True)  # the episode went on: it was not charged as illegal
+    pz = dz_pz.env()
+    pz.reset(seed=1)
+    agent, history = pz.agent_selection, len(pz.unwrapped.game.history)
+    with pytest.raises(TypeError, match="action id must be an int"):
+        pz.step(not_an_id)
+    assert pz.agent_selection == agent and not any(pz.terminations.values())
+    assert len(pz.unwrapped.game.history) == history and pz.rewards[agent] == 0.0
+
+
+def test_before_its_first_reset_the_gymnasium_env_shows_no_placeholder_hand() -> None:
+    env = dz_gym.DouDizhuEnv(render_mode="ansi")
+    for call in (env.action_masks, env.render):
+        with pytest.raises(gym.error.ResetNeeded, match="call reset"):
+            call()
+
+
+def test_human_rendering_shows_the_table_at_reset_and_every_step(capsys: pytest.CaptureFixture[str]) -> None:
+    env = dz_gym.DouDizhuEnv(seat=0, render_mode="human")
+    env.reset(seed=2)
+    assert "seat 0: " in capsys.readouterr().out
+    env.step(env.action_space.n - 1)  # an illegal id: the episode ends, and it is shown
+    assert "seat 0: " in capsys.readouterr().out
+
+
+def test_rewards_are_python_floats_whatever_the_scale() -> None:
+    env = dz_gym.DouDizhuEnv(seat=0, opponents="random", reward_scale=np.float32(0.5))
+    obs, info = env.reset(seed=3)
+    reward, terminated = 0.0, False
+    while not terminated:
+        obs, reward, terminated, _, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert type(reward) is float and all(type(p) is float for p in info["payouts"])
+
+
 def test_an_action_id_as_a_zero_dimensional_array_is_that_id() -> None:
     """What Stable-Baselines3's predict returns for a Discrete space; a longer array is no one id."""
     env = dz_gym.DouDizhuEnv(seat=0, opponents="heuristic", illegal_reward=None)
@@ -328,7 +369,7 @@ def test_an_action_id_as_a_zero_dimensional_array_is_that_id() -> None:
     obs, _ = env.reset(seed=0)
     twin.reset(seed=0)
     for not_one_id in (np.array([1]), np.array(1.0), np.array(True)):
-        with pytest.raises(dz.IllegalActionError):
+        with pytest.raises(TypeError, match="action id must be an int"):
             env.step(not_one_id)
     for dtype in (np.int64, np.uint16, np.int8):
         legal = int(np.flatnonzero(obs["action_mask"])[0])

@@ -137,11 +137,15 @@ class EnvironmentHand:
     def play(self, action_id: Any) -> bool:
         """Plays the id for the player to move (or, under wild-card rules, chooses a
         combination that has several readings); False (and nothing changed) when it is not
-        a legal action id."""
+        a legal action id. An action that is no int (a float, text, None, an array of
+        several) is a TypeError, not an illegal action: it is no action id at all."""
         if isinstance(action_id, np.ndarray) and action_id.shape == () and action_id.dtype.kind in "iu":
             action_id = action_id[()]  # one id as a 0-d array: what Stable-Baselines3 predicts for a Discrete space
         try:
             action_id = checked_int(action_id, "action id", 0, self.actions - 1)
+        except ValueError:  # an int, outside the ids
+            return False
+        try:
             if action_id >= len(self.space) or self.chosen >= 0:
                 return self._play_reading(action_id - len(self.space))
             is_play = 0 < action_id < self.space.first_bid_id
@@ -152,7 +156,7 @@ class EnvironmentHand:
                 return len(readings) > 0
             action = self.space.action(action_id) if readings is None else self._reading(action_id, int(readings[0]))
             self.game.step(action)
-        except (TypeError, ValueError):  # IllegalActionError among them
+        except ValueError:  # IllegalActionError
             return False
         return True
 
@@ -189,9 +193,10 @@ class EnvironmentHand:
         return IllegalActionError(f"action id {action_id!r} is not legal for seat {self.game.to_move} now")
 
     def payouts(self, scale: float) -> list[float]:
+        """Each seat's payout times `scale`, as Python floats whatever the scale's type."""
         result = self.game.result
         assert result is not None
-        return [float(p) * scale for p in result.payouts[: self.seats]]
+        return [float(p) * float(scale) for p in result.payouts[: self.seats]]
 
     def show(self, render_mode: str | None) -> str | None:
         """Both environments' render(): the table as text ('ansi'), printed ('human'), or a

@@ -99,8 +99,14 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         return self._hand.game
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The agent's legal action ids as a bool array."""
+        """The agent's legal action ids as a bool array (ResetNeeded before the first reset)."""
+        self._check_dealt()
         return self._hand.mask(self.seat).astype(bool)
+
+    def _check_dealt(self) -> None:
+        """ResetNeeded before the first reset(): the hand until then is a placeholder."""
+        if self._ended is None:
+            raise ResetNeeded("call reset() first: no hand is dealt yet")
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -114,19 +120,22 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
             if not self._hand.over:
                 break
         self._ended = False
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), self._info()
 
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         # Gymnasium's contract: an episode is reset before its first step and after it ends
         # (an illegal action ends it too, with the hand unfinished): no step is taken then.
-        if self._ended is None:
-            raise ResetNeeded("call reset() before step(): no hand is dealt yet")
+        self._check_dealt()
         if self._ended:
             raise ResetNeeded("the episode is over: call reset() for the next hand")
         if not self._hand.play(action):
             if self.illegal_reward is None:
                 raise self._hand.illegal(action)
             self._ended = True
+            if self.render_mode == "human":
+                self.render()
             return self._observe(), float(self.illegal_reward), True, False, {**self._info(), "illegal_action": True}
         self._bots_play()
         self._ended = self._hand.over
@@ -160,6 +169,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         return {"action_mask": self._hand.mask(self.seat), "seat": self.seat}
 
     def render(self) -> str | None:
+        self._check_dealt()
         return self._hand.show(self.render_mode)
 
 

@@ -89,6 +89,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_move]
         self._dealt = True
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> Observation:
         if not self._dealt:
@@ -104,12 +106,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self._cumulative_rewards[agent] = 0.0
         seat = self.agent_name_mapping[agent]
+        played = self._hand.play(action)  # first: an action that is no id (TypeError) changes nothing
+        if not played and self.illegal_reward is None:
+            raise self._hand.illegal(action)
+        self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        if not self._hand.play(action):
-            if self.illegal_reward is None:
-                raise self._hand.illegal(action)
+        if not played and self.illegal_reward is not None:
             self.rewards[agent] = float(self.illegal_reward)
             self.infos[agent]["illegal_action"] = True
             self._end_hand(seat)
@@ -127,6 +130,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         self.agent_selection = self.possible_agents[(last_seat + 1) % self._hand.seats]
 
     def render(self) -> str | None:
+        if not self._dealt:
+            EnvLogger.error_render_before_reset()
         return self._hand.show(self.render_mode)
 
     def close(self) -> None:

@@ -35,7 +35,7 @@ A :class:`Batch` is arrays only (B decisions, A legal actions of them all):
   (A, int64) what its wild cards stand in for, low + 2380 x high with two wild ranks:
   :mod:`doudizhu.actions`); ``mask``
   (B, ``len(space)``, bool) with ``mask=True``;
-- ``features="douzero"`` (every preset; the layout is
+- ``features="douzero"`` (every preset with a landlord, all but ``run_fast``; the layout is
   ``doudizhu.encode.douzero_layout(rules)``): DouZero 1.1.0's inputs without their
   redundancy: ``x_no_action`` (B, the widest position's width, int8; in DouZero's setting
   430, and a landlord's row uses its first 319 values, the rest are 0), ``z`` (B, *the
@@ -255,8 +255,9 @@ class VectorEnv:
     """``num_envs`` tables stepped together in C++ (see :mod:`doudizhu.envs.vector`).
 
     ``rules`` (default: standard) may be any preset. ``features``: ``"compact"``,
-    ``"douzero"`` (every preset: DouZero's own layout in its setting, the generalized one
-    of :func:`doudizhu.encode.douzero_layout` elsewhere) or None. ``learners``:
+    ``"douzero"`` (every preset but ``run_fast``, which has no landlord: DouZero's own
+    layout in its setting, the generalized one of :func:`doudizhu.encode.douzero_layout`
+    elsewhere) or None. ``learners``:
     see the module. ``opponents``: a built-in policy for every other seat, or one per seat
     (the learners' entries are unused, except to bid for role learners). ``seed``: the
     deals (None: a random one). ``threads``: None for one per core. ``batch_size``: the
