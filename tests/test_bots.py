@@ -9,7 +9,7 @@ import pytest
 
 import doudizhu as dz
 import doudizhu.envs
-from doudizhu import Rules
+from doudizhu import Rules, evaluation
 from doudizhu.bots import ISMCTS, Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random, builtin
 from doudizhu.cli import main
 
@@ -189,6 +189,23 @@ def test_heuristic_beats_random_with_an_interval() -> None:
     result = dz.evaluate("heuristic", "random", deals=500, rules=Rules.preset("douzero"))
     assert result.wp_ci[0] < result.wp < result.wp_ci[1] and result.wp_ci[0] > 0.85
     assert result.adp > 0 and result.mean_multiplier >= 1
+
+
+def test_win_rate_intervals_stay_within_0_and_1_and_keep_width() -> None:
+    result = dz.evaluate("fast_heuristic", "random", deals=200, seed=0)  # its landlord wins all 63 games
+    for side in (result, *result.by_role.values()):
+        low, high = side.wp_ci
+        assert 0.0 <= low <= side.wp <= high <= 1.0
+    landlord = result.by_role["landlord"]
+    assert landlord.wp == 1.0 and landlord.wp_ci[0] < 0.96  # not (1.000-1.000) from 63 games
+    assert "mixed: the auction made a landlord beside the lone seat" in result.table("fast", "random")  # explained
+    # Away from 0 and 1, over many deals, the Wilson interval is the normal one of the deals' means.
+    rng = np.random.default_rng(0)
+    per_deal = rng.integers(0, 3, 4000) / 2.0  # each deal's two games: 0, 1 or 2 wins
+    share = float(per_deal.mean())
+    half = 1.959963984540054 * float(per_deal.std(ddof=1)) / np.sqrt(len(per_deal))
+    low, high = evaluation._share_interval(share, per_deal, 2 * len(per_deal))
+    assert abs(low - (share - half)) < 2e-4 and abs(high - (share + half)) < 2e-4
 
 
 def test_evaluate_refuses_bad_arguments() -> None:

@@ -21,7 +21,7 @@ from ._progress import progress_bar, rate, status_line
 from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
-from .evaluation import Evaluation, evaluate, print_progress
+from .evaluation import evaluate, print_progress
 from .selfplay_result import SelfPlayResult, selfplay
 
 if TYPE_CHECKING:
@@ -164,25 +164,7 @@ def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
                       progress=print_progress)
     print(f"{args.a} against {args.b}, rules {args.rules}, seed {args.seed}\n", file=out)
     print(result.table(args.a, args.b), file=out)
-    print(_evaluation_notes(args.a, args.b, result), file=out)
     return 0
-
-
-def _evaluation_notes(a: str, b: str, result: Evaluation) -> str:
-    """What the game count and the table's rows mean (the protocol of doudizhu.evaluate)."""
-    if "one seat" in result.by_role:  # no landlord: one seat against two, then swapped
-        return (f"\nEach deal is played twice: {a} in one seat (deal mod players) against {b} in the others, then "
-                f"the two swapped.\none seat: {a} in the one seat; two seats: {a} in the other two.")
-    per_deal = result.games // result.deals
-    alone = per_deal // 2  # the seats a policy plays alone in: every seat with an auction, else the landlord's
-    where = f"each of its {alone} seats" if alone > 1 else "the landlord's seat (there is no auction)"
-    lines = [f"\nEach deal is played {per_deal} times: {a} alone in {where} against {b} in the others, "
-             "then the two swapped.",
-             f"landlord: {a} alone, as the landlord; peasants: {a} in every peasant seat, {b} the landlord."]
-    if result.by_role["mixed"].games:
-        lines.append(f"mixed: the auction made a landlord beside the lone seat, so {a} and {b} were peasants "
-                     "together (void hands count here too).")
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------- serve

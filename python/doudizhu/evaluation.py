@@ -65,7 +65,7 @@ class Evaluation:
     columns: dict[str, npt.NDArray[Any]] = dataclasses.field(repr=False)
 
     def table(self, a: str = "a", b: str = "b") -> str:
-        """A Markdown table of the results."""
+        """A Markdown table of the results, then what its rows and game count mean."""
         lines = [f"| {a} against {b} | games | WP (95% CI) | ADP (95% CI) |", "|---|---:|---:|---:|"]
         rows = [("all", Side(self.games, self.wp, self.adp, self.wp_ci, self.adp_ci)), *self.by_role.items()]
         for name, side in rows:
@@ -79,6 +79,22 @@ class Evaluation:
         void = "" if "one seat" in self.by_role else f", {self.void} void hands"
         lines.append(f"\n{self.deals} deals{void}; mean bombs {self.mean_bombs:.3f}, "
                      f"mean multiplier {self.mean_multiplier:.3f}")
+        return "\n".join(lines) + "\n" + self._notes(a, b)
+
+    def _notes(self, a: str, b: str) -> str:
+        """What the game count and the table's rows mean (the protocol of :func:`evaluate`)."""
+        if "one seat" in self.by_role:  # no landlord: one seat against two, then swapped
+            return (f"\nEach deal is played twice: {a} in one seat (deal mod players) against {b} in the others, "
+                    f"then the two swapped.\none seat: {a} in the one seat; two seats: {a} in the other two.")
+        per_deal = self.games // self.deals
+        alone = per_deal // 2  # the seats a policy plays alone in: every seat with an auction, else the landlord's
+        where = f"each of its {alone} seats" if alone > 1 else "the landlord's seat (there is no auction)"
+        lines = [f"\nEach deal is played {per_deal} times: {a} alone in {where} against {b} in the others, "
+                 "then the two swapped.",
+                 f"landlord: {a} alone, as the landlord; peasants: {a} in every peasant seat, {b} the landlord."]
+        if self.by_role["mixed"].games:
+            lines.append(f"mixed: the auction made a landlord beside the lone seat, so {a} and {b} were peasants "
+                         "together (void hands count here too); 'all' includes these games.")
         return "\n".join(lines)
 
 
@@ -130,15 +146,34 @@ def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], d
     decided_by_deal = np.bincount(deal, weights=decided, minlength=deals)
     has_result = decided_by_deal > 0
     wp_by_deal = np.bincount(deal, weights=won, minlength=deals)[has_result] / decided_by_deal[has_result]
-    return Side(games, wp, adp, _interval(wp, wp_by_deal), _interval(adp, adp_by_deal))
+    return Side(games, wp, adp, _share_interval(wp, wp_by_deal, int(decided.sum())), _interval(adp, adp_by_deal))
 
 
 def _interval(mean: float, per_deal: npt.NDArray[np.float64]) -> tuple[float, float]:
+    """The normal interval of a mean over deals (a deal's games are paired)."""
     n = len(per_deal)
     if n < 2:
         return (mean, mean)
     half = _Z95 * float(per_deal.std(ddof=1)) / math.sqrt(n)
     return (mean - half, mean + half)
+
+
+def _share_interval(share: float, per_deal: npt.NDArray[np.float64], decided: int) -> tuple[float, float]:
+    """The Wilson score interval of a share of wins, over the sample size the deals' spread
+    is worth (the paired design's effective size: the share's variance over its squared
+    standard error from the deals; pairing the roles makes it more than the games). It
+    stays within 0..1, and has width when every game went one way (the decided games are
+    the size then), where the normal interval reached past 1 or shrank to a point; with
+    many deals and a share away from 0 and 1 the two agree."""
+    n = len(per_deal)
+    spread = float(per_deal.var(ddof=1)) / n if n > 1 else 0.0
+    if decided == 0 or math.isnan(share) or (spread == 0 and 0 < share < 1):
+        return (share, share)  # no games, or deals that all agree: nothing to spread over
+    size = share * (1 - share) / spread if spread > 0 else float(decided)
+    z2 = _Z95 * _Z95
+    centre = (share + z2 / (2 * size)) / (1 + z2 / size)
+    half = _Z95 / (1 + z2 / size) * math.sqrt(share * (1 - share) / size + z2 / (4 * size * size))
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _summarise(columns: dict[str, npt.NDArray[Any]], deals: int) -> Evaluation:
