@@ -485,3 +485,18 @@ def test_each_module_of_the_package_is_what_its_name_imports() -> None:
     shadowed = [name for name in modules if hasattr(dz, name) and not isinstance(getattr(dz, name), types.ModuleType)]
     assert not shadowed
     assert callable(dz.selfplay) and callable(dz.evaluate) and callable(lockstep.run_tables)  # names the guide uses
+
+
+@pytest.mark.parametrize("preset", ["standard", "run_fast", "four_partner", "laizi2"])
+def test_a_recorded_game_comes_back_as_a_game_played_to_its_end(preset: str) -> None:
+    rules = Rules.preset(preset)
+    result = dz.selfplay(40, policy="random", seed=7, rules=rules, record=True, first=5)
+    assert preset == "run_fast" or result.redeals.any()  # redealt hands come back too
+    for i in range(len(result)):
+        game = result.game(i, seed=7, rules=rules, first=5)
+        assert game.result is not None and list(game.result.payouts) == result.payouts[i].tolist()
+        assert game.to_record()["actions"] == [str(action) for _, action in game.history]
+    with pytest.raises(ValueError, match="game 3 was not dealt from seed 8"):
+        result.game(3, seed=8, rules=rules, first=5)
+    with pytest.raises(ValueError, match="record=True"):
+        dz.selfplay(1, rules=rules).game(0, rules=rules)

@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core, _saved
-from ._core import ACTION_DTYPE, Rules
+from ._core import ACTION_DTYPE, Game, IllegalActionError, Rules, actions_from_rows
 from ._extras import missing_extra
 from ._whole_file import whole_file
 from .bots import builtin
@@ -54,6 +54,30 @@ class SelfPlayResult:
 
     def __len__(self) -> int:
         return len(self.landlord)
+
+    def game(self, i: int, seed: int = 0, rules: Rules | None = None, first: int = 0) -> Game:
+        """Game ``i`` of this result as a :class:`~doudizhu.Game`, played to its end: dealt as
+        ``selfplay(..., seed=seed, rules=rules, first=first)`` dealt it (its deal seed and first
+        bidder), then its recorded actions stepped; so it can be saved as a record, replayed
+        or shown. Needs a run made with ``record=True``. ValueError when ``seed``, ``rules`` or
+        ``first`` are not the run's: the deal they give is not the one saved."""
+        if self.actions is None or self.offsets is None:
+            raise ValueError("game() replays recorded actions: run selfplay with record=True")
+        i = _core.checked_int(i, "i", 0, len(self) - 1)
+        rules = rules if rules is not None else Rules()
+        index = _core.checked_int(first, "first", 0, _MAX_GAMES) + i
+        deal_seed, first_bidder, _ = _core.selfplay_deal(rules, seed, index)
+        game = Game(seed=deal_seed, rules=rules, first_bidder=None if rules.each_for_self else first_bidder)
+        other_run = ValueError(f"game {i} was not dealt from seed {seed} with these rules and first {first}")
+        try:
+            for _, action in actions_from_rows(self.actions[self.offsets[i] : self.offsets[i + 1]]):
+                game.step(action)
+        except IllegalActionError as error:  # another deal: the saved actions do not fit it
+            raise other_run from error
+        hands, kitty, _ = game.deals[-1]
+        if ([hand.mask for hand in hands], kitty.mask) != (self.hands[i].tolist(), int(self.kitty[i])):
+            raise other_run
+        return game
 
     @property
     def landlord_win_rate(self) -> float:
