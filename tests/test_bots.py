@@ -111,6 +111,17 @@ def test_a_policy_that_changes_its_legal_list_is_still_checked_against_the_game(
             dz.selfplay(1, policy=[cheat, "random", "random"], threads=1)
 
 
+def test_a_policy_function_of_another_signature_is_refused_before_any_game() -> None:
+    def one_argument(game: dz.Game) -> dz.Action:
+        raise AssertionError("never called")
+
+    with pytest.raises(TypeError, match=r"a: a policy function is called as policy\(view, legal_actions\), "
+                                        r"and one_argument\(game: .*\).* cannot be"):
+        dz.evaluate(one_argument, "random", deals=2)  # type: ignore[arg-type]
+    flexible = dz.selfplay(1, policy=lambda view, legal, *more: legal[0])  # extra optional parameters are fine
+    assert len(flexible) == 1
+
+
 def test_a_bot_whose_act_many_returns_no_actions_is_named() -> None:
     class Silent:
         def act(self, game: dz.Game) -> dz.Action:

@@ -11,6 +11,7 @@ hidden cards are re-dealt consistently with it, so no bot can read the other han
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Union, cast
 
@@ -43,9 +44,22 @@ def seat_players(policy: Policy, seats: int) -> list[Player]:
 
 
 def check_player(player: object, what: str) -> None:
-    """TypeError naming ``what`` unless ``player`` is a built-in name, a bot or a callable."""
+    """TypeError naming ``what`` unless ``player`` is a built-in name, a bot or a callable
+    that takes (view, legal_actions) (a callable of another signature failed only when
+    first called, with Python's bare count of arguments)."""
     if not (isinstance(player, (str, Bot)) or callable(player)):
         raise TypeError(f"{what} must be a name, a bot or a callable, not {type(player).__name__}")
+    if isinstance(player, (str, Bot)):
+        return
+    try:
+        signature = inspect.signature(player)
+    except (TypeError, ValueError):  # no signature to read (some built-ins): its calls will tell
+        return
+    try:
+        signature.bind({}, [])
+    except TypeError:
+        raise TypeError(f"{what}: a policy function is called as policy(view, legal_actions), and "
+                        f"{getattr(player, '__name__', type(player).__name__)}{signature} cannot be") from None
 
 
 def choose(player: Player, game: Game, seed: int) -> Action:
