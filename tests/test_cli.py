@@ -295,6 +295,12 @@ def test_a_command_with_words_after_it_is_not_read_as_cards() -> None:
     assert "card token" not in out and out.rstrip().endswith("bye")
 
 
+def test_cards_typed_in_the_auction_are_not_read_as_a_bid() -> None:
+    out = run("play", "--seed", "1", read=scripted("88", "quit"))[1]
+    assert "not allowed: the auction is on: bid 0-3 (or the digit alone), not '88'" in out
+    assert "bid 88" not in out
+
+
 def test_play_again_asks_again_on_anything_but_yes_or_no() -> None:
     asked: list[str] = []
 

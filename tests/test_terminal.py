@@ -145,15 +145,17 @@ def test_progress_bars_only_on_a_terminal() -> None:
     child.expect(pexpect.EOF)
 
 
-def test_a_redeal_is_announced_with_the_new_hand() -> None:
+def test_a_redeal_is_announced_with_the_new_hand_shown_once() -> None:
     child = spawn("--seed", "5")  # you and the heuristic bots all pass on this deal
     child.expect("bid 0-3> ")
     child.sendline("0")
-    child.expect(r"everyone passed: the hand is redealt \(redeal 1\)\r\nyour hand: (\S+)\r\n")
+    child.expect(r"everyone passed: the hand is redealt \(redeal 1\)\r\n")
+    child.expect("bid 0-3> ")
+    shown = re.findall(r"your hand: (\S+)", child.before)
     game = doudizhu.Game(seed=5)
     for _ in range(3):
         game.step("bid 0")
-    assert child.match.group(1) == str(game.hand(0))
+    assert shown == [str(game.hand(0))]  # in the status before your turn, not twice
     child.sendline("quit")
     assert leave(child) == 0
 

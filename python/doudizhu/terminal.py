@@ -205,6 +205,9 @@ def _not_a_command(text: str) -> str:
 
 def _step(game: Game, text: str, out: TextIO) -> Action | None:
     if game.phase == "bidding" and text.isdigit():
+        if len(text) > 1:  # cards, as a 2 or 3 would be, typed before the auction is over
+            print(f"not allowed: the auction is on: bid 0-3 (or the digit alone), not {text!r}", file=out)
+            return None
         text = f"bid {text}"
     if game.phase == "bidding" and game.rules.bidding == "classic" and text.lower() == "pass":
         text = "bid 0"  # the classic auction's pass"
@@ -250,7 +253,8 @@ def _report(game: Game, who: str, action: Action, before: tuple[str, int], optio
     phase, redeals = before
     if game.redeals > redeals:
         print(f"everyone passed: the hand is redealt (redeal {game.redeals})", file=out)
-        _print_deal(game, options, out)
+        if options.auto:  # a person sees the new hand in the status before their turn: not twice
+            _print_deal(game, options, out)
     elif phase == "bidding" and game.phase in ("partner", "playing"):
         landlord = game.landlord
         assert landlord is not None
