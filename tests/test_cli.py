@@ -318,10 +318,15 @@ def test_play_again_asks_again_on_anything_but_yes_or_no() -> None:
     assert doudizhu.terminal._again(read([""]), said) is False  # N is the default
 
 
-def test_moves_lists_at_most_a_screenful_of_a_kind() -> None:
+def test_moves_lists_at_most_a_screenful_of_a_kind_and_all_of_one_on_request() -> None:
     out = run("play", "--seed", "3", "--rules", "laizi2", read=scripted("3", "moves"))[1]
     listing = out.split("\n  ")
-    assert max(len(line) for line in listing) < 2000 and "more)" in out
+    assert max(len(line) for line in listing) < 2000 and "(and 45 more: moves trio)" in out
+    every = run("play", "--seed", "3", "--rules", "laizi2", read=scripted("3", "moves trio"))[1]
+    trios = re.search(r"\n  trio: +(.*)\n", every)
+    assert trios and len(trios.group(1).split()) == 40 + 45  # the 40 shown and the 45 more
+    other = run("play", "--seed", "3", read=scripted("moves bomb", "moves a b"))[1]
+    assert "no 'bomb' moves here; the kinds here: auction" in other and "moves takes one kind at most" in other
 
 
 def test_the_legend_names_every_character_read_as_a_card() -> None:

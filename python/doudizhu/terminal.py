@@ -35,14 +35,14 @@ commands:
   pass        pass (also 'p')
   bid N       bid 0-3 in the auction (a digit alone works); call / decline; rob / no rob
   alone       as the landlord (four_partner): play alone; partner N names seat N instead
-  moves       the legal plays, grouped by kind
+  moves       the legal plays, grouped by kind; moves KIND lists all of a kind (moves bomb)
   hint        the built-in heuristic's choice
   undo        take back your last action (and the bots' replies to it)
   help        this list
   quit, exit  leave the game"""
 # The words a command may start with: a line starting with another word that is not cards
 # is a mistyped command, answered with the nearest of these.
-_BARE_COMMANDS = ("quit", "exit", "help", "?", "moves", "hint", "undo")  # commands that take no argument
+_BARE_COMMANDS = ("quit", "exit", "help", "?", "hint", "undo")  # commands that take no argument
 COMMANDS = ("pass", "bid", "call", "decline", "rob", "no", "alone", "partner", "moves", "hint", "undo", "help", "quit",
             "exit")
 
@@ -108,19 +108,24 @@ def screen(game: Game, options: Options) -> str:
     return "\n".join(lines)
 
 
-def grouped_moves(game: Game) -> str:
+def grouped_moves(game: Game, kind: str | None = None) -> str:
     """The legal actions, plays grouped by kind (a lead has about 60), at most
-    MOVES_SHOWN of a kind (wild cards make tens of thousands)."""
+    MOVES_SHOWN of a kind (wild cards make tens of thousands); with ``kind``, every one of
+    that kind."""
     groups: dict[str, list[str]] = {}
     for action in game.legal_actions():
         if action.move is not None:
-            kind = action.move.kind.name.lower()
+            name = action.move.kind.name.lower()
         else:
-            kind = {ActionType.PASS: "pass", ActionType.PARTNER: "partner"}.get(action.type, "auction")
-        groups.setdefault(kind, []).append(str(action))
-    return "\n".join(f"  {kind + ':':<16} {'  '.join(items[:MOVES_SHOWN])}" +
-                     (f"  (and {len(items) - MOVES_SHOWN} more)" if len(items) > MOVES_SHOWN else "")
-                     for kind, items in groups.items())
+            name = {ActionType.PASS: "pass", ActionType.PARTNER: "partner"}.get(action.type, "auction")
+        groups.setdefault(name, []).append(str(action))
+    if kind is not None:
+        if kind not in groups:
+            return f"no {kind!r} moves here; the kinds here: {', '.join(groups)}"
+        return f"  {kind + ':':<16} {'  '.join(groups[kind])}"
+    return "\n".join(f"  {name + ':':<16} {'  '.join(items[:MOVES_SHOWN])}" +
+                     (f"  (and {len(items) - MOVES_SHOWN} more: moves {name})" if len(items) > MOVES_SHOWN else "")
+                     for name, items in groups.items())
 
 
 def _prompt(game: Game) -> str:
@@ -161,8 +166,10 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
             raise Quit
         if word in ("help", "?"):
             print(f"{HELP}\n{legend(game.rules)}", file=out)
-        elif word == "moves":
-            print(grouped_moves(game), file=out)
+        elif word.split()[0] == "moves":
+            kinds = word.split()[1:]
+            print(grouped_moves(game, *kinds) if len(kinds) <= 1 else "moves takes one kind at most: moves bomb",
+                  file=out)
         elif word == "hint":
             print(f"hint: {choose_action(game, 'heuristic', 0)}", file=out)
         elif word == "undo":
