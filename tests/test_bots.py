@@ -210,6 +210,7 @@ def test_win_rate_intervals_stay_within_0_and_1_and_keep_width() -> None:
     landlord = result.by_role["landlord"]
     assert landlord.wp == 1.0 and landlord.wp_ci[0] < 0.96  # not (1.000-1.000) from 63 games
     assert "mixed: the auction made a landlord beside the lone seat" in result.table("fast", "random")  # explained
+    assert result.table().startswith("| fast_heuristic against random |")  # named as evaluate was given them
     # Away from 0 and 1, over many deals, the Wilson interval is the normal one of the deals' means.
     rng = np.random.default_rng(0)
     per_deal = rng.integers(0, 3, 4000) / 2.0  # each deal's two games: 0, 1 or 2 wins

@@ -63,9 +63,12 @@ class Evaluation:
     # Without a landlord: "one seat" (a played one seat) and "two seats" (the other two).
     by_role: dict[str, Side]
     columns: dict[str, npt.NDArray[Any]] = dataclasses.field(repr=False)
+    names: tuple[str, str] = ("a", "b")  # a's and b's, as evaluate was given them (a bot: its repr)
 
-    def table(self, a: str = "a", b: str = "b") -> str:
-        """A Markdown table of the results, then what its rows and game count mean."""
+    def table(self, a: str | None = None, b: str | None = None) -> str:
+        """A Markdown table of the results, then what its rows and game count mean; ``a`` and
+        ``b`` name the players (default: :attr:`names`)."""
+        a, b = a if a is not None else self.names[0], b if b is not None else self.names[1]
         lines = [f"| {a} against {b} | games | WP (95% CI) | ADP (95% CI) |", "|---|---:|---:|---:|"]
         rows = [("all", Side(self.games, self.wp, self.adp, self.wp_ci, self.adp_ci)), *self.by_role.items()]
         for name, side in rows:
@@ -125,7 +128,12 @@ def evaluate(
     check_player(b, "b")
     run = _core.evaluation_run(builtin(a), builtin(b), deals, rules, seed, threads)
     run_tables(run, [a, b], progress)
-    return _summarise(run.result(), deals)
+    return dataclasses.replace(_summarise(run.result(), deals), names=(_name(a), _name(b)))
+
+
+def _name(player: Player) -> str:
+    """A player as a table names it: a policy's name, a function's, a bot's repr."""
+    return player if isinstance(player, str) else getattr(player, "__name__", None) or repr(player)
 
 
 def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], deals: int) -> Side:
