@@ -776,3 +776,89 @@ def test_serve_takes_the_names_a_proxy_forwards() -> None:
     args = build_parser().parse_args(["serve", "--allowed-host", "ddz.example", "--allowed-host", "ddz.internal"])
     assert args.allowed_host == ["ddz.example", "ddz.internal"]
     assert build_parser().parse_args(["serve"]).allowed_host == []
+
+
+# ---------------------------------------------------------------- round 5's fifth boundary pass
+
+
+def test_a_json_field_given_twice_is_refused_not_taken_last(client: TestClient) -> None:
+    refused(client.post("/api/new", content=b'{"seed": 1, "seed": 2}', headers=JSON), 400,
+            "the field 'seed' is given more than once")
+    new_hand(client)
+    refused(client.post("/api/play", content=b'{"action": "pass", "action": "bid 3"}', headers=JSON), 400,
+            "'action' is given more than once")
+    assert ok(client.get("/api/state"))["log"] == []  # nothing was played
+
+
+def test_undo_refuses_a_body_rather_than_ignoring_it(client: TestClient) -> None:
+    new_hand(client)
+    ok(client.post("/api/play", json={"action": "bid 1"}))
+    before = ok(client.get("/api/state"))
+    refused(client.post("/api/undo", content=b'{"steps": 99}', headers={"content-type": "text/plain"}), 400,
+            "this route takes no body")
+    assert ok(client.get("/api/state")) == before
+    assert ok(client.post("/api/undo"))["log"] == []  # the page's own undo sends none
+
+
+def test_a_wrong_method_gets_a_405_with_allow(client: TestClient) -> None:
+    for method, path, allow in (("DELETE", "/api/state", "GET, HEAD"), ("GET", "/api/replay/record", "POST"),
+                                ("GET", "/api/replay/npz", "POST"), ("GET", "/api/new", "POST")):
+        response = client.request(method, path)
+        refused(response, 405, f"{method} is not allowed here; {allow}")
+        assert response.headers["allow"] == allow
+
+
+@pytest.mark.parametrize("host", ["[::1]evil.example", "localhost:abc", "localhost:99999", "localhost..",
+                                  "localhost:0", "evil.example"])
+def test_a_host_that_is_no_name_of_this_server_is_refused(client: TestClient, host: str) -> None:
+    refused(client.get("/api/options", headers={"host": host}), 400, "does not answer to the host")
+
+
+@pytest.mark.parametrize("host", ["localhost", "LOCALHOST:8000", "localhost.", "127.0.0.1:1", "[::1]:8000"])
+def test_the_names_of_this_server_are_answered(client: TestClient, host: str) -> None:
+    ok(client.get("/api/options", headers={"host": host}))
+
+
+def test_two_origins_are_refused_whatever_their_order(client: TestClient) -> None:
+    for origins in (("http://evil.example", LOCAL), (LOCAL, "http://evil.example")):
+        headers = [("content-type", "application/json"), *(("origin", origin) for origin in origins)]
+        refused(client.post("/api/new", content=b"{}", headers=headers), 400, "more than one Origin")
+
+
+def test_a_busy_session_queues_its_requests_without_holding_up_others(store: SessionStore) -> None:
+    import threading
+
+    import anyio
+
+    def one_worker_thread() -> None:  # the thread pool as a burst of slow requests would leave it
+        anyio.to_thread.current_default_thread_limiter().total_tokens = 1
+
+    with TestClient(create_app(store), base_url=LOCAL) as client:
+        client.portal.call(one_worker_thread)
+        tokens = []
+        for _ in range(2):
+            client.cookies.clear()
+            new_hand(client)
+            tokens.append(client.cookies[COOKIE])
+        client.cookies.clear()
+        answers: dict[int, int] = {}
+
+        def state(session: int) -> None:
+            cookie = {"cookie": f"{COOKIE}={tokens[session]}"}
+            answers[session] = client.get("/api/state", headers=cookie).status_code
+
+        busy = store.get(tokens[0])
+        assert busy is not None
+        busy.lock.acquire()  # as a long request of the first session would hold it
+        first = threading.Thread(target=state, args=(0,), daemon=True)
+        first.start()
+        first.join(0.5)
+        queued = first.is_alive() and not answers  # behind its session's lock, not refused
+        second = threading.Thread(target=state, args=(1,), daemon=True)
+        second.start()
+        second.join(10)  # waiting on the one worker thread, it had waited for the first session's lock
+        meanwhile = dict(answers)
+        busy.lock.release()
+        first.join(20)
+        second.join(20)
+    assert queued and meanwhile == {1: 200} and answers == {1: 200, 0: 200}

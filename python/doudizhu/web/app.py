@@ -47,6 +47,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
+import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -64,6 +65,8 @@ from .inputs import ApiError
 from .sessions import COOKIE, Session, SessionStore
 
 _T = TypeVar("_T")
+_POST_REPLAYS = ("record", "npz")  # /api/replay/<these> take POST; /api/replay/<step> GET
+_LOCK_POLL_SECONDS = 0.005  # how often a request waiting for its session's lock looks again
 _STATIC = pathlib.Path(__file__).parent / "static"
 _TYPES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
           "style.css": "text/css; charset=utf-8"}
@@ -84,8 +87,13 @@ async def _api_error(_: Request, error: Exception) -> Response:
     return _error(error.status, error.message, **error.extra)
 
 
-async def _http_error(_: Request, error: Exception) -> Response:
+async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
+    allow = ", ".join(sorted(method.strip() for method in (error.headers or {}).get("Allow", "").split(",") if method))
+    if error.status_code == 405 and allow:  # the methods sorted: Starlette lists a set's order
+        response = _error(405, f"{request.method[:20]} is not allowed here; {allow}")
+        response.headers["Allow"] = allow  # HTTP asks it of every 405
+        return response
     return _error(error.status_code, str(error.detail))
 
 
@@ -108,18 +116,25 @@ class _Api:
 
     @staticmethod
     async def _locked(session: Session, work: Callable[[], _T]) -> _T:
-        """``work`` on the thread pool under the session's lock, engine errors as 4xx."""
+        """``work`` on the thread pool under the session's lock, engine errors as 4xx. A
+        request waits for the lock here, in the event loop, and takes a worker thread only
+        once it holds it: waiting on a thread, a burst of one session's slow requests had
+        taken the whole pool and stalled every other session."""
 
         def run() -> _T:
-            with session.lock:
-                try:
-                    return work()
-                except IndexError as error:
-                    raise ApiError(404, str(error)) from error
-                except (ValueError, TypeError) as error:  # the engine's refusals (DoudizhuError is a ValueError)
-                    raise ApiError(422, str(error)) from error
+            try:
+                return work()
+            except IndexError as error:
+                raise ApiError(404, str(error)) from error
+            except (ValueError, TypeError) as error:  # the engine's refusals (DoudizhuError is a ValueError)
+                raise ApiError(422, str(error)) from error
 
-        return await run_in_threadpool(run)
+        while not session.lock.acquire(blocking=False):
+            await anyio.sleep(_LOCK_POLL_SECONDS)
+        try:
+            return await run_in_threadpool(run)  # not cancelled midway: the thread's work ends before the release
+        finally:
+            session.lock.release()
 
     @staticmethod
     def _answer(data: dict[str, Any], session: Session, new: bool) -> JSONResponse:
@@ -216,6 +231,8 @@ class _Api:
         return await self._do(request, False, work)
 
     async def undo(self, request: Request) -> Response:
+        await inputs.no_body(request)
+
         def work(session: Session) -> dict[str, Any]:
             table = self._table(session)
             table.undo()
@@ -308,6 +325,8 @@ class _Api:
 
     async def replay_step(self, request: Request) -> Response:
         raw = request.path_params["step"]
+        if raw in _POST_REPLAYS:  # a GET of a POST route this one's pattern also matches
+            raise HTTPException(405, headers={"Allow": "POST"})
         if not inputs.digits(raw):
             raise ApiError(400, "the step must be a whole number")
 

@@ -16,6 +16,7 @@ foreign Origin), as every answer of the API is.
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -40,17 +41,30 @@ def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
     names = {bound, *extra}
     if _is_loopback(bound):
         names.update(LOOPBACK_NAMES)
-    return frozenset(_hostname(name) for name in names)
+    return frozenset(_name_of(name) for name in names)
 
 
-def _hostname(netloc: str) -> str:
-    """The host of ``name[:port]`` (``[v6]:port`` for an IPv6 address), lower case."""
-    host = netloc.strip().lower()
+# A Host header: a name or a bracketed IPv6 address, then perhaps a port.
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^\[\]:/@\s]+)(?::([0-9]{1,5}))?")
+
+
+def _hostname(netloc: str) -> str | None:
+    """The host of a Host header, ``name[:port]`` (``[v6]:port`` for an IPv6 address), lower
+    case and without its one trailing dot; None for anything else (text after the bracket,
+    a port that is no port, dots doubled at the end), which names no host of this server."""
+    match = _HOST.fullmatch(netloc.strip().lower())
+    if match is None or (match.group(2) is not None and not 0 < int(match.group(2)) < 65536):
+        return None
+    host = match.group(1)
     if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    if host.count(":") == 1:
-        host = host.split(":")[0]
-    return host.rstrip(".")
+        return host[1:-1]
+    return None if host.endswith("..") else host.removesuffix(".")
+
+
+def _name_of(name: str) -> str:
+    """A name the server was told to answer to, as _hostname gives it (a bare IPv6 address
+    as it is)."""
+    return name.strip().lower() if name.count(":") > 1 and "[" not in name else _hostname(name) or name.lower()
 
 
 class Guard:
@@ -59,7 +73,7 @@ class Guard:
 
     def __init__(self, app: ASGIApp, hosts: Iterable[str]) -> None:
         self.app = app
-        self.hosts = frozenset(_hostname(host) for host in hosts)
+        self.hosts = frozenset(_name_of(host) for host in hosts)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = self._refusal(scope) if scope["type"] == "http" else None
@@ -73,6 +87,8 @@ class Guard:
 
     def _refusal(self, scope: Scope) -> tuple[int, str] | None:
         headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}
+        if sum(name == b"origin" for name, _ in scope["headers"]) > 1:  # the last would be the one checked
+            return 400, "the request names more than one Origin"
         host = headers.get("host")
         if not host:
             return 400, "the request names no host (a Host header)"

@@ -59,11 +59,33 @@ async def body(request: Request, limit: int, media_type: str) -> bytes:
     return b"".join(chunks)
 
 
+async def no_body(request: Request) -> None:
+    """400 unless the request carries no body: a route that takes none refuses one rather
+    than ignoring what it says."""
+    try:
+        async for chunk in request.stream():
+            if chunk:
+                raise ApiError(400, "this route takes no body")
+    except ClientDisconnect as error:
+        raise ApiError(400, "the client left before sending the whole body") from error
+
+
 def parse_json(data: bytes) -> Any:
     try:
-        return json.loads(data)
+        return json.loads(data, object_pairs_hook=_once_each)
     except (ValueError, RecursionError) as error:  # RecursionError: nesting deeper than the parser goes
         raise ApiError(400, f"the body is not valid JSON: {str(error)[:120]}") from error
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose names are all different (of a repeated one the last would win,
+    unseen): 400 naming a repeated one."""
+    value: dict[str, Any] = {}
+    for name, item in pairs:
+        if name in value:
+            raise ApiError(400, f"the field {name[:40]!r} is given more than once")
+        value[name] = item
+    return value
 
 
 def json_object(data: bytes, fields: set[str]) -> dict[str, Any]:
