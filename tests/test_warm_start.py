@@ -606,6 +606,18 @@ def test_a_finished_recipe_resumed_runs_no_stage_again(recipe_run: tuple[Path, s
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == files
 
 
+def test_a_recipe_file_that_is_a_folder_is_refused_before_any_stage(recipe_run: tuple[Path, str, list[str]],
+                                                                    tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(recipe_run[0], folder)
+    (folder / recipe.CURVE_PNG).unlink(missing_ok=True)
+    (folder / recipe.CURVE_PNG).mkdir()
+    files = {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+    with pytest.raises(IsADirectoryError, match="is a folder, where the run writes a file"):
+        recipe.run(TINY_RECIPE, folder, resume=True)
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()} == files
+
+
 def test_a_recipe_resumed_at_the_evaluate_stage_reruns_that_stage_alone(recipe_run: tuple[Path, str, list[str]],
                                                                          tmp_path: Path) -> None:
     folder = tmp_path / "copy"

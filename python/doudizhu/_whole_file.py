@@ -20,21 +20,31 @@ import threading
 from collections.abc import Iterator
 
 
+def _target(path: str | os.PathLike[str]) -> tuple[str, int | None]:
+    """The file ``path`` names (a link's target) and its mode (None: no such file yet)."""
+    target = os.path.realpath(path)
+    try:
+        return target, os.stat(target).st_mode
+    except FileNotFoundError:
+        return target, None
+
+
+def _partial(target: str) -> str:
+    """The writer's own name beside ``target`` for the data until it is whole."""
+    return f"{target}.{os.getpid()}.{threading.get_ident()}.partial"
+
+
 def check_writable(path: str | os.PathLike[str]) -> None:
     """OSError (naming ``path``) unless :func:`whole_file` can write ``path``: its folder (a
     link's target's) takes a new file, or ``path`` is no regular file and opens for writing.
     Asked before work whose result goes there, so that it is not lost to the last step."""
-    target = os.path.realpath(path)
+    target, mode = _target(path)
     try:
-        regular = stat.S_ISREG(os.stat(target).st_mode)
-    except FileNotFoundError:
-        regular = True
-    try:
-        if not regular:
-            if not stat.S_ISFIFO(os.stat(target).st_mode):  # opening a FIFO waits for a reader
+        if mode is not None and not stat.S_ISREG(mode):
+            if not stat.S_ISFIFO(mode):  # opening a FIFO waits for a reader
                 os.close(os.open(target, os.O_WRONLY))
             return
-        probe = f"{target}.{os.getpid()}.{threading.get_ident()}.partial"
+        probe = _partial(target)
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         os.remove(probe)
     except OSError as error:
@@ -44,15 +54,11 @@ def check_writable(path: str | os.PathLike[str]) -> None:
 @contextlib.contextmanager
 def whole_file(path: str | os.PathLike[str]) -> Iterator[str]:
     """The name to write; on leaving the block without an error it holds the data at ``path``."""
-    target = os.path.realpath(path)
-    try:
-        regular = stat.S_ISREG(os.stat(target).st_mode)
-    except FileNotFoundError:
-        regular = True  # a new file
-    if not regular:
+    target, mode = _target(path)
+    if mode is not None and not stat.S_ISREG(mode):
         yield target
         return
-    partial = f"{target}.{os.getpid()}.{threading.get_ident()}.partial"
+    partial = _partial(target)
     try:
         yield partial
         os.replace(partial, target)

@@ -47,10 +47,10 @@ def check_player(player: object, what: str) -> None:
     """TypeError naming ``what`` unless ``player`` is a built-in name, a bot or a callable
     that takes (view, legal_actions) (a callable of another signature failed only when
     first called, with Python's bare count of arguments)."""
-    if not (isinstance(player, (str, Bot)) or callable(player)):
-        raise TypeError(f"{what} must be a name, a bot or a callable, not {type(player).__name__}")
     if isinstance(player, (str, Bot)):
         return
+    if not callable(player):
+        raise TypeError(f"{what} must be a name, a bot or a callable, not {type(player).__name__}")
     try:
         signature = inspect.signature(player)
     except (TypeError, ValueError):  # no signature to read (some built-ins): its calls will tell

@@ -86,4 +86,10 @@ def read(folder_or_file: str, columns: tuple[str, ...] | None = None) -> list[di
     return rows
 
 
-__all__ = ["COLUMNS", "EVAL_OPPONENTS", "FILE", "Log", "drop_rows_after", "read"]
+def run_rows(folder: str) -> list[dict[str, float]]:
+    """A run's log rows, checked as :func:`read` checks a log of :data:`COLUMNS`; none
+    before the run has written its first."""
+    return read(folder, COLUMNS) if os.path.isfile(os.path.join(folder, FILE)) else []
+
+
+__all__ = ["COLUMNS", "EVAL_OPPONENTS", "FILE", "Log", "drop_rows_after", "read", "run_rows"]

@@ -38,9 +38,8 @@ from ..value_networks import MODELS, ValueNet, build_all
 from .actors import OBJECTIVES, Actor
 from .buffer import Buffer, Samples
 from .learner import Learner
-from .log import COLUMNS, EVAL_OPPONENTS, Log, drop_rows_after
+from .log import EVAL_OPPONENTS, Log, drop_rows_after, run_rows
 from .log import FILE as LOG_FILE
-from .log import read as read_log
 from .resume import refuse_changes
 from .run_folder import run_folder
 from .settings import check_counts, check_positive, check_shares, ray_head
@@ -135,14 +134,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     so the same call finishes an interrupted run); ``config`` must agree with the checkpoint's
     in every setting but :data:`PER_CALL` (ValueError naming them; :func:`saved_config`
     reads them). Interrupted (KeyboardInterrupt), a run saves its checkpoint first."""
-    folder = run_folder(out) if out is not None else None
-    if folder is not None:
-        in_the_way = [name for name in RUN_FILES if os.path.isdir(os.path.join(folder, name))]
-        if in_the_way:  # found only when the training it would hold had been done
-            raise IsADirectoryError(f"{os.path.join(folder, in_the_way[0])} is a folder, where the run writes a file")
-        found = [name for name in RUN_FILES if os.path.exists(os.path.join(folder, name))]
-        if found and not resume:
-            raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")
+    folder = run_folder(out, RUN_FILES, resume) if out is not None else None
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     nets = build_all(config.model)
@@ -152,8 +144,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
         if folder is None:
             raise ValueError("resume needs out, the run's folder")
         counters = _restore(config, folder, nets, learner)
-        if os.path.isfile(os.path.join(folder, LOG_FILE)):
-            read_log(folder, COLUMNS)  # a damaged log refused now, not after the training it would be appended to
+        run_rows(folder)  # a damaged log refused now, not after the training it would be appended to
         drop_rows_after(folder, counters.frames)  # rows an interrupted process logged past its checkpoint
     return _Run(config, folder, nets, learner, counters, progress).loop()
 
@@ -289,7 +280,7 @@ class _Run:
         while evaluating its final networks saved them with their counters at the end)."""
         if self.config.eval_minutes is None or self.folder is None:
             return False
-        rows = read_log(self.folder, COLUMNS) if os.path.isfile(os.path.join(self.folder, LOG_FILE)) else []
+        rows = run_rows(self.folder)
         return not rows or rows[-1].get("frames") != self.counters.frames or f"wp_{EVAL_OPPONENTS[0]}" not in rows[-1]
 
     def _save(self) -> None:

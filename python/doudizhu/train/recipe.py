@@ -78,12 +78,8 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
     """Runs the recipe's stages from the one ``out`` reached (``resume``) or from the start;
     the path of the finished network file. A fresh run (``resume`` false) refuses a folder
     holding a run's files (FileExistsError), rather than mix two runs' curves and files."""
-    folder = run_folder(out)
+    folder = run_folder(out, RUN_FILES, resume)
     state_path = os.path.join(folder, "recipe.json")
-    if not resume:
-        found = [name for name in RUN_FILES if os.path.exists(os.path.join(folder, name))]
-        if found:
-            raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")
     state: dict[str, Any] = {"stage": "play", "recipe": _as_json(recipe), "seconds": {}}
     if resume and os.path.exists(state_path):
         state = _state(folder)

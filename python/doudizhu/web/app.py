@@ -89,8 +89,8 @@ async def _api_error(_: Request, error: Exception) -> Response:
 
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
-    allow = ", ".join(sorted(method.strip() for method in (error.headers or {}).get("Allow", "").split(",") if method))
-    if error.status_code == 405 and allow:  # the methods sorted: Starlette lists a set's order
+    if error.status_code == 405 and error.headers and "Allow" in error.headers:
+        allow = ", ".join(sorted(method.strip() for method in error.headers["Allow"].split(",")))  # a set's order
         response = _error(405, f"{request.method[:20]} is not allowed here; {allow}")
         response.headers["Allow"] = allow  # HTTP asks it of every 405
         return response

@@ -64,7 +64,9 @@ def _hostname(netloc: str) -> str | None:
 def _name_of(name: str) -> str:
     """A name the server was told to answer to, as _hostname gives it (a bare IPv6 address
     as it is)."""
-    return name.strip().lower() if name.count(":") > 1 and "[" not in name else _hostname(name) or name.lower()
+    if name.count(":") > 1 and "[" not in name:
+        return name.strip().lower()
+    return _hostname(name) or name.lower()
 
 
 class Guard:
