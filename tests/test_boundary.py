@@ -459,8 +459,15 @@ def test_every_pickle_protocol_pickles_or_refuses(protocol: int) -> None:
         assert pickle.loads(pickle.dumps(value, protocol=protocol)) == value
     space = dz.ActionSpace(Rules.preset("douzero"))
     assert pickle.loads(pickle.dumps(space, protocol=protocol)).num_moves == space.num_moves
-    with pytest.raises(TypeError, match="cannot pickle"):
-        pickle.dumps(Game(seed=1), protocol=protocol)
+    game = Game(seed=1)
+    game.step("bid 2")
+    assert pickle.loads(pickle.dumps(game, protocol=protocol)).to_record() == game.to_record()
+
+    class MyGame(Game):
+        pass
+
+    with pytest.raises(TypeError, match="cannot pickle"):  # replay would make it a plain Game
+        pickle.dumps(MyGame(seed=1), protocol=protocol)
 
 
 def test_action_rows_that_are_no_action_are_refused() -> None:

@@ -3,6 +3,8 @@ hands with random legal actions, masks against the game's legal actions, payouts
 
 from __future__ import annotations
 
+import itertools
+import pickle
 import subprocess
 import sys
 import warnings
@@ -123,6 +125,25 @@ def test_pettingzoo_hands_end_with_zero_sum_payouts(rules: dz.Rules) -> None:
         assert _random_hand_pz(env, seed)[0] == played
 
 
+def test_a_pickled_pettingzoo_env_plays_on_as_the_original() -> None:
+    env = dz_pz.env(rules=dz.Rules.preset("laizi"))
+    env.reset(seed=2)
+    for _ in range(3):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1]))
+    twin = pickle.loads(pickle.dumps(env))
+
+    def lowest_ids_to_the_end(env) -> list[tuple[str, float, int]]:
+        seen = []
+        for agent in env.agent_iter():
+            obs, reward, terminated, _, _ = env.last()
+            seen.append((agent, reward, env.unwrapped.game.hash))
+            env.step(None if terminated else int(np.flatnonzero(obs["action_mask"])[0]))
+        return seen
+
+    played = lowest_ids_to_the_end(env)
+    assert len(played) > 3 and lowest_ids_to_the_end(twin) == played
+
+
 def test_pettingzoo_illegal_actions() -> None:
     env = dz_pz.env(illegal_reward=-3.0)
     env.reset(seed=1)
@@ -231,6 +252,27 @@ def test_gymnasium_hands_end_with_the_agents_payout(rules: dz.Rules) -> None:
         seats.add(env.seat)
         assert _random_hand_gym(env, seed)[0] == actions  # seeded episodes replay
     assert seats == set(range(rules.players))
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.bidding}-{r.players}{'-wild' * r.wild}")
+def test_a_pickled_gymnasium_env_plays_on_as_the_original(rules: dz.Rules) -> None:
+    # A random opponent's generator travels with it: both copies see the same replies.
+    env = dz_gym.DouDizhuEnv(rules=rules, seat=None, opponents=("random", "heuristic", "random")[: rules.players - 1])
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    twin = None
+    for step in itertools.count():
+        if step == 2:
+            twin = pickle.loads(pickle.dumps(env))
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        obs, reward, terminated, _, _ = env.step(action)
+        if twin is not None:
+            twin_obs, twin_reward, twin_terminated, _, _ = twin.step(action)
+            assert twin_obs.keys() == obs.keys() and all(np.array_equal(twin_obs[k], obs[k]) for k in obs)
+            assert (twin_reward, twin_terminated, twin.game.hash) == (reward, terminated, env.game.hash)
+        if terminated:
+            break
+    assert twin is not None
 
 
 def test_wild_card_plays_are_a_combination_then_its_reading() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import pathlib
+import pickle
 import random
 import re
 
@@ -213,6 +214,24 @@ def test_undo_restores_hash_and_copies_are_independent() -> None:
         assert snapshot is not None and snapshot[0].hash == snapshot[1] == snapshot[2].hash
         with pytest.raises(IllegalActionError, match="nothing to undo"):
             game.undo()
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_pickled_game_is_the_same_hand_and_undoes_as_far(preset: str) -> None:
+    rules = Rules.preset(preset)
+    rng = random.Random(preset)
+    for seed in range(40):
+        game = Game(seed=seed, rules=rules, first_bidder=seed % rules.players)
+        play_randomly(game, rng, steps=seed % 37)
+        twin = pickle.loads(pickle.dumps(game))
+        assert type(twin) is Game and twin.to_record() == game.to_record()
+        assert (twin.hash, twin.phase, twin.legal_actions()) == (game.hash, game.phase, game.legal_actions())
+        while game.history:  # the same line back to the deal
+            game.undo()
+            twin.undo()
+            assert twin.hash == game.hash
+    puzzle = Game.from_position(["3K", "A"], landlord=0, to_move=1, last="4", last_by=0)
+    assert pickle.loads(pickle.dumps(puzzle)).to_record() == puzzle.to_record()
 
 
 def test_puzzle_positions() -> None:

@@ -7,7 +7,8 @@ Python, and these are the classes' methods of that kind, so that they read as me
 - ``Game.to_record()`` and ``Game.from_record(record)``: records (:mod:`doudizhu.record`);
 - ``_repr_svg_`` of ``Cards``, ``Move`` and ``Game``: their pictures in Jupyter
   (:mod:`doudizhu.render`);
-- ``__reduce_ex__`` of every class: pickle's protocols 0 and 1 as protocol 2 (below).
+- ``__reduce_ex__`` of every class: pickle's protocols 0 and 1 as protocol 2 (below), and a
+  ``Game`` as its record (the hand replayed on unpickling, undo included).
 
 The stubs (``_core.pyi``) declare the record methods with the rest of ``Game``.
 """
@@ -19,11 +20,22 @@ from typing import Any
 from . import _core, record, render
 from ._core import Cards, Game, Move
 
+
+def _reduce_game(game: Game, protocol: int) -> str | tuple[Any, ...]:
+    """A game pickles as its record, which replays it with every check (a record is the one
+    form of a whole hand; the C++ state has no other). A subclass of Game pickles as object
+    does (pybind11 refuses it): replay would make a plain Game of it."""
+    if type(game) is not Game:
+        return object.__reduce_ex__(game, max(protocol, 2))
+    return record.from_record, (record.to_record(game),)
+
+
 METHODS: dict[type, dict[str, Any]] = {
     Game: {
         "to_record": record.to_record,
         "from_record": staticmethod(record.from_record),
         "_repr_svg_": render.svg,
+        "__reduce_ex__": _reduce_game,
     },
     Cards: {"_repr_svg_": render.svg},
     Move: {"_repr_svg_": render.svg},
@@ -50,4 +62,5 @@ def install() -> None:
         for name, method in methods.items():
             setattr(cls, name, method)
     for cls in _core_classes():
-        cls.__reduce_ex__ = _reduce_ex  # type: ignore[method-assign,assignment]
+        if "__reduce_ex__" not in METHODS.get(cls, {}):
+            cls.__reduce_ex__ = _reduce_ex  # type: ignore[method-assign,assignment]
