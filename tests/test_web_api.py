@@ -542,7 +542,7 @@ def test_a_saved_selfplay_game_replays_with_or_without_its_seed(client: TestClie
         assert end["result"]["payouts"] == list(result.payouts[index])
         assert all(s["cards"] is not None for s in end["seats"])
     refused(client.post(f"/api/replay/npz?game={redealt}", content=data, headers=BINARY), 422, "give the run's seed")
-    for query in ("game=%C2%B2", "seed=%C2%B2", "game=--1"):
+    for query in ("game=%C2%B2", "seed=%C2%B2", "game=--1", f"game={redealt}&seed=", "game="):  # empty: no default
         refused(client.post(f"/api/replay/npz?{query}", content=data, headers=BINARY), 400, "must be an integer")
     refused(client.post(f"/api/replay/npz?game={plain}&seed=6", content=data, headers=BINARY), 422, "does not replay")
 

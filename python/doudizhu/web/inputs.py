@@ -140,8 +140,10 @@ def check_query(request: Request, names: tuple[str, ...]) -> None:
 
 
 def query_int(request: Request, name: str) -> int | None:
+    """The integer query parameter ``name``, or None when it is absent (an empty value is
+    refused: ``?seed=`` names no seed, and read as absent it would draw one)."""
     raw = request.query_params.get(name)
-    if raw is None or raw == "":
+    if raw is None:
         return None
     if len(raw) > 24 or not digits(raw.removeprefix("-")):
         raise ApiError(400, f"{name!r} must be an integer")
