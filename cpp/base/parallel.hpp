@@ -1,41 +1,105 @@
 // Work split over threads: indices claimed in chunks from a shared counter, so results
 // land by index and never depend on the thread count.
+//
+// An exception thrown by the work on any thread reaches the caller (the first one thrown,
+// once every thread has joined), as it would on one thread: escaping a std::thread it
+// would end the process. A thread that cannot be started (std::system_error: the
+// process's limit on threads or memory) is not an error: its share runs on the threads
+// that did start, the caller's among them.
 #pragma once
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <exception>
+#include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 namespace ddz {
 
+namespace detail {
+
+// The first exception of the threads of one call, kept until they have all joined.
+class FirstError {
+ public:
+  // Runs `work`, keeping what it throws.
+  template <class Work>
+  void run(Work&& work) noexcept {
+    try {
+      work();
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+      failed_.store(true, std::memory_order_relaxed);
+    }
+  }
+  bool failed() const { return failed_.load(std::memory_order_relaxed); }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::exception_ptr error_;
+  std::atomic<bool> failed_{false};
+};
+
+// Starts `task` on a thread of its own in `pool`; false when the system cannot start one.
+template <class Task>
+bool start_thread(std::vector<std::thread>& pool, Task&& task) {
+  try {
+    pool.emplace_back(std::forward<Task>(task));
+    return true;
+  } catch (const std::system_error&) {
+    return false;
+  }
+}
+
+}  // namespace detail
+
 // Calls body(i) for every i in [0, n) on `threads` threads (the caller's among them), no
 // more threads than there are chunks: a small batch starts no thread that finds no work.
+// Once one index has thrown, no thread claims more.
 template <class Body>
 void parallel_for(std::int64_t n, int threads, Body&& body) {
   constexpr std::int64_t kChunk = 64;  // indices a thread claims at a time
   std::atomic<std::int64_t> next{0};
+  detail::FirstError error;
   const auto worker = [&] {
-    for (std::int64_t start; (start = next.fetch_add(kChunk)) < n;) {
-      for (std::int64_t i = start, end = std::min(start + kChunk, n); i < end; ++i) body(i);
-    }
+    error.run([&] {
+      for (std::int64_t start; !error.failed() && (start = next.fetch_add(kChunk)) < n;) {
+        for (std::int64_t i = start, end = std::min(start + kChunk, n); i < end; ++i) body(i);
+      }
+    });
   };
   std::vector<std::thread> pool;
   const std::int64_t chunks = (std::max<std::int64_t>(n, 0) + kChunk - 1) / kChunk;
-  for (std::int64_t t = 1; t < std::min<std::int64_t>(std::clamp(threads, 1, 256), chunks); ++t) pool.emplace_back(worker);
+  for (std::int64_t t = 1; t < std::min<std::int64_t>(std::clamp(threads, 1, 256), chunks); ++t) {
+    if (!detail::start_thread(pool, worker)) break;
+  }
   worker();
   for (auto& t : pool) t.join();
+  error.rethrow();
 }
 
 // Calls body(i) for every i in [0, n), each on a thread of its own (the caller's runs the
-// first): a few long tasks, such as the trees of a root-parallel search.
+// first): a few long tasks, such as the trees of a root-parallel search. A task whose
+// thread cannot be started runs on the caller's after the first, so the tasks must not
+// wait for one another.
 template <class Body>
 void parallel_each(int n, Body&& body) {
+  detail::FirstError error;
   std::vector<std::thread> pool;
-  for (int i = 1; i < n; ++i) pool.emplace_back([&body, i] { body(i); });
-  if (n > 0) body(0);
+  std::vector<int> unstarted;
+  for (int i = 1; i < n; ++i) {
+    if (!detail::start_thread(pool, [&error, &body, i] { error.run([&] { body(i); }); })) unstarted.push_back(i);
+  }
+  if (n > 0) error.run([&] { body(0); });
+  for (const int i : unstarted) error.run([&] { body(i); });
   for (auto& t : pool) t.join();
+  error.rethrow();
 }
 
 }  // namespace ddz
