@@ -330,8 +330,11 @@ py::object intern(Mask cards, std::uint64_t fields, const T& value) {
   Slot& slot = (*slots)[hash_of(cards, fields) & (kSlots - 1)];
   if (slot.object && slot.cards == cards && slot.fields == fields) return py::reinterpret_borrow<py::object>(slot.object);
   py::object obj = py::cast(value);
-  Py_XDECREF(slot.object);
+  PyObject* evicted = slot.object;
   slot = {cards, fields, obj.inc_ref().ptr()};
+  // Last: releasing the evicted object may run Python code (a weakref's callback) that
+  // interns again, and must find the slot whole.
+  Py_XDECREF(evicted);
   return obj;
 }
 

@@ -24,7 +24,9 @@ const std::vector<Move>& generate(py::handle hand, py::handle last, py::handle r
 }
 
 py::object moves_list(py::handle hand, py::handle last, py::handle rules, py::handle wild) {
-  const auto& moves = generate(hand, last, rules, wild);
+  // A copy: interning may release an old Move, whose weakref callbacks may generate
+  // moves again on this thread, into the buffer.
+  const std::vector<Move> moves = generate(hand, last, rules, wild);
   py::list out(moves.size());
   for (std::size_t i = 0; i < moves.size(); ++i) out[i] = interned(moves[i]);
   return out;
@@ -132,15 +134,21 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
       given.size() > 0 ? py::object(given) : py::object(py::array_t<std::uint64_t>(0)));
   if (!hands) throw py::type_error("hands must hold int masks");
   const auto n = static_cast<std::size_t>(hands.shape(0));
+  // `lasts` is read before the thread's batch is touched: reading it may run Python code
+  // (an __array__) that makes a batch call of its own on this thread.
+  std::vector<Move> last_rows;
+  if (!lasts.is_none()) {
+    rows_into(last_rows, lasts, move_dtype(), "MOVE_DTYPE", "lasts");
+    if (last_rows.size() != n) throw py::value_error("lasts must have one row per hand");
+  }
+  py::array_t<std::int64_t> offsets(static_cast<py::ssize_t>(n + 1));
   Batch& b = thread_batch();
   b.hands.assign(hands.data(), hands.data() + n);
   if (lasts.is_none()) {
     b.lasts.assign(n, Move{});
   } else {
-    rows_into(b.lasts, lasts, move_dtype(), "MOVE_DTYPE", "lasts");
-    if (b.lasts.size() != n) throw py::value_error("lasts must have one row per hand");
+    b.lasts.swap(last_rows);
   }
-  py::array_t<std::int64_t> offsets(static_cast<py::ssize_t>(n + 1));
   if (const BatchError error = b.run(r, w, offsets.mutable_data())) {
     raise(error.part == BatchError::Part::Hand ? ErrorKind::Cards : ErrorKind::Move, error.why);
   }
