@@ -215,19 +215,25 @@ def test_bad_files_raise_a_network_error_naming_the_problem(net_file: Path, tmp_
         dz.Network(path)
 
 
-def test_weights_that_overflow_a_float_are_a_network_error_where_it_plays(net_file: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("network, named", [
+    ("play.", "play.landlord.state"),   # every network: the first layer that could pass a float
+    ("play.landlord_up.", "play.landlord_up.state"),
+    ("bid.call_rob.", "bid.call_rob.layers.1"),
+])
+def test_weights_that_can_overflow_a_float_together_are_refused_at_load(net_file: Path, tmp_path: Path, network: str,
+                                                                        named: str) -> None:
+    # Each weight within the reader's bound of 1e30, together they overflow: such a file
+    # played until the first decision (and aborted the process where threads played it).
     tensors = _tensors(net_file)
     for name in tensors:
-        if name.endswith("weight"):
-            tensors[name] = tensors[name] * np.float32(1e20)  # each within the reader's bound of 1e30
+        if name.startswith(network) and name.endswith("weight"):
+            tensors[name] = tensors[name] * np.float32(1e29 / np.abs(tensors[name]).max())
     path = tmp_path / "huge.ddzn"
     _write_raw(path, tensors)
-    game = dz.Game(seed=3, rules=dz.Rules.preset("douzero"))
-    assert not np.isfinite(dz.Network(path).values(game)).any()  # the values are what they are
+    with pytest.raises(dz.NetworkError, match=rf"huge\.ddzn: {re.escape(named)}: weights that can overflow a float"):
+        dz.Network(path)
     with pytest.raises(dz.NetworkError, match="overflow"):
-        Neural(path).act(game)  # but no choice is made among them
-    with pytest.raises(dz.NetworkError, match="overflow"):
-        dz.selfplay(2, policy=Neural(path), rules=dz.Rules.preset("douzero"))
+        dz.selfplay(200, policy=Neural(path), rules=dz.Rules.preset("douzero"), threads=2)
 
 
 def test_a_missing_file_is_a_network_error(tmp_path: Path) -> None:

@@ -6,9 +6,12 @@ exactly the serial results. Calls share no mutable state: each uses its own buff
 from __future__ import annotations
 
 import contextlib
+import json
 import random
+import subprocess
 import sys
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -307,3 +310,51 @@ def test_a_step_refused_as_in_use_changes_no_table() -> None:
     finally:
         stepping.clear()
         reader.join()
+
+
+# ---- Python code run in the middle of a call, on the calling thread ---------------------
+
+
+def test_a_batch_call_made_while_reading_lasts_leaves_the_outer_call_whole() -> None:
+    # Reading `lasts` runs its __array__; a batch call there refilled the thread's batch,
+    # and the outer call answered for the inner hands (or wrote past its offsets).
+    class Lasts:
+        def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+            dz.legal_moves_batch(np.array([dz.Cards("KKKA").mask] * 2000, dtype=np.uint64))
+            return np.zeros(1, dtype=dz.MOVE_DTYPE)
+
+    moves, offsets = dz.legal_moves_batch(np.array([dz.Cards("3").mask], dtype=np.uint64), Lasts())
+    assert offsets.tolist() == [0, 1] and dz.moves_from_array(moves) == [dz.Move("3")]
+
+
+def test_moves_generated_while_a_list_is_built_leave_it_whole() -> None:
+    # Building the list interns Moves, which may release old ones: a weakref callback
+    # generating moves there refilled the buffer the list was read from (a segfault).
+    rng = random.Random(0)
+    deck = [rank for rank in "3456789TJQKA2" for _ in range(4)]
+    callbacks = []
+    keep = []
+    for _ in range(1500):
+        hand = "".join(rng.sample(deck, 17))
+        moves = dz.legal_moves(hand)
+        assert [str(m) for m in moves] == [str(m) for m in dz.legal_moves(hand)]
+        keep += [weakref.ref(m, lambda _: callbacks.append(dz.legal_moves("3"))) for m in moves]
+    assert callbacks and all(moves == [dz.Move("3")] for moves in callbacks)
+
+
+@pytest.mark.skipif(UNDER_ASAN, reason="AddressSanitizer reserves more address space than the limit leaves")
+def test_threads_the_system_cannot_start_leave_their_work_to_the_others() -> None:
+    # An address-space limit that 256 thread stacks exceed: creating a thread throws, and
+    # that had ended the process (std::terminate) rather than running on fewer threads.
+    code = (
+        "import json, resource, doudizhu as dz\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (700 << 20, resource.RLIM_INFINITY))\n"
+        "game = dz.Game(seed=1, rules=dz.Rules(bidding='none'))\n"
+        "print(json.dumps([dz.selfplay(600, policy='random', threads=256, seed=3).payouts.tolist(),\n"
+        "                  dz.ismcts(game, simulations=640, threads=64, seed=2).visits.tolist()]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    game = Game(seed=1, rules=Rules(bidding="none"))
+    assert json.loads(done.stdout) == [dz.selfplay(600, policy="random", threads=2, seed=3).payouts.tolist(),
+                                       dz.ismcts(game, simulations=640, threads=64, seed=2).visits.tolist()]

@@ -315,6 +315,64 @@ std::shared_ptr<Network> Network::parse(std::string_view bytes, const std::strin
   return net;
 }
 
+namespace {
+
+// Every input is an int8 feature: at most this in magnitude (DouZero's are 0 or 1).
+constexpr double kMostInput = 127;
+// The largest magnitude a layer's output may reach: a float's range, with room for the
+// rounding of float sums that the bound, summed in double, does not see.
+constexpr double kMostOutput = 1e36;
+
+// The largest magnitude each output of `layer` can take when each input's is at most
+// `in`'s (ReLU between layers only shrinks it).
+std::vector<double> output_bound(const Dense& layer, const std::vector<double>& in) {
+  std::vector<double> out(layer.bias.begin(), layer.bias.end());
+  for (double& v : out) v = std::fabs(v);
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    for (std::size_t j = 0; j < out.size(); ++j) out[j] += std::fabs(static_cast<double>(layer.weight_t[i * out.size() + j])) * in[i];
+  }
+  return out;
+}
+
+// Throws NetworkError naming `what` when a value could pass kMostOutput.
+void check_bound(const std::vector<double>& bound, const std::string& what) {
+  if (!bound.empty() && *std::max_element(bound.begin(), bound.end()) > kMostOutput) {
+    throw NetworkError(what + ": weights that can overflow a float together (a value could pass 1e36)");
+  }
+}
+
+// output_bound, checked.
+std::vector<double> checked_bound(const Dense& layer, const std::vector<double>& in, const std::string& what) {
+  std::vector<double> out = output_bound(layer, in);
+  check_bound(out, what);
+  return out;
+}
+
+std::vector<double> largest_inputs(const Dense& layer) { return std::vector<double>(static_cast<std::size_t>(layer.in), kMostInput); }
+
+// Throws NetworkError when some input could drive a value of a play network past a
+// float's range: each weight within the reader's bound, they can still overflow together,
+// and the file is refused when it is read rather than in the middle of a game. The
+// history, then the state (the history's output and the state features), the action
+// added to it (and the plan's column), then the head.
+void check_range(const PlayNet& net, const std::string& name) {
+  std::vector<double> state_in = checked_bound(net.history, largest_inputs(net.history), name + ".history");
+  state_in.resize(static_cast<std::size_t>(net.state.in), kMostInput);
+  std::vector<double> hidden = checked_bound(net.state, state_in, name + ".state");
+  const std::vector<double> action = checked_bound(net.action, largest_inputs(net.action), name + ".action");
+  for (std::size_t i = 0; i < hidden.size(); ++i) hidden[i] += action[i] + (net.plan.empty() ? 0.0 : std::fabs(net.plan[i]));
+  check_bound(hidden, name + ".action");
+  for (std::size_t k = 0; k < net.head.size(); ++k) hidden = checked_bound(net.head[k], hidden, name + ".head." + std::to_string(k));
+}
+
+// The same for a bid network.
+void check_range(const BidNet& net, const std::string& name) {
+  std::vector<double> bound = largest_inputs(net.layers.front());
+  for (std::size_t k = 0; k < net.layers.size(); ++k) bound = checked_bound(net.layers[k], bound, name + "." + std::to_string(k));
+}
+
+}  // namespace
+
 void Network::build() {
   Builder b(tensors_, source_);
   for (int p = 0; p < 4; ++p) {
@@ -335,6 +393,7 @@ void Network::build() {
                          prefix + ".state " + std::to_string(net.state.out));
     }
     net.head = b.chain(prefix + ".head", net.state.out, 1);
+    check_range(net, source_ + ": " + prefix);
     play_.emplace(p, std::move(net));
   }
   if (play_.empty()) throw NetworkError(source_ + ": no play network (play.landlord.history.weight)");
@@ -345,6 +404,7 @@ void Network::build() {
     rules.bidding = mode;
     BidNet net;
     net.layers = b.chain(prefix, bid_feature_width(rules), bid_outputs(rules));
+    check_range(net, source_ + ": " + prefix);
     bid_.emplace(mode, std::move(net));
   }
   b.check_all_used();

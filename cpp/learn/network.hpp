@@ -98,7 +98,7 @@ int bid_output(const Action& a);
 class Network {
  public:
   // Throw NetworkError naming the problem (file, magic, version, truncation, a missing,
-  // misshapen or unknown tensor).
+  // misshapen or unknown tensor, weights that could overflow a float together).
   static std::shared_ptr<Network> read(const std::string& path);
   static std::shared_ptr<Network> parse(std::string_view bytes, const std::string& source);
 
@@ -129,8 +129,8 @@ class Network {
   void build();
 };
 
-// Throws NetworkError when a value is not a finite number: weights that each pass the
-// reader's bound can still overflow a float together, and a choice among NaNs is no choice.
+// Throws NetworkError when a value is not a finite number: a choice among NaNs is no
+// choice. (Networks read by Network::parse cannot give one: it bounds their range.)
 void require_finite(const std::vector<float>& values);
 
 // The index of the greedy action (the first of equal values); require_finite first.
