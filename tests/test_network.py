@@ -171,6 +171,32 @@ def test_metadata_in_utf8_is_read_as_written(net_file: Path, tmp_path: Path) -> 
     assert dz.Network(tmp_path / "good.ddzn").metadata == text
 
 
+@pytest.mark.parametrize("text, says", [
+    ("not json {", "no JSON"), ('{"a": 1}\u0000more', "no JSON"), ("[" * 100_000, "no JSON"),  # too deep
+    ("[1, 2]", "a JSON list, not an object"),
+])
+def test_metadata_that_is_no_json_object_is_a_network_error_when_read(net_file: Path, tmp_path: Path, text: str,
+                                                                      says: str) -> None:
+    data = net_file.read_bytes()
+    (length,) = struct.unpack_from("<I", data, 12)
+    (tmp_path / "odd.ddzn").write_bytes(data[:12] + struct.pack("<I", len(text.encode())) + text.encode() +
+                                        data[16 + length:])
+    network = dz.Network(tmp_path / "odd.ddzn")  # the engine reads any UTF-8 text there
+    assert network.metadata == text
+    with pytest.raises(dz.NetworkError, match=says):
+        network_file.metadata(network)  # was a JSONDecodeError, a RecursionError, or {} for the list
+    assert network_file.metadata(dz.Network(net_file)) == {"recipe": "test", "frames": 0}
+
+
+def test_a_network_of_other_widths_is_a_network_error_naming_the_tensor_for_pytorch(tmp_path: Path) -> None:
+    play, bid = small_networks()
+    play["landlord"] = SmallNet(STATE_WIDTH["landlord"] + 53, hidden=48, history=16, head=(40,))
+    network_file.write(tmp_path / "wide.ddzn", play, bid, {})  # the engine reads it, and refuses it where it plays
+    says = r"play\.landlord\.state\.weight is \(48, 388\); DouZero's features need \(48, 335\)"
+    with pytest.raises(dz.NetworkError, match=says):
+        TorchBot(tmp_path / "wide.ddzn")  # was PyTorch's RuntimeError from load_state_dict
+
+
 def _tensors(net_file: Path) -> dict[str, np.ndarray]:
     return dict(dz.Network(net_file).tensors())
 
@@ -181,6 +207,10 @@ def _tensors(net_file: Path) -> dict[str, np.ndarray]:
     ("version", "format version 2"),
     ("shape", "inputs expected"),
     ("missing", "no tensor play.landlord.state.bias"),
+    # A network's first tensor missing named its others as unknown:
+    ("missing play.landlord_up.history.weight", "no tensor play.landlord_up.history.weight"),
+    ("missing bid.classic.layers.0.weight", "no bid.classic.layers.0.weight"),
+    ("nameless", "tensor 0 has no name"),
     ("unknown", "unknown tensor play.landlord.extra"),
     ("nan", "not a finite number"),
     ("empty", "not a doudizhu network file"),
@@ -203,6 +233,11 @@ def test_bad_files_raise_a_network_error_naming_the_problem(net_file: Path, tmp_
     elif damage == "missing":
         del tensors["play.landlord.state.bias"]
         _write_raw(path, tensors)
+    elif damage.startswith("missing "):
+        del tensors[damage.split()[1]]
+        _write_raw(path, tensors)
+    elif damage == "nameless":
+        _write_raw(path, {"": np.zeros(3, np.float32), **tensors})
     elif damage == "unknown":
         tensors["play.landlord.extra"] = np.zeros(3, np.float32)
         _write_raw(path, tensors)

@@ -20,7 +20,9 @@ import pytest
 from helpers import FULL_DECK, replay_selfplay_game, spoiled_zips
 
 import doudizhu as dz
+import doudizhu.envs
 from doudizhu import Action, Game, Rules, SelfPlayResult, lockstep
+from doudizhu.bots import Heuristic, Neural
 
 
 def arrays(result: SelfPlayResult) -> dict[str, Any]:
@@ -290,6 +292,19 @@ def test_bad_arguments() -> None:
         dz.selfplay(1, policy=["random", "heuristic"])
     with pytest.raises(TypeError, match="callable"):
         dz.selfplay(1, policy=3)  # type: ignore[arg-type]
+    # Bytes were read as one policy per seat, a bot's class as a bot ("act() missing ...").
+    with pytest.raises(TypeError, match="not bytes"):
+        dz.selfplay(1, policy=b"neural")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not bytes"):
+        dz.playout(dz.Game(seed=1), b"neural")
+    with pytest.raises(TypeError, match=r"rollout: .* not bytes"):
+        dz.ismcts(dz.Game(seed=1), rollout=b"neural")
+    with pytest.raises(TypeError, match=r"opponents: .* not bytearray"):
+        dz.envs.VectorEnv(2, opponents=bytearray(b"random"))
+    with pytest.raises(TypeError, match=r"policy: Neural is a class; give a bot, such as Neural\(\)"):
+        dz.selfplay(1, policy=Neural)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"Heuristic is a class"):
+        dz.evaluate(Heuristic, "random", deals=1)  # type: ignore[arg-type]
     never_bids = dz.selfplay(1, policy=lambda obs, legal: legal[0])  # always passes the auction
     assert never_bids.redeals[0] == dz.Rules().max_redeals and never_bids.landlord[0] == -1  # the hand ends void
     with pytest.raises(dz.IllegalActionError, match=r"the policy .<lambda>. at seat \d returned .*, not one of the"):

@@ -76,6 +76,12 @@ class Builder {
   Builder(const std::map<std::string, Tensor>& tensors, const std::string& source) : tensors_(tensors), source_(source) {}
 
   bool has(const std::string& name) const { return tensors_.count(name) != 0; }
+  // Whether a tensor's name starts with `prefix`: the file holds that network, and each
+  // of its tensors missing is named as missing (not its others as unknown).
+  bool has_under(const std::string& prefix) const {
+    const auto it = tensors_.lower_bound(prefix);
+    return it != tensors_.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+  }
 
   // The layer `prefix`.weight (out x in) with `prefix`.bias (out) unless without_bias;
   // `in` (when >= 0) is the input width the caller needs.
@@ -303,6 +309,7 @@ std::shared_ptr<Network> Network::parse(std::string_view bytes, const std::strin
   for (std::uint32_t i = 0; i < count; ++i) {
     const auto length = r.scalar<std::uint16_t>("a tensor's name");
     std::string name(r.bytes(length, "a tensor's name"));
+    if (name.empty()) r.fail("tensor " + std::to_string(i) + " has no name");
     if (!std::all_of(name.begin(), name.end(), [](char c) { return c > ' ' && c < 127; })) {
       r.fail("a tensor name that is not printable ASCII");
     }
@@ -377,7 +384,7 @@ void Network::build() {
   Builder b(tensors_, source_);
   for (int p = 0; p < 4; ++p) {
     const std::string prefix = std::string("play.") + kPlayPositions[p];
-    if (!b.has(prefix + ".history.weight")) continue;
+    if (!b.has_under(prefix + ".")) continue;
     PlayNet net;
     net.history = b.dense(prefix + ".history", -1);
     net.state = b.dense(prefix + ".state", -1);
@@ -399,7 +406,7 @@ void Network::build() {
   if (play_.empty()) throw NetworkError(source_ + ": no play network (play.landlord.history.weight)");
   for (const Bidding mode : {Bidding::Classic, Bidding::CallRob}) {
     const std::string prefix = std::string("bid.") + bidding_name(mode) + ".layers";
-    if (!b.has(prefix + ".0.weight")) continue;
+    if (!b.has_under(prefix + ".")) continue;
     Rules rules;
     rules.bidding = mode;
     BidNet net;

@@ -31,8 +31,9 @@ Policy = Union[Player, Sequence[Player]]
 def seat_players(policy: Policy, seats: int) -> list[Player]:
     """One player a seat: ``policy`` for every seat, or its entries one a seat."""
     if isinstance(policy, (str, Bot)) or callable(policy):
+        check_player(policy, "policy")
         return [policy] * seats
-    if not isinstance(policy, Sequence):
+    if not isinstance(policy, Sequence) or isinstance(policy, (bytes, bytearray)):  # bytes: a sequence of ints
         kind = type(policy).__name__
         raise TypeError(f"policy must be a built-in name, a bot, a callable or one of those per seat, not {kind}")
     players = list(policy)
@@ -46,7 +47,10 @@ def seat_players(policy: Policy, seats: int) -> list[Player]:
 def check_player(player: object, what: str) -> None:
     """TypeError naming ``what`` unless ``player`` is a built-in name, a bot or a callable
     that takes (view, legal_actions) (a callable of another signature failed only when
-    first called, with Python's bare count of arguments)."""
+    first called, with Python's bare count of arguments). A bot's class is refused: it has
+    an ``act``, but no bot to call it on."""
+    if isinstance(player, type):
+        raise TypeError(f"{what}: {player.__name__} is a class; give a bot, such as {player.__name__}()")
     if isinstance(player, (str, Bot)):
         return
     if not callable(player):

@@ -93,7 +93,7 @@ def modules(network: Network) -> tuple[dict[str, SmallNet], dict[str, BidNet]]:
             head = tuple(int(state[f"head.{i}.weight"].shape[0]) for i in range(_layers(state, "head") - 1))
             play_net = SmallNet(STATE_WIDTH[position], hidden=int(state["state.weight"].shape[0]),
                                 history=int(state["history.weight"].shape[0]), head=head, plan="plan.weight" in state)
-            play_net.load_state_dict(state)
+            _load(play_net, state, f"play.{position}.")
             play[position] = play_net.eval()
     bid: dict[str, BidNet] = {}
     for mode in BID_MODES:
@@ -101,15 +101,32 @@ def modules(network: Network) -> tuple[dict[str, SmallNet], dict[str, BidNet]]:
         if state:
             hidden = tuple(int(state[f"layers.{i}.weight"].shape[0]) for i in range(_layers(state, "layers") - 1))
             bid_net = BidNet(mode, hidden)
-            bid_net.load_state_dict(state)
+            _load(bid_net, state, f"bid.{mode}.")
             bid[mode] = bid_net.eval()
     return play, bid
 
 
+def _load(module: nn.Module, state: Mapping[str, torch.Tensor], prefix: str) -> None:
+    """Loads ``state`` into ``module``; a tensor of another shape than the module's (a file
+    the engine reads, made for other features) is a NetworkError naming it, not PyTorch's."""
+    expected = module.state_dict()
+    for key, value in state.items():
+        if key in expected and expected[key].shape != value.shape:
+            need = tuple(expected[key].shape)
+            raise NetworkError(f"{prefix}{key} is {tuple(value.shape)}; DouZero's features need {need}")
+    module.load_state_dict(state)
+
+
 def metadata(network: Network) -> dict[str, Any]:
-    """The metadata the trainer wrote."""
-    meta = json.loads(network.metadata or "{}")
-    return meta if isinstance(meta, dict) else {}
+    """The metadata the trainer wrote: a JSON object (NetworkError when it is none; the
+    engine reads any UTF-8 text there)."""
+    try:
+        meta = json.loads(network.metadata or "{}")
+    except (ValueError, RecursionError) as error:
+        raise NetworkError(f"the network's metadata is no JSON: {str(error)[:200]}") from None
+    if not isinstance(meta, dict):
+        raise NetworkError(f"the network's metadata is a JSON {type(meta).__name__}, not an object")
+    return meta
 
 
 def _under(tensors: Mapping[str, torch.Tensor], prefix: str) -> dict[str, torch.Tensor]:
