@@ -319,6 +319,14 @@ def test_a_path_is_read_only_as_the_regular_file_it_names(net_file: Path, tmp_pa
         dz.Network(sparse)
     with open(sparse, "r+b") as file:
         file.write(b"DDZNEURL")
+    with pytest.raises(dz.NetworkError, match="format version 0"):  # the header first
+        dz.Network(sparse)
+    with open(sparse, "r+b") as file:
+        file.write(b"DDZNEURL" + struct.pack("<II", 1, 2**20 + 1))
+    with pytest.raises(dz.NetworkError, match="1048577 bytes of metadata, more than 1048576"):
+        dz.Network(sparse)
+    with open(sparse, "r+b") as file:
+        file.write(b"DDZNEURL" + struct.pack("<II", 1, 2))
     with pytest.raises(dz.NetworkError, match="2147483648 bytes, more than any network this engine reads"):
         dz.Network(sparse)
     with pytest.raises(ValueError, match="embedded null byte"):  # never the file before the NUL

@@ -29,6 +29,7 @@ class Reader {
   }
   std::string_view bytes(std::size_t n, const char* what) { return {take(n, what), n}; }
   bool done() const { return at_ == bytes_.size(); }
+  std::string_view rest() const { return bytes_.substr(at_); }
   [[noreturn]] void fail(const std::string& why) const { throw NetworkError(source_ + ": " + why); }
 
  private:
@@ -268,6 +269,28 @@ int bid_outputs(const Rules& rules) { return rules.bidding == Bidding::CallRob ?
 
 int bid_output(const Action& a) { return a.value; }
 
+namespace {
+
+// The magic, the version and the metadata's length.
+constexpr std::size_t kHeaderBytes = kNetworkMagic.size() + 8;
+// More metadata than any trainer writes (a few hundred bytes of JSON).
+constexpr std::uint32_t kMostMetadataBytes = std::uint32_t{1} << 20;
+
+// Reads and checks the header; returns the metadata's length.
+std::uint32_t check_header(Reader& r) {
+  if (r.rest().substr(0, kNetworkMagic.size()) != kNetworkMagic) r.fail("not a doudizhu network file (no DDZNEURL magic)");
+  r.bytes(kNetworkMagic.size(), "the magic");
+  const auto version = r.scalar<std::uint32_t>("the version");
+  if (version != kNetworkVersion) {
+    r.fail("format version " + std::to_string(version) + "; this engine reads version " + std::to_string(kNetworkVersion));
+  }
+  const auto meta = r.scalar<std::uint32_t>("the metadata's length");
+  if (meta > kMostMetadataBytes) r.fail(std::to_string(meta) + " bytes of metadata, more than " + std::to_string(kMostMetadataBytes));
+  return meta;
+}
+
+}  // namespace
+
 std::shared_ptr<Network> Network::read(const std::string& path) {
   // A device or FIFO would be read without end (/dev/zero) or wait for a writer: only a
   // regular file is a network file; its magic is read before the rest of it.
@@ -278,16 +301,20 @@ std::shared_ptr<Network> Network::read(const std::string& path) {
   const std::uintmax_t size = std::filesystem::file_size(path, error);
   std::ifstream file(path, std::ios::binary);
   if (error || !file) throw NetworkError(path + ": cannot open the file");
-  std::string bytes(std::min<std::uintmax_t>(size, kNetworkMagic.size()), '\0');
+  // The header first: a file of another kind, version or a metadata longer than any is
+  // refused before the rest of it is taken into memory.
+  std::string bytes(std::min<std::uintmax_t>(size, kHeaderBytes), '\0');
   file.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (bytes != kNetworkMagic) throw NetworkError(path + ": not a doudizhu network file (no DDZNEURL magic)");
+  Reader header(bytes, path);
+  check_header(header);
   if (size > kMostNetworkBytes) {
     throw NetworkError(path + ": " + std::to_string(size) + " bytes, more than any network this engine reads (" +
                        std::to_string(kMostNetworkBytes) + ")");
   }
+  const std::size_t head = bytes.size();
   bytes.resize(static_cast<std::size_t>(size));
-  file.read(bytes.data() + kNetworkMagic.size(), static_cast<std::streamsize>(size - kNetworkMagic.size()));
-  if (file.gcount() != static_cast<std::streamsize>(size - kNetworkMagic.size())) throw NetworkError(path + ": cannot read the file");
+  file.read(bytes.data() + head, static_cast<std::streamsize>(size - head));
+  if (file.gcount() != static_cast<std::streamsize>(size - head)) throw NetworkError(path + ": cannot read the file");
   return parse(bytes, path);
 }
 
@@ -295,13 +322,7 @@ std::shared_ptr<Network> Network::parse(std::string_view bytes, const std::strin
   auto net = std::make_shared<Network>();
   net->source_ = source;
   Reader r(bytes, net->source_);
-  if (bytes.substr(0, kNetworkMagic.size()) != kNetworkMagic) r.fail("not a doudizhu network file (no DDZNEURL magic)");
-  r.bytes(kNetworkMagic.size(), "the magic");
-  const auto version = r.scalar<std::uint32_t>("the version");
-  if (version != kNetworkVersion) {
-    r.fail("format version " + std::to_string(version) + "; this engine reads version " + std::to_string(kNetworkVersion));
-  }
-  const auto meta = r.scalar<std::uint32_t>("the metadata's length");
+  const std::uint32_t meta = check_header(r);
   net->metadata_ = std::string(r.bytes(meta, "the metadata"));
   if (!is_utf8(net->metadata_)) r.fail("the metadata is not UTF-8 text");
   const auto count = r.scalar<std::uint32_t>("the tensor count");

@@ -15,7 +15,7 @@
 //
 // The file (written by doudizhu.train.export, read here only), little-endian:
 //   magic "DDZNEURL", u32 version (kNetworkVersion), u32 n + n bytes of metadata (UTF-8
-//   JSON: how the networks were made; not read here), u32 tensors, then each tensor:
+//   JSON: how the networks were made; not read here; at most 1 MiB), u32 tensors, then each tensor:
 //   u16 n + n bytes of name, u8 ndim, ndim x u32 dims, float32 values row-major.
 // Tensor names: "play.<position>.history.weight" (and .bias), "...state.weight/.bias",
 // "...action.weight", optionally "...plan.weight" (hidden x 1), "...head.<i>.weight/.bias";
