@@ -466,8 +466,25 @@ def test_every_pickle_protocol_pickles_or_refuses(protocol: int) -> None:
     class MyGame(Game):
         pass
 
-    with pytest.raises(TypeError, match="cannot pickle"):  # replay would make it a plain Game
+    with pytest.raises(TypeError, match=r"cannot pickle '.*MyGame' object: a Game pickles as its record"):
         pickle.dumps(MyGame(seed=1), protocol=protocol)
+    for unpicklable in (game.infoset(0), dz.bots.shipped_network()):
+        with pytest.raises(TypeError, match=f"cannot pickle 'doudizhu.{type(unpicklable).__name__}' object"):
+            pickle.dumps(unpicklable, protocol=protocol)
+
+
+def test_reduce_called_directly_reduces_as_pickle_does() -> None:
+    # object's __reduce__ is protocol 0's, which builds pybind11's base class: that aborted
+    # the process (std::terminate) for every engine class.
+    game = Game(seed=1)
+    for value in (Cards("33"), Rules.preset("laizi"), dz.Action.bid(2), Move("33"), game.result or game.rules, game):
+        rebuild, args, *state = value.__reduce__()
+        copy = rebuild(*args)
+        if state:
+            copy.__setstate__(state[0])
+        assert (copy.to_record() == game.to_record()) if value is game else copy == value
+    with pytest.raises(TypeError, match=r"cannot pickle 'doudizhu\.Infoset' object"):
+        game.infoset(0).__reduce__()
 
 
 def test_action_rows_that_are_no_action_are_refused() -> None:
