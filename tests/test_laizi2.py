@@ -71,6 +71,8 @@ def test_moves_of_two_wild_ranks() -> None:
         (("5", "5"), LAIZI2, "differ"),
         (("5", "9", "T"), LAIZI2, "3 ranks"),
         (FIVE_NINE, dz.Rules.preset("laizi"), "2 ranks"),
+        ("5", LAIZI2, "these rules have two wild ranks"),  # one rank alone: no position of laizi2
+        (("5",), LAIZI2, "these rules have two wild ranks"),
     ],
 )
 def test_bad_wild_ranks_are_clear_errors(wild: tuple[str, ...], rules: dz.Rules, message: str) -> None:

@@ -92,6 +92,9 @@ def test_short_last_cards_follow_a_full_trio_and_are_never_a_move_to_beat() -> N
             dz.legal_moves("66678", last=last, rules=RUN_FAST)
         with pytest.raises(dz.MoveError, match="never a move to beat"):
             position(["66678TTTT", "9", "JQ"], 0, last=last)
+    with pytest.raises(dz.MoveError, match=r"other: .* never a move to beat"):  # beats() said True
+        Move("66678", rules=RUN_FAST).beats(short)
+    assert Move("KKK", rules=RUN_FAST).beats(full) and not full.beats(Move("66678", rules=RUN_FAST))
     assert [m.kind for m in dz.classify("3333", RUN_FAST)] == [MoveKind.BOMB]  # the bomb alone (docs/rules.md)
 
 
@@ -120,6 +123,20 @@ def test_bomb_pays_and_closed_seats_pay_double() -> None:
     assert result.payouts == (2 * 2 + 3 * 2 + 20, -2 * 2 - 10, -3 * 2 - 10)
     assert repr(result) == "Settlement(winner=0, payouts=(30, -14, -16))"
     assert pickle.loads(pickle.dumps(result)) == result
+
+
+def test_a_rocket_collects_as_a_bomb_does_where_the_deck_has_jokers() -> None:
+    # Run Fast's deck has no jokers; each_for_self rules with them treat the rocket, the
+    # highest bomb, as a bomb for bomb_pay (the rule book says so).
+    rules = Rules(each_for_self=True, bidding="none", bomb_pay=True)
+    game = Game.from_position(["BR3", "4", "5"], None, 0, rules=rules)
+    game.play("BR")
+    game.pass_()
+    game.pass_()
+    game.play("3")
+    result = game.result
+    assert result is not None and (result.bombs, result.rockets) == (0, 1)
+    assert result.payouts == (20, -10, -10)  # one card left each pays nothing
 
 
 def test_one_card_left_pays_nothing() -> None:

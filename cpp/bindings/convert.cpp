@@ -270,14 +270,13 @@ int rank_arg(py::handle obj, const char* what, int highest) {
   return rank;
 }
 
-WildRanks wild_arg(py::handle obj, const Rules& rules) {
+WildRanks any_wild_arg(py::handle obj, int most) {
   if (obj.is_none()) return {};
-  if (!rules.wild) throw py::value_error("wild: a wild rank needs rules with wild cards (Rules.preset('laizi'))");
   if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) return rank_arg(obj, "wild", kTwo);
   const auto ranks = py::reinterpret_borrow<py::sequence>(obj);
-  if (ranks.size() > static_cast<std::size_t>(rules.wild)) {
+  if (ranks.size() > static_cast<std::size_t>(most)) {
     throw py::value_error("wild: " + std::to_string(ranks.size()) + " ranks, and these rules have " +
-                          (rules.wild == 1 ? "one wild rank" : "two wild ranks"));
+                          (most == 1 ? "one wild rank" : "two wild ranks"));
   }
   if (ranks.size() == 0) return {};
   const int low = rank_arg(ranks[0], "wild", kTwo);
@@ -285,6 +284,15 @@ WildRanks wild_arg(py::handle obj, const Rules& rules) {
   const int high = rank_arg(ranks[1], "wild", kTwo);
   if (high == low) throw py::value_error("wild: the two wild ranks must differ");
   return {low, high};
+}
+
+WildRanks wild_arg(py::handle obj, const Rules& rules) {
+  if (obj.is_none()) return {};
+  if (!rules.wild) throw py::value_error("wild: a wild rank needs rules with wild cards (Rules.preset('laizi'))");
+  const WildRanks wild = any_wild_arg(obj, rules.wild);
+  // As many ranks as the rules draw (laizi2's one rank alone is no position of it), or none.
+  if (std::string why = wild_ranks_error(wild, rules); !why.empty() && !wild.none()) throw py::value_error("wild: " + why);
+  return wild;
 }
 
 py::object wild_obj(WildRanks wild) {

@@ -204,10 +204,12 @@ Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, 
 // TypeError / ValueError naming `what` otherwise.
 int rank_arg(py::handle obj, const char* what, int highest);
 
-// The wild ranks argument: None (no rank is wild), a rank (an index 0..12 or a rank
-// character 3..2), or a tuple or list of up to rules.wild different ranks; only rules with
-// wild cards take one. TypeError / ValueError otherwise.
+// The wild ranks argument: None (no rank is wild), or as many ranks as the rules have
+// wild ranks: a rank (an index 0..12 or a rank character 3..2), or a tuple or list of
+// different ranks; only rules with wild cards take one. TypeError / ValueError otherwise.
 WildRanks wild_arg(py::handle obj, const Rules& rules);
+// The same, whatever the rules: None, or up to `most` different ranks.
+WildRanks any_wild_arg(py::handle obj, int most);
 
 // Wild ranks as Python values the other way: None, the rank, or the pair (low, high).
 py::object wild_obj(WildRanks wild);

@@ -56,13 +56,12 @@ py::array_t<bool> mask(const ActionSpace& space, GameArg game_obj) {
   return out;
 }
 
-// One or two wild ranks as wild_arg reads them, whatever rules will judge them.
+// One or two wild ranks, whatever rules will judge them.
 WildRanks any_wild_ranks(py::handle obj) {
-  static const Rules two_wild = *preset("laizi2");
   if ((py::isinstance<py::tuple>(obj) || py::isinstance<py::list>(obj)) && py::len(obj) > 2) {
     throw py::value_error("wild_ranks: " + std::to_string(py::len(obj)) + " ranks, and no rules have more than two wild ranks");
   }
-  return wild_arg(obj, two_wild);
+  return any_wild_arg(obj, 2);
 }
 
 // The stand-in ids of the legal actions of the player to move, in legal_actions() order.

@@ -174,8 +174,14 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
             return py::tuple(out);
           }, "(wild rank, Cards of the ranks its cards stand for) for each wild rank whose cards stand in, lowest first.")
       .def_property_readonly("soft", [](const Move& mv) { return is_soft_bomb(mv); }, "Whether this is a soft bomb (with wild cards).")
-      .def("beats", [](const Move& a, Hinted<"Move"> b) { return beats(a, move_of(b, "other")); }, py::arg("other"),
-           "Whether this move may be played over `other`.")
+      .def(
+          "beats",
+          [](const Move& a, Hinted<"Move"> b) {
+            const Move other = move_of(b, "other");
+            if (std::string why = short_move_error(other); !why.empty()) raise(ErrorKind::Move, "other: " + why);
+            return beats(a, other);
+          },
+          py::arg("other"), "Whether this move may be played over `other` (MoveError when nothing is: Run Fast's short moves).")
       .def("__str__", [](const Move& mv) { return move_text(mv); })
       .def("__repr__", [](const Move& mv) {
             return "Move('" + move_text(mv) + "', MoveKind." + kind_name(mv.kind) + ", key=" + std::to_string(mv.key) +

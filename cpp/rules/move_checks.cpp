@@ -51,6 +51,10 @@ std::string last_move_error(const Move& m, const Rules& rules, WildRanks wild) {
     return why.empty() ? describe(m) + " is no move under these rules" : why;
   }
   if (!uses_only(m, wild)) return describe(m) + " has wild cards of another rank";
+  return short_move_error(m);
+}
+
+std::string short_move_error(const Move& m) {
   // A short trio or airplane empties its player's hand, which ends the hand: none is followed.
   if (is_short(m)) return describe(m) + " takes fewer kickers than its trios: only a hand's last cards, never a move to beat";
   return {};

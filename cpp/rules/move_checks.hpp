@@ -16,8 +16,12 @@ namespace ddz {
 std::string move_error(const Move& m, const Rules* rules = nullptr);
 
 // Why `m` cannot be the move to beat under `rules` with `wild` the wild ranks (no move of
-// these rules, or wild cards of another rank), or empty.
+// these rules, or wild cards of another rank, or short_move_error), or empty.
 std::string last_move_error(const Move& m, const Rules& rules, WildRanks wild);
+
+// Why `m` is never a move to beat under any rules (a short trio or airplane, Run Fast's
+// last cards), or empty.
+std::string short_move_error(const Move& m);
 
 // Why `a` is no action of any game (its move under some rules, a bid of 0..3, a call or
 // rob of 0 or 1, no cards or value where it has none), or empty.
