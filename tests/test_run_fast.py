@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import pickle
 import random
+from math import comb
 
 import numpy as np
 import pytest
@@ -317,3 +318,20 @@ def test_pictures_name_seats_without_a_landlord() -> None:
     play_randomly(game, random.Random(2))
     picture = dz.render.svg(game)
     assert f"seat {game.winner} wins" in picture and "landlord" not in picture
+
+
+def test_worlds_before_the_first_lead_weigh_deals_by_who_leads() -> None:
+    # Who leads tells the others it holds a 3 (the spade, or the lowest card dealt): worlds
+    # ignored it, and 4.5% left the leader no 3 to lead (no legal action; playout crashed).
+    game = Game(seed=65041223997127160, rules=RUN_FAST)
+    assert game.to_move == 2 and str(game.hand(0)).count("3") == 0 and len(game.hand(1)) == 15
+    worlds = dz.sample_worlds(game, 0, 20_000, seed=5)
+    assert all(world.legal_actions() for world in worlds)
+    # The 4 threes among the leader's 15 unknown cards, seat 1's 15 and the 3 set aside:
+    # a deal with k at the leader and a aside gives this lead with chance k/4 + (a/4) k/(4-a).
+    joint = {(k, a): comb(15, k) * comb(3, a) * comb(15, 4 - k - a) for k in range(5) for a in range(5 - k)}
+    weight = {(k, a): n * k / (4 - a) for (k, a), n in joint.items() if a < 4}
+    expected = sum(k * w for (k, _), w in weight.items()) / sum(weight.values())  # 2.27, against 2.0 unweighted
+    mean = sum(str(world.hand(2)).count("3") for world in worlds) / len(worlds)
+    assert abs(mean - expected) < 0.03
+    dz.rollouts(game, "random", seed=3780542909747896237, seat=0)  # a world of it crashed here

@@ -193,3 +193,35 @@ def test_an_id_that_is_not_legal_now_changes_nothing() -> None:
     with pytest.raises(ValueError, match="rules differ"):
         dz.ActionSpace(dz.Rules.preset("laizi")).step(game, 0)
     assert game.to_record() == before
+
+
+def test_a_world_undone_past_a_redeal_and_replayed_is_the_same_world() -> None:
+    # Taking a redeal again dealt from the world's fresh stream, not the world's own deal:
+    # every hand changed (and the replay was often illegal).
+    game = dz.Game(seed=1)
+    for _ in range(3):
+        game.bid(0)  # nobody bids: a redeal
+    game.bid(3)
+    game.step(game.legal_actions()[0])
+    for world in [game, *dz.sample_worlds(game, 0, 20, seed=0)]:
+        again = world.copy()
+        history = world.history
+        for _ in history:
+            again.undo()
+        for _, action in history:
+            again.step(action)
+        assert again.hash == world.hash and [again.hand(s) for s in range(3)] == [world.hand(s) for s in range(3)]
+
+
+def test_a_world_never_takes_back_a_real_deal_that_undo_took_back() -> None:
+    game = dz.Game(seed=1)
+    for _ in range(3):
+        game.bid(0)
+    real = [game.hand(s) for s in range(3)]
+    game.undo()  # the redeal taken back: the game keeps its deal, to deal it again
+    game.bid(0)
+    assert [game.hand(s) for s in range(3)] == real
+    game.undo()
+    for world in dz.sample_worlds(game, 0, 20, seed=1):
+        world.bid(0)
+        assert world.hand(0) != real[0] or [world.hand(s) for s in (1, 2)] != real[1:]

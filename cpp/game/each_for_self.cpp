@@ -36,6 +36,21 @@ bool misses_lead_rank(const State& s, const Move& m) { return s.lead_rank >= 0 &
 
 }  // namespace
 
+double first_lead_chance(const Deal& deal, const Rules& rules, const FirstLead& lead) {
+  const int threes = count(rules.deck(), kThree);
+  const auto held = [&](int rank) { return count(deal.hands[static_cast<std::size_t>(lead.seat)], rank); };
+  Mask dealt = 0;
+  for (int seat = 0; seat < rules.players; ++seat) dealt += deal.hands[static_cast<std::size_t>(seat)];
+  // The spade dealt to the seat, or set aside and the seat's card drawn among the lowest dealt.
+  double chance = lead.rank == kThree ? static_cast<double>(held(kThree)) / threes : 0.0;
+  const int lowest = lowest_rank(ranks_with_at_least(dealt, 1));
+  if (lead.rank == lowest) {
+    const double aside = static_cast<double>(threes - count(dealt, kThree)) / threes;
+    chance += aside * held(lowest) / count(dealt, lowest);
+  }
+  return chance;
+}
+
 FirstLead first_lead(const Deal& deal, const Rules& rules, Rng& rng) {
   const int seats = rules.players;
   const int spade = holder(deal, seats, kThree, rng.below(static_cast<std::uint32_t>(count(rules.deck(), kThree))));

@@ -343,6 +343,14 @@ Deal Game::next_deal() {
 
 void Game::redeal() {
   ++state_.redeals;
+  while (!undone_deals_.empty() && undone_deals_.back().index > deals_.size()) undone_deals_.pop_back();  // past this one
+  if (!undone_deals_.empty() && undone_deals_.back().index == deals_.size()) {  // this redeal, taken again
+    const UndoneDeal again = undone_deals_.back();
+    undone_deals_.pop_back();
+    start(again.deal, state_.first_bidder, -1);
+    rng_ = again.rng_after;
+    return;
+  }
   // A world's stream starts fresh (hide_from): its given first deal stands in for the
   // seed's first, which is drawn and set aside here rather than in every world made.
   if (rng_ == Rng(seed_)) next_deal();
@@ -584,8 +592,11 @@ void Game::apply_play(const Action& a) {
 bool Game::undo() {
   if (taken_.empty()) return false;
   state_ = saved_.back().before;
+  if (taken_.back().redealt) {
+    undone_deals_.push_back({deals_.size() - 1, deals_.back(), rng_});
+    deals_.pop_back();
+  }
   rng_ = saved_.back().rng_before;
-  if (taken_.back().redealt) deals_.pop_back();
   taken_.pop_back();
   saved_.pop_back();
   return true;
@@ -666,6 +677,7 @@ void Game::hide_from(int seat, Rng& rng) {
     initial_.start_bonus = start_bonus_of(deals_[0].hands, rules_);
   }
   deal_given_ = true;  // the first deal is not the new seed's
+  undone_deals_.clear();  // the real deals an undo took back
   seed_ = rng.next();
   rng_ = Rng(seed_);  // redeal() skips the seed's first deal, as Game(deal, ...) does
   for (Saved& saved : saved_) saved.rng_before = rng_;

@@ -214,6 +214,9 @@ struct FirstLead {
 // that rank (among seats holding that rank, a seat holding k of its n cards dealt leads
 // with chance k/n).
 FirstLead first_lead(const Deal& deal, const Rules& rules, Rng& rng);
+// The chance that first_lead gives `lead` for `deal`: what a seat that saw who leads, and
+// with what rank, learns of a deal (worlds.hpp weighs the deals it draws by it).
+double first_lead_chance(const Deal& deal, const Rules& rules, const FirstLead& lead);
 
 // Why the player to move may not play `m` (nullptr: pass) under Run Fast's rules of play,
 // though the combination itself is legal, or empty: the first lead's rank, the warning,
@@ -368,6 +371,15 @@ class Game {
   std::vector<Deal> deals_;
   std::vector<Taken> taken_;
   std::vector<Saved> saved_;
+  // The deals undo took back, latest last, each with its place in deals_ and the stream
+  // after it: the same redeal taken again deals it again. A game's own stream would deal
+  // it anyway; a world's deal (hide_from) is no draw of its stream, and must come back.
+  struct UndoneDeal {
+    std::size_t index;
+    Deal deal;
+    Rng rng_after;
+  };
+  std::vector<UndoneDeal> undone_deals_;
 };
 
 }  // namespace ddz

@@ -101,6 +101,9 @@ std::size_t choose_neural(const Network& net, const Game& game, const std::vecto
 }
 
 std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng) {
+  // A hand in play always offers an action; a game built past the rules' checks would
+  // have every policy index an empty list.
+  if (legal.empty()) throw std::logic_error("no legal action in a hand in play: no policy can choose");
   switch (policy.kind) {
     case PolicyKind::Heuristic: return choose_heuristic(game, legal, Endgame::Search);
     case PolicyKind::FastHeuristic: return choose_heuristic(game, legal, Endgame::Plan);

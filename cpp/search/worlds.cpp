@@ -45,8 +45,27 @@ Deal world_deal(const Game& game, int seat, Rng& rng) {
 // 0.3% of worlds, 1.4% with 64 draws; a draw costs a replay of the hand).
 constexpr int kMostWorldDraws = 256;
 
+// Before the first lead of a hand whose first lead is drawn (Run Fast's 3 of spades),
+// who leads and with what rank tell something of the deal: a world deal is kept with the
+// chance that it gives that lead (first_lead_chance), so that worlds are drawn as the
+// seat's knowledge weighs them, and none leaves the leader without the rank it must lead.
+// The real deal has a positive chance, so a draw is kept within a few on average (the
+// leader's share of the rank's cards); the bound only ends a loop that cannot end.
+constexpr int kMostLeadDraws = 1 << 16;
+
+Deal first_lead_world_deal(const Game& game, int seat, Rng& rng) {
+  const State& s = game.state();
+  const FirstLead lead{s.to_move, s.lead_rank};
+  for (int draw = 0; draw < kMostLeadDraws; ++draw) {
+    Deal deal = world_deal(game, seat, rng);
+    if (static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < first_lead_chance(deal, game.rules(), lead)) return deal;
+  }
+  throw std::logic_error("no world deal gives the first lead that was drawn");
+}
+
 // `game` replayed into `out` on a current deal drawn for `seat`.
 void replay_on_world_deal(const Game& game, int seat, Rng& rng, Game& out) {
+  if (game.state().lead_rank >= 0) return game.replay_into(first_lead_world_deal(game, seat, rng), out);
   if (game.rules().must_beat) {
     for (int draw = 1; draw < kMostWorldDraws; ++draw) {
       if (game.replays_strictly(world_deal(game, seat, rng), out)) return;

@@ -1,5 +1,7 @@
 // Run Fast (docs/rules.md, "Run Fast"): the preset's fields, its combinations checked by
 // brute force against the generator on small hands, and the game's rules by scenario.
+#include <cmath>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -284,6 +286,37 @@ TEST(run_fast_first_lead) {
     ++leads[g.state().to_move];
   }
   CHECK(leads[0] == 40);  // seat 0 holds every 4 dealt
+}
+
+// first_lead_chance is first_lead's distribution: on deals of both kinds (the spade dealt
+// or set aside, kitty_size 3 and 6), the frequencies of each (seat, rank) over 20,000
+// draws are the chances it gives, within 5 standard errors, and the chances sum to 1.
+TEST(run_fast_first_lead_chance_is_the_draws_frequency) {
+  Rules six = rules("run_fast");
+  six.kitty_size = 6;
+  Deal aside;
+  aside.hands = {cards("34445555666677"), cards("3788899TTTTJJJ"), cards("8JQQQQKKKKAAA2")};
+  aside.kitty = cards("33799J");
+  Rng dealer(7);
+  for (const auto& [deal, r] : std::vector<std::pair<Deal, Rules>>{{aside, six}, {deal_cards(dealer, rules("run_fast")), rules("run_fast")}}) {
+    constexpr int kDraws = 20'000;
+    std::map<std::pair<int, int>, int> seen;
+    Rng rng(11);
+    for (int i = 0; i < kDraws; ++i) {
+      const FirstLead lead = first_lead(deal, r, rng);
+      ++seen[{lead.seat, lead.rank}];
+    }
+    double sum = 0;
+    for (int seat = 0; seat < r.players; ++seat) {
+      for (int rank = 0; rank < kTwo; ++rank) {
+        const double p = first_lead_chance(deal, r, {seat, rank});
+        sum += p;
+        const double observed = static_cast<double>(seen[{seat, rank}]) / kDraws;
+        CHECK(std::abs(observed - p) <= 5 * std::sqrt(p * (1 - p) / kDraws) + 1e-12);
+      }
+    }
+    CHECK(std::abs(sum - 1) < 1e-9);
+  }
 }
 
 // Random games: legal_actions and check agree on every play the hand holds and on the
