@@ -302,3 +302,13 @@ def test_a_subclass_with_its_own_act_is_played_by_it() -> None:
             engine_only()
     assert calls and set(calls) == {0} and dz.playout(game, Renamed()).phase == "over"
 
+
+
+def test_a_win_rate_interval_holds_its_win_rate_at_zero_and_one() -> None:
+    # Rounding left the Wilson interval a hair above 0 (3.5e-18) or below 1 when every game
+    # went one way.
+    for a, b in (("random", "heuristic"), ("heuristic", "random")):
+        result = dz.evaluate(a, b, deals=2, rules=Rules.preset("standard"), seed=7)
+        for side in (result, *(s for s in result.by_role.values() if s.games)):
+            low, high = side.wp_ci
+            assert 0.0 <= low <= side.wp <= high <= 1.0

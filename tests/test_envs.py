@@ -308,8 +308,8 @@ def test_two_wild_rank_plays_are_a_combination_then_each_ranks_stand_ins() -> No
         table.game = dz.Game.from_position([hand, "3", "4"], landlord=0, to_move=0, rules=laizi2, wild=("5", "9"))
         return table
 
-    def stand_ins(text: str) -> int:  # one wild rank's part of a reading, as a stand-in id
-        return dz.ActionSpace.stand_in_id(dz.Move(text, wild="5", rules=laizi2))
+    def stand_ins(text: str) -> int:  # one wild rank's part of a reading (read with one wild rank), as a stand-in id
+        return dz.ActionSpace.stand_in_id(dz.Move(text, wild="5", rules=dz.Rules.preset("laizi")))
 
     table = fresh("5799")
     space, before = table.space, table.game.hash

@@ -26,8 +26,11 @@ from doudizhu.cli import main  # noqa: E402
 from doudizhu.envs import VectorEnv  # noqa: E402
 from doudizhu.train import Counters, TrainConfig, log, train  # noqa: E402
 from doudizhu.train.actors import Actor, returns  # noqa: E402
+from doudizhu.train.bidding import BidConfig  # noqa: E402
 from doudizhu.train.buffer import Buffer, Samples  # noqa: E402
 from doudizhu.train.learner import Learner  # noqa: E402
+from doudizhu.train.recipe import Recipe  # noqa: E402
+from doudizhu.train.warm import WarmConfig  # noqa: E402
 from doudizhu.value_networks import STATE_WIDTH, DouZeroNet, DouZeroValueNet, build_all, choose_batch  # noqa: E402
 
 torch.set_num_threads(1)
@@ -465,3 +468,57 @@ def test_ray_actors_feed_the_learner() -> None:
     result = train(config)
     assert result.counters.frames >= 2 * 128 and result.counters.hands > 0
     assert all(np.isfinite(loss) for loss in result.counters.losses.values())
+
+
+def test_a_second_trainer_on_a_run_folder_is_refused_while_the_first_writes(tmp_path: pathlib.Path) -> None:
+    # Two trainers on one folder both ran: their log rows interleaved, the last to save won.
+    folder = tmp_path / "run"
+    code = ("import time\nfrom doudizhu.train.run_folder import run_folder, writing\n"
+            f"with writing(run_folder({str(folder)!r})):\n    print('held', flush=True)\n    time.sleep(60)\n")
+    with subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            with pytest.raises(BlockingIOError, match="another trainer is writing this run folder"):
+                train(TINY, out=folder)
+            assert sorted(p.name for p in folder.iterdir()) == [".lock"]  # nothing written
+        finally:
+            holder.kill()
+    assert train(TINY, out=folder).counters.frames >= TINY.frames  # free again
+
+
+def test_a_fresh_run_saves_a_checkpoint_before_its_first_log_row(tmp_path: pathlib.Path) -> None:
+    # Killed before its first checkpoint, a run left only log.csv: --resume found no
+    # checkpoint, and a fresh start found a run's files.
+    def stop(counters: Counters, rate: float, wp: float | None) -> None:
+        raise SystemExit  # no save on the way out, as a kill
+    with pytest.raises(SystemExit):
+        train(dataclasses.replace(TINY, report_seconds=0.0), out=tmp_path, progress=stop)
+    assert (tmp_path / "checkpoint.pt").exists()
+    resumed = train(TINY, out=tmp_path, resume=True)
+    assert resumed.counters.frames >= TINY.frames
+
+
+@pytest.mark.parametrize("settings, error, says", [
+    (lambda: TrainConfig(eval_deals=None), TypeError, "eval_deals must be given, not None"),
+    (lambda: WarmConfig(objective="x"), ValueError, "objective: 'x' is not one of"),
+    (lambda: WarmConfig(plan="yes"), TypeError, "plan must be bool"),
+    (lambda: WarmConfig(head=(-1,)), ValueError, "head's widths"),
+    (lambda: WarmConfig(teacher="nope"), ValueError, "teacher and rollout: 'nope'"),
+    (lambda: WarmConfig(rules="laizi"), dz.NetworkError, "DouZero's setting"),
+    (lambda: Recipe(play="x"), TypeError, "play must be WarmConfig"),
+    (lambda: Recipe(eval_presets=("laizi",)), dz.NetworkError, "DouZero's setting"),
+    (lambda: Recipe(eval_opponents=("foo",)), ValueError, "'foo' is not one of"),
+    (lambda: BidConfig(rules="four_player"), ValueError, "three seats, one deck"),
+    (lambda: BidConfig(modes=("foo",)), ValueError, "modes: 'foo'"),
+])
+def test_settings_that_would_fail_after_training_are_refused_when_made(settings: Callable[[], object],
+                                                                       error: type[Exception], says: str) -> None:
+    with pytest.raises(error, match=says):
+        settings()
+
+
+def test_a_progress_function_that_cannot_take_its_arguments_is_refused_before_training(tmp_path: pathlib.Path) -> None:
+    for progress in (5, lambda counters: None):
+        with pytest.raises(TypeError, match="progress"):
+            train(TINY, out=tmp_path / "run", progress=progress)  # type: ignore[arg-type]
+        assert not (tmp_path / "run").exists()

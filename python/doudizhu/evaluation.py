@@ -181,7 +181,8 @@ def _share_interval(share: float, per_deal: npt.NDArray[np.float64], decided: in
     z2 = _Z95 * _Z95
     centre = (share + z2 / (2 * size)) / (1 + z2 / size)
     half = _Z95 / (1 + z2 / size) * math.sqrt(share * (1 - share) / size + z2 / (4 * size * size))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Within 0..1 and around the share itself (at 0 or 1 rounding left it a hair outside).
+    return (max(0.0, min(share, centre - half)), min(1.0, max(share, centre + half)))
 
 
 def _summarise(columns: dict[str, npt.NDArray[Any]], deals: int) -> Evaluation:

@@ -21,11 +21,11 @@ import numpy as np
 import torch
 
 from .. import network_file
-from .._core import Network, Rules, bid_samples, checked_seed
+from .._core import Network, Rules, bid_samples, checked_int, checked_seed
 from ..bots import Neural
 from ..value_networks import SmallNet
-from .run_folder import run_folder
-from .settings import check_counts, check_positive, check_shares
+from .run_folder import run_folder, writing
+from .settings import check_counts, check_fields, check_names, check_positive, check_shares
 
 PAYOUT_SCALE = 8.0  # payouts are fitted in units of 8 stakes, so that targets are near 1
 
@@ -46,9 +46,17 @@ class BidConfig:
     threads: int = 2
 
     def __post_init__(self) -> None:
+        check_fields(self)
         checked_seed(self.seed)
+        rules = Rules.preset(self.rules)  # RulesError for a name of no preset
+        if rules.players != 3 or rules.decks != 1 or rules.wild or rules.bidding == "none":
+            raise ValueError(f"rules: the bid networks learn an auction of three seats, one deck and no wild cards, "
+                             f"not {self.rules!r}")
+        check_names(self.modes, "modes", network_file.BID_MODES)
         check_counts(self, {"rounds": 1 << 16, "games": 1 << 30, "window": 1 << 16, "epochs": 1 << 16,
                             "batch_size": 1 << 24, "threads": 256})
+        for width in self.hidden:
+            checked_int(width, "hidden's widths", 1, 1 << 16)
         check_positive(self, ("learning_rate",))
         check_shares(self, ("explore",))
 
@@ -79,7 +87,13 @@ def train_bidding(play: Mapping[str, SmallNet], config: BidConfig, folder: str |
                   report: Callable[[str, int, float], None] | None = None) -> dict[str, network_file.BidNet]:
     """Bid networks for ``config.modes`` over the play networks ``play``; each round's file
     (play and bid networks) is written to ``folder``/bidding.ddzn."""
-    folder = run_folder(folder)
+    out = run_folder(folder)
+    with writing(out):
+        return _train_bidding(play, config, out, metadata, report)
+
+
+def _train_bidding(play: Mapping[str, SmallNet], config: BidConfig, folder: str, metadata: Mapping[str, object],
+                   report: Callable[[str, int, float], None] | None) -> dict[str, network_file.BidNet]:
     path = os.path.join(folder, "bidding.ddzn")
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)

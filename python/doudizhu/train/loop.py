@@ -41,8 +41,8 @@ from .learner import Learner
 from .log import EVAL_OPPONENTS, Log, drop_rows_after, run_rows
 from .log import FILE as LOG_FILE
 from .resume import refuse_changes
-from .run_folder import run_folder
-from .settings import check_counts, check_positive, check_shares, ray_head
+from .run_folder import run_folder, writing
+from .settings import check_counts, check_fields, check_positive, check_progress, check_shares, ray_head
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
@@ -78,6 +78,7 @@ class TrainConfig:
     def __post_init__(self) -> None:
         """Every setting checked before a run starts (a bad one found at the final
         evaluation lost the training; torch aborted the process on a huge thread count)."""
+        check_fields(self)
         if self.model not in MODELS:
             raise ValueError(f"model must be one of {', '.join(MODELS)}, not {self.model!r}")
         if self.objective not in OBJECTIVES:
@@ -134,7 +135,16 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     so the same call finishes an interrupted run); ``config`` must agree with the checkpoint's
     in every setting but :data:`PER_CALL` (ValueError naming them; :func:`saved_config`
     reads them). Interrupted (KeyboardInterrupt), a run saves its checkpoint first."""
-    folder = run_folder(out, RUN_FILES, resume) if out is not None else None
+    if progress is not None:
+        check_progress(progress, (Counters(), 0.0, None))
+    if out is None:
+        return _train(config, None, resume, progress)
+    folder = run_folder(out, RUN_FILES, resume)
+    with writing(folder):
+        return _train(config, folder, resume, progress)
+
+
+def _train(config: TrainConfig, folder: str | None, resume: bool, progress: Progress | None) -> TrainResult:
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.threads)
     nets = build_all(config.model)
@@ -226,6 +236,8 @@ class _Run:
             source = _LocalActor(Actor(self.nets, config.tables, config.epsilon, config.objective, self.env_seed,
                                        config.threads))
         before = self.counters.seconds
+        if self.folder is not None and not os.path.exists(os.path.join(self.folder, checkpoint.FILE)):
+            self._save()  # a fresh run's first: no log without a checkpoint; a folder that takes none fails now
         try:
             self._steps(source)
         except KeyboardInterrupt:

@@ -30,7 +30,7 @@ from typing import Any
 import torch
 
 from .. import __version__, network_file
-from .._core import Network, Rules
+from .._core import POLICIES, Network, Rules
 from .._whole_file import whole_file
 from ..bots import NETWORK_FILE, DeterminizedBot, Neural
 from ..evaluation import evaluate
@@ -38,8 +38,8 @@ from ..value_networks import SmallNet
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .resume import refuse_changes
-from .run_folder import run_folder
-from .settings import check_counts, check_positive
+from .run_folder import run_folder, writing
+from .settings import check_counts, check_fields, check_names, check_positive
 from .warm import WarmConfig, WarmCounters, warm_start
 
 FILE = NETWORK_FILE
@@ -66,6 +66,10 @@ class Recipe:
     curve_determinized_deals: int = 100
 
     def __post_init__(self) -> None:
+        check_fields(self)
+        for preset in self.eval_presets:
+            Neural().check(Rules.preset(preset))  # a preset the networks play (as the shipped ones'), or refused
+        check_names((*self.eval_opponents, *self.curve_opponents), "eval_opponents and curve_opponents", POLICIES)
         check_counts(self, {"eval_deals": 10**8, "curve_deals": 10**8})
         check_counts(self, {"curve_determinized_deals": 10**8}, least=0)  # 0: no determinized opponent
         check_positive(self, ("curve_minutes",))
@@ -79,6 +83,11 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
     the path of the finished network file. A fresh run (``resume`` false) refuses a folder
     holding a run's files (FileExistsError), rather than mix two runs' curves and files."""
     folder = run_folder(out, RUN_FILES, resume)
+    with writing(folder):
+        return _run(recipe, folder, resume, report)
+
+
+def _run(recipe: Recipe, folder: str, resume: bool, report: Report | None) -> str:
     state_path = os.path.join(folder, "recipe.json")
     state: dict[str, Any] = {"stage": "play", "recipe": _as_json(recipe), "seconds": {}}
     if resume and os.path.exists(state_path):

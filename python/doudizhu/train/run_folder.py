@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks, one trainer a folder is the user's to keep
+    fcntl = None  # type: ignore[assignment]
+
+LOCK_FILE = ".lock"
+_held: dict[str, int] = {}  # the folders this process writes: how many of its trainers hold each
 
 
 def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: bool = True) -> str:
@@ -27,4 +37,34 @@ def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: b
     return folder
 
 
-__all__ = ["run_folder"]
+@contextlib.contextmanager
+def writing(folder: str) -> Iterator[None]:
+    """Holds ``folder`` for one writer for the block: a trainer of another process on the same
+    folder is refused (BlockingIOError) rather than interleave two runs' log rows and save
+    over the other's checkpoint. A process's own trainers nest (the recipe's stages)."""
+    key = os.path.realpath(folder)
+    if key in _held or fcntl is None:
+        _held[key] = _held.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            _held[key] -= 1
+            if not _held[key]:
+                del _held[key]
+        return
+    fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BlockingIOError(errno.EAGAIN, "another trainer is writing this run folder", folder) from None
+        _held[key] = 1
+        try:
+            yield
+        finally:
+            del _held[key]
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+__all__ = ["LOCK_FILE", "run_folder", "writing"]

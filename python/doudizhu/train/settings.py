@@ -3,8 +3,61 @@ final evaluation or by torch, had cost the training (or the process)."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+from typing import Any
+
 from .._core import checked_int
 from .._real_numbers import check_real
+
+
+def check_fields(config: Any) -> None:
+    """Each field of the dataclass ``config`` of its default's kind (TypeError naming it): None
+    only where the field's annotation allows it, a bool where it is one, text for text, a tuple of the
+    default's items' kind for a tuple, a config for a config (found before a run rather than
+    where the training first reads the setting, or never: ``plan="yes"`` was true)."""
+    for field in dataclasses.fields(config):
+        value = getattr(config, field.name)
+        default: Any = field.default
+        if default is dataclasses.MISSING and field.default_factory is not dataclasses.MISSING:
+            default = field.default_factory()  # type: ignore[operator]  # checked: not MISSING
+        if value is None:
+            if "None" in str(field.type):  # the annotation allows it (minutes: no limit)
+                continue
+            raise TypeError(f"{field.name} must be given, not None")
+        kind = type(default)
+        if kind not in (bool, str, tuple) and not dataclasses.is_dataclass(default):
+            continue  # numbers: their ranges are checked field by field
+        if type(value) is not kind or (kind is tuple and default and
+                                       not all(type(item) is type(default[0]) for item in value)):
+            raise TypeError(f"{field.name} must be {_kind_name(default)}, not {value!r}")
+
+
+def _kind_name(default: object) -> str:
+    if isinstance(default, tuple):
+        return f"a tuple of {type(default[0]).__name__}" if default else "a tuple"
+    return type(default).__name__
+
+
+def check_names(value: tuple[str, ...], name: str, known: tuple[str, ...]) -> None:
+    """Each of ``value`` one of ``known`` (ValueError naming the field)."""
+    for item in value:
+        if item not in known:
+            raise ValueError(f"{name}: {item!r} is not one of {', '.join(known)}")
+
+
+def check_progress(progress: object, arguments: tuple[Any, ...]) -> None:
+    """TypeError unless ``progress`` can be called with ``arguments`` (found before a run,
+    not at its first report, after the training so far)."""
+    if not callable(progress):
+        raise TypeError(f"progress must be a function, not {type(progress).__name__}")
+    try:
+        inspect.signature(progress).bind(*arguments)
+    except (TypeError, ValueError) as error:
+        if isinstance(error, ValueError):  # no signature to read (a built-in): its calls will tell
+            return
+        raise TypeError(f"progress is called with {len(arguments)} arguments, and {progress!r} cannot take them"
+                        ) from None
 
 
 def check_counts(config: object, most: dict[str, int], least: int = 1) -> None:
@@ -45,4 +98,5 @@ def ray_head(address: object) -> tuple[str, int] | None:
     return host, int(port)
 
 
-__all__ = ["check_counts", "check_positive", "check_shares", "ray_head"]
+__all__ = ["check_counts", "check_fields", "check_names", "check_positive", "check_progress", "check_shares",
+           "ray_head"]

@@ -22,15 +22,15 @@ import numpy as np
 import torch
 
 from .. import encode
-from .._core import Rules, checked_seed, teacher_samples
+from .._core import POLICIES, Rules, checked_int, checked_seed, teacher_samples
 from .._real_numbers import check_real
 from .._whole_file import whole_file
+from ..bots import Neural
 from ..value_networks import STATE_WIDTH, SmallNet
+from .actors import OBJECTIVES
 from .resume import refuse_changes
-from .run_folder import run_folder
-from .settings import check_counts, check_positive, check_shares
-
-OBJECTIVES = ("wp", "adp")
+from .run_folder import run_folder, writing
+from .settings import check_counts, check_fields, check_names, check_positive, check_shares
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,9 +60,15 @@ class WarmConfig:
     plan: bool = True  # the networks read the fast heuristic's choice
 
     def __post_init__(self) -> None:
+        check_fields(self)
         checked_seed(self.seed)
+        check_names((self.objective,), "objective", OBJECTIVES)
+        check_names((self.teacher, self.rollout), "teacher and rollout", POLICIES)
+        Neural().check(Rules.preset(self.rules))  # a preset the networks' features read, or refused
         check_counts(self, {"max_actions": 1 << 16, "chunk_games": 1 << 24, "batch_positions": 1 << 24,
                             "hidden": 1 << 16, "history": 1 << 16})
+        for width in self.head:
+            checked_int(width, "head's widths", 1, 1 << 16)
         check_positive(self, ("minutes", "learning_rate"))
         check_real(self.ranking, "ranking", at_least=0.0)
         check_shares(self, ("explore", "keep", "decay_from"))
@@ -190,6 +196,13 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
     interrupted, KeyboardInterrupt, it saves one first); ``evaluate(nets)`` every
     ``evaluate_every`` minutes of training and at the end, its time not counted."""
     folder = run_folder(out)
+    with writing(folder):
+        return _warm_start(config, folder, resume, report, evaluate_every, evaluate)
+
+
+def _warm_start(config: WarmConfig, folder: str, resume: bool, report: Callable[[WarmCounters], None] | None,
+                evaluate_every: float | None, evaluate: Callable[[dict[str, SmallNet]], None] | None
+                ) -> dict[str, SmallNet]:
     path = os.path.join(folder, "warm.pt")
     torch.manual_seed(config.seed)
     nets = build(config)
