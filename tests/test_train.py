@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import os
 import pathlib
 import random
 import shutil
@@ -370,7 +371,7 @@ def test_a_damaged_checkpoint_is_refused_on_resume_naming_what_it_lacks(run_dir:
         ({**payload, "counters": {k: v for k, v in payload["counters"].items() if k != "frames"}},
          "a damaged checkpoint: its counters lack frames"),  # read as 0, it dropped the log's rows
         ({**payload, "counters": {**payload["counters"], "seconds": float("nan")}},
-         "a damaged checkpoint: its counters are not counts and seconds"),  # trained without end
+         "a damaged checkpoint: its counters are not counts, seconds and losses"),  # trained without end
     ]
     for index, (spoiled, says) in enumerate(damaged):
         folder = _copy_of(run_dir, tmp_path, f"run{index}")
@@ -522,3 +523,37 @@ def test_a_progress_function_that_cannot_take_its_arguments_is_refused_before_tr
         with pytest.raises(TypeError, match="progress"):
             train(TINY, out=tmp_path / "run", progress=progress)  # type: ignore[arg-type]
         assert not (tmp_path / "run").exists()
+
+
+def test_a_resume_refuses_a_checkpoint_whose_bytes_changed_or_whose_networks_are_another_model(
+        run_dir: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    import zipfile
+    folder = tmp_path / "run"
+    shutil.copytree(run_dir, folder)
+    path = folder / "checkpoint.pt"
+    with zipfile.ZipFile(path) as archive:  # the largest member's data: weights, read by torch unchecked
+        member = max(archive.infolist(), key=lambda info: info.file_size)
+    data = bytearray(path.read_bytes())
+    start = member.header_offset + 30 + len(member.filename.encode()) + len(member.extra)
+    data[start:start + 64] = bytes(64)
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="fails its checksum"):
+        train(dataclasses.replace(TINY, frames=10**9), out=folder, resume=True)
+    payload = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    payload["config"]["model"] = "douzero"  # the small model's weights under the other model's name
+    torch.save(payload, path)
+    with pytest.raises(ValueError, match="is no 'douzero' network"):
+        train(dataclasses.replace(TINY, model="douzero", frames=10**9), out=folder, resume=True)
+
+
+def test_a_run_folder_of_the_other_trainer_or_with_a_fifo_for_a_file_is_refused(tmp_path: pathlib.Path) -> None:
+    recipe_run = tmp_path / "recipe"
+    recipe_run.mkdir()
+    (recipe_run / "recipe.json").write_text("{}")
+    with pytest.raises(FileExistsError, match="another trainer's run"):
+        train(TINY, out=recipe_run)
+    fifo_run = tmp_path / "fifo"
+    fifo_run.mkdir()
+    os.mkfifo(fifo_run / "log.csv")  # read, it waited for a writer without end
+    with pytest.raises(OSError, match="no regular file"):
+        train(TINY, out=fifo_run, resume=True)

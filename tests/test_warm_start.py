@@ -712,3 +712,23 @@ def test_a_fresh_recipe_run_refuses_a_used_folder_and_changes_nothing(recipe_run
     fresh.mkdir()
     (fresh / "notes.txt").write_text("a user's file")  # a folder of other files is no run
     assert recipe.run(other, fresh, resume=False) == str(fresh / recipe.FILE)
+
+
+@pytest.mark.parametrize("damage, says", [
+    ("truncated", "not a warm start checkpoint"),
+    ("garbage", "not a warm start checkpoint"),
+    ("no games", "not this run's warm start checkpoint"),  # was resumed from game 0
+])
+def test_a_damaged_warm_start_checkpoint_is_refused_naming_it(tmp_path: Path, damage: str, says: str) -> None:
+    warm_start(TINY_WARM, tmp_path)
+    path = tmp_path / "warm.pt"
+    if damage == "truncated":
+        path.write_bytes(path.read_bytes()[:-100])
+    elif damage == "garbage":
+        path.write_bytes(b"no checkpoint at all")
+    else:
+        saved = torch.load(path, weights_only=True)
+        del saved["counters"]["games"]
+        torch.save(saved, path)
+    with pytest.raises(ValueError, match=f"warm.pt.*{says}"):  # was a torch traceback, or a silent restart
+        warm_start(TINY_WARM, tmp_path, resume=True)

@@ -10,7 +10,9 @@ saved, so it loads with ``weights_only=True``.
 
 from __future__ import annotations
 
+import io
 import os
+import zipfile
 from collections.abc import Mapping
 from typing import Any, Union
 
@@ -38,6 +40,30 @@ def save(path: str | os.PathLike[str], payload: Mapping[str, Any]) -> None:
         torch.save(dict(payload), partial)
 
 
+def read_torch_file(path: str, kind: str) -> dict[str, Any]:
+    """The dict a trainer saved at ``path`` (``kind`` names it in errors): ValueError for a
+    file that is no regular file (a device or FIFO: read without end, or waited on), whose
+    zip members fail their checksums (torch.load reads changed weights without a word), or
+    that torch cannot read as a dict; OSError when it cannot be read at all."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise ValueError(f"{path}: no regular file, so no {kind}")
+    with open(path, "rb") as file:  # OSError: the file could not be read, not a fault of its contents
+        data = file.read()
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            damaged = archive.testzip()
+        payload = None if damaged is not None else torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except MemoryError:
+        raise
+    except Exception as error:  # a damaged file fails anywhere in zipfile's or torch's reader, in any type
+        raise ValueError(f"{path}: not a {kind} ({type(error).__name__} reading it)") from None
+    if damaged is not None:
+        raise ValueError(f"{path}: a damaged {kind} (its member {damaged} fails its checksum)")
+    if not isinstance(payload, dict):
+        raise ValueError(f"{path}: not a {kind}")
+    return payload
+
+
 def load(checkpoint: CheckpointLike) -> dict[str, Any]:
     """A checkpoint's dict, from its file or its run's folder (or the dict, checked)."""
     if isinstance(checkpoint, Mapping):
@@ -48,17 +74,7 @@ def load(checkpoint: CheckpointLike) -> dict[str, Any]:
             if not os.path.isfile(os.path.join(path, FILE)):
                 raise ValueError(f"{path}: a folder without a {FILE}, so no doudizhu.train run")
             path = os.path.join(path, FILE)
-        if os.path.exists(path) and not os.path.isfile(path):  # a device or FIFO: read without end, or waited on
-            raise ValueError(f"{path}: no regular file, so no doudizhu.train checkpoint")
-        try:
-            payload = torch.load(path, map_location="cpu", weights_only=True)
-        except (OSError, MemoryError):
-            raise  # the file could not be read: not a fault of its contents
-        except Exception as error:  # a damaged file fails anywhere in torch's reader, in any type
-            why = type(error).__name__
-            raise ValueError(f"{path}: not a doudizhu.train checkpoint ({why} from torch.load)") from None
-        if not isinstance(payload, dict):
-            raise ValueError(f"{path}: not a doudizhu.train checkpoint")
+        payload = read_torch_file(path, "doudizhu.train checkpoint")
     if payload.get("format") != FORMAT:
         raise ValueError(f"not a doudizhu.train checkpoint (format {payload.get('format')!r}, expected {FORMAT!r})")
     if payload.get("model") not in MODELS:
@@ -97,4 +113,5 @@ def nets_of(payload: Mapping[str, Any]) -> dict[str, ValueNet]:
     return nets
 
 
-__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_resumable", "load", "nets_of", "save"]
+__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_resumable", "load", "nets_of", "read_torch_file",
+           "save"]

@@ -40,6 +40,7 @@ from .buffer import Buffer, Samples
 from .learner import Learner
 from .log import EVAL_OPPONENTS, Log, drop_rows_after, run_rows
 from .log import FILE as LOG_FILE
+from .recipe import RUN_FILES as RECIPE_FILES
 from .resume import refuse_changes
 from .run_folder import run_folder, writing
 from .settings import check_counts, check_fields, check_positive, check_progress, check_shares, ray_head
@@ -139,7 +140,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
         check_progress(progress, (Counters(), 0.0, None))
     if out is None:
         return _train(config, None, resume, progress)
-    folder = run_folder(out, RUN_FILES, resume)
+    folder = run_folder(out, RUN_FILES, resume, foreign=RECIPE_FILES)
     with writing(folder):
         return _train(config, folder, resume, progress)
 
@@ -177,7 +178,12 @@ def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet], learne
     saved = saved_config(payload)
     refuse_changes(folder, dataclasses.asdict(config), dataclasses.asdict(saved), PER_CALL)
     for name, net in checkpoint.nets_of(payload).items():
-        nets[name].load_state_dict(net.state_dict())
+        try:
+            nets[name].load_state_dict(net.state_dict())
+        except RuntimeError as error:  # its networks are another model's than its settings name
+            first = str(error).strip().splitlines()[0]
+            raise ValueError(f"{folder}: a damaged checkpoint: its {name} network is no {config.model!r} network "
+                             f"({first})") from None
     try:
         learner.load_state_dict(payload["optimizers"])
     except (KeyError, AttributeError, TypeError, ValueError, RuntimeError) as error:  # torch's, for a damaged one
@@ -192,8 +198,8 @@ def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet], learne
         raise ValueError(f"{folder}: a checkpoint of other counters: {error}") from None
     counts = (counters.frames, counters.hands, counters.learner_steps)
     if not all(type(c) is int and c >= 0 for c in counts) or not isinstance(counters.seconds, (int, float)) or \
-            not math.isfinite(counters.seconds) or counters.seconds < 0:
-        raise ValueError(f"{folder}: a damaged checkpoint: its counters are not counts and seconds")
+            not math.isfinite(counters.seconds) or counters.seconds < 0 or not isinstance(counters.losses, dict):
+        raise ValueError(f"{folder}: a damaged checkpoint: its counters are not counts, seconds and losses")
     return counters
 
 

@@ -29,12 +29,13 @@ from typing import Any
 
 import torch
 
-from .. import __version__, network_file
+from .. import __version__, checkpoint, network_file
 from .._core import POLICIES, Network, Rules
 from .._whole_file import whole_file
 from ..bots import NETWORK_FILE, DeterminizedBot, Neural
 from ..evaluation import evaluate
 from ..value_networks import SmallNet
+from . import log
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .resume import refuse_changes
@@ -82,7 +83,7 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
     """Runs the recipe's stages from the one ``out`` reached (``resume``) or from the start;
     the path of the finished network file. A fresh run (``resume`` false) refuses a folder
     holding a run's files (FileExistsError), rather than mix two runs' curves and files."""
-    folder = run_folder(out, RUN_FILES, resume)
+    folder = run_folder(out, RUN_FILES, resume, foreign=(checkpoint.FILE, log.FILE))  # a DMC run's
     with writing(folder):
         return _run(recipe, folder, resume, report)
 

@@ -16,13 +16,15 @@ LOCK_FILE = ".lock"
 _held: dict[str, int] = {}  # the folders this process writes: how many of its trainers hold each
 
 
-def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: bool = True) -> str:
+def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: bool = True,
+               foreign: Iterable[str] = ()) -> str:
     """``out`` as a path, the folder made if missing. Refused before any training:
     NotADirectoryError when a file is in the folder's way (makedirs' own error said only
     that the file exists); IsADirectoryError when one of the run's ``files`` is a folder
-    (found only once the training it would hold was done); and for a fresh run
-    (``resume`` false) FileExistsError when the folder holds any of them, rather than mix
-    two runs' files."""
+    (found only once the training it would hold was done), OSError when one is no regular
+    file (a FIFO was waited on without end); FileExistsError when the folder holds a run of
+    the other trainer (its ``foreign`` files), and for a fresh run (``resume`` false) when
+    it holds any of the run's own, rather than mix two runs' files."""
     folder = os.fspath(out)
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise NotADirectoryError(f"{folder} is a file: a run's output is a folder")
@@ -31,6 +33,12 @@ def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: b
     in_the_way = [path for path in paths.values() if os.path.isdir(path)]
     if in_the_way:
         raise IsADirectoryError(f"{in_the_way[0]} is a folder, where the run writes a file")
+    odd = [path for path in paths.values() if os.path.exists(path) and not os.path.isfile(path)]
+    if odd:
+        raise OSError(errno.EINVAL, "no regular file, where the run reads and writes one", odd[0])
+    others = [name for name in foreign if os.path.exists(os.path.join(folder, name))]
+    if others:
+        raise FileExistsError(f"{folder} holds another trainer's run ({', '.join(others)}): train into another folder")
     found = [name for name, path in paths.items() if os.path.exists(path)]
     if found and not resume:
         raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")

@@ -26,6 +26,7 @@ from .._core import POLICIES, Rules, checked_int, checked_seed, teacher_samples
 from .._real_numbers import check_real
 from .._whole_file import whole_file
 from ..bots import Neural
+from ..checkpoint import read_torch_file
 from ..value_networks import STATE_WIDTH, SmallNet
 from .actors import OBJECTIVES
 from .resume import refuse_changes
@@ -200,6 +201,29 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
         return _warm_start(config, folder, resume, report, evaluate_every, evaluate)
 
 
+def _restore(path: str, config: WarmConfig, nets: dict[str, SmallNet],
+             optimizers: Mapping[str, torch.optim.Optimizer]) -> WarmCounters:
+    """Loads a warm start's checkpoint into ``nets`` and ``optimizers``; its counters. A file
+    that is damaged, of other settings or of other networks is a ValueError naming it."""
+    saved = read_torch_file(path, "warm start checkpoint")
+    refuse_changes(path, dataclasses.asdict(config), saved.get("config", {}), ("minutes",))
+    try:
+        for p, net in nets.items():
+            net.load_state_dict(saved["nets"][p])
+            optimizers[p].load_state_dict(saved["optimizers"][p])
+        counters = saved["counters"]
+        names = {field.name for field in dataclasses.fields(WarmCounters)}
+        if not isinstance(counters, dict) or set(counters) != names:
+            raise ValueError(f"counters hold {sorted(counters) if isinstance(counters, dict) else counters!r}")
+        restored = WarmCounters(**counters)
+        for name in names - {"losses"}:
+            check_real(getattr(restored, name), name, at_least=0.0)
+        return restored
+    except (KeyError, TypeError, RuntimeError, ValueError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ValueError(f"{path}: not this run's warm start checkpoint ({first})") from None
+
+
 def _warm_start(config: WarmConfig, folder: str, resume: bool, report: Callable[[WarmCounters], None] | None,
                 evaluate_every: float | None, evaluate: Callable[[dict[str, SmallNet]], None] | None
                 ) -> dict[str, SmallNet]:
@@ -209,12 +233,7 @@ def _warm_start(config: WarmConfig, folder: str, resume: bool, report: Callable[
     optimizers = {p: torch.optim.Adam(net.parameters(), lr=config.learning_rate) for p, net in nets.items()}
     counters = WarmCounters()
     if resume and os.path.exists(path):
-        saved = torch.load(path, map_location="cpu", weights_only=True)
-        refuse_changes(path, dataclasses.asdict(config), saved.get("config", {}), ("minutes",))
-        for p, net in nets.items():
-            net.load_state_dict(saved["nets"][p])
-            optimizers[p].load_state_dict(saved["optimizers"][p])
-        counters = WarmCounters(**saved["counters"])
+        counters = _restore(path, config, nets, optimizers)
     rng = np.random.default_rng(config.seed + counters.games)
     chunks = _Chunks(config, counters.games)
     started = time.perf_counter() - counters.seconds
