@@ -557,3 +557,11 @@ def test_a_run_folder_of_the_other_trainer_or_with_a_fifo_for_a_file_is_refused(
     os.mkfifo(fifo_run / "log.csv")  # read, it waited for a writer without end
     with pytest.raises(OSError, match="no regular file"):
         train(TINY, out=fifo_run, resume=True)
+
+
+def test_evaluations_come_as_often_as_eval_minutes_says_under_the_report_interval(tmp_path: pathlib.Path) -> None:
+    # An evaluation waited for a report: eval_minutes under report_seconds gave one per report.
+    config = dataclasses.replace(TINY, frames=8 * 256, eval_minutes=1e-6, eval_deals=1, report_seconds=3600.0)
+    train(config, out=tmp_path)
+    rows = log.read(str(tmp_path))
+    assert len(rows) >= 3 and all("wp_random" in row for row in rows)

@@ -732,3 +732,48 @@ def test_a_damaged_warm_start_checkpoint_is_refused_naming_it(tmp_path: Path, da
         torch.save(saved, path)
     with pytest.raises(ValueError, match=f"warm.pt.*{says}"):  # was a torch traceback, or a silent restart
         warm_start(TINY_WARM, tmp_path, resume=True)
+
+
+def _at_play_stage(recipe_run: tuple[Path, str, list[str]], folder: Path) -> str:
+    """A copy of the finished run sent back to its play stage (its training done); its curve."""
+    shutil.copytree(recipe_run[0], folder)
+    state = json.loads((folder / "recipe.json").read_text())
+    state["stage"] = "play"
+    (folder / "recipe.json").write_text(json.dumps(state))
+    return (folder / recipe.CURVE).read_text()
+
+
+def test_a_resumed_play_stage_drops_the_curve_rows_past_its_checkpoint(recipe_run: tuple[Path, str, list[str]],
+                                                                       tmp_path: Path) -> None:
+    # A harder stop left rows of training the resume does again: the minutes ran backwards.
+    folder = tmp_path / "copy"
+    curve = _at_play_stage(recipe_run, folder)
+    with open(folder / recipe.CURVE, "a") as file:
+        file.write(curve.splitlines()[1].replace(curve.splitlines()[1].split(",")[0], "99.0", 1) + "\n")
+    _lines(folder, resume=True)
+    assert (folder / recipe.CURVE).read_text() == curve
+
+
+def test_a_play_stage_interrupted_in_its_last_evaluation_evaluates_when_resumed(
+        recipe_run: tuple[Path, str, list[str]], tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    curve = _at_play_stage(recipe_run, folder)
+    saved = torch.load(folder / "warm.pt", weights_only=True)
+    assert saved["evaluated"] == saved["counters"]["seconds"]
+    saved["evaluated"] = 0.0  # the final evaluation cut short: the interrupt saved before it was made
+    torch.save(saved, folder / "warm.pt")
+    (folder / recipe.CURVE).write_text(curve.splitlines()[0] + "\n")
+    _, lines = _lines(folder, resume=True)
+    assert sum(line.startswith("curve ") for line in lines) == 1
+    assert (folder / recipe.CURVE).read_text().splitlines()[1].split(",")[:3] == curve.splitlines()[1].split(",")[:3]
+
+
+def test_a_damaged_curve_is_refused_before_the_play_stage_resumes(recipe_run: tuple[Path, str, list[str]],
+                                                                  tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    curve = _at_play_stage(recipe_run, folder)
+    (folder / recipe.CURVE).write_text(curve[:-3])  # its last line cut short
+    warm = (folder / "warm.pt").read_bytes()
+    with pytest.raises(ValueError, match=r"curve\.csv: a damaged log"):
+        recipe.run(TINY_RECIPE, folder, resume=True)
+    assert (folder / "warm.pt").read_bytes() == warm

@@ -274,12 +274,13 @@ class _Run:
                     self.buffer.add(position, part)
             self._learn()
             counters.seconds = time.perf_counter() - started
-            if counters.seconds - last["report"] >= config.report_seconds or self._done():
-                row = self._row(report_frames, report_at)
+            eval_due = config.eval_minutes is not None and (counters.seconds - last["eval"] >= 60 * config.eval_minutes
+                                                            or self._done())
+            if counters.seconds - last["report"] >= config.report_seconds or self._done() or eval_due:
+                row = self._row(report_frames, report_at)  # an evaluation's row too (eval_minutes under report_seconds)
                 report_frames, report_at = counters.frames, counters.seconds
                 last["report"] = counters.seconds
-                if config.eval_minutes is not None and (counters.seconds - last["eval"] >= 60 * config.eval_minutes
-                                                        or self._done()):
+                if eval_due:
                     paused = time.perf_counter()
                     row.update(self.evaluate())
                     latest_wp = row.get("wp_random", latest_wp)

@@ -33,6 +33,7 @@ from .. import __version__, checkpoint, network_file
 from .._core import POLICIES, Network, Rules
 from .._whole_file import whole_file
 from ..bots import NETWORK_FILE, DeterminizedBot, Neural
+from ..checkpoint import read_torch_file
 from ..evaluation import evaluate
 from ..value_networks import SmallNet
 from . import log
@@ -97,6 +98,8 @@ def _run(recipe: Recipe, folder: str, resume: bool, report: Report | None) -> st
         state["recipe"] = _as_json(recipe)
     else:  # saved before the first stage: a run stopped in it is resumed with its settings
         _save_state(state_path, state)
+    if resume and state["stage"] == "play":
+        _curve_for_resume(folder)
     say = report or (lambda line: None)
     torch.set_num_threads(1)
     play_path = os.path.join(folder, "play.ddzn")
@@ -150,6 +153,28 @@ def _play(recipe: Recipe, folder: str, play_path: str, resume: bool, say: Report
     nets = warm_start(recipe.play, folder, resume=resume, report=progress, evaluate_every=recipe.curve_minutes,
                       evaluate=curve_point)
     network_file.write(play_path, nets, {}, {"stage": "play"})
+
+
+def _curve_for_resume(folder: str) -> None:
+    """The curve of a play stage about to resume: checked now (a damaged one was found after
+    the training, which it then lost), and without its rows past the warm start's checkpoint
+    (a harder stop's: their training is done again, and their minutes would run backwards)."""
+    path = os.path.join(folder, CURVE)
+    if not os.path.exists(path):
+        return
+    log.read(path)  # ValueError naming the file and its first fault
+    warm = os.path.join(folder, "warm.pt")
+    saved = read_torch_file(warm, "warm start checkpoint") if os.path.exists(warm) else {}
+    minutes = round(float(saved.get("counters", {}).get("seconds", 0.0)) / 60, 2)
+    with open(path, newline="", encoding="utf-8") as file:
+        reader = csv.DictReader(file)
+        columns, rows = list(reader.fieldnames or ()), list(reader)
+    kept = [row for row in rows if float(row["minutes"]) <= minutes]
+    if len(kept) < len(rows):
+        with whole_file(path) as partial, open(partial, "w", newline="", encoding="utf-8") as file:
+            writer = csv.DictWriter(file, fieldnames=columns)
+            writer.writeheader()
+            writer.writerows(kept)
 
 
 def _append_row(path: str, row: dict[str, Any]) -> None:

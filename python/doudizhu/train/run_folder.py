@@ -7,6 +7,8 @@ import errno
 import os
 from collections.abc import Iterable, Iterator
 
+from .._whole_file import check_writable
+
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks, one trainer a folder is the user's to keep
@@ -39,6 +41,8 @@ def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: b
     others = [name for name in foreign if os.path.exists(os.path.join(folder, name))]
     if others:
         raise FileExistsError(f"{folder} holds another trainer's run ({', '.join(others)}): train into another folder")
+    for path in list(paths.values())[:1]:
+        check_writable(path)  # a folder that takes no new file failed at the first save, after training
     found = [name for name, path in paths.items() if os.path.exists(path)]
     if found and not resume:
         raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")

@@ -202,9 +202,11 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
 
 
 def _restore(path: str, config: WarmConfig, nets: dict[str, SmallNet],
-             optimizers: Mapping[str, torch.optim.Optimizer]) -> WarmCounters:
-    """Loads a warm start's checkpoint into ``nets`` and ``optimizers``; its counters. A file
-    that is damaged, of other settings or of other networks is a ValueError naming it."""
+             optimizers: Mapping[str, torch.optim.Optimizer]) -> tuple[WarmCounters, float]:
+    """Loads a warm start's checkpoint into ``nets`` and ``optimizers``; its counters and the
+    training seconds at its last evaluation (a checkpoint from before they were saved: its
+    own). A file that is damaged, of other settings or of other networks is a ValueError
+    naming it."""
     saved = read_torch_file(path, "warm start checkpoint")
     refuse_changes(path, dataclasses.asdict(config), saved.get("config", {}), ("minutes",))
     try:
@@ -218,7 +220,9 @@ def _restore(path: str, config: WarmConfig, nets: dict[str, SmallNet],
         restored = WarmCounters(**counters)
         for name in names - {"losses"}:
             check_real(getattr(restored, name), name, at_least=0.0)
-        return restored
+        evaluated = saved.get("evaluated", restored.seconds)
+        check_real(evaluated, "evaluated", at_least=0.0)
+        return restored, evaluated
     except (KeyError, TypeError, RuntimeError, ValueError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ValueError(f"{path}: not this run's warm start checkpoint ({first})") from None
@@ -232,13 +236,20 @@ def _warm_start(config: WarmConfig, folder: str, resume: bool, report: Callable[
     nets = build(config)
     optimizers = {p: torch.optim.Adam(net.parameters(), lr=config.learning_rate) for p, net in nets.items()}
     counters = WarmCounters()
+    evaluated = 0.0  # the training seconds at the last evaluation
     if resume and os.path.exists(path):
-        counters = _restore(path, config, nets, optimizers)
+        counters, evaluated = _restore(path, config, nets, optimizers)
     rng = np.random.default_rng(config.seed + counters.games)
     chunks = _Chunks(config, counters.games)
     started = time.perf_counter() - counters.seconds
-    last_save = last_eval = counters.seconds
+    last_save, last_eval = counters.seconds, evaluated if resume else counters.seconds
     try:
+        if evaluate and evaluate_every and counters.seconds >= 60 * config.minutes and last_eval < counters.seconds:
+            if report:
+                report(counters)  # where the fitting stands, for the evaluation's record
+            evaluate(nets)  # the final evaluation, which an interrupt cut short: the fitting is done
+            last_eval = counters.seconds
+            _save(path, nets, optimizers, counters, config, last_eval)
         while counters.seconds < 60 * config.minutes:
             chunk = chunks.take()
             for optimizer in optimizers.values():
@@ -253,16 +264,16 @@ def _warm_start(config: WarmConfig, folder: str, resume: bool, report: Callable[
             if report:
                 report(counters)
             done = counters.seconds >= 60 * config.minutes
-            if done or counters.seconds - last_save >= 300:
-                _save(path, nets, optimizers, counters, config)
-                last_save = counters.seconds
             if evaluate and evaluate_every and (done or counters.seconds - last_eval >= 60 * evaluate_every):
                 paused = time.perf_counter()
                 evaluate(nets)
                 started += time.perf_counter() - paused
                 last_eval = counters.seconds
+            if done or counters.seconds - last_save >= 300:  # after the evaluation: a save says it was made
+                _save(path, nets, optimizers, counters, config, last_eval)
+                last_save = counters.seconds
     except KeyboardInterrupt:
-        _save(path, nets, optimizers, counters, config)  # the fitting so far, for a resume
+        _save(path, nets, optimizers, counters, config, last_eval)  # the fitting so far, for a resume
         raise
     finally:
         chunks.close()
@@ -270,10 +281,10 @@ def _warm_start(config: WarmConfig, folder: str, resume: bool, report: Callable[
 
 
 def _save(path: str, nets: dict[str, SmallNet], optimizers: Mapping[str, torch.optim.Optimizer], counters: WarmCounters,
-          config: WarmConfig) -> None:
+          config: WarmConfig, evaluated: float) -> None:
     payload = {"nets": {p: n.state_dict() for p, n in nets.items()},
                "optimizers": {p: o.state_dict() for p, o in optimizers.items()},
-               "counters": dataclasses.asdict(counters), "config": dataclasses.asdict(config)}
+               "counters": dataclasses.asdict(counters), "config": dataclasses.asdict(config), "evaluated": evaluated}
     with whole_file(path) as partial:
         torch.save(payload, partial)
 
