@@ -282,8 +282,8 @@ def test_cli_resumes_a_run_with_its_own_settings_and_refuses_others(run_dir: pat
     assert (run_dir / "checkpoint.pt").read_bytes() == saved
     # The run's own settings given again, and limits it has reached: nothing to train, said so.
     out = io.StringIO()
-    code = main(["train", "--out", str(run_dir), "--resume", "--seed", "5", "--tables", "64", "--minutes", "0.01"],
-                out=out)
+    code = main(["train", "--out", str(run_dir), "--resume", "--seed", "5", "--tables", "64", "--minutes", "0.0001"],
+                out=out)  # 6 ms: the run trained longer (its frames limit is its Python call's, not the CLI's)
     assert code == 0 and "nothing to train" in out.getvalue()
     assert (run_dir / "checkpoint.pt").read_bytes() == saved
 
@@ -565,3 +565,16 @@ def test_evaluations_come_as_often_as_eval_minutes_says_under_the_report_interva
     train(config, out=tmp_path)
     rows = log.read(str(tmp_path))
     assert len(rows) >= 3 and all("wp_random" in row for row in rows)
+
+
+def test_a_command_line_resume_of_a_python_run_sets_no_frames_limit(run_dir: pathlib.Path,
+                                                                    tmp_path: pathlib.Path) -> None:
+    # The Python run's frames limit stayed: "nothing to train: the run has 0.0 min, and
+    # --minutes (0.2) counts the whole run's".
+    folder = tmp_path / "run"
+    shutil.copytree(run_dir, folder)
+    before = torch.load(folder / "checkpoint.pt", weights_only=True)["counters"]["frames"]
+    out = io.StringIO()
+    assert main(["train", "--out", str(folder), "--resume", "--minutes", "0.02", "--eval-deals", "1"], out=out) == 0
+    assert "nothing to train" not in out.getvalue()
+    assert torch.load(folder / "checkpoint.pt", weights_only=True)["counters"]["frames"] > before

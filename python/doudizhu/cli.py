@@ -242,7 +242,8 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
                                              ("tables", args.tables), ("batch_size", args.batch_size))
              if value is not None}
     base = saved_config(args.out) if args.resume else TrainConfig()
-    config = dataclasses.replace(base, **given, minutes=args.minutes, threads=args.threads,
+    # frames: a per-call limit the command line does not set (a resumed Python run's stays there)
+    config = dataclasses.replace(base, **given, minutes=args.minutes, frames=None, threads=args.threads,
                                  eval_minutes=args.eval_minutes,
                                  eval_deals=DMC_EVAL_DEALS if args.eval_deals is None else args.eval_deals,
                                  ray_address=args.ray_address)

@@ -101,6 +101,9 @@ def _run(recipe: Recipe, folder: str, resume: bool, report: Report | None) -> st
     if resume and state["stage"] == "play":
         _curve_for_resume(folder)
     say = report or (lambda line: None)
+    if state["stage"] == "done":  # its networks bid and were evaluated: more play would undo that
+        say(f"nothing to train: the recipe is done (its play stage trained {state['seconds'].get('play', 0) / 60:.1f} "
+            "min); a longer one trains into another folder")
     torch.set_num_threads(1)
     play_path = os.path.join(folder, "play.ddzn")
     while state["stage"] != "done":
