@@ -578,3 +578,11 @@ def test_a_command_line_resume_of_a_python_run_sets_no_frames_limit(run_dir: pat
     assert main(["train", "--out", str(folder), "--resume", "--minutes", "0.02", "--eval-deals", "1"], out=out) == 0
     assert "nothing to train" not in out.getvalue()
     assert torch.load(folder / "checkpoint.pt", weights_only=True)["counters"]["frames"] > before
+
+
+def test_a_resume_needs_its_folder_and_a_bool(tmp_path: pathlib.Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no run to resume"):
+        train(TINY, out=tmp_path / "none", resume=True)
+    with pytest.raises(TypeError, match="resume must be True or False, not 'no'"):  # was true
+        train(TINY, out=tmp_path / "none", resume="no")  # type: ignore[arg-type]
+    assert not (tmp_path / "none").exists()  # was made, then refused

@@ -18,7 +18,7 @@ LOCK_FILE = ".lock"
 _held: dict[str, int] = {}  # the folders this process writes: how many of its trainers hold each
 
 
-def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: bool = True,
+def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: bool = False,
                foreign: Iterable[str] = ()) -> str:
     """``out`` as a path, the folder made if missing. Refused before any training:
     NotADirectoryError when a file is in the folder's way (makedirs' own error said only
@@ -26,10 +26,16 @@ def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: b
     (found only once the training it would hold was done), OSError when one is no regular
     file (a FIFO was waited on without end); FileExistsError when the folder holds a run of
     the other trainer (its ``foreign`` files), and for a fresh run (``resume`` false) when
-    it holds any of the run's own, rather than mix two runs' files."""
+    it holds any of the run's own, rather than mix two runs' files; FileNotFoundError for
+    a resume (``resume`` true) without the folder, TypeError for a ``resume`` that is no
+    bool."""
     folder = os.fspath(out)
+    if type(resume) is not bool:  # "no" is true
+        raise TypeError(f"resume must be True or False, not {resume!r}")
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise NotADirectoryError(f"{folder} is a file: a run's output is a folder")
+    if resume and not os.path.isdir(folder):  # made and then refused, it was left behind
+        raise FileNotFoundError(f"{folder}: no run to resume (no such folder)")
     os.makedirs(folder, exist_ok=True)
     paths = {name: os.path.join(folder, name) for name in files}
     in_the_way = [path for path in paths.values() if os.path.isdir(path)]
