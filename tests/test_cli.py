@@ -263,6 +263,9 @@ def test_a_checkpoint_torch_cannot_read_is_refused(tmp_path: pathlib.Path, capsy
         assert "not a doudizhu.train checkpoint" in capsys.readouterr().err
     assert run("play", "--auto", "--policy", str(tmp_path))[0] == 2  # a folder without checkpoint.pt
     assert "without a checkpoint.pt" in capsys.readouterr().err
+    (tmp_path / "recipe.json").write_text("{}")  # a recipe run before its network file: was "without a checkpoint.pt"
+    assert run("play", "--auto", "--policy", str(tmp_path))[0] == 2
+    assert "a recipe run that has not written its neural.ddzn yet" in capsys.readouterr().err
 
 
 def scripted(*lines: str) -> Callable[[str], str]:

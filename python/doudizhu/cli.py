@@ -100,6 +100,8 @@ def _policy(name: str) -> str | Bot:
                          "nor a network or checkpoint file")
     if os.path.isdir(name) and is_network_file(os.path.join(name, NETWORK_FILE)):
         name = os.path.join(name, NETWORK_FILE)
+    elif os.path.isdir(name) and os.path.exists(os.path.join(name, "recipe.json")):
+        raise ValueError(f"--policy: {name} is a recipe run that has not written its {NETWORK_FILE} yet")
     if is_network_file(name):
         return Neural(name)
     from .neural import TorchBot
