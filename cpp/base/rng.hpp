@@ -52,6 +52,9 @@ class Rng {
     return static_cast<std::uint32_t>(product >> 32);
   }
 
+  // True with probability `p` (a uniform draw in [0, 1) of 53 bits below it).
+  bool chance(double p) { return static_cast<double>(next() >> 11) * 0x1p-53 < p; }
+
  private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   static std::uint64_t splitmix64(std::uint64_t& x) { return splitmix_finalize(x += 0x9E37'79B9'7F4A'7C15); }

@@ -21,8 +21,6 @@ struct GameSamples {
   std::vector<float> win, score;
 };
 
-bool chance(Rng& rng, double p) { return static_cast<double>(rng.next() >> 11) * 0x1p-53 < p; }
-
 // The seat's side's result of a finished game: won or lost, and one stake (what every seat
 // but a lone landlord wins or pays), over the base (so that bids do not scale it).
 void outcome(const Game& game, int seat, float& win, float& score) {
@@ -91,11 +89,11 @@ GameSamples play_game(std::uint64_t index, const TeacherOptions& o, const DouZer
     game.legal_actions(legal);
     std::size_t taught = choose_on(o.teacher, game, legal, d.policy_stream);
     const bool playing = game.state().phase == Phase::Playing;
-    if (playing && legal.size() > 1 && chance(rng, o.keep)) {
+    if (playing && legal.size() > 1 && rng.chance(o.keep)) {
       const std::size_t planned = choose_heuristic(game, legal, Endgame::Plan);
       value_position(game, legal, taught, planned, o, layout, d.policy_stream, rng, out);
     }
-    if (playing && chance(rng, o.explore)) {
+    if (playing && rng.chance(o.explore)) {
       taught = rng.below(static_cast<std::uint32_t>(legal.size()));
     }
     game.apply_legal(legal[taught]);
@@ -124,7 +122,7 @@ BidSamples bid_game(std::uint64_t index, const BidSampleOptions& o) {
     const bool bidding = s.phase == Phase::Bidding;
     std::size_t chosen = choose_on(bidding ? o.bidder : o.player, game, legal, d.policy_stream);
     if (bidding) {
-      if (chance(rng, o.explore)) chosen = rng.below(static_cast<std::uint32_t>(legal.size()));
+      if (rng.chance(o.explore)) chosen = rng.below(static_cast<std::uint32_t>(legal.size()));
       const std::size_t row = out.output.size();
       out.features.resize((row + 1) * static_cast<std::size_t>(out.width));
       bid_features(s, o.rules, out.features.data() + row * static_cast<std::size_t>(out.width));

@@ -58,7 +58,7 @@ Deal first_lead_world_deal(const Game& game, int seat, Rng& rng) {
   const FirstLead lead{s.to_move, s.lead_rank};
   for (int draw = 0; draw < kMostLeadDraws; ++draw) {
     Deal deal = world_deal(game, seat, rng);
-    if (static_cast<double>(rng.next() >> 11) * 0x1.0p-53 < first_lead_chance(deal, game.rules(), lead)) return deal;
+    if (rng.chance(first_lead_chance(deal, game.rules(), lead))) return deal;
   }
   throw std::logic_error("no world deal gives the first lead that was drawn");
 }

@@ -11,7 +11,6 @@ hidden cards are re-dealt consistently with it, so no bot can read the other han
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Union, cast
 
@@ -19,6 +18,7 @@ import numpy as np
 
 from . import _core
 from ._core import Action, Game, IllegalActionError
+from ._signatures import refusing_signature
 from .bots import Bot, act_many
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
@@ -55,15 +55,10 @@ def check_player(player: object, what: str) -> None:
         return
     if not callable(player):
         raise TypeError(f"{what} must be a name, a bot or a callable, not {type(player).__name__}")
-    try:
-        signature = inspect.signature(player)
-    except (TypeError, ValueError):  # no signature to read (some built-ins): its calls will tell
-        return
-    try:
-        signature.bind({}, [])
-    except TypeError:
+    signature = refusing_signature(player, ({}, []))
+    if signature is not None:
         raise TypeError(f"{what}: a policy function is called as policy(view, legal_actions), and "
-                        f"{getattr(player, '__name__', type(player).__name__)}{signature} cannot be") from None
+                        f"{getattr(player, '__name__', type(player).__name__)}{signature} cannot be")
 
 
 def choose(player: Player, game: Game, seed: int) -> Action:

@@ -47,8 +47,8 @@ def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: b
     others = [name for name in foreign if os.path.exists(os.path.join(folder, name))]
     if others:
         raise FileExistsError(f"{folder} holds another trainer's run ({', '.join(others)}): train into another folder")
-    for path in list(paths.values())[:1]:
-        check_writable(path)  # a folder that takes no new file failed at the first save, after training
+    if paths:  # a folder that takes no new file failed at the first save, after training
+        check_writable(next(iter(paths.values())))
     found = [name for name, path in paths.items() if os.path.exists(path)]
     if found and not resume:
         raise FileExistsError(f"{folder} holds a run ({', '.join(found)}): resume it, or train into another folder")

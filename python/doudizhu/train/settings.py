@@ -4,11 +4,11 @@ final evaluation or by torch, had cost the training (or the process)."""
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from typing import Any
 
 from .._core import checked_int
 from .._real_numbers import check_real
+from .._signatures import refusing_signature
 
 
 def check_fields(config: Any) -> None:
@@ -51,13 +51,8 @@ def check_progress(progress: object, arguments: tuple[Any, ...]) -> None:
     not at its first report, after the training so far)."""
     if not callable(progress):
         raise TypeError(f"progress must be a function, not {type(progress).__name__}")
-    try:
-        inspect.signature(progress).bind(*arguments)
-    except (TypeError, ValueError) as error:
-        if isinstance(error, ValueError):  # no signature to read (a built-in): its calls will tell
-            return
-        raise TypeError(f"progress is called with {len(arguments)} arguments, and {progress!r} cannot take them"
-                        ) from None
+    if refusing_signature(progress, arguments) is not None:
+        raise TypeError(f"progress is called with {len(arguments)} arguments, and {progress!r} cannot take them")
 
 
 def check_counts(config: object, most: dict[str, int], least: int = 1) -> None:

@@ -236,13 +236,13 @@ def _warm_start(config: WarmConfig, folder: str, resume: bool, report: Callable[
     nets = build(config)
     optimizers = {p: torch.optim.Adam(net.parameters(), lr=config.learning_rate) for p, net in nets.items()}
     counters = WarmCounters()
-    evaluated = 0.0  # the training seconds at the last evaluation
+    evaluated = 0.0  # the training seconds at the last evaluation (a fresh start's: its first)
     if resume and os.path.exists(path):
         counters, evaluated = _restore(path, config, nets, optimizers)
     rng = np.random.default_rng(config.seed + counters.games)
     chunks = _Chunks(config, counters.games)
     started = time.perf_counter() - counters.seconds
-    last_save, last_eval = counters.seconds, evaluated if resume else counters.seconds
+    last_save, last_eval = counters.seconds, evaluated
     try:
         if evaluate and evaluate_every and counters.seconds >= 60 * config.minutes and last_eval < counters.seconds:
             if report:
