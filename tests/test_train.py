@@ -25,7 +25,7 @@ import doudizhu as dz  # noqa: E402
 from doudizhu.bots import TorchBot  # noqa: E402
 from doudizhu.cli import main  # noqa: E402
 from doudizhu.envs import VectorEnv  # noqa: E402
-from doudizhu.train import Counters, TrainConfig, log, train  # noqa: E402
+from doudizhu.train import Counters, TrainConfig, log, saved_config, train  # noqa: E402
 from doudizhu.train.actors import Actor, returns  # noqa: E402
 from doudizhu.train.bidding import BidConfig  # noqa: E402
 from doudizhu.train.buffer import Buffer, Samples  # noqa: E402
@@ -586,3 +586,17 @@ def test_a_resume_needs_its_folder_and_a_bool(tmp_path: pathlib.Path) -> None:
     with pytest.raises(TypeError, match="resume must be True or False, not 'no'"):  # was true
         train(TINY, out=tmp_path / "none", resume="no")  # type: ignore[arg-type]
     assert not (tmp_path / "none").exists()  # was made, then refused
+
+
+def test_numpy_scalars_in_settings_are_their_python_values_and_the_checkpoint_reads_back(
+        tmp_path: pathlib.Path) -> None:
+    # Kept as NumPy scalars, they went into the checkpoint, which torch.load(weights_only)
+    # then refused: a run that could neither resume nor play, found after its training.
+    config = dataclasses.replace(TINY, tables=np.int64(64), seed=np.uint64(5), epsilon=np.float64(0.01))
+    assert (type(config.tables), type(config.seed), type(config.epsilon)) == (int, int, float)
+    train(config, out=tmp_path)
+    assert TorchBot(tmp_path) is not None and saved_config(tmp_path) == TINY
+    warm = WarmConfig(head=(np.int64(256),), rules=np.str_("douzero"), plan=np.bool_(True))
+    assert (warm.head, type(warm.head[0]), type(warm.rules), warm.plan) == ((256,), int, str, True)
+    with pytest.raises(TypeError, match="tables must be an int, not bool"):
+        dataclasses.replace(TINY, tables=np.bool_(True))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import numpy as np
+
 from .._core import checked_int
 from .._real_numbers import check_real
 from .._signatures import refusing_signature
@@ -15,9 +17,12 @@ def check_fields(config: Any) -> None:
     """Each field of the dataclass ``config`` of its default's kind (TypeError naming it): None
     only where the field's annotation allows it, a bool where it is one, text for text, a tuple of the
     default's items' kind for a tuple, a config for a config (found before a run rather than
-    where the training first reads the setting, or never: ``plan="yes"`` was true)."""
+    where the training first reads the setting, or never: ``plan="yes"`` was true). NumPy
+    scalars, alone or in a tuple, are taken as the Python values they hold: kept as they
+    were, a checkpoint or a recipe.json of them could not be read back after the training."""
     for field in dataclasses.fields(config):
-        value = getattr(config, field.name)
+        value = _plain(getattr(config, field.name))
+        object.__setattr__(config, field.name, value)  # frozen configs too: this is their making
         default: Any = field.default
         if default is dataclasses.MISSING and field.default_factory is not dataclasses.MISSING:
             default = field.default_factory()  # type: ignore[operator]  # checked: not MISSING
@@ -31,6 +36,13 @@ def check_fields(config: Any) -> None:
         if type(value) is not kind or (kind is tuple and default and
                                        not all(type(item) is type(default[0]) for item in value)):
             raise TypeError(f"{field.name} must be {_kind_name(default)}, not {value!r}")
+
+
+def _plain(value: Any) -> Any:
+    """``value`` with NumPy scalars (alone or in a tuple) as the Python values they hold."""
+    if isinstance(value, tuple):
+        return tuple(_plain(item) for item in value)
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def _kind_name(default: object) -> str:
