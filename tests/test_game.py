@@ -234,6 +234,58 @@ def test_a_pickled_game_is_the_same_hand_and_undoes_as_far(preset: str) -> None:
     assert pickle.loads(pickle.dumps(puzzle)).to_record() == puzzle.to_record()
 
 
+REDEALING = [name for name in Rules.presets() if Rules.preset(name).bidding != "none"
+             and Rules.preset(name).redeal_when_nobody_bids]
+
+
+@pytest.mark.parametrize("preset", REDEALING)
+def test_a_world_pickles_with_its_redeals_and_plays_on_as_it_would(preset: str) -> None:
+    # A world's redeals and earlier deals are no draws of its seed (hide_from), and its
+    # deals show the real wild ranks: its record gives them, and the copy redeals alike.
+    rules = Rules.preset(preset)
+    redealt = 0
+    for seed in range(12):
+        real = Game(seed=seed, rules=rules)
+        while real.phase == "bidding" and real.redeals < 2:
+            real.step(real.legal_actions()[0])  # nobody bids: redeals
+        redealt += real.redeals > 0
+        for world in dz.sample_worlds(real, seed % real.seats, 2, seed):
+            assert [deal[2] for deal in world.deals] == [deal[2] for deal in real.deals]
+            twin = pickle.loads(pickle.dumps(world))
+            assert (twin.deals, twin.hash, twin.seed) == (world.deals, world.hash, world.seed)
+            for _ in range(3 * rules.players):  # more redeals, from the world's stream
+                if world.phase != "bidding":
+                    break
+                world.step(world.legal_actions()[0])
+                twin.step(world.history[-1][1])
+            assert (twin.deals, twin.hash) == (world.deals, world.hash)
+            while world.history:
+                world.undo()
+                twin.undo()
+                assert twin.hash == world.hash
+    assert redealt
+
+
+def test_a_record_from_a_given_deal_gives_its_redeals() -> None:
+    game = Game.from_deal(*Game(seed=5).deals[0][:2], seed=9)
+    for _ in range(3):
+        game.step("bid 0")
+    record = game.to_record()
+    other = Game(seed=77).deals[0]
+    record["deals"][1] = {"hands": [str(hand) for hand in other[0]], "kitty": str(other[1])}
+    replayed = Game.from_record(record)
+    assert replayed.deals[1] == other and replayed.hand(0) == other[0][0]
+    record["deals"][1]["kitty"] = "33"
+    with pytest.raises(dz.RecordError, match=r"deals\[1\]: the kitty holds 3 cards"):
+        Game.from_record(record)
+    record["deals"][1] = game.to_record()["deals"][1]  # the seed's own redeal: the stream goes on past it
+    replayed = Game.from_record(record)
+    for _ in range(3):
+        game.step("bid 0")
+        replayed.step("bid 0")
+    assert replayed.deals == game.deals
+
+
 def test_puzzle_positions() -> None:
     # Landlord (seat 0) holds 3 and K against one opponent holding A, who must beat a 4.
     game = Game.from_position(["3K", "A"], landlord=0, to_move=1, last="4", last_by=0)

@@ -121,7 +121,9 @@ def test_keys_are_equal_exactly_when_what_the_seat_knows_is() -> None:
         while True:
             for seat in range(3):
                 view = game.seat_view(seat)
-                oracle = (repr(rules), seat, repr(sorted(view.items())), tuple((s, str(a)) for s, a in game.history))
+                thrown_in = tuple((str(hands[seat]), wild) for hands, _, wild in game.deals[:-1])
+                oracle = (repr(rules), seat, repr(sorted(view.items())), tuple((s, str(a)) for s, a in game.history),
+                          thrown_in)
                 key = game.infoset_key(seat)
                 assert by_key.setdefault(key, oracle) == oracle
                 assert known.setdefault(oracle, key) == key
@@ -129,6 +131,24 @@ def test_keys_are_equal_exactly_when_what_the_seat_knows_is() -> None:
                 break
             game.step(rng.choice(game.legal_actions()))
     assert len(by_key) > 1000
+
+
+def test_keys_tell_apart_what_a_seat_saw_of_the_deals_thrown_in() -> None:
+    # Its own hand and the wild rank of each deal nobody bid on: seen, so known.
+    laizi = dz.Rules.preset("laizi")
+    hands, kitty = dz.Game(seed=11, rules=laizi).deals[0][:2]
+    games = [dz.Game.from_deal(dealt, kitty, rules=laizi, seed=99, wild=wild)
+             for dealt, wild in (([*hands], 3), ([hands[1], hands[0], hands[2]], 3), ([*hands], 5))]
+    for game in games:
+        for _ in range(3):
+            game.bid(0)
+    a, swapped, other_wild = games
+    assert a.deals[1] == swapped.deals[1] == other_wild.deals[1] and a.history == swapped.history
+    assert [a.infoset_key(seat) == swapped.infoset_key(seat) for seat in range(3)] == [False, False, True]
+    assert [a.infoset(seat) == swapped.infoset(seat) for seat in range(3)] == [False, False, True]
+    assert all(a.infoset_key(seat) != other_wild.infoset_key(seat) for seat in range(3))
+    for seat in range(3):
+        assert {world.infoset_key(seat) for world in dz.sample_worlds(a, seat, 20, seed=seat)} == {a.infoset_key(seat)}
 
 
 def test_the_infoset_is_the_seat_view() -> None:
@@ -195,10 +215,12 @@ def test_an_id_that_is_not_legal_now_changes_nothing() -> None:
     assert game.to_record() == before
 
 
-def test_a_world_undone_past_a_redeal_and_replayed_is_the_same_world() -> None:
+@pytest.mark.parametrize("preset", ["standard", "laizi", "laizi2"])
+def test_a_world_undone_past_a_redeal_and_replayed_is_the_same_world(preset: str) -> None:
     # Taking a redeal again dealt from the world's fresh stream, not the world's own deal:
-    # every hand changed (and the replay was often illegal).
-    game = dz.Game(seed=1)
+    # every hand changed (and the replay was often illegal). Under wild cards the world's
+    # deal lost its wild ranks, and the redeal came back with none.
+    game = dz.Game(seed=1, rules=dz.Rules.preset(preset))
     for _ in range(3):
         game.bid(0)  # nobody bids: a redeal
     game.bid(3)
@@ -211,6 +233,7 @@ def test_a_world_undone_past_a_redeal_and_replayed_is_the_same_world() -> None:
         for _, action in history:
             again.step(action)
         assert again.hash == world.hash and [again.hand(s) for s in range(3)] == [world.hand(s) for s in range(3)]
+        assert again.wild_ranks == game.wild_ranks and again.infoset_key(0) == game.infoset_key(0)
 
 
 def test_a_world_never_takes_back_a_real_deal_that_undo_took_back() -> None:

@@ -590,6 +590,10 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def("undo", [](Game& g) {
             if (!g.undo()) illegal("nothing to undo");
           })
+      .def("_give_next_redeal", [](Game& g, HandsArg hands, CardsArg kitty, WildArg wild) {
+            g.give_next_redeal(deal_arg(hands, kitty, g.rules(), wild));
+          }, py::arg("hands"), py::arg("kitty"), py::arg("wild"),
+          "For records: the redeal that ends this deal, if one does, deals these cards (Game::give_next_redeal).")
       .def("copy", [](const Game& g) { return Game(g); })
       .def("__copy__", [](const Game& g) { return Game(g); })
       .def("__deepcopy__", [](const Game& g, py::handle) { return Game(g); }, py::arg("memo"))

@@ -189,14 +189,10 @@ Game::Game(std::uint64_t seed, const Rules& rules, int first_bidder) : Game(rule
   initial_ = state_;
 }
 
-Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed)
-    : Game(rules, seed) {
-  // The given deal stands in for the seed's first deal; redeals continue the seed's
-  // stream, so a seeded game and its replay from the recorded deal redeal alike.
-  require_rules(rules);
-  require_first_bidder(first_bidder, rules);
-  require(landlord == -1 || !rules.each_for_self, "landlord must be None: each seat plays for itself");
-  if (landlord != -1) require_seat(landlord, rules.players, "landlord");
+namespace {
+
+// Throws std::invalid_argument unless `deal` splits the deck of `rules` into its hands and kitty.
+void require_deal(const Deal& deal, const Rules& rules) {
   const std::string hand = std::to_string(rules.hand_size());
   const std::string whole = "the hands and the kitty must hold the " + std::to_string(rules.deck_size()) +
                             " cards of the deck exactly once";
@@ -214,6 +210,19 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   require(validate_cards(deal.kitty, rules).empty() && total(deal.kitty) == rules.kitty_size,
           "the kitty holds " + std::to_string(rules.kitty_size) + " cards");
   require(left == deal.kitty, whole);
+}
+
+}  // namespace
+
+Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord, std::uint64_t seed)
+    : Game(rules, seed) {
+  // The given deal stands in for the seed's first deal; redeals continue the seed's
+  // stream, so a seeded game and its replay from the recorded deal redeal alike.
+  require_rules(rules);
+  require_first_bidder(first_bidder, rules);
+  require(landlord == -1 || !rules.each_for_self, "landlord must be None: each seat plays for itself");
+  if (landlord != -1) require_seat(landlord, rules.players, "landlord");
+  require_deal(deal, rules);
   Deal given = deal;
   const Deal seeds_own = next_deal();  // redeals continue after it
   if (given.wild.none()) given.wild = seeds_own.wild;
@@ -351,10 +360,14 @@ void Game::redeal() {
     rng_ = again.rng_after;
     return;
   }
+  start(stream_redeal(), state_.first_bidder, -1);
+}
+
+Deal Game::stream_redeal() {
   // A world's stream starts fresh (hide_from): its given first deal stands in for the
   // seed's first, which is drawn and set aside here rather than in every world made.
   if (rng_ == Rng(seed_)) next_deal();
-  start(next_deal(), state_.first_bidder, -1);
+  return next_deal();
 }
 
 std::size_t Game::deal_start() const {
@@ -602,6 +615,18 @@ bool Game::undo() {
   return true;
 }
 
+void Game::give_next_redeal(const Deal& deal) {
+  require(state_.phase == Phase::Bidding, "a redeal is given only during the auction");
+  require_deal(deal, rules_);
+  require_wild(deal.wild, rules_);
+  const Rng before = rng_;
+  const bool streams_own = stream_redeal() == deal;  // then the stream goes on past it, as a redeal's draw
+  const Rng after = streams_own ? rng_ : before;
+  rng_ = before;
+  while (!undone_deals_.empty() && undone_deals_.back().index >= deals_.size()) undone_deals_.pop_back();
+  undone_deals_.push_back({deals_.size(), deal, after});
+}
+
 Game Game::replayed_on(const Deal& deal) const {
   Game g = *this;
   require(g.replay(deal, *this, false), "replayed_on: the deal does not hold the cards played");
@@ -626,7 +651,9 @@ bool Game::replay(const Deal& deal, const Game& source, bool strict) {
   s.kitty = deal.kitty;
   if (!from_position_) s.start_bonus = start_bonus_of(deal.hands, rules_);  // the new deal's, not the old one's
   if (s.landlord >= 0 && !from_position_) s.hands[static_cast<std::size_t>(s.landlord)] += deal.kitty;
+  const WildRanks shown = deals_.back().wild;  // shown to all: every world keeps them, as its state does
   deals_.back() = deal;
+  deals_.back().wild = shown;
   if (deals_.size() == 1 && !from_position_) deal_given_ = true;
   if (taken_.empty()) initial_ = s;
   for (std::size_t i = first; i < source.taken_.size(); ++i) {

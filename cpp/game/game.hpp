@@ -297,6 +297,11 @@ class Game {
   // Applies an action known to be legal (one of legal_actions()), skipping the check.
   void apply_legal(const Action& a);
   bool undo();
+  // The redeal that ends this deal, if one does, deals `deal`: the stream's own next deal
+  // as a redeal draws it, any other (a world's, whose deals are no draws of its stream:
+  // hide_from) leaving the stream as it is. A record from a given deal replays its redeals
+  // so. Throws std::invalid_argument outside the auction or for no deal of the rules.
+  void give_next_redeal(const Deal& deal);
   // This game with its current deal (a position game: its starting hands) replaced by
   // `deal`, and the current deal's actions replayed on it; search uses it to build the
   // worlds a player cannot tell apart. Throws std::invalid_argument when an action no
@@ -339,6 +344,7 @@ class Game {
   void start_play(int landlord, int base);
   void redeal();
   Deal next_deal();  // the seed's next deal, and its wild ranks when the rules have them
+  Deal stream_redeal();  // the deal a redeal draws from the stream
   void nobody_bid();
   void apply_bid(const Action& a);
   void apply_call_rob(const Action& a);

@@ -6,8 +6,8 @@
 // what it knows of the other hands and of the kitty (seat_view), the public part of the
 // state (who moves, the move to beat, the auction, the stakes, bombs and rockets, the
 // cards each seat played and how often it played, the shown kitty, the wild ranks), every
-// action of the hand with the seat that took it, how a game from a position began, and
-// the rules. The start bonuses are left out: they are judged on hands the seat cannot see.
+// action of the hand with the seat that took it, its own hand and the wild ranks of each
+// deal thrown in, how a game from a position began, and the rules. The start bonuses are left out: they are judged on hands the seat cannot see.
 // So every world sample_worlds draws for the seat has the same information set, and games
 // that differ in anything the seat knows have different ones.
 #pragma once
@@ -26,6 +26,7 @@ struct Infoset {
   SeatView cards;                   // seat_view(state, seat)
   std::vector<SeatAction> history;  // every action since the first deal
   std::size_t deal_start = 0;       // history[deal_start..] are the current deal's actions
+  std::vector<Deal> thrown_in;      // each deal before the current one as the seat saw it: its own hand, the wild ranks
   bool from_position = false;       // how the hand began: a position, with this move to beat,
   Move start_last{};                // its seat, and the seat to move
   std::int8_t start_last_by = -1;

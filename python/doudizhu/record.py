@@ -18,12 +18,15 @@ A record (version 2) is a dict::
 wild-card rules); ``position`` replaces ``first_bidder``, ``landlord`` and ``deals`` for
 a hand that began from a position. Replay copies the record into plain values first,
 rebuilds the first deal (checking it against the seed when ``start`` is "seed"), plays
-every action through the engine's own checks and compares each deal. Anything else is a
+every action through the engine's own checks and compares each redeal with the seed's
+(from a given deal, ``start`` "deal", the redeals are given too: replay deals them as
+listed, as a world of ``sample_worlds`` holds redeals no seed drew). Anything else is a
 :class:`RecordError` naming the field; nothing of the record's own objects runs during it.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -106,7 +109,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
         if not deals:
             raise RecordError("'deals' is empty: a record holds at least its first deal")
         game = _first_deal_game(data, deals[0], rules, seed, start)
-    _replay(game, actions, deals)
+    _replay(game, actions, deals, given=start == "deal")
     return game
 
 
@@ -225,25 +228,36 @@ def _rules(value: Any) -> Rules:
 
 
 def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, start: str) -> Game:
-    deal = _dict(first, "deals[0]")
-    _check_keys(deal, {"hands", "kitty"} | ({"wild"} if rules.wild else set()), _DEAL_FIELDS, "'deals[0]'")
     first_bidder, landlord = data["first_bidder"], data["landlord"]
     if start == "seed":
+        deal = _deal_fields(first, 0, rules)
         if landlord is not None:
             raise RecordError("'landlord' is given only with start 'deal': a seeded hand bids for it")
         game = _field(lambda: Game(seed=seed, rules=rules, first_bidder=first_bidder), "first_bidder")
         if _deal_dict(game.deals[0], rules) != deal:
             raise RecordError(f"deals[0] is not the deal of seed {seed} (write start 'deal' for a given deal)")
         return game
-    if rules.wild and deal["wild"] is None:  # from_deal would take the seed's draw: a record names its wild ranks
-        raise RecordError("deals[0]: 'wild' must name the deal's wild rank (under laizi2 the pair), not None")
-    hands, kitty = _hands_text(deal["hands"], "deals[0].hands"), _text(deal["kitty"], "deals[0].kitty")
-    wild = _wild_ranks(deal.get("wild"), "deals[0].wild")
+    hands, kitty, wild = _given_deal(first, 0, rules)
     return _field(
         lambda: Game.from_deal(hands, kitty, first_bidder=first_bidder, landlord=landlord, rules=rules, seed=seed,
                                wild=wild),
         "deals[0]",
     )
+
+
+def _deal_fields(value: Any, index: int, rules: Rules) -> dict[str, Any]:
+    deal = _dict(value, f"deals[{index}]")
+    _check_keys(deal, {"hands", "kitty"} | ({"wild"} if rules.wild else set()), _DEAL_FIELDS, f"'deals[{index}]'")
+    return deal
+
+
+def _given_deal(value: Any, index: int, rules: Rules) -> tuple[list[str], str, str | tuple[str, ...] | None]:
+    """deals[index] of a hand from a given deal: its hands, kitty and wild ranks as text."""
+    deal = _deal_fields(value, index, rules)
+    if rules.wild and deal["wild"] is None:  # from_deal would take the seed's draw: a record names its wild ranks
+        raise RecordError(f"deals[{index}]: 'wild' must name the deal's wild rank (under laizi2 the pair), not None")
+    return (_hands_text(deal["hands"], f"deals[{index}].hands"), _text(deal["kitty"], f"deals[{index}].kitty"),
+            _wild_ranks(deal.get("wild"), f"deals[{index}].wild"))
 
 
 def _position_game(value: Any, rules: Rules, seed: int) -> Game:
@@ -263,8 +277,15 @@ def _position_game(value: Any, rules: Rules, seed: int) -> Game:
     )
 
 
-def _replay(game: Game, actions: list[Any], deals: list[Any]) -> None:
+def _replay(game: Game, actions: list[Any], deals: list[Any], given: bool) -> None:
+    """Plays the record's actions. Redeals from a given deal are given too (a world's,
+    sample_worlds', are no draws of its seed); a seeded hand's follow from the seed."""
+    next_given = 1  # the deal to give next, once each deal's auction starts
     for index, text in enumerate(actions):
+        if given and next_given < len(deals) and game.redeals + 1 == next_given and game.phase == "bidding":
+            hands, kitty, wild = _given_deal(deals[next_given], next_given, game.rules)
+            _field(functools.partial(game._give_next_redeal, hands, kitty, wild), f"deals[{next_given}]")
+            next_given += 1
         if not isinstance(text, str):
             raise RecordError(f"actions[{index}] must be action text, not {type(text).__name__}")
         try:
@@ -273,18 +294,20 @@ def _replay(game: Game, actions: list[Any], deals: list[Any]) -> None:
             kind = "illegal" if isinstance(error, IllegalActionError) else "unreadable"
             raise RecordError(f"actions[{index}] ({text!r}) is {kind}: {error}") from error
     if deals:
-        _check_deals(game, deals)
+        _check_deals(game, deals, given)
 
 
-def _check_deals(game: Game, deals: list[Any]) -> None:
-    """The record's redeals against the game's (each the seed's next deal), once the actions
-    are replayed: ``game.deals`` lists them all, so a check after each action took time
-    growing with the square of the redeals (seconds for a long auction)."""
+def _check_deals(game: Game, deals: list[Any], given: bool) -> None:
+    """The record's redeals against the game's, once the actions are replayed: as many, and
+    each the seed's next deal unless given. ``game.deals`` lists them all, so a check after
+    each action took time growing with the square of the redeals (seconds for a long auction)."""
     dealt = game.deals
     if len(dealt) > len(deals):
         raise RecordError(f"the actions lead to deal {len(deals)}, which 'deals' lacks")
     if len(dealt) < len(deals):
         raise RecordError(f"'deals' holds {len(deals)} deals, but the actions lead to {len(dealt)}")
+    if given:
+        return  # replay dealt each as the record lists it
     for index in range(1, len(dealt)):  # the first is the one the record starts from
         if _deal_dict(dealt[index], game.rules) != deals[index]:
             raise RecordError(f"deals[{index}] is not the redeal that follows from the seed")

@@ -69,6 +69,49 @@ TEST(classic_three_passes_redeal) {
   CHECK_EQ(static_cast<int>(g.state().redeals), 0);
 }
 
+TEST(a_given_redeal_is_dealt_and_the_streams_own_goes_on_as_drawn) {
+  const auto nobody = {Action::bid(0), Action::bid(0), Action::bid(0)};  // a redeal
+  Game drawn(fixed_deal(), Rules{}, 0, -1, 7);
+  CHECK(apply_all(drawn, nobody));
+  CHECK(apply_all(drawn, nobody));  // two redeals, as the stream draws them
+  // The stream's own redeal given: the same game, the next redeal drawn as before.
+  Game own(fixed_deal(), Rules{}, 0, -1, 7);
+  own.give_next_redeal(drawn.deals()[1]);
+  CHECK(apply_all(own, nobody));
+  CHECK(apply_all(own, nobody));
+  CHECK(own.deals() == drawn.deals());
+  // Another deal given: dealt, and the stream left as it was (the next redeal is the
+  // stream's first).
+  Game other(fixed_deal(), Rules{}, 0, -1, 7);
+  other.give_next_redeal(fixed_deal());
+  CHECK(apply_all(other, nobody));
+  CHECK(other.deals()[1] == fixed_deal());
+  CHECK(apply_all(other, nobody));
+  CHECK(other.deals()[2] == drawn.deals()[1]);
+  // Undone and taken again: the given deal again.
+  for (int i = 0; i < 4; ++i) CHECK(other.undo());
+  CHECK(apply_all(other, nobody));
+  CHECK(other.deals()[1] == fixed_deal());
+  // No deal of the rules, or no auction: refused.
+  Deal short_kitty = fixed_deal();
+  short_kitty.kitty = 0;
+  bool refused = false;
+  try {
+    other.give_next_redeal(short_kitty);
+  } catch (const std::invalid_argument&) {
+    refused = true;
+  }
+  CHECK(refused);
+  CHECK(apply_all(other, {Action::bid(3)}));
+  refused = false;
+  try {
+    other.give_next_redeal(fixed_deal());
+  } catch (const std::invalid_argument&) {
+    refused = true;
+  }
+  CHECK(refused);
+}
+
 TEST(call_and_rob) {
   const Rules r = with_bidding(Bidding::CallRob);
   {
