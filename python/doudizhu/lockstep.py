@@ -83,7 +83,8 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
                    for game, moves in zip(games, legal)]
     for game, action, moves in zip(games, actions, legal):
         if action not in moves:
-            raise IllegalActionError(f"{_who(player)} at seat {game.to_move} returned {action!r}, "
+            kind = "" if isinstance(action, Action) else f" (a {type(action).__name__}, not an Action)"
+            raise IllegalActionError(f"{_who(player)} at seat {game.to_move} returned {action!r}{kind}, "
                                      f"not one of the {len(moves)} legal actions")
     return actions
 
