@@ -61,6 +61,21 @@ FirstLead first_lead(const Deal& deal, const Rules& rules, Rng& rng) {
   return {holder(deal, seats, lowest, rng.below(static_cast<std::uint32_t>(count(dealt, lowest)))), lowest};
 }
 
+std::uint64_t seed_drawing_lead(const Deal& deal, const Rules& rules, const FirstLead& lead, Rng& rng) {
+  // A world's lead has a chance of at least 1/8 on its deal (its seat holds one of at most
+  // eight cards of the rank), so 1,024 draws all miss with odds below 10^-59.
+  constexpr int kLeadSeedDraws = 1024;
+  std::uint64_t seed = 0;
+  for (int i = 0; i < kLeadSeedDraws; ++i) {
+    seed = rng.next();
+    Rng own(seed);
+    seeded_deal(own, rules);  // set aside, as Game(deal, ...) does
+    const FirstLead drawn = first_lead(deal, rules, own);
+    if (drawn.seat == lead.seat && drawn.rank == lead.rank) break;
+  }
+  return seed;
+}
+
 void keep_run_fast_moves(const State& s, const Rules& rules, std::vector<Move>& moves) {
   const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
   const bool warning = rules.single_card_warning && next_on_last_card(s);

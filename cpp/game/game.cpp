@@ -344,11 +344,13 @@ void Game::start_play(int landlord, int base) {
   s.passes = 0;
 }
 
-Deal Game::next_deal() {
-  Deal d = deal_cards(rng_, rules_);
-  d.wild = draw_wilds(rng_, rules_.wild);
+Deal seeded_deal(Rng& rng, const Rules& rules) {
+  Deal d = deal_cards(rng, rules);
+  d.wild = draw_wilds(rng, rules.wild);
   return d;
 }
+
+Deal Game::next_deal() { return seeded_deal(rng_, rules_); }
 
 void Game::redeal() {
   ++state_.redeals;
@@ -618,11 +620,13 @@ bool Game::undo() {
 void Game::give_next_redeal(const Deal& deal) {
   require(state_.phase == Phase::Bidding, "a redeal is given only during the auction");
   require_deal(deal, rules_);
+  require(rules_.wild == 0 || !deal.wild.none(), "a redeal under wild-card rules names its wild ranks");
   require_wild(deal.wild, rules_);
   const Rng before = rng_;
   const bool streams_own = stream_redeal() == deal;  // then the stream goes on past it, as a redeal's draw
   const Rng after = streams_own ? rng_ : before;
   rng_ = before;
+  require(streams_own || deal_given_, "a hand dealt from its seed redeals from its seed");
   while (!undone_deals_.empty() && undone_deals_.back().index >= deals_.size()) undone_deals_.pop_back();
   undone_deals_.push_back({deals_.size(), deal, after});
 }
@@ -705,7 +709,8 @@ void Game::hide_from(int seat, Rng& rng) {
   }
   deal_given_ = true;  // the first deal is not the new seed's
   undone_deals_.clear();  // the real deals an undo took back
-  seed_ = rng.next();
+  const bool drawn_lead = rules_.each_for_self && initial_.first_bidder == kThreeOfSpades;
+  seed_ = drawn_lead ? seed_drawing_lead(deals_[0], rules_, {initial_.to_move, initial_.lead_rank}, rng) : rng.next();
   rng_ = Rng(seed_);  // redeal() skips the seed's first deal, as Game(deal, ...) does
   for (Saved& saved : saved_) saved.rng_before = rng_;
 }

@@ -192,6 +192,8 @@ std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& 
 // kitty. With wild cards the game then draws the wild ranks from the same generator
 // (`draw_wilds`, wild.hpp), before any later deal.
 Deal deal_cards(Rng& rng, const Rules& rules = Rules{});
+// A seed's deal as a game draws it: deal_cards, then the wild ranks under wild-card rules.
+Deal seeded_deal(Rng& rng, const Rules& rules);
 
 // Run Fast's table (docs/rules.md, "Run Fast", each_for_self.cpp): with rules.each_for_self
 // no seat is landlord and every seat plays for itself. The rules of play the game adds to
@@ -217,6 +219,11 @@ FirstLead first_lead(const Deal& deal, const Rules& rules, Rng& rng);
 // The chance that first_lead gives `lead` for `deal`: what a seat that saw who leads, and
 // with what rank, learns of a deal (worlds.hpp weighs the deals it draws by it).
 double first_lead_chance(const Deal& deal, const Rules& rules, const FirstLead& lead);
+// A seed drawn from `rng` whose own draws give `lead` on `deal` (first_lead after the
+// seed's own deal, as a game from a given deal draws it): a world of Run Fast, its seed
+// drawn afresh, replays from its record with the first lead it holds. The last seed
+// drawn when none of kLeadSeedDraws does.
+std::uint64_t seed_drawing_lead(const Deal& deal, const Rules& rules, const FirstLead& lead, Rng& rng);
 
 // Why the player to move may not play `m` (nullptr: pass) under Run Fast's rules of play,
 // though the combination itself is legal, or empty: the first lead's rank, the warning,

@@ -91,10 +91,11 @@ def from_record(record: Mapping[str, Any]) -> Game:
     if data.get("format") != FORMAT:
         raise RecordError(f"not a doudizhu record: 'format' must be {FORMAT!r}")
     if type(data.get("version")) is not int or data["version"] != VERSION:  # 2.0 and True are no version
-        raise RecordError(f"unsupported record version {data.get('version')!r}: this engine reads version {VERSION}")
+        raise RecordError(f"unsupported record version {_shown(data.get('version'))}: "
+                          f"this engine reads version {VERSION}")
     start = data.get("start")
     if start not in _STARTS:
-        raise RecordError(f"'start' must be one of {', '.join(map(repr, _STARTS))}, not {start!r}")
+        raise RecordError(f"'start' must be one of {', '.join(map(repr, _STARTS))}, not {_shown(start)}")
     _check_keys(data, _FIELDS[start], _FIELDS[start], "the record")
     rules = _rules(data["rules"])
     if data["seed"] is None:  # checked_seed would draw one: a record names the seed it was dealt from
@@ -178,6 +179,14 @@ def _field(read: Callable[[], _T], name: str) -> _T:
         raise RecordError(f"{name}: {error}") from error
 
 
+def _shown(value: Any) -> str:
+    """A value of the record as an error quotes it: its repr, cut to 40 characters."""
+    try:
+        return f"{value!r:.40}"
+    except ValueError:  # an int past Python's limit on digits written out
+        return "a value too long to write out"
+
+
 def _check_keys(data: dict[str, Any], required: set[str], allowed: set[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
@@ -217,7 +226,7 @@ def _wild_ranks(value: Any, name: str) -> str | tuple[str, ...] | None:
         return value
     if isinstance(value, list) and len(value) == 2:
         return tuple(_text(rank, f"{name}[{i}]") for i, rank in enumerate(value))
-    raise RecordError(f"{name} must be None, a rank's text or a list of two (laizi2), not {value!r:.40}")
+    raise RecordError(f"{name} must be None, a rank's text or a list of two (laizi2), not {_shown(value)}")
 
 
 def _rules(value: Any) -> Rules:

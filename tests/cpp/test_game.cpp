@@ -1,5 +1,6 @@
 // The game: bidding paths, play, scoring, undo, with outcomes worked out by hand.
 #include <algorithm>
+#include <stdexcept>
 
 #include "check.hpp"
 #include "game/game.hpp"
@@ -69,6 +70,19 @@ TEST(classic_three_passes_redeal) {
   CHECK_EQ(static_cast<int>(g.state().redeals), 0);
 }
 
+namespace {
+
+bool refuses_redeal(Game& g, const Deal& deal) {
+  try {
+    g.give_next_redeal(deal);
+  } catch (const std::invalid_argument&) {
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 TEST(a_given_redeal_is_dealt_and_the_streams_own_goes_on_as_drawn) {
   const auto nobody = {Action::bid(0), Action::bid(0), Action::bid(0)};  // a redeal
   Game drawn(fixed_deal(), Rules{}, 0, -1, 7);
@@ -95,21 +109,22 @@ TEST(a_given_redeal_is_dealt_and_the_streams_own_goes_on_as_drawn) {
   // No deal of the rules, or no auction: refused.
   Deal short_kitty = fixed_deal();
   short_kitty.kitty = 0;
-  bool refused = false;
-  try {
-    other.give_next_redeal(short_kitty);
-  } catch (const std::invalid_argument&) {
-    refused = true;
-  }
-  CHECK(refused);
+  CHECK(refuses_redeal(other, short_kitty));
   CHECK(apply_all(other, {Action::bid(3)}));
-  refused = false;
-  try {
-    other.give_next_redeal(fixed_deal());
-  } catch (const std::invalid_argument&) {
-    refused = true;
-  }
-  CHECK(refused);
+  CHECK(refuses_redeal(other, fixed_deal()));
+  // A seeded hand takes its stream's own redeal only.
+  Game seeded(7, Rules{}, 0);
+  CHECK(refuses_redeal(seeded, fixed_deal()));
+  Game drawing(7, Rules{}, 0);
+  CHECK(apply_all(drawing, nobody));
+  seeded.give_next_redeal(drawing.deals()[1]);
+  CHECK(apply_all(seeded, nobody));
+  CHECK(seeded.deals() == drawing.deals());
+  // Under wild cards a redeal names its wild ranks.
+  Rules laizi;
+  laizi.wild = 1;
+  Game wild(fixed_deal(), laizi, 0, -1, 7);
+  CHECK(refuses_redeal(wild, fixed_deal()));
 }
 
 TEST(call_and_rob) {
