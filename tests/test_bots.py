@@ -54,6 +54,14 @@ def test_bots_choose_from_what_their_seat_knows(bot: Bot) -> None:
             assert fresh().act(world) == choice
 
 
+@pytest.mark.parametrize("bot", [Heuristic(), Random(seed=3), DeterminizedBot(worlds=3), ISMCTS(simulations=4)],
+                         ids=repr)
+def test_bots_refuse_what_is_no_game_naming_it(bot: Bot) -> None:
+    for value in (None, "332", dz.Game(seed=1).seat_view(0)):
+        with pytest.raises(TypeError, match=f"game must be a Game, not {type(value).__name__}"):
+            bot.act(value)  # type: ignore[arg-type]
+
+
 def test_names_and_bots_are_interchangeable_wherever_a_policy_is_taken() -> None:
     by_name = dz.selfplay(30, policy=["heuristic", "random", "fast_heuristic"], seed=4)
     by_bot = dz.selfplay(30, policy=[Heuristic(), Random(), FastHeuristic()], seed=4)

@@ -478,7 +478,7 @@ class TableRun:
 def selfplay_run(
     games: int,
     policy: str | object | Sequence[str | object | None] = "random",
-    seed: int = 0,
+    seed: int | None = 0,
     threads: int = 1,
     rules: Rules | None = None,
     record: bool = False,
@@ -487,7 +487,7 @@ def selfplay_run(
 def choose_action(game: Game, policy: str | object, seed: int) -> Action: ...
 def checked_seed(seed: int | None) -> int: ...
 def evaluation_run(
-    a: str | object | None, b: str | object | None, deals: int, rules: Rules | None = None, seed: int = 0,
+    a: str | object | None, b: str | object | None, deals: int, rules: Rules | None = None, seed: int | None = 0,
     threads: int = 1,
 ) -> TableRun: ...
 def evaluation_deal(rules: Rules | None, seed: int, deal: int) -> tuple[int, int, int, tuple[int, ...]]: ...
@@ -530,7 +530,7 @@ def solve_moves(
     tt_megabytes: int = 64,
     threads: int = 1,
 ) -> list[tuple[Action, bool | None]]: ...
-def sample_worlds(game: Game, seat: int, n: int, seed: int = 0) -> list[Game]: ...
+def sample_worlds(game: Game, seat: int, n: int, seed: int | None = 0) -> list[Game]: ...
 
 class IsmctsResult:
     @property
@@ -547,15 +547,15 @@ def ismcts(
     simulations: int = 1000,
     rollout: str | object = "fast_heuristic",
     exploration: float = 0.7,
-    seed: int = 0,
+    seed: int | None = 0,
     threads: int = 1,
 ) -> IsmctsResult: ...
-def playout(game: Game, policy: str | object | Sequence[str | object] = "heuristic", seed: int = 0) -> Game: ...
+def playout(game: Game, policy: str | object | Sequence[str | object] = "heuristic", seed: int | None = 0) -> Game: ...
 def rollouts(
     games: Game | Sequence[Game],
     policy: str | object | Sequence[str | object] = "random",
     *,
-    seed: int = 0,
+    seed: int | None = 0,
     threads: int = 1,
     copies: int = 1,
     seat: int | None = None,
@@ -581,7 +581,7 @@ def bid_feature_width(rules: Rules | None) -> int: ...
 def teacher_samples(
     games: int,
     rules: Rules | None = None,
-    seed: int = 0,
+    seed: int | None = 0,
     first: int = 0,
     threads: int = 1,
     teacher: str | object = "fast_heuristic",
@@ -593,7 +593,7 @@ def teacher_samples(
 def bid_samples(
     games: int,
     rules: Rules | None = None,
-    seed: int = 0,
+    seed: int | None = 0,
     first: int = 0,
     threads: int = 1,
     bidder: str | object = "heuristic",

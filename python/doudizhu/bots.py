@@ -188,7 +188,7 @@ class ISMCTS:
     name = __builtin_policy__ = "ismcts"
 
     def __init__(self, simulations: int = 1000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
-                 seed: int = 0, threads: int = 1, endgame: bool = True) -> None:
+                 seed: int | None = 0, threads: int = 1, endgame: bool = True) -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
         self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
         self.seed = checked_seed(seed)
@@ -220,7 +220,7 @@ class DeterminizedBot:
         worlds: int = 12,
         solve_cards: int = 16,
         node_limit: int = 20_000,
-        seed: int = 0,
+        seed: int | None = 0,
         max_actions: int = 256,
     ) -> None:
         self.worlds = checked_int(worlds, "worlds", 1, 1_000_000)
@@ -233,6 +233,8 @@ class DeterminizedBot:
     def act(self, game: Game) -> Action:
         """The action for the player to move in ``game`` (which it reads only as that
         player may: its own hand and what is public)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, not {type(game).__name__}")
         game = game.copy()  # every read of one state, should another thread step the caller's game
         seat = game.to_move
         if seat is None:

@@ -106,7 +106,7 @@ def evaluate(
     b: Player,
     deals: int = 10_000,
     rules: Rules | None = None,
-    seed: int = 0,
+    seed: int | None = 0,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> Evaluation:

@@ -135,7 +135,7 @@ def _raw(actions: npt.NDArray[np.void]) -> npt.NDArray[np.uint64]:
 def selfplay(
     games: int,
     policy: Policy = "random",
-    seed: int = 0,
+    seed: int | None = 0,
     threads: int | None = None,
     rules: Rules | None = None,
     record: bool = False,
