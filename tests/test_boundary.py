@@ -173,6 +173,19 @@ def test_seeds_at_the_ends_of_the_range_work_everywhere(seed: int) -> None:
     assert len(dz.selfplay(2, seed=seed)) == 2
 
 
+def test_a_seed_of_none_draws_one_where_a_seed_starts_a_stream_only() -> None:
+    # Where a seed starts random draws, None draws it; where it names what a run dealt
+    # (a game's deal seed, a game of a run), a drawn one would name nothing: refused.
+    game = Game(seed=3)
+    assert len(dz.sample_worlds(game, 0, 2, seed=None)) == 2
+    assert dz.rollouts(game, seed=None, copies=2).shape == (2, 3)
+    assert dz.playout(game, seed=None).phase == "over"
+    for call, name in ((lambda: dz.game_seed(None, 1), "seed"), (lambda: dz.game_seed(1, None), "index"),
+                       (lambda: dz.choose_action(game, "random", None), "seed")):
+        with pytest.raises(TypeError, match=f"{name} must be an int, not NoneType"):
+            call()
+
+
 # --- records -----------------------------------------------------------------------------
 
 

@@ -189,6 +189,11 @@ double real_arg(py::handle obj, const char* what, double lo, double hi, const ch
   return value;
 }
 
+std::uint64_t given_seed_arg(py::handle obj, const char* what) {
+  if (obj.is_none()) not_an_int(obj, what);
+  return seed_arg(obj, what);
+}
+
 std::uint64_t seed_arg(py::handle obj, const char* what) {
   if (obj.is_none()) return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
   if (!is_int_like(obj)) not_an_int(obj, what);

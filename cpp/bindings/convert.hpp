@@ -150,6 +150,9 @@ auto within_memory(const char* what, long long count, const char* things, Make&&
 // A seed: an int-like value in 0..2**64-1 (ValueError outside, TypeError for other types);
 // None draws one from the system's entropy.
 std::uint64_t seed_arg(py::handle obj, const char* what = "seed");
+// seed_arg where None is refused (TypeError): a seed that names what it derives (a run's
+// deal, a game's index), where a drawn one would name nothing.
+std::uint64_t given_seed_arg(py::handle obj, const char* what = "seed");
 
 // A seat in 0..seats-1 from any Python object, with the same errors.
 int seat_from(py::handle obj, int seats, const char* what);

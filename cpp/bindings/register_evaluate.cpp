@@ -35,7 +35,7 @@ std::optional<Policy> player_arg(py::handle obj) {
   return policy_arg(obj);
 }
 
-TableRun evaluation_run(Hinted<"str | object | None"> a, Hinted<"str | object | None"> b, IntArg deals_obj, RulesArg rules, IntArg seed, IntArg threads) {
+TableRun evaluation_run(Hinted<"str | object | None"> a, Hinted<"str | object | None"> b, IntArg deals_obj, RulesArg rules, OptionalIntArg seed, IntArg threads) {
   const std::optional<Policy> pa = player_arg(a), pb = player_arg(b);
   const Rules& r = to_rules(rules);
   const auto deals = int_arg(deals_obj, "deals", 1, kMaxDeals);  // no deal, no result
@@ -59,7 +59,7 @@ void register_evaluate(py::module_& m) {
         py::arg("seed") = 0, py::arg("threads") = 1,
         "The games of an evaluation (evaluate.hpp) as a TableRun: a and b built-in policies, or None for a Python player.");
   m.def("evaluation_deal", [](RulesArg rules, IntArg seed, IntArg deal) {
-          const EvaluationDeal d = evaluation_deal(to_rules(rules), seed_arg(seed), int_arg(deal, "deal", 0, kMaxDeals));
+          const EvaluationDeal d = evaluation_deal(to_rules(rules), given_seed_arg(seed), int_arg(deal, "deal", 0, kMaxDeals));
           return py::make_tuple(d.deal_seed, d.policy_seed, d.first_bidder, py::tuple(py::cast(d.seats)));
         }, py::arg("rules"), py::arg("seed"), py::arg("deal"),
         "(deal seed, policy stream, first bidder, seats played alone) of an evaluation's deal.");

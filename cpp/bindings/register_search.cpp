@@ -144,7 +144,7 @@ nodes: positions searched; seconds: wall time of the search.)doc")
         "of game.legal_actions(); None for those a limit left unsolved. One table serves all of them, and `threads` "
         "threads share out the actions.");
 
-  m.def("sample_worlds", [](GameArg game_obj, IntArg seat, IntArg n, IntArg seed) {
+  m.def("sample_worlds", [](GameArg game_obj, IntArg seat, IntArg n, OptionalIntArg seed) {
           const Game& game = game_arg(game_obj);
           const int s = seat_from(seat, game.state().seats, "seat");
           const auto count = static_cast<int>(int_arg(n, "n", 0, kMaxWorlds));
@@ -182,7 +182,7 @@ action simulated most.)doc")
       .def_property_readonly("value", [](const IsmctsResult& r) { return py::array_t<double>(static_cast<py::ssize_t>(r.value.size()), r.value.data()); })
       .def_property_readonly("best", [](const IsmctsResult& r) { return interned(r.actions[r.best]); });
 
-  m.def("ismcts", [](GameArg game_obj, IntArg simulations, PolicyArg rollout, FloatArg exploration, IntArg seed,
+  m.def("ismcts", [](GameArg game_obj, IntArg simulations, PolicyArg rollout, FloatArg exploration, OptionalIntArg seed,
                      IntArg threads) {
           const Game& game = game_arg(game_obj);
           Policy policy{PolicyKind::Ismcts};
@@ -201,7 +201,7 @@ afresh (as sample_worlds), walks one tree of that seat's information set, and pl
 the built-in `rollout` policy. Root-parallel on `threads`; the same seed, budget and
 threads give the same result. Raises ValueError for a hand that is over.)doc");
 
-  m.def("rollouts", [](Hinted<"Game | Sequence[Game]"> games_obj, PoliciesArg policy, IntArg seed, IntArg threads, IntArg copies,
+  m.def("rollouts", [](Hinted<"Game | Sequence[Game]"> games_obj, PoliciesArg policy, OptionalIntArg seed, IntArg threads, IntArg copies,
                        OptionalIntArg seat) {
           RolloutOptions o;
           o.copies = int_arg(copies, "copies", 1, kMaxRollouts);
@@ -235,7 +235,7 @@ draws only from its own stream of `seed`, so the same seed gives the same array 
 the threads. A void hand pays zero; a hand already over pays its result. The games
 must have the same number of seats; an empty batch gives shape (0, 0).)doc");
 
-  m.def("playout", [](GameArg game_obj, PoliciesArg policy, IntArg seed) {
+  m.def("playout", [](GameArg game_obj, PoliciesArg policy, OptionalIntArg seed) {
           const Game& game = game_arg(game_obj);
           const auto policies = policies_arg(policy, game.state().seats);
           check_policies(policies, game.rules());

@@ -97,7 +97,7 @@ py::dict selfplay_arrays(const SelfPlayResult& result, int players, bool record)
   return out;
 }
 
-TableRun selfplay_run(IntArg games_obj, Hinted<"str | object | Sequence[str | object | None]"> policy, IntArg seed, IntArg threads, RulesArg rules,
+TableRun selfplay_run(IntArg games_obj, Hinted<"str | object | Sequence[str | object | None]"> policy, OptionalIntArg seed, IntArg threads, RulesArg rules,
                       BoolArg record_obj, IntArg first) {
   const long long games = int_arg(games_obj, "games", 0, kMaxGames);
   const bool record = bool_arg(record_obj, "record");
@@ -138,13 +138,13 @@ void register_selfplay(py::module_& m) {
           check_policy(chosen, game.rules());
           const auto legal = game.legal_actions();
           if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
-          return legal[choose_on(chosen, game, legal, seed_arg(seed))];
+          return legal[choose_on(chosen, game, legal, given_seed_arg(seed))];
         }, py::arg("game"), py::arg("policy"), py::arg("seed"),
         "The action a built-in policy plays in `game` on the stream `seed`: what selfplay's games play there.");
-  m.def("game_seed", [](IntArg seed, IntArg index) { return game_seed(seed_arg(seed), seed_arg(index, "index")); },
+  m.def("game_seed", [](IntArg seed, IntArg index) { return game_seed(given_seed_arg(seed), given_seed_arg(index, "index")); },
         py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
   m.def("selfplay_deal", [](RulesArg rules, IntArg seed, IntArg index) {
-          const SelfPlayDeal d = selfplay_deal(to_rules(rules), seed_arg(seed), seed_arg(index, "index"));
+          const SelfPlayDeal d = selfplay_deal(to_rules(rules), given_seed_arg(seed), given_seed_arg(index, "index"));
           return py::make_tuple(d.deal_seed, d.first_bidder, d.policy_stream);
         }, py::arg("rules"), py::arg("seed"), py::arg("index"),
         "(deal seed, first bidder, built-in policies' stream) of self-play game `index`.");

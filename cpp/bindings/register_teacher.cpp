@@ -31,7 +31,7 @@ void read_run(SampleRun& o, py::handle games, py::handle rules, py::handle seed,
   o.explore = share_arg(explore, "explore");
 }
 
-py::dict teacher_run(IntArg games, RulesArg rules, IntArg seed, IntArg first, IntArg threads, PolicyArg teacher,
+py::dict teacher_run(IntArg games, RulesArg rules, OptionalIntArg seed, IntArg first, IntArg threads, PolicyArg teacher,
              PolicyArg rollout, FloatArg explore, FloatArg keep, IntArg max_actions) {
   TeacherOptions o;
   read_run(o, games, rules, seed, first, threads, explore);
@@ -60,7 +60,7 @@ py::dict teacher_run(IntArg games, RulesArg rules, IntArg seed, IntArg first, In
   return out;
 }
 
-py::dict bid_run(IntArg games, RulesArg rules, IntArg seed, IntArg first, IntArg threads, PolicyArg bidder,
+py::dict bid_run(IntArg games, RulesArg rules, OptionalIntArg seed, IntArg first, IntArg threads, PolicyArg bidder,
                  PolicyArg player, FloatArg explore) {
   BidSampleOptions o;
   read_run(o, games, rules, seed, first, threads, explore);
