@@ -49,7 +49,8 @@ std::uint64_t infoset_key_of(int seat, const State& known, const SeatView& cards
   for (std::size_t i = 0; i < thrown_count; ++i) {
     const Deal& d = thrown_in[i];
     h.add(d.hands[static_cast<std::size_t>(seat)]);
-    h.add(static_cast<std::uint64_t>(static_cast<std::uint8_t>(d.wild.low)) | static_cast<std::uint64_t>(static_cast<std::uint8_t>(d.wild.high)) << 8);
+    const auto rank_byte = [](std::int8_t rank) { return static_cast<std::uint64_t>(static_cast<std::uint8_t>(rank)); };
+    h.add(rank_byte(d.wild.low) | rank_byte(d.wild.high) << 8);
   }
   h.add(hash(known));
   h.add(static_cast<std::uint64_t>(seat));

@@ -7,9 +7,10 @@
 // state (who moves, the move to beat, the auction, the stakes, bombs and rockets, the
 // cards each seat played and how often it played, the shown kitty, the wild ranks), every
 // action of the hand with the seat that took it, its own hand and the wild ranks of each
-// deal thrown in, how a game from a position began, and the rules. The start bonuses are left out: they are judged on hands the seat cannot see.
-// So every world sample_worlds draws for the seat has the same information set, and games
-// that differ in anything the seat knows have different ones.
+// deal thrown in, how a game from a position began, and the rules. The start bonuses are
+// left out: they are judged on hands the seat cannot see. So every world sample_worlds
+// draws for the seat has the same information set, and games that differ in anything the
+// seat knows have different ones.
 #pragma once
 
 #include <cstdint>
