@@ -709,8 +709,16 @@ void Game::hide_from(int seat, Rng& rng) {
   }
   deal_given_ = true;  // the first deal is not the new seed's
   undone_deals_.clear();  // the real deals an undo took back
-  const bool drawn_lead = rules_.each_for_self && initial_.first_bidder == kThreeOfSpades;
-  seed_ = drawn_lead ? seed_drawing_lead(deals_[0], rules_, {initial_.to_move, initial_.lead_rank}, rng) : rng.next();
+  restart_stream(rng.next());
+}
+
+void Game::seed_for_record(Rng& rng) {
+  if (from_position_ || !rules_.each_for_self || initial_.first_bidder != kThreeOfSpades) return;
+  restart_stream(seed_drawing_lead(deals_[0], rules_, {initial_.to_move, initial_.lead_rank}, rng));
+}
+
+void Game::restart_stream(std::uint64_t seed) {
+  seed_ = seed;
   rng_ = Rng(seed_);  // redeal() skips the seed's first deal, as Game(deal, ...) does
   for (Saved& saved : saved_) saved.rng_before = rng_;
 }

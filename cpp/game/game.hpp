@@ -328,6 +328,11 @@ class Game {
   // `rng`, so that neither the seed nor a redeal (after undo too) shows a real deal. A
   // game from a position has no other deal and keeps its seed (0).
   void hide_from(int seat, Rng& rng);
+  // For a world that leaves the search (hide_from done; sample_worlds, a Python bot's
+  // view), whose record must replay it: under Run Fast, whose first leader a record draws
+  // from the seed, the seed drawn afresh from `rng` among those that draw the world's
+  // (seed_drawing_lead). A search's own worlds, never recorded, skip the draws.
+  void seed_for_record(Rng& rng);
   std::vector<Action> legal_actions() const;
   void legal_actions(std::vector<Action>& out) const;  // into a reused buffer (cleared first)
   // The stakes once phase == Over; a void hand (nobody bid, no redeal) settles to zero.
@@ -349,6 +354,7 @@ class Game {
   // the hand cannot play or that does not beat), before Run Fast's rules of play.
   std::string combination_error(const Action& a) const;
   void start_play(int landlord, int base);
+  void restart_stream(std::uint64_t seed);  // a world's seed: its stream, and every state undo returns to, from it
   void redeal();
   Deal next_deal();  // the seed's next deal, and its wild ranks when the rules have them
   Deal stream_redeal();  // the deal a redeal draws from the stream

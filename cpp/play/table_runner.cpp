@@ -119,7 +119,7 @@ Game TableRunner::view(std::int64_t table) const {
   const Table& t = waiting_table(table);
   const Game& game = t.setup->game;
   Rng rng(splitmix_finalize((t.setup->stream ^ kViewStream) + game.actions_taken()));
-  return sample_world(game, game.state().to_move, rng);
+  return handed_world(game, game.state().to_move, rng);
 }
 
 void TableRunner::check(std::int64_t table, const Action& action) const {

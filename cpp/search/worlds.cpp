@@ -87,11 +87,17 @@ void sample_world_into(const Game& game, int seat, Rng& rng, Game& out) {
   out.hide_from(seat, rng);  // the earlier deals and the seed: no way back to the real cards
 }
 
+Game handed_world(const Game& game, int seat, Rng& rng) {
+  Game out = sample_world(game, seat, rng);
+  out.seed_for_record(rng);
+  return out;
+}
+
 std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t seed) {
   Rng rng(seed);
   std::vector<Game> worlds;
   worlds.reserve(static_cast<std::size_t>(std::max(n, 0)));
-  for (int i = 0; i < n; ++i) worlds.push_back(sample_world(game, seat, rng));
+  for (int i = 0; i < n; ++i) worlds.push_back(handed_world(game, seat, rng));
   return worlds;
 }
 

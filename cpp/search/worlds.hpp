@@ -23,8 +23,11 @@ namespace ddz {
 Game sample_world(const Game& game, int seat, Rng& rng);
 // The same world written over `out` (another Game than `game`), reusing its storage.
 void sample_world_into(const Game& game, int seat, Rng& rng, Game& out);
+// A world for outside the search (sample_worlds, a Python bot's view): sample_world with a
+// seed its record replays it from (Game::seed_for_record).
+Game handed_world(const Game& game, int seat, Rng& rng);
 
-// `n` worlds drawn one after another from Rng(seed).
+// `n` handed worlds drawn one after another from Rng(seed).
 std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t seed);
 
 }  // namespace ddz
