@@ -1,6 +1,7 @@
 #include "game/infoset.hpp"
 
 #include <cassert>
+#include <span>
 
 namespace ddz {
 
@@ -36,18 +37,16 @@ Deal seen_of(const Deal& deal, int seat) {
   return seen;
 }
 
-// The key of the information set whose fields are given, `thrown_in` the first
-// `thrown_count` deals (whole or as seen: only what seen_of keeps is read); `visit_history`
-// calls its argument on each (seat, action) of the history, oldest first. Every field it
-// reads is a field of Infoset (or follows from them), so equal information sets have
-// equal keys.
+// The key of the information set whose fields are given, `thrown_in` the deals before the
+// current one (whole or as seen: only what seen_of keeps is read); `visit_history` calls
+// its argument on each (seat, action) of the history, oldest first. Every field it reads
+// is a field of Infoset (or follows from them), so equal information sets have equal keys.
 template <class VisitHistory>
 std::uint64_t infoset_key_of(int seat, const State& known, const SeatView& cards, bool from_position, const Move& start_last,
-                     int start_last_by, int start_to_move, const Rules& rules, const std::vector<Deal>& thrown_in,
-                     std::size_t thrown_count, std::size_t actions, VisitHistory&& visit_history) {
+                     int start_last_by, int start_to_move, const Rules& rules, std::span<const Deal> thrown_in,
+                     std::size_t actions, VisitHistory&& visit_history) {
   InfosetHasher h;
-  for (std::size_t i = 0; i < thrown_count; ++i) {
-    const Deal& d = thrown_in[i];
+  for (const Deal& d : thrown_in) {
     h.add(d.hands[static_cast<std::size_t>(seat)]);
     const auto rank_byte = [](std::int8_t rank) { return static_cast<std::uint64_t>(static_cast<std::uint8_t>(rank)); };
     h.add(rank_byte(d.wild.low) | rank_byte(d.wild.high) << 8);
@@ -104,7 +103,7 @@ Infoset infoset(const Game& game, int seat) {
   out.rules = game.rules();
   for (std::size_t i = 0; i + 1 < game.deals().size(); ++i) out.thrown_in.push_back(seen_of(game.deals()[i], seat));
   out.key = infoset_key_of(seat, out.known, out.cards, out.from_position, out.start_last, out.start_last_by, out.start_to_move, out.rules,
-                   out.thrown_in, out.thrown_in.size(), out.history.size(), [&out](auto&& f) {
+                   out.thrown_in, out.history.size(), [&out](auto&& f) {
                      for (const SeatAction& sa : out.history) f(sa.seat, sa.action);
                    });
   return out;
@@ -116,8 +115,8 @@ std::uint64_t infoset_key(const Game& game, int seat) {
   const bool from_position = game.started_from_position();
   const SeatView cards = seat_view(s, seat);
   return infoset_key_of(seat, known_of(s, seat, cards), cards, from_position, from_position ? start.last : Move{},
-                from_position ? start.last_by : -1, from_position ? start.to_move : 0, game.rules(), game.deals(),
-                game.deals().empty() ? 0 : game.deals().size() - 1, game.actions_taken(),
+                from_position ? start.last_by : -1, from_position ? start.to_move : 0, game.rules(),
+                std::span<const Deal>(game.deals()).first(game.deals().empty() ? 0 : game.deals().size() - 1), game.actions_taken(),
                 [&game](auto&& f) { game.visit_history(f); });
 }
 
