@@ -240,6 +240,30 @@ def test_a_signal_stops_a_run_between_games_and_the_run_is_over_for_good() -> No
         run.result()
 
 
+_DAEMON_AT_EXIT = """
+import threading, time
+import doudizhu as dz
+
+class SlowExit:  # held by the module: the interpreter sleeps in its teardown
+    def __del__(self) -> None:
+        time.sleep(0.5)
+
+slow_exit = SlowExit()
+run = dz._core.selfplay_run(10**6, ["fast_heuristic"] * 3, seed=1, threads=2)
+threading.Thread(target=run.advance, daemon=True).start()
+time.sleep(0.2)
+print("exiting", flush=True)
+"""
+
+
+def test_a_daemon_thread_in_a_run_lets_the_interpreter_exit() -> None:
+    # A run checks for Ctrl-C between its games, taking the GIL; Python ends a thread that
+    # takes it while the interpreter exits (pthread_exit, an unwinding), and the run's
+    # thread pool caught that unwinding: "FATAL: exception not rethrown", an abort.
+    done = subprocess.run([sys.executable, "-c", _DAEMON_AT_EXIT], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
+
+
 @pytest.fixture
 def quick_switches() -> Any:
     """Threads handing over the GIL every microsecond: races show within a second."""

@@ -5,7 +5,8 @@
 // once every thread has joined), as it would on one thread: escaping a std::thread it
 // would end the process. A thread that cannot be started (std::system_error: the
 // process's limit on threads or memory) is not an error: its share runs on the threads
-// that did start, the caller's among them.
+// that did start, the caller's among them. A thread being ended (see `thrown_by`) unwinds
+// through the call, its threads joined on the way.
 #pragma once
 
 #include <algorithm>
@@ -17,7 +18,29 @@
 #include <thread>
 #include <vector>
 
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+#endif
+
 namespace ddz {
+
+// Runs `work` and returns what it threw (nullptr: nothing), but for a thread being
+// ended: glibc's pthread_exit unwinds the stack with abi::__forced_unwind, which must go
+// on (kept, it aborts the process). Python ends so a thread that takes the GIL while the
+// interpreter exits: a daemon thread whose run checks for Ctrl-C.
+template <class Work>
+std::exception_ptr thrown_by(Work&& work) {
+  try {
+    work();
+#if defined(__GLIBCXX__)
+  } catch (abi::__forced_unwind&) {
+    throw;
+#endif
+  } catch (...) {
+    return std::current_exception();
+  }
+  return nullptr;
+}
 
 namespace detail {
 
@@ -26,14 +49,18 @@ class FirstError {
  public:
   // Runs `work`, keeping what it throws.
   template <class Work>
-  void run(Work&& work) noexcept {
+  void run(Work&& work) {
+    std::exception_ptr error;
     try {
-      work();
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      if (!error_) error_ = std::current_exception();
+      error = thrown_by(work);
+    } catch (...) {  // a thread being ended: the others stop claiming work as it unwinds
       failed_.store(true, std::memory_order_relaxed);
+      throw;
     }
+    if (!error) return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = error;
+    failed_.store(true, std::memory_order_relaxed);
   }
   bool failed() const { return failed_.load(std::memory_order_relaxed); }
   void rethrow() const {
@@ -48,7 +75,7 @@ class FirstError {
 
 // Starts `task` on a thread of its own in `pool`; false when the system cannot start one.
 template <class Task>
-bool start_thread(std::vector<std::thread>& pool, Task&& task) {
+bool start_thread(std::vector<std::jthread>& pool, Task&& task) {
   try {
     pool.emplace_back(std::forward<Task>(task));
     return true;
@@ -74,13 +101,13 @@ void parallel_for(std::int64_t n, int threads, Body&& body) {
       }
     });
   };
-  std::vector<std::thread> pool;
+  std::vector<std::jthread> pool;  // joined on the way out, an unwinding caller's too
   const std::int64_t chunks = (std::max<std::int64_t>(n, 0) + kChunk - 1) / kChunk;
   for (std::int64_t t = 1; t < std::min<std::int64_t>(std::clamp(threads, 1, 256), chunks); ++t) {
     if (!detail::start_thread(pool, worker)) break;
   }
   worker();
-  for (auto& t : pool) t.join();
+  pool.clear();
   error.rethrow();
 }
 
@@ -91,14 +118,14 @@ void parallel_for(std::int64_t n, int threads, Body&& body) {
 template <class Body>
 void parallel_each(int n, Body&& body) {
   detail::FirstError error;
-  std::vector<std::thread> pool;
+  std::vector<std::jthread> pool;  // joined on the way out, an unwinding caller's too
   std::vector<int> unstarted;
   for (int i = 1; i < n; ++i) {
     if (!detail::start_thread(pool, [&error, &body, i] { error.run([&] { body(i); }); })) unstarted.push_back(i);
   }
   if (n > 0) error.run([&] { body(0); });
   for (const int i : unstarted) error.run([&] { body(i); });
-  for (auto& t : pool) t.join();
+  pool.clear();
   error.rethrow();
 }
 

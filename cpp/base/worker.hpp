@@ -11,6 +11,8 @@
 #include <thread>
 #include <utility>
 
+#include "base/parallel.hpp"
+
 namespace ddz {
 
 class Worker {
@@ -65,12 +67,7 @@ class Worker {
       std::function<void()> job = std::move(jobs_.front());
       jobs_.pop_front();
       lock.unlock();
-      std::exception_ptr error;
-      try {
-        job();
-      } catch (...) {
-        error = std::current_exception();
-      }
+      const std::exception_ptr error = thrown_by(job);
       lock.lock();
       if (error && !error_) error_ = error;
       ++done_;

@@ -20,8 +20,13 @@ TableRun& idle(TableRun& run) {
 
 // Between a run's games, at most every 50 ms: whether a signal handler raised (Ctrl-C's
 // KeyboardInterrupt), left set for advance() to raise. Python runs handlers on its main
-// thread alone; elsewhere this says no.
+// thread alone, so other threads do not look (nothing): taking the GIL there, a daemon
+// thread would be ended by an exiting interpreter in the middle of the run (pthread_exit,
+// whose unwinding cannot pass the GIL's release on the way out: an abort). Called with
+// the GIL held.
 std::function<bool()> signal_check() {
+  const py::module_ threading = py::module_::import("threading");
+  if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return {};
   return [last = std::chrono::steady_clock::now()]() mutable {
     const auto now = std::chrono::steady_clock::now();
     if (now - last < std::chrono::milliseconds(50)) return false;
@@ -38,10 +43,11 @@ py::tuple advance(TableRun& run) {
     explicit Advancing(bool& f) : flag(f) { flag = true; }
     ~Advancing() { flag = false; }
   } advancing(idle(run).advancing);
+  const std::function<bool()> interrupted = signal_check();
   std::vector<Waiting> waiting;
   {
     py::gil_scoped_release release;
-    waiting = run.runner->advance(signal_check());
+    waiting = run.runner->advance(interrupted);
   }
   if (PyErr_Occurred()) throw py::error_already_set();  // Ctrl-C stopped the run: KeyboardInterrupt
   py::array_t<std::int64_t> tables(static_cast<py::ssize_t>(waiting.size()));

@@ -807,12 +807,8 @@ std::int64_t on_threads(int threads, const Rules& rules, const SolveOptions& opt
   for (int i = 0; i < threads; ++i) searches.push_back(std::make_unique<Search>(rules, options, shared));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
   parallel_each(threads, [&](int i) {
-    try {
-      work(*searches[static_cast<std::size_t>(i)], i);
-    } catch (...) {
-      errors[static_cast<std::size_t>(i)] = std::current_exception();
-      shared.stop = true;
-    }
+    errors[static_cast<std::size_t>(i)] = thrown_by([&] { work(*searches[static_cast<std::size_t>(i)], i); });
+    if (errors[static_cast<std::size_t>(i)]) shared.stop = true;
   });
   for (const std::exception_ptr& e : errors) {
     if (e) std::rethrow_exception(e);

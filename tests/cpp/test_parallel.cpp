@@ -1,5 +1,7 @@
 // Work split over threads (base/parallel.hpp): an exception thrown on any thread reaches
 // the caller, after every thread has joined (escaping a std::thread it ended the process).
+#include <pthread.h>
+
 #include <atomic>
 #include <stdexcept>
 #include <string>
@@ -54,3 +56,45 @@ TEST(parallel_each_rethrows_any_tasks_exception_once_all_have_run) {
     CHECK_EQ(finished.load(), 3);
   }
 }
+
+namespace {
+
+struct EndedRun {
+  std::atomic<std::int64_t> calls{0};
+  bool unwound = false;  // the ended thread's own frames were cleaned up
+};
+
+// A thread that runs parallel_for and is ended (pthread_exit) in the middle of its own
+// share, as Python ends a daemon thread that takes the GIL while the interpreter exits.
+void* end_in_a_run(void* arg) {
+  auto& run = *static_cast<EndedRun*>(arg);
+  struct Mark {
+    bool& unwound;
+    ~Mark() { unwound = true; }
+  } mark{run.unwound};
+  const pthread_t self = pthread_self();
+  parallel_for(100'000, 2, [&](std::int64_t) {
+    if (++run.calls == 1'000 && pthread_equal(pthread_self(), self)) pthread_exit(nullptr);
+  });
+  return nullptr;
+}
+
+}  // namespace
+
+TEST(a_thread_ended_in_a_parallel_for_unwinds_through_it) {
+  // pthread_exit unwinds with abi::__forced_unwind: the pool kept it as an error and the
+  // process aborted ("FATAL: exception not rethrown"). Now it goes on, the pool's threads
+  // joined and told to claim no more.
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    EndedRun run;
+    pthread_t thread;
+    CHECK_EQ(pthread_create(&thread, nullptr, end_in_a_run, &run), 0);
+    CHECK_EQ(pthread_join(thread, nullptr), 0);
+    if (run.calls == 100'000) continue;  // the 1,000th call fell to the pool's thread: no ending
+    CHECK(run.unwound);
+    CHECK(run.calls < 100'000);
+    return;
+  }
+  CHECK(false);  // twenty runs without the caller's thread taking the 1,000th call
+}
+
