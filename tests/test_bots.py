@@ -219,7 +219,7 @@ def test_win_rate_intervals_stay_within_0_and_1_and_keep_width() -> None:
         assert 0.0 <= low <= side.wp <= high <= 1.0
     landlord = result.by_role["landlord"]
     assert landlord.wp == 1.0 and landlord.wp_ci[0] < 0.96  # not (1.000-1.000) from 63 games
-    assert "mixed: the auction made a landlord beside the lone seat" in result.table("fast", "random")  # explained
+    assert "mixed: fast and random on one side (the auction made a landlord beside" in result.table("fast", "random")
     assert result.table().startswith("| fast_heuristic against random |")  # named as evaluate was given them
     # Away from 0 and 1, over many deals, the Wilson interval is the normal one of the deals' means.
     rng = np.random.default_rng(0)
@@ -228,6 +228,27 @@ def test_win_rate_intervals_stay_within_0_and_1_and_keep_width() -> None:
     half = 1.959963984540054 * float(per_deal.std(ddof=1)) / np.sqrt(len(per_deal))
     low, high = evaluation._share_interval(share, per_deal, 2 * len(per_deal))
     assert abs(low - (share - half)) < 2e-4 and abs(high - (share + half)) < 2e-4
+
+
+def test_intervals_keep_width_when_the_deals_show_no_spread() -> None:
+    # One deal gave ADP an interval of no width; two deals of equal shares (0.5 each) gave WP
+    # (0.5, 0.5) and ADP (0, 0): certainty from four games.
+    one = dz.evaluate("fast_heuristic", "random", deals=1, seed=1)
+    two = dz.evaluate("heuristic", "fast_heuristic", deals=2, seed=2, rules=Rules.preset("douzero"))
+    assert two.wp == 0.5 and two.adp == 0.0  # each deal's two games split evenly
+    for result in (one, two):
+        assert result.wp_ci[0] < result.wp < result.wp_ci[1] and result.adp_ci[0] < result.adp < result.adp_ci[1]
+    scores = two.columns["a_score"].astype(float)
+    half = 1.959963984540054 * scores.std(ddof=1) / np.sqrt(len(scores))  # the games' spread stands in
+    assert np.allclose(two.adp_ci, (-half, half))
+
+
+def test_the_mixed_row_is_explained_under_a_partner() -> None:
+    # It said a and b "were peasants together", where under four_partner most mixed games
+    # had the landlord's partner on the other policy's side.
+    table = dz.evaluate("random", "fast_heuristic", deals=20, rules=Rules.preset("four_partner")).table()
+    assert "mixed: random and fast_heuristic on one side (the auction made a landlord beside the lone seat, " \
+           "or the landlord's partner" in table
 
 
 def test_evaluate_refuses_bad_arguments() -> None:
@@ -284,6 +305,80 @@ def test_the_endgame_switch_is_true_or_false() -> None:
     with pytest.raises(TypeError, match="endgame must be True or False, not int"):
         dz.bots.Neural(endgame=0).act(game)  # type: ignore[arg-type]
     assert dz.bots.Neural(endgame=False).act(game) in game.legal_actions()
+
+
+@pytest.mark.parametrize("parent", [ISMCTS, Neural, Random, Heuristic])
+def test_a_subclass_may_play_its_parents_act(parent: type) -> None:
+    # The ISMCTS and Neural bots' act handed the bot itself to choose_action, which refuses
+    # a bot with an act of its own: a subclass calling super().act() was a TypeError.
+    class Wrapped(parent):  # type: ignore[valid-type,misc]
+        def act(self, game: dz.Game) -> dz.Action:
+            return super().act(game)
+
+    game = dz.Game(seed=1)
+    bot = Wrapped(simulations=20) if parent is ISMCTS else Wrapped()
+    own = parent(simulations=20) if parent is ISMCTS else parent()
+    if parent is Random:
+        bot, own = Wrapped(seed=4), Random(seed=4)
+    assert bot.act(game) == own.act(game)
+
+
+def test_a_bot_plays_alike_in_act_and_in_the_runners() -> None:
+    # An act set on the bot itself was ignored by selfplay and evaluate (the bot played as its
+    # class); a name set on it changed act() (it chose by self.name) but not the runners.
+    first = Heuristic()
+    first.act = lambda game: game.legal_actions()[0]  # type: ignore[method-assign]
+    assert builtin(first) is None
+    played = dz.selfplay(20, policy=[first, "heuristic", "heuristic"], seed=1).payouts.tolist()
+    assert played == dz.selfplay(20, policy=[lambda view, legal: legal[0], "heuristic", "heuristic"],
+                                 seed=1).payouts.tolist()
+    assert played != dz.selfplay(20, policy="heuristic", seed=1).payouts.tolist()
+    renamed = Heuristic()
+    renamed.name = "random"  # type: ignore[misc]
+    games = [dz.Game(seed=s) for s in range(20)]
+    assert [renamed.act(g) for g in games] == [dz.choose_action(g, "heuristic", 0) for g in games]
+
+
+def test_lockstep_choose_takes_every_player_and_refuses_what_is_no_decision() -> None:
+    from doudizhu import lockstep
+
+    game = dz.Game(seed=1)
+    assert lockstep.choose("heuristic", game, 0) == dz.choose_action(game, "heuristic", 0)  # was AssertionError
+    assert lockstep.choose(Heuristic(), game, 0) == dz.choose_action(game, "heuristic", 0)
+    with pytest.raises(TypeError, match="choose_many takes a bot or a policy function; the policy 'random' plays"):
+        lockstep.choose_many("random", [game])
+    over = dz.playout(game, "random", 0)
+    for player in (Heuristic(), lambda view, legal: legal[0]):
+        with pytest.raises(dz.IllegalActionError, match="the hand is over: no action to choose"):
+            lockstep.choose(player, over, 0)  # was "seat must be an int, not NoneType"
+        with pytest.raises(TypeError, match="game must be a Game, not str"):
+            lockstep.choose(player, "x", 0)  # type: ignore[arg-type]  # was AttributeError
+        with pytest.raises(dz.IllegalActionError, match="the hand is over"):
+            lockstep.choose_many(player, [over])
+
+
+def test_a_bots_methods_are_checked_before_a_game_is_played() -> None:
+    class NotCallable:
+        act = 5
+
+    class OnlyMany:
+        def act_many(self, games: list[dz.Game]) -> list[dz.Action]:
+            return [g.legal_actions()[0] for g in games]
+
+    with pytest.raises(TypeError, match="a: the bot NotCallable's act must be a method, not int"):
+        dz.evaluate(NotCallable(), "random", deals=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a: the bot OnlyMany has act_many but no act"):
+        dz.evaluate(OnlyMany(), "random", deals=1)  # type: ignore[arg-type]
+    games = [dz.Game(seed=s) for s in range(3)]
+    assert dz.bots.act_many(Heuristic(), iter(games)) == [Heuristic().act(g) for g in games]  # any iterable
+
+
+def test_run_tables_names_a_missing_player() -> None:
+    from doudizhu import lockstep
+
+    run = dz._core.evaluation_run(None, "random", 2, None, 0, 1)  # a: an outside player
+    with pytest.raises(ValueError, match="players: the run waits on outside player 0, and 0 were given"):
+        lockstep.run_tables(run, [])  # was IndexError
 
 
 def test_a_subclass_with_its_own_act_is_played_by_it() -> None:

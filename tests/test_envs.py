@@ -498,6 +498,27 @@ def test_an_opponent_that_fails_ends_the_episode_without_blaming_the_agent() -> 
     assert env.reset(seed=1)[1]["seat"] == 0
 
 
+@pytest.mark.parametrize("call", ["step", "reset"])
+def test_an_opponent_that_steps_the_environment_it_plays_in_is_refused(call: str) -> None:
+    # Its step was taken as its own move (the agent's action applied for seat 1), and the
+    # outer step then failed half-way with an IllegalActionError that named no bot.
+    class Sneaky:
+        def act(self, game: dz.Game) -> dz.Action:
+            env.step(0) if call == "step" else env.reset(seed=1)
+            return game.legal_actions()[0]
+
+    env = dz_gym.DouDizhuEnv(seat=0, opponents=[Sneaky(), "heuristic"])
+    env.reset(seed=2)
+    before = env.game.history
+    with pytest.raises(RuntimeError, match=f"{call}\\(\\) was called while the opponents choose their actions"):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert len(env.game.history) == len(before) + 1  # the agent's action and nothing of the opponent's call
+    with pytest.raises(gym.error.ResetNeeded, match="the episode is over"):
+        env.step(0)  # it failed as any opponent that raises: the episode ended
+    env.opponents = ("heuristic", "heuristic")
+    env.reset(seed=3)  # and the environment is usable again
+
+
 def test_pettingzoo_raw_env_steps_only_within_a_hand() -> None:
     # Without the order-enforcing wrapper, a step before reset() raised AttributeError.
     env = dz_pz.raw_env()

@@ -132,6 +132,14 @@ def test_a_network_refuses_rules_it_cannot_encode(net_file: Path) -> None:
             dz.Network(net_file).values(dz.Game(seed=3, rules=dz.Rules.preset(preset)))
 
 
+@pytest.mark.parametrize("preset", ["four_player", "four_partner", "laizi", "run_fast"])
+def test_torch_bot_refuses_rules_outside_douzeros_setting_by_name(net_file: Path, preset: str) -> None:
+    # Under four_player its bid network read four seats' features: PyTorch's "mat1 and mat2
+    # shapes cannot be multiplied", naming nothing of the bot's.
+    with pytest.raises(ValueError, match="the neural bots play DouZero's setting only"):
+        TorchBot(net_file).act(dz.Game(seed=1, rules=dz.Rules.preset(preset)))
+
+
 def test_the_terminal_refuses_the_network_under_rules_it_cannot_play_before_the_hand(
         capsys: pytest.CaptureFixture[str]) -> None:
     from doudizhu.cli import main

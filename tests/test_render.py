@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import doudizhu as dz
-from doudizhu.render import move_svg, svg
+from doudizhu.render import move_svg, svg, winners
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -103,6 +103,28 @@ def test_a_finished_game_shows_the_winner_and_payouts() -> None:
     assert f"payouts: {payouts}" in picture and "to beat" not in picture
 
 
+def test_the_winners_are_named_with_their_verb() -> None:
+    # "the landlord and seat 2 wins" under four_partner.
+    said = set()
+    for seed in range(40):
+        game = dz.playout(dz.Game(seed=seed, rules=dz.Rules.preset("four_partner")), "random", seed)
+        result = game.result
+        assert result is not None
+        if game.landlord is None:
+            with pytest.raises(ValueError, match="nobody won: the hand was void"):
+                winners(game)
+            continue
+        expected = ("the peasants win" if not result.landlord_won else
+                    "the landlord wins" if game.partner is None else f"the landlord and seat {game.partner} win")
+        assert winners(game) == expected and f"over: {expected}," in svg(game)
+        said.add(expected.split(" seat")[0])
+    assert {"the peasants win", "the landlord and"} <= said  # both sides won, partners named
+    run_fast = dz.playout(dz.Game(seed=1, rules=dz.Rules.preset("run_fast")), "random", 1)
+    assert winners(run_fast) == f"seat {run_fast.winner} wins"
+    with pytest.raises(ValueError, match="nobody won: the hand is not over"):
+        winners(dz.Game(seed=1))
+
+
 def test_a_seat_sees_its_own_hand_and_counts_of_the_others() -> None:
     game = dz.Game(seed=4)  # in the auction: the kitty lies face down
     picture = svg(game, seat=1)
@@ -132,7 +154,7 @@ def test_every_public_drawing_refuses_what_it_cannot_draw_by_type_and_range() ->
         (render.game_svg, ("x",), "game must be a Game"),
         (render.role, (None, 0), "game must be a Game"),
         (render.stake_text, (None,), "game must be a Game"),
-        (render.side_name, (None,), "game must be a Game"),
+        (render.winners, (None,), "game must be a Game"),
         (render.wild_names, (None,), "game must be a Game"),
         (render.wild_ranks, (None,), "game must be a Game"),
     ]:

@@ -403,6 +403,10 @@ bool plays_in_core(py::handle policy) {
   if (py::isinstance<py::str>(policy)) return true;
   const py::handle cls = py::type::of(policy);
   if (!py::isinstance<py::str>(py::getattr(cls, "__builtin_policy__", py::none()))) return false;
+  if (py::hasattr(policy, "__dict__")) {
+    const py::dict own = policy.attr("__dict__");
+    if (own.contains("act") || own.contains("act_many")) return false;
+  }
   for (const py::handle base : cls.attr("__mro__")) {
     if (!base.attr("__dict__").contains("__builtin_policy__")) continue;  // the class that names it, below
     for (const char* method : {"act", "act_many"}) {
@@ -413,34 +417,43 @@ bool plays_in_core(py::handle policy) {
   return false;
 }
 
-Policy policy_arg(py::handle policy) {
-  // A built-in bot (doudizhu.bots.Random, Heuristic) names its policy on its class; a
-  // neural bot of its own networks holds them as `network`, an ISMCTS bot its parameters.
-  const bool bot = !py::isinstance<py::str>(policy) && plays_in_core(policy);
-  if (!bot && !py::isinstance<py::str>(policy)) {
-    throw py::type_error("policy must be a built-in policy name or built-in bot, not " + type_name(policy));
+namespace {
+
+// The built-in policy named `text`; ValueError listing the names otherwise.
+Policy named_policy(const std::string& text) {
+  const auto kind = policy_named(text);
+  if (kind) return *kind;
+  std::string names;
+  for (const auto& named : kPolicyNames) {
+    if (!names.empty()) names += ", ";
+    names += named.first;
   }
-  const py::object builtin = bot ? py::getattr(py::type::of(policy), "__builtin_policy__") : py::none();
-  const std::string text = text_arg(builtin.is_none() ? policy : py::handle(builtin), "policy");
-  if (text == "ismcts" && !builtin.is_none()) return ismcts_bot_arg(policy);
-  if (text == "neural" && !builtin.is_none()) {
-    const py::object network = py::getattr(policy, "network", py::none());
-    const Endgame endgame = endgame_arg(policy);
+  throw py::value_error("unknown policy " + quoted(text) + "; built-in policies: " + names);
+}
+
+}  // namespace
+
+Policy bot_policy_arg(py::handle bot) {
+  // A neural bot of its own networks holds them as `network`, an ISMCTS bot its parameters.
+  const py::object builtin = py::getattr(py::type::of(bot), "__builtin_policy__", py::none());
+  if (!py::isinstance<py::str>(builtin)) throw py::type_error("not a built-in bot: " + type_name(bot));
+  const std::string text = text_arg(builtin, "policy");
+  if (text == "ismcts") return ismcts_bot_arg(bot);
+  if (text == "neural") {
+    const py::object network = py::getattr(bot, "network", py::none());
+    const Endgame endgame = endgame_arg(bot);
     if (network.is_none()) return Policy{PolicyKind::Neural, shipped_network(), endgame};
     if (!py::isinstance<Network>(network)) throw py::type_error("a neural bot's network must be a Network, not " + type_name(network));
     network.cast<const Network&>();  // the construction check (an uninitialised Network is a TypeError)
     return Policy{PolicyKind::Neural, network.cast<std::shared_ptr<Network>>(), endgame};
   }
-  const auto kind = policy_named(text);
-  if (!kind) {
-    std::string names;
-    for (const auto& named : kPolicyNames) {
-      if (!names.empty()) names += ", ";
-      names += named.first;
-    }
-    throw py::value_error("unknown policy " + quoted(text) + "; built-in policies: " + names);
-  }
-  return *kind;
+  return named_policy(text);
+}
+
+Policy policy_arg(py::handle policy) {
+  if (py::isinstance<py::str>(policy)) return named_policy(text_arg(policy, "policy"));
+  if (!plays_in_core(policy)) throw py::type_error("policy must be a built-in policy name or built-in bot, not " + type_name(policy));
+  return bot_policy_arg(policy);
 }
 
 std::optional<Move> to_last(py::handle obj, const Rules& rules, WildRanks wild) {

@@ -306,8 +306,13 @@ Policy policy_arg(py::handle name);
 
 // Whether the engine plays `policy` in C++: a name, or a bot whose class names its C++
 // policy (__builtin_policy__) and keeps that class's act and act_many (a subclass with
-// its own is a Python bot: its methods are what it plays).
+// its own, or a bot given its own, is a Python bot: its methods are what it plays).
 bool plays_in_core(py::handle policy);
+
+// The built-in policy that `bot`'s class names (__builtin_policy__), read as policy_arg
+// reads a built-in bot, whatever act it has: what the built-in bots' own act plays,
+// called from a subclass's too. TypeError for an object whose class names none.
+Policy bot_policy_arg(py::handle bot);
 
 // The most threads one search call may ask for.
 inline constexpr long long kMaxSearchThreads = 256;

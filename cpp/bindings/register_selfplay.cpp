@@ -64,6 +64,14 @@ namespace {
 
 constexpr long long kMaxGames = 1'000'000'000'000;
 
+// The action built-in policy `policy` plays in `game` on the stream `seed`.
+Action action_of(const Game& game, const Policy& policy, py::handle seed) {
+  check_policy(policy, game.rules());
+  const auto legal = game.legal_actions();
+  if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
+  return legal[choose_on(policy, game, legal, given_seed_arg(seed))];
+}
+
 // ACTION_DTYPE rows, each an action of some game; MoveError naming the first that is not.
 std::vector<ActionRow> checked_rows(py::handle rows) {
   std::vector<ActionRow> data = rows_from<ActionRow>(rows, action_dtype(), "ACTION_DTYPE", "rows");
@@ -134,13 +142,15 @@ void register_selfplay(py::module_& m) {
         "policy) that keeps its class's act and act_many.");
   m.def("choose_action", [](GameArg game_obj, PolicyArg policy, IntArg seed) {
           const Game& game = game_arg(game_obj);
-          const Policy chosen = policy_arg(policy);
-          check_policy(chosen, game.rules());
-          const auto legal = game.legal_actions();
-          if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
-          return legal[choose_on(chosen, game, legal, given_seed_arg(seed))];
+          return action_of(game, policy_arg(policy), seed);
         }, py::arg("game"), py::arg("policy"), py::arg("seed"),
         "The action a built-in policy plays in `game` on the stream `seed`: what selfplay's games play there.");
+  m.def("_builtin_bot_action", [](GameArg game_obj, py::handle bot, IntArg seed) {
+          const Game& game = game_arg(game_obj);
+          return action_of(game, bot_policy_arg(bot), seed);
+        }, py::arg("game"), py::arg("bot"), py::arg("seed"),
+        "choose_action for the built-in bots' own act: the policy their class names, whatever act the bot has "
+        "(a subclass's act may call the built-in's).");
   m.def("game_seed", [](IntArg seed, IntArg index) { return game_seed(given_seed_arg(seed), given_seed_arg(index, "index")); },
         py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
   m.def("selfplay_deal", [](RulesArg rules, IntArg seed, IntArg index) {

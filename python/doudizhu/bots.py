@@ -44,6 +44,7 @@ from ._core import (
     Game,
     Network,
     Rules,
+    _builtin_bot_action,
     checked_int,
     checked_seed,
     choose_action,
@@ -67,6 +68,7 @@ class Bot(Protocol):
 def act_many(bot: Bot, games: Sequence[Game]) -> list[Action]:
     """``bot``'s action in each of ``games``: one call of its optional ``act_many``, else
     ``act`` per game."""
+    games = list(games)  # any iterable: its length is checked against the answer
     many = getattr(bot, "act_many", None)
     if many is None:
         return [bot.act(game) for game in games]
@@ -91,7 +93,7 @@ class Random:
         self._rng = random.Random(checked_seed(seed))
 
     def act(self, game: Game) -> Action:
-        return choose_action(game, self.name, self._rng.getrandbits(64))
+        return _builtin_bot_action(game, self, self._rng.getrandbits(64))
 
     def __repr__(self) -> str:
         return "Random()"
@@ -103,7 +105,7 @@ class _Deterministic:
     name: str
 
     def act(self, game: Game) -> Action:
-        return choose_action(game, self.name, 0)
+        return _builtin_bot_action(game, self, 0)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -140,7 +142,7 @@ class Neural:
         self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
 
     def act(self, game: Game) -> Action:
-        return choose_action(game, self, 0)
+        return _builtin_bot_action(game, self, 0)
 
     def check(self, rules: Rules) -> None:
         """Raises ``doudizhu.NetworkError`` naming why the networks cannot play under
@@ -194,7 +196,7 @@ class ISMCTS:
         self.seed = checked_seed(seed)
 
     def act(self, game: Game) -> Action:
-        return choose_action(game, self, self.seed)
+        return _builtin_bot_action(game, self, self.seed)
 
     def __repr__(self) -> str:
         return (f"ISMCTS(simulations={self.simulations}, rollout={self.rollout!r}, exploration={self.exploration}, "

@@ -96,8 +96,8 @@ class Evaluation:
                  "then the two swapped.",
                  f"landlord: {a} alone, as the landlord; peasants: {a} in every peasant seat, {b} the landlord."]
         if self.by_role["mixed"].games:
-            lines.append(f"mixed: the auction made a landlord beside the lone seat, so {a} and {b} were peasants "
-                         "together (void hands count here too); 'all' includes these games.")
+            lines.append(f"mixed: {a} and {b} on one side (the auction made a landlord beside the lone seat, or the "
+                         "landlord's partner; void hands count here too); 'all' includes these games.")
         return "\n".join(lines)
 
 
@@ -154,15 +154,17 @@ def _side(columns: dict[str, npt.NDArray[Any]], chosen: npt.NDArray[np.bool_], d
     decided_by_deal = np.bincount(deal, weights=decided, minlength=deals)
     has_result = decided_by_deal > 0
     wp_by_deal = np.bincount(deal, weights=won, minlength=deals)[has_result] / decided_by_deal[has_result]
-    return Side(games, wp, adp, _share_interval(wp, wp_by_deal, int(decided.sum())), _interval(adp, adp_by_deal))
+    return Side(games, wp, adp, _share_interval(wp, wp_by_deal, int(decided.sum())), _interval(adp, adp_by_deal, score))
 
 
-def _interval(mean: float, per_deal: npt.NDArray[np.float64]) -> tuple[float, float]:
-    """The normal interval of a mean over deals (a deal's games are paired)."""
-    n = len(per_deal)
+def _interval(mean: float, per_deal: npt.NDArray[np.float64], per_game: npt.NDArray[Any]) -> tuple[float, float]:
+    """The normal interval of a mean over deals (a deal's games are paired). When the deals
+    show no spread (one deal, or every deal's mean the same) the games' spread stands in,
+    as if they were independent, rather than an interval of no width (NaN from one game)."""
+    spread, n = (per_deal, len(per_deal)) if len(per_deal) > 1 and per_deal.std() > 0 else (per_game, len(per_game))
     if n < 2:
-        return (mean, mean)
-    half = _Z95 * float(per_deal.std(ddof=1)) / math.sqrt(n)
+        return (math.nan, math.nan)
+    half = _Z95 * float(np.std(spread, ddof=1)) / math.sqrt(n)
     return (mean - half, mean + half)
 
 
@@ -170,13 +172,14 @@ def _share_interval(share: float, per_deal: npt.NDArray[np.float64], decided: in
     """The Wilson score interval of a share of wins, over the sample size the deals' spread
     is worth (the paired design's effective size: the share's variance over its squared
     standard error from the deals; pairing the roles makes it more than the games). It
-    stays within 0..1, and has width when every game went one way (the decided games are
-    the size then), where the normal interval reached past 1 or shrank to a point; with
-    many deals and a share away from 0 and 1 the two agree."""
+    stays within 0..1, and has width when the deals show no spread (every game went one
+    way, or each deal's share came out the same: the decided games are the size then),
+    where the normal interval reached past 1 or shrank to a point; with many deals and a
+    share away from 0 and 1 the two agree."""
     n = len(per_deal)
     spread = float(per_deal.var(ddof=1)) / n if n > 1 else 0.0
-    if decided == 0 or math.isnan(share) or (spread == 0 and 0 < share < 1):
-        return (share, share)  # no games, or deals that all agree: nothing to spread over
+    if decided == 0 or math.isnan(share):
+        return (share, share)  # no games: no share, NaN
     size = share * (1 - share) / spread if spread > 0 else float(decided)
     z2 = _Z95 * _Z95
     centre = (share + z2 / (2 * size)) / (1 + z2 / size)

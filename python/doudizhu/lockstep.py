@@ -51,7 +51,10 @@ def check_player(player: object, what: str) -> None:
     an ``act``, but no bot to call it on."""
     if isinstance(player, type):
         raise TypeError(f"{what}: {player.__name__} is a class; give a bot, such as {player.__name__}()")
-    if isinstance(player, (str, Bot)):
+    if isinstance(player, str):
+        return
+    if isinstance(player, Bot) or hasattr(player, "act_many"):
+        _check_bot_methods(player, what)
         return
     if not callable(player):
         raise TypeError(f"{what} must be a name, a bot or a callable, not {type(player).__name__}")
@@ -61,17 +64,42 @@ def check_player(player: object, what: str) -> None:
                         f"{getattr(player, '__name__', type(player).__name__)}{signature} cannot be")
 
 
+def _check_bot_methods(bot: object, what: str) -> None:
+    """TypeError naming ``what`` unless ``bot`` has an ``act`` and its ``act`` and
+    ``act_many`` (optional: None is none) can be called."""
+    kind = type(bot).__name__
+    if not hasattr(bot, "act"):
+        raise TypeError(f"{what}: the bot {kind} has act_many but no act(game)")
+    for method in ("act", "act_many"):
+        found = getattr(bot, method, None)
+        if found is not None and not callable(found):
+            raise TypeError(f"{what}: the bot {kind}'s {method} must be a method, not {type(found).__name__}")
+
+
 def choose(player: Player, game: Game, seed: int) -> Action:
-    """The action a Python player takes in ``game``, checked against the legal actions. The
+    """The action ``player`` takes in ``game``, checked against the legal actions. A Python
     player is handed what the seat to move may know: ``game`` with the hidden cards
-    re-dealt from ``seed`` (:func:`doudizhu.sample_worlds`), as the table runner hands it."""
-    seat = cast(int, game.to_move)
-    return choose_many(player, [_core.sample_worlds(game, seat, 1, seed)[0]])[0]
+    re-dealt from ``seed`` (:func:`doudizhu.sample_worlds`), as the table runner hands it;
+    a built-in one plays in the core (:func:`doudizhu.choose_action`, ``seed`` its draws)."""
+    check_player(player, "player")
+    if _core.plays_in_core(player):
+        return _core.choose_action(game, player, seed)
+    _check_turn(game)
+    return choose_many(player, [_core.sample_worlds(game, cast(int, game.to_move), 1, seed)[0]])[0]
 
 
 def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
-    """The actions a Python player takes in ``games`` (each with one of its seats to move):
-    a bot's in one call (:func:`doudizhu.bots.act_many`), each checked against the legal actions."""
+    """The actions a bot or a :data:`PolicyFn` takes in ``games`` (each
+    with one of its seats to move): a bot's in one call (:func:`doudizhu.bots.act_many`),
+    each checked against the legal actions. A built-in policy's name is refused: it plays
+    in the core, each decision with draws of its own (:func:`choose`,
+    :func:`doudizhu.choose_action`)."""
+    check_player(player, "player")
+    if isinstance(player, str):
+        raise TypeError(f"choose_many takes a bot or a policy function; the policy {player!r} plays in the core: "
+                        "doudizhu.choose_action(game, policy, seed) for each game")
+    for game in games:
+        _check_turn(game)
     legal = [game.legal_actions() for game in games]
     if isinstance(player, Bot):
         actions = act_many(player, games)
@@ -87,6 +115,14 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
             raise IllegalActionError(f"{_who(player)} at seat {game.to_move} returned {action!r}{kind}, "
                                      f"not one of the {len(moves)} legal actions")
     return actions
+
+
+def _check_turn(game: object) -> None:
+    """TypeError unless ``game`` is a Game, IllegalActionError once its hand is over."""
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
+    if game.to_move is None:
+        raise IllegalActionError("the hand is over: no action to choose")
 
 
 def _who(player: Player) -> str:
@@ -120,6 +156,8 @@ def _by_player(
     """The waiting tables grouped by the player object to move (one object, one group)."""
     groups: dict[int, tuple[Player, list[int]]] = {}
     for table, k in zip(tables.tolist(), waiting_on.tolist()):
+        if k >= len(players):
+            raise ValueError(f"players: the run waits on outside player {k}, and {len(players)} were given")
         player = players[k]
         groups.setdefault(id(player), (player, []))[1].append(table)
     return list(groups.values())

@@ -126,7 +126,12 @@ class _ValueBot:
 
     def act_many(self, games: Sequence[Game]) -> list[Action]:
         """The action for the player to move in each of ``games``; a decision with one legal
-        action is not scored."""
+        action is not scored. Games under rules outside DouZero's setting are refused (ValueError)."""
+        checked: list[Rules] = []  # before any network reads a game its features do not fit
+        for game in games:
+            if game.rules not in checked:
+                self.check(game.rules)
+                checked.append(game.rules)
         actions: dict[int, Action] = {}
         scored = []
         for i, game in enumerate(games):

@@ -212,20 +212,25 @@ def _outcome(game: Game) -> list[str]:
     payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
     if result.winner is not None:
         bombs = f"{result.bombs} bomb{'' if result.bombs == 1 else 's'}"
-        return [f"over: {side_name(game)} wins, {bombs}", f"payouts: {payouts}"]
+        return [f"over: {winners(game)}, {bombs}", f"payouts: {payouts}"]
     if game.landlord is None:
         return ["over: nobody bid, the hand is void"]
-    winner = f"{side_name(game)} wins" if result.landlord_won else "the peasants win"
-    return [f"over: {winner}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
+    return [f"over: {winners(game)}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
 
 
-def side_name(game: Game) -> str:
-    """The winning side as the table names it: 'the landlord', or with a partner 'the
-    landlord and seat N'; without a landlord (run_fast) the first out, 'seat N'."""
+def winners(game: Game) -> str:
+    """Who won the hand, as the table says it: 'the landlord wins', with a partner 'the
+    landlord and seat N win', or 'the peasants win'; without a landlord (run_fast) the
+    first out, 'seat N wins'. ValueError before the hand is over, or when it was void."""
     _checked(game, Game, "game")
-    if game.rules.each_for_self:
-        return f"seat {game.winner}"
-    return "the landlord" if game.partner is None else f"the landlord and seat {game.partner}"
+    result = game.result
+    if result is None or (game.landlord is None and result.winner is None):
+        raise ValueError("nobody won: the hand is not over" if result is None else "nobody won: the hand was void")
+    if result.winner is not None:
+        return f"seat {result.winner} wins"
+    if not result.landlord_won:
+        return "the peasants win"
+    return "the landlord wins" if game.partner is None else f"the landlord and seat {game.partner} win"
 
 
 def stake_text(game: Game) -> str:
@@ -290,5 +295,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "side_name", "stake_text", "svg",
-           "wild_names", "wild_ranks"]
+__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "stake_text", "svg",
+           "wild_names", "wild_ranks", "winners"]

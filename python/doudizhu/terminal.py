@@ -20,7 +20,7 @@ from typing import TextIO
 from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed
 from .bots import Bot
 from .lockstep import choose
-from .render import role, side_name, stake_text, wild_names
+from .render import role, stake_text, wild_names, winners
 
 HUMAN = 0
 MOVES_SHOWN = 40  # plays of a kind that `moves` lists
@@ -234,10 +234,9 @@ def settlement(game: Game, options: Options) -> str:
         return f"{_name(result.winner, options)} went out first\npayouts: {payouts}"
     if game.landlord is None:
         return "nobody bid: the hand is void"
-    side = f"{side_name(game)} wins" if result.landlord_won else "the peasants win"
     extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
     extras += [f"start bonus: {name} in {_hand_of(seat, options)}" for name, seat in result.start_bonuses]
-    headline = f"{side}: base {result.base} x {result.multiplier}"
+    headline = f"{winners(game)}: base {result.base} x {result.multiplier}"
     lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
     payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
     lines.append(f"payouts: {payouts}")

@@ -37,8 +37,8 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "Gymnasium", "envs") from error
 
-from .._core import POLICIES, Game, Rules, choose_action
-from ..bots import Neural, builtin
+from .._core import POLICIES, Game, Rules
+from ..bots import Neural
 from ..lockstep import Player, Policy, choose, seat_players
 from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, observation_space
 
@@ -92,6 +92,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         self.observation_space = observation_space(self.space)
         self.action_space = spaces.Discrete(self._hand.actions)
         self._ended: bool | None = None  # whether the episode has ended; None before the first reset
+        self._opponents_moving = False  # _bots_play is asking them
 
     @property
     def game(self) -> Game:
@@ -111,6 +112,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        self._check_idle("reset")
         super().reset(seed=seed)
         while True:
             self._hand.deal(self.np_random)
@@ -127,6 +129,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
     def step(self, action: Any) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         # Gymnasium's contract: an episode is reset before its first step and after it ends
         # (an illegal action ends it too, with the hand unfinished): no step is taken then.
+        self._check_idle("step")
         self._check_dealt()
         if self._ended:
             raise ResetNeeded("the episode is over: call reset() for the next hand")
@@ -152,15 +155,23 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         action that is not legal) ends the episode: the hand cannot go on without it, and
         the next step is refused until reset() rather than charged to the agent."""
         game = self._hand.game
+        self._opponents_moving = True
         try:
             while (to_move := game.to_move) is not None and to_move != self.seat:
                 player = self.opponents[(to_move - self.seat) % self._hand.seats - 1]
-                in_core = builtin(player)
-                seed = int(self.np_random.integers(2**63))
-                game.step(choose_action(game, in_core, seed) if in_core is not None else choose(player, game, seed))
+                game.step(choose(player, game, int(self.np_random.integers(2**63))))
         except BaseException:
             self._ended = True
             raise
+        finally:
+            self._opponents_moving = False
+
+    def _check_idle(self, method: str) -> None:
+        """RuntimeError when an opponent, choosing its action, calls back into the
+        environment: its step would be taken as the opponent's move."""
+        if self._opponents_moving:
+            raise RuntimeError(f"{method}() was called while the opponents choose their actions: an opponent may "
+                               "not step or reset the environment it plays in")
 
     def _observe(self) -> Observation:
         return self._hand.observe(self.seat)
