@@ -247,6 +247,7 @@ TAMPERINGS = {
     "deal lower case": (_set(["deals", 0, "kitty"], "48j"), "deals\\[0\\] is not the deal of seed"),
     "deal other kitty": (_set(["deals", 0, "kitty"], "333"), "deals\\[0\\]"),
     "deal extra key": (_set(["deals", 0, "dealer"], 1), "unknown field.*'dealer'"),
+    "deal wild without wild cards": (_set(["deals", 0, "wild"], None), "unknown field.*'wild'"),
     "deal no hands": (_delete(["deals", 0, "hands"]), "lacks.*'hands'"),
     "actions not a list": (_set(["actions"], "pass"), "'actions' must be a list"),
     "action not text": (_set(["actions", 0], 1), "actions\\[0\\] must be action text"),

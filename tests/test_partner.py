@@ -48,6 +48,13 @@ def test_preset_is_four_player_with_the_partner_field() -> None:
 
 
 # ------------------------------------------------------------------------ the choice
+def test_a_partner_named_outside_the_partner_choice_is_refused_by_the_phase() -> None:
+    game = dz.Game(seed=0)  # three seats, in the auction
+    for seat in (1, 5):
+        with pytest.raises(IllegalActionError, match="the auction is on: bid 1-3, or bid 0 to pass"):
+            game.choose_partner(seat)
+
+
 def test_the_landlord_chooses_after_the_kitty() -> None:
     game = auctioned()
     assert game.phase == "partner" and game.landlord == 0 and game.to_move == 0
@@ -63,8 +70,11 @@ def test_the_landlord_chooses_after_the_kitty() -> None:
         game.bid(3)
     with pytest.raises(IllegalActionError):
         game.step("3")
-    with pytest.raises(ValueError, match="seat"):
-        game.choose_partner(4)
+    for seat in (4, -1, 2**70):  # was a plain ValueError saying 0..3, whatever the seats
+        with pytest.raises(IllegalActionError, match=r"the partner must be a seat in 0\.\.3"):
+            game.choose_partner(seat)
+    with pytest.raises(TypeError, match="seat must be an int or None, not str"):
+        game.choose_partner("2")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="partner 0"):
         game.step("partner 7")
     assert game.hash == before and game.phase == "partner"

@@ -119,6 +119,44 @@ def test_limits_give_unknown() -> None:
     assert all(won is None for _, won in dz.solve_moves(game, node_limit=5)[2:])
 
 
+class _Stop(Exception):
+    """What the tests' SIGINT handler raises (pytest keeps KeyboardInterrupt for itself)."""
+
+
+@pytest.mark.parametrize("solver", [dz.solve, dz.solve_moves])
+def test_ctrl_c_stops_a_solve_without_limits(solver: object) -> None:
+    # A whole deal has no end in sight; without limits the solver read no signal: only
+    # kill -9 ended it.
+    import signal
+    import threading
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop
+
+    game = dz.Game(seed=1, rules=dz.Rules(bidding="none"))
+    before = signal.signal(signal.SIGINT, stop)
+    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
+    try:
+        timer.start()
+        with pytest.raises(_Stop):
+            solver(game)  # type: ignore[operator]
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, before)
+
+
+def test_limits_hold_in_the_work_of_one_position() -> None:
+    # Limits were read every 1,024 nodes: a node of laizi2's 168,380 moves, or a hand of 42
+    # cards split into its fewest plays, ran on for seconds (0.01 s became 2.2 s and 12.7 s).
+    game = dz.Game(seed=0, rules=dz.Rules(kitty_size=36))
+    game.bid(3)
+    assert len(game.hand(game.to_move)) == 42
+    result = dz.solve(game, time_limit=0.01, node_limit=1)
+    assert result.win is None and result.nodes == 0  # stopped before its first node
+    with pytest.raises(ValueError, match="time_limit must be a number of seconds in"):
+        dz.solve(game, time_limit=10**400)  # was pybind11's "Unable to cast" TypeError
+
+
 def test_solve_errors() -> None:
     bidding = dz.Game(seed=1)
     with pytest.raises(ValueError, match="bid"):

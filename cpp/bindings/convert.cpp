@@ -184,9 +184,10 @@ double real_arg(py::handle obj, const char* what, double lo, double hi, const ch
   const std::string range = "a number " + std::string(unit) + "in " + (above_lo ? "(" : "[") +
                             py::str(py::float_(lo)).cast<std::string>() + ", " + py::str(py::float_(hi)).cast<std::string>() + "]";
   if (!real) throw py::type_error(std::string(what) + " must be " + range + ", not " + type_name(obj));
-  const double value = obj.cast<double>();
-  if (!((above_lo ? value > lo : value >= lo) && value <= hi)) throw py::value_error(std::string(what) + " must be " + range);
-  return value;
+  const double value = PyFloat_AsDouble(obj.ptr());
+  if (value == -1.0 && PyErr_Occurred()) PyErr_Clear();  // an int past a double's range: refused as out of range
+  else if ((above_lo ? value > lo : value >= lo) && value <= hi) return value;
+  throw py::value_error(std::string(what) + " must be " + range);
 }
 
 std::uint64_t given_seed_arg(py::handle obj, const char* what) {

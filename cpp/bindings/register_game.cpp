@@ -579,7 +579,15 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
           }, py::arg("value"))
       .def("call", [](Game& g, BoolArg yes) { act(g, Action::call(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
       .def("rob", [](Game& g, BoolArg yes) { act(g, Action::rob(bool_arg(yes, "yes"))); }, py::arg("yes") = true)
-      .def("choose_partner", [](Game& g, OptionalIntArg seat) { act(g, partner_action(seat)); }, py::arg("seat"),
+      .def("choose_partner", [](Game& g, OptionalIntArg seat) {
+            if (!seat.is_none() && !is_int_like(seat)) throw py::type_error("seat must be an int or None, not " + type_name(seat));
+            int chosen = 254;  // past every seat: the game's verdict on a seat it does not have, as bid's
+            try {
+              chosen = seat.is_none() ? -1 : static_cast<int>(int_arg(seat, "seat", 0, kMaxSeats - 1));
+            } catch (const py::value_error&) {
+            }
+            act(g, Action::partner(chosen));
+          }, py::arg("seat"),
            "The landlord's choice (four_partner): name `seat` as partner, or None to play alone.")
       .def("play", [](Game& g, PlayArg move) {
             const Action a = to_action(move, g);

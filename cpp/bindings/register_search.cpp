@@ -7,6 +7,7 @@
 #include <new>
 
 #include "bindings/convert.hpp"
+#include "bindings/signals.hpp"
 #include "play/ismcts.hpp"
 #include "play/playout.hpp"
 #include "play/rollouts.hpp"
@@ -64,9 +65,10 @@ py::object winning_move(const SolveResult& r) {
   return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
 }
 
-// The search limits, table size and threads, checked.
+// The search limits, table size and threads, checked; Ctrl-C stops the search.
 SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes, py::handle threads) {
   SolveOptions o;
+  o.interrupted = signal_check();
   if (!time_limit.is_none()) {
     o.time_limit = real_arg(time_limit, "time_limit", 0.0, kMaxSeconds, "of seconds ", true);  // 0 would mean none
   }
@@ -76,12 +78,17 @@ SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handl
   return o;
 }
 
-// Runs `body` without the GIL; a table that cannot be allocated is a ValueError.
+// Runs `body` without the GIL; a table that cannot be allocated is a ValueError, and a
+// search Ctrl-C stopped raises KeyboardInterrupt.
 template <class F>
 auto without_gil(F&& body, std::size_t tt_bytes) {
   try {
-    py::gil_scoped_release release;
-    return body();
+    auto result = [&] {
+      py::gil_scoped_release release;
+      return body();
+    }();
+    if (PyErr_Occurred()) throw py::error_already_set();
+    return result;
   } catch (const std::bad_alloc&) {
     throw py::value_error("tt_megabytes: cannot allocate " + std::to_string(tt_bytes >> 20) + " MB for the table");
   }

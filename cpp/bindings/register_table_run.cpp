@@ -2,10 +2,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <chrono>
 #include <functional>
 #include <stdexcept>
 
+#include "bindings/signals.hpp"
 #include "bindings/table_run.hpp"
 
 namespace ddz::py_bind {
@@ -18,24 +18,6 @@ TableRun& idle(TableRun& run) {
   return run;
 }
 
-// Between a run's games, at most every 50 ms: whether a signal handler raised (Ctrl-C's
-// KeyboardInterrupt), left set for advance() to raise. Python runs handlers on its main
-// thread alone, so other threads do not look (nothing): taking the GIL there, a daemon
-// thread would be ended by an exiting interpreter in the middle of the run (pthread_exit,
-// whose unwinding cannot pass the GIL's release on the way out: an abort). Called with
-// the GIL held.
-std::function<bool()> signal_check() {
-  const py::module_ threading = py::module_::import("threading");
-  if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return {};
-  return [last = std::chrono::steady_clock::now()]() mutable {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last < std::chrono::milliseconds(50)) return false;
-    last = now;
-    py::gil_scoped_acquire gil;
-    return PyErr_CheckSignals() != 0;
-  };
-}
-
 py::tuple advance(TableRun& run) {
   // Cleared on the way out with the GIL held again (the release below ends first).
   struct Advancing {
@@ -43,7 +25,7 @@ py::tuple advance(TableRun& run) {
     explicit Advancing(bool& f) : flag(f) { flag = true; }
     ~Advancing() { flag = false; }
   } advancing(idle(run).advancing);
-  const std::function<bool()> interrupted = signal_check();
+  const std::function<bool()> interrupted = signal_check();  // asked between games
   std::vector<Waiting> waiting;
   {
     py::gil_scoped_release release;

@@ -393,7 +393,7 @@ std::string Game::check(const Action& a) const {
   if (s.phase == Phase::Over) return "the hand is over";
   if (s.phase == Phase::Bidding) {
     if (rules_.bidding == Bidding::Classic) {
-      if (a.type != ActionType::Bid) return "the auction is on: bid 1-3 or pass (bid 0)";
+      if (a.type != ActionType::Bid) return "the auction is on: bid 1-3, or bid 0 to pass";
       if (a.value > kHighestBid) return "bids are 1, 2 or 3 (0 passes)";
       if (a.value != 0 && a.value <= s.high_bid) return "bid must exceed " + std::to_string(s.high_bid);
       return {};

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "base/parallel.hpp"
 
@@ -132,10 +133,15 @@ struct Shared {
   std::atomic<bool> stop{false};       // the root is settled, or a limit reached
   std::atomic<bool> limit_hit{false};  // a node or time limit stopped the search
   Clock::time_point start = Clock::now();
+  const std::thread::id caller = std::this_thread::get_id();  // the one thread options.interrupted is asked on
   // Whether short-win searches run after df-pn over these tables (solve_moves: the next
   // moves' children); only they read what df-pn settles into `table`.
   const bool short_wins_after_dfpn;
 };
+
+// Thrown through a search once a limit stops it in the middle of a position's work (its
+// moves, the split of its hands): nothing half-computed may be stored. value() catches it.
+struct Stopped {};
 
 // A node count no search reaches: no slice end, no giving up.
 inline constexpr std::int64_t kNoEnd = std::numeric_limits<std::int64_t>::max();
@@ -288,6 +294,7 @@ class Search {
     const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)];
     const Move* last = n.last.cards ? &n.last : nullptr;
     generate(n, hand, last, rules_, moves_);
+    spend(static_cast<std::int64_t>(moves_.size()));
     for (const Move& m : moves_) {
       if (spent(m) == hand) {
         list.assign(1, {m, kGoesOut, 0});
@@ -453,6 +460,7 @@ class Search {
     if (const int known = turns_.find(hand); known >= 0) return known;
     std::vector<Move> leads;
     append_legal_moves(hand, nullptr, rules_, kNoWild, leads);
+    spend(1 + static_cast<std::int64_t>(leads.size()));
     const Mask low = nibble(lowest_rank(ranks_with_at_least(hand, 1)));
     int best = kMaxTurns;
     for (const Move& m : leads) {
@@ -488,6 +496,18 @@ class Search {
   // `shared_root`: other threads search below this root (split_root).
   std::optional<bool> value(const Node& position, Candidate* best, std::int64_t give_up = kNoEnd, bool short_wins = true,
                             bool shared_root = false) {
+    try {
+      return decide(position, best, give_up, short_wins, shared_root);
+    } catch (const Stopped&) {
+      slice_end_ = kNoEnd;
+      sliced_ = false;
+      return std::nullopt;
+    }
+  }
+
+  // value(), but for a limit reached in the middle of a position's work: Stopped.
+  std::optional<bool> decide(const Node& position, Candidate* best, std::int64_t give_up, bool short_wins,
+                             bool shared_root) {
     shared_root_ = shared_root;
     const Node root = with_turns(position);
     if (short_wins && root.wild.none()) {
@@ -554,11 +574,28 @@ class Search {
     return halted();
   }
 
-  // Every 1024 nodes: adds them to the count of all threads, and stops at the time limit
-  // or when another thread has stopped the search.
+  // Every 1024 nodes: adds them to the count of all threads, and checks the limits.
   void sync() {
     others_ = shared_.nodes.fetch_add(1024, std::memory_order_relaxed) + 1024 - nodes_;
+    check_limits();
+  }
+
+  // Counts `units` of a position's work (moves generated, hands split); every 1024 of
+  // them checks the limits, and a search they stop unwinds (Stopped): a position of
+  // huge hands can spend seconds between two nodes.
+  void spend(std::int64_t units) {
+    work_ += units;
+    if (work_ < next_check_) return;
+    next_check_ = work_ + 1024;
+    check_limits();
+    if (aborted_) throw Stopped{};
+  }
+
+  // Stops at the time limit, when the caller is interrupted (asked on its thread alone),
+  // or when another thread has stopped the search.
+  void check_limits() {
     if (options_.time_limit > 0 && seconds() > options_.time_limit) reach_limit();
+    if (options_.interrupted && std::this_thread::get_id() == shared_.caller && options_.interrupted()) reach_limit();
     if (shared_.stop.load(std::memory_order_relaxed)) aborted_ = true;
   }
 
@@ -600,6 +637,7 @@ class Search {
       delta *= static_cast<std::uint64_t>(lead_count(hand));
     } else if (hand) {
       generate(n, hand, &n.last, rules_, follows_);
+      spend(static_cast<std::int64_t>(follows_.size()));
       delta *= follows_.size() + 1;  // its follows and the pass
     }
     return {static_cast<std::uint32_t>(mine * mine), static_cast<std::uint32_t>(std::clamp<std::uint64_t>(delta, 1, kInfinite - 1))};
@@ -629,6 +667,7 @@ class Search {
     if (const int known = lead_counts_.find(hand); known >= 0) return known;
     std::vector<Move> leads;
     append_legal_moves(hand, nullptr, rules_, kNoWild, leads);
+    spend(static_cast<std::int64_t>(leads.size()));
     const int c = std::max(1, static_cast<int>(leads.size()));
     lead_counts_.add(hand, c);
     return c;
@@ -726,8 +765,15 @@ class Search {
 
 
   double seconds() const { return std::chrono::duration<double>(Clock::now() - shared_.start).count(); }
-  // The candidates at `root`, in search order (as the search's first node lists them).
-  std::vector<Candidate> root_candidates(const Node& root) { return candidates(with_turns(root), 0); }
+  // The candidates at `root`, in search order (as the search's first node lists them);
+  // nothing when a limit stops their making.
+  std::optional<std::vector<Candidate>> root_candidates(const Node& root) {
+    try {
+      return candidates(with_turns(root), 0);
+    } catch (const Stopped&) {
+      return std::nullopt;
+    }
+  }
 
   std::int64_t nodes() const { return nodes_; }
 
@@ -756,6 +802,7 @@ class Search {
   TranspositionTable<Proof>& proofs_;
   std::int64_t nodes_ = 0;
   std::int64_t others_ = 0;  // the other threads' nodes, as last counted
+  std::int64_t work_ = 0, next_check_ = 1024;  // spend()'s count, and where it next checks the limits
   bool aborted_ = false;  // a limit was reached, or another thread stopped the search
   bool sliced_ = false;  // the current slice's nodes are spent
   std::int64_t slice_end_ = kNoEnd;
@@ -875,7 +922,11 @@ SolveResult solve(const State& s, const Rules& rules, const SolveOptions& option
   Candidate best{};
   std::optional<bool> won = search.value(root, &best, options.threads > 1 ? options.alone_nodes : kNoEnd);
   std::int64_t nodes = search.nodes();
-  if (!won && !shared.limit_hit) won = split_root(root, search.root_candidates(root), rules, options, shared, best, nodes);
+  if (!won && !shared.limit_hit) {
+    if (std::optional<std::vector<Candidate>> list = search.root_candidates(root)) {
+      won = split_root(root, std::move(*list), rules, options, shared, best, nodes);
+    }
+  }
   SolveResult r;
   r.outcome = !won ? Outcome::Unknown : (*won ? Outcome::Win : Outcome::Loss);
   if (r.outcome == Outcome::Win) r.move = action_of(best.move);

@@ -43,7 +43,6 @@ _FIELDS = {
     "deal": _COMMON | {"first_bidder", "landlord", "deals"},
     "position": _COMMON | {"position"},
 }
-_DEAL_FIELDS = {"hands", "kitty", "wild"}
 _POSITION_FIELDS = {"hands", "landlord", "to_move", "last", "last_by", "wild"}
 # Fields that came after version 2's first records: absent, they take their defaults.
 _LATER_RULES_FIELDS = {"partner"}
@@ -55,6 +54,11 @@ _MAX_DEPTH = 8
 
 def to_record(game: Game) -> dict[str, Any]:
     """The record of ``game`` so far: every action since the first deal."""
+    # Read from one copy, made in one call: another thread stepping the game between the
+    # reads below tore the record (deals of one moment, actions of another).
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
+    game = game.copy()
     origin = game.origin
     record: dict[str, Any] = {
         "format": FORMAT,
@@ -256,7 +260,8 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
 
 def _deal_fields(value: Any, index: int, rules: Rules) -> dict[str, Any]:
     deal = _dict(value, f"deals[{index}]")
-    _check_keys(deal, {"hands", "kitty"} | ({"wild"} if rules.wild else set()), _DEAL_FIELDS, f"'deals[{index}]'")
+    fields = {"hands", "kitty"} | ({"wild"} if rules.wild else set())  # no wild ranks, no field for them
+    _check_keys(deal, fields, fields, f"'deals[{index}]'")
     return deal
 
 

@@ -335,6 +335,26 @@ TEST(solver_limits_give_unknown) {
   CHECK(by_threads.nodes >= 100'000);
 }
 
+TEST(solver_limits_stop_a_positions_own_work) {
+  // A hand of 42 cards (a kitty of 36 taken): splitting it into its fewest plays took 12.7 s
+  // before the first node, where the limits were read only every 1,024 nodes.
+  Rules rules{};
+  rules.kitty_size = 36;
+  Game g(0, rules, 0);
+  CHECK(g.apply(Action::bid(3)));
+  int asked = 0;
+  SolveOptions o{};
+  o.interrupted = [&] { return ++asked >= 1; };  // Ctrl-C at the first chance
+  const SolveResult stopped = solve(g.state(), rules, o);
+  CHECK(stopped.outcome == Outcome::Unknown);
+  CHECK_EQ(stopped.nodes, std::int64_t{0});
+  CHECK_EQ(asked, 1);
+  // Asked and never stopping, the search is the one it was.
+  const Game small = Game::from_position({cards("KK5543"), cards("225543")}, 0, 0, Move{}, -1, Rules{});
+  o.interrupted = [&] { return false; };
+  CHECK(solve(small.state(), Rules{}, o).outcome == Outcome::Win);
+}
+
 TEST(solver_refuses_bidding_and_finished_hands) {
   const Game bidding(1, Rules{}, 0);
   bool threw = false;
