@@ -100,8 +100,8 @@ The side to move is the landlord, or the peasants together (either peasant going
 wins for both); two-hand positions (Game.from_position with two hands) are the landlord
 against one opponent. Exact: first a search for short wins of either side (alpha-beta
 on win/loss), then proof-number search (df-pn), over transposition tables of
-`tt_megabytes`. `time_limit` (seconds) and `node_limit` stop the
-search with ``win=None``. With `threads` above 1, a search that one thread has not settled in
+`tt_megabytes`. `time_limit` (seconds) and `node_limit` (positions) stop the
+search with ``win=None``; Ctrl-C stops it with KeyboardInterrupt. With `threads` above 1, a search that one thread has not settled in
 32,768 nodes goes on with that many threads over one table, one from the root, the others
 sharing out the root's moves
 (the same answer; the nodes and the winning move found may differ from run to run). Raises
