@@ -292,6 +292,15 @@ def test_pass_in_the_classic_auction_is_bid_0() -> None:
     assert "not allowed" not in out and re.search(r"you \(bidding\)\s*: bid 0", out)
 
 
+def test_a_partner_is_named_by_its_seat_alone_as_a_bid_by_its_digit() -> None:
+    # "2" at the partner prompt answered "not allowed", and "1" "unknown card token '1'".
+    out = run("play", "--seed", "7", "--rules", "four_partner", read=scripted("bid 3", "2", "quit"))[1]
+    assert "not allowed" not in out and "card token" not in out
+    assert re.search(r"you \(landlord\)\s*: partner 2", out)
+    out = run("play", "--seed", "7", read=scripted("pass me", "quit"))[1]  # the words of actions, not today's
+    assert "'pass me' is no action (the words are pass, call, decline, rob, no rob, bid 0-3, alone and partner N)" in out
+
+
 def test_a_command_with_words_after_it_is_not_read_as_cards() -> None:
     out = run("play", "--seed", "7", read=scripted("quit now", "undo 2", "quit"))[1]
     assert "'quit' takes nothing after it" in out and "'undo' takes nothing after it" in out

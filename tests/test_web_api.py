@@ -155,7 +155,7 @@ def test_a_new_hand_shows_what_seat_0_may_see(client: TestClient) -> None:
     for other in state["seats"][1:]:
         assert other["cards"] is None and other["svg"].count("class='card back'") == 17
     assert state["seats"][0]["svg"].count("class='card'") == 17
-    assert not state["kitty"]["public"] and state["kitty"]["cards"] is None
+    assert not state["kitty"]["public"] and state["kitty"]["cards"] is None and not state["kitty"]["face_up"]
     assert state["last"] is None and state["result"] is None
     assert client.cookies.get(COOKIE)
 
@@ -184,6 +184,9 @@ def test_a_whole_hand_by_hints_matches_the_engine(client: TestClient, rules: str
     assert state["result"]["payouts"] == list(game.result.payouts) and sum(state["result"]["payouts"]) == 0
     assert [s["count"] for s in state["seats"]] == [len(game.hand(s)) for s in range(game.seats)]
     assert [s["cards"] for s in state["seats"]] == [str(game.hand(s)) for s in range(game.seats)]  # shown once over
+    # The kitty's caption follows what is drawn: face up once over (it said "face down" after
+    # a Run Fast or void hand), and none without a kitty (sanren's empty box).
+    assert state["kitty"]["face_up"] and state["kitty"]["size"] == len(game.kitty)
     refused(client.post("/api/play", json={"action": "pass"}), 422, "the hand is over")
     assert ok(client.get("/api/hint")) == {"hint": None}
     assert ok(client.get("/api/legal?cards=3")) == {"groups": [], "hint": None}  # no plays; the cards still read
@@ -358,6 +361,20 @@ def test_a_network_bots_top_choices_are_shown_where_it_played(client: TestClient
                             for i in best]
 
 
+def test_an_action_sent_twice_is_played_once(client: TestClient) -> None:
+    # A double click, or a request sent again, played the action twice (two passes in a row,
+    # the second in the next trick).
+    state = new_hand(client, seed=1)
+    at = len(state["log"])
+    first = ok(client.post("/api/play", json={"action": "bid 0", "at": at}))
+    data = refused(client.post("/api/play", json={"action": "bid 0", "at": at}), 409, "the hand has moved on")
+    assert "nothing was played" in data["error"] and ok(client.get("/api/state")) == first
+    refused(client.post("/api/play", json={"action": "bid 0", "at": "3"}), 400, "'at' must be an integer")
+    hint = ok(client.get("/api/legal"))["hint"]["text"]
+    after = ok(client.post("/api/play", json={"action": hint, "at": len(first["log"])}))  # on the state it saw
+    assert len(after["log"]) > len(first["log"])
+
+
 # ---------------------------------------------------------------------------- hostile requests
 
 
@@ -366,7 +383,8 @@ def test_a_network_bots_top_choices_are_shown_where_it_played(client: TestClient
     [
         ("/api/play", b"{not json", 400, "not valid JSON"),
         ("/api/play", b"[1, 2]", 400, "must be a JSON object"),
-        ("/api/play", b'"pass"', 400, "must be a JSON object"),
+        ("/api/play", b'"pass"', 400, "must be a JSON object, not a string"),
+        ("/api/new", b"null", 400, "must be a JSON object, not null"),
         ("/api/play", b"\xff\xfe", 400, "not valid JSON"),
         ("/api/play", b"[" * 100_000, 400, "not valid JSON"),
         ("/api/play", b'{"action": 5}', 400, "'action' must be a string"),
@@ -393,8 +411,9 @@ def test_a_network_bots_top_choices_are_shown_where_it_played(client: TestClient
         ("/api/new", json.dumps({"seed": 2**70}).encode(), 422, "seed"),
         ("/api/watch", b'{"bots": ["heuristic"]}', 422, "one a seat"),
         ("/api/replay/record", b"{}", 422, "not a doudizhu record"),
-        ("/api/replay/record", b"[]", 422, "a record is a dict"),
-        ("/api/replay/record", b"12", 422, "a record is a dict"),
+        ("/api/replay/record", b"[]", 400, "a record is a JSON object, not an array"),
+        ("/api/replay/record", b"12", 400, "a record is a JSON object, not a number"),
+        ("/api/replay/record", b"null", 400, "a record is a JSON object, not null"),  # was "not NoneType"
     ],
 )
 def test_malformed_requests_are_refused_and_change_nothing(
@@ -588,8 +607,11 @@ def test_the_shipped_network_plays_a_hand_in_the_browser_and_watched_as_the_engi
     assert "neural" in ok(client.get("/api/options"))["bots"]
     state = new_hand(client, bots=["neural", "neural"], seed=5)
     while state["phase"] != "over":
+        # In play their top choices stay hidden: they told what a face-down hand still held.
+        assert all(seat["latest"] is None or seat["latest"]["thinking"] is None for seat in state["seats"][1:])
         state = ok(client.post("/api/play", json={"action": ok(client.get("/api/legal"))["hint"]["text"]}))
     assert sum(state["result"]["payouts"]) == 0
+    assert any(seat["latest"] and seat["latest"]["thinking"] for seat in state["seats"][1:])  # shown at the end
     watched = ok(client.post("/api/watch", json={"seed": 3, "bots": ["neural"] * 3}))
     end = ok(client.get(f"/api/replay/{watched['steps']}"))
     engine = dz.playout(dz.Game(seed=3), ["neural"] * 3, 3)

@@ -329,17 +329,47 @@ def test_a_seed_up_to_2_64_minus_1_starts_that_deal(page: WebDriver) -> None:
         page.find_element(By.ID, "seed").clear()
 
 
-def test_the_networks_choices_are_shown_where_it_plays(page: WebDriver) -> None:
+def test_the_networks_choices_are_shown_in_watched_hands_not_beside_your_hidden_opponents(page: WebDriver) -> None:
+    # In a hand of yours they told what an opponent's face-down hand still held.
     start_hand(page, seed=5, bots="neural")
     page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 3']").click()
     wait(page, lambda b: len(hand(b)) == 20)
     click_cards(page, str(dz.Game(seed=5).hand(0))[0])
     page.find_element(By.ID, "play").click()
-    wait(page, lambda b: b.find_elements(By.CSS_SELECTOR, "#opponents .thinking li"))
-    state = api_state(page)
-    for seat in state["seats"][1:]:
-        items = page.find_elements(By.CSS_SELECTOR, f"#opponents .seat[data-seat='{seat['seat']}'] .thinking li")
+    wait(page, lambda b: len(hand(b)) == 19 and "your turn" in text_of(b, "status"))
+    assert all(seat["latest"] is not None for seat in api_state(page)["seats"][1:])  # both replied
+    assert not page.find_elements(By.CSS_SELECTOR, "#opponents .thinking li")
+    page.find_element(By.ID, "tab-replay").click()
+    for select in page.find_elements(By.CSS_SELECTOR, "#watch-bots select"):
+        select.find_element(By.CSS_SELECTOR, "option[value='neural']").click()
+    page.find_element(By.ID, "watch-seed").send_keys("3")
+    page.find_element(By.ID, "watch").click()
+    wait(page, lambda b: "step 0 of" in text_of(b, "step-label"))
+    for step in range(1, 7):
+        page.find_element(By.ID, "forward").click()
+        wait(page, lambda b, step=step: f"step {step} of" in text_of(b, "step-label"))
+    script = "const done = arguments[0]; fetch('/api/replay/6').then((r) => r.json()).then(done);"
+    state = page.execute_async_script(script)
+    shown = [seat for seat in state["seats"] if seat["latest"] and seat["latest"]["thinking"]]
+    assert shown  # every hand of a watched one is face up
+    for seat in shown:
+        items = page.find_elements(By.CSS_SELECTOR, f"#replay-seats .seat[data-seat='{seat['seat']}'] .thinking li")
         assert [i.text for i in items] == [f"{c['label']} {c['value']:+.3f}" for c in seat["latest"]["thinking"]]
+
+
+def test_a_double_click_is_one_action(page: WebDriver) -> None:
+    # At once pace a double click on Pass passed twice (the second in the next trick): the
+    # page took the second click while the first was on its way, and the server played
+    # whatever it was sent.
+    start_hand(page, seed=1)  # seat 2 wins the auction and leads 3334
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 0']").click()
+    wait(page, lambda b: api_state(b)["phase"] == "playing" and not b.find_element(By.ID, "pass").get_attribute("disabled"))
+    before = len(api_state(page)["log"])
+    ActionChains(page).double_click(page.find_element(By.ID, "pass")).perform()
+    wait(page, lambda b: len(api_state(b)["log"]) > before)
+    time.sleep(0.3)  # room for a second action, were one sent
+    log = api_state(page)["log"][before:]
+    assert [entry["text"] for entry in log if entry["seat"] == 0] == ["pass"]
 
 
 def test_a_watched_hand_autoplays_to_the_end(sized_page: WebDriver) -> None:

@@ -18,26 +18,20 @@
 #include <thread>
 #include <vector>
 
-#if defined(__GLIBCXX__)
-#include <cxxabi.h>
-#endif
-
 namespace ddz {
 
 // Runs `work` and returns what it threw (nullptr: nothing), but for a thread being
-// ended: glibc's pthread_exit unwinds the stack with abi::__forced_unwind, which must go
-// on (kept, it aborts the process). Python ends so a thread that takes the GIL while the
-// interpreter exits: a daemon thread whose run checks for Ctrl-C.
+// ended: glibc's pthread_exit unwinds the stack with an exception that is no C++ one (no
+// exception_ptr holds it), which must go on (kept, it aborts the process). Python ends
+// so a thread that takes the GIL while the interpreter exits.
 template <class Work>
 std::exception_ptr thrown_by(Work&& work) {
   try {
     work();
-#if defined(__GLIBCXX__)
-  } catch (abi::__forced_unwind&) {
-    throw;
-#endif
   } catch (...) {
-    return std::current_exception();
+    std::exception_ptr error = std::current_exception();
+    if (!error) throw;  // not one to keep: it goes on unwinding
+    return error;
   }
   return nullptr;
 }

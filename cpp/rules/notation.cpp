@@ -140,7 +140,7 @@ ActionWord action_word(std::string_view text) {
   if (first == "bid") out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
   if (first == "partner") out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(text);
   if (first == "pass" || first == "call" || first == "decline" || first == "rob" || first == "no") {
-    out.error = quoted(text) + " is no action: write pass, call, decline, rob or no rob";
+    out.error = quoted(text) + " is no action (the words are pass, call, decline, rob, no rob, bid 0-3, alone and partner N)";
   }
   return out;
 }

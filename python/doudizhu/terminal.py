@@ -34,7 +34,7 @@ commands:
   cards       play them: 334455, '3 3 4 4 5 5', 10JQKA; with wild cards spent=combination (557=577)
   pass        pass (also 'p')
   bid N       bid 0-3 in the auction (a digit alone works); call / decline; rob / no rob
-  alone       as the landlord (four_partner): play alone; partner N names seat N instead
+  alone       as the landlord (four_partner): play alone; partner N (or N alone) names seat N
   moves       the legal plays, grouped by kind; moves KIND lists all of a kind (moves bomb)
   hint        the built-in heuristic's choice
   undo        take back your last action (and the bots' replies to it)
@@ -218,6 +218,8 @@ def _step(game: Game, text: str, out: TextIO) -> Action | None:
         text = f"bid {text}"
     if game.phase == "bidding" and game.rules.bidding == "classic" and text.lower() == "pass":
         text = "bid 0"  # the classic auction's pass"
+    if game.phase == "partner" and text.isdigit() and len(text) == 1:
+        text = f"partner {text}"  # the seat alone, as a bid's digit
     try:
         game.step(text)
     except ValueError as error:  # IllegalActionError, or text that is no cards

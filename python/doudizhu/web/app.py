@@ -3,9 +3,9 @@
 Every answer of the API is JSON; an error is ``{"error": message}`` with 400 (a request of
 the wrong shape, or a Host the server does not answer to), 403 (a request of another
 site's page: :mod:`.guard`), 404 (no such page, session, game or step), 405 (a wrong
-method), 413 (a body too large), 415 (a body not declared ``application/json``, or
-``application/octet-stream`` for a ``.npz``) or 422 (the engine refused it: its own
-message, the game unchanged). Engine work runs on the thread pool, one request of a
+method), 409 (an action made on a state the hand has left: ``at`` below), 413 (a body too
+large), 415 (a body not declared ``application/json``, or ``application/octet-stream``
+for a ``.npz``) or 422 (the engine refused it: its own message, the game unchanged). Engine work runs on the thread pool, one request of a
 session at a time. A route of the API takes the query parameters listed below alone, each
 once (400 otherwise); a request refused keeps no new session.
 
@@ -23,10 +23,13 @@ something):
   landlord's "alone" and "partner N" under four_partner), ``can_pass``,
   ``can_undo`` and ``frames``: the table after your last action and after each bot's reply
   but the last, for the page to show them one at a time.
-- ``POST /api/play`` ``{"action": "334455"}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
+- ``POST /api/play`` ``{"action": "334455", "at": 12}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
   ``"557=577"``...): your action, then the bots' turns; cards the engine refuses as they
   stand but that some legal plays spend (several readings, or a wild card's) answer 422
   with ``choices``: those plays, each ``{"text", "label", "kind"}``, the text to send.
+  ``at`` (optional; the page sends it) is the number of actions in the ``log`` of the state
+  you act on: a request made on another state (a repeated one, a second click) answers
+  409 and plays nothing.
 - ``POST /api/undo``: takes back your last action and the bots' replies to it.
 - ``GET /api/legal`` (``?cards=5777``: only the plays that spend some of these cards): the
   legal actions grouped by kind, and the heuristic's ``hint``.
@@ -216,11 +219,15 @@ class _Api:
         return await self._do(request, False, lambda session: self._play_state(self._table(session)))
 
     async def play(self, request: Request) -> Response:
-        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"action"})
+        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"action", "at"})
         action = inputs.text(data, "action")
+        at = inputs.optional_int(data.get("at"), "at")
 
         def work(session: Session) -> dict[str, Any]:
             table = self._table(session)
+            if at is not None and at != len(table.game.history):
+                raise ApiError(409, f"the hand has moved on: your action was made after {at} actions, and there "
+                                    f"are {len(table.game.history)} (a repeated request?); nothing was played")
             try:
                 table.act(action)
             except ValueError as error:
@@ -309,7 +316,7 @@ class _Api:
         return await self._do(request, True, work)
 
     async def replay_record(self, request: Request) -> Response:
-        record = inputs.parse_json(await inputs.body(request, inputs.MAX_JSON, inputs.JSON))
+        record = inputs.record(await inputs.body(request, inputs.MAX_JSON, inputs.JSON))
         return await self._do(request, True, lambda session: self._start_replay(session, replays.from_record(record)))
 
     async def replay_npz(self, request: Request) -> Response:

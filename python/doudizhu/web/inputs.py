@@ -88,14 +88,27 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
+#: JSON's names for what parse_json gives.
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number",
+               bool: "true or false", type(None): "null"}
+
+
 def json_object(data: bytes, fields: set[str]) -> dict[str, Any]:
     """The body as a JSON object holding no field but ``fields`` (an empty body is {})."""
     value = parse_json(data) if data.strip() else {}
     if not isinstance(value, dict):
-        raise ApiError(400, f"the body must be a JSON object, not {type(value).__name__}")
+        raise ApiError(400, f"the body must be a JSON object, not {_JSON_TYPES[type(value)]}")
     unknown = sorted(set(value) - fields)
     if unknown:
         raise ApiError(400, f"unknown field {unknown[0][:40]!r}; fields: {', '.join(sorted(fields))}")
+    return value
+
+
+def record(data: bytes) -> dict[str, Any]:
+    """The body as a record: a JSON object (its fields are the engine's to check)."""
+    value = parse_json(data)
+    if not isinstance(value, dict):
+        raise ApiError(400, f"a record is a JSON object, not {_JSON_TYPES[type(value)]}")
     return value
 
 

@@ -46,11 +46,18 @@ def _action(game: Game, action: Action, thinking: list[dict[str, Any]] | None) -
             "svg": move_svg(move, wild_ranks(game)) if move is not None else None, "thinking": thinking}
 
 
-def _latest(game: Game, thoughts: Thoughts) -> dict[int, dict[str, Any]]:
-    """Each seat's latest action among the last ``seats`` actions (one turn of the table)."""
+def _latest(game: Game, thoughts: Thoughts, viewer: int | None) -> dict[int, dict[str, Any]]:
+    """Each seat's latest action among the last ``seats`` actions (one turn of the table),
+    with the network's choices there where ``viewer`` sees that seat's hand: the choices
+    show the cards they would have played, which a face-down hand keeps until the end."""
     history = game.history
     start = max(0, len(history) - game.seats)
-    return {seat: _action(game, action, thoughts.get(start + i)) for i, (seat, action) in enumerate(history[start:])}
+    over = game.phase == "over"
+
+    def seen(seat: int, index: int) -> list[dict[str, Any]] | None:
+        return thoughts.get(index) if viewer is None or viewer == seat or over else None
+
+    return {seat: _action(game, action, seen(seat, start + i)) for i, (seat, action) in enumerate(history[start:])}
 
 
 def _seat(game: Game, seat: int, viewer: int | None, names: dict[int, str], latest: dict[str, Any] | None
@@ -103,7 +110,7 @@ def table(game: Game, viewer: int | None, names: dict[int, str], thoughts: Thoug
     view = game.seat_view(viewer if viewer is not None else 0)
     kitty_public = view["kitty"] is not None
     result = game.result
-    latest = _latest(game, thoughts or {})
+    latest = _latest(game, thoughts or {}, viewer)
     return {
         "phase": game.phase,
         "to_move": game.to_move,
@@ -111,6 +118,8 @@ def table(game: Game, viewer: int | None, names: dict[int, str], thoughts: Thoug
         "last": _last(game),
         "kitty": {
             "public": kitty_public,
+            "face_up": kitty_public or viewer is None,  # shown to this viewer (every card face up: a replay)
+            "size": len(game.kitty),
             "cards": str(game.kitty) if kitty_public or viewer is None else None,
             "svg": (cards_svg(game.kitty, wild_ranks(game)) if kitty_public or viewer is None
                     else backs_svg(len(game.kitty))),

@@ -122,8 +122,9 @@ function drawCentre(state, lastId, kittyId, name) {
   if (state.last) last.textContent = `to beat: ${state.last.label} (${kindName(state.last.kind)}) by ${name(state.last.by)}`;
   else last.textContent = state.phase === "playing" ? `${name(state.to_move)} to lead` : "";
   if (state.phase === "over") last.textContent = "";  // the result says how it ended
-  $(kittyId).replaceChildren(el("div", "caption", state.kitty.public ? "kitty" : "kitty (face down)"),
-                             picture(state.kitty.svg));
+  const kitty = state.kitty;  // none under rules without one (sanren)
+  $(kittyId).replaceChildren(...(kitty.size ? [el("div", "caption", kitty.face_up ? "kitty" : "kitty (face down)"),
+                                               picture(kitty.svg)] : []));
 }
 
 function resultText(state, name) {
@@ -238,14 +239,20 @@ async function showReply(state) {
   drawPlay(state, false, lastActor(state));
 }
 
+let sending = false;  // an action is on its way: a second click is not a second action
+
 async function act(text) {
-  if (replying) return;
+  if (replying || sending) return;
+  sending = true;
   let state;
   try {
-    state = await api("POST", "/api/play", { action: text });
+    // `at`: the state it was chosen on; the server refuses it on any other (409)
+    state = await api("POST", "/api/play", { action: text, at: playState.log.length });
   } catch (error) {
     offerReadings(text, error);
     return;
+  } finally {
+    sending = false;
   }
   say("message", "");
   await showReply(state);
