@@ -363,7 +363,8 @@ def test_a_double_click_is_one_action(page: WebDriver) -> None:
     # whatever it was sent.
     start_hand(page, seed=1)  # seat 2 wins the auction and leads 3334
     page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 0']").click()
-    wait(page, lambda b: api_state(b)["phase"] == "playing" and not b.find_element(By.ID, "pass").get_attribute("disabled"))
+    wait(page, lambda b: api_state(b)["phase"] == "playing"
+         and not b.find_element(By.ID, "pass").get_attribute("disabled"))
     before = len(api_state(page)["log"])
     ActionChains(page).double_click(page.find_element(By.ID, "pass")).perform()
     wait(page, lambda b: len(api_state(b)["log"]) > before)
