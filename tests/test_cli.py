@@ -171,7 +171,7 @@ def test_evaluate_says_what_its_rows_and_game_count_mean() -> None:
     code, out = run("evaluate", "heuristic", "random", "--deals", "10", "--threads", "1")
     assert code == 0 and "| all | 60 |" in out and "10 deals, 0 void hands" in out
     assert "Each deal is played 6 times: heuristic alone in each of its 3 seats" in out
-    assert "mixed: the auction made a landlord beside the lone seat" in out
+    assert "mixed: heuristic and random on one side (the auction made a landlord beside the lone seat" in out
     code, out = run("evaluate", "heuristic", "random", "--deals", "10", "--rules", "douzero", "--threads", "1")
     assert "played 2 times: heuristic alone in the landlord's seat" in out and "mixed" not in out
 
