@@ -241,6 +241,29 @@ def test_a_signal_stops_a_run_between_games_and_the_run_is_over_for_good() -> No
         run.result()
 
 
+@pytest.mark.parametrize("call", ["rollouts", "teacher_samples", "bid_samples"])
+def test_a_signal_stops_a_long_batch_call(call: str) -> None:
+    # Minutes of work in C++ without the GIL read no signal: only kill -9 ended them.
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop
+
+    long_calls = {"rollouts": lambda: dz.rollouts(Game(seed=1), "fast_heuristic", copies=10**8 // 4, threads=2),
+                  "teacher_samples": lambda: dz._core.teacher_samples(10**5, threads=2),  # about ten minutes
+                  "bid_samples": lambda: dz._core.bid_samples(10**6, threads=2)}  # half a minute
+    before = signal.signal(signal.SIGINT, stop)
+    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
+    try:
+        timer.start()
+        with pytest.raises(_Stop):
+            long_calls[call]()
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, before)
+    assert len(dz.rollouts(Game(seed=1), "random", copies=3)) == 3  # and the engine goes on
+
+
 _DAEMON_AT_EXIT = """
 import threading, time
 import doudizhu as dz

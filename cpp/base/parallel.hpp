@@ -6,7 +6,9 @@
 // would end the process. A thread that cannot be started (std::system_error: the
 // process's limit on threads or memory) is not an error: its share runs on the threads
 // that did start, the caller's among them. A thread being ended (see `thrown_by`) unwinds
-// through the call, its threads joined on the way.
+// through the call, its threads joined on the way. parallel_for stops, throwing
+// StopRequested, when the caller's thread is asked to (base/stop_request.hpp) before an
+// index of its own: the indices begun end theirs.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +19,8 @@
 #include <system_error>
 #include <thread>
 #include <vector>
+
+#include "base/stop_request.hpp"
 
 namespace ddz {
 
@@ -91,7 +95,10 @@ void parallel_for(std::int64_t n, int threads, Body&& body) {
   const auto worker = [&] {
     error.run([&] {
       for (std::int64_t start; !error.failed() && (start = next.fetch_add(kChunk)) < n;) {
-        for (std::int64_t i = start, end = std::min(start + kChunk, n); i < end; ++i) body(i);
+        for (std::int64_t i = start, end = std::min(start + kChunk, n); i < end; ++i) {
+          if (stop_requested()) throw StopRequested{};  // the caller's thread alone has a check
+          body(i);
+        }
       }
     });
   };

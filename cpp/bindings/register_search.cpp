@@ -65,10 +65,9 @@ py::object winning_move(const SolveResult& r) {
   return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
 }
 
-// The search limits, table size and threads, checked; Ctrl-C stops the search.
+// The search limits, table size and threads, checked.
 SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes, py::handle threads) {
   SolveOptions o;
-  o.interrupted = signal_check();
   if (!time_limit.is_none()) {
     o.time_limit = real_arg(time_limit, "time_limit", 0.0, kMaxSeconds, "of seconds ", true);  // 0 would mean none
   }
@@ -78,17 +77,12 @@ SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handl
   return o;
 }
 
-// Runs `body` without the GIL; a table that cannot be allocated is a ValueError, and a
-// search Ctrl-C stopped raises KeyboardInterrupt.
+// Runs `body` without the GIL (interruptible); a table that cannot be allocated is a
+// ValueError.
 template <class F>
 auto without_gil(F&& body, std::size_t tt_bytes) {
   try {
-    auto result = [&] {
-      py::gil_scoped_release release;
-      return body();
-    }();
-    if (PyErr_Occurred()) throw py::error_already_set();
-    return result;
+    return interruptible(body);
   } catch (const std::bad_alloc&) {
     throw py::value_error("tt_megabytes: cannot allocate " + std::to_string(tt_bytes >> 20) + " MB for the table");
   }
@@ -222,12 +216,7 @@ threads give the same result. Raises ValueError for a hand that is over.)doc");
             if (g == 0 || !(games[g].rules() == games[g - 1].rules())) check_policies(o.policies, games[g].rules());  // NetworkError
           }
           if (auto why = rollouts_error(games, o); !why.empty()) throw py::value_error(why);
-          RolloutPayouts r;
-          {
-            py::gil_scoped_release release;
-            r = rollouts(std::move(games), o);
-          }
-          return payouts_array(r);
+          return payouts_array(interruptible([&] { return rollouts(std::move(games), o); }));
         }, py::arg("games"), py::arg("policy") = "random", py::kw_only(), py::arg("seed") = 0, py::arg("threads") = 1,
         py::arg("copies") = 1, py::arg("seat") = py::none(),
         R"doc(Plays games to the end by a built-in policy and returns their payouts: an int64 array

@@ -25,13 +25,7 @@ py::tuple advance(TableRun& run) {
     explicit Advancing(bool& f) : flag(f) { flag = true; }
     ~Advancing() { flag = false; }
   } advancing(idle(run).advancing);
-  const std::function<bool()> interrupted = signal_check();  // asked between games
-  std::vector<Waiting> waiting;
-  {
-    py::gil_scoped_release release;
-    waiting = run.runner->advance(interrupted);
-  }
-  if (PyErr_Occurred()) throw py::error_already_set();  // Ctrl-C stopped the run: KeyboardInterrupt
+  const std::vector<Waiting> waiting = interruptible([&] { return run.runner->advance(); });  // Ctrl-C: KeyboardInterrupt
   py::array_t<std::int64_t> tables(static_cast<py::ssize_t>(waiting.size()));
   py::array_t<std::int8_t> players(static_cast<py::ssize_t>(waiting.size()));
   for (std::size_t i = 0; i < waiting.size(); ++i) {

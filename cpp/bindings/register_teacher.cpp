@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 
 #include "bindings/convert.hpp"
+#include "bindings/signals.hpp"
 #include "play/teacher.hpp"
 
 namespace ddz::py_bind {
@@ -40,11 +41,7 @@ py::dict teacher_run(IntArg games, RulesArg rules, OptionalIntArg seed, IntArg f
   o.keep = share_arg(keep, "keep");
   o.max_actions = static_cast<int>(int_arg(max_actions, "max_actions", 1, 1'000'000));
   if (std::string why = teacher_error(o); !why.empty()) throw py::value_error(why);
-  TeacherSamples s;
-  {
-    py::gil_scoped_release release;
-    s = teacher_samples(o);
-  }
+  TeacherSamples s = interruptible([&] { return teacher_samples(o); });
   const auto positions = static_cast<std::int64_t>(s.positions()), actions = static_cast<std::int64_t>(s.actions());
   py::dict out;
   out["x"] = array_of(std::move(s.x), positions, s.x_width);
@@ -67,11 +64,7 @@ py::dict bid_run(IntArg games, RulesArg rules, OptionalIntArg seed, IntArg first
   o.bidder = policy_arg(bidder);
   o.player = policy_arg(player);
   if (std::string why = bid_sample_error(o); !why.empty()) throw py::value_error(why);
-  BidSamples s;
-  {
-    py::gil_scoped_release release;
-    s = bid_samples(o);
-  }
+  BidSamples s = interruptible([&] { return bid_samples(o); });
   const auto n = static_cast<std::int64_t>(s.size());
   py::dict out;
   out["features"] = array_of(std::move(s.features), n, s.width);

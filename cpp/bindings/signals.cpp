@@ -6,7 +6,6 @@
 
 namespace ddz::py_bind {
 
-namespace py = pybind11;
 
 std::function<bool()> signal_check() {
   const py::module_ threading = py::module_::import("threading");

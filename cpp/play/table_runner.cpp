@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
-#include <thread>
 #include <string>
 
 #include "base/parallel.hpp"
@@ -47,26 +46,22 @@ bool TableRunner::finish_if_over(Table& t) {
   return true;
 }
 
-std::vector<Waiting> TableRunner::advance(const std::function<bool()>& interrupted) {
+std::vector<Waiting> TableRunner::advance() {
   if (interrupted_) throw std::logic_error("the run was interrupted: its games were not all played");
   if (tables_.empty()) {  // no outside seat: every game to its end, each on whichever thread takes it
-    const std::thread::id caller = std::this_thread::get_id();
-    std::atomic<bool> stop{false};
     std::atomic<std::int64_t> ended{0};
-    parallel_for(schedule_->games() - next_, threads_, [&](std::int64_t i) {
-      if (stop.load(std::memory_order_relaxed)) return;
-      if (interrupted && std::this_thread::get_id() == caller && interrupted()) {
-        stop = true;
-        return;
-      }
-      Table t;
-      t.index = next_ + i;
-      start(t);
-      play_builtin(t);
-      finish_if_over(t);  // over: every seat is built-in
-      ended.fetch_add(1, std::memory_order_relaxed);
-    });
-    interrupted_ = stop;
+    try {
+      parallel_for(schedule_->games() - next_, threads_, [&](std::int64_t i) {
+        Table t;
+        t.index = next_ + i;
+        start(t);
+        play_builtin(t);
+        finish_if_over(t);  // over: every seat is built-in
+        ended.fetch_add(1, std::memory_order_relaxed);
+      });
+    } catch (const StopRequested&) {  // between games: those begun have ended
+      interrupted_ = true;
+    }
     finished_ += ended;
     next_ = schedule_->games();
     return {};
@@ -84,6 +79,9 @@ std::vector<Waiting> TableRunner::advance(const std::function<bool()>& interrupt
     }
     if (moving.empty()) break;
     std::vector<char> ended(moving.size(), 0);
+    // Not stopped half-way (its tables' accounts follow it): the run is back with its
+    // caller after each batch, and Ctrl-C is heard there.
+    const StopCheck whole({});
     parallel_for(static_cast<std::int64_t>(moving.size()), threads_, [&](std::int64_t i) {
       Table& t = tables_[moving[static_cast<std::size_t>(i)]];
       if (!t.started) start(t);

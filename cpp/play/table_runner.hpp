@@ -12,7 +12,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -65,11 +64,11 @@ class TableRunner {
   TableRunner(std::unique_ptr<Schedule> schedule, int threads, std::int64_t tables = kTables);
 
   // Plays until every table in play waits on an outside player; those tables, in slot
-  // order (empty when every game has ended). Without outside seats: the whole run, asking
-  // `interrupted` (when given) on the calling thread between its games; once it says yes
-  // the games in play end theirs and the rest are not played: the run is over() never,
-  // and a later advance() throws std::logic_error.
-  std::vector<Waiting> advance(const std::function<bool()>& interrupted = {});
+  // order (empty when every game has ended). Without outside seats: the whole run; when
+  // the calling thread is asked to stop (base/stop_request.hpp: Ctrl-C) the games in play
+  // end theirs and the rest are not played: the run is over() never, and a later
+  // advance() throws std::logic_error.
+  std::vector<Waiting> advance();
 
   // What the seat to move at `table` may know, as a game: its hand and everything public
   // as they are, the hidden cards re-dealt as sample_worlds deals them (on a stream of

@@ -9,9 +9,9 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 
 #include "base/parallel.hpp"
+#include "base/stop_request.hpp"
 
 #include "rules/wild.hpp"
 #include "search/dominance.hpp"
@@ -133,7 +133,6 @@ struct Shared {
   std::atomic<bool> stop{false};       // the root is settled, or a limit reached
   std::atomic<bool> limit_hit{false};  // a node or time limit stopped the search
   Clock::time_point start = Clock::now();
-  const std::thread::id caller = std::this_thread::get_id();  // the one thread options.interrupted is asked on
   // Whether short-win searches run after df-pn over these tables (solve_moves: the next
   // moves' children); only they read what df-pn settles into `table`.
   const bool short_wins_after_dfpn;
@@ -591,11 +590,13 @@ class Search {
     if (aborted_) throw Stopped{};
   }
 
-  // Stops at the time limit, when the caller is interrupted (asked on its thread alone),
-  // or when another thread has stopped the search.
+  // Stops at the time limit, when the caller asks to (base/stop_request.hpp: Ctrl-C), or
+  // when another thread has stopped the search. (Limits are read every 1,024 nodes or so
+  // of work: positions, but also moves generated and hands split, which a position of huge
+  // hands spends without end.)
   void check_limits() {
     if (options_.time_limit > 0 && seconds() > options_.time_limit) reach_limit();
-    if (options_.interrupted && std::this_thread::get_id() == shared_.caller && options_.interrupted()) reach_limit();
+    if (stop_requested()) reach_limit();
     if (shared_.stop.load(std::memory_order_relaxed)) aborted_ = true;
   }
 

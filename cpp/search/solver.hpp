@@ -59,7 +59,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -82,10 +81,6 @@ struct SolveOptions {
   // 0.70 s against 0.81 s at 2^17; at 2^13 easy ones paid for starting a thread (median
   // 0.045 s against 0.025 s).
   std::int64_t alone_nodes = std::int64_t{1} << 15;
-  // Asked now and then on the calling thread (with the time limit, every thousand nodes or
-  // so of work: positions, but also moves generated and hands split, which a position of
-  // huge hands spends without end): true stops the search as a limit does (Ctrl-C).
-  std::function<bool()> interrupted{};
 };
 
 struct SolveResult {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/parallel.hpp"
+#include "base/stop_request.hpp"
 #include "check.hpp"
 
 using namespace ddz;
@@ -96,5 +97,28 @@ TEST(a_thread_ended_in_a_parallel_for_unwinds_through_it) {
     return;
   }
   CHECK(false);  // twenty runs without the caller's thread taking the 1,000th call
+}
+
+TEST(parallel_for_stops_when_its_callers_thread_is_asked_to) {
+  // Ctrl-C in a long call (base/stop_request.hpp): asked on the caller's thread between
+  // chunks, the loop ends by StopRequested once every thread has joined; the other
+  // threads are never asked, and a masked check (an empty one) stops nothing.
+  std::atomic<std::int64_t> done{0};
+  int asked = 0;
+  bool stopped = false;
+  {
+    const StopCheck ctrl_c([&] { return ++asked == 3; });
+    try {
+      parallel_for(1'000'000, 4, [&](std::int64_t) { ++done; });
+    } catch (const StopRequested&) {
+      stopped = true;
+    }
+    CHECK(stopped);
+    CHECK(done < 1'000'000);
+    const StopCheck whole({});
+    parallel_for(1'000, 4, [&](std::int64_t) { ++done; });  // masked: runs to its end
+  }
+  CHECK_EQ(asked, 3);
+  parallel_for(1'000, 2, [&](std::int64_t) {});  // none installed once the checks are gone
 }
 

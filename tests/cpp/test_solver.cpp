@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 
+#include "base/stop_request.hpp"
 #include "check.hpp"
 #include "game/game.hpp"
 #include "helpers.hpp"
@@ -343,16 +344,17 @@ TEST(solver_limits_stop_a_positions_own_work) {
   Game g(0, rules, 0);
   CHECK(g.apply(Action::bid(3)));
   int asked = 0;
-  SolveOptions o{};
-  o.interrupted = [&] { return ++asked >= 1; };  // Ctrl-C at the first chance
-  const SolveResult stopped = solve(g.state(), rules, o);
-  CHECK(stopped.outcome == Outcome::Unknown);
-  CHECK_EQ(stopped.nodes, std::int64_t{0});
-  CHECK_EQ(asked, 1);
+  {
+    const StopCheck ctrl_c([&] { return ++asked >= 1; });  // Ctrl-C at the first chance
+    const SolveResult stopped = solve(g.state(), rules, SolveOptions{});
+    CHECK(stopped.outcome == Outcome::Unknown);
+    CHECK_EQ(stopped.nodes, std::int64_t{0});
+    CHECK_EQ(asked, 1);
+  }
   // Asked and never stopping, the search is the one it was.
   const Game small = Game::from_position({cards("KK5543"), cards("225543")}, 0, 0, Move{}, -1, Rules{});
-  o.interrupted = [&] { return false; };
-  CHECK(solve(small.state(), Rules{}, o).outcome == Outcome::Win);
+  const StopCheck never([] { return false; });
+  CHECK(solve(small.state(), Rules{}, SolveOptions{}).outcome == Outcome::Win);
 }
 
 TEST(solver_refuses_bidding_and_finished_hands) {
