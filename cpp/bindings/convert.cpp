@@ -436,9 +436,8 @@ Policy named_policy(const std::string& text) {
 
 Policy bot_policy_arg(py::handle bot) {
   // A neural bot of its own networks holds them as `network`, an ISMCTS bot its parameters.
-  const py::object builtin = py::getattr(py::type::of(bot), "__builtin_policy__", py::none());
-  if (!py::isinstance<py::str>(builtin)) throw py::type_error("not a built-in bot: " + type_name(bot));
-  const std::string text = text_arg(builtin, "policy");
+  const std::string text = py::isinstance<py::str>(bot) ? std::string() : builtin_name(bot);
+  if (text.empty()) throw py::type_error("not a built-in bot: " + type_name(bot));
   if (text == "ismcts") return ismcts_bot_arg(bot);
   if (text == "neural") {
     const py::object network = py::getattr(bot, "network", py::none());
