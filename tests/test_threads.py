@@ -241,17 +241,29 @@ def test_a_signal_stops_a_run_between_games_and_the_run_is_over_for_good() -> No
         run.result()
 
 
-@pytest.mark.parametrize("call", ["rollouts", "teacher_samples", "bid_samples"])
+def _in_play(seed: int) -> Game:
+    game = Game(seed=seed)
+    while game.phase == "bidding":
+        game.step(game.legal_actions()[-1])
+    return game
+
+
+@pytest.mark.parametrize("call", ["rollouts", "teacher_samples", "bid_samples", "ismcts", "bot_act"])
 def test_a_signal_stops_a_long_batch_call(call: str) -> None:
-    # Minutes of work in C++ without the GIL read no signal: only kill -9 ended them.
+    # Minutes of work in C++ read no signal: only kill -9 ended them (a search's trees and a
+    # built-in bot's choice among them, which held the GIL as well).
     import signal
+
+    from doudizhu.bots import ISMCTS
 
     def stop(signum: int, frame: object) -> None:
         raise _Stop
 
     long_calls = {"rollouts": lambda: dz.rollouts(Game(seed=1), "fast_heuristic", copies=10**8 // 4, threads=2),
                   "teacher_samples": lambda: dz._core.teacher_samples(10**5, threads=2),  # about ten minutes
-                  "bid_samples": lambda: dz._core.bid_samples(10**6, threads=2)}  # half a minute
+                  "bid_samples": lambda: dz._core.bid_samples(10**6, threads=2),  # half a minute
+                  "ismcts": lambda: dz.ismcts(_in_play(1), simulations=10**7, threads=2),  # minutes
+                  "bot_act": lambda: ISMCTS(simulations=10**7, endgame=False).act(_in_play(2))}
     before = signal.signal(signal.SIGINT, stop)
     timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
     try:

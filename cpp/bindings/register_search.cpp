@@ -192,8 +192,7 @@ action simulated most.)doc")
           const IsmctsOptions o = ismcts_options(policy, seed_arg(seed));
           if (std::string why = ismcts_error(game, o); !why.empty()) throw py::value_error(why);
           const Game copy = game;  // another thread may step the game meanwhile
-          py::gil_scoped_release release;
-          return ismcts(copy, o);
+          return interruptible([&] { return ismcts(copy, o); });
         }, py::arg("game"), py::arg("simulations") = 1000, py::arg("rollout") = "fast_heuristic", py::arg("exploration") = 0.7,
         py::arg("seed") = 0, py::arg("threads") = 1,
         R"doc(Information-set Monte-Carlo tree search from the seat to move (single-observer ISMCTS,

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "bindings/convert.hpp"
+#include "bindings/signals.hpp"
 #include "bindings/table_run.hpp"
 #include "game/record.hpp"
 #include "play/selfplay.hpp"
@@ -69,7 +70,9 @@ Action action_of(const Game& game, const Policy& policy, py::handle seed) {
   check_policy(policy, game.rules());
   const auto legal = game.legal_actions();
   if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
-  return legal[choose_on(policy, game, legal, given_seed_arg(seed))];
+  const std::uint64_t stream = given_seed_arg(seed);
+  const Game copy = game;  // another thread may step the game while this one chooses
+  return interruptible([&] { return legal[choose_on(policy, copy, legal, stream)]; });  // a search may take long
 }
 
 // ACTION_DTYPE rows, each an action of some game; MoveError naming the first that is not.

@@ -1,6 +1,7 @@
 #include "play/ismcts.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -8,6 +9,7 @@
 
 #include "base/parallel.hpp"
 #include "base/rng.hpp"
+#include "base/stop_request.hpp"
 #include "play/playout.hpp"
 #include "search/worlds.hpp"
 
@@ -274,16 +276,22 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
   std::vector<double> totals(n, 0.0);
   const int threads = static_cast<int>(std::min<std::int64_t>(std::min(o.threads, kMaxThreads), o.simulations));
   std::vector<std::vector<TreeNode>> roots(static_cast<std::size_t>(threads));
+  // Ctrl-C: the caller's thread (tree 0) alone can hear it (stop_request.hpp); it tells
+  // the other trees, and the search ends with no result.
+  std::atomic<bool> stopped{false};
   parallel_each(threads, [&](int t) {
     // Thread t: simulations t, t + threads, ... of the budget, on its own generator.
     Tree tree(game, o);
     Rng rng(splitmix_finalize(o.seed ^ splitmix_finalize(static_cast<std::uint64_t>(t) + 1)));
     for (std::int64_t i = t; i < o.simulations; i += threads) {
+      if (t == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);
+      if (stopped.load(std::memory_order_relaxed)) return;
       tree.simulate(rng, splitmix_finalize(o.seed + static_cast<std::uint64_t>(i)));
     }
     std::vector<TreeNode>& kept = roots[static_cast<std::size_t>(t)];
     for (const std::uint32_t child : tree.nodes().front().children) kept.push_back(tree.nodes()[child]);
   });
+  if (stopped) throw StopRequested{};
   for (const std::vector<TreeNode>& children : roots) {
     for (const TreeNode& c : children) {
       const auto i = static_cast<std::size_t>(std::find(out.actions.begin(), out.actions.end(), c.action) - out.actions.begin());
