@@ -71,8 +71,12 @@ Action action_of(const Game& game, const Policy& policy, py::handle seed) {
   const auto legal = game.legal_actions();
   if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
   const std::uint64_t stream = given_seed_arg(seed);
-  const Game copy = game;  // another thread may step the game while this one chooses
-  return interruptible([&] { return legal[choose_on(policy, copy, legal, stream)]; });  // a search may take long
+  // The microsecond policies hold the GIL: releasing it (and asking for Ctrl-C) would
+  // double their time. The others may search for long, on a copy (another thread may step
+  // the game meanwhile) without the GIL, and stop at Ctrl-C.
+  if (policy.kind == PolicyKind::Random || policy.kind == PolicyKind::FastHeuristic) return legal[choose_on(policy, game, legal, stream)];
+  const Game copy = game;
+  return interruptible([&] { return legal[choose_on(policy, copy, legal, stream)]; });
 }
 
 // ACTION_DTYPE rows, each an action of some game; MoveError naming the first that is not.
