@@ -3,7 +3,7 @@
 ``"ismcts"``).
 
     python bench/ismcts_strength.py speed [--positions N] [--speed-simulations S]
-    python bench/ismcts_strength.py strength --opponent heuristic --budgets 200,600 --deals D
+    python bench/ismcts_strength.py strength --opponent heuristic --budgets 200,600,100ms --deals D
                                              [--rollout R] [--exploration C] [--no-endgame]
     python bench/ismcts_strength.py report [--out PATH] [--no-write]
 
@@ -17,7 +17,9 @@ rollouts, 1 and 2 threads; the best of 3 rounds by wall time, and the simulation
 CPU-second of that round (the machine is shared: a second thread may find no free core).
 
 strength: ``doudizhu.evaluate(ISMCTS(simulations=B, ...), opponent, deals=D,
-rules=Rules.preset("douzero"), seed)``: roles swapped, 95% intervals. ``opponent`` is a
+rules=Rules.preset("douzero"), seed)``: roles swapped, 95% intervals. A budget ``Nms`` is
+one of time instead, ``ISMCTS(simulations=None, seconds=N / 1000)``: wall time, so run it
+on a quiet machine. ``opponent`` is a
 built-in policy or ``determinized`` (``DeterminizedBot()``, Python: slow). The
 milliseconds a decision are measured apart, on the ISMCTS seats' decisions with more than
 one legal action in ``--timing-deals`` deals against the heuristic, one thread, as CPU time
@@ -118,13 +120,15 @@ def strength(args: argparse.Namespace) -> list[dict]:
     opponent = DeterminizedBot(seed=args.seed) if args.opponent == "determinized" else args.opponent
     rows = []
     for budget in args.budgets:
-        bot = ISMCTS(simulations=budget, rollout=args.rollout, exploration=args.exploration, seed=args.seed,
-                     endgame=not args.no_endgame)
+        ms = int(budget[:-2]) if budget.endswith("ms") else None
+        bot = ISMCTS(simulations=None if ms else int(budget), seconds=ms / 1000 if ms else None, rollout=args.rollout,
+                     exploration=args.exploration, seed=args.seed, endgame=not args.no_endgame)
         mean_ms, p90_ms = decision_ms(bot, args.timing_deals, args.seed + 1)
         started = time.perf_counter()
         r = dz.evaluate(bot, opponent, deals=args.deals, rules=dz.Rules.preset("douzero"), seed=args.seed,
                         threads=args.threads)
-        rows.append({"opponent": args.opponent, "simulations": budget, "rollout": args.rollout,
+        rows.append({"opponent": args.opponent, "simulations": int(budget) if ms is None else f"{ms} ms",
+                     "rollout": args.rollout,
                      "exploration": args.exploration, "endgame": not args.no_endgame, "deals": args.deals,
                      "seed": args.seed, "wp": r.wp, "wp_ci": list(r.wp_ci), "adp": r.adp, "ms_mean": mean_ms,
                      "ms_p90": p90_ms, "hours": (time.perf_counter() - started) / 3600, "machine": machine()})
@@ -149,10 +153,12 @@ def report(ledger: dict) -> str:
         md += ["Strength (`doudizhu.evaluate`, the `douzero` preset: DouZero's protocol, every deal played twice with "
                "the roles swapped, 95% intervals; ms a decision: the ISMCTS seats' mean and 90th-percentile CPU time "
                "over the decisions with a choice, one thread, measured apart from the evaluation):", "",
-               "| opponent | simulations | rollout | endgame | deals | WP | ADP | ms a decision (mean / p90) | date |",
+               "| opponent | budget a decision | rollout | endgame | deals | WP | ADP | ms a decision (mean / p90) "
+               "| date |",
                "|---|---:|---|---|---:|---:|---:|---:|---|"]
         rows = sorted(ledger["strength"],
-                      key=lambda r: (r["opponent"], r["rollout"], r["endgame"], r["simulations"], r["deals"]))
+                      key=lambda r: (r["opponent"], r["rollout"], r["endgame"], isinstance(r["simulations"], str),
+                                     int(str(r["simulations"]).split()[0]), r["deals"]))
         md += [f"| {r['opponent']} | {r['simulations']} | {r['rollout']} | {'yes' if r['endgame'] else 'no'} "
                f"| {r['deals']} | "
                f"{r['wp']:.3f} ({r['wp_ci'][0]:.3f}-{r['wp_ci'][1]:.3f}) | {r['adp']:+.3f} | "
@@ -178,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     add_output_arguments(ap)
     args = ap.parse_args(argv)
-    args.budgets = [int(b) for b in args.budgets.split(",")]
+    args.budgets = args.budgets.split(",")
     ledger = read_ledger(args.ledger)
     if args.mode == "report":
         publish(report(ledger), args.out, SECTION, write=not args.no_write)

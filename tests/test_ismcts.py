@@ -32,6 +32,17 @@ def test_a_seed_budget_and_thread_count_fix_the_search() -> None:
     np.testing.assert_array_equal(one.value, two.value)
 
 
+def test_a_budget_of_seconds_ends_the_search_at_the_first_budget_spent() -> None:
+    game = after_auction(4)
+    by_time = dz.ismcts(game, simulations=10**7, seconds=0.05, threads=2)  # 10M simulations: minutes
+    assert 2 <= int(by_time.visits.sum()) < 10**7
+    assert int(dz.ismcts(game, simulations=None, seconds=1e-9, threads=2).visits.sum()) == 2  # one a tree at least
+    by_count = dz.ismcts(game, simulations=300, seconds=10**6, seed=1, threads=2)  # the simulations end it
+    np.testing.assert_array_equal(by_count.visits, dz.ismcts(game, simulations=300, seed=1, threads=2).visits)
+    bot = ISMCTS(simulations=None, seconds=0.01)
+    assert bot.act(game) in game.legal_actions() and repr(bot).endswith("threads=1, seconds=0.01)")
+
+
 def test_the_search_reads_only_what_the_seat_to_move_knows() -> None:
     for seed in (11, 12, 13):
         game = after_auction(seed)
@@ -68,6 +79,11 @@ def test_the_bot_plays_whole_hands_with_any_built_in_rollout(rollout: str) -> No
     ({"exploration": float("nan")}, ValueError, "exploration"),
     ({"threads": 0}, ValueError, "threads"),
     ({"rollout": "nobody"}, ValueError, "nobody"),
+    ({"seconds": 0}, ValueError, r"seconds must be a number of seconds in \(0\.0, "),
+    ({"seconds": float("inf")}, ValueError, "seconds"),
+    ({"seconds": True}, TypeError, "seconds"),
+    ({"seconds": 10**400}, ValueError, "seconds"),
+    ({"simulations": None}, ValueError, "simulations and seconds are both None: the search needs a budget"),
 ])
 def test_bad_arguments_are_refused_by_name(kwargs: dict[str, object], error: type[Exception], says: str) -> None:
     with pytest.raises(error, match=says):
@@ -138,6 +154,9 @@ def test_the_command_line_and_the_browser_name_it() -> None:
     (ISMCTS(rollout=None), TypeError, "rollout: policy must be a built-in policy name or built-in bot, not NoneType"),  # type: ignore[arg-type]
     (ISMCTS(rollout=DeterminizedBot()), TypeError, "rollout: .* built-in bot, not DeterminizedBot"),  # type: ignore[arg-type]
     (ISMCTS(endgame="no"), TypeError, "endgame must be True or False"),  # type: ignore[arg-type]
+    (ISMCTS(seconds=-0.5), ValueError, "seconds must be a number of seconds"),
+    (ISMCTS(seconds="1"), TypeError, "seconds"),  # type: ignore[arg-type]
+    (ISMCTS(simulations=None), ValueError, "simulations and seconds are both None"),
 ])
 def test_the_bot_refuses_bad_parameters_wherever_it_is_used(bot: ISMCTS, error: type[Exception], says: str) -> None:
     with pytest.raises(error, match=says):

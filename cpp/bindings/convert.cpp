@@ -378,17 +378,25 @@ std::string builtin_name(py::handle policy) {
 Policy ismcts_bot_arg(py::handle bot) {
   const auto attr = [&](const char* name) { return py::getattr(bot, name); };
   Policy p{PolicyKind::Ismcts};
-  p.search = search_params_arg(attr("simulations"), attr("rollout"), attr("exploration"), attr("threads"), p.network);
+  p.search = search_params_arg(attr("simulations"), py::getattr(bot, "seconds", py::none()), attr("rollout"), attr("exploration"),
+                               attr("threads"), p.network);  // no `seconds` attribute: no budget of time
   p.endgame = endgame_arg(bot);
   return p;
 }
 
 }  // namespace
 
-SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::handle exploration, py::handle threads,
-                               std::shared_ptr<const Network>& network) {
+SearchParams search_params_arg(py::handle simulations, py::handle seconds, py::handle rollout, py::handle exploration,
+                               py::handle threads, std::shared_ptr<const Network>& network) {
   SearchParams s;
-  s.simulations = int_arg(simulations, "simulations", 1, kMostSimulations);
+  if (!seconds.is_none()) s.seconds = real_arg(seconds, "seconds", 0.0, kMaxSeconds, "of seconds ", true);
+  if (!simulations.is_none()) {
+    s.simulations = int_arg(simulations, "simulations", 1, kMostSimulations);
+  } else if (s.seconds > 0) {
+    s.simulations = kMostSimulations;  // the tree's memory bounds it still
+  } else {
+    throw py::value_error("simulations and seconds are both None: the search needs a budget");
+  }
   s.exploration = real_arg(exploration, "exploration", 0.0, kMaxExploration);
   s.threads = static_cast<int>(int_arg(threads, "threads", 1, kMaxSearchThreads));
   // Before the rollout is read: an ISMCTS bot's rollout read as a policy reads its own

@@ -316,11 +316,15 @@ Policy bot_policy_arg(py::handle bot);
 
 // The most threads one search call may ask for.
 inline constexpr long long kMaxSearchThreads = 256;
+// The longest budget or limit of time a search takes: about 31 years, beyond any search,
+// inside any clock.
+inline constexpr double kMaxSeconds = 1e9;
 
 // An ISMCTS search's parameters, checked (TypeError, ValueError naming the one refused; a
 // rollout that is itself ISMCTS is a ValueError); the rollout's network in `network`.
-SearchParams search_params_arg(py::handle simulations, py::handle rollout, py::handle exploration, py::handle threads,
-                               std::shared_ptr<const Network>& network);
+// `simulations` None: as many as `seconds` allow (a budget of time then needed).
+SearchParams search_params_arg(py::handle simulations, py::handle seconds, py::handle rollout, py::handle exploration,
+                               py::handle threads, std::shared_ptr<const Network>& network);
 
 
 // What `read()` returns; its TypeError or ValueError with "`what`: " before the message,

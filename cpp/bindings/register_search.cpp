@@ -21,7 +21,6 @@ namespace {
 constexpr long long kMaxNodes = 0x7FFF'FFFF'FFFF'FFFF;
 constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB
 constexpr long long kMaxTableMegabytes = 1 << 16;
-constexpr double kMaxSeconds = 1e9;  // about 31 years: beyond any search, inside any clock
 constexpr long long kMaxRollouts = 100'000'000;  // rows of one batch: 3.2 GB of payouts at most
 
 // The games of a batch: one Game, or a sequence of them (a list from sample_worlds),
@@ -183,23 +182,26 @@ action simulated most.)doc")
       .def_property_readonly("value", [](const IsmctsResult& r) { return py::array_t<double>(static_cast<py::ssize_t>(r.value.size()), r.value.data()); })
       .def_property_readonly("best", [](const IsmctsResult& r) { return interned(r.actions[r.best]); });
 
-  m.def("ismcts", [](GameArg game_obj, IntArg simulations, PolicyArg rollout, FloatArg exploration, OptionalIntArg seed,
-                     IntArg threads) {
+  m.def("ismcts", [](GameArg game_obj, OptionalIntArg simulations, PolicyArg rollout, FloatArg exploration, OptionalIntArg seed,
+                     IntArg threads, OptionalFloatArg seconds) {
           const Game& game = game_arg(game_obj);
           Policy policy{PolicyKind::Ismcts};
-          policy.search = search_params_arg(simulations, rollout, exploration, threads, policy.network);
+          policy.search = search_params_arg(simulations, seconds, rollout, exploration, threads, policy.network);
           check_policy(policy, game.rules());  // a network that cannot play these rules: NetworkError
           const IsmctsOptions o = ismcts_options(policy, seed_arg(seed));
           if (std::string why = ismcts_error(game, o); !why.empty()) throw py::value_error(why);
           const Game copy = game;  // another thread may step the game meanwhile
           return interruptible([&] { return ismcts(copy, o); });
         }, py::arg("game"), py::arg("simulations") = 1000, py::arg("rollout") = "fast_heuristic", py::arg("exploration") = 0.7,
-        py::arg("seed") = 0, py::arg("threads") = 1,
+        py::arg("seed") = 0, py::arg("threads") = 1, py::arg("seconds") = py::none(),
         R"doc(Information-set Monte-Carlo tree search from the seat to move (single-observer ISMCTS,
 Cowling, Powley and Whitehouse 2012): each simulation deals the cards that seat cannot see
 afresh (as sample_worlds), walks one tree of that seat's information set, and plays on by
-the built-in `rollout` policy. Root-parallel on `threads`; the same seed, budget and
-threads give the same result. Raises ValueError for a hand that is over.)doc");
+the built-in `rollout` policy. Root-parallel on `threads`; the same seed, simulations and
+threads give the same result. With `seconds` the search also ends once that much wall time
+has passed (each thread's tree after one simulation at least), and is no longer
+repeatable; `simulations=None` with `seconds`: a budget of time alone. Raises ValueError
+for a hand that is over.)doc");
 
   m.def("rollouts", [](Hinted<"Game | Sequence[Game]"> games_obj, PoliciesArg policy, OptionalIntArg seed, IntArg threads, IntArg copies,
                        OptionalIntArg seat) {

@@ -1,6 +1,7 @@
 #include "play/ismcts.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -215,6 +216,7 @@ std::string search_options_error(const IsmctsOptions& o) {
     return "simulations must be in 1.." + std::to_string(kMostSimulations) + " (the tree grows by each)";
   }
   if (!(o.exploration >= 0) || !std::isfinite(o.exploration)) return "exploration must be a finite number >= 0";
+  if (!(o.seconds >= 0) || !std::isfinite(o.seconds)) return "seconds must be a finite number > 0";
   if (o.threads < 1) return "threads must be at least 1";
   if (o.rollout.kind == PolicyKind::Ismcts) return "rollout: ISMCTS cannot roll out by ISMCTS (every simulation would search again)";
   return {};
@@ -238,6 +240,7 @@ bool beats_plan(const IsmctsResult& r, std::size_t planned) {
 IsmctsOptions ismcts_options(const Policy& policy, std::uint64_t seed) {
   IsmctsOptions o;
   o.simulations = policy.search.simulations;
+  o.seconds = policy.search.seconds;
   o.exploration = policy.search.exploration;
   o.rollout = rollout_of(policy);
   o.seed = seed;
@@ -279,6 +282,10 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
   // Ctrl-C: the caller's thread (tree 0) alone can hear it (stop_request.hpp); it tells
   // the other trees, and the search ends with no result.
   std::atomic<bool> stopped{false};
+  const auto start = std::chrono::steady_clock::now();
+  const auto out_of_time = [&] {
+    return o.seconds > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= o.seconds;
+  };
   parallel_each(threads, [&](int t) {
     // Thread t: simulations t, t + threads, ... of the budget, on its own generator.
     Tree tree(game, o);
@@ -286,6 +293,7 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
     for (std::int64_t i = t; i < o.simulations; i += threads) {
       if (t == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);
       if (stopped.load(std::memory_order_relaxed)) return;
+      if (i >= threads && out_of_time()) break;  // a simulation at least, each tree
       tree.simulate(rng, splitmix_finalize(o.seed + static_cast<std::uint64_t>(i)));
     }
     std::vector<TreeNode>& kept = roots[static_cast<std::size_t>(t)];

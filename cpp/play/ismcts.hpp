@@ -19,7 +19,8 @@
 //
 // Root-parallel on threads: each thread grows its own tree on its share of the budget, from
 // its own seed; the root actions' visits and results are summed. The same seed, budget and
-// thread count give the same choice on any machine.
+// thread count give the same choice on any machine; a budget of seconds, which ends the
+// search wherever the clock finds it, gives that up.
 //
 // The built-in policy "ismcts" (policy.hpp, PolicyKind::Ismcts) plays the action this search
 // simulates most, with its SearchParams; its rollouts may be any built-in policy but ISMCTS
@@ -43,6 +44,7 @@ inline constexpr std::int64_t kMostSimulations = 10'000'000;
 
 struct IsmctsOptions {
   std::int64_t simulations = 1000;  // in all, shared among the threads: 1..kMostSimulations
+  double seconds = 0;               // of wall time, if > 0: the search ends at the first budget spent
   double exploration = 0.7;         // UCB's constant, for results in [-1, 1]
   Policy rollout = Policy{PolicyKind::FastHeuristic};
   std::uint64_t seed = 0;

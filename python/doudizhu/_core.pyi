@@ -545,11 +545,12 @@ class IsmctsResult:
 
 def ismcts(
     game: Game,
-    simulations: int = 1000,
+    simulations: int | None = 1000,
     rollout: str | object = "fast_heuristic",
     exploration: float = 0.7,
     seed: int | None = 0,
     threads: int = 1,
+    seconds: float | None = None,
 ) -> IsmctsResult: ...
 def playout(game: Game, policy: str | object | Sequence[str | object] = "heuristic", seed: int | None = 0) -> Game: ...
 def rollouts(

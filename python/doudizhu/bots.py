@@ -184,14 +184,19 @@ class ISMCTS:
     higher by more than one standard error of the difference, and with ``endgame`` the
     heuristic's endgame search then checks it once 18 cards or fewer are left. Bids as the heuristic. Runs in C++
     wherever a policy is taken; deterministic: ``act`` searches from ``seed`` and the number
-    of actions taken, ``selfplay`` and ``evaluate`` from their own seeded stream. Parameters
-    are checked where the bot is first used (TypeError, ValueError naming the one refused)."""
+    of actions taken, ``selfplay`` and ``evaluate`` from their own seeded stream. With
+    ``seconds`` each search also ends once that much wall time has passed (a budget of time
+    a play; ``simulations=None`` for time alone), and the bot is no longer repeatable.
+    Parameters are checked where the bot is first used (TypeError, ValueError naming the
+    one refused)."""
 
     name = __builtin_policy__ = "ismcts"
 
-    def __init__(self, simulations: int = 1000, rollout: str | object = "fast_heuristic", exploration: float = 0.7,
-                 seed: int | None = 0, threads: int = 1, endgame: bool = True) -> None:
+    def __init__(self, simulations: int | None = 1000, rollout: str | object = "fast_heuristic",
+                 exploration: float = 0.7, seed: int | None = 0, threads: int = 1, endgame: bool = True,
+                 seconds: float | None = None) -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
+        self.seconds = seconds
         self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
         self.seed = checked_seed(seed)
 
@@ -200,7 +205,8 @@ class ISMCTS:
 
     def __repr__(self) -> str:
         return (f"ISMCTS(simulations={self.simulations}, rollout={self.rollout!r}, exploration={self.exploration}, "
-                f"seed={self.seed}, threads={self.threads}" + ("" if self.endgame else ", endgame=False") + ")")
+                f"seed={self.seed}, threads={self.threads}" + ("" if self.endgame else ", endgame=False")
+                + ("" if self.seconds is None else f", seconds={self.seconds}") + ")")
 
 
 class DeterminizedBot:
