@@ -243,12 +243,24 @@ class Search {
   Node play(const Node& n, const Candidate& c) {
     Node child = after(n, c.move.cards ? &c.move : nullptr);
     if (c.move.cards) child.turns[static_cast<std::size_t>(n.to_move)] = static_cast<std::uint8_t>(c.rest_turns);
-    while (child.last.cards && !can_beat(child)) child = after(child, nullptr);
+    while (child.last.cards && !beats(n, child.hands[static_cast<std::size_t>(child.to_move)], child.last)) child = after(child, nullptr);
     return child;
   }
 
-  // Whether the player to move at `n` (following) has a legal play.
-  bool can_beat(const Node& n) { return ddz::can_beat(n.hands[static_cast<std::size_t>(n.to_move)], n.last, rules_, n.wild, follows_); }
+  // Whether `hand` can beat `m` (at `n`, for its wild ranks). Under wild cards that lists
+  // every answer, which may be thousands: spent as work.
+  bool beats(const Node& n, Mask hand, const Move& m) {
+    follows_.clear();  // ddz::can_beat's quick answers list nothing
+    const bool yes = ddz::can_beat(hand, m, rules_, n.wild, follows_);
+    spend(1 + static_cast<std::int64_t>(follows_.size()));
+    return yes;
+  }
+
+  // What `hand` may play at `n` over `last` (nullptr: leading) into `out`, spent as work.
+  void generate(const Node& n, Mask hand, const Move* last, std::vector<Move>& out) {
+    ddz::generate(n, hand, last, rules_, out);
+    spend(static_cast<std::int64_t>(out.size()));
+  }
 
   // Adds to the table what a search of `nodes` nodes proved: `side` wins within `plays`
   // plays of its own, or does not.
@@ -292,8 +304,7 @@ class Search {
     list.clear();
     const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)];
     const Move* last = n.last.cards ? &n.last : nullptr;
-    generate(n, hand, last, rules_, moves_);
-    spend(static_cast<std::int64_t>(moves_.size()));
+    generate(n, hand, last, moves_);
     for (const Move& m : moves_) {
       if (spent(m) == hand) {
         list.assign(1, {m, kGoesOut, 0});
@@ -314,8 +325,14 @@ class Search {
   }
 
   // Sorts `list` by descending score, ties in their order: an insertion sort, as the lists
-  // are short and std::stable_sort allocates a buffer each time.
+  // are short and std::stable_sort allocates a buffer each time; but not a long one (a
+  // hand of wild cards may have 100,000 moves: the insertion sort took seconds, between
+  // two checks of the limits).
   static void by_score(std::vector<Candidate>& list) {
+    if (list.size() > kShortList) {
+      std::stable_sort(list.begin(), list.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+      return;
+    }
     for (std::size_t i = 1; i < list.size(); ++i) {
       const Candidate c = list[i];
       std::size_t j = i;
@@ -373,7 +390,7 @@ class Search {
     if (n.turns[static_cast<std::size_t>(partner)] != 1) return false;
     for (const Candidate& c : list) {
       if (!let_through(n, c.move, partner)) continue;
-      generate(n, partner_hand, &c.move, rules_, follows_);
+      generate(n, partner_hand, &c.move, follows_);
       if (std::any_of(follows_.begin(), follows_.end(), [&](const Move& f) { return spent(f) == partner_hand; })) {
         list.assign(1, {c.move, kGoesOut, c.rest_turns});
         return true;
@@ -385,7 +402,7 @@ class Search {
   // Whether no opponent seated after the player to move at `n` and before `seat` can beat `m`.
   bool let_through(const Node& n, const Move& m, int seat) {
     for (int s = (n.to_move + 1) % n.seats; s != seat; s = (s + 1) % n.seats) {
-      if (ddz::can_beat(n.hands[static_cast<std::size_t>(s)], m, rules_, n.wild, follows_)) return false;
+      if (beats(n, n.hands[static_cast<std::size_t>(s)], m)) return false;
     }
     return true;
   }
@@ -406,7 +423,7 @@ class Search {
         return true;
       }
       const Mask rest = hand - spent(c.move);
-      generate(n, rest, nullptr, rules_, leads_);
+      generate(n, rest, nullptr, leads_);
       sure_.clear();
       for (const Move& m : leads_) {
         if (!beatable(n, m)) sure_.push_back(m);
@@ -447,7 +464,7 @@ class Search {
   bool beatable(const Node& n, const Move& m) {
     for (int o = 0; o < n.seats; ++o) {
       if (same_side(n, o, n.to_move)) continue;
-      if (ddz::can_beat(n.hands[static_cast<std::size_t>(o)], m, rules_, n.wild, follows_)) return true;
+      if (beats(n, n.hands[static_cast<std::size_t>(o)], m)) return true;
     }
     return false;
   }
@@ -637,8 +654,7 @@ class Search {
     if (const Mask hand = n.hands[static_cast<std::size_t>(n.to_move)]; !n.last.cards && hand) {
       delta *= static_cast<std::uint64_t>(lead_count(hand));
     } else if (hand) {
-      generate(n, hand, &n.last, rules_, follows_);
-      spend(static_cast<std::int64_t>(follows_.size()));
+      generate(n, hand, &n.last, follows_);
       delta *= follows_.size() + 1;  // its follows and the pass
     }
     return {static_cast<std::uint32_t>(mine * mine), static_cast<std::uint32_t>(std::clamp<std::uint64_t>(delta, 1, kInfinite - 1))};
@@ -766,6 +782,16 @@ class Search {
 
 
   double seconds() const { return std::chrono::duration<double>(Clock::now() - shared_.start).count(); }
+  // play(), outside a search: nothing when a limit stops it (the passes it finds may list
+  // thousands of answers under wild cards).
+  std::optional<Node> played(const Node& n, const Candidate& c) {
+    try {
+      return play(n, c);
+    } catch (const Stopped&) {
+      return std::nullopt;
+    }
+  }
+
   // The candidates at `root`, in search order (as the search's first node lists them);
   // nothing when a limit stops their making.
   std::optional<std::vector<Candidate>> root_candidates(const Node& root) {
@@ -784,6 +810,7 @@ class Search {
   static constexpr int kPartnerPass = 1 << 20;
   static constexpr int kGoesOut = 1 << 24;
   static constexpr int kSureBudget = 64;  // steps of one sure_win search
+  static constexpr std::size_t kShortList = 64;  // candidates by_score sorts by insertion
   // Bounded searches past the least bound, per side. 0: on the 100 dealt positions of
   // bench/RESULTS.md, 1 settles easy ones in half the nodes (median 98k against 202k)
   // but costs the hard ones more (21 unsolved at 3M nodes against 19; 2 and 3 worse).
@@ -891,10 +918,11 @@ std::optional<bool> split_root(const Node& root, std::vector<Candidate> list, co
       return;
     }
     for (std::size_t i; (i = next.fetch_add(1)) < list.size();) {
-      const Node child = search.play(root, list[i]);
-      const std::optional<bool> child_wins = search.value(child, nullptr, kNoEnd, false);
+      const std::optional<Node> child = search.played(root, list[i]);
+      if (!child) return;
+      const std::optional<bool> child_wins = search.value(*child, nullptr, kNoEnd, false);
       if (!child_wins) return;
-      if (same_side(root, root.to_move, child.to_move) == *child_wins) {
+      if (same_side(root, root.to_move, child->to_move) == *child_wins) {
         winner = i;
         shared.stop = true;
         return;
