@@ -248,10 +248,12 @@ def _in_play(seed: int) -> Game:
     return game
 
 
-@pytest.mark.parametrize("call", ["rollouts", "teacher_samples", "bid_samples", "ismcts", "bot_act"])
+@pytest.mark.parametrize("call", ["rollouts", "teacher_samples", "bid_samples", "ismcts", "bot_act", "playout",
+                                  "selfplay", "evaluate_with_python_bot"])
 def test_a_signal_stops_a_long_batch_call(call: str) -> None:
     # Minutes of work in C++ read no signal: only kill -9 ended them (a search's trees and a
-    # built-in bot's choice among them, which held the GIL as well).
+    # built-in bot's choice among them, which held the GIL as well; a playout; a bot searching
+    # on a run's other thread, or in a batch of tables between a Python bot's moves).
     import signal
 
     from doudizhu.bots import ISMCTS
@@ -259,11 +261,18 @@ def test_a_signal_stops_a_long_batch_call(call: str) -> None:
     def stop(signum: int, frame: object) -> None:
         raise _Stop
 
+    def first_legal(view: Game, legal: list[dz.Action]) -> dz.Action:
+        return legal[0]
+
+    long_search = ISMCTS(simulations=10**7, endgame=False)  # minutes a play
     long_calls = {"rollouts": lambda: dz.rollouts(Game(seed=1), "fast_heuristic", copies=10**8 // 4, threads=2),
                   "teacher_samples": lambda: dz._core.teacher_samples(10**5, threads=2),  # about ten minutes
                   "bid_samples": lambda: dz._core.bid_samples(10**6, threads=2),  # half a minute
                   "ismcts": lambda: dz.ismcts(_in_play(1), simulations=10**7, threads=2),  # minutes
-                  "bot_act": lambda: ISMCTS(simulations=10**7, endgame=False).act(_in_play(2))}
+                  "bot_act": lambda: ISMCTS(simulations=10**7, endgame=False).act(_in_play(2)),
+                  "playout": lambda: dz.playout(_in_play(3), long_search),
+                  "selfplay": lambda: dz.selfplay(128, policy=long_search, threads=2),  # 64 games a thread
+                  "evaluate_with_python_bot": lambda: dz.evaluate(long_search, first_legal, deals=2, threads=2)}
     before = signal.signal(signal.SIGINT, stop)
     timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
     try:

@@ -86,7 +86,9 @@ bool start_thread(std::vector<std::jthread>& pool, Task&& task) {
 
 // Calls body(i) for every i in [0, n) on `threads` threads (the caller's among them), no
 // more threads than there are chunks: a small batch starts no thread that finds no work.
-// Once one index has thrown, no thread claims more.
+// Once one index has thrown (Ctrl-C on the caller's thread: StopRequested), no thread
+// starts another, and the other threads' own long work stops too: their stop check
+// (stop_request.hpp) says yes, so a search inside an index (a bot's) ends at its next one.
 template <class Body>
 void parallel_for(std::int64_t n, int threads, Body&& body) {
   constexpr std::int64_t kChunk = 64;  // indices a thread claims at a time
@@ -94,18 +96,23 @@ void parallel_for(std::int64_t n, int threads, Body&& body) {
   detail::FirstError error;
   const auto worker = [&] {
     error.run([&] {
-      for (std::int64_t start; !error.failed() && (start = next.fetch_add(kChunk)) < n;) {
+      for (std::int64_t start; (start = next.fetch_add(kChunk)) < n;) {
         for (std::int64_t i = start, end = std::min(start + kChunk, n); i < end; ++i) {
-          if (stop_requested()) throw StopRequested{};  // the caller's thread alone has a check
+          if (error.failed()) return;
+          if (stop_requested()) throw StopRequested{};
           body(i);
         }
       }
     });
   };
+  const auto other = [&] {
+    const StopCheck failed([&] { return error.failed(); });
+    worker();
+  };
   std::vector<std::jthread> pool;  // joined on the way out, an unwinding caller's too
   const std::int64_t chunks = (std::max<std::int64_t>(n, 0) + kChunk - 1) / kChunk;
   for (std::int64_t t = 1; t < std::min<std::int64_t>(std::clamp(threads, 1, 256), chunks); ++t) {
-    if (!detail::start_thread(pool, worker)) break;
+    if (!detail::start_thread(pool, other)) break;
   }
   worker();
   pool.clear();

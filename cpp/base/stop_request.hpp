@@ -1,9 +1,10 @@
 // Ctrl-C for long calls. The Python bindings install, for the thread that calls into the
-// core, a check of whether its caller asked to stop (a signal handler raised); the core's
-// long loops ask it between pieces of work (stop_requested(): false on every other thread,
-// and where none is installed). parallel_for's loops end by throwing StopRequested, which
-// the bindings turn into the caller's KeyboardInterrupt; the solver and the table runner,
-// which keep what they settled, stop as a limit stops them.
+// core, a check of whether its caller asked to stop (a signal handler raised); parallel_for
+// installs on its other threads a check of whether the loop has stopped (so a bot's search
+// on them ends too). The core's long loops ask it between pieces of work (stop_requested():
+// false where none is installed). parallel_for's loops end by throwing StopRequested, which
+// the bindings turn into the caller's KeyboardInterrupt; the solver, which keeps what it
+// settled, stops as a limit stops it.
 #pragma once
 
 #include <functional>

@@ -238,8 +238,7 @@ must have the same number of seats; an empty batch gives shape (0, 0).)doc");
           check_policies(policies, game.rules());
           const std::uint64_t stream = seed_arg(seed);
           Game copy = game;
-          py::gil_scoped_release release;
-          return playout(std::move(copy), policies, stream);
+          return interruptible([&] { return playout(std::move(copy), policies, stream); });  // a searching bot: long
         }, py::arg("game"), py::arg("policy") = "heuristic", py::arg("seed") = 0,
         "A copy of `game` played to the end by a built-in policy (one name, or one per seat); for rollouts.");
 }

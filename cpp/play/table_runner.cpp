@@ -59,7 +59,7 @@ std::vector<Waiting> TableRunner::advance() {
         finish_if_over(t);  // over: every seat is built-in
         ended.fetch_add(1, std::memory_order_relaxed);
       });
-    } catch (const StopRequested&) {  // between games: those begun have ended
+    } catch (const StopRequested&) {  // the games under way are left unfinished, uncounted
       interrupted_ = true;
     }
     finished_ += ended;
@@ -79,15 +79,18 @@ std::vector<Waiting> TableRunner::advance() {
     }
     if (moving.empty()) break;
     std::vector<char> ended(moving.size(), 0);
-    // Not stopped half-way (its tables' accounts follow it): the run is back with its
-    // caller after each batch, and Ctrl-C is heard there.
-    const StopCheck whole({});
-    parallel_for(static_cast<std::int64_t>(moving.size()), threads_, [&](std::int64_t i) {
-      Table& t = tables_[moving[static_cast<std::size_t>(i)]];
-      if (!t.started) start(t);
-      play_builtin(t);
-      ended[static_cast<std::size_t>(i)] = finish_if_over(t);
-    });
+    try {
+      parallel_for(static_cast<std::int64_t>(moving.size()), threads_, [&](std::int64_t i) {
+        Table& t = tables_[moving[static_cast<std::size_t>(i)]];
+        if (!t.started) start(t);
+        play_builtin(t);
+        ended[static_cast<std::size_t>(i)] = finish_if_over(t);
+      });
+    } catch (const StopRequested&) {  // Ctrl-C in a batch (a bot's long search): tables left half-way, the run over
+      interrupted_ = true;
+      finished_ += std::count(ended.begin(), ended.end(), 1);
+      return {};
+    }
     for (std::size_t i = 0; i < moving.size(); ++i) {
       const Table& t = tables_[moving[i]];
       if (ended[i]) {
