@@ -81,6 +81,46 @@ def test_torchbot_chooses_exactly_as_the_engine(net_file: Path) -> None:
     assert decisions > 2000
 
 
+def test_torchbot_chooses_a_batch_as_the_engine_with_networks_that_read_the_plan(tmp_path: Path) -> None:
+    torch.manual_seed(1)
+    play = {p: SmallNet(STATE_WIDTH[p], hidden=48, history=16, head=(40,), plan=True) for p in encode.DOUZERO_POSITIONS}
+    network_file.write(tmp_path / "plan.ddzn", play, {}, {})  # as the recipe writes its files: reading the plan
+    engine, torch_bot = Neural(tmp_path / "plan.ddzn", endgame=False), TorchBot(tmp_path / "plan.ddzn")
+    env = dz.envs.VectorEnv(8, features="douzero", learners=0, opponents="heuristic", seed=2)
+    batch = env.reset()
+    with pytest.raises(TypeError, match="env must be the VectorEnv the batch came from"):
+        torch_bot.choose_batch(batch)  # was "this network reads the plan's choice: give planned"
+    for _ in range(12):
+        choices = torch_bot.choose_batch(batch, env)
+        for b in range(len(batch)):
+            assert batch.legal_actions(b)[choices[b]] == engine.act(env.game(int(batch.env[b])))
+        stale, batch = batch, env.step(choices)
+    with pytest.raises(ValueError, match="before it steps again"):
+        torch_bot.choose_batch(stale, env)
+
+
+@pytest.mark.parametrize("features, rules, error, says", [
+    ("compact", "standard", ValueError, "features='douzero'"),  # was a bare AssertionError
+    (None, "standard", ValueError, "features='douzero'"),
+    ("douzero", "laizi", ValueError, "DouZero's setting only"),  # was PyTorch's "mat1 and mat2 shapes ..."
+    ("no batch", "standard", TypeError, "batch must be a VectorEnv's Batch, not NoneType"),  # was AttributeError
+])
+def test_choose_batch_refuses_a_batch_the_networks_cannot_read_by_name(net_file: Path, features: str | None,
+                                                                      rules: str, error: type, says: str) -> None:
+    batch = None if features == "no batch" else dz.envs.VectorEnv(
+        2, dz.Rules.preset(rules), features=features, learners=0, seed=0).reset()  # type: ignore[arg-type]
+    with pytest.raises(error, match=says):
+        TorchBot(net_file).choose_batch(batch)  # type: ignore[arg-type]
+
+
+def test_torchbot_refuses_a_file_without_a_position_when_it_loads(tmp_path: Path) -> None:
+    play, _ = small_networks()
+    del play["landlord_up"]
+    network_file.write(tmp_path / "two.ddzn", play, {}, {})
+    with pytest.raises(dz.NetworkError, match=r"two\.ddzn: no network for position landlord_up"):
+        TorchBot(tmp_path / "two.ddzn")  # was a KeyError at its first landlord_up decision
+
+
 def test_files_round_trip_their_tensors_and_metadata(net_file: Path) -> None:
     network = dz.Network(net_file)
     assert network_file.metadata(network) == {"recipe": "test", "frames": 0}

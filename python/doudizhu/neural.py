@@ -41,7 +41,17 @@ from . import encode, network_file
 from ._core import Action, Game, Network, Rules, choose_action
 from .bots import is_network_file
 from .encode import DOUZERO_POSITIONS, bid_features, douzero_layout
-from .value_networks import ACTION_WIDTH, STATE_WIDTH, DouZeroNet, ValueNet, batch_values, choose_batch
+from .envs.vector import VectorEnv
+from .value_networks import (
+    ACTION_WIDTH,
+    SETTING_ONLY,
+    STATE_WIDTH,
+    DouZeroNet,
+    ValueNet,
+    batch_values,
+    check_batch,
+    choose_batch,
+)
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -97,7 +107,7 @@ class _ValueBot:
         """Raises ValueError unless the bot can play under ``rules`` (DouZero's setting),
         before a game is dealt rather than at its first decision."""
         if not douzero_layout(rules).douzero:
-            raise ValueError(f"{_SETTING_ONLY}, not these rules")
+            raise ValueError(f"{SETTING_ONLY}, not these rules")
 
     def _values(self, observations: Sequence[DouZeroObservation], planned: torch.Tensor | None) -> torch.Tensor:
         """The value of every legal action of ``observations`` (in DouZero's setting), the
@@ -105,13 +115,15 @@ class _ValueBot:
         for each observation's action the fast heuristic plays."""
         raise NotImplementedError
 
-    def _planned(self, games: Sequence[Game], observations: Sequence[DouZeroObservation]) -> torch.Tensor | None:
+    def _planned(self, games: Sequence[Game], legal: Sequence[Sequence[Action]]) -> torch.Tensor | None:
+        """With :attr:`reads_plan`, 1 for the action of each game's ``legal`` actions the fast
+        heuristic plays, 0 for the others (all the games' actions one after another)."""
         if not self.reads_plan:
             return None
         flags = []
-        for game, obs in zip(games, observations):
-            flag = np.zeros(len(obs["legal_actions"]), dtype=np.float32)
-            flag[obs["legal_actions"].index(choose_action(game, "fast_heuristic", 0))] = 1
+        for game, actions in zip(games, legal):
+            flag = np.zeros(len(actions), dtype=np.float32)
+            flag[actions.index(choose_action(game, "fast_heuristic", 0))] = 1
             flags.append(flag)
         return torch.from_numpy(np.concatenate(flags))
 
@@ -119,7 +131,7 @@ class _ValueBot:
         """The legal actions of ``game.to_move`` and their values (one each, in that order)."""
         obs = _in_setting(encode.douzero(game))
         with torch.inference_mode():
-            return obs["legal_actions"], self._values([obs], self._planned([game], [obs]))
+            return obs["legal_actions"], self._values([obs], self._planned([game], [obs["legal_actions"]]))
 
     def act(self, game: Game) -> Action:
         return self.act_many([game])[0]
@@ -146,21 +158,35 @@ class _ValueBot:
         observations = [_in_setting(obs) for obs in encode.douzero_batch([games[i] for i in scored])]
         if observations:
             with torch.inference_mode():
-                values = self._values(observations, self._planned([games[i] for i in scored], observations))
+                planned = self._planned([games[i] for i in scored], [obs["legal_actions"] for obs in observations])
+                values = self._values(observations, planned)
             chunks = torch.split(values, [len(obs["legal_actions"]) for obs in observations])
             for i, obs, chunk in zip(scored, observations, chunks):
                 actions[i] = obs["legal_actions"][int(torch.argmax(chunk))]
         return [actions[i] for i in range(len(games))]
 
 
-_SETTING_ONLY = "the neural bots play DouZero's setting only (three seats, one deck, no wild cards)"
-
-
 def _in_setting(obs: DouZeroObservation) -> DouZeroObservation:
     """``obs``, if it has DouZero's widths (three seats, one deck, no wild cards)."""
     if FEATURE_WIDTH.get(obs["position"]) != obs["x_batch"].shape[1]:
-        raise ValueError(_SETTING_ONLY)
+        raise ValueError(SETTING_ONLY)
     return obs
+
+
+def _tables(batch: Batch, env: object) -> tuple[list[Game], list[list[Action]]]:
+    """Copies of the games of ``batch``'s decisions from ``env`` and the batch's legal actions
+    of each (ValueError unless each table still waits on its decision: ``env`` is the
+    batch's, and has not stepped since)."""
+    if not isinstance(env, VectorEnv):
+        raise TypeError("env must be the VectorEnv the batch came from (these networks read the fast heuristic's "
+                        f"choice, which a batch does not hold), not {type(env).__name__}")
+    games = [env.game(int(table)) for table in batch.env]
+    legal = [batch.legal_actions(b) for b in range(len(batch))]
+    for b, (game, actions) in enumerate(zip(games, legal)):
+        if game.phase != "playing" or game.legal_actions() != actions:
+            raise ValueError(f"env: its table {int(batch.env[b])} is not at the batch's decision {b}: give the "
+                             "VectorEnv the batch came from, before it steps again")
+    return games, legal
 
 
 def _action_rows(counts: Sequence[int], mine: Sequence[int]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -212,13 +238,17 @@ class TorchBot(_ValueBot):
     three seats, one deck, no wild cards) and bids as the built-in heuristic without bid
     networks. ``act(game)`` scores one decision, ``act_many(games)`` the decisions of many
     games at once (as ``selfplay`` and ``evaluate`` ask it), and :meth:`choose_batch` every
-    decision of a VectorEnv batch.
+    decision of a VectorEnv batch. A network file is refused (NetworkError, naming why) if
+    it cannot play DouZero's setting (a position without a network, say): then it plays
+    nothing.
     """
 
     def __init__(self, checkpoint: CheckpointLike) -> None:
         if is_network_file(checkpoint):
             self.model = "small"
-            play, self.bid_nets = network_file.modules(Network(checkpoint))  # type: ignore[arg-type]
+            network = Network(checkpoint)  # type: ignore[arg-type]
+            play, self.bid_nets = network_file.modules(network)
+            network.check(Rules.preset("douzero"))  # the engine's check, as Neural's first use makes it
             self.nets: dict[str, ValueNet] = dict(play)
             self.reads_plan = any(net.reads_plan for net in self.nets.values())
             return
@@ -247,10 +277,15 @@ class TorchBot(_ValueBot):
                             torch.from_numpy(x_no_action), torch.tensor(position), torch.from_numpy(planes), owner,
                             planned)
 
-    def choose_batch(self, batch: Batch) -> npt.NDArray[np.int64]:
-        """The choice of every decision of a ``VectorEnv(features="douzero")`` batch, for
-        ``env.step``."""
-        return choose_batch(self.nets, batch)
+    def choose_batch(self, batch: Batch, env: VectorEnv | None = None) -> npt.NDArray[np.int64]:
+        """The choice of every decision of a ``VectorEnv(features="douzero")`` batch in
+        DouZero's setting, for ``env.step``. Networks that read the fast heuristic's choice
+        (every network file of the recipe's) need ``env``, the VectorEnv the batch came
+        from, before it steps again: a batch does not hold that choice, so it is made on
+        copies of the batch's tables."""
+        check_batch(batch)
+        planned = self._planned(*_tables(batch, env)) if self.reads_plan else None
+        return choose_batch(self.nets, batch, None if planned is None else planned.numpy())
 
     def __repr__(self) -> str:
         return f"TorchBot(model={self.model!r})"

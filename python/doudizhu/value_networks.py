@@ -21,8 +21,6 @@ it imports neither.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 import numpy.typing as npt
 
@@ -35,9 +33,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
 from .encode import DOUZERO_LAYOUT, DOUZERO_POSITIONS
-
-if TYPE_CHECKING:
-    from .envs.vector import Batch
+from .envs.vector import Batch
 
 #: The history ``z``: its rows (rounds of plays, oldest first) and each row's width.
 HISTORY_ROWS, HISTORY_WIDTH = DOUZERO_LAYOUT.z
@@ -194,9 +190,29 @@ def batch_values(nets: dict[str, ValueNet], z: torch.Tensor, x_no_action: torch.
     return values
 
 
-def choose_batch(nets: dict[str, ValueNet], batch: Batch) -> npt.NDArray[np.int64]:
-    """The greedy choice of every decision of a ``features="douzero"`` batch; a decision with
-    one legal action is not scored."""
+#: Why a network refuses other rules: its features are DouZero's widths.
+SETTING_ONLY = "the neural bots play DouZero's setting only (three seats, one deck, no wild cards)"
+
+
+def check_batch(batch: object) -> None:
+    """Raises unless ``batch`` is a batch the networks read: a :class:`~doudizhu.envs.Batch`
+    (TypeError) of ``features="douzero"`` in DouZero's setting (ValueError)."""
+    if not isinstance(batch, Batch):
+        raise TypeError(f"batch must be a VectorEnv's Batch, not {type(batch).__name__}")
+    if batch.z is None or batch.x_no_action is None or batch.action_planes is None:
+        raise ValueError("batch: the networks read DouZero's features: a batch of VectorEnv(features='douzero')")
+    widths = (batch.z.shape[1:], batch.x_no_action.shape[1], batch.action_planes.shape[1])
+    if widths != ((HISTORY_ROWS, HISTORY_WIDTH), max(STATE_WIDTH.values()), ACTION_WIDTH):
+        raise ValueError(f"batch: {SETTING_ONLY}, not these rules")
+
+
+def choose_batch(nets: dict[str, ValueNet], batch: Batch,
+                 planned: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.int64]:
+    """The greedy choice of every decision of a ``features="douzero"`` batch (see
+    :func:`check_batch`); a decision with one legal action is not scored. ``planned``
+    (A,), for networks that read the plan: 1 for each decision's action the fast heuristic
+    plays."""
+    check_batch(batch)
     assert batch.z is not None and batch.x_no_action is not None and batch.position is not None
     assert batch.action_planes is not None
     counts = np.diff(batch.offsets)
@@ -213,9 +229,11 @@ def choose_batch(nets: dict[str, ValueNet], batch: Batch) -> npt.NDArray[np.int6
                 torch.from_numpy(batch.position[rows].astype(np.int64)),
                 torch.from_numpy(batch.action_planes[scored]),
                 torch.from_numpy(owner),
+                None if planned is None else torch.from_numpy(planned[scored]),
             ).numpy()
     return batch.argmax(values)
 
 
-__all__ = ["ACTION_WIDTH", "HISTORY_ROWS", "HISTORY_WIDTH", "MODELS", "STATE_WIDTH", "DouZeroNet", "DouZeroValueNet",
-           "SmallNet", "ValueNet", "batch_values", "build", "build_all", "choose_batch"]
+__all__ = ["ACTION_WIDTH", "HISTORY_ROWS", "HISTORY_WIDTH", "MODELS", "SETTING_ONLY", "STATE_WIDTH", "DouZeroNet",
+           "DouZeroValueNet", "SmallNet", "ValueNet", "batch_values", "build", "build_all", "check_batch",
+           "choose_batch"]
