@@ -261,6 +261,8 @@ def _tensors(net_file: Path) -> dict[str, np.ndarray]:
     ("nameless", "tensor 0 has no name"),
     ("unknown", "unknown tensor play.landlord.extra"),
     ("nan", "not a finite number"),
+    # Finite, and called "not a finite number":
+    ("huge", r"play\.landlord\.state\.bias: a value that exceeds the largest weight the reader accepts, 1e30"),
     ("empty", "not a doudizhu network file"),
 ])
 def test_bad_files_raise_a_network_error_naming_the_problem(net_file: Path, tmp_path: Path, damage: str,
@@ -289,8 +291,8 @@ def test_bad_files_raise_a_network_error_naming_the_problem(net_file: Path, tmp_
     elif damage == "unknown":
         tensors["play.landlord.extra"] = np.zeros(3, np.float32)
         _write_raw(path, tensors)
-    elif damage == "nan":
-        tensors["play.landlord.state.bias"][0] = np.nan
+    elif damage in ("nan", "huge"):
+        tensors["play.landlord.state.bias"][0] = np.nan if damage == "nan" else 2e30
         _write_raw(path, tensors)
     with pytest.raises(dz.NetworkError, match=message):
         Neural(path)
@@ -317,6 +319,14 @@ def test_weights_that_can_overflow_a_float_together_are_refused_at_load(net_file
         dz.Network(path)
     with pytest.raises(dz.NetworkError, match="overflow"):
         dz.selfplay(200, policy=Neural(path), rules=dz.Rules.preset("douzero"), threads=2)
+
+
+def test_valuing_what_is_no_game_is_a_type_error_naming_it(net_file: Path) -> None:
+    for value in (None, "game"):  # was pybind11's "incompatible function arguments"
+        with pytest.raises(TypeError, match=f"game must be a Game, not {type(value).__name__}"):
+            dz.Network(net_file).values(value)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match=f"game must be a Game, not {type(value).__name__}"):
+            encode.bid_features(value)  # type: ignore[arg-type]
 
 
 def test_a_missing_file_is_a_network_error(tmp_path: Path) -> None:

@@ -32,7 +32,8 @@ py::dict tensors_of(const Network& net) {
   return out;
 }
 
-py::array_t<float> values_of(const Network& net, const Game& game) {
+py::array_t<float> values_of(const Network& net, GameArg game_obj) {
+  const Game& game = game_arg(game_obj);
   const State& s = game.state();
   std::vector<float> values;
   if (s.phase == Phase::Bidding) {
@@ -66,7 +67,8 @@ void register_network(py::module_& m) {
            "While bidding, the expected payout of each bid output (classic: pass, 1, 2, 3; call and rob: no, yes);\n"
            "in play, the value of each of game.legal_actions(), in that order.")
       .def("__repr__", [](const Network& net) { return "<doudizhu.Network of " + std::to_string(net.tensors().size()) + " tensors>"; });
-  m.def("bid_features", [](const Game& game) {
+  m.def("bid_features", [](GameArg game_obj) {
+          const Game& game = game_arg(game_obj);
           const State& s = game.state();
           if (s.phase != Phase::Bidding) raise(ErrorKind::IllegalAction, "the auction is over: no bid to make");
           const Rules& rules = game.rules();

@@ -15,6 +15,9 @@ namespace {
 
 constexpr const char* kPlayPositions[] = {"landlord", "landlord_down", "landlord_up", "landlord_across"};
 constexpr int kMaxLayers = 16;
+// The largest weight read: far beyond any trained one (the shipped ones stay below 2), so a
+// larger one is a damaged file.
+constexpr float kMostWeight = 1e30f;
 
 // Reads the file's little-endian fields in order; every read checks what is left.
 class Reader {
@@ -60,7 +63,8 @@ Tensor read_tensor(Reader& r, const std::string& name) {
   t.values.resize(size);
   std::memcpy(t.values.data(), data.data(), data.size());
   for (const float v : t.values) {
-    if (!(v == v) || v > 1e30f || v < -1e30f) r.fail(name + ": a value that is not a finite number");
+    if (!std::isfinite(v)) r.fail(name + ": a value that is not a finite number");
+    if (std::fabs(v) > kMostWeight) r.fail(name + ": a value that exceeds the largest weight the reader accepts, 1e30");
   }
   return t;
 }
