@@ -509,7 +509,9 @@ def test_a_fresh_run_saves_a_checkpoint_before_its_first_log_row(tmp_path: pathl
     (lambda: Recipe(play="x"), TypeError, "play must be WarmConfig"),
     (lambda: Recipe(eval_presets=("laizi",)), dz.NetworkError, "DouZero's setting"),
     (lambda: Recipe(eval_opponents=("foo",)), ValueError, "'foo' is not one of"),
-    (lambda: BidConfig(rules="four_player"), ValueError, "three seats, one deck"),
+    (lambda: BidConfig(rules="four_player"), dz.NetworkError, "rules 'four_player': .*DouZero's setting"),
+    # The play networks that play its hands out could not (was refused after the play stage):
+    (lambda: BidConfig(rules="sanren"), dz.NetworkError, "rules 'sanren': .*DouZero's setting"),
     (lambda: BidConfig(modes=("foo",)), ValueError, "modes: 'foo'"),
 ])
 def test_settings_that_would_fail_after_training_are_refused_when_made(settings: Callable[[], object],

@@ -27,7 +27,7 @@ from doudizhu.cli import main
 torch = pytest.importorskip("torch")
 from doudizhu import network_file  # noqa: E402
 from doudizhu.train import recipe  # noqa: E402
-from doudizhu.train.bidding import PAYOUT_SCALE, BidConfig, fit, train_bidding  # noqa: E402
+from doudizhu.train.bidding import PAYOUT_SCALE, BidConfig, bid_nets_of, fit, train_bidding  # noqa: E402
 from doudizhu.train.warm import WarmConfig, learn_chunk, learning_rate, warm_start  # noqa: E402
 from doudizhu.value_networks import STATE_WIDTH, SmallNet  # noqa: E402
 
@@ -523,6 +523,15 @@ def test_train_bidding_writes_a_file_whose_bid_networks_bid_a_standard_game_that
         # redealt, then void); the classic auction's bids here do name a landlord.
         landlords += rules is STANDARD and game.landlord is not None
     assert landlords > 0
+
+
+@pytest.mark.parametrize("preset", ["douzero", "rlcard"])
+def test_bid_networks_learn_under_the_scoring_of_a_preset_without_an_auction(tmp_path: Path, preset: str) -> None:
+    # Each mode's auction replaces the preset's bidding: these were refused, though offered.
+    config = BidConfig(rules=preset, modes=("classic",), rounds=1, games=30, window=1, epochs=1, hidden=(8,),
+                       threads=1)
+    nets = train_bidding(small_play_nets(5), config, tmp_path, {})
+    assert set(nets) == set(bid_nets_of(tmp_path / "bidding.ddzn")) == {"classic"}
 
 
 # ----------------------------------------------------------------------------- recipe

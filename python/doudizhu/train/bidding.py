@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from .. import network_file
-from .._core import Network, Rules, bid_samples, checked_int, checked_seed
+from .._core import Network, NetworkError, Rules, bid_samples, checked_int, checked_seed
 from ..bots import Neural
 from ..value_networks import SmallNet
 from .run_folder import run_folder, writing
@@ -49,9 +49,10 @@ class BidConfig:
         check_fields(self)
         checked_seed(self.seed)
         rules = Rules.preset(self.rules)  # RulesError for a name of no preset
-        if rules.players != 3 or rules.decks != 1 or rules.wild or rules.bidding == "none":
-            raise ValueError(f"rules: the bid networks learn an auction of three seats, one deck and no wild cards, "
-                             f"not {self.rules!r}")
+        try:  # the play networks play the hands out (the auction, each mode's, does not change what they read)
+            Neural().check(rules)
+        except NetworkError as error:
+            raise NetworkError(f"rules {self.rules!r}: {error}") from None
         check_names(self.modes, "modes", network_file.BID_MODES)
         check_counts(self, {"rounds": 1 << 16, "games": 1 << 30, "window": 1 << 16, "epochs": 1 << 16,
                             "batch_size": 1 << 24, "threads": 256})
