@@ -728,6 +728,7 @@ def test_a_fresh_recipe_run_refuses_a_used_folder_and_changes_nothing(recipe_run
     ("truncated", "not a warm start checkpoint"),
     ("garbage", "not a warm start checkpoint"),
     ("no games", "not this run's warm start checkpoint"),  # was resumed from game 0
+    ("nan", r"landlord network holds weights that are not finite \(history\.weight\)"),  # was trained on, as NaN
 ])
 def test_a_damaged_warm_start_checkpoint_is_refused_naming_it(tmp_path: Path, damage: str, says: str) -> None:
     warm_start(TINY_WARM, tmp_path)
@@ -738,7 +739,10 @@ def test_a_damaged_warm_start_checkpoint_is_refused_naming_it(tmp_path: Path, da
         path.write_bytes(b"no checkpoint at all")
     else:
         saved = torch.load(path, weights_only=True)
-        del saved["counters"]["games"]
+        if damage == "nan":
+            saved["nets"]["landlord"]["history.weight"][0, 0] = float("nan")
+        else:
+            del saved["counters"]["games"]
         torch.save(saved, path)
     with pytest.raises(ValueError, match=f"warm.pt.*{says}"):  # was a torch traceback, or a silent restart
         warm_start(TINY_WARM, tmp_path, resume=True)

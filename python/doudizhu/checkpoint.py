@@ -106,12 +106,18 @@ def nets_of(payload: Mapping[str, Any]) -> dict[str, ValueNet]:
         except RuntimeError as error:  # torch's report of missing, unexpected or misshapen weights
             first = str(error).strip().splitlines()[0]
             raise ValueError(f"the checkpoint's {name} network is no {payload['model']!r} network: {first}") from None
-        spoiled = next((key for key, weights in net.state_dict().items() if not torch.isfinite(weights).all()), None)
-        if spoiled is not None:  # as the engine's reader refuses them: its values would be NaN
-            raise ValueError(f"the checkpoint's {name} network holds weights that are not finite ({spoiled})")
+        check_finite(name, net)
         net.eval()
     return nets
 
 
-__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_resumable", "load", "nets_of", "read_torch_file",
-           "save"]
+def check_finite(name: str, net: torch.nn.Module) -> None:
+    """Refuses (ValueError) a checkpoint's network ``name`` whose weights are not all finite,
+    as the engine's reader refuses them: its values would be NaN."""
+    spoiled = next((key for key, weights in net.state_dict().items() if not torch.isfinite(weights).all()), None)
+    if spoiled is not None:
+        raise ValueError(f"the checkpoint's {name} network holds weights that are not finite ({spoiled})")
+
+
+__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_finite", "check_resumable", "load", "nets_of",
+           "read_torch_file", "save"]
