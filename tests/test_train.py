@@ -340,6 +340,11 @@ def _copy_of(run_dir: pathlib.Path, tmp_path: pathlib.Path, name: str) -> pathli
     (lambda text: text + "1,2,3\n", "has 3 cells"),
     (lambda text: text.replace("minutes", "mins", 1), "its header is not minutes,frames,hands"),
     (lambda text: text + ",".join(["abc"] * len(log.COLUMNS)) + "\n", "holds a cell that is no number"),
+    # The last row again at other minutes: both were accepted.
+    (lambda text: text + "nan" + text.splitlines()[-1][text.splitlines()[-1].index(","):] + "\n",
+     "holds minutes nan, no finite number"),
+    (lambda text: text + "-0.001" + text.splitlines()[-1][text.splitlines()[-1].index(","):] + "\n",
+     "holds minutes -0.001, no finite number"),
 ])
 def test_a_damaged_log_is_refused_before_a_resumed_run_trains(run_dir: pathlib.Path, tmp_path: pathlib.Path,
                                                               spoil: Callable[[str], str], says: str) -> None:

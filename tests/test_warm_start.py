@@ -688,7 +688,8 @@ def test_a_recipe_stopped_in_its_first_stage_is_resumed_with_its_settings(tmp_pa
 
 
 @pytest.mark.parametrize("edit", [{"recipe": []}, {"recipe": {"play": 3}}, {"stage": "nap"}, {"seconds": 1},
-                                  {"recipe": {"play": {}, "bid": {}, "nope": 1}}], ids=str)
+                                  {"recipe": {"play": {}, "bid": {}, "nope": 1}},
+                                  {"seconds": {"play": "x"}}, {"seconds": {"play": float("nan")}}], ids=str)
 def test_a_recipe_state_edited_by_hand_is_refused_by_name(recipe_run: tuple[Path, str, list[str]], tmp_path: Path,
                                                           edit: dict[str, object]) -> None:
     folder = tmp_path / "copy"
@@ -768,26 +769,37 @@ def test_a_resumed_play_stage_drops_the_curve_rows_past_its_checkpoint(recipe_ru
     assert (folder / recipe.CURVE).read_text() == curve
 
 
+@pytest.mark.parametrize("kept", ["header", "nothing"])  # an empty curve: its row was appended without a header
 def test_a_play_stage_interrupted_in_its_last_evaluation_evaluates_when_resumed(
-        recipe_run: tuple[Path, str, list[str]], tmp_path: Path) -> None:
+        recipe_run: tuple[Path, str, list[str]], tmp_path: Path, kept: str) -> None:
     folder = tmp_path / "copy"
     curve = _at_play_stage(recipe_run, folder)
     saved = torch.load(folder / "warm.pt", weights_only=True)
     assert saved["evaluated"] == saved["counters"]["seconds"]
     saved["evaluated"] = 0.0  # the final evaluation cut short: the interrupt saved before it was made
     torch.save(saved, folder / "warm.pt")
-    (folder / recipe.CURVE).write_text(curve.splitlines()[0] + "\n")
+    (folder / recipe.CURVE).write_text(curve.splitlines()[0] + "\n" if kept == "header" else "")
     _, lines = _lines(folder, resume=True)
     assert sum(line.startswith("curve ") for line in lines) == 1
     assert (folder / recipe.CURVE).read_text().splitlines()[1].split(",")[:3] == curve.splitlines()[1].split(",")[:3]
 
 
+@pytest.mark.parametrize("spoil, says", [
+    (lambda curve: curve[:-3], "its last line is cut short"),
+    (lambda curve: "games,samples\n1,2\n", "its header has no minutes column"),  # was a KeyError
+    # The row again at other minutes:
+    (lambda curve: curve + "nan" + curve.splitlines()[1][curve.splitlines()[1].index(","):] + "\n",
+     "holds minutes nan"),
+    (lambda curve: curve + "0" + curve.splitlines()[1][curve.splitlines()[1].index(","):] + "\n",
+     "holds minutes 0.0, no finite number from the line before's"),  # backwards
+], ids=["cut short", "no minutes", "nan", "backwards"])
 def test_a_damaged_curve_is_refused_before_the_play_stage_resumes(recipe_run: tuple[Path, str, list[str]],
-                                                                  tmp_path: Path) -> None:
+                                                                  tmp_path: Path, spoil: Callable[[str], str],
+                                                                  says: str) -> None:
     folder = tmp_path / "copy"
     curve = _at_play_stage(recipe_run, folder)
-    (folder / recipe.CURVE).write_text(curve[:-3])  # its last line cut short
+    (folder / recipe.CURVE).write_text(spoil(curve))
     warm = (folder / "warm.pt").read_bytes()
-    with pytest.raises(ValueError, match=r"curve\.csv: a damaged log"):
+    with pytest.raises(ValueError, match=rf"curve\.csv: a damaged log \((line \d+ )?{says}"):
         recipe.run(TINY_RECIPE, folder, resume=True)
     assert (folder / "warm.pt").read_bytes() == warm

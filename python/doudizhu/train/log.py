@@ -5,6 +5,7 @@ Columns: :data:`COLUMNS`. Rows without an evaluation leave its columns empty."""
 from __future__ import annotations
 
 import csv
+import math
 import os
 from collections.abc import Mapping
 
@@ -61,8 +62,9 @@ def drop_rows_after(folder: str, frames: int) -> None:
 def read(folder_or_file: str, columns: tuple[str, ...] | None = None) -> list[dict[str, float]]:
     """A log's rows (a run's ``log.csv``, or a CSV file of numbers such as the recipe's
     curve), numbers as floats, empty cells left out; ValueError naming the file and its
-    first fault: a header other than ``columns`` (when given), a row of other cells than
-    the header, a cell that is no number, a last line cut short."""
+    first fault: a header other than ``columns`` (when given) or without ``minutes``, a row
+    of other cells than the header, a cell that is no number, minutes that are not finite
+    or run backwards, a last line cut short."""
     path = os.path.join(folder_or_file, FILE) if os.path.isdir(folder_or_file) else folder_or_file
     try:
         with open(path, newline="", encoding="utf-8") as f:
@@ -75,14 +77,21 @@ def read(folder_or_file: str, columns: tuple[str, ...] | None = None) -> list[di
     header = tuple(next(lines, ()))
     if columns is not None and header and header != columns:
         raise ValueError(f"{path}: a damaged log (its header is not {','.join(columns[:3])},...)")
-    rows = []
+    if header and "minutes" not in header:  # every log is by training minutes: resumes and curves read them
+        raise ValueError(f"{path}: a damaged log (its header has no minutes column)")
+    rows: list[dict[str, float]] = []
     for number, cells in enumerate(lines, start=2):
         if len(cells) != len(header):
             raise ValueError(f"{path}: a damaged log (line {number} has {len(cells)} cells, not {len(header)})")
         try:
-            rows.append({k: float(v) for k, v in zip(header, cells) if v != ""})
+            row = {k: float(v) for k, v in zip(header, cells) if v != ""}
         except ValueError:
             raise ValueError(f"{path}: a damaged log (line {number} holds a cell that is no number)") from None
+        minutes, before = row.get("minutes", math.nan), rows[-1]["minutes"] if rows else 0.0
+        if not (math.isfinite(minutes) and minutes >= before):
+            raise ValueError(f"{path}: a damaged log (line {number} holds minutes {minutes}, no finite number "
+                             f"from the line before's {before} on)")
+        rows.append(row)
     return rows
 
 

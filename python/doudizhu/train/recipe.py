@@ -31,6 +31,7 @@ import torch
 
 from .. import __version__, checkpoint, network_file
 from .._core import POLICIES, Network, Rules
+from .._real_numbers import check_real
 from .._whole_file import whole_file
 from ..bots import NETWORK_FILE, DeterminizedBot, Neural
 from ..checkpoint import read_torch_file
@@ -181,7 +182,7 @@ def _curve_for_resume(folder: str) -> None:
 
 
 def _append_row(path: str, row: dict[str, Any]) -> None:
-    new = not os.path.exists(path)
+    new = not os.path.exists(path) or os.path.getsize(path) == 0  # an empty curve gets its header, as Log's
     with open(path, "a", newline="") as file:
         writer = csv.DictWriter(file, fieldnames=list(row))
         if new:
@@ -237,6 +238,8 @@ def _state(folder: str) -> dict[str, Any]:
         _from_json(state["recipe"])
         if state["stage"] not in STAGES or not isinstance(state["seconds"], dict):
             raise ValueError(f"stage {state['stage']!r} or seconds {state['seconds']!r}")
+        for stage, seconds in state["seconds"].items():  # summed into the file's hours
+            check_real(seconds, f"seconds[{stage!r}]", at_least=0.0)
     except (ValueError, KeyError, TypeError, AttributeError) as error:  # a file edited by hand fails anywhere
         raise ValueError(f"{path}: not a recipe run's state ({type(error).__name__}: {error})") from None
     return state
