@@ -532,6 +532,18 @@ def test_a_progress_function_that_cannot_take_its_arguments_is_refused_before_tr
         assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.parametrize("config, out, says", [
+    ({"minutes": 1}, "run", "config must be a TrainConfig, not dict"),  # the folder was made first
+    (TINY, b"run", "out must be a str or os.PathLike of a folder, not bytes"),  # was "Can't mix strings and bytes"
+])
+def test_a_run_of_no_config_or_no_folder_path_is_refused_before_its_folder(
+        tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, config: object, out: str | bytes, says: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TypeError, match=says):
+        train(config, out=out)  # type: ignore[arg-type]
+    assert not os.listdir(tmp_path)
+
+
 def test_a_resume_refuses_a_checkpoint_whose_bytes_changed_or_whose_networks_are_another_model(
         run_dir: pathlib.Path, tmp_path: pathlib.Path) -> None:
     import zipfile

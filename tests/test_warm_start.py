@@ -565,6 +565,19 @@ def test_the_command_line_recipe_refuses_a_bad_setting_before_its_folder(tmp_pat
         assert not out.exists() and capsys.readouterr().err.count("\n") == 1
 
 
+@pytest.mark.parametrize("recipe_given, report, says", [
+    (TINY_RECIPE, 5, "report must be a function, not int"),
+    (TINY_RECIPE, lambda: None, "report is called with 1 arguments"),
+    ({"play": 1}, None, "recipe must be a Recipe, not dict"),
+])
+def test_a_recipe_run_refuses_a_bad_argument_before_its_folder(tmp_path: Path, recipe_given: object, report: object,
+                                                               says: str) -> None:
+    # Refused after writing recipe.json and .lock, which then refused the corrected call.
+    with pytest.raises(TypeError, match=says):
+        recipe.run(recipe_given, tmp_path / "run", report=report)  # type: ignore[arg-type]
+    assert not (tmp_path / "run").exists()
+
+
 def _lines(folder: Path, resume: bool) -> tuple[str, list[str]]:
     lines: list[str] = []
     path = recipe.run(TINY_RECIPE, folder, resume=resume, report=lines.append)

@@ -43,7 +43,7 @@ from .log import FILE as LOG_FILE
 from .recipe import RUN_FILES as RECIPE_FILES
 from .resume import refuse_changes
 from .run_folder import run_folder, writing
-from .settings import check_counts, check_fields, check_positive, check_progress, check_shares, ray_head
+from .settings import check_counts, check_fields, check_positive, check_progress, check_shares, check_type, ray_head
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
@@ -136,6 +136,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     so the same call finishes an interrupted run); ``config`` must agree with the checkpoint's
     in every setting but :data:`PER_CALL` (ValueError naming them; :func:`saved_config`
     reads them). Interrupted (KeyboardInterrupt), a run saves its checkpoint first."""
+    check_type(config, "config", TrainConfig)
     if progress is not None:
         check_progress(progress, (Counters(), 0.0, None))
     if out is None:

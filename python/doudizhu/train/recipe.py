@@ -42,7 +42,7 @@ from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .resume import refuse_changes
 from .run_folder import run_folder, writing
-from .settings import check_counts, check_fields, check_names, check_positive
+from .settings import check_counts, check_fields, check_names, check_positive, check_progress, check_type
 from .warm import WarmConfig, WarmCounters, warm_start
 
 FILE = NETWORK_FILE
@@ -85,6 +85,9 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
     """Runs the recipe's stages from the one ``out`` reached (``resume``) or from the start;
     the path of the finished network file. A fresh run (``resume`` false) refuses a folder
     holding a run's files (FileExistsError), rather than mix two runs' curves and files."""
+    check_type(recipe, "recipe", Recipe)
+    if report is not None:
+        check_progress(report, ("stage play",), "report")
     folder = run_folder(out, RUN_FILES, resume, foreign=(checkpoint.FILE, log.FILE))  # a DMC run's
     with writing(folder):
         return _run(recipe, folder, resume, report)

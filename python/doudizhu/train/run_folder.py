@@ -28,8 +28,10 @@ def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: b
     the other trainer (its ``foreign`` files), and for a fresh run (``resume`` false) when
     it holds any of the run's own, rather than mix two runs' files; FileNotFoundError for
     a resume (``resume`` true) without the folder, TypeError for a ``resume`` that is no
-    bool."""
-    folder = os.fspath(out)
+    bool or an ``out`` that is no path of text (bytes made the folder, then failed)."""
+    folder = os.fspath(out) if isinstance(out, (str, os.PathLike)) else out
+    if not isinstance(folder, str):
+        raise TypeError(f"out must be a str or os.PathLike of a folder, not {type(folder).__name__}")
     if type(resume) is not bool:  # "no" is true
         raise TypeError(f"resume must be True or False, not {resume!r}")
     if os.path.exists(folder) and not os.path.isdir(folder):

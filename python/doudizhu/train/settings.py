@@ -58,13 +58,19 @@ def check_names(value: tuple[str, ...], name: str, known: tuple[str, ...]) -> No
             raise ValueError(f"{name}: {item!r} is not one of {', '.join(known)}")
 
 
-def check_progress(progress: object, arguments: tuple[Any, ...]) -> None:
-    """TypeError unless ``progress`` can be called with ``arguments`` (found before a run,
-    not at its first report, after the training so far)."""
+def check_progress(progress: object, arguments: tuple[Any, ...], name: str = "progress") -> None:
+    """TypeError unless ``progress`` (the argument ``name``) can be called with ``arguments``
+    (found before a run, not at its first report, after the training so far)."""
     if not callable(progress):
-        raise TypeError(f"progress must be a function, not {type(progress).__name__}")
+        raise TypeError(f"{name} must be a function, not {type(progress).__name__}")
     if refusing_signature(progress, arguments) is not None:
-        raise TypeError(f"progress is called with {len(arguments)} arguments, and {progress!r} cannot take them")
+        raise TypeError(f"{name} is called with {len(arguments)} arguments, and {progress!r} cannot take them")
+
+
+def check_type(value: object, name: str, kind: type) -> None:
+    """TypeError unless ``value`` (the argument ``name``) is a ``kind``."""
+    if not isinstance(value, kind):
+        raise TypeError(f"{name} must be a {kind.__name__}, not {type(value).__name__}")
 
 
 def check_counts(config: object, most: dict[str, int], least: int = 1) -> None:
@@ -106,4 +112,4 @@ def ray_head(address: object) -> tuple[str, int] | None:
 
 
 __all__ = ["check_counts", "check_fields", "check_names", "check_positive", "check_progress", "check_shares",
-           "ray_head"]
+           "check_type", "ray_head"]
