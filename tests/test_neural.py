@@ -118,6 +118,21 @@ def test_checkpoints_of_another_layout_are_refused(checkpoints: dict[str, pathli
     assert load_douzero_net("landlord", state).dense1.in_features == 373 + 128
 
 
+def test_what_is_no_checkpoint_is_refused_naming_the_position_and_the_file(
+        checkpoints: dict[str, pathlib.Path], tmp_path: pathlib.Path) -> None:
+    (tmp_path / "empty.ckpt").write_bytes(b"")
+    network = tmp_path / "x.ddzn"
+    network.write_bytes(b"DDZNEURL" + bytes(16))
+    torch.save([1, 2], tmp_path / "list.ckpt")
+    for name, error in [("empty.ckpt", "EOFError"), ("x.ddzn", "UnpicklingError"), ("list.ckpt", "it holds a list")]:
+        with pytest.raises(ValueError, match=f"landlord_up: .*{name}: not a checkpoint \\({error}"):  # was torch's
+            DouZeroBot(checkpoints["landlord"], tmp_path / name, checkpoints["landlord_down"])
+    for value in (5, None):  # was an AttributeError: no seek
+        says = f"landlord: a checkpoint is a path or a state_dict, not {type(value).__name__}"
+        with pytest.raises(TypeError, match=says):
+            load_douzero_net("landlord", value)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("preset", ["sanren", "four_player", "laizi"])
 def test_douzero_networks_refuse_the_widened_features(checkpoints: dict[str, pathlib.Path], preset: str) -> None:
     """DouZero's networks read DouZero's widths: the other presets' features are refused."""

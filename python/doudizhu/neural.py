@@ -69,19 +69,40 @@ Checkpoint = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
 
 def load_douzero_net(position: str, checkpoint: Checkpoint) -> DouZeroNet:
-    """A position's network with a checkpoint's weights (every key of the layout, no other)."""
+    """A position's network with a checkpoint's weights (every key of the layout, no other):
+    ValueError naming the position (and the file) for one that is no such checkpoint,
+    TypeError for a checkpoint that is neither a path nor a dict."""
     if position not in FEATURE_WIDTH:
         raise ValueError(f"position must be one of {', '.join(POSITIONS)}, not {position!r}")
-    if isinstance(checkpoint, Mapping):
-        state = checkpoint
-    else:
-        state = torch.load(checkpoint, map_location="cpu", weights_only=True)
+    state = _state_dict(position, checkpoint)
     net = DouZeroNet(FEATURE_WIDTH[position])
     try:
         net.load_state_dict(state)
     except RuntimeError as error:  # torch names the missing, unexpected or misshapen keys
         raise ValueError(f"{position}: not a DouZero {position} network: {error}") from error
     return net.eval()
+
+
+def _state_dict(position: str, checkpoint: object) -> Mapping[str, Any]:
+    """``checkpoint`` itself, or the dict torch saved at that path; errors name ``position``
+    and the file. Read by torch.load, not checkpoint.read_torch_file: a DouZero file may be
+    of torch's legacy format, which is no zip archive."""
+    if isinstance(checkpoint, Mapping):
+        return checkpoint
+    if not isinstance(checkpoint, (str, os.PathLike)):
+        raise TypeError(f"{position}: a checkpoint is a path or a state_dict, not {type(checkpoint).__name__}")
+    path = os.fspath(checkpoint)
+    if os.path.exists(path) and not os.path.isfile(path):  # a FIFO would be waited on without end
+        raise ValueError(f"{position}: {path}: no regular file, so no checkpoint")
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except OSError:  # the file could not be read (the error names it), not a fault of its contents
+        raise
+    except Exception as error:  # a file of other contents fails anywhere in torch's reader, in any type
+        raise ValueError(f"{position}: {path}: not a checkpoint ({type(error).__name__} reading it)") from None
+    if not isinstance(state, Mapping):
+        raise ValueError(f"{position}: {path}: not a checkpoint (it holds a {type(state).__name__}, not a state_dict)")
+    return state
 
 
 class _ValueBot:
