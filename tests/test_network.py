@@ -364,6 +364,22 @@ def test_a_network_the_engine_would_refuse_is_never_written(net_file: Path, tmp_
     assert path.read_bytes() == kept and [p.name for p in tmp_path.iterdir()] == ["kept.ddzn"]
 
 
+@pytest.mark.parametrize("metadata, error, says", [
+    ({"a": float("nan")}, ValueError, "metadata: Out of range float"),  # was written as NaN, which is no JSON
+    ({"a": [float("inf")]}, ValueError, "metadata: Out of range float"),
+    (None, TypeError, "metadata must be a dict, not NoneType"),  # was "'NoneType' object is not iterable"
+    ([1, 2], TypeError, "metadata must be a dict, not list"),
+    ({1: 2, (1, 2): 3}, TypeError, r"metadata's keys must be str, not int \(1\)"),  # was "'<' not supported"
+    ({"a": object()}, TypeError, "metadata: Object of type object is not JSON serializable"),
+])
+def test_metadata_json_cannot_hold_is_refused_by_name_before_anything_is_written(
+        net_file: Path, tmp_path: Path, metadata: object, error: type[Exception], says: str) -> None:
+    play, bid = network_file.modules(dz.Network(net_file))
+    with pytest.raises(error, match=says):
+        network_file.write(tmp_path / "x.ddzn", play, bid, metadata)  # type: ignore[arg-type]
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_path_is_read_only_as_the_regular_file_it_names(net_file: Path, tmp_path: Path) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)  # opened for reading, it would wait for a writer

@@ -57,7 +57,10 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
     The engine reads :class:`SmallNet` play networks and :class:`BidNet` bid networks alone:
     others are refused (TypeError) here rather than by the reader, and what the reader
     refuses of the file written (weights that are not finite, a position it does not play,
-    no play network) is a NetworkError before it replaces anything at ``path``."""
+    no play network) is a NetworkError before it replaces anything at ``path``. ``metadata``:
+    a dict of str keys whose values JSON holds (TypeError otherwise; ValueError for NaN and
+    infinities, which JSON has not)."""
+    meta = _json(metadata)
     tensors: dict[str, np.ndarray] = {}
     for prefix, nets, kind in (("play", play, SmallNet), ("bid", bid, BidNet)):
         for name, net in nets.items():
@@ -66,7 +69,6 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
                                 f"not a {type(net).__name__}")
             for key, value in net.state_dict().items():
                 tensors[f"{prefix}.{name}.{key}"] = value.detach().cpu().numpy().astype("<f4")
-    meta = json.dumps(dict(metadata), sort_keys=True).encode()
     parts = [NETWORK_MAGIC, struct.pack("<II", NETWORK_VERSION, len(meta)), meta, struct.pack("<I", len(tensors))]
     for name, array in tensors.items():
         encoded = name.encode()
@@ -81,6 +83,19 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
                 Network(partial)
             except NetworkError as error:  # named by the path asked for, not the temporary one
                 raise NetworkError(str(error).replace(partial, os.fspath(path), 1)) from None
+
+
+def _json(metadata: object) -> bytes:
+    """``metadata`` as the file's JSON text, checked (see :func:`write`)."""
+    if not isinstance(metadata, Mapping):
+        raise TypeError(f"metadata must be a dict, not {type(metadata).__name__}")
+    key = next((key for key in metadata if not isinstance(key, str)), None)
+    if key is not None:  # json.dumps would write 1 as "1", and fail to sort 1 with (1, 2)
+        raise TypeError(f"metadata's keys must be str, not {type(key).__name__} ({key!r})")
+    try:
+        return json.dumps(dict(metadata), sort_keys=True, allow_nan=False).encode()
+    except (TypeError, ValueError) as error:  # a value JSON cannot hold, or NaN (Python's JSON, not JSON)
+        raise type(error)(f"metadata: {error}") from None
 
 
 def modules(network: Network) -> tuple[dict[str, SmallNet], dict[str, BidNet]]:
