@@ -3,7 +3,9 @@ pass, the ``"neural"`` policy wherever policies are named, and files that are re
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import re
 import struct
 import subprocess
@@ -145,6 +147,14 @@ def test_neural_plays_everywhere_policies_are_named(net_file: Path, rules: str) 
     assert bot.act(game) == dz.choose_action(game, bot, 0) in game.legal_actions()
     env = dz.envs.VectorEnv(4, r, opponents=bot, learners="landlord", seed=1)
     assert len(env.reset().offsets) == 5
+
+
+def test_neural_of_a_file_copies_and_pickles_as_neural_of_the_shipped_one_does(net_file: Path) -> None:
+    bot = Neural(net_file, endgame=False)
+    for copied in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):  # was "cannot pickle 'Network' object"
+        assert repr(copied) == repr(bot) and copied.network is not bot.network
+        for game in positions(dz.Rules.preset("standard"), 2):
+            assert copied.act(game) == bot.act(game)
 
 
 def test_a_network_bids_by_its_bid_values(net_file: Path) -> None:

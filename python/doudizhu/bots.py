@@ -149,6 +149,15 @@ class Neural:
         ``rules``, before a game is dealt."""
         (self.network or shipped_network()).check(rules)
 
+    def __getstate__(self) -> dict[str, object]:
+        """A copy or pickle holds the path, not the network read (a Network does not pickle):
+        it reads the file again, as ``Neural(path)`` would."""
+        return {**self.__dict__, "network": None}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self.network = Network(self.path) if self.path is not None else None
+
     def __repr__(self) -> str:
         args = [repr(self.path)] if self.path is not None else []
         return f"Neural({', '.join(args + ([] if self.endgame else ['endgame=False']))})"
