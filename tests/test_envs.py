@@ -179,8 +179,8 @@ def test_rewards_that_are_no_numbers_are_type_errors_naming_them(name: str, valu
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
-    ("reward_scale", float("nan"), "reward_scale must be a finite number, not nan"),
-    ("illegal_reward", float("-inf"), "illegal_reward must be a finite number or None, not -inf"),
+    ("reward_scale", float("nan"), r"reward_scale must be a finite number in -1e\+12\.\.1e\+12, not nan"),
+    ("illegal_reward", float("-inf"), r"illegal_reward must be a finite number in -1e\+12\.\.1e\+12 or None, not -inf"),
 ])
 def test_rewards_that_are_not_finite_are_value_errors_naming_them(name: str, value: float, message: str) -> None:
     for make in (dz_pz.raw_env, dz_gym.DouDizhuEnv):
@@ -442,6 +442,12 @@ def test_gymnasium_bad_arguments() -> None:
     assert dz_gym.DouDizhuEnv(seat=np.int64(2)).seat == 2
     with pytest.raises(ValueError, match="illegal_reward"):
         dz_gym.DouDizhuEnv(illegal_reward=float("inf"))
+    for too_large in (10**400, 1e308):  # an OverflowError; rewards of inf and nan
+        with pytest.raises(ValueError, match=r"reward_scale must be a finite number in -1e\+12\.\.1e\+12"):
+            dz_gym.DouDizhuEnv(reward_scale=too_large)
+    # A bot whose parameters no run can play: refused here, not by a reset that dealt a hand.
+    with pytest.raises(ValueError, match=r"opponents: simulations must be in 1\.\.10000000"):
+        dz_gym.DouDizhuEnv(opponents=dz.bots.ISMCTS(simulations=-5), seat=2)
     laizi = dz.Rules.preset("laizi")
     for opponents in ("neural", dz.bots.Neural(), ["random", "neural"]):  # refused here, not at the first reset
         with pytest.raises(dz.NetworkError, match="the neural policy plays DouZero's setting"):

@@ -270,6 +270,10 @@ def records(env: VectorEnv) -> list[object]:
         (lambda n: np.zeros((n, 1), dtype=np.int64), TypeError, "1-d array"),
         (lambda n: "0" * n, TypeError, "1-d array"),
         (lambda n: [0.5] * n, TypeError, "1-d array"),
+        # NumPy read a bool among ints as 0 or 1, and an int past int64 as an object array
+        (lambda n: [True] + [0] * (n - 1), TypeError, r"not one holding a bool \(at 0\)"),
+        (lambda n: [0] * (n - 1) + [np.True_], TypeError, "holding a bool"),
+        (lambda n: [0] * (n - 1) + [2**70], dz.IllegalActionError, r"\] = 1180591620717411303424: no legal action"),
     ],
 )
 def test_bad_choices_raise_and_change_nothing(make: Callable[[int], object], error: type, match: str) -> None:

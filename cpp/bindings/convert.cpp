@@ -212,6 +212,21 @@ int seat_from(py::handle obj, int seats, const char* what) { return static_cast<
 
 bool is_bool(py::handle obj) { return PyBool_Check(obj.ptr()) || is_instance(obj, python_types().numpy_bool); }
 
+void check_int_items(py::handle obj, const std::string& what, const std::function<void(py::ssize_t, const std::string&)>& past_int64) {
+  if (!py::isinstance<py::list>(obj) && !py::isinstance<py::tuple>(obj)) return;  // an array or buffer: one dtype
+  const auto items = py::reinterpret_borrow<py::sequence>(obj);
+  for (py::ssize_t i = 0; i < static_cast<py::ssize_t>(items.size()); ++i) {
+    const py::object item = items[i];
+    if (is_bool(item)) {
+      throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not one holding a bool (at " + std::to_string(i) + ")");
+    }
+    int overflow = 0;
+    if (PyLong_Check(item.ptr()) && (PyLong_AsLongLongAndOverflow(item.ptr(), &overflow), overflow != 0)) {
+      past_int64(i, py::str(item).cast<std::string>());
+    }
+  }
+}
+
 bool bool_arg(py::handle obj, const char* what) {
   if (is_bool(obj)) return PyObject_IsTrue(obj.ptr()) == 1;
   throw py::type_error(std::string(what) + " must be True or False, not " + type_name(obj));

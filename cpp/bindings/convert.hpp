@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <new>
@@ -272,10 +273,16 @@ py::array take_array(std::vector<Move>& moves);
 // `rules`, or under some rules when null); MoveError naming the row otherwise.
 std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rules = nullptr);
 
-// A 1-d array (or sequence) of ints as int64 (TypeError naming `what` otherwise); a uint64
-// value past int64, which the cast would wrap, goes to past_int64(index, value), which throws.
+// Refuses a sequence (not an array) that NumPy would read as ints but that is not all ints:
+// TypeError naming `what` for a bool among them (NumPy takes it for 0 or 1); an int past
+// int64 (NumPy would make the array one of objects) goes to past_int64(index, its text).
+void check_int_items(py::handle obj, const std::string& what, const std::function<void(py::ssize_t, const std::string&)>& past_int64);
+
+// A 1-d array (or sequence) of ints as int64 (TypeError naming `what` otherwise); a value
+// past int64, which the cast would wrap, goes to past_int64(index, its text), which throws.
 template <class Past>
 py::array_t<std::int64_t> int64_array_arg(py::handle obj, const std::string& what, Past&& past_int64) {
+  check_int_items(obj, what, past_int64);
   const auto given = py::array::ensure(obj);
   if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
     throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not " + type_name(obj));
@@ -283,7 +290,7 @@ py::array_t<std::int64_t> int64_array_arg(py::handle obj, const std::string& wha
   if (given.dtype().kind() == 'u' && given.itemsize() == 8) {
     const auto wide = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(given);
     for (py::ssize_t i = 0; i < wide.size(); ++i) {
-      if (wide.data()[i] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) past_int64(i, wide.data()[i]);
+      if (wide.data()[i] > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) past_int64(i, std::to_string(wide.data()[i]));
     }
   }
   return py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(given);

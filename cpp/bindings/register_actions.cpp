@@ -119,15 +119,15 @@ py::array_t<std::int64_t> ids_of_rows(const ActionSpace& space, RowsArg rows) {
 
 // MOVE_DTYPE rows of ids of moves or pass (an empty row).
 py::array rows_of_ids(const ActionSpace& space, ArrayLikeArg ids_obj) {
-  const auto outside = [&](auto i, auto id) {
-    throw py::value_error("ids[" + std::to_string(i) + "]: " + std::to_string(id) + " is outside 0.." + std::to_string(space.size() - 1));
+  const auto outside = [&](auto i, const std::string& id) {
+    throw py::value_error("ids[" + std::to_string(i) + "]: " + id + " is outside 0.." + std::to_string(space.size() - 1));
   };
   const auto ids = int64_array_arg(ids_obj, "ids", outside);
   std::vector<Move> rows(static_cast<std::size_t>(ids.size()));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::int64_t id = ids.data()[i];
     const std::string where = "ids[" + std::to_string(i) + "]: ";
-    if (id < 0 || id >= space.size()) outside(i, id);
+    if (id < 0 || id >= space.size()) outside(i, std::to_string(id));
     if (space.is_move(static_cast<int>(id))) {
       rows[i] = space.move(static_cast<int>(id));
     } else if (id != ActionSpace::kPassId) {

@@ -147,6 +147,11 @@ void register_selfplay(py::module_& m) {
   m.def("plays_in_core", [](py::handle policy) { return plays_in_core(policy); }, py::arg("policy"),
         "Whether the engine plays `policy` in C++: a policy name, or a built-in bot (its class names its C++ "
         "policy) that keeps its class's act and act_many.");
+  m.def("check_policy", [](PolicyArg policy, RulesArg rules) { check_policy(policy_arg(policy), to_rules(rules)); },
+        py::arg("policy"), py::arg("rules"),
+        "Refuses a built-in policy (a name, or a built-in bot with its parameters) that cannot play under `rules`, as "
+        "a run would at its first decision: TypeError or ValueError naming the parameter, NetworkError for networks "
+        "of another setting.");
   m.def("choose_action", [](GameArg game_obj, PolicyArg policy, IntArg seed) {
           const Game& game = game_arg(game_obj);
           return action_of(game, policy_arg(policy), seed);

@@ -102,8 +102,8 @@ std::unique_ptr<PyVectorEnv> make(IntArg num_envs, RulesArg rules, Hinted<"str |
 
 // The choices as int64: a 1-d array (or sequence) of integers; TypeError for other types.
 py::array_t<std::int64_t> choices_arg(py::handle obj) {
-  return int64_array_arg(obj, "choices, one per decision of the batch,", [](py::ssize_t b, std::uint64_t value) {
-    raise(ErrorKind::IllegalAction, "choices[" + std::to_string(b) + "] = " + std::to_string(value) + ": no table has that many legal actions");
+  return int64_array_arg(obj, "choices, one per decision of the batch,", [](py::ssize_t b, const std::string& value) {
+    raise(ErrorKind::IllegalAction, "choices[" + std::to_string(b) + "] = " + value + ": no legal action has that index");
   });
 }
 

@@ -15,10 +15,14 @@ def check_real(value: object, name: str, above: float | None = None, at_least: f
     alternative = " or None" if or_none else ""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a finite number{alternative}, not {type(value).__name__}")
-    real = float(value)
+    try:
+        real = float(value)
+    except OverflowError:  # an int or a Fraction past a float's range: no finite float
+        real = math.inf
     low_ok = (above is None or real > above) and (at_least is None or real >= at_least)
     if not (math.isfinite(real) and low_ok and real <= most):
-        raise ValueError(f"{name} must be a finite number{_bounds(above, at_least, most)}{alternative}, not {value!r}")
+        bounds = _bounds(above, at_least, most)
+        raise ValueError(f"{name} must be a finite number{bounds}{alternative}, not {_shown(value)}")
 
 
 def _bounds(above: float | None, at_least: float | None, most: float) -> str:
@@ -28,3 +32,9 @@ def _bounds(above: float | None, at_least: float | None, most: float) -> str:
     if at_least is None:
         return ""
     return f" at least {at_least:g}" if math.isinf(most) else f" in {at_least:g}..{most:g}"
+
+
+def _shown(value: object) -> str:
+    """``value`` as a message shows it: its repr, cut short (an int of 400 digits)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-8:]}"

@@ -64,12 +64,17 @@ def observation_space(space: ActionSpace) -> spaces.Dict:
     return spaces.Dict(parts)
 
 
+# The largest reward_scale and illegal_reward (either sign): a hand's payouts (integers far
+# below 2**64 under any rules) times it stay finite (1e308 made them infinite).
+MOST_REWARD = 1e12
+
+
 def check_options(reward_scale: float, illegal_reward: float | None, render_mode: str | None) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
-    check_real(reward_scale, "reward_scale")
+    check_real(reward_scale, "reward_scale", at_least=-MOST_REWARD, most=MOST_REWARD)
     if illegal_reward is not None:
-        check_real(illegal_reward, "illegal_reward", or_none=True)
+        check_real(illegal_reward, "illegal_reward", at_least=-MOST_REWARD, most=MOST_REWARD, or_none=True)
 
 
 class EnvironmentHand:
