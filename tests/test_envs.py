@@ -8,6 +8,7 @@ import pickle
 import subprocess
 import sys
 import warnings
+from typing import Any, Callable
 
 import numpy as np
 import pytest
@@ -537,3 +538,22 @@ def test_pettingzoo_raw_env_steps_only_within_a_hand() -> None:
         env.step(None)
     with pytest.raises(AssertionError, match="reset\\(\\) needs to be called"):
         env.step(0)
+
+
+@pytest.mark.parametrize("make", [dz_gym.DouDizhuEnv, dz_pz.raw_env])
+def test_a_reset_refuses_a_bool_seed_before_it_deals(make: Callable[[], Any]) -> None:
+    env = make()  # a bool seed was seed 0 or 1
+    env.reset(seed=3)
+    before = env.game.to_record()
+    for seed in (True, np.True_):
+        with pytest.raises(TypeError, match="seed must be an int or None, not bool"):
+            env.reset(seed=seed)
+        assert env.game.to_record() == before
+
+
+def test_pettingzoo_names_an_unknown_agent() -> None:
+    env = dz_pz.raw_env()
+    env.reset(seed=1)
+    for ask in (env.observe, env.observation_space, env.action_space):  # a bare KeyError before
+        with pytest.raises(ValueError, match=r"agent must be one of \['seat_0', 'seat_1', 'seat_2'\], not 'seat_9'"):
+            ask("seat_9")

@@ -77,6 +77,20 @@ def check_options(reward_scale: float, illegal_reward: float | None, render_mode
         check_real(illegal_reward, "illegal_reward", at_least=-MOST_REWARD, most=MOST_REWARD, or_none=True)
 
 
+def check_seed(seed: object) -> None:
+    """Refuses a bool seed before a reset deals (NumPy would take it for 0 or 1). (Reset
+    options are taken and ignored: there are none, and PettingZoo's api_test passes some.)"""
+    if isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+
+
+def check_agent(agent: object, agents: list[str]) -> str:
+    """``agent``, if it names one of ``agents`` (ValueError otherwise)."""
+    if agent not in agents:
+        raise ValueError(f"agent must be one of {agents}, not {agent!r}")
+    return agent
+
+
 class EnvironmentHand:
     """The hand an environment plays: dealt from its random generator, played by action ids
     (a wild-card play in up to three steps), seen by one seat at a time."""

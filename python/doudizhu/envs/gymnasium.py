@@ -39,7 +39,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .._core import POLICIES, Game, Rules, check_policy, plays_in_core
 from ..lockstep import Player, Policy, choose, seat_players
-from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, observation_space
+from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, check_seed, observation_space
 
 __all__ = ["ENV_ID", "DouDizhuEnv"]
 
@@ -113,6 +113,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         self._check_idle("reset")
+        check_seed(seed)
         super().reset(seed=seed)
         while True:
             self._hand.deal(self.np_random)

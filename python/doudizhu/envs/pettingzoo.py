@@ -28,7 +28,15 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PettingZoo and Gymnasium", "envs") from error
 
 from .._core import Rules
-from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, observation_space
+from ._hand import (
+    RENDER_MODES,
+    EnvironmentHand,
+    Observation,
+    check_agent,
+    check_options,
+    check_seed,
+    observation_space,
+)
 
 __all__ = ["env", "raw_env"]
 
@@ -72,12 +80,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         return self._hand.game
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
+        return self.observation_spaces[check_agent(agent, self.possible_agents)]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
+        return self.action_spaces[check_agent(agent, self.possible_agents)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        check_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._hand.deal(self._rng)
@@ -95,7 +104,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
     def observe(self, agent: str) -> Observation:
         if not self._dealt:
             EnvLogger.error_observe_before_reset()
-        return self._hand.observe(self.agent_name_mapping[agent])
+        return self._hand.observe(self.agent_name_mapping[check_agent(agent, self.possible_agents)])
 
     def step(self, action: Any) -> None:
         # PettingZoo's order, as its wrapper enforces it: no step before reset(), nor once
