@@ -252,6 +252,11 @@ def test_argmax_takes_the_first_best_action() -> None:
     scores[batch.offsets[2]] = np.nan  # no order: refused, not an index past the decision's actions
     with pytest.raises(ValueError, match=f"NaN \\(the first at action {batch.offsets[2]}\\)"):
         batch.argmax(scores)
+    # Complex scores were ordered by their real parts, then imaginary; text by its letters.
+    for unordered, dtype in ((scores.astype(complex), "complex128"), (scores.astype(str), "<U32"),
+                             (scores.astype(object), "object")):
+        with pytest.raises(TypeError, match=f"scores must be real numbers, not an array of {dtype}"):
+            batch.argmax(unordered)
 
 
 def records(env: VectorEnv) -> list[object]:

@@ -173,9 +173,11 @@ class Batch:
         """The choices that take each decision's highest-scoring action (the first of ties),
         given one score per action (A values, in ``actions`` order)."""
         values = np.asarray(scores)
+        if values.dtype.kind not in "biuf":  # text, objects, complex numbers: no order of scores
+            raise TypeError(f"scores must be real numbers, not an array of {values.dtype}")
         if values.shape != (len(self.actions),):
             raise ValueError(f"scores must hold one value per action ({len(self.actions)}), not shape {values.shape}")
-        if values.dtype.kind in "fc" and np.isnan(values).any():  # NaN has no order: no action scores highest
+        if values.dtype.kind == "f" and np.isnan(values).any():  # NaN has no order: no action scores highest
             raise ValueError(f"scores hold NaN (the first at action {int(np.flatnonzero(np.isnan(values))[0])})")
         starts, counts = self.offsets[:-1], np.diff(self.offsets)
         best = np.repeat(np.maximum.reduceat(values, starts), counts)  # each decision's best score, per action
