@@ -320,6 +320,7 @@ def test_misuse_is_refused() -> None:
         ({"num_envs": 1, "learners": [0, 0]}, ValueError, "listed twice"),
         ({"num_envs": 1, "learners": 3}, ValueError, r"learners must be in 0\.\.2"),
         ({"num_envs": 1, "learners": "dealer"}, ValueError, "learners must be"),
+        ({"num_envs": 1, "learners": np.array(1)}, TypeError, "learners must be .* not ndarray"),
         ({"num_envs": 1, "opponents": "smart"}, ValueError, "opponents: unknown policy"),
         ({"num_envs": 1, "opponents": [None, "random", "random"]}, TypeError, "opponents: .* not NoneType"),
         ({"num_envs": 1, "threads": 0}, ValueError, "threads"),
