@@ -8,7 +8,7 @@
 // that did start, the caller's among them. A thread being ended (see `thrown_by`) unwinds
 // through the call, its threads joined on the way. parallel_for stops, throwing
 // StopRequested, when the caller's thread is asked to (base/stop_request.hpp) before an
-// index of its own: the indices begun end theirs.
+// index of its own: the indices begun end theirs, or stop at their own checks.
 #pragma once
 
 #include <algorithm>

@@ -1,8 +1,8 @@
 #include "play/ismcts.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -216,7 +216,7 @@ std::string search_options_error(const IsmctsOptions& o) {
     return "simulations must be in 1.." + std::to_string(kMostSimulations) + " (the tree grows by each)";
   }
   if (!(o.exploration >= 0) || !std::isfinite(o.exploration)) return "exploration must be a finite number >= 0";
-  if (!(o.seconds >= 0) || !std::isfinite(o.seconds)) return "seconds must be a finite number > 0";
+  if (!(o.seconds >= 0) || !std::isfinite(o.seconds)) return "seconds must be a finite number >= 0 (0: no budget of time)";
   if (o.threads < 1) return "threads must be at least 1";
   if (o.rollout.kind == PolicyKind::Ismcts) return "rollout: ISMCTS cannot roll out by ISMCTS (every simulation would search again)";
   return {};

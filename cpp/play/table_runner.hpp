@@ -64,10 +64,10 @@ class TableRunner {
   TableRunner(std::unique_ptr<Schedule> schedule, int threads, std::int64_t tables = kTables);
 
   // Plays until every table in play waits on an outside player; those tables, in slot
-  // order (empty when every game has ended). Without outside seats: the whole run; when
-  // the calling thread is asked to stop (base/stop_request.hpp: Ctrl-C) the games in play
-  // end theirs and the rest are not played: the run is over() never, and a later
-  // advance() throws std::logic_error.
+  // order (empty when every game has ended). Without outside seats: the whole run. When
+  // the calling thread is asked to stop (base/stop_request.hpp: Ctrl-C), the games in play
+  // end or stop at their bots' own checks, and the rest are not played: the run is over()
+  // never, and a later advance() throws std::logic_error.
   std::vector<Waiting> advance();
 
   // What the seat to move at `table` may know, as a game: its hand and everything public
