@@ -712,9 +712,13 @@ void Game::hide_from(int seat, Rng& rng) {
   restart_stream(rng.next());
 }
 
+std::optional<FirstLead> Game::drawn_first_lead() const {
+  if (from_position_ || !rules_.each_for_self || initial_.first_bidder != kThreeOfSpades) return std::nullopt;
+  return FirstLead{initial_.to_move, initial_.lead_rank};
+}
+
 void Game::seed_for_record(Rng& rng) {
-  if (from_position_ || !rules_.each_for_self || initial_.first_bidder != kThreeOfSpades) return;
-  restart_stream(seed_drawing_lead(deals_[0], rules_, {initial_.to_move, initial_.lead_rank}, rng));
+  if (const std::optional<FirstLead> lead = drawn_first_lead()) restart_stream(seed_drawing_lead(deals_[0], rules_, *lead, rng));
 }
 
 void Game::restart_stream(std::uint64_t seed) {

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -271,6 +272,9 @@ class Game {
   // The state before the first action, and whether the game began from a position.
   const State& initial() const { return initial_; }
   bool started_from_position() const { return from_position_; }
+  // The hand's first lead when it was drawn (Run Fast's 3 of spades: every seat saw who
+  // led and with what rank), for the whole hand; none when the seat to lead was given.
+  std::optional<FirstLead> drawn_first_lead() const;
   // Whether the first deal was given (Game(deal, ...)) rather than the seed's own.
   bool deal_given() const { return deal_given_; }
   const Rules& rules() const { return rules_; }

@@ -1,6 +1,7 @@
 #include "search/worlds.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 
 #include "game/shuffled_cards.hpp"
@@ -39,39 +40,40 @@ Deal world_deal(const Game& game, int seat, Rng& rng) {
   return deal_behind(s, hands, kitty, game.started_from_position());
 }
 
-// Must-beat makes a pass say that the seat could not beat (docs/rules.md, "Run Fast"): a
-// world is drawn again until every recorded pass was forced in it, at most this many
-// draws; then the last draw stands with its passes as recorded (in heuristic self-play
-// 0.3% of worlds, 1.4% with 64 draws; a draw costs a replay of the hand).
+// Run Fast's rules of play make actions say something of the cards (docs/rules.md, "Run
+// Fast"): under must-beat a pass says the seat could not beat, under the warning a solo
+// that it held no higher card. A world is drawn again until every recorded action is legal
+// in it, at most this many draws; then the last draw stands with its actions as recorded
+// (in heuristic self-play 0.3% of worlds, 1.4% with 64 draws; a draw costs a replay of the
+// hand).
 constexpr int kMostWorldDraws = 256;
 
-// Before the first lead of a hand whose first lead is drawn (Run Fast's 3 of spades),
-// who leads and with what rank tell something of the deal: a world deal is kept with the
+// When the hand's first lead was drawn (Run Fast's 3 of spades), who led and with what
+// rank tell something of the deal for the rest of the hand: a world deal is kept with the
 // chance that it gives that lead (first_lead_chance), so that worlds are drawn as the
-// seat's knowledge weighs them, and none leaves the leader without the rank it must lead.
+// seat's knowledge weighs them, and none leaves the leader without the rank it had to lead.
 // The real deal has a positive chance, so a draw is kept within a few on average (the
 // leader's share of the rank's cards); the bound only ends a loop that cannot end.
 constexpr int kMostLeadDraws = 1 << 16;
 
-Deal first_lead_world_deal(const Game& game, int seat, Rng& rng) {
-  const State& s = game.state();
-  const FirstLead lead{s.to_move, s.lead_rank};
+Deal weighed_world_deal(const Game& game, int seat, Rng& rng) {
+  const std::optional<FirstLead> lead = game.drawn_first_lead();
+  if (!lead) return world_deal(game, seat, rng);
   for (int draw = 0; draw < kMostLeadDraws; ++draw) {
     Deal deal = world_deal(game, seat, rng);
-    if (rng.chance(first_lead_chance(deal, game.rules(), lead))) return deal;
+    if (rng.chance(first_lead_chance(deal, game.rules(), *lead))) return deal;
   }
   throw std::logic_error("no world deal gives the first lead that was drawn");
 }
 
 // `game` replayed into `out` on a current deal drawn for `seat`.
 void replay_on_world_deal(const Game& game, int seat, Rng& rng, Game& out) {
-  if (game.state().lead_rank >= 0) return game.replay_into(first_lead_world_deal(game, seat, rng), out);
-  if (game.rules().must_beat) {
+  if (has_table_rules(game.rules())) {
     for (int draw = 1; draw < kMostWorldDraws; ++draw) {
-      if (game.replays_strictly(world_deal(game, seat, rng), out)) return;
+      if (game.replays_strictly(weighed_world_deal(game, seat, rng), out)) return;
     }
   }
-  game.replay_into(world_deal(game, seat, rng), out);
+  game.replay_into(weighed_world_deal(game, seat, rng), out);
 }
 
 }  // namespace
