@@ -58,6 +58,24 @@ def test_the_search_finds_the_solvers_won_line() -> None:
     assert result.best == dz.solve(game).move and result.value[result.actions.index(result.best)] > 0.9
 
 
+def test_a_result_is_a_win_or_a_loss_whatever_the_payout() -> None:
+    # Under Run Fast the first out wins, though a loser holding one card pays nothing:
+    # the search scored the payout's sign, so going out with the pair was worth 0.
+    game = dz.Game.from_position(["33", "5", "6"], None, to_move=0, rules=dz.Rules.preset("run_fast"))
+    result = dz.ismcts(game, 20, seed=1)
+    assert [str(action) for action in result.actions] == ["3", "33"] and result.value[1] == 1.0
+
+
+def test_the_plan_stands_against_actions_simulated_too_few_times() -> None:
+    # With more leads than simulations each lead was simulated once, and the first of
+    # them, one rollout won against the plan's one lost, replaced the plan.
+    for seed in range(10, 20):
+        game = dz.Game(seed=seed, rules=dz.Rules(bidding="none"))
+        assert len(game.legal_actions()) > 30
+        plan = dz.choose_action(game, "fast_heuristic", 0)
+        assert ISMCTS(simulations=30, endgame=False, seed=7).act(game) == plan
+
+
 @pytest.mark.parametrize("rollout", ["random", "fast_heuristic", "heuristic", "neural"])
 def test_the_bot_plays_whole_hands_with_any_built_in_rollout(rollout: str) -> None:
     bot = ISMCTS(simulations=20, rollout=rollout, seed=4)

@@ -171,8 +171,8 @@ position has only itself as a world. Same seed, same worlds.)doc");
   public_class<IsmctsResult>(m, "IsmctsResult", R"doc(What ismcts() found (immutable).
 
 actions: the legal actions, in the order of game.legal_actions(); visits: the simulations
-of each; value: each one's mean result for the seat to move (+1 won, -1 lost); best: the
-action simulated most.)doc")
+of each; value: each one's mean result for the seat to move (+1 its side won, -1 it lost,
+0 a void hand; 0.0 for an action never simulated); best: the action simulated most.)doc")
       .def_property_readonly("actions", [](const IsmctsResult& r) {
         py::list out;
         for (const Action& a : r.actions) out.append(interned(a));

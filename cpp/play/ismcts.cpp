@@ -53,18 +53,28 @@ constexpr std::uint32_t kUntried = std::numeric_limits<std::uint32_t>::max();
 // first; bench/RESULTS.md, "ISMCTS").
 constexpr double kWidening = 1.0;
 constexpr double kConfidence = 1.0;  // beats_plan's
+// The fewest simulations of the search's best action for its mean to count against the
+// plan (beats_plan): with more actions than simulations every action is simulated once,
+// the best is merely the first of them, and one won rollout against the plan's one lost
+// one passed the test of kConfidence.
+constexpr std::int64_t kLeastEvidence = 16;
 
-// +1 when `seat`'s side won the hand, -1 when it lost, 0 for a void hand.
+// +1 when `seat`'s side won the hand, -1 when it lost, 0 for a void hand. Not the sign of
+// its payout: under Run Fast a loser holding one card pays nothing, and bombs collect
+// from every other seat, win or lose.
 double result_for(const Settlement& r, int seat) {
-  const long long payout = r.payouts[static_cast<std::size_t>(seat)];
-  return payout > 0 ? 1.0 : payout < 0 ? -1.0 : 0.0;
+  if (r.landlord < 0 && r.winner < 0) return 0.0;
+  return r.won(seat) ? 1.0 : -1.0;
 }
 
 // One thread's tree over the searching seat's information set.
 class Tree {
  public:
-  Tree(const Game& root, const IsmctsOptions& options)
+  // `simulations`: the tree's share of the budget; each adds a node at most, so the nodes
+  // take their room at once (growing by doubling, the last copy held two arrays at once).
+  Tree(const Game& root, const IsmctsOptions& options, std::int64_t simulations)
       : root_(root), options_(options), rollout_(every_seat(options.rollout)), seat_(root.state().to_move), world_(root) {
+    nodes_.reserve(static_cast<std::size_t>(simulations) + 1);
     nodes_.emplace_back();
   }
 
@@ -230,7 +240,8 @@ std::string search_options_error(const IsmctsOptions& o) {
 // (0.521-0.594) with the plan standing.
 bool beats_plan(const IsmctsResult& r, std::size_t planned) {
   if (r.best == planned) return false;
-  if (r.visits[planned] == 0) return false;  // a budget below the actions: no evidence against the plan
+  // A budget below the actions, or near them: no evidence against the plan.
+  if (r.visits[planned] == 0 || r.visits[r.best] < kLeastEvidence) return false;
   const double spread = std::sqrt(1.0 / static_cast<double>(r.visits[r.best]) + 1.0 / static_cast<double>(r.visits[planned]));
   return r.value[r.best] - r.value[planned] > kConfidence * spread;
 }
@@ -288,7 +299,7 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
   };
   parallel_each(threads, [&](int t) {
     // Thread t: simulations t, t + threads, ... of the budget, on its own generator.
-    Tree tree(game, o);
+    Tree tree(game, o, (o.simulations - t + threads - 1) / threads);
     Rng rng(splitmix_finalize(o.seed ^ splitmix_finalize(static_cast<std::uint64_t>(t) + 1)));
     for (std::int64_t i = t; i < o.simulations; i += threads) {
       if (t == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);

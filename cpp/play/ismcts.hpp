@@ -8,8 +8,11 @@
 // tree on that world: at a node, the children whose actions are legal in this world are
 // the available ones; an untried legal action is expanded first, else the available child
 // of highest UCB score is taken, its exploration term counted over the simulations in which
-// it was available (not over the parent's visits). From the new node the world is played
-// out by a built-in rollout policy, and the result (+1 won, -1 lost, 0 a void hand) is
+// it was available (not over the parent's visits). Two changes, measured (bench/RESULTS.md,
+// "ISMCTS"): a node below the root with available children takes a new one only while it
+// has fewer than 1 + sqrt(visits) (progressive widening), and the untried action expanded
+// is the rollout policy's own choice when it is untried. From the new node the world is played
+// out by a built-in rollout policy, and the result (+1 its side won, -1 lost, 0 a void hand) is
 // backed up from the side of the seat that took each action.
 //
 // Single- rather than multiple-observer: the opponents' choices in the tree are made on the
@@ -38,8 +41,9 @@
 
 namespace ddz {
 
-// The most simulations of one search: each adds a node to the tree (about 160 bytes),
-// so this many take about 1.6 GB and, with random rollouts from a deal, about 3 minutes.
+// The most simulations of one search: each adds a node to the tree (128 bytes, and 4 bytes
+// for each legal action of a node the search walks through again), so this many take 1.3 GB
+// and more and, with random rollouts from a deal, about 3 minutes.
 inline constexpr std::int64_t kMostSimulations = 10'000'000;
 
 struct IsmctsOptions {

@@ -46,7 +46,7 @@ inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 5> kPolicyN
 // The ISMCTS policy's search (ismcts.hpp): simulations a decision, UCB's constant, the kind
 // of its rollout policy (a neural one plays the policy's `network`, without the endgame
 // search), threads; a budget of seconds, if any. The defaults are the built-in "ismcts":
-// about 35 ms of CPU a decision on average on one core (bench/RESULTS.md, "ISMCTS").
+// about 30 ms of CPU a decision on average on one core (bench/RESULTS.md, "ISMCTS").
 struct SearchParams {
   std::int64_t simulations = 1000;
   double seconds = 0;  // a budget of time as well (0: none); the search ends at the first spent
