@@ -110,8 +110,8 @@ def test_every_world_of_a_seat_has_its_infoset(seed: int, steps: int, preset: st
 
 
 def test_keys_are_equal_exactly_when_what_the_seat_knows_is() -> None:
-    # The oracle is written here from the public API: the seat's view with the whole
-    # history (redeals included) and the rules. Positions of a few deals, every seat.
+    # The oracle is written here from the public API: the seat's view (the rules and the
+    # deals thrown in among it) with the whole history. Positions of a few deals, every seat.
     by_key: dict[int, object] = {}
     known: dict[object, int] = {}
     for seed in range(30):
@@ -121,9 +121,7 @@ def test_keys_are_equal_exactly_when_what_the_seat_knows_is() -> None:
         while True:
             for seat in range(3):
                 view = game.seat_view(seat)
-                thrown_in = tuple((str(hands[seat]), wild) for hands, _, wild in game.deals[:-1])
-                oracle = (repr(rules), seat, repr(sorted(view.items())), tuple((s, str(a)) for s, a in game.history),
-                          thrown_in)
+                oracle = (seat, repr(sorted(view.items())), tuple((s, str(a)) for s, a in game.history))
                 key = game.infoset_key(seat)
                 assert by_key.setdefault(key, oracle) == oracle
                 assert known.setdefault(oracle, key) == key
@@ -146,6 +144,8 @@ def test_keys_tell_apart_what_a_seat_saw_of_the_deals_thrown_in() -> None:
     assert a.deals[1] == swapped.deals[1] == other_wild.deals[1] and a.history == swapped.history
     assert [a.infoset_key(seat) == swapped.infoset_key(seat) for seat in range(3)] == [False, False, True]
     assert [a.infoset(seat) == swapped.infoset(seat) for seat in range(3)] == [False, False, True]
+    assert [a.seat_view(seat) == swapped.seat_view(seat) for seat in range(3)] == [False, False, True]
+    assert a.seat_view(0)["thrown_in"] == ((hands[0], (3,)),)
     assert all(a.infoset_key(seat) != other_wild.infoset_key(seat) for seat in range(3))
     for seat in range(3):
         assert {world.infoset_key(seat) for world in dz.sample_worlds(a, seat, 20, seed=seat)} == {a.infoset_key(seat)}
@@ -164,6 +164,18 @@ def test_the_infoset_is_the_seat_view() -> None:
     with pytest.raises(AttributeError):
         view.seat = 0  # type: ignore[misc]
     assert repr(view).startswith("<Infoset of seat 2, playing")
+
+
+def test_the_view_tells_apart_what_the_infoset_does() -> None:
+    # The dict left out the rules and the cards a position leaves out of play: games its
+    # seat tells apart had equal views.
+    dealt = dz.Game(seed=5), dz.Game(seed=5, rules=dz.Rules.preset("openspiel"))
+    positions = [dz.Game.from_position(hands, 0, to_move=0) for hands in (["3", "4", "5"], ["3", "6", "7"])]
+    for a, b in (dealt, positions):
+        assert a.infoset(0) != b.infoset(0) and a.seat_view(0) != b.seat_view(0)
+    assert dealt[1].seat_view(0)["rules"] == dz.Rules.preset("openspiel") and dealt[0].seat_view(0)["start"] is None
+    assert [game.seat_view(0)["unseen"] for game in positions] == [dz.Cards("45"), dz.Cards("67")]
+    assert positions[0].seat_view(0)["start"] == {"last": None, "last_by": None, "to_move": 0}
 
 
 def test_an_infoset_hides_what_its_seat_cannot_see() -> None:

@@ -216,6 +216,24 @@ const InfosetField kInfosetFields[] = {
     {"multiplier", [](const Infoset& v) -> py::object { return py::int_(stake_so_far(v.known, v.rules).multiplier); },
      "2 to the bombs and rockets played (capped by max_multiplier)."},
     {"history", [](const Infoset& v) -> py::object { return seat_actions(v.history, v.deal_start); }, "This deal's actions as (seat, Action) pairs."},
+    {"unseen", [](const Infoset& v) { return py::cast(Cards{v.cards.unknown}); },
+     "The cards the seat cannot place: in the other hands (less the kitty cards the landlord still holds) or face down."},
+    {"thrown_in", [](const Infoset& v) -> py::object {
+       py::tuple out(v.thrown_in.size());
+       for (std::size_t i = 0; i < v.thrown_in.size(); ++i) {
+         out[i] = py::make_tuple(Cards{v.thrown_in[i].hands[static_cast<std::size_t>(v.seat)]}, wild_tuple(v.thrown_in[i].wild));
+       }
+       return out;
+     }, "Each deal thrown in before this one (nobody bid), as the seat saw it: (its hand, the wild ranks)."},
+    {"start", [](const Infoset& v) -> py::object {
+       if (!v.from_position) return py::none();
+       py::dict start;
+       start["last"] = optional_move_obj(v.start_last);
+       start["last_by"] = optional_seat(v.start_last_by);
+       start["to_move"] = py::int_(v.start_to_move);
+       return start;
+     }, "How a game from a position began (a dict of last, last_by and to_move); None for a dealt hand."},
+    {"rules", [](const Infoset& v) { return py::cast(v.rules); }, "The rules of the game."},
 };
 
 constexpr std::size_t kNumInfosetFields = std::size(kInfosetFields);

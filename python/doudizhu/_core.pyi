@@ -303,6 +303,13 @@ class _BiddingState(TypedDict):
     robs: int
     redeals: int
 
+class _PositionStart(TypedDict):
+    """How a game from a position began (Game.seat_view's "start")."""
+
+    last: Move | None
+    last_by: int | None
+    to_move: int
+
 class _SeatView(TypedDict):
     """Game.seat_view(seat): what that seat knows, with the public state of the hand."""
 
@@ -325,6 +332,10 @@ class _SeatView(TypedDict):
     rockets: int
     multiplier: int
     history: list[tuple[int, Action]]
+    unseen: Cards
+    thrown_in: tuple[tuple[Cards, tuple[int, ...]], ...]
+    start: _PositionStart | None
+    rules: Rules
 
 class Infoset:
     """Game.infoset(seat): what that seat knows, immutable and hashable."""
@@ -367,6 +378,14 @@ class Infoset:
     def multiplier(self) -> int: ...
     @property
     def history(self) -> list[tuple[int, Action]]: ...
+    @property
+    def unseen(self) -> Cards: ...
+    @property
+    def thrown_in(self) -> tuple[tuple[Cards, tuple[int, ...]], ...]: ...
+    @property
+    def start(self) -> _PositionStart | None: ...
+    @property
+    def rules(self) -> Rules: ...
     @property
     def key(self) -> int: ...
     def to_dict(self) -> _SeatView: ...
