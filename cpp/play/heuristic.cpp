@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 
+#include "game/seat_view.hpp"
 #include "play/policy.hpp"
 #include "search/solver.hpp"
 #include "search/worlds.hpp"
@@ -269,28 +270,27 @@ bool is_power(const Move& m) { return m.kind == MoveKind::Bomb || m.kind == Move
 bool opponents(const State& s, int a, int b) { return !same_side(s, a, b); }
 
 // What the seat to move knows, and nothing more: its own hand, the cards every seat has
-// played, the hand sizes and who sits where. `unseen` is the cards in the other hands
-// taken together, which the seat can count: in a dealt game the deck less its own hand and
-// every card played (the kitty's cards the landlord still holds among them); in a game
-// from a position, the cards the position puts outside its own hand (the rest were out of
-// play before it), as sample_worlds reads it. Which of those cards sits in which hand it
-// never reads.
+// played, the hand sizes and who sits where. `unseen` is the cards the seat cannot see,
+// which it can count (seat_view's `others`): in a dealt game the deck less its own hand and
+// every card played (the kitty's cards the landlord still holds among them, and a kitty
+// still face down or Run Fast's cards set aside: not the other hands alone, which would
+// tell it which cards lie aside); in a game from a position, the cards the position puts
+// outside its own hand (the rest were out of play before it), as sample_worlds reads it.
+// Which of those cards sits in which hand it never reads.
 struct View {
   const State& s;
   const Rules& rules;
   int seat;
   Mask hand;
   Mask wild_ranks;  // the nibbles of the wild ranks: wild_nibbles(s)
-  Mask unseen = 0;
+  Mask unseen;
   int opp_fewest = 99;  // cards of the opponent nearest to going out
   int opp_most = 0;
 
   View(const Game& game) : s(game.state()), rules(game.rules()), seat(s.to_move), hand(s.hands[static_cast<std::size_t>(seat)]),
-                             wild_ranks(wild_nibbles(s)) {
+                             wild_ranks(wild_nibbles(s)), unseen(seat_view(s, seat).others) {
     for (int other = 0; other < s.seats; ++other) {
-      if (other == seat) continue;
-      unseen += s.hands[static_cast<std::size_t>(other)];  // only the union is used
-      if (!opponents(s, seat, other)) continue;
+      if (other == seat || !opponents(s, seat, other)) continue;
       const int n = total(s.hands[static_cast<std::size_t>(other)]);  // a hand's size is public
       opp_fewest = std::min(opp_fewest, n);
       opp_most = std::max(opp_most, n);
