@@ -4,7 +4,8 @@
 
     python bench/ismcts_strength.py speed [--positions N] [--speed-simulations S]
     python bench/ismcts_strength.py strength --opponent heuristic --budgets 200,600,100ms --deals D
-                                             [--rollout R] [--exploration C] [--no-endgame]
+                                             [--rollout R] [--leaf rollout|values] [--exploration C]
+                                             [--no-endgame]
     python bench/ismcts_strength.py report [--out PATH] [--no-write]
 
 Each run adds its rows to a ledger (``--ledger``, default bench/ismcts_runs.json) and
@@ -122,18 +123,23 @@ def strength(args: argparse.Namespace) -> list[dict]:
     for budget in args.budgets:
         ms = int(budget[:-2]) if budget.endswith("ms") else None
         bot = ISMCTS(simulations=None if ms else int(budget), seconds=ms / 1000 if ms else None, rollout=args.rollout,
-                     exploration=args.exploration, seed=args.seed, endgame=not args.no_endgame)
+                     exploration=args.exploration, seed=args.seed, endgame=not args.no_endgame, leaf=args.leaf)
         mean_ms, p90_ms = decision_ms(bot, args.timing_deals, args.seed + 1)
         started = time.perf_counter()
         r = dz.evaluate(bot, opponent, deals=args.deals, rules=dz.Rules.preset("douzero"), seed=args.seed,
                         threads=args.threads)
         rows.append({"opponent": args.opponent, "simulations": int(budget) if ms is None else f"{ms} ms",
-                     "rollout": args.rollout,
+                     "rollout": args.rollout, "leaf": args.leaf,
                      "exploration": args.exploration, "endgame": not args.no_endgame, "deals": args.deals,
                      "seed": args.seed, "wp": r.wp, "wp_ci": list(r.wp_ci), "adp": r.adp, "ms_mean": mean_ms,
                      "ms_p90": p90_ms, "hours": (time.perf_counter() - started) / 3600, "machine": machine()})
         print(rows[-1], flush=True)
     return rows
+
+
+def judged(row: dict) -> str:
+    """How a run's new nodes were judged: its rollout policy, or the networks' values."""
+    return row["rollout"] if row.get("leaf", "rollout") == "rollout" else "network values"
 
 
 def report(ledger: dict) -> str:
@@ -153,13 +159,13 @@ def report(ledger: dict) -> str:
         md += ["Strength (`doudizhu.evaluate`, the `douzero` preset: DouZero's protocol, every deal played twice with "
                "the roles swapped, 95% intervals; ms a decision: the ISMCTS seats' mean and 90th-percentile CPU time "
                "over the decisions with a choice, one thread, measured apart from the evaluation):", "",
-               "| opponent | budget a decision | rollout | endgame | deals | WP | ADP | ms a decision (mean / p90) "
-               "| date |",
+               "| opponent | budget a decision | rollout (or leaf values) | endgame | deals | WP | ADP "
+               "| ms a decision (mean / p90) | date |",
                "|---|---:|---|---|---:|---:|---:|---:|---|"]
         rows = sorted(ledger["strength"],
-                      key=lambda r: (r["opponent"], r["rollout"], r["endgame"], isinstance(r["simulations"], str),
+                      key=lambda r: (r["opponent"], judged(r), r["endgame"], isinstance(r["simulations"], str),
                                      int(str(r["simulations"]).split()[0]), r["deals"]))
-        md += [f"| {r['opponent']} | {r['simulations']} | {r['rollout']} | {'yes' if r['endgame'] else 'no'} "
+        md += [f"| {r['opponent']} | {r['simulations']} | {judged(r)} | {'yes' if r['endgame'] else 'no'} "
                f"| {r['deals']} | "
                f"{r['wp']:.3f} ({r['wp_ci'][0]:.3f}-{r['wp_ci'][1]:.3f}) | {r['adp']:+.3f} | "
                f"{r['ms_mean']:.0f} / {r['ms_p90']:.0f} | {r['machine'].split('; ')[-1]} |" for r in rows]
@@ -177,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budgets", default="200,600,2000")
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--rollout", default="fast_heuristic")
+    ap.add_argument("--leaf", default="rollout", choices=["rollout", "values"])
     ap.add_argument("--exploration", type=float, default=0.7)
     ap.add_argument("--no-endgame", action="store_true")
     ap.add_argument("--timing-deals", type=int, default=6)

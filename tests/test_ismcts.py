@@ -58,6 +58,36 @@ def test_the_search_finds_the_solvers_won_line() -> None:
     assert result.best == dz.solve(game).move and result.value[result.actions.index(result.best)] > 0.9
 
 
+def test_leaf_values_judge_each_new_node_by_the_networks() -> None:
+    # Every card the landlord cannot see is a four, so its worlds are one; a budget of one
+    # simulation an action expands each once, valued by the networks' best action at the
+    # position it leads to, for the landlord's side.
+    game = dz.Game.from_position(["3579", "44", "4"], 0, to_move=0, rules=dz.Rules.preset("douzero"))
+    legal = game.legal_actions()
+    result = dz.ismcts(game, len(legal), leaf="values", seed=3)
+    expected = []
+    for action in legal:
+        child = game.copy()
+        child.step(action)
+        best = min(1.0, max(-1.0, float(dz.bots.shipped_network().values(child).max())))
+        expected.append(best if child.to_move == 0 else -best)
+    np.testing.assert_array_equal(result.visits, np.ones(len(legal)))
+    np.testing.assert_allclose(result.value, expected, rtol=0, atol=1e-6)
+    assert not np.array_equal(result.value, dz.ismcts(game, len(legal), seed=3).value)  # not the rollouts'
+
+
+def test_leaf_values_need_networks_that_play_the_rules() -> None:
+    run_fast = dz.Game(seed=1, rules=dz.Rules.preset("run_fast"))
+    with pytest.raises(dz.NetworkError, match="leaf values"):
+        dz.ismcts(run_fast, 10, rollout="random", leaf="values")
+    with pytest.raises(ValueError, match="leaf must be 'rollout' or 'values', not 'value'"):
+        dz.ismcts(after_auction(2), 10, leaf="value")
+    bot = ISMCTS(simulations=30, leaf="values")
+    assert repr(bot).endswith("leaf='values')")
+    result = dz.evaluate(bot, "random", deals=2, rules=dz.Rules.preset("douzero"))
+    assert result.games == 4
+
+
 def test_a_result_is_a_win_or_a_loss_whatever_the_payout() -> None:
     # Under Run Fast the first out wins, though a loser holding one card pays nothing:
     # the search scored the payout's sign, so going out with the pair was worth 0.

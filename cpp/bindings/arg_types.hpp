@@ -22,6 +22,8 @@ using RowsArg = Hinted<"npt.NDArray[np.void]">;
 // A built-in policy by name, or a Python player.
 using PolicyArg = Hinted<"str | object">;
 using PoliciesArg = Hinted<"str | object | Sequence[str | object]">;
+// What judges a search's new node: a rollout, or the learned networks' values.
+using LeafArg = Hinted<"Literal['rollout', 'values']">;
 // What `Cards(...)` takes: Cards, card text, a mask, counts by rank, or cards one by one.
 using CardsArg = Hinted<"Cards | str | int | np.integer[Any] | Mapping[str, int] | Iterable[str | Cards]">;
 using HandsArg = Hinted<"Sequence[Cards | str | int | np.integer[Any] | Mapping[str, int] | Iterable[str | Cards]]">;

@@ -393,8 +393,9 @@ std::string builtin_name(py::handle policy) {
 Policy ismcts_bot_arg(py::handle bot) {
   const auto attr = [&](const char* name) { return py::getattr(bot, name); };
   Policy p{PolicyKind::Ismcts};
+  // No `seconds` attribute: no budget of time; no `leaf`: rollouts.
   p.search = search_params_arg(attr("simulations"), py::getattr(bot, "seconds", py::none()), attr("rollout"), attr("exploration"),
-                               attr("threads"), p.network);  // no `seconds` attribute: no budget of time
+                               attr("threads"), py::getattr(bot, "leaf", py::str("rollout")), p.network);
   p.endgame = endgame_arg(bot);
   return p;
 }
@@ -402,7 +403,7 @@ Policy ismcts_bot_arg(py::handle bot) {
 }  // namespace
 
 SearchParams search_params_arg(py::handle simulations, py::handle seconds, py::handle rollout, py::handle exploration,
-                               py::handle threads, std::shared_ptr<const Network>& network) {
+                               py::handle threads, py::handle leaf, std::shared_ptr<const Network>& network) {
   SearchParams s;
   if (!seconds.is_none()) s.seconds = real_arg(seconds, "seconds", 0.0, kMaxSeconds, "of seconds ", true);
   if (!simulations.is_none()) {
@@ -420,6 +421,10 @@ SearchParams search_params_arg(py::handle simulations, py::handle seconds, py::h
   const Policy by = named_errors("rollout", [&] { return policy_arg(rollout); });
   s.rollout = by.kind;
   network = by.network;
+  const std::string judged_by = text_arg(leaf, "leaf");
+  if (judged_by != "rollout" && judged_by != "values") throw py::value_error("leaf must be 'rollout' or 'values', not " + quoted(judged_by));
+  s.leaf_values = judged_by == "values";
+  if (s.leaf_values && !network) network = shipped_network();
   return s;
 }
 

@@ -328,10 +328,12 @@ inline constexpr long long kMaxSearchThreads = 256;
 inline constexpr double kMaxSeconds = 1e9;
 
 // An ISMCTS search's parameters, checked (TypeError, ValueError naming the one refused; a
-// rollout that is itself ISMCTS is a ValueError); the rollout's network in `network`.
-// `simulations` None: as many as `seconds` allow (a budget of time then needed).
+// rollout that is itself ISMCTS is a ValueError); the rollout's network in `network`, or
+// with `leaf` "values" the networks valuing the leaves (the rollout's if it is neural, else
+// the shipped ones). `simulations` None: as many as `seconds` allow (a budget of time then
+// needed).
 SearchParams search_params_arg(py::handle simulations, py::handle seconds, py::handle rollout, py::handle exploration,
-                               py::handle threads, std::shared_ptr<const Network>& network);
+                               py::handle threads, py::handle leaf, std::shared_ptr<const Network>& network);
 
 
 // What `read()` returns; its TypeError or ValueError with "`what`: " before the message,

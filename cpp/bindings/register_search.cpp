@@ -183,25 +183,28 @@ of each; value: each one's mean result for the seat to move (+1 its side won, -1
       .def_property_readonly("best", [](const IsmctsResult& r) { return interned(r.actions[r.best]); });
 
   m.def("ismcts", [](GameArg game_obj, OptionalIntArg simulations, PolicyArg rollout, FloatArg exploration, OptionalIntArg seed,
-                     IntArg threads, OptionalFloatArg seconds) {
+                     IntArg threads, OptionalFloatArg seconds, LeafArg leaf) {
           const Game& game = game_arg(game_obj);
           Policy policy{PolicyKind::Ismcts};
-          policy.search = search_params_arg(simulations, seconds, rollout, exploration, threads, policy.network);
+          policy.search = search_params_arg(simulations, seconds, rollout, exploration, threads, leaf, policy.network);
           check_policy(policy, game.rules());  // a network that cannot play these rules: NetworkError
           const IsmctsOptions o = ismcts_options(policy, seed_arg(seed));
           if (std::string why = ismcts_error(game, o); !why.empty()) throw py::value_error(why);
           const Game copy = game;  // another thread may step the game meanwhile
           return interruptible([&] { return ismcts(copy, o); });
         }, py::arg("game"), py::arg("simulations") = 1000, py::arg("rollout") = "fast_heuristic", py::arg("exploration") = 0.7,
-        py::arg("seed") = 0, py::arg("threads") = 1, py::arg("seconds") = py::none(),
+        py::arg("seed") = 0, py::arg("threads") = 1, py::arg("seconds") = py::none(), py::arg("leaf") = "rollout",
         R"doc(Information-set Monte-Carlo tree search from the seat to move (single-observer ISMCTS,
 Cowling, Powley and Whitehouse 2012): each simulation deals the cards that seat cannot see
 afresh (as sample_worlds), walks one tree of that seat's information set, and plays on by
 the built-in `rollout` policy. Root-parallel on `threads`; the same seed, simulations and
 threads give the same result. With `seconds` the search also ends once that much wall time
 has passed (each thread's tree after one simulation at least), and is no longer
-repeatable; `simulations=None` with `seconds`: a budget of time alone. Raises ValueError
-for a hand that is over.)doc");
+repeatable; `simulations=None` with `seconds`: a budget of time alone. leaf="values": a new
+node in play is valued by the learned policy's networks (the rollout's if it is "neural" or
+a Neural bot, else the shipped ones: the best of the values of the legal actions there, for
+the side to move) instead of played out; NetworkError where they cannot play the rules.
+Raises ValueError for a hand that is over.)doc");
 
   m.def("rollouts", [](Hinted<"Game | Sequence[Game]"> games_obj, PoliciesArg policy, OptionalIntArg seed, IntArg threads, IntArg copies,
                        OptionalIntArg seat) {

@@ -88,21 +88,41 @@ class Tree {
       const std::uint32_t next = descend(at, actor, rng, world, stream);
       world.apply_legal(nodes_[next].action);
       path_.push_back(next);
-      if (nodes_[next].visits == 0) break;  // a new node: the rollout takes over
+      if (nodes_[next].visits == 0) break;  // a new node: the rollout, or the networks, judge it
       at = next;
     }
-    play_seats(world, rollout_, stream, [](int, const Action&) {}, legal_);
-    const Settlement r = world.result();
-    for (const std::uint32_t i : path_) {
-      TreeNode& n = nodes_[i];
-      ++n.visits;
-      if (n.actor >= 0) n.total += result_for(r, n.actor);
+    if (options_.leaf_values && world.state().phase == Phase::Playing) {
+      const int mover = world.state().to_move;
+      const double v = leaf_value(world);
+      back_up([&](int actor) { return same_side(world.state(), actor, mover) ? v : -v; });
+    } else {
+      play_seats(world, rollout_, stream, [](int, const Action&) {}, legal_);
+      const Settlement r = world.result();
+      back_up([&](int actor) { return result_for(r, actor); });
     }
   }
 
   const std::vector<TreeNode>& nodes() const { return nodes_; }
 
  private:
+  // Adds the simulation to the nodes of its path, each with result(the seat that took it).
+  template <class Result>
+  void back_up(Result&& result) {
+    for (const std::uint32_t i : path_) {
+      TreeNode& n = nodes_[i];
+      ++n.visits;
+      if (n.actor >= 0) n.total += result(n.actor);
+    }
+  }
+
+  // The networks' value of `world` (in play) for its seat to move: the best of its legal
+  // actions' values, which estimate its side's result (+1 won, -1 lost).
+  double leaf_value(const Game& world) {
+    world.legal_actions(legal_);
+    neural_play_values(*options_.rollout.network, world, legal_, values_);
+    return std::clamp(static_cast<double>(*std::max_element(values_.begin(), values_.end())), -1.0, 1.0);
+  }
+
   // The child of `at` this world goes to: an untried legal action expanded (drawn
   // uniformly), else the available child of highest UCB score. Every available child's
   // availability counts this simulation.
@@ -218,6 +238,7 @@ class Tree {
   std::vector<std::uint32_t> path_, available_, untried_;
   std::vector<std::pair<TreeKey, std::uint32_t>> keyed_;
   std::vector<Action> legal_;
+  std::vector<float> values_;  // leaf_value's
 };
 
 // Why the search's parameters cannot search any game, or empty.
@@ -256,6 +277,7 @@ IsmctsOptions ismcts_options(const Policy& policy, std::uint64_t seed) {
   o.rollout = rollout_of(policy);
   o.seed = seed;
   o.threads = policy.search.threads;
+  o.leaf_values = policy.search.leaf_values;
   return o;
 }
 
@@ -267,6 +289,7 @@ std::string ismcts_error(const Game& game, const IsmctsOptions& o) {
   if (game.state().phase == Phase::Over) return "the hand is over: there is nothing to search";
   if (std::string why = search_options_error(o); !why.empty()) return why;
   if (std::string why = policy_error(o.rollout, game.rules()); !why.empty()) return "rollout: " + why;
+  if (o.leaf_values) return leaf_values_error(o.rollout.network.get(), game.rules());
   return {};
 }
 

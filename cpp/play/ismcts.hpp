@@ -13,7 +13,9 @@
 // has fewer than 1 + sqrt(visits) (progressive widening), and the untried action expanded
 // is the rollout policy's own choice when it is untried. From the new node the world is played
 // out by a built-in rollout policy, and the result (+1 its side won, -1 lost, 0 a void hand) is
-// backed up from the side of the seat that took each action.
+// backed up from the side of the seat that took each action; or, with leaf_values, the new
+// node is valued by the learned policy's networks in place of the rollout, as AlphaZero
+// values its leaves.
 //
 // Single- rather than multiple-observer: the opponents' choices in the tree are made on the
 // world's hands (the "strategy fusion" of determinization reaches the opponents' nodes);
@@ -53,6 +55,11 @@ struct IsmctsOptions {
   Policy rollout = Policy{PolicyKind::FastHeuristic};
   std::uint64_t seed = 0;
   int threads = 1;
+  // A new node in play valued by rollout.network (the learned policy's networks) instead of
+  // played out: the best of the network's values of the legal actions of the seat to move
+  // there, for its side (clamped to [-1, 1]; the other side's the opposite). Where the hand
+  // is over, or in the auction, the result or a rollout as without it.
+  bool leaf_values = false;
 };
 
 // The root's actions (Game::legal_actions' order) with their simulations and mean results
@@ -69,7 +76,7 @@ IsmctsOptions ismcts_options(const Policy& policy, std::uint64_t seed);
 
 // Why `options` cannot search `game` (a finished hand, a budget below 1, a constant that is
 // not a finite number >= 0, threads below 1, an ISMCTS rollout, a rollout policy that
-// cannot play the rules), or empty.
+// cannot play the rules, leaf values without networks that play them), or empty.
 std::string ismcts_error(const Game& game, const IsmctsOptions& options);
 
 // The search from the seat to move; throws std::invalid_argument where ismcts_error says.

@@ -70,12 +70,18 @@ std::string policy_error(const Policy& policy, const Rules& rules) {
   if (policy.kind == PolicyKind::Ismcts) {
     const Policy rollout = rollout_of(policy);
     if (rollout.kind == PolicyKind::Ismcts) return {};  // search_params_error's
-    std::string why = policy_error(rollout, rules);
-    return why.empty() ? why : "rollout: " + why;
+    if (std::string why = policy_error(rollout, rules); !why.empty()) return "rollout: " + why;
+    return policy.search.leaf_values ? leaf_values_error(policy.network.get(), rules) : std::string();
   }
   if (policy.kind != PolicyKind::Neural) return {};
   if (!policy.network) return "the neural policy has no networks";
   return policy.network->play_error(rules);
+}
+
+std::string leaf_values_error(const Network* network, const Rules& rules) {
+  if (!network) return "leaf values: no networks to value the leaves with";
+  std::string why = network->play_error(rules);
+  return why.empty() ? why : "leaf values: " + why;
 }
 
 void check_policy(const Policy& policy, const Rules& rules) {

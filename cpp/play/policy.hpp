@@ -45,14 +45,16 @@ inline constexpr std::array<std::pair<std::string_view, PolicyKind>, 5> kPolicyN
 
 // The ISMCTS policy's search (ismcts.hpp): simulations a decision, UCB's constant, the kind
 // of its rollout policy (a neural one plays the policy's `network`, without the endgame
-// search), threads; a budget of seconds, if any. The defaults are the built-in "ismcts":
-// about 30 ms of CPU a decision on average on one core (bench/RESULTS.md, "ISMCTS").
+// search), threads; a budget of seconds, if any; whether the network's values judge a new
+// node instead of a rollout (the policy's `network` then). The defaults are the built-in
+// "ismcts": about 30 ms of CPU a decision on average on one core (bench/RESULTS.md, "ISMCTS").
 struct SearchParams {
   std::int64_t simulations = 1000;
   double seconds = 0;  // a budget of time as well (0: none); the search ends at the first spent
   double exploration = 0.7;
   PolicyKind rollout = PolicyKind::FastHeuristic;
   int threads = 1;
+  bool leaf_values = false;
 };
 
 // A built-in policy: its kind, and the networks a neural policy plays (shared, read-only).
@@ -82,9 +84,12 @@ std::optional<Policy> policy_named(std::string_view name);
 void set_shipped_network_path(std::string path);
 std::shared_ptr<const Network> shipped_network();
 
-// Why `policy` cannot play a game under `rules` (a network that does not fit, its own or
-// its rollout's), or empty.
+// Why `policy` cannot play a game under `rules` (a network that does not fit, its own, its
+// rollout's or the one valuing its search's leaves), or empty.
 std::string policy_error(const Policy& policy, const Rules& rules);
+// Why `network` cannot value the leaves of a search under `rules` (none, or networks that
+// do not fit), or empty.
+std::string leaf_values_error(const Network* network, const Rules& rules);
 // Why an ISMCTS policy's search cannot run (ismcts.cpp: a budget below 1, a rollout that
 // is itself ISMCTS, ...), or empty; empty for the other kinds.
 std::string search_params_error(const Policy& policy);

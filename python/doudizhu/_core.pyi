@@ -571,6 +571,7 @@ def ismcts(
     seed: int | None = 0,
     threads: int = 1,
     seconds: float | None = None,
+    leaf: Literal["rollout", "values"] = "rollout",
 ) -> IsmctsResult: ...
 def playout(game: Game, policy: str | object | Sequence[str | object] = "heuristic", seed: int | None = 0) -> Game: ...
 def rollouts(

@@ -195,7 +195,9 @@ class ISMCTS:
     wherever a policy is taken; deterministic: ``act`` searches from ``seed`` and the number
     of actions taken, ``selfplay`` and ``evaluate`` from their own seeded stream. With
     ``seconds`` each search also ends once that much wall time has passed (a budget of time
-    a play; ``simulations=None`` for time alone), and the bot is no longer repeatable.
+    a play; ``simulations=None`` for time alone), and the bot is no longer repeatable. With
+    ``leaf="values"`` a new node is valued by the learned policy's networks instead of played
+    out (the rollout's if it is neural, else the shipped ones; the rules must be theirs).
     Parameters are checked where the bot is first used (TypeError, ValueError naming the
     one refused)."""
 
@@ -203,9 +205,9 @@ class ISMCTS:
 
     def __init__(self, simulations: int | None = 1000, rollout: str | object = "fast_heuristic",
                  exploration: float = 0.7, seed: int | None = 0, threads: int = 1, endgame: bool = True,
-                 seconds: float | None = None) -> None:
+                 seconds: float | None = None, leaf: str = "rollout") -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
-        self.seconds = seconds
+        self.seconds, self.leaf = seconds, leaf
         self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
         self.seed = checked_seed(seed)
 
@@ -215,7 +217,8 @@ class ISMCTS:
     def __repr__(self) -> str:
         return (f"ISMCTS(simulations={self.simulations}, rollout={self.rollout!r}, exploration={self.exploration}, "
                 f"seed={self.seed}, threads={self.threads}" + ("" if self.endgame else ", endgame=False")
-                + ("" if self.seconds is None else f", seconds={self.seconds}") + ")")
+                + ("" if self.seconds is None else f", seconds={self.seconds}")
+                + ("" if self.leaf == "rollout" else f", leaf={self.leaf!r}") + ")")
 
 
 class DeterminizedBot:
