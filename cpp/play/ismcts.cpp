@@ -70,8 +70,8 @@ double result_for(const Settlement& r, int seat) {
 // One thread's tree over the searching seat's information set.
 class Tree {
  public:
-  // `simulations`: the tree's share of the budget; each adds a node at most, so the nodes
-  // take their room at once (growing by doubling, the last copy held two arrays at once).
+  // `simulations`: the nodes to make room for at once (each simulation adds one at most), so
+  // that the array need not double (its last growth held two arrays at once).
   Tree(const Game& root, const IsmctsOptions& options, std::int64_t simulations)
       : root_(root), options_(options), rollout_(every_seat(options.rollout)), seat_(root.state().to_move), world_(root) {
     nodes_.reserve(static_cast<std::size_t>(simulations) + 1);
@@ -322,7 +322,9 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
   };
   parallel_each(threads, [&](int t) {
     // Thread t: simulations t, t + threads, ... of the budget, on its own generator.
-    Tree tree(game, o, (o.simulations - t + threads - 1) / threads);
+    // Room for its share of the budget at once, unless the clock ends the search: a budget
+    // of time alone counts 10M simulations, and its room would be gigabytes a search.
+    Tree tree(game, o, o.seconds > 0 ? 0 : (o.simulations - t + threads - 1) / threads);
     Rng rng(splitmix_finalize(o.seed ^ splitmix_finalize(static_cast<std::uint64_t>(t) + 1)));
     for (std::int64_t i = t; i < o.simulations; i += threads) {
       if (t == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);
