@@ -138,8 +138,9 @@ def strength(args: argparse.Namespace) -> list[dict]:
 
 
 def judged(row: dict) -> str:
-    """How a run's new nodes were judged: its rollout policy, or the networks' values."""
-    return row["rollout"] if row.get("leaf", "rollout") == "rollout" else "network values"
+    """How a run's new nodes were judged: its rollout policy, or the networks' values (the
+    rollout policy still choosing what a node expands first)."""
+    return row["rollout"] if row.get("leaf", "rollout") == "rollout" else f"network values ({row['rollout']} expands)"
 
 
 def report(ledger: dict) -> str:

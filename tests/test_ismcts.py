@@ -58,11 +58,14 @@ def test_the_search_finds_the_solvers_won_line() -> None:
     assert result.best == dz.solve(game).move and result.value[result.actions.index(result.best)] > 0.9
 
 
-def test_leaf_values_judge_each_new_node_by_the_networks() -> None:
-    # Every card the landlord cannot see is a four, so its worlds are one; a budget of one
-    # simulation an action expands each once, valued by the networks' best action at the
-    # position it leads to, for the landlord's side.
-    game = dz.Game.from_position(["3579", "44", "4"], 0, to_move=0, rules=dz.Rules.preset("douzero"))
+@pytest.mark.parametrize("hands, to_move", [(["3579", "44", "4"], 0), (["44", "3579", "44"], 1)])
+def test_leaf_values_judge_each_new_node_by_the_networks(hands: list[str], to_move: int) -> None:
+    # Every card the searching seat cannot see is a four, so its worlds are one; a budget
+    # of one simulation an action expands each once, valued by the networks' best action
+    # at the position it leads to: for the searching side as it stands where the seat to
+    # move there is of that side (the landlord's own next turn, or a peasant's partner),
+    # else reversed.
+    game = dz.Game.from_position(hands, 0, to_move=to_move, rules=dz.Rules.preset("douzero"))
     legal = game.legal_actions()
     result = dz.ismcts(game, len(legal), leaf="values", seed=3)
     expected = []
@@ -70,10 +73,28 @@ def test_leaf_values_judge_each_new_node_by_the_networks() -> None:
         child = game.copy()
         child.step(action)
         best = min(1.0, max(-1.0, float(dz.bots.shipped_network().values(child).max())))
-        expected.append(best if child.to_move == 0 else -best)
+        expected.append(best if (child.to_move == 0) == (to_move == 0) else -best)
     np.testing.assert_array_equal(result.visits, np.ones(len(legal)))
     np.testing.assert_allclose(result.value, expected, rtol=0, atol=1e-6)
     assert not np.array_equal(result.value, dz.ismcts(game, len(legal), seed=3).value)  # not the rollouts'
+
+
+def test_leaf_values_repeat_for_a_seed_on_threads() -> None:
+    game = after_auction(4, dz.Rules.preset("douzero"))
+    a, b = (dz.ismcts(game, 300, leaf="values", seed=6, threads=2) for _ in range(2))
+    np.testing.assert_array_equal(a.visits, b.visits)
+    np.testing.assert_array_equal(a.value, b.value)
+
+
+def test_the_networks_must_read_the_position_before_the_search() -> None:
+    # A two-hand puzzle under DouZero's rules: its first leaf or neural rollout failed
+    # inside the search, a ValueError that named neither.
+    puzzle = dz.Game.from_position(["3579", "4"], 0, to_move=0, rules=dz.Rules.preset("douzero"))
+    with pytest.raises(ValueError, match="^leaf values: DouZero's encoding is for three seats"):
+        dz.ismcts(puzzle, 10, leaf="values")
+    with pytest.raises(ValueError, match="^rollout: DouZero's encoding is for three seats"):
+        dz.ismcts(puzzle, 10, rollout="neural")
+    assert dz.ismcts(puzzle, 10).visits.sum() == 10
 
 
 def test_leaf_values_need_networks_that_play_the_rules() -> None:

@@ -70,11 +70,14 @@ double result_for(const Settlement& r, int seat) {
 // One thread's tree over the searching seat's information set.
 class Tree {
  public:
-  // `simulations`: the nodes to make room for at once (each simulation adds one at most), so
-  // that the array need not double (its last growth held two arrays at once).
-  Tree(const Game& root, const IsmctsOptions& options, std::int64_t simulations)
-      : root_(root), options_(options), rollout_(every_seat(options.rollout)), seat_(root.state().to_move), world_(root) {
-    nodes_.reserve(static_cast<std::size_t>(simulations) + 1);
+  // `share`: this tree's simulations at most, each adding a node at most. A budget of
+  // simulations alone makes room for them all at once, so that the array never doubles
+  // (its last growth held two arrays at once); under a clock, which may end the search
+  // after a few (a time budget alone counts 10M), the array grows, never past that room.
+  Tree(const Game& root, const IsmctsOptions& options, std::int64_t share)
+      : root_(root), options_(options), rollout_(every_seat(options.rollout)), seat_(root.state().to_move), world_(root),
+        room_(static_cast<std::size_t>(share) + 1) {
+    nodes_.reserve(options.seconds > 0 ? std::min<std::size_t>(room_, 1024) : room_);
     nodes_.emplace_back();
   }
 
@@ -219,6 +222,7 @@ class Tree {
   // A new child of `at` for legal action `i`, in its key's place among the children.
   std::uint32_t expand(std::uint32_t at, int actor, std::uint32_t i) {
     const auto child = static_cast<std::uint32_t>(nodes_.size());
+    if (nodes_.size() == nodes_.capacity()) nodes_.reserve(std::min(2 * nodes_.capacity(), room_));
     const TreeKey key = tree_key(legal_[i]);
     nodes_.push_back(TreeNode{legal_[i], key, actor, 0, 1, 0.0, {}, 0, {}});
     TreeNode& node = nodes_[at];
@@ -234,6 +238,7 @@ class Tree {
   const SeatPolicies rollout_;
   const int seat_;
   Game world_;  // the simulation's world, its storage reused
+  const std::size_t room_;  // the most nodes the tree can need
   std::vector<TreeNode> nodes_;
   std::vector<std::uint32_t> path_, available_, untried_;
   std::vector<std::pair<TreeKey, std::uint32_t>> keyed_;
@@ -289,7 +294,12 @@ std::string ismcts_error(const Game& game, const IsmctsOptions& o) {
   if (game.state().phase == Phase::Over) return "the hand is over: there is nothing to search";
   if (std::string why = search_options_error(o); !why.empty()) return why;
   if (std::string why = policy_error(o.rollout, game.rules()); !why.empty()) return "rollout: " + why;
-  if (o.leaf_values) return leaf_values_error(o.rollout.network.get(), game.rules());
+  if (o.rollout.kind == PolicyKind::Neural) {
+    if (std::string why = network_position_error(game); !why.empty()) return "rollout: " + why;
+  }
+  if (!o.leaf_values) return {};
+  if (std::string why = leaf_values_error(o.rollout.network.get(), game.rules()); !why.empty()) return why;
+  if (std::string why = network_position_error(game); !why.empty()) return "leaf values: " + why;
   return {};
 }
 
@@ -322,9 +332,7 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
   };
   parallel_each(threads, [&](int t) {
     // Thread t: simulations t, t + threads, ... of the budget, on its own generator.
-    // Room for its share of the budget at once, unless the clock ends the search: a budget
-    // of time alone counts 10M simulations, and its room would be gigabytes a search.
-    Tree tree(game, o, o.seconds > 0 ? 0 : (o.simulations - t + threads - 1) / threads);
+    Tree tree(game, o, (o.simulations - t + threads - 1) / threads);
     Rng rng(splitmix_finalize(o.seed ^ splitmix_finalize(static_cast<std::uint64_t>(t) + 1)));
     for (std::int64_t i = t; i < o.simulations; i += threads) {
       if (t == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);

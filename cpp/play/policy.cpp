@@ -84,6 +84,11 @@ std::string leaf_values_error(const Network* network, const Rules& rules) {
   return why.empty() ? why : "leaf values: " + why;
 }
 
+std::string network_position_error(const Game& game) {
+  // Hands only shrink in a search, and a deck has fewer bombs than the encoding counts.
+  return game.state().phase == Phase::Playing ? douzero_error(view_of(game)) : std::string();
+}
+
 void check_policy(const Policy& policy, const Rules& rules) {
   if (std::string why = search_params_error(policy); !why.empty()) throw std::invalid_argument(why);
   if (std::string why = policy_error(policy, rules); !why.empty()) throw NetworkError(why);

@@ -90,6 +90,10 @@ std::string policy_error(const Policy& policy, const Rules& rules);
 // Why `network` cannot value the leaves of a search under `rules` (none, or networks that
 // do not fit), or empty.
 std::string leaf_values_error(const Network* network, const Rules& rules);
+// Why the networks cannot read the positions of a search from `game` in play (DouZero's
+// encoding: as many hands as the rules' players, none above its sizes; a two-hand puzzle
+// has two), or empty: checked at the root, where the search's first leaf would fail.
+std::string network_position_error(const Game& game);
 // Why an ISMCTS policy's search cannot run (ismcts.cpp: a budget below 1, a rollout that
 // is itself ISMCTS, ...), or empty; empty for the other kinds.
 std::string search_params_error(const Policy& policy);

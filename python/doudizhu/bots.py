@@ -36,7 +36,7 @@ import contextlib
 import os
 import random
 from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from ._core import (
     NETWORK_MAGIC,
@@ -197,7 +197,8 @@ class ISMCTS:
     ``seconds`` each search also ends once that much wall time has passed (a budget of time
     a play; ``simulations=None`` for time alone), and the bot is no longer repeatable. With
     ``leaf="values"`` a new node is valued by the learned policy's networks instead of played
-    out (the rollout's if it is neural, else the shipped ones; the rules must be theirs).
+    out (the rollout's if it is neural, else the shipped ones; the rules must be theirs); the
+    rollout policy still chooses the action a node expands first.
     Parameters are checked where the bot is first used (TypeError, ValueError naming the
     one refused)."""
 
@@ -205,7 +206,7 @@ class ISMCTS:
 
     def __init__(self, simulations: int | None = 1000, rollout: str | object = "fast_heuristic",
                  exploration: float = 0.7, seed: int | None = 0, threads: int = 1, endgame: bool = True,
-                 seconds: float | None = None, leaf: str = "rollout") -> None:
+                 seconds: float | None = None, leaf: Literal["rollout", "values"] = "rollout") -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
         self.seconds, self.leaf = seconds, leaf
         self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
