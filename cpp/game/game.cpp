@@ -633,21 +633,26 @@ void Game::give_next_redeal(const Deal& deal) {
 
 Game Game::replayed_on(const Deal& deal) const {
   Game g = *this;
-  require(g.replay(deal, *this, false), "replayed_on: the deal does not hold the cards played");
+  require(g.replay(deal, *this, false).held, "replayed_on: the deal does not hold the cards played");
   return g;
 }
 
 void Game::replay_into(const Deal& deal, Game& out) const {
   out = *this;  // into out's storage: its vectors keep their capacity
-  require(out.replay(deal, *this, false), "replayed_on: the deal does not hold the cards played");
+  require(out.replay(deal, *this, false).held, "replayed_on: the deal does not hold the cards played");
 }
 
-bool Game::replays_strictly(const Deal& deal, Game& out) const {
+std::optional<Refusal> Game::strict_refusal(const Deal& deal, Game& out) const {
   out = *this;
-  return out.replay(deal, *this, true);
+  return out.replay(deal, *this, true).first;
 }
 
-bool Game::replay(const Deal& deal, const Game& source, bool strict) {
+Refusals Game::refusals(const Deal& deal, Game& out) const {
+  out = *this;
+  return out.replay(deal, *this, false);
+}
+
+Refusals Game::replay(const Deal& deal, const Game& source, bool strict) {
   while (!taken_.empty() && !taken_.back().redealt) undo();  // back to the current deal's start
   const std::size_t first = taken_.size();
   State& s = state_;
@@ -660,15 +665,24 @@ bool Game::replay(const Deal& deal, const Game& source, bool strict) {
   deals_.back().wild = shown;
   if (deals_.size() == 1 && !from_position_) deal_given_ = true;
   if (taken_.empty()) initial_ = s;
+  Refusals refused;
   for (std::size_t i = first; i < source.taken_.size(); ++i) {
     const Action& a = source.taken_[i].action;
+    const int seat = s.to_move;
     if (apply(a)) continue;
+    if (!refused.first) refused.first = Refusal{i - first, seat};
+    ++refused.count;
     // An action that only Run Fast's rules of play refuse (must-beat, the warning) stands
     // as recorded: those read cards the new deal moved.
-    if (strict || state_.phase != Phase::Playing || !combination_error(a).empty()) return false;
+    if (state_.phase != Phase::Playing || !combination_error(a).empty()) {
+      refused.held = false;
+      return refused;
+    }
+    if (strict) return refused;
+    refused.distance += legal_actions().size();
     apply_unchecked(a);
   }
-  return true;
+  return refused;
 }
 
 namespace {

@@ -205,6 +205,24 @@ Deal seeded_deal(Rng& rng, const Rules& rules);
 // must-beat, the warning): the hot paths skip them otherwise.
 inline bool has_table_rules(const Rules& rules) { return rules.each_for_self || rules.must_beat || rules.single_card_warning; }
 
+// A recorded action a replay on another deal refuses: its place among the current deal's
+// actions, and the seat that took it.
+struct Refusal {
+  std::size_t action = 0;
+  int seat = 0;
+};
+
+// What a replay on another deal refused: the first action, how many there were and how
+// far the deal is from allowing them (for each, the actions legal in its place: the plays
+// must-beat demanded instead of a pass, the solos the warning allowed); and whether the
+// deal held every card played (else the replay stopped there).
+struct Refusals {
+  std::optional<Refusal> first;
+  int count = 0;
+  std::size_t distance = 0;
+  bool held = true;
+};
+
 // The first lead of a hand: its seat, and the rank it must contain (-1: any lead).
 struct FirstLead {
   int seat = 0;
@@ -318,14 +336,17 @@ class Game {
   // worlds a player cannot tell apart. Throws std::invalid_argument when an action no
   // longer applies (the deal does not hold the cards that were played). A recorded pass or
   // play stands even where must-beat or the warning (Run Fast) would refuse it in the new
-  // deal; replays_strictly says whether the deal replays without that.
+  // deal; strict_refusal says whether the deal replays without that.
   Game replayed_on(const Deal& deal) const;
   // replayed_on into `out`, reusing its storage: a search's worlds, one a simulation,
   // without allocating each.
   void replay_into(const Deal& deal, Game& out) const;
-  // replay_into where every action, passes included, must be legal in `deal`: false (and
-  // `out` unspecified) when one is not.
-  bool replays_strictly(const Deal& deal, Game& out) const;
+  // replay_into where every action, passes included, must be legal in `deal`: the first
+  // that is not (`out` then unspecified), or nothing (`out` the replayed game).
+  std::optional<Refusal> strict_refusal(const Deal& deal, Game& out) const;
+  // replay_into, counting the actions Run Fast's rules of play refuse in `deal` (they
+  // stand as recorded), with the first of them.
+  Refusals refusals(const Deal& deal, Game& out) const;
   // Makes this game, replayed on a new current deal as a world of `seat`, hold nothing
   // the seat cannot know: the deals before the current one dealt afresh from `rng` but
   // for the seat's own hands (the states undo returns to as well), and a seed drawn from
@@ -351,8 +372,9 @@ class Game {
   void start(const Deal& deal, int first_bidder, int landlord);
   void start_each_for_self(const Deal& deal, int first_bidder);
   // This game, a copy of `source`, with the current deal `deal` and source's actions of it
-  // replayed; whether every action applied (passes as recorded unless `strict`).
-  bool replay(const Deal& deal, const Game& source, bool strict);
+  // replayed, an action that only Run Fast's rules of play refuse standing as recorded
+  // unless `strict` (then the replay stops at it): what was refused.
+  Refusals replay(const Deal& deal, const Game& source, bool strict);
   void apply_unchecked(const Action& a);
   // In play: why `a` is no pass or play the combinations allow (the leader passing, a move
   // the hand cannot play or that does not beat), before Run Fast's rules of play.

@@ -25,28 +25,41 @@ Deal deal_behind(const State& s, const std::array<Mask, kMaxSeats>& hands, Mask 
   return d;
 }
 
-// The current deal of a world of `seat`: the unknown cards dealt afresh from `rng`.
-Deal world_deal(const Game& game, int seat, Rng& rng) {
+// Where a world of a seat puts the cards: the hands as they are now, and the kitty.
+struct Placement {
+  std::array<Mask, kMaxSeats> hands{};
+  Mask kitty = 0;
+};
+
+// The current deal of the world `p` of `game`.
+Deal deal_of(const Game& game, const Placement& p) {
+  return deal_behind(game.state(), p.hands, p.kitty, game.started_from_position());
+}
+
+// A world of `seat`: the unknown cards dealt afresh from `rng`.
+Placement world_placement(const Game& game, int seat, Rng& rng) {
   const State& s = game.state();
   if (seat < 0 || seat >= s.seats) throw std::invalid_argument("seat must be a seat of the game");
   const SeatView u = seat_view(s, seat);
   ShuffledCards unknown(u.unknown, rng);
-  std::array<Mask, kMaxSeats> hands = s.hands;
+  Placement p{s.hands, s.kitty};
   for (int i = 0; i < s.seats; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    if (i != seat) hands[k] = u.known[k] + unknown.deal(u.unknown_slots[k]);
+    if (i != seat) p.hands[k] = u.known[k] + unknown.deal(u.unknown_slots[k]);
   }
-  const Mask kitty = u.kitty_slots ? unknown.deal(u.kitty_slots) : s.kitty;
-  return deal_behind(s, hands, kitty, game.started_from_position());
+  if (u.kitty_slots) p.kitty = unknown.deal(u.kitty_slots);
+  return p;
 }
 
 // Run Fast's rules of play make actions say something of the cards (docs/rules.md, "Run
 // Fast"): under must-beat a pass says the seat could not beat, under the warning a solo
 // that it held no higher card. A world is drawn again until every recorded action is legal
-// in it, at most this many draws; then the last draw stands with its actions as recorded
-// (in heuristic self-play 0.3% of worlds, 1.4% with 64 draws; a draw costs a replay of the
-// hand).
+// in it, at most this many draws (a draw costs a replay of the hand); then the last draw
+// is mended (repaired: in heuristic self-play 0.3% of worlds, 1.4% with 64 draws), and only
+// if that fails stands with its actions as recorded.
 constexpr int kMostWorldDraws = 256;
+// Swaps of repaired(): each a replay of the hand.
+constexpr int kMostRepairs = 4096;
 
 // When the hand's first lead was drawn (Run Fast's 3 of spades), who led and with what
 // rank tell something of the deal for the rest of the hand: a world deal is kept with the
@@ -56,24 +69,97 @@ constexpr int kMostWorldDraws = 256;
 // leader's share of the rank's cards); the bound only ends a loop that cannot end.
 constexpr int kMostLeadDraws = 1 << 16;
 
-Deal weighed_world_deal(const Game& game, int seat, Rng& rng) {
+Placement weighed_world_placement(const Game& game, int seat, Rng& rng) {
   const std::optional<FirstLead> lead = game.drawn_first_lead();
-  if (!lead) return world_deal(game, seat, rng);
+  if (!lead) return world_placement(game, seat, rng);
   for (int draw = 0; draw < kMostLeadDraws; ++draw) {
-    Deal deal = world_deal(game, seat, rng);
-    if (rng.chance(first_lead_chance(deal, game.rules(), *lead))) return deal;
+    Placement p = world_placement(game, seat, rng);
+    if (rng.chance(first_lead_chance(deal_of(game, p), game.rules(), *lead))) return p;
   }
   throw std::logic_error("no world deal gives the first lead that was drawn");
 }
 
+// The rank of one card of `cards` (not empty): half the time its `highest` (else lowest)
+// rank, else any card's, each as likely. A refused pass or solo tells of a card too high
+// for it, so the walk below gives high cards and takes low ones more often.
+int rank_of_one(Mask cards, bool highest, Rng& rng) {
+  if (rng.below(2) == 0) {
+    const RankSet ranks = ranks_with_at_least(cards, 1);
+    return highest ? highest_rank(ranks) : lowest_rank(ranks);
+  }
+  auto i = static_cast<int>(rng.below(static_cast<std::uint32_t>(total(cards))));
+  for (int r = 0;; ++r) {
+    if (i < count(cards, r)) return r;
+    i -= count(cards, r);
+  }
+}
+
+// `p`, a world of the seat `u` views, with one unknown card of `giver` (another seat)
+// swapped for one of another place: a hand but the viewing seat's, or the face-down cards.
+// Nothing when either side has none.
+std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seats, int giver, Rng& rng) {
+  struct Place {
+    Mask* cards;
+    Mask known;  // of them: they stay
+  };
+  Placement next = p;
+  std::array<Place, kMaxSeats + 1> places{};  // where the taken card may come from
+  int n = 0;
+  for (int i = 0; i < seats; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (i != giver && u.unknown_slots[k]) places[static_cast<std::size_t>(n++)] = {&next.hands[k], u.known[k]};
+  }
+  if (u.kitty_slots) places[static_cast<std::size_t>(n++)] = {&next.kitty, 0};
+  Mask others = 0;
+  for (int i = 0; i < n; ++i) others += *places[static_cast<std::size_t>(i)].cards - places[static_cast<std::size_t>(i)].known;
+  Mask& hand = next.hands[static_cast<std::size_t>(giver)];
+  const Mask mine = hand - u.known[static_cast<std::size_t>(giver)];
+  if (!mine || !others) return std::nullopt;
+  const int given = rank_of_one(mine, true, rng), taken = rank_of_one(others, false, rng);
+  // The taken card's place, as likely as its share of that rank's unknown cards.
+  auto copy = static_cast<int>(rng.below(static_cast<std::uint32_t>(count(others, taken))));
+  const Place* from = places.data();
+  for (; copy >= count(*from->cards - from->known, taken); ++from) copy -= count(*from->cards - from->known, taken);
+  hand = hand - cards_of(given, 1) + cards_of(taken, 1);
+  *from->cards = *from->cards - cards_of(taken, 1) + cards_of(given, 1);
+  return next;
+}
+
+// Mends `p`, a world of `seat` in which recorded actions break Run Fast's rules of play
+// (redrawing rarely finds one where none does), by a walk: the seat of the first refused
+// action swaps a card (swapped), the swap kept unless it takes the deal further from
+// allowing them (Refusals::distance) or makes the first lead impossible (kept when as far:
+// a refused pass often needs two swaps, the first moving the trouble to another seat). True, with `out` the world, once no action is
+// refused within kMostRepairs swaps. (Such worlds are not weighed exactly as the drawn
+// ones: the walk ends at the first it finds.)
+bool repaired(const Game& game, int seat, Rng& rng, Placement& p, Game& out) {
+  const SeatView u = seat_view(game.state(), seat);
+  const std::optional<FirstLead> lead = game.drawn_first_lead();
+  Refusals refused = game.refusals(deal_of(game, p), out);
+  for (int step = 0; refused.count && refused.first->seat != seat && step < kMostRepairs; ++step) {
+    const std::optional<Placement> next = swapped(p, u, game.state().seats, refused.first->seat, rng);
+    if (!next) return false;
+    const Deal deal = deal_of(game, *next);
+    if (lead && first_lead_chance(deal, game.rules(), *lead) <= 0) continue;
+    const Refusals now = game.refusals(deal, out);
+    if (!now.held || now.distance > refused.distance) continue;
+    p = *next;
+    refused = now;
+  }
+  return refused.count == 0;
+}
+
 // `game` replayed into `out` on a current deal drawn for `seat`.
 void replay_on_world_deal(const Game& game, int seat, Rng& rng, Game& out) {
-  if (has_table_rules(game.rules())) {
-    for (int draw = 1; draw < kMostWorldDraws; ++draw) {
-      if (game.replays_strictly(weighed_world_deal(game, seat, rng), out)) return;
+  Placement p = weighed_world_placement(game, seat, rng);
+  if (!has_table_rules(game.rules())) return game.replay_into(deal_of(game, p), out);
+  for (int draw = 1; game.strict_refusal(deal_of(game, p), out); ++draw) {
+    if (draw == kMostWorldDraws) {
+      if (!repaired(game, seat, rng, p, out)) game.replay_into(deal_of(game, p), out);
+      return;
     }
+    p = weighed_world_placement(game, seat, rng);
   }
-  game.replay_into(weighed_world_deal(game, seat, rng), out);
 }
 
 }  // namespace
