@@ -103,6 +103,8 @@ def test_a_python_player_must_answer_a_legal_action() -> None:
         dz.selfplay(1, policy=[cheat, "random", "random"])
     with pytest.raises(dz.IllegalActionError, match=r"returned 'bid 0' \(a str, not an Action\), not one of the 4"):
         dz.selfplay(1, policy=[lambda view, legal: "bid 0", "random", "random"])
+    with pytest.raises(dz.IllegalActionError, match=r"returned array\(.*\(a ndarray, not an Action\)"):
+        dz.selfplay(1, policy=[lambda view, legal: np.zeros(3), "random", "random"])  # not NumPy's truth-value error
     with pytest.raises(TypeError, match="a name, a bot or a callable"):
         dz.selfplay(1, policy=["random", 3, "random"])  # type: ignore[list-item]
 

@@ -110,7 +110,8 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
         actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), list(moves))
                    for game, moves in zip(games, legal)]
     for game, action, moves in zip(games, actions, legal):
-        if action not in moves:
+        # Only an Action can be legal; `in` would ask an array's truth value and fail.
+        if not isinstance(action, Action) or action not in moves:
             kind = "" if isinstance(action, Action) else f" (a {type(action).__name__}, not an Action)"
             raise IllegalActionError(f"{_who(player)} at seat {game.to_move} returned {action!r}{kind}, "
                                      f"not one of the {len(moves)} legal actions")
