@@ -90,9 +90,9 @@ def test_the_networks_must_read_the_position_before_the_search() -> None:
     # A two-hand puzzle under DouZero's rules: its first leaf or neural rollout failed
     # inside the search, a ValueError that named neither.
     puzzle = dz.Game.from_position(["3579", "4"], 0, to_move=0, rules=dz.Rules.preset("douzero"))
-    with pytest.raises(ValueError, match="^leaf values: DouZero's encoding is for three seats"):
+    with pytest.raises(ValueError, match=r"^leaf values: DouZero's encoding is for three seats"):
         dz.ismcts(puzzle, 10, leaf="values")
-    with pytest.raises(ValueError, match="^rollout: DouZero's encoding is for three seats"):
+    with pytest.raises(ValueError, match=r"^rollout: DouZero's encoding is for three seats"):
         dz.ismcts(puzzle, 10, rollout="neural")
     assert dz.ismcts(puzzle, 10).visits.sum() == 10
 
