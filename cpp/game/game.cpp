@@ -679,10 +679,19 @@ Refusals Game::replay(const Deal& deal, const Game& source, bool strict) {
       return refused;
     }
     if (strict) return refused;
-    refused.distance += legal_actions().size();
+    refused.distance += refusal_distance(a);
     apply_unchecked(a);
   }
   return refused;
+}
+
+std::size_t Game::refusal_distance(const Action& a) const {
+  const State& s = state_;
+  const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
+  if (a.type == ActionType::Pass) return s.wild.none() ? legal_actions().size() : 1;
+  std::size_t above = 0;
+  for (int r = a.move.key + 1; r < kNumRanks; ++r) above += static_cast<std::size_t>(count(hand, r));
+  return above;
 }
 
 namespace {

@@ -213,8 +213,7 @@ struct Refusal {
 };
 
 // What a replay on another deal refused: the first action, how many there were and how
-// far the deal is from allowing them (for each, the actions legal in its place: the plays
-// must-beat demanded instead of a pass, the solos the warning allowed); and whether the
+// far the deal is from allowing them (Game::refusal_distance, summed); and whether the
 // deal held every card played (else the replay stopped there).
 struct Refusals {
   std::optional<Refusal> first;
@@ -375,6 +374,10 @@ class Game {
   // replayed, an action that only Run Fast's rules of play refuse standing as recorded
   // unless `strict` (then the replay stops at it): what was refused.
   Refusals replay(const Deal& deal, const Game& source, bool strict);
+  // How far the hand to move is from allowing `a`, a pass or solo Run Fast's rules of play
+  // refuse: the plays must-beat demands in place of the pass (1 with wild cards, whose
+  // plays may be thousands), or the cards above the solo, which the warning demands.
+  std::size_t refusal_distance(const Action& a) const;
   void apply_unchecked(const Action& a);
   // In play: why `a` is no pass or play the combinations allow (the leader passing, a move
   // the hand cannot play or that does not beat), before Run Fast's rules of play.

@@ -111,7 +111,10 @@ std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seat
   }
   if (u.kitty_slots) places[static_cast<std::size_t>(n++)] = {&next.kitty, 0};
   Mask others = 0;
-  for (int i = 0; i < n; ++i) others += *places[static_cast<std::size_t>(i)].cards - places[static_cast<std::size_t>(i)].known;
+  for (int i = 0; i < n; ++i) {
+    const Place& place = places[static_cast<std::size_t>(i)];
+    others += *place.cards - place.known;
+  }
   Mask& hand = next.hands[static_cast<std::size_t>(giver)];
   const Mask mine = hand - u.known[static_cast<std::size_t>(giver)];
   if (!mine || !others) return std::nullopt;
@@ -128,10 +131,11 @@ std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seat
 // Mends `p`, a world of `seat` in which recorded actions break Run Fast's rules of play
 // (redrawing rarely finds one where none does), by a walk: the seat of the first refused
 // action swaps a card (swapped), the swap kept unless it takes the deal further from
-// allowing them (Refusals::distance) or makes the first lead impossible (kept when as far:
-// a refused pass often needs two swaps, the first moving the trouble to another seat). True, with `out` the world, once no action is
-// refused within kMostRepairs swaps. (Such worlds are not weighed exactly as the drawn
-// ones: the walk ends at the first it finds.)
+// allowing them (Refusals::distance) or makes the first lead impossible (kept when as
+// far: a refused pass often needs two swaps, the first moving the trouble to another
+// seat). True, with `out` the world, once no action is refused within kMostRepairs swaps.
+// (Such worlds are not weighed exactly as the drawn ones: the walk ends at the first it
+// finds, near the draw it began from.)
 bool repaired(const Game& game, int seat, Rng& rng, Placement& p, Game& out) {
   const SeatView u = seat_view(game.state(), seat);
   const std::optional<FirstLead> lead = game.drawn_first_lead();
@@ -139,6 +143,7 @@ bool repaired(const Game& game, int seat, Rng& rng, Placement& p, Game& out) {
   for (int step = 0; refused.count && refused.first->seat != seat && step < kMostRepairs; ++step) {
     const std::optional<Placement> next = swapped(p, u, game.state().seats, refused.first->seat, rng);
     if (!next) return false;
+    if (next->hands == p.hands) continue;  // a card swapped for one of its rank: nothing to replay
     const Deal deal = deal_of(game, *next);
     if (lead && first_lead_chance(deal, game.rules(), *lead) <= 0) continue;
     const Refusals now = game.refusals(deal, out);
