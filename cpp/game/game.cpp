@@ -668,9 +668,8 @@ Refusals Game::replay(const Deal& deal, const Game& source, bool strict) {
   Refusals refused;
   for (std::size_t i = first; i < source.taken_.size(); ++i) {
     const Action& a = source.taken_[i].action;
-    const int seat = s.to_move;
     if (apply(a)) continue;
-    if (!refused.first) refused.first = Refusal{i - first, seat};
+    if (!refused.first) refused.first = Refusal{i - first, source.taken_[i].seat};
     ++refused.count;
     // An action that only Run Fast's rules of play refuse (must-beat, the warning) stands
     // as recorded: those read cards the new deal moved.

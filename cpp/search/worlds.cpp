@@ -100,21 +100,21 @@ int rank_of_one(Mask cards, bool highest, Rng& rng) {
 std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seats, int giver, Rng& rng) {
   struct Place {
     Mask* cards;
-    Mask known;  // of them: they stay
+    Mask unknown;  // of them: the ones a swap may move
   };
   Placement next = p;
   std::array<Place, kMaxSeats + 1> places{};  // where the taken card may come from
   int n = 0;
+  Mask others = 0;
+  const auto add = [&](Mask* cards, Mask unknown) {
+    places[static_cast<std::size_t>(n++)] = {cards, unknown};
+    others += unknown;
+  };
   for (int i = 0; i < seats; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    if (i != giver && u.unknown_slots[k]) places[static_cast<std::size_t>(n++)] = {&next.hands[k], u.known[k]};
+    if (i != giver && u.unknown_slots[k]) add(&next.hands[k], next.hands[k] - u.known[k]);
   }
-  if (u.kitty_slots) places[static_cast<std::size_t>(n++)] = {&next.kitty, 0};
-  Mask others = 0;
-  for (int i = 0; i < n; ++i) {
-    const Place& place = places[static_cast<std::size_t>(i)];
-    others += *place.cards - place.known;
-  }
+  if (u.kitty_slots) add(&next.kitty, next.kitty);
   Mask& hand = next.hands[static_cast<std::size_t>(giver)];
   const Mask mine = hand - u.known[static_cast<std::size_t>(giver)];
   if (!mine || !others) return std::nullopt;
@@ -122,7 +122,7 @@ std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seat
   // The taken card's place, as likely as its share of that rank's unknown cards.
   auto copy = static_cast<int>(rng.below(static_cast<std::uint32_t>(count(others, taken))));
   const Place* from = places.data();
-  for (; copy >= count(*from->cards - from->known, taken); ++from) copy -= count(*from->cards - from->known, taken);
+  for (; copy >= count(from->unknown, taken); ++from) copy -= count(from->unknown, taken);
   hand = hand - cards_of(given, 1) + cards_of(taken, 1);
   *from->cards = *from->cards - cards_of(taken, 1) + cards_of(given, 1);
   return next;
