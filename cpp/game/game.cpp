@@ -669,7 +669,8 @@ Refusals Game::replay(const Deal& deal, const Game& source, bool strict) {
   for (std::size_t i = first; i < source.taken_.size(); ++i) {
     const Action& a = source.taken_[i].action;
     if (apply(a)) continue;
-    if (!refused.first) refused.first = Refusal{i - first, source.taken_[i].seat};
+    const bool first_refused = !refused.first;
+    if (first_refused) refused.first = Refusal{i - first, source.taken_[i].seat};
     ++refused.count;
     // An action that only Run Fast's rules of play refuse (must-beat, the warning) stands
     // as recorded: those read cards the new deal moved.
@@ -678,19 +679,32 @@ Refusals Game::replay(const Deal& deal, const Game& source, bool strict) {
       return refused;
     }
     if (strict) return refused;
-    refused.distance += refusal_distance(a);
+    refused.distance += refusal_distance(a, first_refused ? &refused.cause : nullptr);
     apply_unchecked(a);
   }
   return refused;
 }
 
-std::size_t Game::refusal_distance(const Action& a) const {
+std::size_t Game::refusal_distance(const Action& a, std::array<std::uint32_t, kNumRanks>* cause) const {
   const State& s = state_;
-  const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
-  if (a.type == ActionType::Pass) return s.wild.none() ? legal_actions().size() : 1;
-  std::size_t above = 0;
-  for (int r = a.move.key + 1; r < kNumRanks; ++r) above += static_cast<std::size_t>(count(hand, r));
-  return above;
+  // The cards of `cards` from rank `from` up: how many, each rank's added to the cause.
+  const auto weigh = [cause](Mask cards, int from) {
+    std::size_t n = 0;
+    for (int r = from; r < kNumRanks; ++r) {
+      n += static_cast<std::size_t>(count(cards, r));
+      if (cause) (*cause)[static_cast<std::size_t>(r)] += static_cast<std::uint32_t>(count(cards, r));
+    }
+    return n;
+  };
+  if (a.type == ActionType::Pass) {
+    if (!s.wild.none() && !cause) return 1;
+    const std::vector<Action> plays = legal_actions();
+    if (cause) {
+      for (const Action& play : plays) weigh(play.move.cards, 0);
+    }
+    return s.wild.none() ? plays.size() : 1;
+  }
+  return weigh(s.hands[static_cast<std::size_t>(s.to_move)], a.move.key + 1);
 }
 
 namespace {

@@ -214,12 +214,16 @@ struct Refusal {
 
 // What a replay on another deal refused: the first action, how many there were and how
 // far the deal is from allowing them (Game::refusal_distance, summed); and whether the
-// deal held every card played (else the replay stopped there).
+// deal held every card played (else the replay stopped there). `cause` weighs each rank of
+// the first refusal's seat by how much of what refuses it its cards make (a refused pass:
+// the cards of that rank in the plays that beat, summed over the plays; a refused solo:
+// the cards above it): where a card must go from to allow it. Zero with wild cards.
 struct Refusals {
   std::optional<Refusal> first;
   int count = 0;
   std::size_t distance = 0;
   bool held = true;
+  std::array<std::uint32_t, kNumRanks> cause{};
 };
 
 // The first lead of a hand: its seat, and the rank it must contain (-1: any lead).
@@ -376,8 +380,9 @@ class Game {
   Refusals replay(const Deal& deal, const Game& source, bool strict);
   // How far the hand to move is from allowing `a`, a pass or solo Run Fast's rules of play
   // refuse: the plays must-beat demands in place of the pass (1 with wild cards, whose
-  // plays may be thousands), or the cards above the solo, which the warning demands.
-  std::size_t refusal_distance(const Action& a) const;
+  // plays may be thousands), or the cards above the solo, which the warning demands. With
+  // `cause`, adds each rank's cards in those plays or above the solo to it (Refusals::cause).
+  std::size_t refusal_distance(const Action& a, std::array<std::uint32_t, kNumRanks>* cause = nullptr) const;
   void apply_unchecked(const Action& a);
   // In play: why `a` is no pass or play the combinations allow (the leader passing, a move
   // the hand cannot play or that does not beat), before Run Fast's rules of play.

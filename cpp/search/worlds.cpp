@@ -81,7 +81,8 @@ Placement weighed_world_placement(const Game& game, int seat, Rng& rng) {
 
 // The rank of one card of `cards` (not empty): half the time its `highest` (else lowest)
 // rank, else any card's, each as likely. A refused pass or solo tells of a card too high
-// for it, so the walk below gives high cards and takes low ones more often.
+// for it, so the walk below takes low cards more often, and gives high ones where it has
+// no cause to draw by (rank_by_weight).
 int rank_of_one(Mask cards, bool highest, Rng& rng) {
   if (rng.below(2) == 0) {
     const RankSet ranks = ranks_with_at_least(cards, 1);
@@ -94,10 +95,26 @@ int rank_of_one(Mask cards, bool highest, Rng& rng) {
   }
 }
 
+// The rank of one card of `cards` (not empty) drawn by `weights` (Refusals::cause), each
+// rank as likely as its weight; rank_of_one's highest when no rank of `cards` weighs.
+int rank_by_weight(Mask cards, const std::array<std::uint32_t, kNumRanks>& weights, Rng& rng) {
+  std::uint32_t sum = 0;
+  for (int r = 0; r < kNumRanks; ++r) sum += count(cards, r) ? weights[static_cast<std::size_t>(r)] : 0;
+  if (sum == 0) return rank_of_one(cards, true, rng);
+  auto i = rng.below(sum);
+  for (int r = 0;; ++r) {
+    const std::uint32_t w = count(cards, r) ? weights[static_cast<std::size_t>(r)] : 0;
+    if (i < w) return r;
+    i -= w;
+  }
+}
+
 // `p`, a world of the seat `u` views, with one unknown card of `giver` (another seat)
 // swapped for one of another place: a hand but the viewing seat's, or the face-down cards.
-// Nothing when either side has none.
-std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seats, int giver, Rng& rng) {
+// The card given is drawn by `cause` if any (the giver's refusal, Refusals::cause). Nothing
+// when either side has none.
+std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seats, int giver,
+                                 const std::array<std::uint32_t, kNumRanks>* cause, Rng& rng) {
   struct Place {
     Mask* cards;
     Mask unknown;  // of them: the ones a swap may move
@@ -118,7 +135,8 @@ std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seat
   Mask& hand = next.hands[static_cast<std::size_t>(giver)];
   const Mask mine = hand - u.known[static_cast<std::size_t>(giver)];
   if (!mine || !others) return std::nullopt;
-  const int given = rank_of_one(mine, true, rng), taken = rank_of_one(others, false, rng);
+  const int given = cause ? rank_by_weight(mine, *cause, rng) : rank_of_one(mine, true, rng);
+  const int taken = rank_of_one(others, false, rng);
   // The taken card's place, as likely as its share of that rank's unknown cards.
   auto copy = static_cast<int>(rng.below(static_cast<std::uint32_t>(count(others, taken))));
   const Place* from = places.data();
@@ -128,9 +146,23 @@ std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seat
   return next;
 }
 
+// The seat that gives a card in the next swap of repaired(): half the time the seat of the
+// first refused action, whose cards the refusal reads, else any seat but the viewing one
+// whose cards are unknown: the cards it must take may be held by a seat that cannot take
+// what it gives, and first have to move between two other seats.
+int giver_of(const SeatView& u, int seats, int refused, Rng& rng) {
+  if (rng.below(2) == 0) return refused;
+  std::array<int, kMaxSeats> open{};
+  std::uint32_t n = 0;
+  for (int i = 0; i < seats; ++i) {
+    if (u.unknown_slots[static_cast<std::size_t>(i)]) open[n++] = i;
+  }
+  return n ? open[rng.below(n)] : refused;
+}
+
 // Mends `p`, a world of `seat` in which recorded actions break Run Fast's rules of play
-// (redrawing rarely finds one where none does), by a walk: the seat of the first refused
-// action swaps a card (swapped), the swap kept unless it takes the deal further from
+// (redrawing rarely finds one where none does), by a walk: a seat (giver_of) swaps a card
+// with another place (swapped), the swap kept unless it takes the deal further from
 // allowing them (Refusals::distance) or makes the first lead impossible (kept when as
 // far: a refused pass often needs two swaps, the first moving the trouble to another
 // seat). True, with `out` the world, once no action is refused within kMostRepairs swaps.
@@ -139,10 +171,14 @@ std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seat
 bool repaired(const Game& game, int seat, Rng& rng, Placement& p, Game& out) {
   const SeatView u = seat_view(game.state(), seat);
   const std::optional<FirstLead> lead = game.drawn_first_lead();
+  const int seats = game.state().seats;
   Refusals refused = game.refusals(deal_of(game, p), out);
   for (int step = 0; refused.count && refused.first->seat != seat && step < kMostRepairs; ++step) {
-    const std::optional<Placement> next = swapped(p, u, game.state().seats, refused.first->seat, rng);
-    if (!next) return false;
+    const int giver = giver_of(u, seats, refused.first->seat, rng);
+    const bool refused_gives = giver == refused.first->seat;
+    const std::optional<Placement> next = swapped(p, u, seats, giver, refused_gives ? &refused.cause : nullptr, rng);
+    if (!next && refused_gives) return false;  // its cards are all known
+    if (!next) continue;
     if (next->hands == p.hands) continue;  // a card swapped for one of its rank: nothing to replay
     const Deal deal = deal_of(game, *next);
     if (lead && first_lead_chance(deal, game.rules(), *lead) <= 0) continue;

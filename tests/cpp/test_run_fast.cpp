@@ -375,6 +375,38 @@ TEST(run_fast_worlds_replay_the_passes) {
   CHECK(worlds > 0 && strict == worlds);
 }
 
+// What a replay on another deal counts of an action Run Fast's rules of play refuse there:
+// for a pass, the plays must-beat demands (distance) and, for the first refusal, each
+// rank's cards in them (cause: what the mending walk of worlds.cpp gives away first); for a
+// solo under the warning, the cards above it.
+TEST(refusals_weigh_what_a_refused_action_reads) {
+  Game passed = position({"3TJ", "33", "44"}, 0);
+  CHECK(passed.apply(Action::play(classify(cards("3"), passed.rules()).front())));
+  CHECK(passed.apply(Action::pass()));  // forced: 3s do not beat a 3
+  Deal beaten = passed.deals().back();
+  beaten.hands[1] = cards("4K");
+  beaten.hands[2] = cards("33");
+  Game out = passed;
+  const Refusals pass = passed.refusals(beaten, out);
+  CHECK(pass.held && pass.count == 1 && pass.first && pass.first->seat == 1 && pass.first->action == 1);
+  CHECK_EQ(pass.distance, std::size_t{2});  // the 4 or the K
+  for (int r = 0; r < kNumRanks; ++r) {
+    const bool beats = r == rank_named("4") || r == rank_named("K");
+    CHECK_EQ(pass.cause[static_cast<std::size_t>(r)], beats ? 1U : 0U);
+  }
+
+  Game warned = position({"355", "4", "66"}, 0);
+  CHECK(warned.apply(Action::play(classify(cards("5"), warned.rules()).front())));
+  Deal higher = warned.deals().back();
+  higher.hands[0] = cards("5AA");
+  higher.hands[2] = cards("35");
+  const Refusals solo = warned.refusals(higher, out);
+  CHECK(solo.held && solo.count == 1 && solo.first && solo.first->seat == 0);
+  CHECK_EQ(solo.distance, std::size_t{2});  // the As it should have led
+  CHECK_EQ(solo.cause[static_cast<std::size_t>(rank_named("A"))], 2U);
+  CHECK_EQ(solo.cause[static_cast<std::size_t>(rank_named("5"))], 0U);
+}
+
 // The heuristic under Run Fast: with the next seat on its last card it leads no solo
 // while it holds another combination; it sheds a long combination before single cards.
 TEST(run_fast_heuristic_leads) {
