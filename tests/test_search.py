@@ -10,6 +10,8 @@ import contextlib
 import itertools
 import math
 import random
+import subprocess
+import sys
 from collections import Counter
 
 import pytest
@@ -155,6 +157,34 @@ def test_limits_hold_in_the_work_of_one_position() -> None:
     assert result.win is None and result.nodes == 0  # stopped before its first node
     with pytest.raises(ValueError, match="time_limit must be a number of seconds in"):
         dz.solve(game, time_limit=10**400)  # was pybind11's "Unable to cast" TypeError
+
+
+def test_a_node_limit_alone_bounds_the_work_before_the_first_node() -> None:
+    # node_limit counted positions only: splitting a hand of 52 cards into its fewest plays
+    # ran 267 s before the first node, its memo growing to 3 GB, and failed blaming
+    # tt_megabytes. The node limit now bounds the work too (1,024 units a node, at least
+    # 2^20), and its search stops before the first node.
+    game = dz.Game(seed=1, rules=dz.Rules(kitty_size=51, bidding="none"))
+    assert len(game.hand(game.to_move)) == 52
+    result = dz.solve(game, node_limit=1)
+    assert result.win is None and result.nodes == 0
+    assert {won for _, won in dz.solve_moves(game, node_limit=1)} == {None}
+
+
+def test_the_memo_of_a_huge_hand_s_plays_stays_within_the_tables_bytes() -> None:
+    # The same hand under a time limit alone: the memo of each sub-hand's fewest plays grew
+    # without bound (97 MB more in 3 s with tables of 1 MB); it now holds at most what the
+    # tables may (tt_megabytes), and the process barely grows.
+    script = """if True:
+        import resource
+        import doudizhu as dz
+        game = dz.Game(seed=1, rules=dz.Rules(kitty_size=51, bidding="none"))
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        assert dz.solve(game, time_limit=3, tt_megabytes=1).win is None
+        print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+    """
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    assert int(done.stdout) < 32  # megabytes
 
 
 def test_solve_errors() -> None:

@@ -76,14 +76,14 @@ SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handl
   return o;
 }
 
-// Runs `body` without the GIL (interruptible); a table that cannot be allocated is a
-// ValueError.
+// Runs `body` without the GIL (interruptible); memory running out (the tables' most of
+// it, and what else the search holds is bounded by them) is a ValueError.
 template <class F>
 auto without_gil(F&& body, std::size_t tt_bytes) {
   try {
     return interruptible(body);
   } catch (const std::bad_alloc&) {
-    throw py::value_error("tt_megabytes: cannot allocate " + std::to_string(tt_bytes >> 20) + " MB for the table");
+    throw py::value_error("tt_megabytes: out of memory for the search with tables of " + std::to_string(tt_bytes >> 20) + " MB");
   }
 }
 

@@ -148,9 +148,13 @@ inline constexpr std::int64_t kNoEnd = std::numeric_limits<std::int64_t>::max();
 // The fewest plays of each hand met so far (Search::turns), by hand: open addressing on
 // the hand's hash, linear probing, an empty hand marking a free slot (it is never
 // stored). The search asks it for every move it scores; a std::unordered_map's
-// division and pointer chase cost about a tenth of a node.
+// division and pointer chase cost about a tenth of a node. It holds at most `most`
+// hands and stores no more once full: a search of dealt hands meets thousands (80,000 in
+// a long one of 20-card hands), but splitting a hand of 50 cards meets millions.
 class PlaysMemo {
  public:
+  explicit PlaysMemo(std::size_t most) : most_(most) {}
+
   // The plays stored for `hand`, or -1.
   int find(Mask hand) const {
     for (std::size_t i = index(hand);; i = (i + 1) & mask()) {
@@ -162,8 +166,10 @@ class PlaysMemo {
   // Starts loading `hand`'s first slot into the cache.
   void prefetch(Mask hand) const { __builtin_prefetch(&slots_[index(hand)]); }
 
-  // Stores `plays` for `hand` (not stored yet, not empty); the slots double at half full.
+  // Stores `plays` for `hand` (not stored yet, not empty) unless full; the slots double
+  // at half full.
   void add(Mask hand, int plays) {
+    if (used_ >= most_) return;
     if (2 * (used_ + 1) > slots_.size()) {
       std::vector<Slot> old(slots_.size() * 2);
       old.swap(slots_);
@@ -190,7 +196,15 @@ class PlaysMemo {
 
   std::vector<Slot> slots_ = std::vector<Slot>(1024);
   std::size_t used_ = 0;
+  std::size_t most_;
 };
+
+// The hands each memo of a thread's search holds at most (PlaysMemo): the two memos of
+// every thread together take at most the tables' bytes (32 bytes a hand at most: a
+// 16-byte slot, the slots doubling at half full), and at least 4,096 hands each.
+std::size_t memo_hands(const SolveOptions& options) {
+  return std::max<std::size_t>(4096, options.tt_bytes / (64 * static_cast<std::size_t>(std::max(options.threads, 1))));
+}
 
 // A candidate action at a node: a move, or a pass (move.cards == 0), with its order and
 // the fewest plays of the hand it leaves.
@@ -203,7 +217,13 @@ struct Candidate {
 class Search {
  public:
   Search(const Rules& rules, const SolveOptions& options, Shared& shared)
-      : rules_(rules), options_(options), shared_(shared), table_(shared.table), proofs_(shared.proofs) {}
+      : rules_(rules),
+        options_(options),
+        shared_(shared),
+        table_(shared.table),
+        proofs_(shared.proofs),
+        turns_(memo_hands(options)),
+        lead_counts_(memo_hands(options)) {}
 
   // Whether the side to move at `n` wins; meaningless once aborted_. With `best`, a
   // winning candidate is written there.
@@ -607,12 +627,13 @@ class Search {
     if (aborted_) throw Stopped{};
   }
 
-  // Stops at the time limit, when the caller asks to (base/stop_request.hpp: Ctrl-C), or
-  // when another thread has stopped the search. (Limits are read every 1,024 nodes or so
-  // of work: positions, but also moves generated and hands split, which a position of huge
-  // hands spends without end.)
+  // Stops at the time limit, at the node limit's bound on work (work_limit), when the
+  // caller asks to (base/stop_request.hpp: Ctrl-C), or when another thread has stopped the
+  // search. (Limits are read every 1,024 nodes or so of work: positions, but also moves
+  // generated and hands split, which a position of huge hands spends without end.)
   void check_limits() {
     if (options_.time_limit > 0 && seconds() > options_.time_limit) reach_limit();
+    if (work_ > work_limit_) reach_limit();
     if (stop_requested()) reach_limit();
     if (shared_.stop.load(std::memory_order_relaxed)) aborted_ = true;
   }
@@ -806,6 +827,7 @@ class Search {
 
  private:
   static constexpr int kMaxTurns = 64;  // more than any hand needs
+  static constexpr std::int64_t kWorkPerNode = 1024, kLeastWork = std::int64_t{1} << 20;  // work_limit_
   static constexpr int kKeepsLead = 1 << 14;
   static constexpr int kPartnerPass = 1 << 20;
   static constexpr int kGoesOut = 1 << 24;
@@ -831,6 +853,10 @@ class Search {
   std::int64_t nodes_ = 0;
   std::int64_t others_ = 0;  // the other threads' nodes, as last counted
   std::int64_t work_ = 0, next_check_ = 1024;  // spend()'s count, and where it next checks the limits
+  // The work a node limit allows this thread: kWorkPerNode a node, at least kLeastWork.
+  // Searches of dealt hands spend 7-110 units a node (a 20-card root a hundred thousand
+  // before its first); splitting a hand of 50 cards, billions before the first node.
+  std::int64_t work_limit_ = options_.node_limit > 0 ? std::max(kLeastWork, options_.node_limit > kNoEnd / kWorkPerNode ? kNoEnd : options_.node_limit * kWorkPerNode) : kNoEnd;
   bool aborted_ = false;  // a limit was reached, or another thread stopped the search
   bool sliced_ = false;  // the current slice's nodes are spent
   std::int64_t slice_end_ = kNoEnd;
