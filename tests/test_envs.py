@@ -171,6 +171,13 @@ def test_pettingzoo_bad_arguments() -> None:
         dz_pz.raw_env(reward_scale=float("nan"))
 
 
+@pytest.mark.parametrize("seat", ["0", 0.0, True, np.timedelta64(0)])
+def test_a_seat_that_is_no_int_is_a_type_error(seat: object) -> None:
+    # numpy.timedelta64 counts as one of NumPy's integers, but is a duration.
+    with pytest.raises(TypeError, match="seat must be an int or None"):
+        dz_gym.DouDizhuEnv(seat=seat)
+
+
 @pytest.mark.parametrize(("name", "value"), [("reward_scale", "1"), ("reward_scale", True), ("reward_scale", None),
                                              ("illegal_reward", "x"), ("illegal_reward", [1.0])])
 def test_rewards_that_are_no_numbers_are_type_errors_naming_them(name: str, value: object) -> None:

@@ -660,6 +660,24 @@ def test_cards_counts_and_arrays_are_refused_in_the_projects_words() -> None:
     assert Game(seed=np.int64(5)).hash == Game(seed=5).hash
 
 
+def test_a_numpy_timedelta_is_no_int_and_no_seconds() -> None:
+    # numpy.timedelta64 is one of NumPy's integers: a time budget took one without a unit
+    # as seconds, and an int parameter failed in NumPy's words, naming nothing.
+    game = Game(seed=5, rules=dz.Rules(bidding="none"))
+    before = game.history
+    calls: list[tuple[Callable[[], Any], str]] = [
+        (lambda: dz.ismcts(game, simulations=None, seconds=np.timedelta64(1)), "seconds must be a number of seconds"),
+        (lambda: dz.solve(game, time_limit=np.timedelta64(1)), "time_limit must be a number of seconds"),
+        (lambda: dz.ismcts(game, simulations=np.timedelta64(100)), "simulations must be an int, not timedelta64"),
+        (lambda: dz.sample_worlds(game, np.timedelta64(1), 1, seed=1), "seat must be an int, not timedelta64"),
+        (lambda: Game(seed=np.timedelta64(3)), "seed must be an int, not timedelta64"),
+    ]
+    for call, says in calls:
+        with pytest.raises(TypeError, match=says):
+            call()
+    assert game.history == before
+
+
 def test_wrong_types_are_named_in_the_projects_words() -> None:
     # pybind11 answered these with "incompatible function arguments" and its signatures.
     game = Game(1)

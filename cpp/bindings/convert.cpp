@@ -29,9 +29,10 @@ void not_constructed(py::handle obj) {
 namespace {
 
 // Python types looked up once: enum.Enum, collections.abc.Mapping, numpy.bool_,
-// numpy.integer and numpy.floating.
+// numpy.integer, numpy.timedelta64 (one of NumPy's integers, but a duration in some unit)
+// and numpy.floating.
 struct PythonTypes {
-  py::object enum_type, mapping_type, numpy_bool, numpy_integer, numpy_floating;
+  py::object enum_type, mapping_type, numpy_bool, numpy_integer, numpy_timedelta, numpy_floating;
 };
 const PythonTypes& python_types() {
   PYBIND11_CONSTINIT static py::gil_safe_call_once_and_store<PythonTypes> storage;
@@ -39,7 +40,7 @@ const PythonTypes& python_types() {
       .call_once_and_store_result([] {
         const py::module_ numpy = py::module_::import("numpy");
         return PythonTypes{py::module_::import("enum").attr("Enum"), py::module_::import("collections.abc").attr("Mapping"),
-                           numpy.attr("bool_"), numpy.attr("integer"), numpy.attr("floating")};
+                           numpy.attr("bool_"), numpy.attr("integer"), numpy.attr("timedelta64"), numpy.attr("floating")};
       })
       .get_stored();
 }
@@ -134,9 +135,11 @@ bool is_int_like(py::handle obj) {
   if (PyLong_CheckExact(obj.ptr())) return true;
   if (PyBool_Check(obj.ptr())) return false;
   // Only NumPy's integer scalars of what else has __index__: an array has it too, and
-  // means no one int.
+  // means no one int. Not a timedelta64: a count of some unit (seconds were it read as
+  // time), and it has no __index__.
   const PythonTypes& types = python_types();
-  return PyLong_Check(obj.ptr()) ? !is_instance(obj, types.enum_type) : is_instance(obj, types.numpy_integer);
+  if (PyLong_Check(obj.ptr())) return !is_instance(obj, types.enum_type);
+  return is_instance(obj, types.numpy_integer) && !is_instance(obj, types.numpy_timedelta);
 }
 
 std::optional<std::string> utf8_of(py::handle str) {

@@ -78,7 +78,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         check_options(reward_scale, illegal_reward, render_mode)
         self._hand = EnvironmentHand(rules)
         seats = self._hand.seats
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))):
+        if seat is not None and (isinstance(seat, (bool, np.timedelta64)) or not isinstance(seat, (int, np.integer))):
             raise TypeError(f"seat must be an int or None (a random seat each hand), not {type(seat).__name__}")
         if seat is not None and seat not in range(seats):
             raise ValueError(f"seat must be in 0..{seats - 1} or None (a random seat each hand), not {seat!r}")
