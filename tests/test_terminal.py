@@ -52,7 +52,7 @@ def leave(child: pexpect.spawn) -> int:
 
 def test_a_whole_hand_typed_at_the_keyboard() -> None:
     child = spawn("--seed", "7")
-    child.expect(r"seed 7 \(--seed 7 replays this deal\)")
+    child.expect("Dou Dizhu, rules standard")
     child.expect(PROMPT)
     assert "your hand:" in child.before and "you (bidding)" in child.before
     child.sendline("")  # an empty line asks again
@@ -83,6 +83,7 @@ def test_a_whole_hand_typed_at_the_keyboard() -> None:
     child.close()
     assert child.exitstatus == 0 and undone
     assert re.search(r"payouts: you [+-]\d+, seat 1 [+-]\d+, seat 2 [+-]\d+", final)
+    assert "seed 7 (--seed 7 replays this deal)" in final
     assert all("high bid" in s and "stake base" not in s for s in screens if "bidding, your turn" in s)
     in_play = [s for s in screens if "playing, your turn" in s]
     assert in_play, "the person never played a card"
@@ -116,15 +117,21 @@ def test_leaving_is_a_choice_not_a_failure(how: str, status: int) -> None:
     assert leave(child) == status
 
 
-def test_a_fresh_deal_each_run_with_its_seed_printed() -> None:
+def test_a_fresh_deal_each_run_its_seed_printed_once_the_hand_is_over() -> None:
+    # The seed tells every card: printed at the start, anyone could read the bots' hands by
+    # replaying it elsewhere. It now comes with the hands at the end.
+    child = spawn()
+    child.expect(PROMPT)
+    assert "seed" not in child.before
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
     seeds = set()
     for _ in range(2):
-        child = spawn()
-        child.expect(r"seed (\d+) \(--seed")
-        seeds.add(child.match.group(1))
-        child.expect(PROMPT)
-        child.sendline("exit")
-        child.expect(pexpect.EOF)
+        done = subprocess.run([sys.executable, "-m", "doudizhu", "play", "--auto"], env=ENV, capture_output=True,
+                              text=True, timeout=60, check=True)
+        end = re.search(r"the hands at the end:\n.*\nseed (\d+) \(--seed \1 replays this deal\)\n", done.stdout, re.S)
+        assert end, done.stdout
+        seeds.add(end.group(1))
     assert len(seeds) == 2
 
 

@@ -264,6 +264,20 @@ def test_undo_takes_back_your_action_and_the_bots_replies(client: TestClient) ->
     assert ok(client.post("/api/undo")) == {**start, "frames": []}
 
 
+def test_a_drawn_seed_shows_once_the_hand_is_over_and_undo_ends_there(client: TestClient) -> None:
+    # The seed tells every card: the state showed the one the server drew during the hand,
+    # and undo after the end (every hand shown) took the hand back into play.
+    state = ok(client.post("/api/new", json={"bots": ["random", "random"]}))
+    while state["phase"] != "over":
+        assert state["seed"] is None
+        state = ok(client.post("/api/play", json={"action": ok(client.get("/api/hint"))["hint"]["text"]}))
+    assert state["seed"] is not None and not state["can_undo"]
+    assert [s["cards"] for s in state["seats"]] == [str(engine_game(state).hand(s)) for s in range(3)]
+    refused(client.post("/api/undo"), 422, "the hand is over")
+    assert ok(client.get("/api/state")) == {**state, "frames": []}
+    assert new_hand(client, seed=9)["seed"] == "9"  # a seed the person chose shows throughout
+
+
 def test_a_determinized_bot_takes_its_turn(client: TestClient) -> None:
     new_hand(client, bots=["determinized", "random"])
     ok(client.post("/api/play", json={"action": "bid 3"}))  # the top bid ends the auction: you lead

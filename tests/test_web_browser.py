@@ -255,8 +255,9 @@ def test_play_a_whole_hand_by_clicking(sized_page: WebDriver, size: str) -> None
     if folder:
         page.execute_script("window.scrollTo(0, document.getElementById('table').offsetTop - 8);")
         page.save_screenshot(str(pathlib.Path(folder) / f"table-{size}.png"))
-    page.find_element(By.ID, "undo").click()  # back to your last turn of the hand
-    wait(page, lambda b: not text_of(b, "result") and api_state(b)["phase"] == "playing")
+    # Every hand shown, undo ends with the hand; the seed deals it again.
+    assert page.find_element(By.ID, "undo").get_attribute("disabled")
+    assert "Seed 42 deals this hand again." in text_of(page, "result")
 
 
 def test_an_illegal_selection_is_explained_and_cleared(page: WebDriver) -> None:

@@ -400,7 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=f"Play at seat 0 against bots. Type 'help' during the game.\n{terminal.LEGEND}",
     )
     play.add_argument("--auto", action="store_true", help="let bots play every seat and print the hand")
-    play.add_argument("--seed", type=int, default=None, help="deal seed (omitted: a fresh deal, its seed printed)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="deal seed (omitted: a fresh deal, its seed printed at the end)")
     play.add_argument("--rules", default="standard", choices=presets, help="rules preset")
     play.add_argument("--policy", default="heuristic",
                       help=f"the bots' policy: {', '.join(POLICIES)}, a network file, or a `doudizhu train` "

@@ -287,7 +287,7 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
     """One hand, from the deal to its settlement."""
     rules = Rules.preset(options.rules)
     game = Game(seed=seed, rules=rules)
-    print(f"Dou Dizhu, seed {seed} (--seed {seed} replays this deal), rules {options.rules}", file=out)
+    print(f"Dou Dizhu, rules {options.rules}", file=out)  # the seed at the end: it tells every card
     print(legend(rules), file=out)
     if game.wild_ranks:
         print(f"{wild_names(game)} are wild", file=out)
@@ -307,6 +307,7 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
             game.step(action)
         _report(game, who, action, before, options, out)
     print(f"the hands at the end:\n{hands_left(game, options)}", file=out)
+    print(f"seed {seed} (--seed {seed} replays this deal)", file=out)
     print(settlement(game, options), file=out)  # last: what the hand comes to
 
 

@@ -21,9 +21,11 @@ HUMAN = 0
 
 
 class HandAgainstBots:
-    """The person's game: ``rules`` a preset name, ``bots`` one name per seat but the person's."""
+    """The person's game: ``rules`` a preset name, ``bots`` one name per seat but the person's.
+    ``seed_shown``: the person chose the seed, so it may be shown during the hand (one the
+    server drew would tell every card)."""
 
-    def __init__(self, rules: str, bots: list[str], seed: int) -> None:
+    def __init__(self, rules: str, bots: list[str], seed: int, seed_shown: bool) -> None:
         game = Game(seed=seed, rules=Rules.preset(rules))
         if len(bots) != game.seats - 1:
             raise ValueError(f"bots: give one per seat but yours ({game.seats - 1} for {rules!r})")
@@ -33,6 +35,7 @@ class HandAgainstBots:
         self.bot_names = dict(zip(others, bots))
         self.rules = rules
         self.seed = seed
+        self.seed_shown = seed_shown
         self.game = game
         self.shown: list[Game] = []  # the positions since the person last acted, one after each action
         self.thoughts: Thoughts = {}
@@ -53,7 +56,7 @@ class HandAgainstBots:
     def act(self, text: str) -> None:
         """The person's action as text (cards, "pass", "bid 2", "call", ...), then the bots'."""
         if self.game.phase == "over":
-            raise ValueError("the hand is over: start a new one (or undo)")
+            raise ValueError("the hand is over: start a new one")
         self.game.step(text)
         self.shown = [self.game.copy()]
         self._advance()
@@ -72,7 +75,10 @@ class HandAgainstBots:
                 for action in self.game.legal_actions() if action.move is not None and action.move.spent == spent]
 
     def undo(self) -> None:
-        """Takes back the person's last action and the bots' actions after it."""
+        """Takes back the person's last action and the bots' actions after it, while the
+        hand is in play (once it is over every hand has been shown)."""
+        if self.game.phase == "over":
+            raise ValueError("the hand is over and every hand has been shown: start a new one")
         history = self.game.history
         mine = [i for i, (seat, _) in enumerate(history) if seat == HUMAN]
         if not mine:

@@ -18,7 +18,9 @@ something):
 - ``POST /api/new`` ``{"rules": "standard", "bots": ["heuristic", ...], "seed": "7"}``: a new
   hand at seat 0 (every field optional; one bot a seat but yours; the seed, 0 to 2**64-1,
   as a JSON integer or a string of digits, since a browser's numbers are exact only to
-  2**53); answers its state, whose ``seed`` is a string for the same reason.
+  2**53); answers its state, whose ``seed`` is a string for the same reason, and null while
+  a hand the server dealt is in play (the seed tells every card; it shows once the hand
+  is over, to play the deal again).
 - ``GET /api/state``: the hand's state as seat 0 sees it (every hand once it is over; see
   :func:`.views.table`), with ``hand``, ``choices`` (the auction's actions, or the
   landlord's "alone" and "partner N" under four_partner), ``can_pass``,
@@ -31,7 +33,8 @@ something):
   ``at`` (optional; the page sends it) is the number of actions in the ``log`` of the state
   you act on: a request made on another state (a repeated one, a second click) answers
   409 and plays nothing.
-- ``POST /api/undo``: takes back your last action and the bots' replies to it.
+- ``POST /api/undo``: takes back your last action and the bots' replies to it; not once
+  the hand is over (422): every hand has been shown.
 - ``GET /api/legal`` (``?cards=5777``: only the plays that spend some of these cards): the
   legal actions grouped by kind, and the heuristic's ``hint``.
 - ``GET /api/hint``: the heuristic's ``hint`` alone (None when it is not your turn): under
@@ -181,10 +184,11 @@ class _Api:
         mine = game.to_move == HUMAN
         legal = game.legal_actions() if mine else []
         state.update(
-            mode="play", rules=table.rules, seed=str(table.seed), human=HUMAN, hand=str(game.hand(HUMAN)),
+            mode="play", rules=table.rules, seed=str(table.seed) if table.seed_shown or game.phase == "over" else None,
+            human=HUMAN, hand=str(game.hand(HUMAN)),
             choices=[a.text(game.rules) for a in legal] if game.phase in ("bidding", "partner") else [],
             can_pass=any(a.type == ActionType.PASS for a in legal),
-            can_undo=any(seat == HUMAN for seat, _ in game.history),
+            can_undo=game.phase != "over" and any(seat == HUMAN for seat, _ in game.history),
             frames=[views.table(shown, HUMAN, names, table.thoughts) for shown in table.shown[:-1]],
         )
         return state
@@ -211,7 +215,7 @@ class _Api:
 
         def work(session: Session) -> dict[str, Any]:
             rules, bots, seed = self._setup(data, lambda seats: seats - 1)
-            session.table = HandAgainstBots(rules, bots, seed)
+            session.table = HandAgainstBots(rules, bots, seed, seed_shown=data.get("seed") is not None)
             return self._play_state(session.table)
 
         return await self._do(request, True, work)

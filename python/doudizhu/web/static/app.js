@@ -207,7 +207,9 @@ function drawPlay(state, busy, fresh) {
   $("hint").disabled = $("show-legal").disabled = busy || over;
   $("undo").disabled = busy || !state.can_undo;
   $("legal").replaceChildren();
-  $("result").textContent = resultText(state, seatName);
+  // The seed of a deal the server drew comes once the hand is over (it tells every card).
+  const again = over && state.seed !== null ? ` Seed ${state.seed} deals this hand again.` : "";
+  $("result").textContent = resultText(state, seatName) + again;
   $("log").replaceChildren(...state.log.map((a) => el("li", "", `${seatName(a.seat)}: ${a.label}`)));
 }
 
@@ -283,7 +285,7 @@ async function newHand(event) {
     say("message", error.message, true);
     return;
   }
-  say("message", `New hand, seed ${state.seed}.`);
+  say("message", state.seed === null ? "New hand." : `New hand, seed ${state.seed}.`);
   await showReply(state);
 }
 
