@@ -160,11 +160,13 @@ def test_help_describes_every_command(capsys: pytest.CaptureFixture[str]) -> Non
         assert usage.startswith(f"usage: doudizhu {command}") and not description.startswith("options:"), command
 
 
-def test_selfplay_refuses_no_games(capsys: pytest.CaptureFixture[str]) -> None:
-    for games in ("0", "-3"):
+def test_selfplay_refuses_no_games_and_too_many_alike(capsys: pytest.CaptureFixture[str]) -> None:
+    # Too many were refused by the library's check ("games must be in 0.."), after 0 by the
+    # command's ("must be at least 1"): one range, one message.
+    for games in ("0", "-3", "1000000000001"):
         with pytest.raises(SystemExit) as stop:
             run("selfplay", "--games", games)
-        assert stop.value.code == 2 and f"--games: must be at least 1, not {games}" in capsys.readouterr().err
+        assert stop.value.code == 2 and f"--games: must be in 1..1000000000000, not {games}" in capsys.readouterr().err
 
 
 def test_evaluate_says_what_its_rows_and_game_count_mean() -> None:

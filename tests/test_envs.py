@@ -158,8 +158,32 @@ def test_pettingzoo_illegal_actions() -> None:
     strict.reset(seed=1)
     with pytest.raises(dz.IllegalActionError, match="not legal"):
         strict.step(illegal)
-    with pytest.raises(dz.IllegalActionError):
-        strict.step(len(strict.unwrapped.space))  # out of range
+
+
+def test_reset_seeds_are_ints_in_0_to_2_64_minus_1_as_everywhere() -> None:
+    # 2**64 was taken (NumPy seeds from any int) and -1 refused in Gymnasium's own error.
+    for env in (dz_gym.DouDizhuEnv(seat=0), dz_pz.env()):
+        for seed, error in ((2**64, ValueError), (-1, ValueError), (1.0, TypeError), (True, TypeError)):
+            with pytest.raises(error, match="seed must be"):
+                env.reset(seed=seed)
+        env.reset(seed=2**64 - 1)
+
+
+@pytest.mark.parametrize("illegal_reward", [-1.0, None])
+def test_an_id_outside_the_action_space_is_refused_not_played(illegal_reward: float | None) -> None:
+    # -1 (a learner's sentinel) or n and past name no action: they ended the hand as an
+    # illegal action, with illegal_reward, where the space's own ids are refused as such.
+    gym_env = dz_gym.DouDizhuEnv(seat=0, opponents="random", illegal_reward=illegal_reward)
+    gym_env.reset(seed=0)
+    pz_env = dz_pz.env(illegal_reward=illegal_reward)
+    pz_env.reset(seed=0)
+    sizes = (int(gym_env.action_space.n), int(pz_env.action_space(pz_env.agent_selection).n))
+    for env, n in zip((gym_env, pz_env), sizes):
+        before = env.unwrapped.game.history
+        for outside in (-1, n, 2**63, np.uint64(2**64 - 1), 10**30):
+            with pytest.raises(ValueError, match=r"action id must be in 0\.\."):
+                env.step(outside)
+        assert env.unwrapped.game.history == before
 
 
 def test_pettingzoo_bad_arguments() -> None:

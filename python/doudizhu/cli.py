@@ -22,7 +22,7 @@ from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
 from .evaluation import evaluate, print_progress
-from .selfplay_result import SelfPlayResult, selfplay
+from .selfplay_result import MAX_GAMES, SelfPlayResult, selfplay
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -310,11 +310,11 @@ def _whole(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
 
 
-def _at_least_one(text: str) -> int:
-    """A count that must be positive: argparse's error for anything else (no summary of no games)."""
+def _games(text: str) -> int:
+    """A count of games, 1..MAX_GAMES (no summary of no games): argparse's error for anything else."""
     value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    if not 1 <= value <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"must be in 1..{MAX_GAMES}, not {value}")
     return value
 
 
@@ -413,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play games with one built-in policy in every seat, in C++ on every core, and print the "
                     "games a second, the landlord's win rate and the mean multiplier; --out saves every game.",
     )
-    sp.add_argument("--games", type=_at_least_one, default=100_000, help="number of games")
+    sp.add_argument("--games", type=_games, default=100_000, help="number of games")
     sp.add_argument("--threads", type=int, default=None, help="threads (default: every core)")
     sp.add_argument("--policy", default="random", choices=policies, help="policy of every seat")
     sp.add_argument("--seed", type=int, default=0, help="seed of the run")

@@ -19,7 +19,7 @@ from ._whole_file import whole_file
 from .bots import builtin
 from .lockstep import Policy, run_tables, seat_players
 
-_MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
+MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
 _PER_GAME = _saved.PER_GAME
 
 
@@ -65,7 +65,7 @@ class SelfPlayResult:
             raise ValueError("game() replays recorded actions: run selfplay with record=True")
         i = _core.checked_int(i, "i", 0, len(self) - 1)
         rules = rules if rules is not None else Rules()
-        index = _core.checked_int(first, "first", 0, _MAX_GAMES) + i
+        index = _core.checked_int(first, "first", 0, MAX_GAMES) + i
         deal_seed, first_bidder, _ = _core.selfplay_deal(rules, seed, index)
         game = Game(seed=deal_seed, rules=rules, first_bidder=None if rules.each_for_self else first_bidder)
         other_run = ValueError(f"game {i} was not dealt from seed {seed} with these rules and first {first}")
@@ -163,8 +163,8 @@ def selfplay(
     """
     if backend not in ("local", "ray"):
         raise ValueError(f"unknown backend {backend!r}; backends: local, ray")
-    games = _core.checked_int(games, "games", 0, _MAX_GAMES)
-    first = _core.checked_int(first, "first", 0, _MAX_GAMES)
+    games = _core.checked_int(games, "games", 0, MAX_GAMES)
+    first = _core.checked_int(first, "first", 0, MAX_GAMES)
     seed = _core.checked_seed(seed)
     if backend == "ray":
         return _ray_selfplay(games, policy, seed, rules, record, first, address)

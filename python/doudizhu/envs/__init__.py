@@ -29,7 +29,9 @@ The PettingZoo and Gymnasium environments share one interface:
   other step rewards 0. The payouts of a hand sum to zero;
 - an illegal action id ends the hand: the actor is rewarded ``illegal_reward`` (default
   -1.0), the others 0, and its info holds ``"illegal_action": True``;
-  ``illegal_reward=None`` raises :class:`doudizhu.IllegalActionError` instead.
+  ``illegal_reward=None`` raises :class:`doudizhu.IllegalActionError` instead. An id
+  outside the action space (``-1``, ``n`` and past) names no action: a ValueError, the
+  hand unchanged, as a value that is no int is a TypeError.
 
 This package imports neither Gymnasium nor PettingZoo; its submodules do, when imported.
 ``VectorEnv`` has its own batches (:mod:`doudizhu.envs.vector`).

@@ -78,10 +78,16 @@ def check_options(reward_scale: float, illegal_reward: float | None, render_mode
 
 
 def check_seed(seed: object) -> None:
-    """Refuses a bool seed before a reset deals (NumPy would take it for 0 or 1). (Reset
-    options are taken and ignored: there are none, and PettingZoo's api_test passes some.)"""
-    if isinstance(seed, (bool, np.bool_)):
+    """Refuses a seed that is no int in 0..2**64-1, as every seed of the package is, before
+    a reset deals: NumPy would take a bool for 0 or 1 and any larger int, and Gymnasium
+    refuses a negative one with an error of its own. (Reset options are taken and ignored:
+    there are none, and PettingZoo's api_test passes some.)"""
+    if seed is None:
+        return
+    if isinstance(seed, (bool, np.bool_, np.timedelta64)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+    if not 0 <= int(seed) < 2**64:
+        raise ValueError(f"seed must be in 0..2**64-1 or None, not {seed!r}")
 
 
 def check_agent(agent: object, agents: list[str]) -> str:
@@ -157,13 +163,11 @@ class EnvironmentHand:
         """Plays the id for the player to move (or, under wild-card rules, chooses a
         combination that has several readings); False (and nothing changed) when it is not
         a legal action id. An action that is no int (a float, text, None, an array of
-        several) is a TypeError, not an illegal action: it is no action id at all."""
+        several) is a TypeError, and an int outside the action space's ids (-1, a learner's
+        sentinel) a ValueError, not an illegal action: neither is an action id at all."""
         if isinstance(action_id, np.ndarray) and action_id.shape == () and action_id.dtype.kind in "iu":
             action_id = action_id[()]  # one id as a 0-d array: what Stable-Baselines3 predicts for a Discrete space
-        try:
-            action_id = checked_int(action_id, "action id", 0, self.actions - 1)
-        except ValueError:  # an int, outside the ids
-            return False
+        action_id = checked_int(action_id, "action id", 0, self.actions - 1)
         try:
             if action_id >= len(self.space) or self.chosen >= 0:
                 return self._play_reading(action_id - len(self.space))
