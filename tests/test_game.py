@@ -352,6 +352,19 @@ def test_records_reject_tampering() -> None:
         Game.from_record(bad)
 
 
+def test_a_given_landlord_takes_no_first_bidder() -> None:
+    # With the landlord given nobody bids: first_bidder was taken, unused, and recorded.
+    hands, kitty, _ = Game(seed=3).deals[0]
+    with pytest.raises(ValueError, match="first_bidder: landlord=seat skips the bidding"):
+        Game.from_deal(hands, kitty, landlord=1, first_bidder=2)
+    game = Game.from_deal(hands, kitty, landlord=1)
+    record = game.to_record()
+    assert record["first_bidder"] == 0 and Game.from_record(record).hash == game.hash  # such records still load
+    for tampered in (2, True, 0.0):
+        with pytest.raises(dz.RecordError, match="first_bidder must be 0 with a given landlord"):
+            Game.from_record({**record, "first_bidder": tampered})
+
+
 @pytest.mark.parametrize(("preset", "where", "value", "match"), [
     ("laizi", ("deals", 0, "wild"), 2, r"deals\[0\]\.wild must be None, a rank's text"),  # not the rank index 2 (a 5)
     ("laizi", ("deals", 0, "wild"), ["5"], r"deals\[0\]\.wild must be"),

@@ -529,12 +529,15 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_static("from_deal", [](HandsArg hands, CardsArg kitty, OptionalIntArg first_bidder, OptionalIntArg landlord,
                                   RulesArg rules, OptionalIntArg seed, WildArg wild) {
             const Rules& r = to_rules(rules);
+            if (!landlord.is_none() && !first_bidder.is_none()) {
+              throw py::value_error("first_bidder: landlord=seat skips the bidding, so no seat bids first (give one of them)");
+            }
             return Game(deal_arg(hands, kitty, r, wild), r, first_bidder_from(first_bidder, r),
                         landlord.is_none() ? -1 : seat_from(landlord, r.players, "landlord"), seed_arg(seed));
           }, py::arg("hands"), py::arg("kitty"), py::arg("first_bidder") = py::none(), py::arg("landlord") = py::none(),
           py::arg("rules") = py::none(), py::arg("seed") = py::none(), py::arg("wild") = py::none(),
           "A hand from one hand per player (17 cards each in the standard rules) and the kitty; landlord=seat skips\n"
-          "the bidding (base 1). With wild cards, wild is the wild rank, or the pair of them under laizi2 (None: what the\n"
+          "the bidding (base 1; no first_bidder then). With wild cards, wild is the wild rank, or the pair of them under laizi2 (None: what the\n"
           "seed draws).")
       .def_static("from_position", [](HandsArg hands, OptionalIntArg landlord, IntArg to_move, LastArg last,
                                       OptionalIntArg last_by, RulesArg rules, WildArg wild, OptionalIntArg partner) {

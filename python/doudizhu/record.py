@@ -251,6 +251,12 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
             raise RecordError(f"deals[0] is not the deal of seed {seed} (write start 'deal' for a given deal)")
         return game
     hands, kitty, wild = _given_deal(first, 0, rules)
+    if landlord is not None:
+        # A given landlord skips the bidding: such a game holds (and its record writes) seat
+        # 0 as the first bidder, which no seat is; from_deal refuses both given.
+        if type(first_bidder) is not int or first_bidder != 0:
+            raise RecordError(f"first_bidder must be 0 with a given landlord (nobody bids), not {_shown(first_bidder)}")
+        first_bidder = None
     return _field(
         lambda: Game.from_deal(hands, kitty, first_bidder=first_bidder, landlord=landlord, rules=rules, seed=seed,
                                wild=wild),
