@@ -159,6 +159,18 @@ def test_older_settlement_pickles_load() -> None:
     assert restored == result and restored.winner is None
 
 
+def test_a_pickled_settlement_s_payouts_must_be_what_it_settles_to() -> None:
+    # With a landlord the payouts follow from the other fields: a pickle's own were read
+    # past without a look (junk, or payouts summing to 300, gave the computed ones).
+    game = Game(seed=3)
+    play_randomly(game, random.Random(3))
+    assert game.result is not None
+    state = game.result.__getstate__()
+    for payouts, says in (((100, 100, 100), "not what its other fields settle to"), ("junk", "one payout a seat")):
+        with pytest.raises(dz.MoveError, match=says):
+            Settlement.__new__(Settlement).__setstate__((*state[:13], payouts))
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=seeds)
 def test_first_lead_contains_a_three_or_the_lowest_card(seed: int) -> None:

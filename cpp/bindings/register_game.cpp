@@ -471,9 +471,14 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         s.partner = number(11, "pickled Settlement partner", -1, s.seats - 1);
                         if (!older) {
                           s.winner = number(12, "pickled Settlement winner", -1, s.seats - 1);
-                          if (s.winner >= 0) payouts_from(t[13], s);
+                          payouts_from(t[13], s);
                         }
+                        const auto pickled = s.payouts;
                         if (auto why = restore_settlement(s); !why.empty()) raise(ErrorKind::Move, "pickled Settlement: " + why);
+                        // With a landlord the payouts follow from the other fields: they must agree.
+                        if (!older && s.payouts != pickled) {
+                          raise(ErrorKind::Move, "pickled Settlement payouts: not what its other fields settle to");
+                        }
                         return s;
                       }));
 
