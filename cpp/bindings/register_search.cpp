@@ -199,7 +199,7 @@ Cowling, Powley and Whitehouse 2012): each simulation deals the cards that seat 
 afresh (as sample_worlds), walks one tree of that seat's information set, and plays on by
 the built-in `rollout` policy. Root-parallel on `threads`; the same seed, simulations and
 threads give the same result. With `seconds` the search also ends once that much wall time
-has passed (each thread's tree after one simulation at least), and is no longer
+has passed (after one simulation at least, the first thread's), and is no longer
 repeatable; `simulations=None` with `seconds`: a budget of time alone. leaf="values": a new
 node in play is valued by the learned policy's networks (the rollout's if it is "neural" or
 a Neural bot, else the shipped ones: the best of the values of the legal actions there, for

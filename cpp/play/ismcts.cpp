@@ -337,7 +337,9 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
     for (std::int64_t i = t; i < o.simulations; i += threads) {
       if (t == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);
       if (stopped.load(std::memory_order_relaxed)) return;
-      if (i >= threads && out_of_time()) break;  // a simulation at least, each tree
+      // One simulation at least, the first tree's: the others may run none (with many
+      // threads each one's first simulation would run past the budget on a few cores).
+      if (i > 0 && out_of_time()) break;
       tree.simulate(rng, splitmix_finalize(o.seed + static_cast<std::uint64_t>(i)));
     }
     std::vector<TreeNode>& kept = roots[static_cast<std::size_t>(t)];
