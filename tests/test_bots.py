@@ -35,6 +35,11 @@ def test_built_in_bots_are_bots_and_name_their_policy() -> None:
         assert repr(bot).startswith(type(bot).__name__ + "(")
     assert builtin(PythonHeuristic()) is None and builtin("random") == "random"
     assert Random(seed=5).act(dz.Game(seed=1)) == Random(seed=5).act(dz.Game(seed=1))
+    # endgame is checked where the bot plays; its repr said endgame=False for None, and
+    # nothing for 2 (read as true).
+    assert [repr(Neural(endgame=e)) for e in (None, 2, False, True)] == [
+        "Neural(endgame=None)", "Neural(endgame=2)", "Neural(endgame=False)", "Neural()"]
+    assert repr(ISMCTS(endgame=None)).endswith(", endgame=None)")
 
 
 @pytest.mark.parametrize(

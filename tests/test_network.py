@@ -374,6 +374,13 @@ def test_a_network_the_engine_would_refuse_is_never_written(net_file: Path, tmp_
     assert path.read_bytes() == kept and [p.name for p in tmp_path.iterdir()] == ["kept.ddzn"]
 
 
+def test_a_file_that_cannot_be_written_is_named_not_its_temporary(net_file: Path, tmp_path: Path) -> None:
+    play, bid = network_file.modules(dz.Network(net_file))
+    path = tmp_path / "no such folder" / "x.ddzn"  # the error named x.ddzn.<pid>.<thread>.partial
+    with pytest.raises(FileNotFoundError, match=f"cannot write {re.escape(repr(str(path)))}: No such file"):
+        network_file.write(path, play, bid, {})
+
+
 @pytest.mark.parametrize("metadata, error, says", [
     ({"a": float("nan")}, ValueError, "metadata: Out of range float"),  # was written as NaN, which is no JSON
     ({"a": [float("inf")]}, ValueError, "metadata: Out of range float"),

@@ -378,11 +378,56 @@ def test_a_damaged_checkpoint_is_refused_on_resume_naming_what_it_lacks(run_dir:
         ({**payload, "counters": {**payload["counters"], "seconds": float("nan")}},
          "a damaged checkpoint: its counters are not counts, seconds and losses"),  # trained without end
     ]
+    nan_state = {name: {**state, "state": {slot: {key: torch.full_like(value, float("nan")) if key == "square_avg"
+                                                       else value for key, value in slots.items()}
+                                           for slot, slots in state["state"].items()}}
+                 for name, state in payload["optimizers"].items()}
+    damaged.append(({**payload, "optimizers": nan_state},  # it passed, and the first step spoiled every weight
+                    r"optimizers do not load \(ValueError: the landlord optimizer's state 'square_avg' is not finite"))
     for index, (spoiled, says) in enumerate(damaged):
         folder = _copy_of(run_dir, tmp_path, f"run{index}")
         checkpoint.save(folder / checkpoint.FILE, spoiled)
         with pytest.raises(ValueError, match=says):
             train(dataclasses.replace(TINY, frames=TINY.frames * 4), out=folder, resume=True)
+
+
+def test_weights_that_overflow_to_nan_are_refused_where_they_would_choose(run_dir: pathlib.Path) -> None:
+    # Finite weights of 1e38 pass the load's check but value every action NaN: the bot
+    # played the argmax of NaN (its first action) without a word, in act and in batches.
+    payload = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    for weights in payload["nets"]["landlord"].values():
+        weights[...] = 1e38
+    bot = TorchBot(payload)
+    game = dz.Game(seed=1, rules=DOUZERO)
+    while game.to_move != 0 or len(game.legal_actions()) < 2:
+        game.step(dz.choose_action(game, "random", 0))
+    with pytest.raises(dz.NetworkError, match=r"the network valued an action as (NaN|infinite)"):
+        bot.act(game)
+    env = VectorEnv(8, DOUZERO, features="douzero", learners="all", seed=1)
+    with pytest.raises(dz.NetworkError, match="the network valued an action as"):
+        bot.choose_batch(env.reset(), env)
+
+
+def test_a_learner_refuses_to_step_once_its_loss_is_not_finite() -> None:
+    nets = build_all("small")
+    learner = Learner(nets, learning_rate=1e-3, alpha=0.99, eps=1e-5, max_grad_norm=40.0)
+    for weights in nets["landlord"].parameters():
+        weights.data.fill_(1e38)
+    samples = Samples(np.zeros((4, 5, 162), np.int8), np.zeros((4, STATE_WIDTH["landlord"]), np.int8),
+                      np.zeros((4, 54), np.int8), np.zeros(4, np.float32))
+    before = [w.detach().clone() for w in nets["landlord"].parameters()]
+    with pytest.raises(ValueError, match="training diverged: the landlord network's loss is"):
+        learner.learn("landlord", samples)
+    assert all(torch.equal(a, b) for a, b in zip(before, nets["landlord"].parameters()))
+
+
+def test_a_checkpoint_that_cannot_be_written_is_an_os_error_naming_it(tmp_path: pathlib.Path) -> None:
+    from doudizhu import checkpoint
+
+    for path in (tmp_path / "no such folder" / "c.pt", tmp_path):  # torch said RuntimeError, naming the temporary
+        with pytest.raises(OSError, match=f"cannot write {str(path)!r}"):
+            checkpoint.save(path, {"format": checkpoint.FORMAT})
+    assert not list(tmp_path.glob("*.partial"))
 
 
 def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_dir: pathlib.Path,

@@ -2,9 +2,10 @@
 
 The data goes to ``<path>.<process>.<thread>.partial`` first and is renamed over ``path``
 once complete (a rename within a folder is atomic), so a write that fails (a full disk, an
-interrupt, a crash) leaves the old file as it was, or no file, and no ``.partial`` behind
-it. The name is the writer's own, so that writers of one path at once do not share it: the
-last rename wins, whole.
+interrupt, a crash) leaves the old file as it was, or no file; and no ``.partial`` behind it,
+but where the process is killed outright (SIGKILL, a power cut), which runs no clean-up.
+The name is the writer's own, so that writers of one path at once do not share it: the
+last rename wins, whole. An OSError of the write names ``path``, not the temporary name.
 
 A symbolic link is written through: its target is the file replaced, and the link stays.
 A path that is no regular file (a device such as ``/dev/null``, a FIFO) is written as it
@@ -62,6 +63,8 @@ def whole_file(path: str | os.PathLike[str]) -> Iterator[str]:
     try:
         yield partial
         os.replace(partial, target)
+    except OSError as error:  # named by the path asked for (a full disk's names none)
+        raise OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from error
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.remove(partial)  # left only by a write that failed

@@ -160,7 +160,7 @@ class Neural:
 
     def __repr__(self) -> str:
         args = [repr(self.path)] if self.path is not None else []
-        return f"Neural({', '.join(args + ([] if self.endgame else ['endgame=False']))})"
+        return f"Neural({', '.join(args + ([] if self.endgame is True else [f'endgame={self.endgame!r}']))})"
 
 
 #: The name of the network file a recipe run (``doudizhu train --recipe neural``) finishes
@@ -217,7 +217,8 @@ class ISMCTS:
 
     def __repr__(self) -> str:
         return (f"ISMCTS(simulations={self.simulations}, rollout={self.rollout!r}, exploration={self.exploration}, "
-                f"seed={self.seed}, threads={self.threads}" + ("" if self.endgame else ", endgame=False")
+                f"seed={self.seed}, threads={self.threads}"
+                + ("" if self.endgame is True else f", endgame={self.endgame!r}")
                 + ("" if self.seconds is None else f", seconds={self.seconds}")
                 + ("" if self.leaf == "rollout" else f", leaf={self.leaf!r}") + ")")
 

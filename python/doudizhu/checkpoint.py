@@ -35,9 +35,14 @@ CheckpointLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
 
 def save(path: str | os.PathLike[str], payload: Mapping[str, Any]) -> None:
-    """Writes a checkpoint (to a temporary name first, so a crash leaves the old one whole)."""
-    with whole_file(path) as partial:
-        torch.save(dict(payload), partial)
+    """Writes a checkpoint (to a temporary name first, so a crash leaves the old one whole);
+    OSError naming ``path`` when it cannot be written (torch says so in a RuntimeError)."""
+    try:
+        with whole_file(path) as partial:
+            torch.save(dict(payload), partial)
+    except RuntimeError as error:  # a full disk, no such folder, a folder in the way
+        why = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise OSError(f"cannot write {os.fspath(path)!r}: {why}") from error
 
 
 def read_torch_file(path: str, kind: str) -> dict[str, Any]:

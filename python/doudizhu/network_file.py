@@ -56,8 +56,11 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
     """Writes the networks (to a temporary name first, so that a crash leaves no half file).
     The engine reads :class:`SmallNet` play networks and :class:`BidNet` bid networks alone:
     others are refused (TypeError) here rather than by the reader, and what the reader
-    refuses of the file written (weights that are not finite, a position it does not play,
-    no play network) is a NetworkError before it replaces anything at ``path``. ``metadata``:
+    refuses of the file written (weights that are not finite, a network named for no
+    position, no play network) is a NetworkError before it replaces anything at ``path``.
+    Widths are the rules' to judge: a file of networks no rules' features fit (a position's
+    network missing, or one of another width) is written, and refused where it would play
+    (:meth:`doudizhu.Network.check`, :class:`~doudizhu.bots.Neural`'s first use). ``metadata``:
     a dict of str keys whose values JSON holds (TypeError otherwise; ValueError for NaN and
     infinities, which JSON has not)."""
     meta = _json(metadata)

@@ -51,6 +51,7 @@ from .value_networks import (
     batch_values,
     check_batch,
     choose_batch,
+    require_finite,
 )
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ class _ValueBot:
         if net is None or len(legal) == 1:
             return choose_action(game, "heuristic", 0)
         with torch.inference_mode():
-            values = net(torch.from_numpy(bid_features(game)).float()[None])[0]
+            values = require_finite(net(torch.from_numpy(bid_features(game)).float()[None])[0].numpy())
         return max(legal, key=lambda a: (float(values[a.value]), -legal.index(a)))
 
     reads_plan = False  # whether the networks read the fast heuristic's choice
@@ -180,7 +181,7 @@ class _ValueBot:
         if observations:
             with torch.inference_mode():
                 planned = self._planned([games[i] for i in scored], [obs["legal_actions"] for obs in observations])
-                values = self._values(observations, planned)
+                values = torch.from_numpy(require_finite(self._values(observations, planned).numpy()))
             chunks = torch.split(values, [len(obs["legal_actions"]) for obs in observations])
             for i, obs, chunk in zip(scored, observations, chunks):
                 actions[i] = obs["legal_actions"][int(torch.argmax(chunk))]

@@ -32,6 +32,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "PyTorch", "train") from error
 
+from ._core import NetworkError
 from .encode import DOUZERO_LAYOUT, DOUZERO_POSITIONS
 from .envs.vector import Batch
 
@@ -231,9 +232,20 @@ def choose_batch(nets: dict[str, ValueNet], batch: Batch,
                 torch.from_numpy(owner),
                 None if planned is None else torch.from_numpy(planned[scored]),
             ).numpy()
-    return batch.argmax(values)
+    return batch.argmax(require_finite(values))
+
+
+def require_finite(values: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``values``, if all finite (NetworkError otherwise, as the engine's networks say it):
+    weights that are finite but huge overflow to infinities and NaN, and the best of
+    values holding NaN would be an action picked without a word."""
+    bad = np.flatnonzero(~np.isfinite(values))
+    if len(bad):
+        kind = "NaN" if np.isnan(values[bad[0]]) else "infinite"
+        raise NetworkError(f"the network valued an action as {kind}: its weights overflow a float")
+    return values
 
 
 __all__ = ["ACTION_WIDTH", "HISTORY_ROWS", "HISTORY_WIDTH", "MODELS", "SETTING_ONLY", "STATE_WIDTH", "DouZeroNet",
            "DouZeroValueNet", "SmallNet", "ValueNet", "batch_values", "build", "build_all", "check_batch",
-           "choose_batch"]
+           "choose_batch", "require_finite"]

@@ -26,7 +26,9 @@ class Learner:
         }
 
     def learn(self, position: str, samples: Samples) -> float:
-        """One optimizer step of ``position``'s network on ``samples``; the loss before it."""
+        """One optimizer step of ``position``'s network on ``samples``; the loss before it.
+        ValueError, before the step, once the network's values are no longer finite: the
+        run has diverged (a learning rate too high), and the step would spread it."""
         net = self.nets[position]
         values = net(
             torch.from_numpy(samples.z).float(),
@@ -34,6 +36,9 @@ class Learner:
             torch.from_numpy(samples.planes).float(),
         )
         loss = ((values - torch.from_numpy(samples.target)) ** 2).mean()
+        if not bool(torch.isfinite(loss)):
+            raise ValueError(f"training diverged: the {position} network's loss is {float(loss.detach())} "
+                             "(its values overflow; a lower learning rate may train)")
         optimizer = self.optimizers[position]
         optimizer.zero_grad()
         loss.backward()
@@ -45,8 +50,15 @@ class Learner:
         return {name: optimizer.state_dict() for name, optimizer in self.optimizers.items()}
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
+        """The optimizers' states (ValueError for a state holding a number that is not finite:
+        the first step would spoil the network)."""
         for name, optimizer in self.optimizers.items():
             optimizer.load_state_dict(state[name])
+            for slots in optimizer.state_dict()["state"].values():
+                spoiled = next((key for key, value in slots.items()
+                                if isinstance(value, torch.Tensor) and not bool(torch.isfinite(value).all())), None)
+                if spoiled is not None:
+                    raise ValueError(f"the {name} optimizer's state {spoiled!r} is not finite")
 
 
 __all__ = ["Learner"]
