@@ -374,6 +374,19 @@ def test_a_network_the_engine_would_refuse_is_never_written(net_file: Path, tmp_
     assert path.read_bytes() == kept and [p.name for p in tmp_path.iterdir()] == ["kept.ddzn"]
 
 
+def test_a_file_whose_name_is_no_utf_8_is_read_as_open_reads_it(net_file: Path, tmp_path: Path) -> None:
+    # A name of bytes no UTF-8 reads back as surrogates, which pybind11 could not encode:
+    # "Unable to cast Python instance of type str"; the error naming one failed to decode.
+    name = os.fsdecode(bytes(tmp_path / "net") + b"\xff.ddzn")
+    with open(name, "wb") as file:
+        file.write(net_file.read_bytes())
+    assert dz.Network(name).tensors().keys() == dz.Network(net_file).tensors().keys()
+    assert dz.choose_action(dz.Game(seed=1), Neural(name), 0) == dz.choose_action(dz.Game(seed=1), Neural(net_file), 0)
+    missing = os.fsdecode(bytes(tmp_path / "gone") + b"\xfe.ddzn")
+    with pytest.raises(dz.NetworkError, match=re.escape(f"{missing}: cannot open the file")):
+        dz.Network(missing)
+
+
 def test_a_file_that_cannot_be_written_is_named_not_its_temporary(net_file: Path, tmp_path: Path) -> None:
     play, bid = network_file.modules(dz.Network(net_file))
     path = tmp_path / "no such folder" / "x.ddzn"  # the error named x.ddzn.<pid>.<thread>.partial

@@ -1,6 +1,7 @@
 #include "bindings/errors.hpp"
 
 #include <array>
+#include <string_view>
 
 namespace ddz::py_bind {
 
@@ -11,7 +12,15 @@ std::array<PyObject*, 7> types{};
 
 }  // namespace
 
-void Error::set_error() const { PyErr_SetString(types[static_cast<std::size_t>(kind)], what()); }
+void Error::set_error() const {
+  // A message may quote a file's name in the file system's bytes (no UTF-8 where its
+  // name is not): undecodable bytes become surrogates, as os.fsdecode reads them.
+  const std::string_view text = what();
+  PyObject* message = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape");
+  if (!message) return;  // the decoding's own error (out of memory) stands
+  PyErr_SetObject(types[static_cast<std::size_t>(kind)], message);
+  Py_DECREF(message);
+}
 
 void register_errors(py::module_& m) {
   const auto make = [&](const char* name, PyObject* base, const char* doc) {

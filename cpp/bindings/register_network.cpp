@@ -16,9 +16,14 @@ std::string path_arg(py::handle path) {
   if (!py::isinstance<py::str>(path) && !py::hasattr(path, "__fspath__")) {
     throw py::type_error("path must be a str or os.PathLike, not " + type_name(path));
   }
-  const auto text = py::str(py::module_::import("os").attr("fspath")(path)).cast<std::string>();
-  if (text.find('\0') != std::string::npos) throw py::value_error("path: embedded null byte");  // as open() says
-  return text;
+  const py::module_ os = py::module_::import("os");
+  const py::object name = os.attr("fspath")(path);
+  if (!py::isinstance<py::str>(name)) throw py::type_error("path must name a file as a str, not " + type_name(name));
+  // The bytes the file system knows it by: a name of bytes no UTF-8 reads back as
+  // surrogates (os.fsdecode), which UTF-8 cannot encode, and open() takes.
+  const auto bytes = os.attr("fsencode")(name).cast<std::string>();
+  if (bytes.find('\0') != std::string::npos) throw py::value_error("path: embedded null byte");  // as open() says
+  return bytes;
 }
 
 py::dict tensors_of(const Network& net) {
