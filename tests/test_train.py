@@ -377,6 +377,12 @@ def test_a_damaged_checkpoint_is_refused_on_resume_naming_what_it_lacks(run_dir:
          "a damaged checkpoint: its counters lack frames"),  # read as 0, it dropped the log's rows
         ({**payload, "counters": {**payload["counters"], "seconds": float("nan")}},
          "a damaged checkpoint: its counters are not counts, seconds and losses"),  # trained without end
+        ({**payload, "counters": {**payload["counters"], "losses": {"landlord": "x"}}},
+         "a damaged checkpoint: its counters are not counts, seconds and losses"),
+        ({**payload, "counters": {**payload["counters"], "hands": 2**100}},
+         "a damaged checkpoint: its counters are not counts, seconds and losses"),
+        ({**payload, "config": {k: v for k, v in payload["config"].items() if k != "tables"}},
+         "a damaged checkpoint: its settings lack tables"),  # resumed with the default 256 tables
     ]
     nan_state = {name: {**state, "state": {slot: {key: torch.full_like(value, float("nan")) if key == "square_avg"
                                                        else value for key, value in slots.items()}

@@ -166,6 +166,9 @@ def saved_config(run: checkpoint.CheckpointLike) -> TrainConfig:
     checkpoint that cannot be resumed."""
     payload = checkpoint.load(run)
     checkpoint.check_resumable(payload)
+    missing = [field.name for field in dataclasses.fields(TrainConfig) if field.name not in payload["config"]]
+    if missing:  # a default in its place would resume another run than the one saved
+        raise ValueError(f"a damaged checkpoint: its settings lack {', '.join(missing)}")
     try:
         return TrainConfig(**payload["config"])
     except TypeError as error:  # a setting this version does not have
@@ -198,8 +201,10 @@ def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet], learne
     except TypeError as error:
         raise ValueError(f"{folder}: a checkpoint of other counters: {error}") from None
     counts = (counters.frames, counters.hands, counters.learner_steps)
-    if not all(type(c) is int and c >= 0 for c in counts) or not isinstance(counters.seconds, (int, float)) or \
-            not math.isfinite(counters.seconds) or counters.seconds < 0 or not isinstance(counters.losses, dict):
+    losses = counters.losses
+    if not all(type(c) is int and 0 <= c < 2**63 for c in counts) or not isinstance(counters.seconds, (int, float)) or \
+            not math.isfinite(counters.seconds) or counters.seconds < 0 or not isinstance(losses, dict) or \
+            not all(type(k) is str and type(v) in (int, float) and math.isfinite(v) for k, v in losses.items()):
         raise ValueError(f"{folder}: a damaged checkpoint: its counters are not counts, seconds and losses")
     return counters
 
