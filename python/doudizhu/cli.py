@@ -274,7 +274,9 @@ def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_Sh
                     help="'neural': the shipped network's recipe (teacher rollouts, then bid networks; "
                          "--minutes of play training); 'dmc': DouZero's Deep Monte-Carlo")
     tr.add_argument("--minutes", type=_minutes, default=5.0,
-                    help="training time of the whole run, evaluation excluded (a resumed run trains up to it)")
+                    help="training time, evaluation excluded (a resumed run trains up to it): the whole run's "
+                         "with dmc; with --recipe neural the play stage's (its teacher rollouts and bid networks "
+                         "take their own time)")
     encodable = [name for name in Rules.presets() if douzero_layout(Rules.preset(name)).douzero]
     tr.add_argument("--rules", choices=encodable,
                     help="the neural recipe's preset of card play (any DouZero's features encode: three seats, "
