@@ -451,6 +451,8 @@ def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_d
     lacking = {**payload, "nets": {k: v for k, v in payload["nets"].items() if k != "landlord"}}
     with pytest.raises(ValueError, match="without the landlord network"):
         TorchBot(lacking)
+    with pytest.raises(TypeError, match=r"checkpoint must be a path .* not bytes"):
+        TorchBot(bytes(run_dir))  # read as a file name, it was "not a doudizhu.train checkpoint (BadZipFile...)"
     misshapen = {**payload, "model": "douzero"}
     with pytest.raises(ValueError, match="landlord network is no 'douzero' network"):
         TorchBot(misshapen)

@@ -74,7 +74,10 @@ def load(checkpoint: CheckpointLike) -> dict[str, Any]:
     if isinstance(checkpoint, Mapping):
         payload = dict(checkpoint)
     else:
-        path = os.fspath(checkpoint)
+        path = os.fspath(checkpoint) if isinstance(checkpoint, (str, os.PathLike)) else checkpoint
+        if not isinstance(path, str):  # bytes were read as a file name, and reported as no checkpoint
+            raise TypeError(f"checkpoint must be a path (str or os.PathLike of str) or a dict, "
+                            f"not {type(path).__name__}")
         if os.path.isdir(path):
             if not os.path.isfile(os.path.join(path, FILE)):
                 raise ValueError(f"{path}: a folder without a {FILE}, so no doudizhu.train run")
