@@ -453,6 +453,10 @@ def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_d
         TorchBot(lacking)
     with pytest.raises(TypeError, match=r"checkpoint must be a path .* not bytes"):
         TorchBot(bytes(run_dir))  # read as a file name, it was "not a doudizhu.train checkpoint (BadZipFile...)"
+    integral = {**payload, "nets": {**payload["nets"], "landlord": {key: value.long() for key, value
+                                                                     in payload["nets"]["landlord"].items()}}}
+    with pytest.raises(ValueError, match=r"landlord network holds weights that are no floating point \(.*torch\.int64"):
+        TorchBot(integral)  # loaded as floats of the truncated weights: every action valued alike
     misshapen = {**payload, "model": "douzero"}
     with pytest.raises(ValueError, match="landlord network is no 'douzero' network"):
         TorchBot(misshapen)

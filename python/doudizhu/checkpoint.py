@@ -109,6 +109,11 @@ def nets_of(payload: Mapping[str, Any]) -> dict[str, ValueNet]:
     """New networks holding a checkpoint's weights, in eval mode."""
     nets = build_all(str(payload["model"]))
     for name, net in nets.items():
+        integral = next((key for key, weights in payload["nets"][name].items()
+                         if isinstance(weights, torch.Tensor) and not weights.is_floating_point()), None)
+        if integral is not None:  # load_state_dict would copy them in as floats: 0.7 saved as 0, every value alike
+            raise ValueError(f"the checkpoint's {name} network holds weights that are no floating point ({integral}: "
+                             f"{payload['nets'][name][integral].dtype})")
         try:
             net.load_state_dict(payload["nets"][name])
         except RuntimeError as error:  # torch's report of missing, unexpected or misshapen weights
