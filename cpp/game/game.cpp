@@ -697,12 +697,13 @@ std::size_t Game::refusal_distance(const Action& a, std::array<std::uint32_t, kN
     return n;
   };
   if (a.type == ActionType::Pass) {
-    if (!s.wild.none() && !cause) return 1;
+    const bool wild = !s.wild.none();
+    if (wild && !cause) return 1;
     const std::vector<Action> plays = legal_actions();
     if (cause) {
       for (const Action& play : plays) weigh(play.move.cards, 0);
     }
-    return s.wild.none() ? plays.size() : 1;
+    return wild ? 1 : plays.size();
   }
   return weigh(s.hands[static_cast<std::size_t>(s.to_move)], a.move.key + 1);
 }

@@ -638,6 +638,14 @@ class Search {
     if (shared_.stop.load(std::memory_order_relaxed)) aborted_ = true;
   }
 
+  // The work a node limit allows a thread: kWorkPerNode a node, at least kLeastWork (none
+  // without a limit). Searches of dealt hands spend 7-110 units a node (a 20-card root a
+  // hundred thousand before its first); splitting a hand of 50 cards, billions before it.
+  static std::int64_t work_limit(std::int64_t node_limit) {
+    if (node_limit <= 0) return kNoEnd;
+    return node_limit > kNoEnd / kWorkPerNode ? kNoEnd : std::max(kLeastWork, node_limit * kWorkPerNode);
+  }
+
   void reach_limit() {
     aborted_ = true;
     shared_.limit_hit = true;
@@ -827,7 +835,7 @@ class Search {
 
  private:
   static constexpr int kMaxTurns = 64;  // more than any hand needs
-  static constexpr std::int64_t kWorkPerNode = 1024, kLeastWork = std::int64_t{1} << 20;  // work_limit_
+  static constexpr std::int64_t kWorkPerNode = 1024, kLeastWork = std::int64_t{1} << 20;  // work_limit()
   static constexpr int kKeepsLead = 1 << 14;
   static constexpr int kPartnerPass = 1 << 20;
   static constexpr int kGoesOut = 1 << 24;
@@ -853,10 +861,7 @@ class Search {
   std::int64_t nodes_ = 0;
   std::int64_t others_ = 0;  // the other threads' nodes, as last counted
   std::int64_t work_ = 0, next_check_ = 1024;  // spend()'s count, and where it next checks the limits
-  // The work a node limit allows this thread: kWorkPerNode a node, at least kLeastWork.
-  // Searches of dealt hands spend 7-110 units a node (a 20-card root a hundred thousand
-  // before its first); splitting a hand of 50 cards, billions before the first node.
-  std::int64_t work_limit_ = options_.node_limit > 0 ? std::max(kLeastWork, options_.node_limit > kNoEnd / kWorkPerNode ? kNoEnd : options_.node_limit * kWorkPerNode) : kNoEnd;
+  std::int64_t work_limit_ = work_limit(options_.node_limit);
   bool aborted_ = false;  // a limit was reached, or another thread stopped the search
   bool sliced_ = false;  // the current slice's nodes are spent
   std::int64_t slice_end_ = kNoEnd;

@@ -181,7 +181,8 @@ class _ValueBot:
         if observations:
             with torch.inference_mode():
                 planned = self._planned([games[i] for i in scored], [obs["legal_actions"] for obs in observations])
-                values = torch.from_numpy(require_finite(self._values(observations, planned).numpy()))
+                values = self._values(observations, planned)
+                require_finite(values.numpy())
             chunks = torch.split(values, [len(obs["legal_actions"]) for obs in observations])
             for i, obs, chunk in zip(scored, observations, chunks):
                 actions[i] = obs["legal_actions"][int(torch.argmax(chunk))]
