@@ -16,8 +16,11 @@ def after_auction(seed: int, rules: dz.Rules | None = None) -> dz.Game:
     return game
 
 
-def test_the_root_statistics_cover_the_budget_in_legal_order() -> None:
-    game = after_auction(3)
+# laizi2: the landlord's first lead has 80,793 actions (each simulation once generated
+# them all again, and chose its rollout's first action among them).
+@pytest.mark.parametrize("preset", ["standard", "laizi2"])
+def test_the_root_statistics_cover_the_budget_in_legal_order(preset: str) -> None:
+    game = after_auction(3, dz.Rules.preset(preset))
     result = dz.ismcts(game, simulations=300, seed=1, threads=2)
     assert result.actions == game.legal_actions()
     assert int(result.visits.sum()) == 300 and result.visits.dtype == np.int64

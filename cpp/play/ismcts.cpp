@@ -74,11 +74,14 @@ class Tree {
   // simulations alone makes room for them all at once, so that the array never doubles
   // (its last growth held two arrays at once); under a clock, which may end the search
   // after a few (a time budget alone counts 10M), the array grows, never past that room.
-  Tree(const Game& root, const IsmctsOptions& options, std::int64_t share)
-      : root_(root), options_(options), rollout_(every_seat(options.rollout)), seat_(root.state().to_move), world_(root),
-        room_(static_cast<std::size_t>(share) + 1) {
+  // `root_legal`: the root's legal actions, in Game::legal_actions' order.
+  Tree(const Game& root, const std::vector<Action>& root_legal, const IsmctsOptions& options, std::int64_t share)
+      : root_(root), root_legal_(root_legal), options_(options), rollout_(every_seat(options.rollout)),
+        seat_(root.state().to_move), world_(root), room_(static_cast<std::size_t>(share) + 1) {
     nodes_.reserve(options.seconds > 0 ? std::min<std::size_t>(room_, 1024) : room_);
     nodes_.emplace_back();
+    nodes_.front().by_legal.assign(root_legal.size(), kUntried);
+    root_hash_ = legal_hash();
   }
 
   void simulate(Rng& rng, std::uint64_t stream) {
@@ -86,7 +89,14 @@ class Tree {
     sample_world_into(root_, seat_, rng, world);
     path_.assign(1, 0);
     for (std::uint32_t at = 0; world.state().phase != Phase::Over;) {
-      world.legal_actions(legal_);
+      // The searching seat's actions at the root are the same in every world: generated
+      // once (under wild cards a lead has tens of thousands, the simulation's largest cost).
+      if (at == 0) {
+        here_ = &root_legal_;
+      } else {
+        world.legal_actions(legal_);
+        here_ = &legal_;
+      }
       const int actor = world.state().to_move;
       const std::uint32_t next = descend(at, actor, rng, world, stream);
       world.apply_legal(nodes_[next].action);
@@ -105,7 +115,11 @@ class Tree {
     }
   }
 
-  const std::vector<TreeNode>& nodes() const { return nodes_; }
+  // The root's child for each of its legal actions (nullptr: never expanded).
+  const TreeNode* root_child(std::size_t i) const {
+    const std::uint32_t child = nodes_.front().by_legal[i];
+    return child == kUntried ? nullptr : &nodes_[child];
+  }
 
  private:
   // Adds the simulation to the nodes of its path, each with result(the seat that took it).
@@ -130,7 +144,7 @@ class Tree {
   // uniformly), else the available child of highest UCB score. Every available child's
   // availability counts this simulation.
   std::uint32_t descend(std::uint32_t at, int actor, Rng& rng, const Game& world, std::uint64_t stream) {
-    const std::uint64_t h = legal_hash();
+    const std::uint64_t h = at == 0 ? root_hash_ : legal_hash();
     if (!(h == nodes_[at].legal_hash && recall(at))) match(at, h);
     if (!untried_.empty() && widens(at)) return expand(at, actor, untried_pick(at, rng, world, stream));
     std::uint32_t best = available_.front();
@@ -158,14 +172,30 @@ class Tree {
   // The untried action to expand: the rollout policy's own choice when it is untried,
   // else one drawn uniformly.
   std::uint32_t untried_pick(std::uint32_t at, Rng& rng, const Game& world, std::uint64_t stream) {
-    const auto i = static_cast<std::uint32_t>(choose_on(options_.rollout, world, legal_, stream));
+    const std::uint32_t i = at == 0 ? root_choice(world, stream) : rollout_choice(world, stream);
     if (nodes_[at].by_legal[i] == kUntried) return i;
     return untried_[rng.below(static_cast<std::uint32_t>(untried_.size()))];
   }
 
+  // The rollout policy's choice among here().
+  std::uint32_t rollout_choice(const Game& world, std::uint64_t stream) const {
+    return static_cast<std::uint32_t>(choose_on(options_.rollout, world, here(), stream));
+  }
+
+  // The rollout policy's choice at the root. Every built-in policy but `random` reads only
+  // what the seat knows and draws nothing, so its choice is the same in every world: made
+  // once (it reads every root action).
+  std::uint32_t root_choice(const Game& world, std::uint64_t stream) {
+    if (options_.rollout.kind == PolicyKind::Random) return rollout_choice(world, stream);
+    if (root_choice_ == kUntried) root_choice_ = rollout_choice(world, stream);
+    return root_choice_;
+  }
+
+  const std::vector<Action>& here() const { return *here_; }
+
   std::uint64_t legal_hash() const {
-    std::uint64_t h = legal_.size();
-    for (const Action& a : legal_) h = splitmix_finalize(h ^ action_hash(a));
+    std::uint64_t h = here().size();
+    for (const Action& a : here()) h = splitmix_finalize(h ^ action_hash(a));
     return h;
   }
 
@@ -174,13 +204,13 @@ class Tree {
   // counting nothing, when they differ.
   bool recall(std::uint32_t at) {
     const std::vector<std::uint32_t>& by_legal = nodes_[at].by_legal;
-    if (by_legal.size() != legal_.size()) return false;
+    if (by_legal.size() != here().size()) return false;
     untried_.clear();
     available_.clear();
     for (std::uint32_t i = 0; i < by_legal.size(); ++i) {
       if (by_legal[i] == kUntried) {
         untried_.push_back(i);
-      } else if (nodes_[by_legal[i]].action == legal_[i]) {
+      } else if (nodes_[by_legal[i]].action == here()[i]) {
         available_.push_back(by_legal[i]);
       } else {
         return false;
@@ -198,7 +228,7 @@ class Tree {
     available_.clear();
     TreeNode& node = nodes_[at];
     node.legal_hash = h;
-    node.by_legal.assign(legal_.size(), kUntried);
+    node.by_legal.assign(here().size(), kUntried);
     std::size_t c = 0;
     for (const auto& [key, i] : keyed_) {
       while (c < node.children.size() && nodes_[node.children[c]].key < key) ++c;
@@ -212,10 +242,10 @@ class Tree {
     }
   }
 
-  // The legal actions' keys with their indices in legal_, in key order.
+  // The legal actions' keys with their indices in here(), in key order.
   void sort_legal() {
     keyed_.clear();
-    for (std::uint32_t i = 0; i < legal_.size(); ++i) keyed_.emplace_back(tree_key(legal_[i]), i);
+    for (std::uint32_t i = 0; i < here().size(); ++i) keyed_.emplace_back(tree_key(here()[i]), i);
     std::sort(keyed_.begin(), keyed_.end());
   }
 
@@ -223,8 +253,8 @@ class Tree {
   std::uint32_t expand(std::uint32_t at, int actor, std::uint32_t i) {
     const auto child = static_cast<std::uint32_t>(nodes_.size());
     if (nodes_.size() == nodes_.capacity()) nodes_.reserve(std::min(2 * nodes_.capacity(), room_));
-    const TreeKey key = tree_key(legal_[i]);
-    nodes_.push_back(TreeNode{legal_[i], key, actor, 0, 1, 0.0, {}, 0, {}});
+    const TreeKey key = tree_key(here()[i]);
+    nodes_.push_back(TreeNode{here()[i], key, actor, 0, 1, 0.0, {}, 0, {}});
     TreeNode& node = nodes_[at];
     const auto place = std::lower_bound(node.children.begin(), node.children.end(), key,
                                         [&](std::uint32_t c, const TreeKey& k) { return nodes_[c].key < k; });
@@ -234,6 +264,9 @@ class Tree {
   }
 
   const Game& root_;
+  const std::vector<Action>& root_legal_;
+  std::uint64_t root_hash_ = 0;
+  std::uint32_t root_choice_ = kUntried;  // root_choice's, once made
   const IsmctsOptions& options_;
   const SeatPolicies rollout_;
   const int seat_;
@@ -243,6 +276,7 @@ class Tree {
   std::vector<std::uint32_t> path_, available_, untried_;
   std::vector<std::pair<TreeKey, std::uint32_t>> keyed_;
   std::vector<Action> legal_;
+  const std::vector<Action>* here_ = &root_legal_;  // the legal actions of the node being descended
   std::vector<float> values_;  // leaf_value's
 };
 
@@ -322,7 +356,12 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
   if (n == 1) return out;  // nothing to choose
   std::vector<double> totals(n, 0.0);
   const int threads = static_cast<int>(std::min<std::int64_t>(std::min(o.threads, kMaxThreads), o.simulations));
-  std::vector<std::vector<TreeNode>> roots(static_cast<std::size_t>(threads));
+  struct RootChild {
+    std::size_t action;  // its index in out.actions
+    std::int64_t visits;
+    double total;
+  };
+  std::vector<std::vector<RootChild>> roots(static_cast<std::size_t>(threads));
   // Ctrl-C: the caller's thread (tree 0) alone can hear it (stop_request.hpp); it tells
   // the other trees, and the search ends with no result.
   std::atomic<bool> stopped{false};
@@ -332,7 +371,7 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
   };
   parallel_each(threads, [&](int t) {
     // Thread t: simulations t, t + threads, ... of the budget, on its own generator.
-    Tree tree(game, o, (o.simulations - t + threads - 1) / threads);
+    Tree tree(game, out.actions, o, (o.simulations - t + threads - 1) / threads);
     Rng rng(splitmix_finalize(o.seed ^ splitmix_finalize(static_cast<std::uint64_t>(t) + 1)));
     for (std::int64_t i = t; i < o.simulations; i += threads) {
       if (t == 0 && stop_requested()) stopped.store(true, std::memory_order_relaxed);
@@ -342,15 +381,15 @@ IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {
       if (i > 0 && out_of_time()) break;
       tree.simulate(rng, splitmix_finalize(o.seed + static_cast<std::uint64_t>(i)));
     }
-    std::vector<TreeNode>& kept = roots[static_cast<std::size_t>(t)];
-    for (const std::uint32_t child : tree.nodes().front().children) kept.push_back(tree.nodes()[child]);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (const TreeNode* c = tree.root_child(i)) roots[static_cast<std::size_t>(t)].push_back({i, c->visits, c->total});
+    }
   });
   if (stopped) throw StopRequested{};
-  for (const std::vector<TreeNode>& children : roots) {
-    for (const TreeNode& c : children) {
-      const auto i = static_cast<std::size_t>(std::find(out.actions.begin(), out.actions.end(), c.action) - out.actions.begin());
-      out.visits[i] += c.visits;
-      totals[i] += c.total;
+  for (const std::vector<RootChild>& children : roots) {
+    for (const RootChild& c : children) {
+      out.visits[c.action] += c.visits;
+      totals[c.action] += c.total;
     }
   }
   for (std::size_t i = 0; i < n; ++i) {
