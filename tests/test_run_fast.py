@@ -394,6 +394,38 @@ def test_worlds_keep_a_pass_that_says_a_hand_of_two_decks_holds_no_trio() -> Non
         assert max(str(world.hand(1)).count(rank) for rank in "456789TJQKA2") <= 2
 
 
+def four_partner_must_beat_game(seed: int, index: int, actions: int) -> Game:
+    # A hand the fast heuristic plays under four_partner's rules with must-beat, after `actions` actions.
+    game = Game(seed=dz.game_seed(seed, index), rules=Rules.preset("four_partner").replace(must_beat=True))
+    for _ in range(actions):
+        game.step(dz.choose_action(game, "fast_heuristic", index))
+    return game
+
+
+def test_worlds_move_cards_between_three_seats_where_a_pass_needs_it() -> None:
+    # Seats 2, 3 and 0 each passed on AA, so none held a pair of 2s: the two unknown 2s lie
+    # in two of them. From a world holding both in seat 3 no swap mends: its 2 can go only
+    # to seat 0 (one card, a Q), and the Q only to seat 2 (seat 3 would hold four Qs, a
+    # bomb over its pass on 5QQQ). The walk of single swaps left 25 of these 200 worlds
+    # unmended; it now passes cards round three seats, or deals two seats' cards afresh.
+    game = four_partner_must_beat_game(8, 17, 67)
+    assert [str(a) for _, a in game.history[51:55]] == ["AA", "pass", "pass", "pass"]
+    for world in dz.sample_worlds(game, 1, 200, seed=1):
+        assert Game.from_record(world.to_record()).history == game.history
+        assert all(str(world.hand(seat)).count("2") <= 1 for seat in (0, 2, 3))
+
+
+def test_worlds_keep_a_pass_on_a_straight_whose_fix_needs_two_seats_moved() -> None:
+    # Seat 0 passed on 456789T and later played 89TJQK: it held no A. The three unknown As
+    # must go to seats 2 and 3, seat 3 taking at most one (it passed on KK), and seat 2's
+    # cards cannot go to seat 0 (a 7 makes 789TJQK): 64 of these 200 worlds stood unmended.
+    game = four_partner_must_beat_game(7, 156, 39)
+    assert str(game.history[6][1]) == "pass" and str(game.history[14][1]) == "89TJQK"
+    for world in dz.sample_worlds(game, 1, 200, seed=1):
+        assert Game.from_record(world.to_record()).history == game.history
+        assert "A" not in str(world.hand(0))
+
+
 @pytest.mark.parametrize("rules", [RUN_FAST, RUN_FAST.replace(must_beat=False), Rules(must_beat=True, bidding="none")])
 def test_every_world_of_whole_hands_replays_from_its_record(rules: Rules) -> None:
     # A world of every decision of 150 fast-heuristic hands: where 256 draws found none

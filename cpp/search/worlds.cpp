@@ -58,8 +58,9 @@ Placement world_placement(const Game& game, int seat, Rng& rng) {
 // is mended (repaired: in heuristic self-play 0.3% of worlds, 1.4% with 64 draws), and only
 // if that fails stands with its actions as recorded.
 constexpr int kMostWorldDraws = 256;
-// Swaps of repaired(): each a replay of the hand.
-constexpr int kMostRepairs = 4096;
+// Steps of repaired()'s walk: each a replay of the hand (a walk that finds its world
+// ends after a few hundred; the hardest positions measured need thousands).
+constexpr int kMostRepairs = 16384;
 
 // When the hand's first lead was drawn (Run Fast's 3 of spades), who led and with what
 // rank tell something of the deal for the rest of the hand: a world deal is kept with the
@@ -109,29 +110,49 @@ int rank_by_weight(Mask cards, const std::array<std::uint32_t, kNumRanks>& weigh
   }
 }
 
-// `p`, a world of the seat `u` views, with one unknown card of `giver` (another seat)
-// swapped for one of another place: a hand but the viewing seat's, or the face-down cards.
-// The card given is drawn by `cause` if any (the giver's refusal, Refusals::cause). Nothing
-// when either side has none.
-std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seats, int giver,
-                                 const std::array<std::uint32_t, kNumRanks>* cause, Rng& rng) {
-  struct Place {
-    Mask* cards;
-    Mask unknown;  // of them: the ones a swap may move
-  };
-  Placement next = p;
-  std::array<Place, kMaxSeats + 1> places{};  // where the taken card may come from
-  int n = 0;
-  Mask others = 0;
-  const auto add = [&](Mask* cards, Mask unknown) {
-    places[static_cast<std::size_t>(n++)] = {cards, unknown};
-    others += unknown;
-  };
+// The places a walk moves unknown cards between: the hands of `p` whose cards are unknown
+// to the seat `u` views (so never that seat's), but `except`'s, and the face-down cards.
+struct Place {
+  Mask* cards;
+  Mask unknown;  // of them: the ones a walk may move
+};
+struct Places {
+  std::array<Place, kMaxSeats + 1> at{};
+  std::uint32_t n = 0;
+};
+
+Places places_of(Placement& p, const SeatView& u, int seats, int except = -1) {
+  Places out;
   for (int i = 0; i < seats; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    if (i != giver && u.unknown_slots[k]) add(&next.hands[k], next.hands[k] - u.known[k]);
+    if (i != except && u.unknown_slots[k]) out.at[out.n++] = {&p.hands[k], p.hands[k] - u.known[k]};
   }
-  if (u.kitty_slots) add(&next.kitty, next.kitty);
+  if (u.kitty_slots) out.at[out.n++] = {&p.kitty, p.kitty};
+  return out;
+}
+
+// `k` distinct places of `places` (at least k), drawn uniformly.
+template <std::size_t k>
+std::array<Place*, k> distinct_places(Places& places, Rng& rng) {
+  std::array<std::uint32_t, kMaxSeats + 1> order{};
+  for (std::uint32_t i = 0; i < places.n; ++i) order[i] = i;
+  std::array<Place*, k> out{};
+  for (std::uint32_t i = 0; i < k; ++i) {
+    std::swap(order[i], order[i + rng.below(places.n - i)]);
+    out[i] = &places.at[order[i]];
+  }
+  return out;
+}
+
+// `p`, a world of the seat `u` views, with one unknown card of `giver` (another seat)
+// swapped for one of another place. The card given is drawn by `cause` if any (the
+// giver's refusal, Refusals::cause). Nothing when either side has none.
+std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seats, int giver,
+                                 const std::array<std::uint32_t, kNumRanks>* cause, Rng& rng) {
+  Placement next = p;
+  const Places places = places_of(next, u, seats, giver);  // where the taken card may come from
+  Mask others = 0;
+  for (std::uint32_t i = 0; i < places.n; ++i) others += places.at[i].unknown;
   Mask& hand = next.hands[static_cast<std::size_t>(giver)];
   const Mask mine = hand - u.known[static_cast<std::size_t>(giver)];
   if (!mine || !others) return std::nullopt;
@@ -139,10 +160,37 @@ std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seat
   const int taken = rank_of_one(others, false, rng);
   // The taken card's place, as likely as its share of that rank's unknown cards.
   auto copy = static_cast<int>(rng.below(static_cast<std::uint32_t>(count(others, taken))));
-  const Place* from = places.data();
+  const Place* from = places.at.data();
   for (; copy >= count(from->unknown, taken); ++from) copy -= count(from->unknown, taken);
   hand = hand - cards_of(given, 1) + cards_of(taken, 1);
   *from->cards = *from->cards - cards_of(taken, 1) + cards_of(given, 1);
+  return next;
+}
+
+// `p` with the unknown cards of two places dealt afresh between them, each keeping its
+// count. Nothing when fewer than two places hold unknown cards.
+std::optional<Placement> redealt(const Placement& p, const SeatView& u, int seats, Rng& rng) {
+  Placement next = p;
+  Places places = places_of(next, u, seats);
+  if (places.n < 2) return std::nullopt;
+  const auto [a, b] = distinct_places<2>(places, rng);
+  ShuffledCards pool(a->unknown + b->unknown, rng);
+  *a->cards = *a->cards - a->unknown + pool.deal(total(a->unknown));
+  *b->cards = *b->cards - b->unknown + pool.deal(total(b->unknown));
+  return next;
+}
+
+// `p` with one unknown card of each of three places passed on to the next of them in a
+// ring (each card drawn as rank_of_one's, the highest or lowest as often). Nothing when
+// fewer than three places hold unknown cards.
+std::optional<Placement> rotated(const Placement& p, const SeatView& u, int seats, Rng& rng) {
+  Placement next = p;
+  Places places = places_of(next, u, seats);
+  if (places.n < 3) return std::nullopt;
+  const std::array<Place*, 3> ring = distinct_places<3>(places, rng);
+  std::array<Mask, 3> moved{};
+  for (std::size_t i = 0; i < 3; ++i) moved[i] = cards_of(rank_of_one(ring[i]->unknown, rng.below(2) == 0, rng), 1);
+  for (std::size_t i = 0; i < 3; ++i) *ring[i]->cards = *ring[i]->cards - moved[i] + moved[(i + 2) % 3];
   return next;
 }
 
@@ -160,26 +208,45 @@ int giver_of(const SeatView& u, int seats, int refused, Rng& rng) {
   return n ? open[rng.below(n)] : refused;
 }
 
+// The next step of repaired()'s walk from `p`: half the time a seat (giver_of) swaps a
+// card with another place (swapped); else, as often, two places' unknown cards are dealt
+// afresh between them (redealt) or three places pass one on in a ring (rotated), which
+// move several cards at once: a fix that needs a card moved between two seats before
+// another can go where it must, each move alone taking the deal further from allowing
+// the refused actions, is one step. Nothing when the step moves no card; `stuck` when
+// the first refused seat's cards are all known (no step can change them).
+std::optional<Placement> walk_step(const Placement& p, const SeatView& u, int seats, const Refusals& refused, Rng& rng,
+                                   bool& stuck) {
+  switch (rng.below(4)) {
+    case 0: return redealt(p, u, seats, rng);
+    case 1: return rotated(p, u, seats, rng);
+    default: {
+      const int giver = giver_of(u, seats, refused.first->seat, rng);
+      const bool refused_gives = giver == refused.first->seat;
+      std::optional<Placement> next = swapped(p, u, seats, giver, refused_gives ? &refused.cause : nullptr, rng);
+      stuck = !next && refused_gives;
+      return next;
+    }
+  }
+}
+
 // Mends `p`, a world of `seat` in which recorded actions break Run Fast's rules of play
-// (redrawing rarely finds one where none does), by a walk: a seat (giver_of) swaps a card
-// with another place (swapped), the swap kept unless it takes the deal further from
-// allowing them (Refusals::distance) or makes the first lead impossible (kept when as
-// far: a refused pass often needs two swaps, the first moving the trouble to another
-// seat). True, with `out` the world, once no action is refused within kMostRepairs swaps.
-// (Such worlds are not weighed exactly as the drawn ones: the walk ends at the first it
-// finds, near the draw it began from.)
+// (redrawing rarely finds one where none does), by a walk of walk_step's moves, each kept
+// unless it takes the deal further from allowing them (Refusals::distance) or makes the
+// first lead impossible (kept when as far: a refused pass often needs two moves, the
+// first moving the trouble to another seat). True, with `out` the world, once no action
+// is refused within kMostRepairs steps. (Such worlds are not weighed exactly as the drawn
+// ones: the walk ends at the first it finds, near the draw it began from.)
 bool repaired(const Game& game, int seat, Rng& rng, Placement& p, Game& out) {
   const SeatView u = seat_view(game.state(), seat);
   const std::optional<FirstLead> lead = game.drawn_first_lead();
   const int seats = game.state().seats;
   Refusals refused = game.refusals(deal_of(game, p), out);
   for (int step = 0; refused.count && refused.first->seat != seat && step < kMostRepairs; ++step) {
-    const int giver = giver_of(u, seats, refused.first->seat, rng);
-    const bool refused_gives = giver == refused.first->seat;
-    const std::optional<Placement> next = swapped(p, u, seats, giver, refused_gives ? &refused.cause : nullptr, rng);
-    if (!next && refused_gives) return false;  // its cards are all known
-    if (!next) continue;
-    if (next->hands == p.hands) continue;  // a card swapped for one of its rank: nothing to replay
+    bool stuck = false;
+    const std::optional<Placement> next = walk_step(p, u, seats, refused, rng, stuck);
+    if (stuck) return false;
+    if (!next || next->hands == p.hands) continue;  // nothing moved, or cards for their like: nothing to replay
     const Deal deal = deal_of(game, *next);
     if (lead && first_lead_chance(deal, game.rules(), *lead) <= 0) continue;
     const Refusals now = game.refusals(deal, out);
