@@ -10,6 +10,7 @@ import re
 import struct
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -220,12 +221,16 @@ def test_metadata_that_is_no_utf8_is_refused_at_load(tmp_path: Path, metadata: b
         dz.Network(tmp_path / "bad.ddzn")  # not a UnicodeDecodeError later, at .metadata
 
 
+def _with_metadata(data: bytes, text: str) -> bytes:
+    """``data``, a file the writer wrote, with ``text`` for its metadata and its checksum made anew."""
+    (length,) = struct.unpack_from("<I", data, 12)  # after the magic and the version
+    body = data[:12] + struct.pack("<I", len(text.encode())) + text.encode() + data[16 + length:-4]
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
 def test_metadata_in_utf8_is_read_as_written(net_file: Path, tmp_path: Path) -> None:
     text = '{"note": "é€😀\u07ff\ud7ff\ue000\U0010ffff"}'  # the edges of each length's range
-    data = net_file.read_bytes()
-    (length,) = struct.unpack_from("<I", data, 12)  # after the magic and the version
-    (tmp_path / "good.ddzn").write_bytes(data[:12] + struct.pack("<I", len(text.encode())) + text.encode() +
-                                         data[16 + length:])
+    (tmp_path / "good.ddzn").write_bytes(_with_metadata(net_file.read_bytes(), text))
     assert dz.Network(tmp_path / "good.ddzn").metadata == text
 
 
@@ -235,10 +240,7 @@ def test_metadata_in_utf8_is_read_as_written(net_file: Path, tmp_path: Path) -> 
 ])
 def test_metadata_that_is_no_json_object_is_a_network_error_when_read(net_file: Path, tmp_path: Path, text: str,
                                                                       says: str) -> None:
-    data = net_file.read_bytes()
-    (length,) = struct.unpack_from("<I", data, 12)
-    (tmp_path / "odd.ddzn").write_bytes(data[:12] + struct.pack("<I", len(text.encode())) + text.encode() +
-                                        data[16 + length:])
+    (tmp_path / "odd.ddzn").write_bytes(_with_metadata(net_file.read_bytes(), text))
     network = dz.Network(tmp_path / "odd.ddzn")  # the engine reads any UTF-8 text there
     assert network.metadata == text
     with pytest.raises(dz.NetworkError, match=says):
@@ -262,7 +264,7 @@ def _tensors(net_file: Path) -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("damage, message", [
     ("truncated", "truncated"),
     ("magic", "not a doudizhu network file"),
-    ("version", "format version 2"),
+    ("version", "format version 3; this engine reads versions 1 to 2"),
     ("shape", "inputs expected"),
     ("missing", "no tensor play.landlord.state.bias"),
     # A network's first tensor missing named its others as unknown:
@@ -286,7 +288,7 @@ def test_bad_files_raise_a_network_error_naming_the_problem(net_file: Path, tmp_
     elif damage == "magic":
         _write_raw(path, tensors, magic=b"NOTANETW")
     elif damage == "version":
-        _write_raw(path, tensors, version=2)
+        _write_raw(path, tensors, version=3)
     elif damage == "shape":
         tensors["play.landlord.head.0.weight"] = tensors["play.landlord.head.0.weight"][:, :-1]
         _write_raw(path, tensors)
@@ -308,6 +310,32 @@ def test_bad_files_raise_a_network_error_naming_the_problem(net_file: Path, tmp_
         Neural(path)
     with pytest.raises(dz.NetworkError):
         dz.Network(path)
+
+
+def test_a_written_file_with_any_weight_changed_is_refused_as_damaged(net_file: Path, tmp_path: Path) -> None:
+    # A file is checked against the CRC-32 it ends with: a flipped bit in a weight was read
+    # as another finite weight, and the network played (15 random flips of 15).
+    data = net_file.read_bytes()
+    assert struct.unpack_from("<I", data, 8) == (2,)
+    assert zlib.crc32(data[:-4]) == struct.unpack("<I", data[-4:])[0]
+    rng = np.random.default_rng(0)
+    for at in rng.integers(len(data) // 2, len(data) - 4, 20):  # among the tensors' values
+        damaged = bytearray(data)
+        damaged[at] ^= 1 << int(rng.integers(8))
+        (tmp_path / "flipped.ddzn").write_bytes(bytes(damaged))
+        with pytest.raises(dz.NetworkError, match="truncated or damaged"):
+            dz.Network(tmp_path / "flipped.ddzn")
+    # A version 1 file (no checksum) of the same tensors reads, and plays alike.
+    _write_raw(tmp_path / "v1.ddzn", _tensors(net_file), metadata=dz.Network(net_file).metadata.encode())
+    old, new = dz.Network(tmp_path / "v1.ddzn"), dz.Network(net_file)
+    game = positions(dz.Rules.preset("douzero"), 1)[0]
+    np.testing.assert_array_equal(old.values(game), new.values(game))
+
+
+def test_the_shipped_network_is_checksummed() -> None:
+    data = (Path(dz.__file__).parent / "networks" / "neural.ddzn").read_bytes()
+    assert struct.unpack_from("<I", data, 8) == (2,)
+    assert zlib.crc32(data[:-4]) == struct.unpack("<I", data[-4:])[0]
 
 
 @pytest.mark.parametrize("network, named", [

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "base/crc32.hpp"
 #include "rules/card_text.hpp"
 
 namespace ddz {
@@ -279,18 +280,45 @@ namespace {
 constexpr std::size_t kHeaderBytes = kNetworkMagic.size() + 8;
 // More metadata than any trainer writes (a few hundred bytes of JSON).
 constexpr std::uint32_t kMostMetadataBytes = std::uint32_t{1} << 20;
+// The first version that ends with its checksum.
+constexpr std::uint32_t kChecksummedVersion = 2;
 
-// Reads and checks the header; returns the metadata's length.
-std::uint32_t check_header(Reader& r) {
+struct Header {
+  std::uint32_t version = 0;
+  std::uint32_t metadata_bytes = 0;
+};
+
+// Reads and checks the header.
+Header check_header(Reader& r) {
   if (r.rest().substr(0, kNetworkMagic.size()) != kNetworkMagic) r.fail("not a doudizhu network file (no DDZNEURL magic)");
   r.bytes(kNetworkMagic.size(), "the magic");
-  const auto version = r.scalar<std::uint32_t>("the version");
-  if (version != kNetworkVersion) {
-    r.fail("format version " + std::to_string(version) + "; this engine reads version " + std::to_string(kNetworkVersion));
+  Header h;
+  h.version = r.scalar<std::uint32_t>("the version");
+  if (h.version < kOldestNetworkVersion || h.version > kNetworkVersion) {
+    r.fail("format version " + std::to_string(h.version) + "; this engine reads versions " + std::to_string(kOldestNetworkVersion) +
+           " to " + std::to_string(kNetworkVersion));
   }
-  const auto meta = r.scalar<std::uint32_t>("the metadata's length");
-  if (meta > kMostMetadataBytes) r.fail(std::to_string(meta) + " bytes of metadata, more than " + std::to_string(kMostMetadataBytes));
-  return meta;
+  h.metadata_bytes = r.scalar<std::uint32_t>("the metadata's length");
+  if (h.metadata_bytes > kMostMetadataBytes) {
+    r.fail(std::to_string(h.metadata_bytes) + " bytes of metadata, more than " + std::to_string(kMostMetadataBytes));
+  }
+  return h;
+}
+
+// The file's bytes without its checksum, which must be the CRC-32 of the rest: a file
+// cut short or changed anywhere, a weight's bit included, is refused before its tensors
+// are read.
+std::string_view checked_body(std::string_view bytes, const std::string& source) {
+  constexpr std::size_t kChecksumBytes = sizeof(std::uint32_t);
+  const auto damaged = [&] {
+    return NetworkError(source + ": truncated or damaged (its CRC-32 checksum does not match its bytes)");
+  };
+  if (bytes.size() < kHeaderBytes + kChecksumBytes) throw damaged();
+  const std::string_view body = bytes.substr(0, bytes.size() - kChecksumBytes);
+  std::uint32_t stored = 0;
+  std::memcpy(&stored, bytes.data() + body.size(), kChecksumBytes);
+  if (crc32(body) != stored) throw damaged();
+  return body;
 }
 
 }  // namespace
@@ -325,9 +353,11 @@ std::shared_ptr<Network> Network::read(const std::string& path) {
 std::shared_ptr<Network> Network::parse(std::string_view bytes, const std::string& source) {
   auto net = std::make_shared<Network>();
   net->source_ = source;
-  Reader r(bytes, net->source_);
-  const std::uint32_t meta = check_header(r);
-  net->metadata_ = std::string(r.bytes(meta, "the metadata"));
+  Reader header(bytes, net->source_);
+  const std::string_view body = check_header(header).version >= kChecksummedVersion ? checked_body(bytes, net->source_) : bytes;
+  Reader r(body, net->source_);
+  const Header h = check_header(r);
+  net->metadata_ = std::string(r.bytes(h.metadata_bytes, "the metadata"));
   if (!is_utf8(net->metadata_)) r.fail("the metadata is not UTF-8 text");
   const auto count = r.scalar<std::uint32_t>("the tensor count");
   if (count > 4096) r.fail(std::to_string(count) + " tensors");

@@ -16,7 +16,9 @@
 // The file (written by doudizhu.train.export, read here only), little-endian:
 //   magic "DDZNEURL", u32 version (kNetworkVersion), u32 n + n bytes of metadata (UTF-8
 //   JSON: how the networks were made; not read here; at most 1 MiB), u32 tensors, then each tensor:
-//   u16 n + n bytes of name, u8 ndim, ndim x u32 dims, float32 values row-major.
+//   u16 n + n bytes of name, u8 ndim, ndim x u32 dims, float32 values row-major; then
+//   (from version 2) u32 CRC-32 (base/crc32.hpp, zlib's) of every byte before it.
+// Version 1 files, which end with the last tensor, are still read (unchecked).
 // Tensor names: "play.<position>.history.weight" (and .bias), "...state.weight/.bias",
 // "...action.weight", optionally "...plan.weight" (hidden x 1), "...head.<i>.weight/.bias";
 // "bid.<mode>.layers.<i>.weight/.bias".
@@ -41,7 +43,8 @@ inline constexpr std::string_view kNetworkMagic = "DDZNEURL";
 // The largest network file read (the shipped one is about 4 MB): a larger one is refused
 // before its bytes are taken into memory.
 inline constexpr std::uintmax_t kMostNetworkBytes = std::uintmax_t{1} << 30;
-inline constexpr std::uint32_t kNetworkVersion = 1;
+inline constexpr std::uint32_t kNetworkVersion = 2;  // written
+inline constexpr std::uint32_t kOldestNetworkVersion = 1;  // read
 
 // A network file that cannot be read, or networks that do not fit a game.
 struct NetworkError : std::runtime_error {
@@ -52,6 +55,7 @@ struct NetworkError : std::runtime_error {
 struct Tensor {
   std::vector<std::uint32_t> dims;
   std::vector<float> values;
+  friend bool operator==(const Tensor&, const Tensor&) = default;
 };
 
 // A dense layer y = W x + b, its weight kept transposed (in x out) so that the weights of

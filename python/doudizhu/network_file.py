@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -78,9 +79,10 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
         parts += [struct.pack("<H", len(encoded)), encoded, struct.pack("<B", array.ndim),
                   struct.pack(f"<{array.ndim}I", *array.shape),
                   np.ascontiguousarray(array).tobytes()]
+    data = b"".join(parts)
     with whole_file(path) as partial:
         with open(partial, "wb") as file:
-            file.write(b"".join(parts))
+            file.write(data + struct.pack("<I", zlib.crc32(data)))  # the reader checks every byte by it
         if os.path.isfile(partial):  # read back as the engine will (a device written into is not)
             try:
                 Network(partial)

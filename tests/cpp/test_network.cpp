@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "base/crc32.hpp"
 #include "learn/encode.hpp"
 #include "learn/network.hpp"
 #include "play/playout.hpp"
@@ -23,9 +24,10 @@ class FileWriter {
   void tensor(const std::string& name, std::vector<std::uint32_t> dims) {
     tensors_.push_back({name, std::move(dims)});
   }
-  std::string bytes() const {
+  // Version 1 ends with the last tensor; version 2 with the checksum of what precedes it.
+  std::string bytes(std::uint32_t version) const {
     std::string out(kNetworkMagic);
-    put<std::uint32_t>(out, kNetworkVersion);
+    put<std::uint32_t>(out, version);
     const std::string meta = "{\"recipe\": \"test\"}";
     put<std::uint32_t>(out, static_cast<std::uint32_t>(meta.size()));
     out += meta;
@@ -45,6 +47,7 @@ class FileWriter {
         put<float>(out, static_cast<float>(static_cast<int>(seed >> 20) - 2048) / 8192.0f);
       }
     }
+    if (version >= 2) put<std::uint32_t>(out, crc32(out));
     return out;
   }
 
@@ -58,7 +61,7 @@ class FileWriter {
   std::vector<std::pair<std::string, std::vector<std::uint32_t>>> tensors_;
 };
 
-std::string small_file() {
+std::string small_file(std::uint32_t version = kNetworkVersion) {
   const DouZeroLayout layout = douzero_layout(*preset("douzero"));
   constexpr std::uint32_t kHistory = 8, kHidden = 16, kHead = 8;
   FileWriter w;
@@ -81,7 +84,7 @@ std::string small_file() {
   w.tensor("bid.classic.layers.0.bias", {kHead});
   w.tensor("bid.classic.layers.1.weight", {4, kHead});
   w.tensor("bid.classic.layers.1.bias", {4});
-  return w.bytes();
+  return w.bytes(version);
 }
 
 }  // namespace
@@ -105,8 +108,56 @@ TEST(network_small_file_plays_whole_games_deterministically) {
   }
 }
 
+TEST(network_crc32_is_zlibs) {
+  CHECK_EQ(crc32(""), 0u);
+  CHECK_EQ(crc32("123456789"), 0xCBF43926u);  // the check value of CRC-32/ISO-HDLC
+  CHECK_EQ(crc32("DDZNEURL"), 0x033DF994u);     // zlib.crc32(b"DDZNEURL")
+}
+
+TEST(network_files_of_either_version_read_alike) {
+  const auto old = Network::parse(small_file(1), "v1");
+  const auto now = Network::parse(small_file(2), "v2");
+  CHECK(old->tensors() == now->tensors());
+  CHECK(now->metadata() == old->metadata());
+  try {
+    Network::parse(small_file(3), "v3");
+    CHECK(false);
+  } catch (const NetworkError& e) {
+    CHECK(std::string(e.what()).find("format version 3; this engine reads versions 1 to 2") != std::string::npos);
+  }
+}
+
+// A checksummed file cut short anywhere, or with any one bit changed (a weight's
+// included, which version 1 reads as another weight), is refused.
+TEST(network_every_cut_and_bit_flip_of_a_checksummed_file_is_refused) {
+  const std::string good = small_file(2);
+  for (std::size_t n = 0; n < good.size(); n += (n < 400 ? 1 : 61)) {
+    bool refused = false;
+    try {
+      Network::parse(good.substr(0, n), "cut");
+    } catch (const NetworkError&) {
+      refused = true;
+    }
+    CHECK(refused);
+  }
+  for (std::size_t at = 0; at < good.size(); at += (at < 400 ? 1 : 13)) {
+    for (int bit = 0; bit < 8; ++bit) {
+      std::string bad = good;
+      bad[at] = static_cast<char>(bad[at] ^ static_cast<char>(1u << bit));
+      bool refused = false;
+      try {
+        Network::parse(bad, "flipped");
+      } catch (const NetworkError&) {
+        refused = true;
+      }
+      CHECK(refused);
+    }
+  }
+}
+
+// Version 1 has no checksum: the parser alone decides, and must never read out of bounds.
 TEST(network_every_truncation_and_corruption_is_refused_or_read) {
-  const std::string good = small_file();
+  const std::string good = small_file(1);
   int refused = 0;
   for (std::size_t n = 0; n < good.size(); n += (n < 400 ? 1 : 97)) {
     try {
