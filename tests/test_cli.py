@@ -11,6 +11,7 @@ import socket
 import string
 import subprocess
 import sys
+import zipfile
 from collections.abc import Callable
 
 import pytest
@@ -258,11 +259,20 @@ def test_a_full_or_closed_stream_gives_a_line_not_a_traceback(words: str, redire
 
 
 def test_a_checkpoint_torch_cannot_read_is_refused(tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("torch", reason="the [train] extra is not installed")
-    for name, content in [("junk.pt", b"garbage"), ("empty.pt", b"")]:
+    # A network file whose magic is damaged was read as a checkpoint: "not a doudizhu.train
+    # checkpoint (BadZipFile reading it)".
+    damaged = bytearray((pathlib.Path(doudizhu.__file__).parent / "networks" / "neural.ddzn").read_bytes())
+    damaged[0] ^= 1
+    for name, content in [("junk.pt", b"garbage"), ("empty.pt", b""), ("damaged.ddzn", bytes(damaged))]:
         (tmp_path / name).write_bytes(content)
         assert run("play", "--auto", "--policy", str(tmp_path / name))[0] == 2
-        assert "not a doudizhu.train checkpoint" in capsys.readouterr().err
+        assert "is neither a network file (it does not begin with DDZNEURL) nor a doudizhu.train checkpoint" \
+            in capsys.readouterr().err
+    pytest.importorskip("torch", reason="the [train] extra is not installed")
+    with zipfile.ZipFile(tmp_path / "junk.pt", "w") as archive:  # a zip archive, but no checkpoint
+        archive.writestr("data.txt", "not a tensor")
+    assert run("play", "--auto", "--policy", str(tmp_path / "junk.pt"))[0] == 2
+    assert "not a doudizhu.train checkpoint" in capsys.readouterr().err
     assert run("play", "--auto", "--policy", str(tmp_path))[0] == 2  # a folder without checkpoint.pt
     assert "without a checkpoint.pt" in capsys.readouterr().err
     (tmp_path / "recipe.json").write_text("{}")  # a recipe run before its network file: was "without a checkpoint.pt"

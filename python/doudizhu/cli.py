@@ -10,13 +10,14 @@ import signal
 import sys
 import threading
 import time
+import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
 from . import __version__, terminal
-from ._core import POLICIES, Cards, Rules, legal_moves, rank_name
+from ._core import NETWORK_MAGIC, POLICIES, Cards, Rules, legal_moves, rank_name
 from ._progress import progress_bar, rate, status_line
 from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
@@ -104,6 +105,9 @@ def _policy(name: str) -> str | Bot:
         raise ValueError(f"--policy: {name} is a recipe run that has not written its {NETWORK_FILE} yet")
     if is_network_file(name):
         return Neural(name)
+    if os.path.isfile(name) and not zipfile.is_zipfile(name):  # a checkpoint is torch's zip archive
+        raise ValueError(f"--policy: {name} is neither a network file (it does not begin with "
+                         f"{NETWORK_MAGIC.decode()}) nor a doudizhu.train checkpoint (a zip archive)")
     from .neural import TorchBot
 
     return TorchBot(name)
