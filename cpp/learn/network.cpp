@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include "base/crc32.hpp"
+#include "base/checksum.hpp"
 #include "rules/card_text.hpp"
 
 namespace ddz {

@@ -17,7 +17,7 @@
 //   magic "DDZNEURL", u32 version (kNetworkVersion), u32 n + n bytes of metadata (UTF-8
 //   JSON: how the networks were made; not read here; at most 1 MiB), u32 tensors, then each tensor:
 //   u16 n + n bytes of name, u8 ndim, ndim x u32 dims, float32 values row-major; then
-//   (from version 2) u32 CRC-32 (base/crc32.hpp, zlib's) of every byte before it.
+//   (from version 2) u32 CRC-32 (base/checksum.hpp, zlib's) of every byte before it.
 // Version 1 files, which end with the last tensor, are still read (unchecked).
 // Tensor names: "play.<position>.history.weight" (and .bias), "...state.weight/.bias",
 // "...action.weight", optionally "...plan.weight" (hidden x 1), "...head.<i>.weight/.bias";

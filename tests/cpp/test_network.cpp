@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "check.hpp"
-#include "base/crc32.hpp"
+#include "base/checksum.hpp"
 #include "learn/encode.hpp"
 #include "learn/network.hpp"
 #include "play/playout.hpp"
