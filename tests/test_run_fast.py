@@ -67,6 +67,31 @@ def test_new_kinds_keep_the_old_numbers() -> None:
     assert aces.beats(Move("KKKK", MoveKind.BOMB, rules=RUN_FAST))
 
 
+def test_an_airplane_short_of_kickers_is_named_by_its_length_where_its_key_is_not_enough() -> None:
+    # 333344445556667 is three trios from 3 with six kickers, or (a last play, short of
+    # kickers) four trios from 3 with three: the same kind and key. Both were written
+    # "/AIRPLANE_TWOS/3", and a game's own record, and its pickle, did not replay.
+    hands = ["7789TJJJQQKKKAA", "333344445556667", "5788899TTJQQKA2"]
+    game = Game.from_deal(hands, "69T", rules=RUN_FAST, seed=0)
+    texts = sorted(a.text(RUN_FAST) for a in game.legal_actions() if a.move and a.move.cards == dz.Cards(hands[1]))
+    assert texts == ["333344445556667/AIRPLANE_TWOS/3/3", "333344445556667/AIRPLANE_TWOS/3/4",
+                     "333344445556667/AIRPLANE_TWOS/4"]
+    for text in texts:
+        played = Game.from_deal(hands, "69T", rules=RUN_FAST, seed=0)
+        played.step(text)
+        assert [a.text(RUN_FAST) for _, a in played.history] == [text]
+        assert Game.from_record(played.to_record()).history == played.history
+        assert pickle.loads(pickle.dumps(played)).history == played.history
+    assert Move("333344445556667/AIRPLANE_TWOS/3/4", rules=RUN_FAST).length == 4
+    with pytest.raises(dz.MoveError, match="several readings"):
+        Move("333344445556667/AIRPLANE_TWOS/3", rules=RUN_FAST)
+    for bad in ("/AIRPLANE_TWOS/3/x", "/AIRPLANE_TWOS/3/04", "/AIRPLANE_TWOS/3/", "/AIRPLANE_TWOS/3/4/4"):
+        with pytest.raises(ValueError, match="written /KIND/key or /KIND/key/length"):
+            Move("333344445556667" + bad, rules=RUN_FAST)
+    with pytest.raises(dz.MoveError, match="is no combination"):
+        Move("333344445556667/AIRPLANE_TWOS/3/5", rules=RUN_FAST)
+
+
 # ------------------------------------------------------------------- rules of play
 def test_must_beat_forces_a_play() -> None:
     game = position(["3", "6K", "789"], 1, last="5")

@@ -1,5 +1,6 @@
 #include "rules/notation.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -14,6 +15,17 @@ constexpr std::array<const char*, kNumMoveKinds> kKindNames = {
     "SOLO",     "PAIR",           "TRIO",           "TRIO_SOLO",      "TRIO_PAIR",      "STRAIGHT", "PAIR_STRAIGHT",
     "AIRPLANE", "AIRPLANE_SOLOS", "AIRPLANE_PAIRS", "FOUR_TWO_SOLOS", "FOUR_TWO_PAIRS", "BOMB",     "ROCKET",
     "TRIO_TWO", "AIRPLANE_TWOS",  "FOUR_THREE"};
+
+// A reading's length written after its key: 1 to 99, in decimal; -1 for anything else.
+int chain_length_named(std::string_view text) {
+  if (text.empty() || text.size() > 2 || text.front() == '0') return -1;
+  int n = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return -1;
+    n = 10 * n + (c - '0');
+  }
+  return n;
+}
 
 }  // namespace
 
@@ -64,12 +76,15 @@ MoveText parse_move_text(std::string_view text, const Rules& rules) {
     const std::string_view spec = text.substr(slash + 1);
     const auto second = spec.find('/');
     out.kind = kind_named(spec.substr(0, second));
-    const std::string_view key = second == std::string_view::npos ? std::string_view() : spec.substr(second + 1);
-    out.key = rank_named(key);
-    if (!out.kind || out.key < 0) {
+    const std::string_view rest = second == std::string_view::npos ? std::string_view() : spec.substr(second + 1);
+    const auto third = rest.find('/');
+    out.key = rank_named(rest.substr(0, third));
+    if (third != std::string_view::npos) out.length = chain_length_named(rest.substr(third + 1));
+    if (!out.kind || out.key < 0 || (third != std::string_view::npos && out.length < 0)) {
       std::string written(1, '/');
       written += spec;
-      return fail("a reading is written /KIND/key, such as '/AIRPLANE_SOLOS/3', not " + quoted(written));
+      return fail("a reading is written /KIND/key or /KIND/key/length, such as '/AIRPLANE_SOLOS/3', not " +
+                  quoted(written));
     }
   }
   return out;
@@ -82,6 +97,7 @@ std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRan
   if (!error.empty()) return readings;
   for (const Move& m : classify(parsed.cards, rules)) {
     if (parsed.kind && (m.kind != *parsed.kind || m.key != parsed.key)) continue;
+    if (parsed.length >= 0 && m.length != parsed.length) continue;
     if (!parsed.spent) {
       readings.push_back(m);
       continue;
@@ -102,12 +118,17 @@ std::string action_text(const Action& a, const Rules* rules) {
     case ActionType::Play: break;
   }
   std::string text = move_text(a.move);
-  if (rules && classify(a.move.cards, *rules).size() > 1) {
-    text += '/';
-    text += kind_name(a.move.kind);
-    text += '/';
-    text += rank_char(a.move.key);
-  }
+  if (!rules) return text;
+  const std::vector<Move> readings = classify(a.move.cards, *rules);
+  if (readings.size() == 1) return text;
+  text += '/';
+  text += kind_name(a.move.kind);
+  text += '/';
+  text += rank_char(a.move.key);
+  // Under Run Fast a last airplane may be short of kickers: the same cards, kind and key
+  // can be a full airplane or a longer short one.
+  const auto alike = [&](const Move& m) { return m.kind == a.move.kind && m.key == a.move.key; };
+  if (std::count_if(readings.begin(), readings.end(), alike) > 1) text += '/' + std::to_string(a.move.length);
   return text;
 }
 

@@ -3,7 +3,9 @@
 //
 // Moves: "cards", or "spent=cards" when wild cards stand in (the cards taken from the
 // hand, then the combination they form), optionally narrowed by "/KIND/key" (a kind name
-// and the key's rank character) where the cards read several ways.
+// and the key's rank character) where the cards read several ways, and "/KIND/key/length"
+// (the number of chain units, in decimal) where they read several ways of that kind and
+// key (Run Fast's last airplane, which may be short of kickers).
 //
 // Actions: "pass", "bid N" (N = 0 passes in the auction), "call", "decline", "rob",
 // "no rob", "alone", "partner N" (N the seat the landlord names), or the text of a move;
@@ -32,12 +34,13 @@ std::string move_text(const Move& m);
 std::string describe(const Move& m);
 
 // Move text taken apart: the combination's cards, the cards spent (when written), and the
-// reading named by a "/KIND/key" suffix (when written).
+// reading named by a "/KIND/key" or "/KIND/key/length" suffix (when written).
 struct MoveText {
   Mask cards = 0;
   std::optional<Mask> spent;
   std::optional<MoveKind> kind;
   int key = -1;
+  int length = -1;  // -1: not written
   std::string error;  // empty when the text is well formed
 };
 MoveText parse_move_text(std::string_view text, const Rules& rules);
@@ -48,7 +51,7 @@ MoveText parse_move_text(std::string_view text, const Rules& rules);
 std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRanks wild, std::string& error);
 
 // The text of an action; with `rules`, a play whose cards read several ways adds
-// "/KIND/key", so that the text names one move.
+// "/KIND/key" (and "/length" if that is not yet one reading), so that the text names one move.
 std::string action_text(const Action& a, const Rules* rules = nullptr);
 
 // What the start of action text names: an action of the auction or a pass (`action`
