@@ -697,13 +697,12 @@ std::size_t Game::refusal_distance(const Action& a, std::array<std::uint32_t, kN
     return n;
   };
   if (a.type == ActionType::Pass) {
-    const bool wild = !s.wild.none();
-    if (wild && !cause) return 1;
+    if (!s.wild.none() && !cause) return 1;  // thousands of plays to list, for a later refusal
     const std::vector<Action> plays = legal_actions();
     if (cause) {
-      for (const Action& play : plays) weigh(play.move.cards, 0);
+      for (const Action& play : plays) weigh(spent(play.move), 0);  // the cards taken, wild ones as themselves
     }
-    return wild ? 1 : plays.size();
+    return plays.size();
   }
   return weigh(s.hands[static_cast<std::size_t>(s.to_move)], a.move.key + 1);
 }

@@ -216,8 +216,9 @@ struct Refusal {
 // far the deal is from allowing them (Game::refusal_distance, summed); and whether the
 // deal held every card played (else the replay stopped there). `cause` weighs each rank of
 // the first refusal's seat by how much of what refuses it its cards make (a refused pass:
-// the cards of that rank in the plays that beat, summed over the plays; a refused solo:
-// the cards above it): where a card must go from to allow it.
+// the cards of that rank the plays that beat take from the hand, wild ones as themselves,
+// summed over the plays; a refused solo: the cards above it): where a card must go from
+// to allow it.
 struct Refusals {
   std::optional<Refusal> first;
   int count = 0;
@@ -379,10 +380,11 @@ class Game {
   // unless `strict` (then the replay stops at it): what was refused.
   Refusals replay(const Deal& deal, const Game& source, bool strict);
   // How far the hand to move is from allowing `a`, a pass or solo Run Fast's rules of play
-  // refuse: the plays must-beat demands in place of the pass (1 with wild cards, whose
-  // plays may be thousands: listed only for a cause), or the cards above the solo, which
-  // the warning demands. With `cause`, adds each rank's cards in those plays or above the
-  // solo to it (Refusals::cause).
+  // refuse: the plays must-beat demands in place of the pass (with wild cards, whose plays
+  // may be thousands, listed only for a cause: else 1), or the cards above the solo, which
+  // the warning demands. With `cause`, adds each rank's cards in those plays (the cards
+  // they take from the hand, wild ones as themselves) or above the solo to it
+  // (Refusals::cause).
   std::size_t refusal_distance(const Action& a, std::array<std::uint32_t, kNumRanks>* cause = nullptr) const;
   void apply_unchecked(const Action& a);
   // In play: why `a` is no pass or play the combinations allow (the leader passing, a move

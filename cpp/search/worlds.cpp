@@ -1,6 +1,7 @@
 #include "search/worlds.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 
@@ -81,12 +82,14 @@ Placement weighed_world_placement(const Game& game, int seat, Rng& rng) {
 }
 
 // The rank of one card of `cards` (not empty): half the time its `highest` (else lowest)
-// rank, else any card's, each as likely. A refused pass or solo tells of a card too high
-// for it, so the walk below takes low cards more often, and gives high ones where it has
-// no cause to draw by (rank_by_weight).
-int rank_of_one(Mask cards, bool highest, Rng& rng) {
+// rank of the cards not of `wild`'s ranks if it has any (a wild card is neither high nor
+// low: it stands for any rank), else any card's, each as likely. A refused pass or solo
+// tells of a card too high for it, so the walk below takes low cards more often, and gives
+// high ones where it has no cause to draw by (rank_by_weight).
+int rank_of_one(Mask cards, bool highest, Rng& rng, Mask wild = 0) {
   if (rng.below(2) == 0) {
-    const RankSet ranks = ranks_with_at_least(cards, 1);
+    const Mask plain = cards & ~wild;
+    const RankSet ranks = ranks_with_at_least(plain ? plain : cards, 1);
     return highest ? highest_rank(ranks) : lowest_rank(ranks);
   }
   auto i = static_cast<int>(rng.below(static_cast<std::uint32_t>(total(cards))));
@@ -110,8 +113,24 @@ int rank_by_weight(Mask cards, const std::array<std::uint32_t, kNumRanks>& weigh
   }
 }
 
+// What repaired()'s walk reads of a game: the viewing seat's view (which cards it may
+// move: the others' unknown ones), the seats, and the cards of the wild ranks (a wild
+// card is neither a high nor a low card to rank_of_one: it stands for any rank).
+struct Walk {
+  SeatView view;
+  int seats = 0;
+  Mask wild = 0;
+};
+
+Walk walk_of(const Game& game, int seat) {
+  Walk w{seat_view(game.state(), seat), game.state().seats, 0};
+  const WildRanks ranks = game.state().wild;
+  for (const int r : {static_cast<int>(ranks.low), static_cast<int>(ranks.high)}) w.wild |= r == kNoWild ? 0 : nibble(r);
+  return w;
+}
+
 // The places a walk moves unknown cards between: the hands of `p` whose cards are unknown
-// to the seat `u` views (so never that seat's), but `except`'s, and the face-down cards.
+// to the viewing seat (so never its own), but `except`'s, and the face-down cards.
 struct Place {
   Mask* cards;
   Mask unknown;  // of them: the ones a walk may move
@@ -121,13 +140,13 @@ struct Places {
   std::uint32_t n = 0;
 };
 
-Places places_of(Placement& p, const SeatView& u, int seats, int except = -1) {
+Places places_of(Placement& p, const Walk& w, int except = -1) {
   Places out;
-  for (int i = 0; i < seats; ++i) {
+  for (int i = 0; i < w.seats; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    if (i != except && u.unknown_slots[k]) out.at[out.n++] = {&p.hands[k], p.hands[k] - u.known[k]};
+    if (i != except && w.view.unknown_slots[k]) out.at[out.n++] = {&p.hands[k], p.hands[k] - w.view.known[k]};
   }
-  if (u.kitty_slots) out.at[out.n++] = {&p.kitty, p.kitty};
+  if (w.view.kitty_slots) out.at[out.n++] = {&p.kitty, p.kitty};
   return out;
 }
 
@@ -144,20 +163,21 @@ std::array<Place*, k> distinct_places(Places& places, Rng& rng) {
   return out;
 }
 
-// `p`, a world of the seat `u` views, with one unknown card of `giver` (another seat)
-// swapped for one of another place. The card given is drawn by `cause` if any (the
-// giver's refusal, Refusals::cause). Nothing when either side has none.
-std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seats, int giver,
-                                 const std::array<std::uint32_t, kNumRanks>* cause, Rng& rng) {
+// `p` with one unknown card of `giver` (a seat but the viewing one) swapped for one of
+// another place. The card given is drawn by `cause` if any (the giver's refusal,
+// Refusals::cause), else as rank_of_one's highest; the card taken as its lowest. Nothing
+// when either side has none.
+std::optional<Placement> swapped(const Placement& p, const Walk& w, int giver, const std::array<std::uint32_t, kNumRanks>* cause,
+                                 Rng& rng) {
   Placement next = p;
-  const Places places = places_of(next, u, seats, giver);  // where the taken card may come from
+  const Places places = places_of(next, w, giver);  // where the taken card may come from
   Mask others = 0;
   for (std::uint32_t i = 0; i < places.n; ++i) others += places.at[i].unknown;
   Mask& hand = next.hands[static_cast<std::size_t>(giver)];
-  const Mask mine = hand - u.known[static_cast<std::size_t>(giver)];
+  const Mask mine = hand - w.view.known[static_cast<std::size_t>(giver)];
   if (!mine || !others) return std::nullopt;
-  const int given = cause ? rank_by_weight(mine, *cause, rng) : rank_of_one(mine, true, rng);
-  const int taken = rank_of_one(others, false, rng);
+  const int given = cause ? rank_by_weight(mine, *cause, rng) : rank_of_one(mine, true, rng, w.wild);
+  const int taken = rank_of_one(others, false, rng, w.wild);
   // The taken card's place, as likely as its share of that rank's unknown cards.
   auto copy = static_cast<int>(rng.below(static_cast<std::uint32_t>(count(others, taken))));
   const Place* from = places.at.data();
@@ -169,9 +189,9 @@ std::optional<Placement> swapped(const Placement& p, const SeatView& u, int seat
 
 // `p` with the unknown cards of two places dealt afresh between them, each keeping its
 // count. Nothing when fewer than two places hold unknown cards.
-std::optional<Placement> redealt(const Placement& p, const SeatView& u, int seats, Rng& rng) {
+std::optional<Placement> redealt(const Placement& p, const Walk& w, Rng& rng) {
   Placement next = p;
-  Places places = places_of(next, u, seats);
+  Places places = places_of(next, w);
   if (places.n < 2) return std::nullopt;
   const auto [a, b] = distinct_places<2>(places, rng);
   ShuffledCards pool(a->unknown + b->unknown, rng);
@@ -183,13 +203,13 @@ std::optional<Placement> redealt(const Placement& p, const SeatView& u, int seat
 // `p` with one unknown card of each of three places passed on to the next of them in a
 // ring (each card drawn as rank_of_one's, the highest or lowest as often). Nothing when
 // fewer than three places hold unknown cards.
-std::optional<Placement> rotated(const Placement& p, const SeatView& u, int seats, Rng& rng) {
+std::optional<Placement> rotated(const Placement& p, const Walk& w, Rng& rng) {
   Placement next = p;
-  Places places = places_of(next, u, seats);
+  Places places = places_of(next, w);
   if (places.n < 3) return std::nullopt;
   const std::array<Place*, 3> ring = distinct_places<3>(places, rng);
   std::array<Mask, 3> moved{};
-  for (std::size_t i = 0; i < 3; ++i) moved[i] = cards_of(rank_of_one(ring[i]->unknown, rng.below(2) == 0, rng), 1);
+  for (std::size_t i = 0; i < 3; ++i) moved[i] = cards_of(rank_of_one(ring[i]->unknown, rng.below(2) == 0, rng, w.wild), 1);
   for (std::size_t i = 0; i < 3; ++i) *ring[i]->cards = *ring[i]->cards - moved[i] + moved[(i + 2) % 3];
   return next;
 }
@@ -198,12 +218,12 @@ std::optional<Placement> rotated(const Placement& p, const SeatView& u, int seat
 // first refused action, whose cards the refusal reads, else any seat but the viewing one
 // whose cards are unknown: the cards it must take may be held by a seat that cannot take
 // what it gives, and first have to move between two other seats.
-int giver_of(const SeatView& u, int seats, int refused, Rng& rng) {
+int giver_of(const Walk& w, int refused, Rng& rng) {
   if (rng.below(2) == 0) return refused;
   std::array<int, kMaxSeats> open{};
   std::uint32_t n = 0;
-  for (int i = 0; i < seats; ++i) {
-    if (u.unknown_slots[static_cast<std::size_t>(i)]) open[n++] = i;
+  for (int i = 0; i < w.seats; ++i) {
+    if (w.view.unknown_slots[static_cast<std::size_t>(i)]) open[n++] = i;
   }
   return n ? open[rng.below(n)] : refused;
 }
@@ -215,42 +235,50 @@ int giver_of(const SeatView& u, int seats, int refused, Rng& rng) {
 // another can go where it must, each move alone taking the deal further from allowing
 // the refused actions, is one step. Nothing when the step moves no card; `stuck` when
 // the first refused seat's cards are all known (no step can change them).
-std::optional<Placement> walk_step(const Placement& p, const SeatView& u, int seats, const Refusals& refused, Rng& rng,
-                                   bool& stuck) {
+std::optional<Placement> walk_step(const Placement& p, const Walk& w, const Refusals& refused, Rng& rng, bool& stuck) {
   switch (rng.below(4)) {
-    case 0: return redealt(p, u, seats, rng);
-    case 1: return rotated(p, u, seats, rng);
+    case 0: return redealt(p, w, rng);
+    case 1: return rotated(p, w, rng);
     default: {
-      const int giver = giver_of(u, seats, refused.first->seat, rng);
+      const int giver = giver_of(w, refused.first->seat, rng);
       const bool refused_gives = giver == refused.first->seat;
-      std::optional<Placement> next = swapped(p, u, seats, giver, refused_gives ? &refused.cause : nullptr, rng);
+      std::optional<Placement> next = swapped(p, w, giver, refused_gives ? &refused.cause : nullptr, rng);
       stuck = !next && refused_gives;
       return next;
     }
   }
 }
 
+// Whether `a` is nearer than `b` to a deal that allows every recorded action: its first
+// refusal later in the hand, or the same one and a shorter distance (Refusals::distance).
+// The distance alone cannot compare two deals refused at different actions (under wild
+// cards it counts the plays of the first refusal only: the others' are thousands to list),
+// and a deal that allows more of the hand's start is one a later step can finish.
+bool nearer(const Refusals& a, const Refusals& b) {
+  const auto first = [](const Refusals& r) { return r.first ? r.first->action : std::numeric_limits<std::size_t>::max(); };
+  return first(a) != first(b) ? first(a) > first(b) : a.distance < b.distance;
+}
+
 // Mends `p`, a world of `seat` in which recorded actions break Run Fast's rules of play
 // (redrawing rarely finds one where none does), by a walk of walk_step's moves, each kept
-// unless it takes the deal further from allowing them (Refusals::distance) or makes the
-// first lead impossible (kept when as far: a refused pass often needs two moves, the
-// first moving the trouble to another seat). True, with `out` the world, once no action
-// is refused within kMostRepairs steps. (Such worlds are not weighed exactly as the drawn
-// ones: the walk ends at the first it finds, near the draw it began from.)
+// unless it takes the deal further from allowing them (nearer) or makes the first lead
+// impossible (kept when as far: a refused pass often needs two moves, the first moving
+// the trouble to another seat). True, with `out` the world, once no action is refused
+// within kMostRepairs steps. (Such worlds are not weighed exactly as the drawn ones: the
+// walk ends at the first it finds, near the draw it began from.)
 bool repaired(const Game& game, int seat, Rng& rng, Placement& p, Game& out) {
-  const SeatView u = seat_view(game.state(), seat);
+  const Walk w = walk_of(game, seat);
   const std::optional<FirstLead> lead = game.drawn_first_lead();
-  const int seats = game.state().seats;
   Refusals refused = game.refusals(deal_of(game, p), out);
   for (int step = 0; refused.count && refused.first->seat != seat && step < kMostRepairs; ++step) {
     bool stuck = false;
-    const std::optional<Placement> next = walk_step(p, u, seats, refused, rng, stuck);
+    const std::optional<Placement> next = walk_step(p, w, refused, rng, stuck);
     if (stuck) return false;
     if (!next || next->hands == p.hands) continue;  // nothing moved, or cards for their like: nothing to replay
     const Deal deal = deal_of(game, *next);
     if (lead && first_lead_chance(deal, game.rules(), *lead) <= 0) continue;
     const Refusals now = game.refusals(deal, out);
-    if (!now.held || now.distance > refused.distance) continue;
+    if (!now.held || nearer(refused, now)) continue;
     p = *next;
     refused = now;
   }
