@@ -2,7 +2,7 @@
 """Speed and strength of the core's information-set MCTS (``doudizhu.ismcts``, the policy
 ``"ismcts"``).
 
-    python bench/ismcts_strength.py speed [--positions N] [--speed-simulations S]
+    python bench/ismcts_strength.py speed [--positions N] [--speed-simulations S] [--wild-leads L]
     python bench/ismcts_strength.py strength --opponent heuristic --budgets 200,600,100ms --deals D
                                              [--rollout R] [--leaf rollout|values] [--exploration C]
                                              [--no-endgame]
@@ -15,7 +15,9 @@ long, so they run one at a time (in the background) and the report gathers them.
 speed: simulations a second of one search from each of ``--positions`` seeded positions
 (the ``douzero`` preset, 10 plays in by the fast heuristic), random and fast-heuristic
 rollouts, 1 and 2 threads; the best of 3 rounds by wall time, and the simulations per
-CPU-second of that round (the machine is shared: a second thread may find no free core).
+CPU-second of that round (the machine is shared: a second thread may find no free core);
+then the default bot's decision time at ``--wild-leads`` leads of tens of thousands of
+actions (``laizi2``).
 
 strength: ``doudizhu.evaluate(ISMCTS(simulations=B, ...), opponent, deals=D,
 rules=Rules.preset("douzero"), seed)``: roles swapped, 95% intervals. A budget ``Nms`` is
@@ -93,6 +95,34 @@ def speed(args: argparse.Namespace) -> list[dict]:
     return rows
 
 
+def wild_leads(n: int) -> list[dict]:
+    """Wall seconds of the default ``ISMCTS()`` bot's decision at the first ``n`` leads of
+    ``laizi2`` games (seeds 0.., the auction's last bid taken) with more than 20,000 legal
+    actions, best of 3: under two wild ranks a lead may have 80,000."""
+    import doudizhu as dz
+    from doudizhu.bots import ISMCTS
+
+    rules = dz.Rules.preset("laizi2")
+    rows = []
+    for seed in range(1000):
+        game = dz.Game(seed=seed, rules=rules)
+        while game.phase == "bidding":
+            game.step(game.legal_actions()[-1])
+        actions = len(game.legal_actions())
+        if actions <= 20_000:
+            continue
+        best = float("inf")
+        for _ in range(3):
+            started = time.perf_counter()
+            ISMCTS().act(game)
+            best = min(best, time.perf_counter() - started)
+        rows.append({"seed": seed, "actions": actions, "seconds": best, "machine": machine()})
+        print(rows[-1], flush=True)
+        if len(rows) == n:
+            break
+    return rows
+
+
 def decision_ms(bot: object, deals: int, seed: int) -> tuple[float, float]:
     """Mean and 90th percentile of the bot's CPU time a decision (more than one legal action)
     in ``deals`` deals of the ``douzero`` preset against the heuristic, in each role."""
@@ -156,6 +186,14 @@ def report(ledger: dict) -> str:
         md += [f"| {r['rollout']} | {r['threads']} | {r['per_second']:,.0f} | {r['per_cpu_second']:,.0f} |"
                for r in ledger["speed"]]
         md.append("")
+    if ledger.get("wild_leads"):
+        rows = ledger["wild_leads"]
+        md += [f"The default bot (`ISMCTS()`: 1000 simulations, fast-heuristic rollouts, one thread) at leads of many "
+               f"actions: the first {len(rows)} `laizi2` games (seeds 0.., the auction's last bid taken) whose "
+               f"landlord's first lead has more than 20,000 legal actions, wall seconds of one decision, best of 3 "
+               f"({rows[0]['machine']}):", "", "| seed | legal actions | seconds |", "|---:|---:|---:|"]
+        md += [f"| {r['seed']} | {r['actions']:,} | {r['seconds']:.3f} |" for r in rows]
+        md.append("")
     if ledger.get("strength"):
         md += ["Strength (`doudizhu.evaluate`, the `douzero` preset: DouZero's protocol, every deal played twice with "
                "the roles swapped, 95% intervals; ms a decision: the ISMCTS seats' mean and 90th-percentile CPU time "
@@ -180,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ledger", default=LEDGER)
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--speed-simulations", type=int, default=2000)
+    ap.add_argument("--wild-leads", type=int, default=6)
     ap.add_argument("--opponent", default="heuristic")
     ap.add_argument("--budgets", default="200,600,2000")
     ap.add_argument("--deals", type=int, default=1000)
@@ -199,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.mode == "speed":
         ledger["speed"] = speed(args)
+        ledger["wild_leads"] = wild_leads(args.wild_leads)
     else:
         new = strength(args)
         ledger = read_ledger(args.ledger)  # others may have run meanwhile
