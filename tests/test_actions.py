@@ -61,6 +61,18 @@ def test_every_id_round_trips(name: str) -> None:
     assert [space.id(m) for m in dz.moves_from_array(rows[:50])] == list(range(1, 51))
 
 
+@pytest.mark.parametrize("name", [*PRESETS, *VARIANTS, "laizi", "laizi2", "four_partner", "run_fast"])
+def test_every_moves_text_names_it_alone(name: str) -> None:
+    # Exhaustive: the text of every move of the rules (records write it) reads back as that
+    # move and no other. Under Run Fast 8,932 of 207,331 did not: an airplane short of
+    # kickers and a full one of the same kind and key were both "/AIRPLANE_TWOS/3".
+    rules = dz.Rules.preset(name)
+    space = ActionSpace(rules)
+    for i in range(1, space.num_moves + 1):
+        action = space.action(i)
+        assert dz.Move(action.text(rules), rules=rules) == action.move
+
+
 def test_layout_pass_then_moves_then_bidding() -> None:
     for bidding, actions in (
         ("classic", [dz.Action.bid(v) for v in range(4)]),
