@@ -59,8 +59,8 @@ Placement world_placement(const Game& game, int seat, Rng& rng) {
 // is mended (repaired: in heuristic self-play 0.3% of worlds, 1.4% with 64 draws), and only
 // if that fails stands with its actions as recorded.
 constexpr int kMostWorldDraws = 256;
-// Steps of repaired()'s walk: each a replay of the hand (a walk that finds its world
-// ends after a few hundred; the hardest positions measured need thousands).
+// Steps of repaired()'s walk: each a replay of the hand (in the hardest positions
+// measured, half the walks end within 61 steps, 99% within 1,500, the longest at 3,958).
 constexpr int kMostRepairs = 16384;
 
 // When the hand's first lead was drawn (Run Fast's 3 of spades), who led and with what
