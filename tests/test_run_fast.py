@@ -129,6 +129,21 @@ def test_run_fast_has_no_multiplier_to_cap() -> None:
         RUN_FAST.replace(max_multiplier=2)
 
 
+@pytest.mark.parametrize("rules", [RUN_FAST, Rules(each_for_self=True, bidding="none")])
+def test_the_stake_so_far_is_the_settlements_through_the_hand(rules: Rules) -> None:
+    # Each seat for itself scores by cards: a bomb pays its own and doubles nothing. The
+    # stake read in play said x2 after one, where the settlement says x1 (a rules review).
+    game = Game.from_position(["33334", "56", "789"], None, to_move=0, rules=rules)
+    game.step("3333")
+    views = [game.seat_view(seat) for seat in range(3)]
+    assert game.multiplier == 1 and {view["multiplier"] for view in views} == {1}
+    for action in ("pass", "pass", "4"):
+        game.step(action)
+    assert game.result is not None and game.result.multiplier == game.multiplier == 1
+    bomb = 2 * 10 if rules.bomb_pay else 0  # 10 from each other seat, under bomb_pay
+    assert game.result.payouts[0] == 2 * 2 + 3 * 2 + bomb  # the cards left, doubled: those seats never played
+
+
 def test_the_warning_forces_the_highest_solo() -> None:
     game = position(["3456", "5599K", "8"], 1)
     solos = [a.move for a in game.legal_actions() if a.move is not None and a.move.kind == MoveKind.SOLO]

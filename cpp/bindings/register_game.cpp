@@ -575,7 +575,8 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
                              "The base stake so far: the highest bid or the call doubled by each rob (0 before any),\n"
                              "and in play the base the hand is played for.")
       .def_property_readonly("multiplier", [](const Game& g) { return stake_of(g).multiplier; },
-                             "2 to the bombs and rockets played so far (capped by max_multiplier).")
+                             "2 to the bombs and rockets played so far (capped by max_multiplier); 1 when each seat\n"
+                             "plays for itself (Run Fast scores by cards).")
       .def_property_readonly("deals", &deals_list, "Each deal of the hand (redeals included) as (hands, kitty, wild rank or None).")
       .def_property_readonly("origin", &origin,
                              "How the hand began: {'start': 'seed' | 'deal' | 'position', ...} with what it began from.")

@@ -131,7 +131,8 @@ Stake stake_so_far(const State& s, const Rules& rules) {
   } else {
     stake.base = s.caller >= 0 ? call_rob_base(rules, s.robs) : 0;
   }
-  stake.multiplier = capped(1 << (s.bombs + s.rockets), rules.max_multiplier);
+  // Each seat for itself scores by cards: a bomb pays its own (bomb_pay), it doubles nothing.
+  if (!rules.each_for_self) stake.multiplier = capped(1 << (s.bombs + s.rockets), rules.max_multiplier);
   return stake;
 }
 

@@ -154,7 +154,8 @@ inline bool same_side(const State& s, int a, int b) { return same_side(s.landlor
 // base is the highest bid (classic), the call doubled by each rob (call and rob), 0
 // before anyone bids or calls, and once in play the base the hand is played for (1
 // without bidding); the multiplier is 2 to the bombs and rockets played, capped by
-// rules.max_multiplier. Spring, anti-spring and start bonuses join it in the Settlement.
+// rules.max_multiplier (1 when each seat plays for itself: it scores by cards, as its
+// Settlement does). Spring, anti-spring and start bonuses join it in the Settlement.
 struct Stake {
   int base = 0;
   int multiplier = 1;
