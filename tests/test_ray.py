@@ -26,6 +26,20 @@ def test_ray_backend_equals_local(cluster: object) -> None:
     assert local.actions.tobytes() == spread.actions.tobytes()
 
 
+@pytest.mark.parametrize("kwargs, error", [
+    ({"policy": "neural", "rules": dz.Rules.preset("sanren")}, dz.NetworkError),
+    ({"policy": "foo"}, ValueError),
+    ({"rules": "sanren"}, TypeError),
+])
+def test_ray_refuses_what_a_local_run_refuses_before_it_starts(kwargs: dict[str, object], error: type) -> None:
+    # Ray started a local cluster, sent every task, and raised a RayTaskError from each.
+    was_running = ray.is_initialized()
+    with pytest.raises(error) as raised:
+        dz.selfplay(4, backend="ray", **kwargs)  # type: ignore[arg-type]
+    assert type(raised.value) is error
+    assert ray.is_initialized() == was_running  # no cluster started for it
+
+
 def test_unknown_backend() -> None:
     with pytest.raises(ValueError, match="unknown backend"):
         dz.selfplay(1, backend="spark")

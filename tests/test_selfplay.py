@@ -502,6 +502,24 @@ def test_each_module_of_the_package_is_what_its_name_imports() -> None:
     assert callable(dz.selfplay) and callable(dz.evaluate) and callable(lockstep.run_tables)  # names the guide uses
 
 
+@pytest.mark.parametrize("rules", [Rules.preset("happy"), Rules(max_multiplier=2)])
+def test_a_recorded_game_replayed_under_rules_that_score_otherwise_is_refused(rules: Rules) -> None:
+    # Rules that deal and play alike but score otherwise (happy's doubling, a cap) gave back
+    # a game settled otherwise than the run's row, without a word, when rules were forgotten.
+    result = dz.selfplay(30, policy="heuristic", seed=9, rules=rules, record=True)
+    refused = 0
+    for i in range(len(result)):
+        assert list(result.game(i, seed=9, rules=rules).result.payouts) == result.payouts[i].tolist()
+        try:
+            game = result.game(i, seed=9)  # Rules(): the same deal, perhaps another settlement
+        except ValueError as error:
+            assert f"game {i} is not the run's" in str(error) and "its settlement differs" in str(error)
+            refused += 1
+        else:  # where Rules() settles alike, the game is the run's
+            assert list(game.result.payouts) == result.payouts[i].tolist()
+    assert refused > 0
+
+
 @pytest.mark.parametrize("preset", ["standard", "run_fast", "four_partner", "laizi2"])
 def test_a_recorded_game_comes_back_as_a_game_played_to_its_end(preset: str) -> None:
     rules = Rules.preset(preset)
@@ -511,7 +529,7 @@ def test_a_recorded_game_comes_back_as_a_game_played_to_its_end(preset: str) -> 
         game = result.game(i, seed=7, rules=rules, first=5)
         assert game.result is not None and list(game.result.payouts) == result.payouts[i].tolist()
         assert game.to_record()["actions"] == [str(action) for _, action in game.history]
-    with pytest.raises(ValueError, match="game 3 was not dealt from seed 8"):
+    with pytest.raises(ValueError, match="game 3 is not the run's with seed 8"):
         result.game(3, seed=8, rules=rules, first=5)
     with pytest.raises(ValueError, match="record=True"):
         dz.selfplay(1, rules=rules).game(0, rules=rules)

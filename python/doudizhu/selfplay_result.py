@@ -60,7 +60,9 @@ class SelfPlayResult:
         ``selfplay(..., seed=seed, rules=rules, first=first)`` dealt it (its deal seed and first
         bidder), then its recorded actions stepped; so it can be saved as a record, replayed
         or shown. Needs a run made with ``record=True``. ValueError when ``seed``, ``rules`` or
-        ``first`` are not the run's: the deal they give is not the one saved."""
+        ``first`` are not the run's: the deal they give is not the one saved, or the hand
+        settles otherwise than the run's row (rules that deal and play alike but score
+        otherwise: another multiplier cap, ``happy``'s doubling)."""
         if self.actions is None or self.offsets is None:
             raise ValueError("game() replays recorded actions: run selfplay with record=True")
         i = _core.checked_int(i, "i", 0, len(self) - 1)
@@ -68,7 +70,8 @@ class SelfPlayResult:
         index = _core.checked_int(first, "first", 0, MAX_GAMES) + i
         deal_seed, first_bidder, _ = _core.selfplay_deal(rules, seed, index)
         game = Game(seed=deal_seed, rules=rules, first_bidder=None if rules.each_for_self else first_bidder)
-        other_run = ValueError(f"game {i} was not dealt from seed {seed} with these rules and first {first}")
+        other_run = ValueError(f"game {i} is not the run's with seed {seed}, these rules and first {first}: "
+                               "its deal or its settlement differs from the saved one")
         try:
             for _, action in actions_from_rows(self.actions[self.offsets[i] : self.offsets[i + 1]]):
                 game.step(action)
@@ -76,6 +79,10 @@ class SelfPlayResult:
             raise other_run from error
         hands, kitty, _ = game.deals[-1]
         if ([hand.mask for hand in hands], kitty.mask) != (self.hands[i].tolist(), int(self.kitty[i])):
+            raise other_run
+        settled = game.result
+        saved = (self.payouts[i].tolist(), int(self.base[i]), int(self.multiplier[i]), int(self.landlord[i]))
+        if settled is None or (list(settled.payouts), settled.base, settled.multiplier, settled.landlord) != saved:
             raise other_run
         return game
 
@@ -180,7 +187,10 @@ def selfplay(
 def _ray_selfplay(
     games: int, policy: Policy, seed: int, rules: Rules | None, record: bool, first: int, address: str | None
 ) -> SelfPlayResult:
-    """Tasks of consecutive game indices, one CPU each, put back together in order."""
+    """Tasks of consecutive game indices, one CPU each, put back together in order. The
+    arguments are checked here first, as a local run checks them (no games played): a bad
+    policy or rules fail at once, not in every task of a cluster started for them."""
+    _part(0, policy, seed, rules, record, first)
     try:
         import ray
     except ImportError as error:  # pragma: no cover - depends on the environment
