@@ -60,6 +60,24 @@ def random_position(rng: random.Random, seats: int, most: int, rules: dz.Rules) 
     )
 
 
+def test_solve_moves_under_wild_rules_values_each_child_as_a_fresh_solve() -> None:
+    # Under laizi the table key packed the move to beat's cards and fields into one word,
+    # and two moves to beat collided: solve_moves called AA a win, where the child's own
+    # solve (and a minimax) says the 5555 bomb answers it and the opponent wins. No wild
+    # card is dealt here, so the standard rules must value every move alike.
+    hands = ["89TJQKAAJ", "55559TJQKA637"]
+    values = {}
+    for rules, wild in ((dz.Rules.preset("laizi"), "4"), (dz.Rules(), None)):
+        game = dz.Game.from_position(hands, landlord=0, to_move=0, rules=rules, wild=wild)
+        values[wild] = [(str(action), win) for action, win in dz.solve_moves(game)]
+        for action, win in dz.solve_moves(game):
+            child = game.copy()
+            child.step(action)
+            if child.phase != "over":
+                assert win == (not dz.solve(child).win), str(action)  # the opponent moves next
+    assert values["4"] == values[None] and ("AA", False) in values[None]
+
+
 @pytest.mark.parametrize(
     ("seats", "most", "preset"), [(2, 4, "standard"), (3, 3, "standard"), (2, 4, "douzero"), (3, 3, "openspiel")]
 )

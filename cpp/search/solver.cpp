@@ -76,22 +76,23 @@ int side_of(const Node& n, int seat) { return same_side(n, seat, n.landlord) ? 0
 // with the gaps between ranks closed where that changes nothing (rank_gaps.hpp), so
 // that positions that play alike share it. One finalizer round per hand and two more:
 // ddz::hash of the equivalent State mixes 27 words, and costs the search about a
-// quarter of its speed. The wild rank is the same in every node of a search; the move
-// to beat's stand-ins count (a soft bomb loses to a natural one); its kickers do not.
+// quarter of its speed. The wild rank is the same in every node of a search. Without
+// wild cards the move to beat counts by its closed rank, kind and length (its kickers do
+// not); with them, whole (a soft bomb loses to a natural one): its cards and its other
+// fields hashed apart (packed into one word, a mask's 60 bits and the fields beside them
+// collided, and solve_moves under laizi read one child's value for another's).
 std::uint64_t key_of(const Node& n) {
   const Move& m = n.last;
   std::uint64_t h = 0x9E37'79B9'7F4A'7C15;
-  std::uint64_t last_word = std::uint64_t{m.cards != 0};
   if (n.wild.none()) {
     const ClosedRanks c = close_rank_gaps(n.hands, n.seats, m);
     for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ c.hands[static_cast<std::size_t>(i)]);
-    last_word ^= static_cast<std::uint64_t>(c.last_key) << 52;
+    const std::uint64_t last_word = std::uint64_t{m.cards != 0} ^ (static_cast<std::uint64_t>(c.last_key) << 52);
+    h = splitmix_finalize(h ^ last_word ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.length} << 44));
   } else {
     for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ n.hands[static_cast<std::size_t>(i)]);
-    last_word ^= m.cards ^ (std::uint64_t{m.key} << 52);
+    h = splitmix_finalize(h ^ hash_of(m.cards, fields_word(m)));
   }
-  h = splitmix_finalize(h ^ last_word ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.length} << 44) ^
-                        (std::uint64_t{m.stand_ins} << 28));
   return splitmix_finalize(h ^ static_cast<std::uint64_t>(n.last_by + 1) ^ (static_cast<std::uint64_t>(n.to_move) << 8) ^
                   (static_cast<std::uint64_t>(n.landlord) << 16) ^ (static_cast<std::uint64_t>(n.seats) << 24) ^
                   (static_cast<std::uint64_t>(n.partner + 1) << 32));
