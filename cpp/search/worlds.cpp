@@ -123,10 +123,8 @@ struct Walk {
 };
 
 Walk walk_of(const Game& game, int seat) {
-  Walk w{seat_view(game.state(), seat), game.state().seats, 0};
-  const WildRanks ranks = game.state().wild;
-  for (const int r : {static_cast<int>(ranks.low), static_cast<int>(ranks.high)}) w.wild |= r == kNoWild ? 0 : nibble(r);
-  return w;
+  const State& s = game.state();
+  return {seat_view(s, seat), s.seats, s.wild.nibbles()};
 }
 
 // The places a walk moves unknown cards between: the hands of `p` whose cards are unknown
