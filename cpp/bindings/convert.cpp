@@ -194,19 +194,19 @@ double real_arg(py::handle obj, const char* what, double lo, double hi, const ch
 }
 
 std::uint64_t given_seed_arg(py::handle obj, const char* what) {
-  if (obj.is_none()) not_an_int(obj, what);
+  if (!is_int_like(obj)) not_an_int(obj, what);
   return seed_arg(obj, what);
 }
 
 std::uint64_t seed_arg(py::handle obj, const char* what) {
   if (obj.is_none()) return (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
-  if (!is_int_like(obj)) not_an_int(obj, what);
+  if (!is_int_like(obj)) throw py::type_error(std::string(what) + " must be an int or None, not " + type_name(obj));
   const py::object index = py::reinterpret_steal<py::object>(PyNumber_Index(obj.ptr()));
   if (!index) throw py::error_already_set();
   const unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
   if (value == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
     PyErr_Clear();
-    throw py::value_error(std::string(what) + " must be in 0..2**64-1");
+    throw py::value_error(std::string(what) + " must be in 0..2**64-1, not " + py::repr(index).cast<std::string>());
   }
   return value;
 }

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from gymnasium import logger, spaces
 
 from .. import encode
-from .._core import Action, ActionSpace, Game, IllegalActionError, Rules, checked_int
+from .._core import Action, ActionSpace, Game, IllegalActionError, Rules, checked_int, checked_seed
 from .._real_numbers import check_real
 
 # The blocks of the observation vector that are not 0/1 flags, bounded by log2 of a 64-bit
@@ -77,17 +77,14 @@ def check_options(reward_scale: float, illegal_reward: float | None, render_mode
         check_real(illegal_reward, "illegal_reward", at_least=-MOST_REWARD, most=MOST_REWARD, or_none=True)
 
 
-def check_seed(seed: object) -> None:
+def check_seed(seed: int | None) -> None:
     """Refuses a seed that is no int in 0..2**64-1, as every seed of the package is, before
     a reset deals: NumPy would take a bool for 0 or 1 and any larger int, and Gymnasium
-    refuses a negative one with an error of its own. (Reset options are taken and ignored:
-    there are none, and PettingZoo's api_test passes some.)"""
-    if seed is None:
-        return
-    if isinstance(seed, (bool, np.bool_, np.timedelta64)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    if not 0 <= int(seed) < 2**64:
-        raise ValueError(f"seed must be in 0..2**64-1 or None, not {seed!r}")
+    refuses a negative one with an error of its own. None keeps the environment's
+    generator. (Reset options are taken and ignored: there are none, and PettingZoo's
+    api_test passes some.)"""
+    if seed is not None:
+        checked_seed(seed)
 
 
 def check_agent(agent: object, agents: list[str]) -> str:
