@@ -151,6 +151,19 @@ def test_a_bot_whose_act_many_returns_no_actions_is_named() -> None:
         dz.selfplay(1, policy=[Silent(), "random", "random"], threads=1)  # type: ignore[list-item]
 
 
+def test_a_bot_that_empties_the_list_act_many_hands_it_is_still_counted() -> None:
+    class Emptier:
+        def act(self, game: dz.Game) -> dz.Action:
+            return dz.choose_action(game, "random", 0)
+
+        def act_many(self, games: list[dz.Game]) -> list[dz.Action]:
+            games.clear()
+            return []
+
+    with pytest.raises(ValueError, match=r"act_many returned 0 actions for 1 games"):
+        dz.selfplay(1, policy=[Emptier(), "random", "random"], threads=1)  # type: ignore[list-item]
+
+
 # --- evaluation -----------------------------------------------------------------------
 
 

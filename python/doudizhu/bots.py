@@ -72,7 +72,7 @@ def act_many(bot: Bot, games: Sequence[Game]) -> list[Action]:
     many = getattr(bot, "act_many", None)
     if many is None:
         return [bot.act(game) for game in games]
-    answer = many(games)
+    answer = many(list(games))  # its own list: a bot that empties or extends it changes no count here
     if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
         raise TypeError(f"{bot!r}.act_many must return one action per game, not {type(answer).__name__}")
     actions = list(answer)
