@@ -642,11 +642,14 @@ def test_uninitialised_values_are_refused_wherever_they_are_passed() -> None:
 
 def test_cards_counts_and_arrays_are_refused_in_the_projects_words() -> None:
     for counts, says in (({"3": -1}, "the count of '3' is negative"), ({"3": 16}, "the count of '3' is 16"),
-                         ({"3": 9}, "9 cards of rank 3")):
+                         ({"3": 9}, "9 cards of rank 3"), ({"3": 2**63}, r"is 2\*\*63 or more, more than the decks"),
+                         ({"3": np.uint64(2**64 - 1)}, r"is 2\*\*63 or more"), ({"3": -(2**70)}, "is negative")):
         with pytest.raises(dz.CardsError, match=says):
             Cards(counts)
     with pytest.raises(dz.CardsError, match="the count of rank 3 is negative"):
         Cards.from_counts([-1] + [0] * 14)
+    with pytest.raises(dz.CardsError, match=r"the count of rank 3 is 2\*\*63 or more"):
+        Cards.from_counts([2**64] + [0] * 14)
     with pytest.raises(dz.CardsError, match="not all held"):
         Cards("3") - "4"
     # A NumPy array is an iterable of tokens, never an int (its __index__ made it one).

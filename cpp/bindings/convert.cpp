@@ -166,9 +166,11 @@ int count_arg(py::handle obj, const char* what, const std::string& which) {
   if (!is_int_like(obj)) not_an_int(obj, (std::string(what) + ": " + which).c_str());
   int overflow = 0;
   const long long n = index_value(obj, overflow);
-  if (overflow || n < 0) cards_error(what, which + " is negative");
+  if (overflow < 0 || (overflow == 0 && n < 0)) cards_error(what, which + " is negative");
   // Up to a nibble's 15 the deck check that follows names the count and the limit.
-  if (n > 15) cards_error(what, which + " is " + std::to_string(n) + ", more than the decks hold");
+  if (overflow > 0 || n > 15) {
+    cards_error(what, which + " is " + (overflow ? std::string("2**63 or more") : std::to_string(n)) + ", more than the decks hold");
+  }
   return static_cast<int>(n);
 }
 

@@ -247,7 +247,7 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
         if landlord is not None:
             raise RecordError("'landlord' is given only with start 'deal': a seeded hand bids for it")
         game = _field(lambda: Game(seed=seed, rules=rules, first_bidder=first_bidder), "first_bidder")
-        if _deal_dict(game.deals[0], rules) != deal:
+        if _deal_read(deal, 0, rules) != game.deals[0]:
             raise RecordError(f"deals[0] is not the deal of seed {seed} (write start 'deal' for a given deal)")
         return game
     hands, kitty, wild = _given_deal(first, 0, rules)
@@ -278,6 +278,13 @@ def _given_deal(value: Any, index: int, rules: Rules) -> tuple[list[str], str, s
         raise RecordError(f"deals[{index}]: 'wild' must name the deal's wild rank (under laizi2 the pair), not None")
     return (_hands_text(deal["hands"], f"deals[{index}].hands"), _text(deal["kitty"], f"deals[{index}].kitty"),
             _wild_ranks(deal.get("wild"), f"deals[{index}].wild"))
+
+
+def _deal_read(value: Any, index: int, rules: Rules) -> tuple[tuple[Cards, ...], Cards, int | tuple[int, int] | None]:
+    """deals[index] as cards, to hold against a deal the seed dealt: its text read as card
+    text is read everywhere (any case, order or suits), not compared as written."""
+    hands, kitty, wild = _given_deal(value, index, rules)
+    return _field(lambda: Game.from_deal(hands, kitty, rules=rules, seed=0, wild=wild).deals[0], f"deals[{index}]")
 
 
 def _position_game(value: Any, rules: Rules, seed: int) -> Game:
@@ -329,5 +336,5 @@ def _check_deals(game: Game, deals: list[Any], given: bool) -> None:
     if given:
         return  # replay dealt each as the record lists it
     for index in range(1, len(dealt)):  # the first is the one the record starts from
-        if _deal_dict(dealt[index], game.rules) != deals[index]:
+        if _deal_read(deals[index], index, game.rules) != dealt[index]:
             raise RecordError(f"deals[{index}] is not the redeal that follows from the seed")
