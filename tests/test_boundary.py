@@ -554,7 +554,8 @@ def test_messages_are_short_valid_and_nul_safe() -> None:
     with pytest.raises(dz.CardsError) as nul:
         Cards("33\x00Z")
     assert "\\x00" in str(nul.value)
-    for unseen, shown in [("\u202e", "\\u202e"), ("\u200b", "\\u200b"), ("\u0085", "\\u0085"), ("\ufeff", "\\ufeff")]:
+    for unseen, shown in [("\u202e", "\\u202e"), ("\u200b", "\\u200b"), ("\u0085", "\\u0085"), ("\ufeff", "\\ufeff"),
+                          ("\xa0", "\\u00a0"), ("\u2028", "\\u2028"), ("\u3000", "\\u3000")]:
         with pytest.raises(dz.CardsError) as hidden:  # a terminal would not show it, or would reorder the line
             Cards(f"3{unseen}4")
         assert unseen not in str(hidden.value) and shown in str(hidden.value)

@@ -823,3 +823,20 @@ def test_an_empty_action_says_what_an_action_is(text: str) -> None:
         with pytest.raises(dz.IllegalActionError, match=r"no action in .*: write cards, pass"):
             game.step(text)
         assert game.hash == before
+
+
+def test_text_that_is_no_unicode_raises_what_an_unknown_name_raises() -> None:
+    # A lone surrogate (bytes read with surrogateescape) has no UTF-8 form: refused with the
+    # class an unknown value of the same argument gets, not one of its own.
+    game = dz.Game(seed=1)
+    cases = [
+        (lambda text: dz.choose_action(game, text, 0), ValueError),
+        (lambda text: dz.actions.from_rlcard(text), ValueError),
+        (lambda text: dz.Rules(bidding=text), dz.RulesError),
+        (lambda text: Cards(text), dz.CardsError),
+    ]
+    for call, error in cases:
+        for text in ("\ud800", "nonsense"):
+            with pytest.raises(error) as raised:
+                call(text)
+            assert type(raised.value) is error

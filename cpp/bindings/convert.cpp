@@ -152,12 +152,14 @@ std::optional<std::string> utf8_of(py::handle str) {
   return std::string(data, static_cast<std::size_t>(size));
 }
 
-std::string text_arg(py::handle obj, const char* what, ErrorKind fault) {
+std::string text_arg(py::handle obj, const char* what, std::optional<ErrorKind> fault) {
   if (!py::isinstance<py::str>(obj)) throw py::type_error(std::string(what) + " must be a str, not " + type_name(obj));
   std::optional<std::string> text = utf8_of(obj);
   if (!text) {
-    raise(fault, std::string(what) + ": the text is not valid Unicode (a lone surrogate, as bytes that are no UTF-8 "
-                                     "read with surrogateescape give)");
+    const std::string why = std::string(what) + ": the text is not valid Unicode (a lone surrogate, as bytes that are no "
+                                                "UTF-8 read with surrogateescape give)";
+    if (!fault) throw py::value_error(why);
+    raise(*fault, why);
   }
   return *std::move(text);
 }

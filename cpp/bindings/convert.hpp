@@ -190,9 +190,10 @@ Mask add_checked(Mask a, Mask b, const char* what);
 std::optional<std::string> utf8_of(py::handle str);
 
 // The UTF-8 text of a str, or TypeError (not a str) / the error `fault` (a lone surrogate)
-// naming `what`: CardsError for card and action text, DoudizhuError for names. pybind11's
-// own cast raises RuntimeError for both.
-std::string text_arg(py::handle obj, const char* what, ErrorKind fault = ErrorKind::General);
+// naming `what`: CardsError for card and action text, RulesError for rules fields, and
+// without one a plain ValueError, as an unknown name raises. pybind11's own cast raises
+// RuntimeError for both.
+std::string text_arg(py::handle obj, const char* what, std::optional<ErrorKind> fault = std::nullopt);
 
 // The rules argument: None means the standard rules.
 const Rules& to_rules(py::handle obj);

@@ -48,7 +48,7 @@ Rules with_fields(Rules r, const py::dict& fields) {
     const RulesField& f = field_named(key);
     const std::string what = std::string("rules field '") + f.name + "'";
     if (f.choice) {
-      const auto b = bidding_named(text_arg(value, what.c_str()));
+      const auto b = bidding_named(text_arg(value, what.c_str(), ErrorKind::Rules));
       if (!b) raise(ErrorKind::Rules, what + " must be 'classic', 'call_rob' or 'none', not " + std::string(py::repr(value)));
       r.*(f.choice) = *b;
     } else if (f.flag) {

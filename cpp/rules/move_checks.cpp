@@ -42,6 +42,9 @@ std::string move_error(const Move& m, const Rules* rules) {
   for (const Rules& r : loosest_rules()) {
     if (is_valid_move(m, r)) return {};
   }
+  // Stand-ins that fit no wild rules would make describe() print cards the move cannot
+  // hold (the subtraction of spent() assumes them within the cards): say what is wrong.
+  if (std::string why = wilds_error(m, loosest_rules()[0]); !why.empty()) return "a move's wild cards: " + why;
   return describe(m) + " is no move under any rules";
 }
 

@@ -65,7 +65,10 @@ MoveText parse_move_text(std::string_view text, const Rules& rules) {
     }
     return p.cards;
   };
-  const auto cards = read(equals == std::string_view::npos ? cards_part : cards_part.substr(equals + 1), "cards");
+  if (equals != std::string_view::npos && cards_part.find('=', equals + 1) != std::string_view::npos) {
+    return fail("one '=' at most, between the cards spent and the cards they stand for, not " + quoted(cards_part));
+  }
+  const auto cards = equals == std::string_view::npos ? read(cards_part, "cards") : read(cards_part.substr(equals + 1), "cards stood for");
   if (!cards) return out;
   out.cards = *cards;
   if (equals != std::string_view::npos) {
