@@ -207,7 +207,7 @@ def test_a_pickled_settlement_s_payouts_must_be_what_it_settles_to() -> None:
     assert game.result is not None
     state = game.result.__getstate__()
     for payouts, says in (((100, 100, 100), "not what its other fields settle to"), ("junk", "one payout a seat")):
-        with pytest.raises(dz.MoveError, match=says):
+        with pytest.raises(dz.RecordError, match=says):  # what a file holds, as a record's settlement
             Settlement.__new__(Settlement).__setstate__((*state[:13], payouts))
 
 

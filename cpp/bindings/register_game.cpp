@@ -127,7 +127,7 @@ py::tuple payouts_tuple(const Settlement& s) {
 // A pickled settlement's payouts, one a seat (restore_settlement checks them).
 void payouts_from(py::handle obj, Settlement& s) {
   if (!py::isinstance<py::tuple>(obj) || py::len(obj) != static_cast<std::size_t>(s.seats)) {
-    raise(ErrorKind::Move, "pickled Settlement payouts: a tuple of one payout a seat");
+    raise(ErrorKind::Record, "pickled Settlement payouts: a tuple of one payout a seat");
   }
   const auto t = py::reinterpret_borrow<py::tuple>(obj);
   for (int i = 0; i < s.seats; ++i) s.payouts[static_cast<std::size_t>(i)] = int_arg(t[static_cast<std::size_t>(i)], "pickled Settlement payout", -(1LL << 40), 1LL << 40);
@@ -451,7 +451,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         // 12 fields before Run Fast (which adds the winner and the payouts, which
                         // without a landlord do not follow from the other fields).
                         const bool older = py::isinstance<py::tuple>(state) && py::len(state) == 12;
-                        const py::tuple t = pickled_fields(state, "Settlement", older ? 12 : 14, ErrorKind::Move);
+                        const py::tuple t = pickled_fields(state, "Settlement", older ? 12 : 14, ErrorKind::Record);
                         const auto number = [&](int i, const char* what, int lo, int hi) {
                           return static_cast<int>(int_arg(t[static_cast<std::size_t>(i)], what, lo, hi));
                         };
@@ -474,10 +474,10 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                           payouts_from(t[13], s);
                         }
                         const auto pickled = s.payouts;
-                        if (auto why = restore_settlement(s); !why.empty()) raise(ErrorKind::Move, "pickled Settlement: " + why);
+                        if (auto why = restore_settlement(s); !why.empty()) raise(ErrorKind::Record, "pickled Settlement: " + why);
                         // With a landlord the payouts follow from the other fields: they must agree.
                         if (!older && s.payouts != pickled) {
-                          raise(ErrorKind::Move, "pickled Settlement payouts: not what its other fields settle to");
+                          raise(ErrorKind::Record, "pickled Settlement payouts: not what its other fields settle to");
                         }
                         return s;
                       }));

@@ -84,7 +84,7 @@ std::string score_error(int base, int bombs, int rockets, bool spring, bool anti
   if (rockets < 0 || rockets > 1) return "rockets must be 0 or 1: the decks hold one rocket";
   if (spring && (anti_spring || !landlord_won)) return "a spring needs the landlord to win";
   if (anti_spring && landlord_won) return "an anti-spring needs the peasants to win";
-  if (max_multiplier < 0) return "max_multiplier must be 0 (no cap) or positive";
+  if (std::string why = max_multiplier_error(max_multiplier); !why.empty()) return why;
   if (partner != -1 && (seats != kMaxSeats || partner < 0 || partner >= seats || partner == landlord)) {
     return "partner must be none, or with 4 seats a seat in 0..3 other than the landlord";
   }

@@ -105,8 +105,9 @@ Settlement void_settlement(int seats);
 // Why settle() refuses its arguments, or empty: seats 2..4 (2: a two-hand position), a
 // landlord among them, a base of 0 (a void hand) or more, at most the bombs and rockets
 // the decks of that many seats hold (13 bombs and one rocket a deck of 54 cards), a
-// spring only when the landlord wins and an anti-spring only when it loses, a partner
-// (-1: none) only with four seats and other than the landlord.
+// spring only when the landlord wins and an anti-spring only when it loses, a cap the rules
+// take (max_multiplier_error), a partner (-1: none) only with four seats and other than
+// the landlord.
 std::string score_error(int base, int bombs, int rockets, bool spring, bool anti_spring, bool landlord_won, int landlord,
                         int seats, int max_multiplier, int partner = -1);
 

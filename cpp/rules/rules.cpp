@@ -36,6 +36,11 @@ std::string run_fast_error(const Rules& rules) {
 
 }  // namespace
 
+std::string max_multiplier_error(int cap) {
+  if (cap >= 0 && cap <= kMostMaxMultiplier) return {};
+  return "max_multiplier must be between 0 (no cap) and " + std::to_string(kMostMaxMultiplier);
+}
+
 std::string validate(const Rules& rules) {
   // Two decks go with four players; the masks hold their counts (8 a rank) as they are.
   if (rules.players != 3 && rules.players != 4) return "players must be 3 or 4";
@@ -50,7 +55,7 @@ std::string validate(const Rules& rules) {
     return "max_solo_kicker_copies must be between 1 and 4";
   }
   if (rules.call_base < 1 || rules.call_base > 1000) return "call_base must be between 1 and 1000";
-  if (rules.max_multiplier < 0 || rules.max_multiplier > 1'000'000) return "max_multiplier must be between 0 (no cap) and 1000000";
+  if (std::string why = max_multiplier_error(rules.max_multiplier); !why.empty()) return why;
   if (rules.max_redeals < 0 || rules.max_redeals > 10'000) return "max_redeals must be between 0 and 10000";
   if (rules.wild < 0 || rules.wild > 2) return "wild must be 0, 1 or 2 (the number of wild ranks)";
   if (rules.wild && rules.decks != 1) return "wild cards are played with one deck";

@@ -32,6 +32,9 @@ enum class Bidding : std::uint8_t {
   None,     // no auction: the landlord is given (DouZero, RLCard)
 };
 
+// The largest cap max_multiplier takes (the rules and the settlement arithmetic alike).
+inline constexpr int kMostMaxMultiplier = 1'000'000;
+
 struct Rules {
   // Four of a rank with two solos / two pairs exists as a combination.
   bool four_with_two = true;
@@ -71,7 +74,7 @@ struct Rules {
   int max_redeals = 100;
   // Call-and-rob: the stake of a call before any rob.
   int call_base = 1;
-  // The cap on the multiplier (bombs, rocket, spring); 0 means no cap.
+  // The cap on the multiplier (bombs, rocket, spring); 0 means no cap, at most kMostMaxMultiplier.
   int max_multiplier = 0;
   // Wild cards: after each deal `wild` distinct ranks 3..2 are drawn (0: none; 1: laizi;
   // 2: laizi2) whose cards stand for any rank.
@@ -143,6 +146,9 @@ inline bool holds_hand(Mask hand, const Rules& rules) { return deck_holds(hand, 
 
 // Why `hand` is no hand of a game under `rules` (holds_hand), or empty when it is one.
 std::string hand_error(Mask hand, const Rules& rules);
+
+// Why `cap` is no max_multiplier (0..kMostMaxMultiplier), or empty.
+std::string max_multiplier_error(int cap);
 
 std::optional<Rules> preset(std::string_view name);
 const std::vector<std::string>& preset_names();
