@@ -283,6 +283,14 @@ def test_a_seeded_records_deal_is_read_as_card_text() -> None:
         Game.from_record(other)
 
 
+def test_a_long_unreadable_action_is_quoted_as_an_excerpt() -> None:
+    record = _record()
+    record["actions"][0] = "3" * 250_000
+    with pytest.raises(dz.RecordError, match=r"actions\[0\] \('3333") as refused:
+        Game.from_record(record)
+    assert len(str(refused.value)) < 400  # the whole action was echoed back (a web upload's 422 of 250 KB)
+
+
 def test_a_given_deal_says_so_and_replays() -> None:
     deal = Game(seed=9).to_record()["deals"][0]
     game = Game.from_deal(deal["hands"], deal["kitty"], landlord=1, rules=Rules.preset("douzero"), seed=3)

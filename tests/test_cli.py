@@ -377,8 +377,34 @@ def test_a_long_mistyped_word_is_quoted_as_an_excerpt() -> None:
     assert line.startswith("'aaaaaaaaaaaaaaaaaaaa'... (100000 characters) is not a command") and len(line) < 200
 
 
+def test_every_refusal_quotes_a_long_line_as_an_excerpt() -> None:
+    # A line of digits at the auction and a long kind after `moves` were echoed whole.
+    out = run("play", "--seed", "7", read=scripted("3" * 100_000, "moves " + "a" * 100_000, "quit"))[1]
+    assert len(out) < 5_000 and "(100000 characters)" in out
+    assert "'33333333333333333333'... (100000 characters)" in out
+    assert "no 'aaaaaaaaaaaaaaaaaaaa'... (100000 characters) moves here" in out
+
+
 def _one_card(text: str) -> bool:
     try:
         return len(doudizhu.Cards(text)) == 1
     except ValueError:
         return False
+
+
+@pytest.mark.parametrize("command", [["play", "--auto", "--policy", "{zip}"], ["train", "--out", "{run}"]])
+def test_a_missing_training_extra_is_one_line_saying_what_to_install(tmp_path: pathlib.Path,
+                                                                     command: list[str]) -> None:
+    # A checkpoint (a zip archive) and a training run need PyTorch: without it they gave
+    # a traceback and status 1, where `serve` without its extra said what to install.
+    with zipfile.ZipFile(tmp_path / "checkpoint.zip", "w") as archive:
+        archive.writestr("data.pkl", b"")
+    argv = [part.format(zip=tmp_path / "checkpoint.zip", run=tmp_path / "run") for part in command]
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "import doudizhu.cli\n"
+            f"sys.exit(doudizhu.cli.main({argv!r}))")
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(doudizhu.__file__).parent.parent))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr and "pip install 'doudizhu-engine[train]'" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -689,6 +689,15 @@ def test_doudizhu_serve_serves_the_page_on_127_0_0_1_and_says_the_port_it_got() 
         server.communicate(timeout=20)
 
 
+def test_an_ipv6_address_is_bracketed_in_the_served_url_and_may_be_given_so() -> None:
+    from doudizhu.cli import build_parser
+    from doudizhu.web import served_url
+
+    assert served_url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
+    assert served_url("::1", 35881) == "http://[::1]:35881/" and served_url("::", 1) == "http://[::]:1/"
+    assert build_parser().parse_args(["serve", "--host", "[::1]"]).host == "::1"  # as a URL writes it
+
+
 # ---------------------------------------------------------------------------- other sites
 
 
@@ -826,14 +835,31 @@ def test_a_json_field_given_twice_is_refused_not_taken_last(client: TestClient) 
     assert ok(client.get("/api/state"))["log"] == []  # nothing was played
 
 
-def test_undo_refuses_a_body_rather_than_ignoring_it(client: TestClient) -> None:
+def test_undo_refuses_a_body_it_does_not_read_rather_than_ignoring_it(client: TestClient) -> None:
     new_hand(client)
     ok(client.post("/api/play", json={"action": "bid 1"}))
     before = ok(client.get("/api/state"))
-    refused(client.post("/api/undo", content=b'{"steps": 99}', headers={"content-type": "text/plain"}), 400,
-            "this route takes no body")
+    refused(client.post("/api/undo", content=b'{"steps": 99}'), 400, "this route takes no body")  # no type
+    refused(client.post("/api/undo", content=b'{"at": 1}', headers={"content-type": "text/plain"}), 415,
+            "application/json")
+    refused(client.post("/api/undo", json={"steps": 99}), 400, "steps")
+    refused(client.post("/api/undo", json={"at": "one"}), 400, "at")
     assert ok(client.get("/api/state")) == before
-    assert ok(client.post("/api/undo"))["log"] == []  # the page's own undo sends none
+    assert ok(client.post("/api/undo"))["log"] == []  # no body: the last action, whatever the state
+
+
+def test_an_undo_sent_twice_on_one_state_takes_back_one_action(client: TestClient) -> None:
+    # As for a play, `at` is the log's length on the state the undo was pressed on: a
+    # second press (or a repeated request) finds the hand elsewhere and takes back nothing.
+    start = new_hand(client)
+    after_bid = ok(client.post("/api/play", json={"action": "bid 3", "at": 0}))
+    played = ok(client.post("/api/play", json={"action": "33", "at": len(after_bid["log"])}))
+    pressed_on = len(played["log"])
+    assert ok(client.post("/api/undo", json={"at": pressed_on})) == {**after_bid, "frames": []}
+    refused(client.post("/api/undo", json={"at": pressed_on}), 409, "nothing was taken back")
+    refused(client.post("/api/undo", json={"at": 10**4000}), 409, "after a number of actions")
+    assert ok(client.get("/api/state"))["log"] == after_bid["log"]
+    assert ok(client.post("/api/undo", json={"at": len(after_bid["log"])})) == {**start, "frames": []}
 
 
 def test_a_wrong_method_gets_a_405_with_allow(client: TestClient) -> None:

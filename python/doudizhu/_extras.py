@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 
-def missing_extra(module: str, needs: str, extra: str) -> ImportError:
+class MissingExtra(ImportError):
+    """An optional extra's packages are not installed (its message says what to install):
+    what the command line reports in one line, where another ImportError is a fault."""
+
+
+def missing_extra(module: str, needs: str, extra: str) -> MissingExtra:
     """The ImportError to raise from ``module`` when ``needs`` (installed by ``extra``) is absent."""
-    return ImportError(
+    return MissingExtra(
         f"{module} needs {needs}: pip install 'doudizhu-engine[{extra}]' "
         f"(from a checkout of the source: pip install '.[{extra}]')"
     )

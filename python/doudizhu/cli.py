@@ -18,6 +18,7 @@ import numpy as np
 
 from . import __version__, terminal
 from ._core import NETWORK_MAGIC, POLICIES, Cards, Rules, legal_moves, rank_name
+from ._extras import MissingExtra
 from ._progress import progress_bar, rate, status_line
 from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
@@ -175,11 +176,8 @@ def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
 
 # ---------------------------------------------------------------------------- serve
 def _serve(args: argparse.Namespace) -> int:
-    try:
-        from . import web  # the [web] extra: imported only here, so `import doudizhu` needs NumPy alone
-    except ImportError as error:  # the extra is missing: its message says what to install
-        print(f"doudizhu: {error}", file=sys.stderr)
-        return 2
+    from . import web  # the [web] extra: imported only here, so `import doudizhu` needs NumPy alone
+
     try:
         web.serve(args.host, args.port, args.allowed_host)
     except OSError as error:  # the port in use, or an address this machine does not have
@@ -333,7 +331,10 @@ def _port(text: str) -> int:
 
 
 def _host(text: str) -> str:
-    """An address to listen on: argparse's error for an empty one (the system reads it as every address)."""
+    """An address to listen on: argparse's error for an empty one (the system reads it as every address).
+    An IPv6 address may be bracketed, as a URL writes it ("[::1]")."""
+    if len(text) > 2 and text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
     return _host_name(text, "an address to listen on, such as 127.0.0.1")
 
 
@@ -509,7 +510,7 @@ def _run(argv: Sequence[str] | None, out: TextIO, read: Callable[[str], str]) ->
         if args.run == "train":
             return _train(args, out)
         return _moves(args, out)
-    except (ValueError, TypeError, FileExistsError) as error:
+    except (ValueError, TypeError, FileExistsError, MissingExtra) as error:  # MissingExtra: says what to install
         print(f"doudizhu: {error}", file=sys.stderr)
         return 2
 

@@ -319,7 +319,7 @@ def _replay(game: Game, actions: list[Any], deals: list[Any], given: bool) -> No
             game.step(text)
         except (ValueError, TypeError) as error:
             kind = "illegal" if isinstance(error, IllegalActionError) else "unreadable"
-            raise RecordError(f"actions[{index}] ({text!r}) is {kind}: {error}") from error
+            raise RecordError(f"actions[{index}] ({_shown(text)}) is {kind}: {error}") from error
     if deals:
         _check_deals(game, deals, given)
 

@@ -121,7 +121,7 @@ def grouped_moves(game: Game, kind: str | None = None) -> str:
         groups.setdefault(name, []).append(str(action))
     if kind is not None:
         if kind not in groups:
-            return f"no {kind!r} moves here; the kinds here: {', '.join(groups)}"
+            return f"no {_quoted(kind)} moves here; the kinds here: {', '.join(groups)}"
         return f"  {kind + ':':<16} {'  '.join(groups[kind])}"
     return "\n".join(f"  {name + ':':<16} {'  '.join(items[:MOVES_SHOWN])}" +
                      (f"  (and {len(items) - MOVES_SHOWN} more: moves {name})" if len(items) > MOVES_SHOWN else "")
@@ -206,14 +206,19 @@ def _not_a_command(text: str) -> str:
     first = text.split()[0]
     nearest = difflib.get_close_matches(first.lower(), COMMANDS, n=1)
     suggestion = f"; did you mean {nearest[0]!r}?" if nearest else ""
-    shown = repr(first) if len(first) <= _QUOTED else f"{first[:_QUOTED]!r}... ({len(first)} characters)"
-    return f"{shown} is not a command or cards{suggestion} (help lists the commands)"
+    return f"{_quoted(first)} is not a command or cards{suggestion} (help lists the commands)"
+
+
+def _quoted(text: str) -> str:
+    """``text`` as a refusal quotes it: its repr, cut past _QUOTED characters (a line may be
+    100,000 of them), with its length."""
+    return repr(text) if len(text) <= _QUOTED else f"{text[:_QUOTED]!r}... ({len(text)} characters)"
 
 
 def _step(game: Game, text: str, out: TextIO) -> Action | None:
     if game.phase == "bidding" and text.isdigit():
         if len(text) > 1:  # cards, as a 2 or 3 would be, typed before the auction is over
-            print(f"not allowed: the auction is on: bid 0-3 (or the digit alone), not {text!r}", file=out)
+            print(f"not allowed: the auction is on: bid 0-3 (or the digit alone), not {_quoted(text)}", file=out)
             return None
         text = f"bid {text}"
     if game.phase == "bidding" and game.rules.bidding == "classic" and text.lower() == "pass":

@@ -24,6 +24,12 @@ from .app import create_app
 from .guard import allowed_hosts
 
 
+def served_url(host: str, port: int) -> str:
+    """The page's address for a server bound to ``host`` and ``port``: an IPv6 address is
+    bracketed, as a URL must write it."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, hosts: Iterable[str] = ()) -> None:
     """Runs the app until interrupted (bound to this machine alone by default), answering
     requests for the name it is bound to (with the localhost names for a loopback address)
@@ -33,10 +39,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, hosts: Iterable[str] = ()) 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.create_server((host, port), family=family) as listening:
         port = listening.getsockname()[1]  # the one bound: port 0 asks for any free one
-        print(f"doudizhu: serving on http://{host}:{port}/ for {', '.join(sorted(names))} (Ctrl-C stops)",
+        print(f"doudizhu: serving on {served_url(host, port)} for {', '.join(sorted(names))} (Ctrl-C stops)",
               flush=True)
         server = uvicorn.Server(uvicorn.Config(create_app(hosts=names), log_level="warning"))
         server.run(sockets=[listening])
 
 
-__all__ = ["allowed_hosts", "create_app", "serve"]
+__all__ = ["allowed_hosts", "create_app", "serve", "served_url"]

@@ -33,8 +33,9 @@ something):
   ``at`` (optional; the page sends it) is the number of actions in the ``log`` of the state
   you act on: a request made on another state (a repeated one, a second click) answers
   409 and plays nothing.
-- ``POST /api/undo``: takes back your last action and the bots' replies to it; not once
-  the hand is over (422): every hand has been shown.
+- ``POST /api/undo`` (optionally ``{"at": 12}``, as for a play; the page sends it): takes
+  back your last action and the bots' replies to it; not once the hand is over (422): every
+  hand has been shown.
 - ``GET /api/legal`` (``?cards=5777``: only the plays that spend some of these cards): the
   legal actions grouped by kind, and the heuristic's ``hint``.
 - ``GET /api/hint``: the heuristic's ``hint`` alone (None when it is not your turn): under
@@ -230,9 +231,7 @@ class _Api:
 
         def work(session: Session) -> dict[str, Any]:
             table = self._table(session)
-            if at is not None and at != len(table.game.history):
-                raise ApiError(409, f"the hand has moved on: your action was made after {at} actions, and there "
-                                    f"are {len(table.game.history)} (a repeated request?); nothing was played")
+            self._check_at(at, table, "nothing was played")
             try:
                 table.act(action)
             except ValueError as error:
@@ -242,11 +241,22 @@ class _Api:
 
         return await self._do(request, False, work)
 
+    @staticmethod
+    def _check_at(at: int | None, table: HandAgainstBots, nothing_done: str) -> None:
+        """409 when a request made on the state of ``at`` actions finds the hand elsewhere: a
+        repeated request, a second click, does nothing a second time."""
+        if at is not None and at != len(table.game.history):
+            made_after = f"{at}" if abs(at) < 10**12 else "a number of"
+            raise ApiError(409, f"the hand has moved on: your request was made after {made_after} actions, and there "
+                                f"are {len(table.game.history)} (a repeated request?); {nothing_done}")
+
     async def undo(self, request: Request) -> Response:
-        await inputs.no_body(request)
+        data = await inputs.optional_body(request, inputs.MAX_JSON, inputs.JSON)
+        at = inputs.optional_int(inputs.json_object(data, {"at"}).get("at"), "at") if data else None
 
         def work(session: Session) -> dict[str, Any]:
             table = self._table(session)
+            self._check_at(at, table, "nothing was taken back")
             table.undo()
             return self._play_state(table)
 

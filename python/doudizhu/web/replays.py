@@ -15,6 +15,7 @@ saved action is replayed through ``Game.step`` under the rules given.
 from __future__ import annotations
 
 import io
+import threading
 import zipfile
 from typing import Any
 
@@ -24,6 +25,10 @@ from .views import Thoughts
 
 # A saved run is compressed; bound what it may expand to, not only what was uploaded.
 MAX_NPZ_EXPANDED = 256 * 1024 * 1024
+# Uploads expanded at once, the others waiting their turn: one bounded upload may take a
+# few hundred MB while it is checked (a small file of zero arrays, 3.2M rows: 275 MB), so
+# the bound is on the server's memory, not on each request's alone.
+_EXPANDING = threading.BoundedSemaphore(2)
 
 
 class Replay:
@@ -63,7 +68,8 @@ def _load(data: bytes) -> SelfPlayResult:
         raise ValueError(f"not a saved selfplay .npz: {error}") from error
     if expanded > MAX_NPZ_EXPANDED:
         raise ValueError(f"the .npz expands to {expanded} bytes, more than the {MAX_NPZ_EXPANDED} allowed")
-    return SelfPlayResult.load(io.BytesIO(data))
+    with _EXPANDING:
+        return SelfPlayResult.load(io.BytesIO(data))
 
 
 def from_npz(data: bytes, index: int, rules: Rules, seed: int | None) -> Replay:

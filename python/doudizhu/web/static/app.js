@@ -334,11 +334,16 @@ async function hint() {
 }
 
 async function undo() {
+  if (replying || sending) return;
+  sending = true;
   try {
-    drawPlay(await api("POST", "/api/undo"), false, null);
+    // `at`, as for a play: a second press on the same state takes back nothing more (409)
+    drawPlay(await api("POST", "/api/undo", { at: playState.log.length }), false, null);
     say("message", "Undone.");
   } catch (error) {
     say("message", error.message, true);
+  } finally {
+    sending = false;
   }
 }
 
