@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import sys
 
 import numpy as np
 import pytest
@@ -437,3 +438,14 @@ def test_a_win_rate_interval_holds_its_win_rate_at_zero_and_one() -> None:
         for side in (result, *(s for s in result.by_role.values() if s.games)):
             low, high = side.wp_ci
             assert 0.0 <= low <= side.wp <= high <= 1.0
+
+
+def test_a_bots_own_error_passes_through_naming_the_bot_and_its_seat() -> None:
+    class Broken:
+        def act(self, game: dz.Game) -> dz.Action:
+            raise RuntimeError("my bug")
+
+    with pytest.raises(RuntimeError, match="my bug") as raised:
+        dz.selfplay(1, policy=[Broken(), "random", "random"], threads=1)  # type: ignore[list-item]
+    if sys.version_info >= (3, 11):  # exception notes
+        assert any("raised by the bot Broken choosing for seat 0" in note for note in raised.value.__notes__)

@@ -74,10 +74,12 @@ def act_many(bot: Bot, games: Sequence[Game]) -> list[Action]:
         return [bot.act(game) for game in games]
     answer = many(list(games))  # its own list: a bot that empties or extends it changes no count here
     if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
-        raise TypeError(f"{bot!r}.act_many must return one action per game, not {type(answer).__name__}")
+        raise TypeError(f"the bot {type(bot).__name__}'s act_many must return one action per game, "
+                        f"not {type(answer).__name__}")
     actions = list(answer)
     if len(actions) != len(games):
-        raise ValueError(f"{bot!r}.act_many returned {len(actions)} actions for {len(games)} games")
+        raise ValueError(f"the bot {type(bot).__name__}'s act_many returned {len(actions)} actions "
+                         f"for {len(games)} games")
     return actions
 
 

@@ -101,14 +101,20 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
     for game in games:
         _check_turn(game)
     legal = [game.legal_actions() for game in games]
-    if isinstance(player, Bot):
-        actions = act_many(player, games)
-    else:
-        assert callable(player)
-        # The TypedDict is that dict.
-        # Each call gets its own list: what the policy does to it cannot change the check below.
-        actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), list(moves))
-                   for game, moves in zip(games, legal)]
+    try:
+        if isinstance(player, Bot):
+            actions = act_many(player, games)
+        else:
+            assert callable(player)
+            # The TypedDict is that dict.
+            # Each call gets its own list: what the policy does to it cannot change the check below.
+            actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), list(moves))
+                       for game, moves in zip(games, legal)]
+    except Exception as error:  # the bot's own error, passed on with who raised it (Python 3.11's notes)
+        if hasattr(error, "add_note"):
+            seats = sorted({cast(int, game.to_move) for game in games})
+            error.add_note(f"raised by {_who(player)} choosing for seat {', '.join(map(str, seats))}")
+        raise
     for game, action, moves in zip(games, actions, legal):
         # Only an Action can be legal; `in` would ask an array's truth value and fail.
         if not isinstance(action, Action) or action not in moves:
