@@ -374,6 +374,26 @@ def test_a_double_click_is_one_action(page: WebDriver) -> None:
     assert [entry["text"] for entry in log if entry["seat"] == 0] == ["pass"]
 
 
+def test_a_double_press_of_undo_takes_back_one_action(page: WebDriver) -> None:
+    # Two undos sent at once on one state took back two turns: the page sent the second
+    # while the first was on its way, and the server undid whatever it was asked to.
+    start_hand(page, seed=42)
+    body = page.find_element(By.TAG_NAME, "body")
+    body.send_keys("1")  # a bid the bots answer
+    wait(page, lambda b: len(api_state(b)["log"]) >= 1 and not b.find_element(By.ID, "undo").get_attribute("disabled"))
+    body.send_keys("h")
+    wait(page, lambda b: b.find_elements(By.ID, "play-hint") or api_state(b)["phase"] != "playing")
+    if page.find_elements(By.ID, "play-hint"):
+        page.find_element(By.ID, "play-hint").click()
+    wait(page, lambda b: sum(entry["seat"] == 0 for entry in api_state(b)["log"]) == 2
+         and not b.find_element(By.ID, "undo").get_attribute("disabled"))
+    mine = [i for i, entry in enumerate(api_state(page)["log"]) if entry["seat"] == 0]
+    ActionChains(page).double_click(page.find_element(By.ID, "undo")).perform()
+    wait(page, lambda b: len(api_state(b)["log"]) == mine[1])
+    time.sleep(0.3)  # room for a second undo, were one taken
+    assert len(api_state(page)["log"]) == mine[1]  # the first action of seat 0 stands
+
+
 def test_a_watched_hand_autoplays_to_the_end(sized_page: WebDriver) -> None:
     page = sized_page
     page.find_element(By.ID, "tab-replay").click()
