@@ -169,6 +169,16 @@ def test_reset_seeds_are_ints_in_0_to_2_64_minus_1_as_everywhere() -> None:
         env.reset(seed=2**64 - 1)
 
 
+def test_a_numpy_integer_seed_deals_as_the_same_int() -> None:
+    # Gymnasium's own reset refused np.int64(5) ("Seed must be a python integer") after the
+    # package's check had taken it, as every other seed of the package takes it.
+    for make in (lambda: dz_gym.DouDizhuEnv(seat=0), dz_pz.env):
+        by_numpy, by_int = make(), make()
+        by_numpy.reset(seed=np.int64(5))
+        by_int.reset(seed=5)
+        assert by_numpy.game.hash == by_int.game.hash
+
+
 @pytest.mark.parametrize("illegal_reward", [-1.0, None])
 def test_an_id_outside_the_action_space_is_refused_not_played(illegal_reward: float | None) -> None:
     # -1 (a learner's sentinel) or n and past name no action: they ended the hand as an

@@ -411,7 +411,14 @@ def _zip_cases() -> list[tuple[bytes, str]]:
     alone = io.BytesIO()  # one member, unreadable: the names are checked before any data is read
     with zipfile.ZipFile(alone, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("hands.npy", b"\0" * 1_000_000)
+    zeros = {name: np.zeros((200_000, 3) if name in ("hands", "payouts") else 200_000, array.dtype)
+             for name, array in _arrays().items() if name not in ("actions", "offsets")}
+    inflating = io.BytesIO()  # every column consistent, 14 MB of zeros in a few kilobytes
+    np.savez_compressed(inflating, **zeros)
+    lying = io.BytesIO()  # 'hands' alone of 200,000 games: seen in the headers, before any data
+    np.savez_compressed(lying, **{**_arrays(), "hands": zeros["hands"]})
     return [
+        (inflating.getvalue(), "it expands"), (lying.getvalue(), "'payouts' has shape (6, 3), not (200000, 3)"),
         (spoiled["empty"], "BadZipFile"), (spoiled["cut short"], "BadZipFile"),
         (spoiled["unknown compression"], "compression"), (spoiled["corrupt data"], "Error"),
         (npy.getvalue(), "BadZipFile"),
@@ -456,6 +463,8 @@ def _array_cases() -> list[tuple[bytes, str]]:
     wild, high = np.full(6, 7, np.int8), np.full(6, 3, np.int8)
     flags = a["landlord_won"].copy()
     flags.view(np.uint8)[4] = 2  # NumPy would read it as True
+    wrapping = a["payouts"].copy()
+    wrapping[0] = [2**63 - 1, 2**63 - 1, 2]  # sums to 2**64: 0 in int64
     void = np.flatnonzero(a["payouts"].any(axis=1))[0]  # a hand that was played, made void
     crowded = np.concatenate([np.zeros(6, np.int64), a["offsets"][-1:]])  # every action in the last game
     pickled = io.BytesIO()
@@ -473,6 +482,7 @@ def _array_cases() -> list[tuple[bytes, str]]:
         (_spoiled(a, multiplier=np.zeros(6, np.int32)), "'multiplier' of game 0 is 0"),
         (_spoiled(a, wild=wild, wild_high=high), "wild ranks (7, 3) are not (lower, higher)"),
         (_spoiled(a, payouts=payouts), "game 1's payouts do not sum to zero"),
+        (_spoiled(a, payouts=wrapping), "game 0's payouts go past 1152921504606846976"),
         (_spoiled(a, hands=hands), "game 2's hands and kitty are not a deal"),
         (_spoiled(a, offsets=offsets), "'offsets' do not cut"),
         (_spoiled(a, offsets=a["offsets"][:-1]), "'offsets' has shape (6,), not (7,)"),
@@ -513,7 +523,8 @@ def test_a_recorded_game_replayed_under_rules_that_score_otherwise_is_refused(ru
         try:
             game = result.game(i, seed=9)  # Rules(): the same deal, perhaps another settlement
         except ValueError as error:
-            assert f"game {i} is not the run's" in str(error) and "its settlement differs" in str(error)
+            assert f"game {i} is not the run's" in str(error)
+            assert re.search(r"its (payouts|multiplier|base) is", str(error))
             refused += 1
         else:  # where Rules() settles alike, the game is the run's
             assert list(game.result.payouts) == result.payouts[i].tolist()
@@ -533,3 +544,16 @@ def test_a_recorded_game_comes_back_as_a_game_played_to_its_end(preset: str) -> 
         result.game(3, seed=8, rules=rules, first=5)
     with pytest.raises(ValueError, match="record=True"):
         dz.selfplay(1, rules=rules).game(0, rules=rules)
+
+
+@pytest.mark.parametrize("column", ["landlord_won", "partner", "winner", "moves", "redeals", "wild", "landlord"])
+def test_a_replayed_game_is_held_against_every_column_of_its_row(column: str) -> None:
+    # A file whose landlord_won, partner, winner, moves, redeals or wild contradicted the
+    # replay loaded and replayed without a word (its landlord win rate changed with them).
+    rules = Rules.preset("laizi")
+    result = dz.selfplay(3, policy="random", seed=2, rules=rules, record=True)
+    saved = getattr(result, column)
+    saved[0] = (not saved[0]) if saved.dtype == np.bool_ else (saved[0] + 1 if saved[0] < 2 else 0)
+    with pytest.raises(ValueError, match=f"game 0 is not the run's .*: its {column} is"):
+        result.game(0, seed=2, rules=rules)
+    result.game(1, seed=2, rules=rules)  # the others are still the run's

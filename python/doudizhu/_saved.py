@@ -16,6 +16,7 @@ import math
 import os
 import stat
 import zipfile
+from collections.abc import Iterable
 from typing import IO, Any, Union
 
 import numpy as np
@@ -46,6 +47,9 @@ _OPTIONAL = {"wild", "wild_high", "partner", "winner", "actions", "offsets"}
 ROW_WORDS = ACTION_DTYPE.itemsize // 8
 _RANKS = 15
 _LAST_WILD = 12  # a wild rank is 3..2
+_MOST_PAYOUT = 2**60  # four of them sum within int64
+_MOST_EXPANSION = 64  # times its compressed size (_check_expansion)
+_SMALL_ARCHIVE = 1 << 20  # expanded bytes below which any compression is let be (a few games)
 
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
 
@@ -85,8 +89,9 @@ def _opened(source: Source) -> contextlib.AbstractContextManager[IO[bytes]]:
 
 
 def _arrays(file: IO[bytes]) -> dict[str, npt.NDArray[Any]]:
-    """The members, their names checked (none missing, none unknown, none twice) before any
-    is read: a small file may inflate to a large member."""
+    """The members, their names checked (none missing, none unknown, none twice), then every
+    header and the shapes together, then the archive's compression, before any data is read:
+    a small file may inflate to a large member."""
     with zipfile.ZipFile(file) as archive:
         members: dict[str, zipfile.ZipInfo] = {}
         for info in archive.infolist():
@@ -97,11 +102,14 @@ def _arrays(file: IO[bytes]) -> dict[str, npt.NDArray[Any]]:
                 raise _bad(f"it holds {name!r} twice")
             members[name] = info
         _check_names(set(members))
-        return {name: _array(archive, info, name) for name, info in members.items()}
+        _shapes({name: _header_shape(archive, info, name) for name, info in members.items()})
+        _check_expansion(members.values())
+        return {name: _array(archive, info) for name, info in members.items()}
 
 
-def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> npt.NDArray[Any]:
-    """One member, its header checked before its data is read."""
+def _header_shape(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> tuple[int, ...]:
+    """One member's shape, its header checked: the format, the dtype, and the data it
+    claims against the bytes the member holds."""
     headers = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
     with archive.open(info) as member:
         version = np.lib.format.read_magic(member)
@@ -114,6 +122,22 @@ def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> npt.ND
     size = math.prod(shape) * dtype.itemsize
     if size > info.file_size:
         raise _bad(f"{name!r} claims {size} bytes of data and holds {info.file_size}")
+    return tuple(shape)
+
+
+def _check_expansion(members: Iterable[zipfile.ZipInfo]) -> None:
+    """Refuses an archive that expands past _MOST_EXPANSION times its compressed size: save's
+    files expand 3-13 times (random hands and actions), a file of zeros a thousand times
+    (2 MB that declared a consistent 2 GB took that memory and 11 s before a refusal)."""
+    infos = list(members)
+    expanded, compressed = sum(i.file_size for i in infos), sum(i.compress_size for i in infos)
+    if expanded > _MOST_EXPANSION * max(compressed, 1) and expanded > _SMALL_ARCHIVE:
+        raise _bad(f"it expands {expanded // max(compressed, 1)} times ({expanded} bytes from {compressed}), "
+                   f"more than the {_MOST_EXPANSION} a saved run does")
+
+
+def _array(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> npt.NDArray[Any]:
+    """One member's data, its header checked (_header_shape)."""
     with archive.open(info) as member:
         array: npt.NDArray[Any] = np.lib.format.read_array(member, allow_pickle=False)
     return array
@@ -128,7 +152,7 @@ def _check_names(names: set[str]) -> None:
 
 
 def _checked(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[Any]]:
-    games, players = _shapes(arrays)
+    games, players = _shapes({name: array.shape for name, array in arrays.items()})
     for name in ("wild", "wild_high", "partner", "winner"):
         arrays.setdefault(name, np.full(games, -1, np.int8))
     _check_values(arrays, players)
@@ -141,19 +165,19 @@ def _checked(arrays: dict[str, npt.NDArray[Any]]) -> dict[str, npt.NDArray[Any]]
     return arrays
 
 
-def _shapes(arrays: dict[str, npt.NDArray[Any]]) -> tuple[int, int]:
+def _shapes(shapes: dict[str, tuple[int, ...]]) -> tuple[int, int]:
     """The games' and the players' count, once every array is seen to have one row a game."""
-    hands = arrays["hands"]
-    if hands.ndim != 2 or hands.shape[1] not in (3, 4):
-        raise _bad(f"'hands' has shape {hands.shape}, not (games, 3) or (games, 4)")
-    games, players = hands.shape
+    hands = shapes["hands"]
+    if len(hands) != 2 or hands[1] not in (3, 4):
+        raise _bad(f"'hands' has shape {hands}, not (games, 3) or (games, 4)")
+    games, players = hands
     for name in ("payouts", *PER_GAME):
-        if name in arrays:
+        if name in shapes:
             want = (games, players) if name == "payouts" else (games,)
-            if arrays[name].shape != want:
-                raise _bad(f"{name!r} has shape {arrays[name].shape}, not {want} as 'hands' says")
-    if "offsets" in arrays and arrays["offsets"].shape != (games + 1,):
-        raise _bad(f"'offsets' has shape {arrays['offsets'].shape}, not ({games + 1},): one more than the games")
+            if shapes[name] != want:
+                raise _bad(f"{name!r} has shape {shapes[name]}, not {want} as 'hands' says")
+    if "offsets" in shapes and shapes["offsets"] != (games + 1,):
+        raise _bad(f"'offsets' has shape {shapes['offsets']}, not ({games + 1},): one more than the games")
     return games, players
 
 
@@ -178,6 +202,12 @@ def _check_values(arrays: dict[str, npt.NDArray[Any]], players: int) -> None:
     if len(unordered):
         game = unordered[0]
         raise _bad(f"game {game}'s wild ranks ({wild[game]}, {high[game]}) are not (lower, higher)")
+    # Bounded first, so that the sum below cannot wrap round (2**63 - 1 twice and 2 "summed
+    # to zero"); no settlement comes near: a stake is base x multiplier, both int32.
+    payouts = arrays["payouts"]  # (not np.abs: it keeps -2**63 negative)
+    huge = np.flatnonzero(((payouts > _MOST_PAYOUT) | (payouts < -_MOST_PAYOUT)).any(axis=1))
+    if len(huge):
+        raise _bad(f"game {huge[0]}'s payouts go past {_MOST_PAYOUT} (2**62 / 4)")
     unbalanced = np.flatnonzero(arrays["payouts"].sum(axis=1) != 0)
     if len(unbalanced):
         raise _bad(f"game {unbalanced[0]}'s payouts do not sum to zero")

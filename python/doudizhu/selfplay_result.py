@@ -70,21 +70,36 @@ class SelfPlayResult:
         index = _core.checked_int(first, "first", 0, MAX_GAMES) + i
         deal_seed, first_bidder, _ = _core.selfplay_deal(rules, seed, index)
         game = Game(seed=deal_seed, rules=rules, first_bidder=None if rules.each_for_self else first_bidder)
-        other_run = ValueError(f"game {i} is not the run's with seed {seed}, these rules and first {first}: "
-                               "its deal or its settlement differs from the saved one")
+        other_run = f"game {i} is not the run's with seed {seed}, these rules and first {first}"
+        moves = 0
         try:
             for _, action in actions_from_rows(self.actions[self.offsets[i] : self.offsets[i + 1]]):
+                moves += game.phase == "playing"  # as selfplay counts them: plays and passes
                 game.step(action)
         except IllegalActionError as error:  # another deal: the saved actions do not fit it
-            raise other_run from error
-        hands, kitty, _ = game.deals[-1]
-        if ([hand.mask for hand in hands], kitty.mask) != (self.hands[i].tolist(), int(self.kitty[i])):
-            raise other_run
-        settled = game.result
-        saved = (self.payouts[i].tolist(), int(self.base[i]), int(self.multiplier[i]), int(self.landlord[i]))
-        if settled is None or (list(settled.payouts), settled.base, settled.multiplier, settled.landlord) != saved:
-            raise other_run
+            raise ValueError(f"{other_run}: the saved actions do not fit its deal") from error
+        replayed = self._row_of(game, moves)
+        for name, value in replayed.items():
+            saved = getattr(self, name)[i]
+            if saved.tolist() != value:
+                raise ValueError(f"{other_run}: its {name} is {value}, where the run saved {saved.tolist()}")
         return game
+
+    @staticmethod
+    def _row_of(game: Game, moves: int) -> dict[str, Any]:
+        """The row selfplay saves for a finished ``game`` of ``moves`` plays and passes."""
+        hands, kitty, wild = game.deals[-1]
+        wild_ranks = () if wild is None else wild if isinstance(wild, tuple) else (wild,)
+        settled = game.result
+        assert settled is not None  # every saved game is played to its end
+        return {
+            "hands": [hand.mask for hand in hands], "kitty": kitty.mask, "payouts": list(settled.payouts),
+            "landlord": settled.landlord, "landlord_won": settled.landlord_won, "base": settled.base,
+            "multiplier": settled.multiplier, "moves": moves, "redeals": game.redeals,
+            "wild": wild_ranks[0] if wild_ranks else -1, "wild_high": wild_ranks[1] if len(wild_ranks) > 1 else -1,
+            "partner": -1 if settled.partner is None else settled.partner,
+            "winner": -1 if settled.winner is None else settled.winner,
+        }
 
     @property
     def landlord_win_rate(self) -> float:

@@ -77,14 +77,13 @@ def check_options(reward_scale: float, illegal_reward: float | None, render_mode
         check_real(illegal_reward, "illegal_reward", at_least=-MOST_REWARD, most=MOST_REWARD, or_none=True)
 
 
-def check_seed(seed: int | None) -> None:
-    """Refuses a seed that is no int in 0..2**64-1, as every seed of the package is, before
-    a reset deals: NumPy would take a bool for 0 or 1 and any larger int, and Gymnasium
-    refuses a negative one with an error of its own. None keeps the environment's
-    generator. (Reset options are taken and ignored: there are none, and PettingZoo's
-    api_test passes some.)"""
-    if seed is not None:
-        checked_seed(seed)
+def check_seed(seed: int | None) -> int | None:
+    """The seed as a Python int (None kept: the environment's generator goes on), refused
+    when it is no int in 0..2**64-1, as every seed of the package is, before a reset deals:
+    NumPy would take a bool for 0 or 1 and any larger int, and Gymnasium refuses a negative
+    one, and a NumPy integer, with an error of its own. (Reset options are taken and
+    ignored: there are none, and PettingZoo's api_test passes some.)"""
+    return None if seed is None else checked_seed(seed)
 
 
 def check_agent(agent: object, agents: list[str]) -> str:

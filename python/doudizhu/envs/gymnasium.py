@@ -113,8 +113,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         self._check_idle("reset")
-        check_seed(seed)
-        super().reset(seed=seed)
+        super().reset(seed=check_seed(seed))
         while True:
             self._hand.deal(self.np_random)
             if self.fixed_seat is None:

@@ -86,7 +86,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         return self.action_spaces[check_agent(agent, self.possible_agents)]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        check_seed(seed)
+        seed = check_seed(seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self._hand.deal(self._rng)
