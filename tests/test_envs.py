@@ -154,6 +154,7 @@ def test_pettingzoo_illegal_actions() -> None:
     env.step(illegal)
     assert env.rewards[agent] == -3.0 and all(env.terminations.values())
     assert env.infos[agent]["illegal_action"] is True
+    assert not env.observe(agent)["action_mask"].any()  # the hand is unfinished, but nothing is legal now
     strict = dz_pz.env(illegal_reward=None)
     strict.reset(seed=1)
     with pytest.raises(dz.IllegalActionError, match="not legal"):
@@ -397,8 +398,10 @@ def test_gymnasium_illegal_actions() -> None:
     env = dz_gym.DouDizhuEnv(illegal_reward=-2.5)
     obs, _ = env.reset(seed=4)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    _, reward, terminated, _, info = env.step(illegal)
+    ended, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-2.5, True, True)
+    # The hand is unfinished, but the episode is over: no action is legal in it.
+    assert not ended["action_mask"].any() and not info["action_mask"].any() and not env.action_masks().any()
     strict = dz_gym.DouDizhuEnv(illegal_reward=None)
     strict.reset(seed=4)
     with pytest.raises(dz.IllegalActionError):
@@ -507,7 +510,7 @@ def test_gymnasium_steps_only_within_an_episode() -> None:
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     assert env.step(illegal)[2] is True
     before = env.game.to_record()
-    legal = int(np.flatnonzero(env.action_masks())[0])
+    legal = int(np.flatnonzero(obs["action_mask"])[0])  # what the game would still take (the masks now show none)
     with pytest.raises(gym.error.ResetNeeded, match="the episode is over"):
         env.step(legal)
     assert env.game.to_record() == before

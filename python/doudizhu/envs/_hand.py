@@ -107,6 +107,7 @@ class EnvironmentHand:
         self.game = Game(seed=0, rules=self.rules)
         self.chosen = -1  # wild-card rules: the combination whose reading is to be chosen
         self.chosen_low = -1  # two wild ranks: the lower rank's stand-in id chosen for it
+        self.stopped = False  # an illegal action ended the episode with the hand unfinished
 
     def deal(self, rng: np.random.Generator) -> None:
         """A new hand: the seed and the first bidder (the landlord without bidding) drawn
@@ -114,15 +115,22 @@ class EnvironmentHand:
         seed = int(rng.integers(2**63))
         self.game = Game(seed=seed, rules=self.rules, first_bidder=int(rng.integers(self.seats)))
         self.chosen = self.chosen_low = -1
+        self.stopped = False
+
+    def stop(self) -> None:
+        """Ends the episode with the hand unfinished (an illegal action): no action is legal
+        in it any more, whatever the game would take."""
+        self.stopped = True
 
     @property
     def over(self) -> bool:
         return self.game.phase == "over"
 
     def mask(self, seat: int) -> npt.NDArray[np.int8]:
-        """The legal action ids of `seat` as 0/1 (all 0 when it is not its turn)."""
+        """The legal action ids of `seat` as 0/1 (all 0 when it is not its turn, or the
+        episode was stopped)."""
         mask = np.zeros(self.actions, dtype=np.int8)
-        if self.game.to_move != seat:
+        if self.game.to_move != seat or self.stopped:
             return mask
         if self.chosen < 0:
             mask[: len(self.space)] = self.space.mask(self.game)

@@ -137,6 +137,7 @@ class DouDizhuEnv(gym.Env[Observation, np.int64]):
             if self.illegal_reward is None:
                 raise self._hand.illegal(action)
             self._ended = True
+            self._hand.stop()
             if self.render_mode == "human":
                 self.render()
             return self._observe(), float(self.illegal_reward), True, False, {**self._info(), "illegal_action": True}

@@ -124,6 +124,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the unwrap
         if not played and self.illegal_reward is not None:
             self.rewards[agent] = float(self.illegal_reward)
             self.infos[agent]["illegal_action"] = True
+            self._hand.stop()
             self._end_hand(seat)
         elif self._hand.over:
             self.rewards = dict(zip(self.possible_agents, self._hand.payouts(self.reward_scale)))
