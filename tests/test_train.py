@@ -528,7 +528,17 @@ def test_cli_play_rejects_an_unknown_policy(capsys: pytest.CaptureFixture[str]) 
 def test_ray_actors_feed_the_learner() -> None:
     pytest.importorskip("ray")
     config = dataclasses.replace(TINY, ray_address="local", ray_actors=2, frames=2 * 128, batch_size=128, tables=16)
-    result = train(config)
+
+    def ours(signum: int, frame: object) -> None:  # the command line's: raise an interrupt that saves
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, ours)
+    try:
+        result = train(config)
+        # ray.init installed its own SIGTERM handler, which aborted the trainer unsaved.
+        assert signal.getsignal(signal.SIGTERM) is ours
+    finally:
+        signal.signal(signal.SIGTERM, before)
     assert result.counters.frames >= 2 * 128 and result.counters.hands > 0
     assert all(np.isfinite(loss) for loss in result.counters.losses.values())
 

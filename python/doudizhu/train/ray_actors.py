@@ -9,7 +9,11 @@ weights at most one call old (as DouZero's, which copy the learner's after each 
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import socket
+import threading
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -59,6 +63,23 @@ def _check_answers(address: str) -> None:
 _CONNECT_SECONDS = 10.0
 
 
+@contextlib.contextmanager
+def _signal_handlers_kept() -> Iterator[None]:
+    """Puts back SIGTERM's and SIGINT's handlers after what it runs: ray.init installs its
+    own, and SIGTERM then aborted the trainer before it saved its checkpoint (the command
+    line's handler raises an interrupt that saves it)."""
+    if threading.current_thread() is not threading.main_thread():  # handlers are the main thread's
+        yield
+        return
+    kept = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            if handler is not None:  # None: set outside Python, nothing to put back
+                signal.signal(number, handler)
+
+
 class RayActors:
     """``config.ray_actors`` Ray actors, each seeded apart, as one source of samples."""
 
@@ -71,7 +92,8 @@ class RayActors:
             assert config.ray_address is not None
             _check_answers(config.ray_address)
             address = None if config.ray_address == "local" else config.ray_address
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+            with _signal_handlers_kept():
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
         self.ray, self.nets = ray, nets
         remote = ray.remote(num_cpus=1)(_RemoteActor)
         self.actors: list[Any] = [
