@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import csv
 import dataclasses
 import io
 import os
@@ -686,3 +687,17 @@ def test_numpy_scalars_in_settings_are_their_python_values_and_the_checkpoint_re
     assert (warm.head, type(warm.head[0]), type(warm.rules), warm.plan) == ((256,), int, str, True)
     with pytest.raises(TypeError, match="tables must be an int, not bool"):
         dataclasses.replace(TINY, tables=np.bool_(True))
+
+
+def test_resume_drops_the_log_rows_past_the_checkpoint_by_minutes_too(tmp_path: pathlib.Path) -> None:
+    # Killed after its checkpoint but before a learner step, a run logged rows at the
+    # checkpoint's frames and later minutes: they stayed, the resumed run logged earlier
+    # minutes after them, and the next resume refused the log as damaged.
+    rows = [{"minutes": 0.167, "frames": 0}, {"minutes": 0.333, "frames": 0}, {"minutes": 0.5, "frames": 64},
+            {"minutes": 0.2}]  # an evaluation's row has no frames
+    with open(tmp_path / log.FILE, "w", newline="") as f:
+        writer = csv.DictWriter(f, log.COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+    log.drop_rows_after(str(tmp_path), frames=0, minutes=10.0 / 60)  # a checkpoint at 10 s, 0 frames
+    assert [row["minutes"] for row in log.read(str(tmp_path))] == [0.167]

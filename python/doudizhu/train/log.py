@@ -42,15 +42,20 @@ class Log:
             writer.writerow(dict(row))
 
 
-def drop_rows_after(folder: str, frames: int) -> None:
-    """Leaves out of the folder's log the rows past ``frames``: what a run logged after its
-    last checkpoint, which a resumed run trains again."""
+def drop_rows_after(folder: str, frames: int, minutes: float) -> None:
+    """Leaves out of the folder's log the rows past ``frames`` or ``minutes`` (as rows round
+    them): what a run logged after its last checkpoint, which a resumed run trains again. By
+    frames alone, rows of a killed run's first minutes (no step learned yet, still at the
+    checkpoint's frames) stayed before the resumed run's earlier minutes, and the next
+    resume refused the log as damaged."""
     path = os.path.join(folder, FILE)
     if not os.path.exists(path):
         return
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    kept = [row for row in rows if row.get("frames") in (None, "") or float(row["frames"]) <= frames]
+    minutes = round(minutes, 3)
+    kept = [row for row in rows if (row.get("frames") in (None, "") or float(row["frames"]) <= frames)
+            and float(row["minutes"]) <= minutes]
     if len(kept) == len(rows):
         return
     with whole_file(path) as partial, open(partial, "w", newline="") as f:

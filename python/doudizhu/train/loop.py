@@ -157,7 +157,7 @@ def _train(config: TrainConfig, folder: str | None, resume: bool, progress: Prog
             raise ValueError("resume needs out, the run's folder")
         counters = _restore(config, folder, nets, learner)
         run_rows(folder)  # a damaged log refused now, not after the training it would be appended to
-        drop_rows_after(folder, counters.frames)  # rows an interrupted process logged past its checkpoint
+        drop_rows_after(folder, counters.frames, counters.seconds / 60)  # rows logged past its checkpoint
     return _Run(config, folder, nets, learner, counters, progress).loop()
 
 
