@@ -408,3 +408,17 @@ def test_a_missing_training_extra_is_one_line_saying_what_to_install(tmp_path: p
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr and "pip install 'doudizhu-engine[train]'" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_train_minutes_left_out_are_a_resumed_runs_own() -> None:
+    # A resumed neural recipe took the fresh default of 5 minutes for its play stage: one
+    # started with 10 and 6 trained ended its play stage there and sealed the run.
+    from doudizhu.cli import DEFAULT_MINUTES, _minutes_of_run, build_parser
+
+    def minutes(*argv: str, saved: float | None) -> float:
+        return _minutes_of_run(build_parser().parse_args(["train", "--out", "run", *argv]), saved)
+
+    assert minutes("--resume", saved=10.0) == 10.0
+    assert minutes("--resume", "--minutes", "2", saved=10.0) == 2.0
+    assert minutes(saved=10.0) == DEFAULT_MINUTES == 5.0  # a fresh run: the default, not a saved one's
+    assert minutes("--resume", saved=None) == DEFAULT_MINUTES  # a Python run without a time limit

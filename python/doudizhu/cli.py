@@ -36,6 +36,7 @@ READER_GONE = 128 + 13
 # The status of a training run ended by SIGTERM (a job scheduler's or a container's stop),
 # as a process SIGTERM kills has it; the run saves its checkpoint first.
 TERMINATED = 128 + 15
+DEFAULT_MINUTES = 5.0  # train's --minutes for a fresh run
 
 
 class Terminated(KeyboardInterrupt):
@@ -214,7 +215,8 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     # The run's settings: those given, the rest a resumed run's own or the defaults.
     base = saved_recipe(args.out) if args.resume else Recipe()
     seed = {} if args.seed is None else {"seed": args.seed}
-    play = dataclasses.replace(base.play, minutes=args.minutes, **({"rules": args.rules} if args.rules else {}), **seed)
+    minutes = _minutes_of_run(args, base.play.minutes)
+    play = dataclasses.replace(base.play, minutes=minutes, **({"rules": args.rules} if args.rules else {}), **seed)
     bid = dataclasses.replace(base.bid, threads=args.threads, **({"rules": args.bid_rules} if args.bid_rules else {}),
                               **seed)
     recipe = dataclasses.replace(base, play=play, bid=bid,
@@ -223,6 +225,16 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     path = run(recipe, args.out, resume=args.resume, report=lambda line: print(line, file=out, flush=True))
     print(f"network file: {path}", file=out)
     return 0
+
+
+def _minutes_of_run(args: argparse.Namespace, saved: float | None) -> float:
+    """--minutes as given; left out, a resumed run's own (a resumed recipe took the fresh
+    default of 5, ended a longer play stage there and sealed the run), else the default
+    (also for a Python run saved without a time limit: the command line sets no frames)."""
+    if args.minutes is not None:
+        minutes: float = args.minutes
+        return minutes
+    return saved if args.resume and saved is not None else DEFAULT_MINUTES
 
 
 def _train(args: argparse.Namespace, out: TextIO) -> int:
@@ -247,7 +259,8 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
              if value is not None}
     base = saved_config(args.out) if args.resume else TrainConfig()
     # frames: a per-call limit the command line does not set (a resumed Python run's stays there)
-    config = dataclasses.replace(base, **given, minutes=args.minutes, frames=None, threads=args.threads,
+    config = dataclasses.replace(base, **given, minutes=_minutes_of_run(args, base.minutes), frames=None,
+                                 threads=args.threads,
                                  eval_minutes=args.eval_minutes,
                                  eval_deals=DMC_EVAL_DEALS if args.eval_deals is None else args.eval_deals,
                                  ray_address=args.ray_address)
@@ -255,7 +268,7 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
     status_line("")
     counters = result.counters
     if result.trained_seconds == 0:
-        print(f"nothing to train: the run has {counters.seconds / 60:.1f} min, and --minutes ({args.minutes:g}) "
+        print(f"nothing to train: the run has {counters.seconds / 60:.1f} min, and --minutes ({config.minutes:g}) "
               "counts the whole run's", file=out)
     print(f"trained {counters.seconds / 60:.1f} min: {counters.frames:,} frames, {counters.hands:,} hands; "
           f"saved to {args.out}", file=out)
@@ -275,10 +288,10 @@ def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_Sh
     tr.add_argument("--recipe", default="dmc", choices=["dmc", "neural"],
                     help="'neural': the shipped network's recipe (teacher rollouts, then bid networks; "
                          "--minutes of play training); 'dmc': DouZero's Deep Monte-Carlo")
-    tr.add_argument("--minutes", type=_minutes, default=5.0,
-                    help="training time, evaluation excluded (a resumed run trains up to it): the whole run's "
-                         "with dmc; with --recipe neural the play stage's (its teacher rollouts and bid networks "
-                         "take their own time)")
+    tr.add_argument("--minutes", type=_minutes, default=None,
+                    help=f"training time, evaluation excluded (a resumed run trains up to it): the whole run's "
+                         f"with dmc; with --recipe neural the play stage's (its teacher rollouts and bid networks "
+                         f"take their own time). Default: {DEFAULT_MINUTES:g}, a resumed run's own")
     encodable = [name for name in Rules.presets() if douzero_layout(Rules.preset(name)).douzero]
     tr.add_argument("--rules", choices=encodable,
                     help="the neural recipe's preset of card play (any DouZero's features encode: three seats, "
