@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 
@@ -701,3 +702,29 @@ def test_resume_drops_the_log_rows_past_the_checkpoint_by_minutes_too(tmp_path: 
         writer.writerows(rows)
     log.drop_rows_after(str(tmp_path), frames=0, minutes=10.0 / 60)  # a checkpoint at 10 s, 0 frames
     assert [row["minutes"] for row in log.read(str(tmp_path))] == [0.167]
+
+
+def test_a_second_trainer_in_another_thread_of_the_process_is_refused(tmp_path: pathlib.Path) -> None:
+    # The lock let a process's own trainers nest (the recipe's stages): a second thread
+    # training into the same folder was let in, and the two runs' log rows interleaved.
+    from doudizhu.train.run_folder import run_folder, writing
+
+    folder = run_folder(tmp_path / "run")
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with writing(folder), writing(folder):  # a thread's own trainers still nest
+            held.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(30)
+        with pytest.raises(BlockingIOError, match="another trainer is writing this run folder"), writing(folder):
+            pass
+    finally:
+        release.set()
+        holder.join(30)
+    with writing(folder):  # free again
+        pass

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import threading
 from collections.abc import Iterable, Iterator
 
 from .._whole_file import check_writable
@@ -15,7 +16,10 @@ except ImportError:  # Windows: no advisory locks, one trainer a folder is the u
     fcntl = None  # type: ignore[assignment]
 
 LOCK_FILE = ".lock"
-_held: dict[str, int] = {}  # the folders this process writes: how many of its trainers hold each
+# The folders this process writes: the thread that holds each, and how many of its trainers
+# (the recipe's stages nest); flock cannot tell two threads of one process apart.
+_held: dict[str, tuple[int, int]] = {}
+_holding = threading.Lock()
 
 
 def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: bool = False,
@@ -59,32 +63,37 @@ def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: b
 
 @contextlib.contextmanager
 def writing(folder: str) -> Iterator[None]:
-    """Holds ``folder`` for one writer for the block: a trainer of another process on the same
-    folder is refused (BlockingIOError) rather than interleave two runs' log rows and save
-    over the other's checkpoint. A process's own trainers nest (the recipe's stages)."""
-    key = os.path.realpath(folder)
-    if key in _held or fcntl is None:
-        _held[key] = _held.get(key, 0) + 1
-        try:
-            yield
-        finally:
-            _held[key] -= 1
-            if not _held[key]:
-                del _held[key]
-        return
-    fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+    """Holds ``folder`` for one writer for the block: a trainer of another process, or of
+    another thread of this one, on the same folder is refused (BlockingIOError) rather than
+    interleave two runs' log rows and save over the other's checkpoint. A thread's own
+    trainers nest (the recipe's stages)."""
+    key, thread = os.path.realpath(folder), threading.get_ident()
+    with _holding:
+        owner, count = _held.get(key, (thread, 0))
+        if owner != thread:
+            raise _busy(folder)
+        _held[key] = (thread, count + 1)
+    fd = None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise BlockingIOError(errno.EAGAIN, "another trainer is writing this run folder", folder) from None
-        _held[key] = 1
-        try:
-            yield
-        finally:
-            del _held[key]
+        if count == 0 and fcntl is not None:
+            fd = os.open(os.path.join(folder, LOCK_FILE), os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise _busy(folder) from None
+        yield
     finally:
-        os.close(fd)  # closing releases the lock
+        if fd is not None:
+            os.close(fd)  # closing releases the lock
+        with _holding:
+            if count:
+                _held[key] = (thread, count)
+            else:
+                del _held[key]
+
+
+def _busy(folder: str) -> BlockingIOError:
+    return BlockingIOError(errno.EAGAIN, "another trainer is writing this run folder", folder)
 
 
 __all__ = ["LOCK_FILE", "run_folder", "writing"]
