@@ -392,6 +392,14 @@ def test_a_damaged_checkpoint_is_refused_on_resume_naming_what_it_lacks(run_dir:
                  for name, state in payload["optimizers"].items()}
     damaged.append(({**payload, "optimizers": nan_state},  # it passed, and the first step spoiled every weight
                     r"optimizers do not load \(ValueError: the landlord optimizer's state 'square_avg' is not finite"))
+    for key, value in (("lr", -1.0), ("alpha", 5.0), ("momentum", 0.9), ("lr", "abc")):
+        # torch took the file's settings over the run's: lr -1 trained by gradient ascent
+        edited = {name: {**state, "param_groups": [{**group, key: value} for group in state["param_groups"]]}
+                  for name, state in payload["optimizers"].items()}
+        damaged.append(({**payload, "optimizers": edited},
+                        r"optimizers do not load \(ValueError: the landlord optimizer's settings are not the run's"))
+    damaged.append(({**payload, "counters": {**payload["counters"], "losses": {"bogus": 1.0}}},
+                    "a damaged checkpoint: its counters are not counts, seconds and losses"))  # failed at a log row
     for index, (spoiled, says) in enumerate(damaged):
         folder = _copy_of(run_dir, tmp_path, f"run{index}")
         checkpoint.save(folder / checkpoint.FILE, spoiled)

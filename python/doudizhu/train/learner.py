@@ -51,14 +51,24 @@ class Learner:
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """The optimizers' states (ValueError for a state holding a number that is not finite:
-        the first step would spoil the network)."""
+        the first step would spoil the network; and for settings other than the run's: torch
+        takes a state's learning rate, alpha and the rest in place of the optimizer's own, and
+        a file that said lr -1 trained by gradient ascent)."""
         for name, optimizer in self.optimizers.items():
+            settings = [_settings(group) for group in optimizer.param_groups]
             optimizer.load_state_dict(state[name])
+            if [_settings(group) for group in optimizer.param_groups] != settings:
+                raise ValueError(f"the {name} optimizer's settings are not the run's ({settings[0]})")
             for slots in optimizer.state_dict()["state"].values():
                 spoiled = next((key for key, value in slots.items()
                                 if isinstance(value, torch.Tensor) and not bool(torch.isfinite(value).all())), None)
                 if spoiled is not None:
                     raise ValueError(f"the {name} optimizer's state {spoiled!r} is not finite")
+
+
+def _settings(group: dict[str, Any]) -> dict[str, Any]:
+    """An optimizer's parameter group without its parameters: its learning rate and the rest."""
+    return {key: value for key, value in group.items() if key != "params"}
 
 
 __all__ = ["Learner"]

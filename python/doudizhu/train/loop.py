@@ -204,7 +204,8 @@ def _restore(config: TrainConfig, folder: str, nets: dict[str, ValueNet], learne
     losses = counters.losses
     if not all(type(c) is int and 0 <= c < 2**63 for c in counts) or not isinstance(counters.seconds, (int, float)) or \
             not math.isfinite(counters.seconds) or counters.seconds < 0 or not isinstance(losses, dict) or \
-            not all(type(k) is str and type(v) in (int, float) and math.isfinite(v) for k, v in losses.items()):
+            not all(k in encode.DOUZERO_POSITIONS and type(v) in (int, float) and math.isfinite(v)
+                    for k, v in losses.items()):
         raise ValueError(f"{folder}: a damaged checkpoint: its counters are not counts, seconds and losses")
     return counters
 
