@@ -816,3 +816,19 @@ def test_a_damaged_curve_is_refused_before_the_play_stage_resumes(recipe_run: tu
     with pytest.raises(ValueError, match=rf"curve\.csv: a damaged log \((line \d+ )?{says}"):
         recipe.run(TINY_RECIPE, folder, resume=True)
     assert (folder / "warm.pt").read_bytes() == warm
+
+
+def test_a_warm_start_refuses_a_folder_as_a_training_run_does(tmp_path: Path) -> None:
+    # warm_start checked nothing: a second fresh start replaced the first's checkpoint, and
+    # one into a DMC run's folder wrote warm.pt there, which then refused to resume.
+    warm_start(TINY_WARM, tmp_path / "warm")
+    before = (tmp_path / "warm" / "warm.pt").read_bytes()
+    with pytest.raises(FileExistsError, match=r"holds a run \(warm\.pt\): resume it"):
+        warm_start(TINY_WARM, tmp_path / "warm")
+    assert (tmp_path / "warm" / "warm.pt").read_bytes() == before
+    dmc = tmp_path / "dmc"
+    dmc.mkdir()
+    (dmc / "checkpoint.pt").write_bytes(b"")
+    with pytest.raises(FileExistsError, match=r"holds another trainer.s run \(checkpoint\.pt\)"):
+        warm_start(TINY_WARM, dmc)
+    assert sorted(path.name for path in dmc.iterdir()) == ["checkpoint.pt"]

@@ -43,6 +43,7 @@ from .plot import learning_curve_if_possible
 from .resume import refuse_changes
 from .run_folder import run_folder, writing
 from .settings import check_counts, check_fields, check_names, check_positive, check_progress, check_type
+from .warm import CHECKPOINT as WARM_CHECKPOINT
 from .warm import WarmConfig, WarmCounters, warm_start
 
 FILE = NETWORK_FILE
@@ -50,7 +51,7 @@ CURVE = "curve.csv"
 CURVE_PNG = "curve.png"
 STAGES = ("play", "bid", "evaluate", "done")
 # What a run writes in its folder.
-RUN_FILES = ("recipe.json", "warm.pt", "play.ddzn", "bidding.ddzn", FILE, CURVE, CURVE_PNG)
+RUN_FILES = ("recipe.json", WARM_CHECKPOINT, "play.ddzn", "bidding.ddzn", FILE, CURVE, CURVE_PNG)
 #: The settings a resumed run takes from the call (the play stage's length, the bid stage's
 #: threads); the others define the run, and a resumed run must be given the saved ones.
 PER_CALL = ("play.minutes", "bid.threads")
@@ -170,7 +171,7 @@ def _curve_for_resume(folder: str) -> None:
     if not os.path.exists(path):
         return
     log.read(path)  # ValueError naming the file and its first fault
-    warm = os.path.join(folder, "warm.pt")
+    warm = os.path.join(folder, WARM_CHECKPOINT)
     saved = read_torch_file(warm, "warm start checkpoint") if os.path.exists(warm) else {}
     minutes = round(float(saved.get("counters", {}).get("seconds", 0.0)) / 60, 2)
     with open(path, newline="", encoding="utf-8") as file:
@@ -209,7 +210,7 @@ def _evaluate(recipe: Recipe, path: str, say: Report) -> dict[str, Any]:
 
 def _metadata(state: dict[str, Any], folder: str) -> dict[str, Any]:
     """What the file says of how it was made."""
-    warm = os.path.join(folder, "warm.pt")
+    warm = os.path.join(folder, WARM_CHECKPOINT)
     counters = torch.load(warm, map_location="cpu", weights_only=True)["counters"] if os.path.exists(warm) else {}
     return {"format": "doudizhu-neural/1", "engine": __version__, "recipe": state["recipe"],
             "command": "doudizhu train --recipe neural",

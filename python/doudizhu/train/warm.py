@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 import numpy as np
 import torch
 
-from .. import encode
+from .. import checkpoint, encode
 from .._core import POLICIES, Rules, checked_int, checked_seed, teacher_samples
 from .._real_numbers import check_real
 from .._whole_file import whole_file
@@ -29,9 +29,12 @@ from ..bots import Neural
 from ..checkpoint import check_finite, read_torch_file
 from ..value_networks import STATE_WIDTH, SmallNet
 from .actors import OBJECTIVES
+from .log import FILE as LOG_FILE
 from .resume import refuse_changes
 from .run_folder import run_folder, writing
 from .settings import check_counts, check_fields, check_names, check_positive, check_shares
+
+CHECKPOINT = "warm.pt"  # a warm start's checkpoint in its folder
 
 
 @dataclasses.dataclass(frozen=True)
@@ -195,8 +198,10 @@ def warm_start(config: WarmConfig, out: str | os.PathLike[str], resume: bool = F
                evaluate: Callable[[dict[str, SmallNet]], None] | None = None) -> dict[str, SmallNet]:
     """Fits the play networks for ``config.minutes`` (checkpoints in ``out``, resumable;
     interrupted, KeyboardInterrupt, it saves one first); ``evaluate(nets)`` every
-    ``evaluate_every`` minutes of training and at the end, its time not counted."""
-    folder = run_folder(out)
+    ``evaluate_every`` minutes of training and at the end, its time not counted. The folder
+    is refused as a training run's is (run_folder): a fresh start where a warm start's
+    checkpoint is, or a folder of the DMC trainer's run."""
+    folder = run_folder(out, (CHECKPOINT,), resume, foreign=(checkpoint.FILE, LOG_FILE))
     with writing(folder):
         return _warm_start(config, folder, resume, report, evaluate_every, evaluate)
 
@@ -232,7 +237,7 @@ def _restore(path: str, config: WarmConfig, nets: dict[str, SmallNet],
 def _warm_start(config: WarmConfig, folder: str, resume: bool, report: Callable[[WarmCounters], None] | None,
                 evaluate_every: float | None, evaluate: Callable[[dict[str, SmallNet]], None] | None
                 ) -> dict[str, SmallNet]:
-    path = os.path.join(folder, "warm.pt")
+    path = os.path.join(folder, CHECKPOINT)
     torch.manual_seed(config.seed)
     nets = build(config)
     optimizers = {p: torch.optim.Adam(net.parameters(), lr=config.learning_rate) for p, net in nets.items()}
