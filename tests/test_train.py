@@ -736,3 +736,15 @@ def test_a_second_trainer_in_another_thread_of_the_process_is_refused(tmp_path: 
         holder.join(30)
     with writing(folder):  # free again
         pass
+
+
+def test_a_run_stopped_before_its_first_checkpoint_starts_when_resumed(tmp_path: pathlib.Path) -> None:
+    # Interrupted before or while it wrote its first checkpoint, a run left only its lock
+    # file, and the same command with --resume was refused ("without a checkpoint.pt").
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / ".lock").write_bytes(b"")
+    result = train(TINY, out=folder, resume=True)
+    assert result.counters.frames >= TINY.frames and (folder / "checkpoint.pt").exists()
+    with pytest.raises(FileNotFoundError, match="no run to resume"):  # no folder at all: still refused
+        train(TINY, out=tmp_path / "missing", resume=True)

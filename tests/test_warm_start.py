@@ -629,6 +629,16 @@ def test_a_finished_recipe_resumed_runs_no_stage_again(recipe_run: tuple[Path, s
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == files
 
 
+def test_a_finished_recipe_whose_network_file_is_gone_says_so(recipe_run: tuple[Path, str, list[str]],
+                                                              tmp_path: Path) -> None:
+    # It said the recipe was done and named a network file that was not there (status 0).
+    folder = tmp_path / "copy"
+    shutil.copytree(recipe_run[0], folder)
+    (folder / recipe.FILE).unlink()
+    with pytest.raises(FileNotFoundError, match=f"the recipe is done but its {recipe.FILE} is gone"):
+        recipe.run(TINY_RECIPE, folder, resume=True)
+
+
 def test_a_recipe_file_that_is_a_folder_is_refused_before_any_stage(recipe_run: tuple[Path, str, list[str]],
                                                                     tmp_path: Path) -> None:
     folder = tmp_path / "copy"

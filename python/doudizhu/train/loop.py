@@ -143,7 +143,11 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
         return _train(config, None, resume, progress)
     folder = run_folder(out, RUN_FILES, resume, foreign=RECIPE_FILES)
     with writing(folder):
-        return _train(config, folder, resume, progress)
+        # Stopped before its first checkpoint was whole, a run left no file of its own (its
+        # lock aside) and --resume refused it: resumed, it starts, as the guide says the
+        # command that started a run, given --resume, finishes it.
+        started = any(os.path.exists(os.path.join(folder, name)) for name in RUN_FILES)
+        return _train(config, folder, resume and started, progress)
 
 
 def _train(config: TrainConfig, folder: str | None, resume: bool, progress: Progress | None) -> TrainResult:

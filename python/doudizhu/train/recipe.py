@@ -107,6 +107,8 @@ def _run(recipe: Recipe, folder: str, resume: bool, report: Report | None) -> st
         _curve_for_resume(folder)
     say = report or (lambda line: None)
     if state["stage"] == "done":  # its networks bid and were evaluated: more play would undo that
+        if not os.path.isfile(os.path.join(folder, FILE)):  # said done, and named a file that was not there
+            raise FileNotFoundError(f"{folder}: the recipe is done but its {FILE} is gone: train into another folder")
         say(f"nothing to train: the recipe is done (its play stage trained {state['seconds'].get('play', 0) / 60:.1f} "
             "min); a longer one trains into another folder")
     torch.set_num_threads(1)
@@ -211,7 +213,8 @@ def _evaluate(recipe: Recipe, path: str, say: Report) -> dict[str, Any]:
 def _metadata(state: dict[str, Any], folder: str) -> dict[str, Any]:
     """What the file says of how it was made."""
     warm = os.path.join(folder, WARM_CHECKPOINT)
-    counters = torch.load(warm, map_location="cpu", weights_only=True)["counters"] if os.path.exists(warm) else {}
+    # Read as every trainer's file is (read_torch_file: its zip checksums, a regular file).
+    counters = read_torch_file(warm, "warm start checkpoint").get("counters", {}) if os.path.exists(warm) else {}
     return {"format": "doudizhu-neural/1", "engine": __version__, "recipe": state["recipe"],
             "command": "doudizhu train --recipe neural",
             "play": {k: counters.get(k) for k in ("games", "samples", "seconds")},
