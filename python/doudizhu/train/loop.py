@@ -57,7 +57,9 @@ class TrainConfig:
     model: str = "small"  # "small" (sized for CPUs) or "douzero" (DouZero's layout)
     objective: str = "adp"  # "adp" (DouZero's default) or "wp"
     minutes: float | None = 5.0  # training time, evaluation excluded (None: no limit)
-    frames: int | None = None  # stop after this many samples learned (None: no limit)
+    # Stop once this many samples are learned, the full batches then ready included (so a
+    # few batches past it at most; None: no limit).
+    frames: int | None = None
     seed: int = 0
     # torch threads (set for the process) and the environment's: one is fastest for these small
     # matrices on a shared 2-core machine, where a second torch thread waits on the other jobs
