@@ -557,3 +557,18 @@ def test_a_replayed_game_is_held_against_every_column_of_its_row(column: str) ->
     with pytest.raises(ValueError, match=f"game 0 is not the run's .*: its {column} is"):
         result.game(0, seed=2, rules=rules)
     result.game(1, seed=2, rules=rules)  # the others are still the run's
+
+
+def test_a_replayed_game_whose_saved_actions_stop_early_is_refused() -> None:
+    # Its actions cut (and its moves made to agree) the replay ended unfinished: an assert.
+    result = dz.selfplay(3, policy="random", seed=2, record=True)
+    offsets = result.offsets.copy()
+    kept = np.ascontiguousarray(np.concatenate([result.actions[: offsets[0] + 5], result.actions[offsets[1]:]]),
+                                dtype=result.actions.dtype)
+    offsets[1:] -= offsets[1] - offsets[0] - 5
+    moves = result.moves.copy()
+    moves[0] = 0
+    cut = dataclasses.replace(result, actions=kept, offsets=offsets, moves=moves)
+    with pytest.raises(ValueError, match=r"game 0 is not the run.s .*: its saved actions end before the hand does"):
+        cut.game(0, seed=2)
+    assert cut.game(1, seed=2).result is not None

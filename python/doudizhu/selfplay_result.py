@@ -78,6 +78,8 @@ class SelfPlayResult:
                 game.step(action)
         except IllegalActionError as error:  # another deal: the saved actions do not fit it
             raise ValueError(f"{other_run}: the saved actions do not fit its deal") from error
+        if game.result is None:  # a file's actions cut short (its moves column made to agree)
+            raise ValueError(f"{other_run}: its saved actions end before the hand does")
         replayed = self._row_of(game, moves)
         for name, value in replayed.items():
             saved = getattr(self, name)[i]
@@ -91,7 +93,7 @@ class SelfPlayResult:
         hands, kitty, wild = game.deals[-1]
         wild_ranks = () if wild is None else wild if isinstance(wild, tuple) else (wild,)
         settled = game.result
-        assert settled is not None  # every saved game is played to its end
+        assert settled is not None  # game() replays only a finished hand
         return {
             "hands": [hand.mask for hand in hands], "kitty": kitty.mask, "payouts": list(settled.payouts),
             "landlord": settled.landlord, "landlord_won": settled.landlord_won, "base": settled.base,
