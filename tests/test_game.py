@@ -425,3 +425,30 @@ def test_match_refuses_what_is_no_game_and_draws_a_seed_for_none() -> None:
             match.finish(not_a_game)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="not this match's current hand"):
         match.finish(game.copy())
+
+
+def test_a_copied_match_goes_on_with_its_copy_of_the_open_hand() -> None:
+    # A pickled or copied match held its own copy of the open hand and handed it to no one:
+    # new_hand() said "finish the current hand first", finish(the original) was refused.
+    match = dz.Match(seed=1)
+    assert match.current_hand is None
+    game = match.new_hand()
+    assert match.current_hand is game
+    for copied in (pickle.loads(pickle.dumps(match)), copy.deepcopy(match)):
+        hand = copied.current_hand
+        assert hand is not None and hand is not game and hand.hash == game.hash
+        while hand.result is None:
+            hand.step(dz.choose_action(hand, "random", 0))
+        copied.finish(hand)
+        assert copied.hands_played == 1 and copied.current_hand is None and sum(copied.scores) == 0
+        copied.new_hand()
+    assert match.hands_played == 0 and match.current_hand is game  # the original is its own
+
+
+def test_a_matchs_record_of_itself_is_read_only() -> None:
+    # Rules changed mid-match booked part of a hand and left the scores off zero; a dealer of
+    # 7 was taken as it was.
+    match = dz.Match(seed=1)
+    for name, value in (("rules", dz.Rules.preset("four_player")), ("dealer", 7), ("seed", 3), ("settlements", [])):
+        with pytest.raises(AttributeError):
+            setattr(match, name, value)

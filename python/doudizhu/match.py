@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._core import Game, Rules, Settlement, checked_int, checked_seed
 
 _GOLDEN = 0x9E3779B97F4A7C15  # spreads hand numbers over the seed space
@@ -35,13 +37,53 @@ class Match:
             raise TypeError(
                 f"rules must be a Rules or None, not {type(rules).__name__} (Rules.preset(name) gives a preset)"
             )
-        self.rules = rules if rules is not None else Rules()
-        self.players = self.rules.players
-        self.seed = checked_seed(seed)
-        self.dealer = checked_int(dealer, "dealer", 0, self.players - 1)
-        self.settlements: list[Settlement] = []
+        self._rules = rules if rules is not None else Rules()
+        self._seed = checked_seed(seed)
+        self._dealer = checked_int(dealer, "dealer", 0, self.players - 1)
+        self._settlements: list[Settlement] = []
         self._scores = [0] * self.players
         self._open: Game | None = None
+
+    # Read-only: the match's own record of itself (rules changed mid-match booked a hand's
+    # payouts by half and left the scores off zero; a dealer of 7 was taken as it was).
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def players(self) -> int:
+        return self._rules.players
+
+    @property
+    def seed(self) -> int:
+        """The match's seed (drawn at random when None was given)."""
+        return self._seed
+
+    @property
+    def dealer(self) -> int:
+        """The current hand's dealer (between hands, the next one's): the seat after it bids
+        first; it moves one seat on after each hand."""
+        return self._dealer
+
+    @property
+    def settlements(self) -> tuple[Settlement, ...]:
+        """Every finished hand's settlement, in order."""
+        return tuple(self._settlements)
+
+    @property
+    def current_hand(self) -> Game | None:
+        """The hand dealt and not yet finished, None between hands: the game to play out and
+        pass to :meth:`finish`. A copy or an unpickled match holds a copy of it, which this
+        hands back (without it such a match could never go on)."""
+        return self._open
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A match pickled before its fields were read-only, read as it was."""
+        for name in ("rules", "seed", "dealer", "settlements"):
+            if name in state:
+                state["_" + name] = state.pop(name)
+        state.pop("players", None)
+        self.__dict__.update(state)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -50,7 +92,7 @@ class Match:
 
     @property
     def hands_played(self) -> int:
-        return len(self.settlements)
+        return len(self._settlements)
 
     def new_hand(self) -> Game:
         """Deals the next hand; the seat after the dealer bids first (each for itself: the
@@ -62,9 +104,9 @@ class Match:
         return self._open
 
     def _first_bidder(self) -> int | None:
-        if self.rules.each_for_self and self.settlements:
-            return self.settlements[-1].winner  # the last winner leads, freely
-        return opening_bidder(self.rules, (self.dealer + 1) % self.players)
+        if self.rules.each_for_self and self._settlements:
+            return self._settlements[-1].winner  # the last winner leads, freely
+        return opening_bidder(self.rules, (self._dealer + 1) % self.players)
 
     def finish(self, game: Game) -> Settlement:
         """Books a finished hand's payouts and passes the deal to the next seat."""
@@ -77,7 +119,7 @@ class Match:
             raise ValueError("the hand is not over")
         for seat, payout in enumerate(settlement.payouts):
             self._scores[seat] += payout
-        self.settlements.append(settlement)
-        self.dealer = (self.dealer + 1) % self.players
+        self._settlements.append(settlement)
+        self._dealer = (self._dealer + 1) % self.players
         self._open = None
         return settlement
