@@ -178,3 +178,46 @@ def test_backs_draw_a_hidden_hand_as_one_back_a_card() -> None:
             backs_svg(count)
     with pytest.raises(TypeError, match="count must be an int, not bool"):
         backs_svg(True)
+
+
+def _labels(picture: str) -> list[str]:
+    return [text.text or "" for text in ET.fromstring(picture).iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_a_picture_is_as_wide_as_its_longest_line() -> None:
+    # A four-seat hand's payouts line ran up to 74 px past the picture's 360 (the width
+    # followed the cards alone).
+    game = dz.Game.from_position(["33334444555566667777", "8", "9", "T"], landlord=0, to_move=0,
+                                 rules=dz.Rules.preset("four_player"))
+    for bomb in ("3333", "4444", "5555", "6666", "7777"):
+        game.step(bomb)
+        if game.to_move is not None and game.to_move != 0:
+            while game.to_move != 0 and game.result is None:
+                game.step("pass")
+    picture = svg(game)
+    width = int(ET.fromstring(picture).get("width") or 0)
+    longest = max(_labels(picture), key=len)
+    assert longest.startswith("payouts:") and width >= 8 + 6.8 * len(longest) + 8
+
+
+def test_a_hand_without_a_kitty_draws_none_and_run_fast_sets_cards_aside() -> None:
+    # sanren and a position have no kitty: its label was drawn over an empty row; Run Fast's
+    # three cards left after the deal are set aside, not a kitty.
+    for game in (dz.Game(seed=1, rules=dz.Rules.preset("sanren")), dz.Game.from_position(["33", "44"], 0, 0)):
+        for seat in (None, 0):
+            assert not any("kitty" in label for label in _labels(svg(game, seat)))
+    labels = _labels(svg(dz.Game(seed=1, rules=dz.Rules.preset("run_fast")), 0))
+    assert "set aside (face down)" in labels and not any("kitty" in label for label in labels)
+    assert "kitty (face down)" in _labels(svg(dz.Game(seed=1), 0))
+
+
+def test_a_rocket_counts_among_the_bombs_of_a_hand_each_plays_for_itself() -> None:
+    # Bomb pay counts a rocket as the highest bomb; the picture said "0 bombs".
+    rules = dz.Rules.preset("four_player").replace(bidding="none", each_for_self=True, bomb_pay=True, must_beat=True)
+    game = dz.Game.from_position(["BBRR3", "4", "5", "6"], landlord=None, to_move=0, rules=rules)
+    game.step("BBRR")
+    for _ in range(3):
+        game.step("pass")
+    game.step("3")
+    assert game.result is not None and game.result.rockets == 1 and game.result.bombs == 0
+    assert "over: seat 0 wins, 1 bomb" in _labels(svg(game))

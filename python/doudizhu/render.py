@@ -15,6 +15,7 @@ stays visible where cards overlap, "10" written as such, jokers as JOKER in blac
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 from ._core import Cards, Game, Move, checked_int, rank_name
@@ -131,6 +132,15 @@ def _row(cards: list[_Card] | None, count: int, x: int, y: int) -> tuple[str, in
     return "".join(parts), (step * (len(parts) - 1) + CARD_W if parts else 0)
 
 
+_TEXT_LEFT = 8  # a label's x, and the margin kept on its right
+
+
+def _text_width(text: str) -> int:
+    """About how wide ``text`` runs at the labels' 13 px (DejaVu Sans: 6.8 px a character on
+    a payouts line; 7.2 leaves room for wider letters)."""
+    return math.ceil(7.2 * len(text))
+
+
 def _label(text: str, x: int, y: int) -> str:
     return f"<text x='{x}' y='{y}' font-size='13' {_FONT} fill='{_CLOTH_INK}'>{escape(text)}</text>"
 
@@ -210,8 +220,9 @@ def _outcome(game: Game) -> list[str]:
     result = game.result
     assert result is not None
     payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
-    if result.winner is not None:
-        bombs = f"{result.bombs} bomb{'' if result.bombs == 1 else 's'}"
+    if result.winner is not None:  # each for itself: a rocket is paid as a bomb, so counted as one
+        played = result.bombs + result.rockets
+        bombs = f"{played} bomb{'' if played == 1 else 's'}"
         return [f"over: {winners(game)}, {bombs}", f"payouts: {payouts}"]
     if game.landlord is None:
         return ["over: nobody bid, the hand is void"]
@@ -255,19 +266,28 @@ def game_svg(game: Game, seat: int | None = None) -> str:
     view = game.seat_view(seat if seat is not None else 0)
     wild = wild_ranks(game)
     parts: list[str] = []
+    texts: list[str] = []
+
+    def label(text: str, y: int) -> str:
+        texts.append(text)
+        return _label(text, _TEXT_LEFT, y)
+
     y, width = 20, 360
     for s in range(game.seats):
         text, shown, count = _seat_line(game, s, seat)
-        parts.append(_label(text, 8, y))
+        parts.append(label(text, y))
         row, w = _row(None if shown is None else _hand_cards(shown, wild), count, 8, y + 8)
         parts.append(row)
         width, y = max(width, w + 16), y + _ROW_H
-    kitty = game.kitty if seat is None or view["kitty"] is not None else None
-    parts.append(_label("kitty" + ("" if kitty is not None else " (face down)"), 8, y))
-    parts.append(_row(None if kitty is None else _hand_cards(kitty, wild), len(game.kitty), 8, y + 8)[0])
-    y += _ROW_H
+    if len(game.kitty):  # none under sanren nor from a position: no row, no label
+        kitty = game.kitty if seat is None or view["kitty"] is not None else None
+        # Run Fast's cards left after the deal are set aside unseen: no one takes them
+        name = "set aside" if game.rules.each_for_self else "kitty"
+        parts.append(label(name + ("" if kitty is not None else " (face down)"), y))
+        parts.append(_row(None if kitty is None else _hand_cards(kitty, wild), len(game.kitty), 8, y + 8)[0])
+        y += _ROW_H
     if game.last is not None and game.phase != "over":
-        parts.append(_label(f"to beat: {game.last.kind.name.lower()} by seat {game.last_by}", 8, y))
+        parts.append(label(f"to beat: {game.last.kind.name.lower()} by seat {game.last_by}", y))
         row, w = _row(_move_cards(game.last, wild), 0, 8, y + 8)
         parts.append(row)
         width, y = max(width, w + 16), y + _ROW_H
@@ -276,8 +296,10 @@ def game_svg(game: Game, seat: int | None = None) -> str:
     else:
         lines = [_stake(game) + (f", {wild_names(game)} wild" if wild else "")]
     for line in lines:
-        parts.append(_label(line, 8, y))
+        parts.append(label(line, y))
         y += 18
+    # The text as wide as it runs (a four-seat hand's payouts ran 74 px past the cards' width).
+    width = max(width, *(2 * _TEXT_LEFT + _text_width(text) for text in texts))
     cloth = f"<rect width='{width}' height='{y}' rx='10' fill='{_CLOTH}'/>"
     return _document(cloth + "".join(parts), width, y)
 
