@@ -840,3 +840,14 @@ def test_text_that_is_no_unicode_raises_what_an_unknown_name_raises() -> None:
             with pytest.raises(error) as raised:
                 call(text)
             assert type(raised.value) is error
+
+
+def test_score_says_the_real_range_of_each_count() -> None:
+    # A negative or huge count was refused as outside 0..1073741824 (an int's width), where
+    # the decks allow 13 bombs a deck, one rocket, and Rules a cap up to 1,000,000.
+    for kwargs, says in ((dict(bombs=-1), "bombs must be in 0..13"), (dict(bombs=2**31), "bombs must be in 0..13"),
+                         (dict(rockets=-1), "rockets must be 0 or 1"),
+                         (dict(max_multiplier=-1), r"max_multiplier must be between 0 \(no cap\) and 1000000"),
+                         (dict(max_multiplier=2**40), r"max_multiplier must be between 0 \(no cap\) and 1000000")):
+        with pytest.raises(ValueError, match=says):
+            dz.score(1, **kwargs)

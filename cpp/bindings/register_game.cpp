@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdio>
 #include <iterator>
+#include <limits>
 
 #include "bindings/convert.hpp"
 #include "game/game.hpp"
@@ -486,8 +487,14 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                     IntArg landlord, IntArg max_multiplier, IntArg players, OptionalIntArg partner) {
           const int p = static_cast<int>(int_arg(players, "players", 3, kMaxSeats));
           const auto number = [](py::handle v, const char* what, int lo = 0) { return static_cast<int>(int_arg(v, what, lo, 1 << 30)); };
-          const int b = number(base, "base", 1), n = number(bombs, "bombs"), r = number(rockets, "rockets");
-          const int cap = number(max_multiplier, "max_multiplier"), lord = seat_from(landlord, p, "landlord");
+          // Counts and the cap only as ints here, clamped: score_error says the range each has
+          // (a bomb count's the decks' 13 a deck, the cap's Rules' own), not an int's width.
+          const auto count = [](py::handle v, const char* what) {
+            constexpr long long kWidest = std::numeric_limits<long long>::max();
+            return static_cast<int>(std::clamp(int_arg(v, what, -kWidest, kWidest), -(1LL << 30), 1LL << 30));
+          };
+          const int b = number(base, "base", 1), n = count(bombs, "bombs"), r = count(rockets, "rockets");
+          const int cap = count(max_multiplier, "max_multiplier"), lord = seat_from(landlord, p, "landlord");
           const bool sp = bool_arg(spring, "spring"), anti = bool_arg(anti_spring, "anti_spring"), won = bool_arg(landlord_won, "landlord_won");
           const int mate = partner.is_none() ? -1 : seat_from(partner, p, "partner");
           if (auto why = score_error(b, n, r, sp, anti, won, lord, p, cap, mate); !why.empty()) throw py::value_error(why);
