@@ -708,7 +708,7 @@ def test_resume_drops_the_log_rows_past_the_checkpoint_by_minutes_too(tmp_path: 
         writer = csv.DictWriter(f, log.COLUMNS)
         writer.writeheader()
         writer.writerows(rows)
-    log.drop_rows_after(str(tmp_path), frames=0, minutes=10.0 / 60)  # a checkpoint at 10 s, 0 frames
+    log.drop_rows_after(str(tmp_path), frames=0, seconds=10.0)  # a checkpoint at 10 s, 0 frames
     assert [row["minutes"] for row in log.read(str(tmp_path))] == [0.167]
 
 

@@ -42,18 +42,23 @@ class Log:
             writer.writerow(dict(row))
 
 
-def drop_rows_after(folder: str, frames: int, minutes: float) -> None:
-    """Leaves out of the folder's log the rows past ``frames`` or ``minutes`` (as rows round
-    them): what a run logged after its last checkpoint, which a resumed run trains again. By
-    frames alone, rows of a killed run's first minutes (no step learned yet, still at the
-    checkpoint's frames) stayed before the resumed run's earlier minutes, and the next
-    resume refused the log as damaged."""
+def row_minutes(seconds: float) -> float:
+    """A run's training ``seconds`` as its log's rows write them: minutes to 3 decimals."""
+    return round(seconds / 60, 3)
+
+
+def drop_rows_after(folder: str, frames: int, seconds: float) -> None:
+    """Leaves out of the folder's log the rows past ``frames`` or ``seconds`` (as the rows
+    write them): what a run logged after its last checkpoint, which a resumed run trains
+    again. By frames alone, rows of a killed run's first minutes (no step learned yet, still
+    at the checkpoint's frames) stayed before the resumed run's earlier minutes, and the
+    next resume refused the log as damaged."""
     path = os.path.join(folder, FILE)
     if not os.path.exists(path):
         return
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    minutes = round(minutes, 3)
+    minutes = row_minutes(seconds)
     kept = [row for row in rows if (row.get("frames") in (None, "") or float(row["frames"]) <= frames)
             and float(row["minutes"]) <= minutes]
     if len(kept) == len(rows):
@@ -106,4 +111,4 @@ def run_rows(folder: str) -> list[dict[str, float]]:
     return read(folder, COLUMNS) if os.path.isfile(os.path.join(folder, FILE)) else []
 
 
-__all__ = ["COLUMNS", "EVAL_OPPONENTS", "FILE", "Log", "drop_rows_after", "read", "run_rows"]
+__all__ = ["COLUMNS", "EVAL_OPPONENTS", "FILE", "Log", "drop_rows_after", "read", "row_minutes", "run_rows"]

@@ -38,7 +38,7 @@ from ..value_networks import MODELS, ValueNet, build_all
 from .actors import OBJECTIVES, Actor
 from .buffer import Buffer, Samples
 from .learner import Learner
-from .log import EVAL_OPPONENTS, Log, drop_rows_after, run_rows
+from .log import EVAL_OPPONENTS, Log, drop_rows_after, row_minutes, run_rows
 from .log import FILE as LOG_FILE
 from .recipe import RUN_FILES as RECIPE_FILES
 from .resume import refuse_changes
@@ -163,7 +163,7 @@ def _train(config: TrainConfig, folder: str | None, resume: bool, progress: Prog
             raise ValueError("resume needs out, the run's folder")
         counters = _restore(config, folder, nets, learner)
         run_rows(folder)  # a damaged log refused now, not after the training it would be appended to
-        drop_rows_after(folder, counters.frames, counters.seconds / 60)  # rows logged past its checkpoint
+        drop_rows_after(folder, counters.frames, counters.seconds)  # rows logged past its checkpoint
     return _Run(config, folder, nets, learner, counters, progress).loop()
 
 
@@ -344,7 +344,7 @@ class _Run:
     def _row(self, since_frames: int, since_seconds: float) -> dict[str, float]:
         counters = self.counters
         rate = (counters.frames - since_frames) / max(counters.seconds - since_seconds, 1e-9)
-        row: dict[str, float] = {"minutes": round(counters.seconds / 60, 3), "frames": counters.frames,
+        row: dict[str, float] = {"minutes": row_minutes(counters.seconds), "frames": counters.frames,
                                  "hands": counters.hands, "frames_per_s": round(rate, 1)}
         row.update({f"loss_{p}": round(loss, 5) for p, loss in counters.losses.items()})
         return row
@@ -352,7 +352,7 @@ class _Run:
     def evaluate(self) -> dict[str, float]:
         """WP and ADP of the networks now against each built-in opponent: :func:`doudizhu.evaluate`
         of them as a :class:`~doudizhu.bots.TorchBot` (its tables batched), the ``douzero`` preset."""
-        row: dict[str, float] = {"minutes": round(self.counters.seconds / 60, 3)}
+        row: dict[str, float] = {"minutes": row_minutes(self.counters.seconds)}
         bot = TorchBot.of(self.nets, self.config.model)
         for opponent in EVAL_OPPONENTS:
             result = evaluate(bot, opponent, self.config.eval_deals, Rules.preset("douzero"), self.config.seed)
