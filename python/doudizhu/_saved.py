@@ -208,7 +208,7 @@ def _check_values(arrays: dict[str, npt.NDArray[Any]], players: int) -> None:
     huge = np.flatnonzero(((payouts > _MOST_PAYOUT) | (payouts < -_MOST_PAYOUT)).any(axis=1))
     if len(huge):
         raise _bad(f"game {huge[0]}'s payouts go past {_MOST_PAYOUT} (2**62 / 4)")
-    unbalanced = np.flatnonzero(arrays["payouts"].sum(axis=1) != 0)
+    unbalanced = np.flatnonzero(payouts.sum(axis=1) != 0)
     if len(unbalanced):
         raise _bad(f"game {unbalanced[0]}'s payouts do not sum to zero")
     flags = np.flatnonzero(arrays["landlord_won"].view(np.uint8) > 1)  # NumPy reads any byte as True
