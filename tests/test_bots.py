@@ -10,7 +10,7 @@ import pytest
 
 import doudizhu as dz
 import doudizhu.envs
-from doudizhu import Rules, evaluation
+from doudizhu import Rules, evaluation, lockstep
 from doudizhu.bots import ISMCTS, Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random, builtin
 from doudizhu.cli import main
 
@@ -113,6 +113,66 @@ def test_a_python_player_must_answer_a_legal_action() -> None:
         dz.selfplay(1, policy=[lambda view, legal: np.zeros(3), "random", "random"])  # not NumPy's truth-value error
     with pytest.raises(TypeError, match="a name, a bot or a callable"):
         dz.selfplay(1, policy=["random", 3, "random"])  # type: ignore[list-item]
+
+
+class _EqualsAnything(dz.Action):
+    """An Action whose == says yes to every action: the check must not take its word."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = dz.Action.__hash__
+
+
+def test_an_action_subclass_cannot_pass_for_a_legal_action() -> None:
+    forged = _EqualsAnything.__new__(_EqualsAnything)
+    forged.__setstate__(dz.Action.pass_().__getstate__())  # a pass, at the auction's first bid
+
+    class Forger:
+        def act(self, game: dz.Game) -> dz.Action:
+            return forged
+
+    with pytest.raises(dz.IllegalActionError, match=r"the bot Forger at seat 0 .*\(a _EqualsAnything, not an Action\)"):
+        lockstep.choose(Forger(), dz.Game(seed=1), 0)
+    with pytest.raises(dz.IllegalActionError, match="the bot Forger at seat 0"):
+        dz.selfplay(1, policy=[Forger(), "random", "random"], threads=1)  # type: ignore[list-item]
+
+
+def test_two_bots_of_one_class_are_told_apart_in_evaluates_errors() -> None:
+    class Picky:
+        def __init__(self, fails: bool) -> None:
+            self.fails = fails
+
+        def act(self, game: dz.Game) -> dz.Action | None:
+            return None if self.fails else game.legal_actions()[0]
+
+    for failing in ("a", "b"):
+        a, b = Picky(failing == "a"), Picky(failing == "b")
+        with pytest.raises(dz.IllegalActionError, match="the bot Picky at seat") as raised:
+            dz.evaluate(a, b, deals=1, threads=1)  # type: ignore[arg-type]
+        if sys.version_info >= (3, 11):  # exception notes
+            assert raised.value.__notes__ == [f"the bot Picky here is evaluate's {failing}"]
+
+
+def test_choose_refuses_a_seed_of_none_for_every_player() -> None:
+    class PythonBot:
+        def act(self, game: dz.Game) -> dz.Action:
+            return game.legal_actions()[0]
+
+    for player in (Heuristic(), "heuristic", PythonBot()):
+        with pytest.raises(TypeError, match="seed must be an int, not NoneType"):
+            lockstep.choose(player, dz.Game(seed=1), None)  # type: ignore[arg-type]
+
+
+def test_a_bot_recursing_through_the_runner_gets_one_note() -> None:
+    class Recurses:
+        def act(self, game: dz.Game) -> dz.Action:
+            return lockstep.choose(self, game, 0)  # type: ignore[arg-type]
+
+    with pytest.raises(RecursionError) as raised:
+        lockstep.choose(Recurses(), dz.Game(seed=1), 0)  # type: ignore[arg-type]
+    if sys.version_info >= (3, 11):  # exception notes
+        assert raised.value.__notes__ == ["raised by the bot Recurses choosing for seat 0"]
 
 
 def test_a_policy_that_changes_its_legal_list_is_still_checked_against_the_game() -> None:

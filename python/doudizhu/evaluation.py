@@ -127,7 +127,7 @@ def evaluate(
     check_player(a, "a")
     check_player(b, "b")
     run = _core.evaluation_run(builtin(a), builtin(b), deals, rules, seed, threads)
-    run_tables(run, [a, b], progress)
+    run_tables(run, [a, b], progress, roles=("evaluate's a", "evaluate's b"))
     return dataclasses.replace(_summarise(run.result(), deals), names=(_name(a), _name(b)))
 
 

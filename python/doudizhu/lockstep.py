@@ -82,6 +82,8 @@ def choose(player: Player, game: Game, seed: int) -> Action:
     re-dealt from ``seed`` (:func:`doudizhu.sample_worlds`), as the table runner hands it;
     a built-in one plays in the core (:func:`doudizhu.choose_action`, ``seed`` its draws)."""
     check_player(player, "player")
+    if seed is None:  # refused for every player, as the core's choose_action refuses it
+        raise TypeError("seed must be an int, not NoneType")
     if _core.plays_in_core(player):
         return _core.choose_action(game, player, seed)
     _check_turn(game)
@@ -111,14 +113,14 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
             actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), list(moves))
                        for game, moves in zip(games, legal)]
     except Exception as error:  # the bot's own error, passed on with who raised it (Python 3.11's notes)
-        if hasattr(error, "add_note"):
-            seats = sorted({cast(int, game.to_move) for game in games})
-            error.add_note(f"raised by {_who(player)} choosing for seat {', '.join(map(str, seats))}")
+        seats = sorted({cast(int, game.to_move) for game in games})
+        _add_note(error, f"raised by {_who(player)} choosing for seat {', '.join(map(str, seats))}")
         raise
     for game, action, moves in zip(games, actions, legal):
-        # Only an Action can be legal; `in` would ask an array's truth value and fail.
-        if not isinstance(action, Action) or action not in moves:
-            kind = "" if isinstance(action, Action) else f" (a {type(action).__name__}, not an Action)"
+        # Only an Action itself can be legal: `in` would ask an array's truth value and fail,
+        # and a subclass's (or a pretender's) __eq__ could call itself equal to any action.
+        if type(action) is not Action or action not in moves:
+            kind = "" if type(action) is Action else f" (a {type(action).__name__}, not an Action)"
             raise IllegalActionError(f"{_who(player)} at seat {game.to_move} returned {action!r}{kind}, "
                                      f"not one of the {len(moves)} legal actions")
     return actions
@@ -132,6 +134,13 @@ def _check_turn(game: object) -> None:
         raise IllegalActionError("the hand is over: no action to choose")
 
 
+def _add_note(error: BaseException, note: str) -> None:
+    """Adds ``note`` to ``error`` (Python 3.11's notes) unless it is there already: a bot
+    that calls itself through the runner until the recursion fails would add one a level."""
+    if hasattr(error, "add_note") and note not in getattr(error, "__notes__", ()):
+        error.add_note(note)
+
+
 def _who(player: Player) -> str:
     """A player as errors name it: its class, or a function's name."""
     named = getattr(player, "__name__", player)
@@ -139,11 +148,16 @@ def _who(player: Player) -> str:
 
 
 def run_tables(
-    run: _core.TableRun, players: Sequence[Player], progress: Callable[[int, int], None] | None = None
+    run: _core.TableRun,
+    players: Sequence[Player],
+    progress: Callable[[int, int], None] | None = None,
+    roles: Sequence[str] | None = None,
 ) -> None:
     """Plays a run of the core's table runner to its end. ``players[k]`` is outside player
     k; every batch of tables waiting on the same player object goes to it in one call
-    (:func:`choose_many`), each table as the game its seat may know (``run.views``)."""
+    (:func:`choose_many`), each table as the game its seat may know (``run.views``).
+    ``roles[k]`` names player k in an error it raises (two bots of one class are told
+    apart by it)."""
     if progress is not None and not callable(progress):  # before any game is played
         raise TypeError(f"progress must be a callable (done, total) or None, not {type(progress).__name__}")
     total = run.games
@@ -154,7 +168,14 @@ def run_tables(
         if len(tables) == 0:
             return
         for player, chosen in _by_player(players, tables, waiting_on):
-            run.apply(chosen, choose_many(player, run.views(chosen)))
+            try:
+                actions = choose_many(player, run.views(chosen))
+            except Exception as error:
+                named = [role for role, p in zip(roles or (), players) if p is player]
+                if len(named) == 1:
+                    _add_note(error, f"{_who(player)} here is {named[0]}")
+                raise
+            run.apply(chosen, actions)
 
 
 def _by_player(
