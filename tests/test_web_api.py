@@ -272,6 +272,8 @@ def test_a_drawn_seed_shows_once_the_hand_is_over_and_undo_ends_there(client: Te
         assert state["seed"] is None
         state = ok(client.post("/api/play", json={"action": ok(client.get("/api/hint"))["hint"]["text"]}))
     assert state["seed"] is not None and not state["can_undo"]
+    # Drawn from 64 bits: 32 let the person find it from their own hand by trying them all.
+    assert int(state["seed"]) >= 2**32  # fails by chance once in 2**32 runs
     assert [s["cards"] for s in state["seats"]] == [str(engine_game(state).hand(s)) for s in range(3)]
     refused(client.post("/api/undo"), 422, "the hand is over")
     assert ok(client.get("/api/state")) == state  # refused, it changed nothing

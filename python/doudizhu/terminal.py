@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ._core import Action, ActionType, Cards, Game, Rules, choose_action, game_seed
+from ._core import Action, ActionType, Cards, Game, Rules, checked_seed, choose_action, game_seed
 from .bots import Bot
 from .lockstep import choose
 from .render import role, stake_text, wild_names, winners
@@ -337,9 +336,11 @@ def enable_line_editing() -> None:
 def run(seed: int | None, options: Options, read: Callable[[str], str], out: TextIO) -> int:
     """Hands until the person stops; the exit status (0, or 130 after Ctrl-C)."""
     try:
-        play_hand(seed if seed is not None else random.getrandbits(32), options, read, out)
+        # None: the core draws 64 random bits, too many to find the deal from the player's
+        # own hand by trying every seed (32 bits took a few core-hours).
+        play_hand(checked_seed(seed), options, read, out)
         while not options.auto and _again(read, out):
-            play_hand(random.getrandbits(32), options, read, out)  # another hand is a fresh deal
+            play_hand(checked_seed(None), options, read, out)  # another hand is a fresh deal
         return 0
     except (EOFError, Quit):
         print("\nbye", file=out)

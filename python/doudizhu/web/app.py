@@ -51,7 +51,6 @@ something):
 from __future__ import annotations
 
 import pathlib
-import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
@@ -63,7 +62,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .._core import ActionType, Cards, Game, Rules, choose_action, game_seed, playout
+from .._core import ActionType, Cards, Game, Rules, checked_seed, choose_action, game_seed, playout
 from ..bots import Neural
 from ..lockstep import choose
 from . import inputs, players, replays, thinking, views
@@ -209,7 +208,9 @@ class _Api:
         if bots is None:  # left out; an empty list is a list of the wrong length
             bots = [players.DEFAULT] * seats_of_bots(seats)
         seed = inputs.seed(data.get("seed"))
-        return rules, bots, secrets.randbits(32) if seed is None else seed
+        # None: the core draws 64 random bits, too many to find the deal from the person's
+        # own hand by trying every seed (32 bits took a few core-hours).
+        return rules, bots, checked_seed(seed)
 
     async def new(self, request: Request) -> Response:
         data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"rules", "bots", "seed"})
