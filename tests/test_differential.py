@@ -274,3 +274,35 @@ def test_full_deck_chain_caps(preset):
     assert max(m.length for m in moves if m.kind == doudizhu.MoveKind.AIRPLANE) == 6  # longer chains were there
     over = collections.Counter((m.kind.name, m.length) for m in moves if m.kind in caps and m.length > caps[m.kind])
     assert not over, dict(over)
+
+
+def _passes_when_it_can(game: doudizhu.Game, seats: set[int], seed: int) -> doudizhu.Action:
+    """The heuristic's action, but a pass for ``seats`` whenever they may pass: a side
+    that never beats anything makes springs and anti-springs common."""
+    pass_ = doudizhu.Action.pass_()
+    if game.to_move in seats and pass_ in game.legal_actions():
+        return pass_
+    return doudizhu.choose_action(game, "heuristic", seed)
+
+
+def test_douzero_scores_as_we_do_but_knows_no_spring() -> None:
+    # DouZero's GameEnv pays 2 ** bombs a share (the landlord two), rockets among the
+    # bombs, and never doubles for a spring or an anti-spring (docs/rules.md, presets).
+    pytest.importorskip("douzero")
+    rules = doudizhu.Rules.preset("douzero")
+    doubled = plain = 0
+    for seed in range(240):
+        game = doudizhu.Game(seed=seed, rules=rules)
+        env = peers.douzero_env([game.hand(s).mask for s in range(3)], game.kitty.mask)
+        passers = ({1, 2}, {0}, set())[seed % 3]
+        while game.phase == "playing":
+            action = _passes_when_it_can(game, passers, seed)
+            peers.douzero_play(env, action.move.cards.mask if action.move else 0)
+            game.step(action)
+        result = game.result
+        assert result is not None and env.game_over
+        theirs = env.num_scores["landlord"] * (2 if result.spring or result.anti_spring else 1)
+        assert result.payouts[0] == theirs, seed
+        doubled += result.spring or result.anti_spring
+        plain += not (result.spring or result.anti_spring)
+    assert doubled > 80 and plain > 80, (doubled, plain)
