@@ -325,6 +325,26 @@ def test_every_action_id_is_a_move() -> None:
         assert move in dz.classify(move.cards, rules=RUN_FAST), move
 
 
+def test_both_jokers_kick_one_free_kicker_move_only_where_the_rules_say() -> None:
+    # Kickers rule 5 holds for kickers of any ranks too: the two jokers are the rocket.
+    plain = Rules(trio_takes_two=True, four_with_three=True)
+    lifted = plain.replace(both_jokers_as_kickers=True)
+    whole_hand = {"333BR": MoveKind.TRIO_TWO, "333444BR5": MoveKind.AIRPLANE_TWOS,
+                  "333444BR": MoveKind.AIRPLANE_TWOS, "3333BR5": MoveKind.FOUR_THREE}  # 333444BR: short
+    plain_space, lifted_space = dz.ActionSpace(plain), dz.ActionSpace(lifted)
+    for text, kind in whole_hand.items():
+        cards = dz.Cards(text)
+        assert not [m for m in dz.legal_moves(cards, rules=plain) if m.cards == cards], text
+        assert dz.classify(cards, rules=plain) == [], text
+        (move,) = [m for m in dz.legal_moves(cards, rules=lifted) if m.cards == cards]
+        assert move.kind == kind and dz.classify(cards, rules=lifted) == [move]
+        assert lifted_space.id(Action.play(move)) > 0
+        with pytest.raises(ValueError, match="not in this action space"):
+            plain_space.id(Action.play(move))
+    # One joker still kicks.
+    assert [m.kind for m in dz.classify("333B5", rules=plain)] == [MoveKind.TRIO_TWO]
+
+
 def test_douzero_features_are_refused_by_name() -> None:
     game = Game(seed=1, rules=RUN_FAST, first_bidder=None)
     with pytest.raises(ValueError, match="each_for_self"):

@@ -32,6 +32,7 @@ void append_short_moves(const Rules& rules, std::vector<Move>& out) {
     if (!contains(deck, body) || 3 * length > rules.max_hand()) return;
     auto emit = [&](Mask kickers) {
       if (is_bomb_cards(body + kickers, rules)) return;  // the bomb's reading, listed already
+      if (!jokers_allowed(kickers, rules)) return;       // never both jokers (Kickers rule 5)
       out.push_back({body + kickers, kind, static_cast<std::uint8_t>(key), static_cast<std::uint8_t>(length)});
     };
     for_each_multiset_up_to(deck - body, std::min(2 * length - 1, rules.max_hand() - 3 * length), emit);

@@ -76,8 +76,9 @@ bool reads_as_kind(Mask cards, int key, int length, const Rules& rules) {
     const Mask kickers = cards - body;
     const int wanted = length * s.kickers_per_unit;
     if constexpr (has_free_kickers(K)) {
-      // Any cards; fewer than the full count only for a trio kind (a move of last cards).
-      if (is_bomb_cards(cards, rules)) return false;
+      // Any cards (never both jokers: Kickers rule 5); fewer than the full count only for a
+      // trio kind (a move of last cards).
+      if (is_bomb_cards(cards, rules) || !jokers_allowed(kickers, rules)) return false;
       return total(kickers) == wanted || (K != MoveKind::FourThree && total(kickers) < wanted);
     } else if constexpr (s.kicker_size == 0) {
       return kickers == 0;

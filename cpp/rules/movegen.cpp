@@ -199,7 +199,7 @@ class Generator {
 
   // A body (trio, airplane, quad) with kickers of any ranks (Run Fast): every multiset of
   // the rest of the hand of the full count, and, when the rest holds fewer, a trio kind
-  // with all of it (a short move: the last cards).
+  // with all of it (a short move: the last cards); both jokers only where rules allow.
   template <MoveKind K>
   void with_free_kickers(Want want) {
     constexpr KindShape shape = kind_shape(K);
@@ -208,13 +208,13 @@ class Generator {
       const Mask rest = hand_ - body;
       const int wanted = length * shape.kickers_per_unit;
       if (total(rest) < wanted) {
-        if (K != MoveKind::FourThree && !is_bomb_cards(hand_, rules_)) emit(hand_, K, low, length);
+        if (K != MoveKind::FourThree && !is_bomb_cards(hand_, rules_) && jokers_allowed(rest, rules_)) emit(hand_, K, low, length);
         return;
       }
       const auto add = [&](Mask kickers) {
         if (!is_bomb_cards(body + kickers, rules_)) emit(body + kickers, K, low, length);
       };
-      for_each_multiset(rest, wanted, 0, add);
+      for_each_kicker_set(rest, wanted, rules_.both_jokers_as_kickers, add);
     });
   }
 
