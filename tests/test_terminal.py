@@ -229,3 +229,60 @@ def test_ctrl_c_stops_a_run_of_built_in_players_between_its_games(command: list[
     assert child.isalive()
     child.kill(signal.SIGINT)
     assert leave(child) == 130
+
+
+# ---------------------------------------------------------------- what a card player reads
+def _play_to_the_end(game: doudizhu.Game) -> None:
+    while game.phase != "over":
+        game.step(doudizhu.choose_action(game, "heuristic", len(game.history)))
+
+
+def test_cards_that_need_a_wild_reading_are_offered_their_readings() -> None:
+    import io
+
+    from doudizhu import terminal
+
+    game = doudizhu.Game.from_position(["6677", "3", "4"], landlord=0, to_move=0,
+                                       rules=doudizhu.Rules.preset("laizi"), wild=["6"])
+    said = io.StringIO()
+    assert terminal._step(game, "6677", said) is None and game.history == []
+    offered = re.search(r"say which play: '6677' can be (.*) \(type one\)", said.getvalue())
+    assert offered, said.getvalue()
+    choices = offered.group(1).split(", ")
+    assert "6677=7777" in choices
+    spent = doudizhu.Cards("6677")
+    assert sorted(choices) == sorted(a.text(game.rules) for a in game.legal_actions() if a.move.spent == spent)
+    said = io.StringIO()
+    assert terminal._step(game, "6678", said) is None
+    assert said.getvalue().startswith("not allowed:")  # cards the hand lacks: the engine's reason
+
+
+def test_run_fast_s_first_lead_asks_for_its_three_and_its_result_says_how_it_pays() -> None:
+    from doudizhu import terminal
+
+    options = terminal.Options("run_fast", "heuristic", False)
+    game = doudizhu.Game(seed=2, rules=doudizhu.Rules.preset("run_fast"))
+    assert game.to_move == terminal.HUMAN and game.lead_rank == 0
+    assert "you lead: the first lead must contain a 3" in terminal.screen(game, options)
+    game.step(next(a for a in game.legal_actions() if a.move is not None and "3" in str(a.move.cards)))
+    while game.to_move != terminal.HUMAN:
+        game.step(doudizhu.choose_action(game, "heuristic", 0))
+    if game.last is None:
+        assert "you lead: play any combination" in terminal.screen(game, options)
+    _play_to_the_end(game)
+    assert "a point a card it holds" in terminal.settlement(game, options)
+    assert "each bomb collected 10 from each other seat" in terminal.settlement(game, options)
+
+
+def test_the_partner_named_you_is_you_in_the_result() -> None:
+    from doudizhu import terminal
+
+    options = terminal.Options("four_partner", "heuristic", False)
+    for seed in range(200):
+        game = doudizhu.Game(seed=seed, rules=doudizhu.Rules.preset("four_partner"))
+        _play_to_the_end(game)
+        result = game.result
+        if game.partner == terminal.HUMAN and result is not None and result.landlord_won:
+            assert "the landlord and you win" in terminal.settlement(game, options)
+            return
+    pytest.fail("no hand of 200 where seat 0 is the partner of a winning landlord")

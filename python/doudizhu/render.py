@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from ._core import Cards, Game, Move, checked_int, rank_name
+from ._core import Cards, Game, Move, Rules, checked_int, rank_name
 
 CARD_W, CARD_H = 52, 74
 OVERLAP, BACK_OVERLAP = 26, 12  # how far the next card in a row starts: a face's corner shows, a back's edge
@@ -256,6 +256,17 @@ def stake_text(game: Game) -> str:
     return f"stake base {game.bid_value} x {game.multiplier}"
 
 
+def scoring_text(rules: Rules) -> str | None:
+    """How a hand of each seat for itself (Run Fast) pays, said with its result; None for
+    rules with a landlord, whose base and multiplier say it."""
+    _checked(rules, Rules, "rules")
+    if not rules.each_for_self:
+        return None
+    text = ("each other seat pays the first out a point a card it holds "
+            "(nothing for one card, double if it never played)")
+    return text + ("; each bomb collected 10 from each other seat" if rules.bomb_pay else "")
+
+
 def _stake(game: Game) -> str:
     return f"{game.phase}: {stake_text(game)}"
 
@@ -317,5 +328,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "stake_text", "svg",
-           "wild_names", "wild_ranks", "winners"]
+__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "scoring_text", "stake_text",
+           "svg", "wild_names", "wild_ranks", "winners"]

@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ._core import Action, ActionType, Cards, Game, Rules, checked_seed, choose_action, game_seed
+from ._core import Action, ActionType, Cards, Game, Rules, checked_seed, choose_action, game_seed, rank_name
+from ._readings import plays_spending
 from .bots import Bot
 from .lockstep import choose
-from .render import role, stake_text, wild_names, winners
+from .render import role, scoring_text, stake_text, wild_names, winners
 
 HUMAN = 0
 MOVES_SHOWN = 40  # plays of a kind that `moves` lists
@@ -102,6 +103,8 @@ def screen(game: Game, options: Options) -> str:
     last, by = view["last"], view["last_by"]
     if last is not None and by is not None:
         lines.append(f"to beat: {last} ({last.kind.name.lower()}) by {_name(by, options)}")
+    elif game.phase == "playing" and game.lead_rank is not None:
+        lines.append(f"you lead: the first lead must contain a {rank_name(game.lead_rank)}")
     elif game.phase == "playing":
         lines.append("you lead: play any combination")
     return "\n".join(lines)
@@ -214,6 +217,10 @@ def _quoted(text: str) -> str:
     return repr(text) if len(text) <= _QUOTED else f"{text[:_QUOTED]!r}... ({len(text)} characters)"
 
 
+# How many readings of one set of cards a refusal lists (two wild ranks may give dozens).
+_READINGS_SHOWN = 30
+
+
 def _step(game: Game, text: str, out: TextIO) -> Action | None:
     if game.phase == "bidding" and text.isdigit():
         if len(text) > 1:  # cards, as a 2 or 3 would be, typed before the auction is over
@@ -227,7 +234,13 @@ def _step(game: Game, text: str, out: TextIO) -> Action | None:
     try:
         game.step(text)
     except ValueError as error:  # IllegalActionError, or text that is no cards
-        print(f"not allowed: {error}", file=out)
+        readings = plays_spending(game, text) if game.phase == "playing" else []
+        if readings:  # several readings of the cards, or a wild card's: which was not said
+            options = ", ".join(a.text(game.rules) for a in readings[:_READINGS_SHOWN])
+            more = f" and {len(readings) - _READINGS_SHOWN} more" if len(readings) > _READINGS_SHOWN else ""
+            print(f"say which play: {_quoted(text)} can be {options}{more} (type one)", file=out)
+        else:
+            print(f"not allowed: {error}", file=out)
         return None
     return game.history[-1][1]
 
@@ -237,12 +250,15 @@ def settlement(game: Game, options: Options) -> str:
     assert result is not None
     if result.winner is not None:  # each for itself (run_fast): the first out is paid by the cards left
         payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
-        return f"{_name(result.winner, options)} went out first\npayouts: {payouts}"
+        return f"{_name(result.winner, options)} went out first\npayouts: {payouts}\n({scoring_text(game.rules)})"
     if game.landlord is None:
         return "nobody bid: the hand is void"
     extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
     extras += [f"start bonus: {name} in {_hand_of(seat, options)}" for name, seat in result.start_bonuses]
-    headline = f"{winners(game)}: base {result.base} x {result.multiplier}"
+    partner = game.partner
+    winning = f"the landlord and {_name(partner, options)} win" if result.landlord_won and partner is not None \
+        else winners(game)
+    headline = f"{winning}: base {result.base} x {result.multiplier}"
     lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
     payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
     lines.append(f"payouts: {payouts}")

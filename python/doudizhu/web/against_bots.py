@@ -11,7 +11,8 @@ raises the engine's error and changes nothing.
 
 from __future__ import annotations
 
-from .._core import Cards, Game, Rules, game_seed
+from .._core import Game, Rules, game_seed
+from .._readings import plays_spending
 from ..bots import Bot, Neural
 from ..lockstep import choose
 from . import players, thinking, views
@@ -66,13 +67,9 @@ class HandAgainstBots:
         back; ``label`` and ``kind`` for a person): the choices to offer when the engine
         refuses cards that read as several plays (``333444555666``: an airplane, or one with
         solo kickers) or need a wild card's reading (``5777``: ``5777=7777``)."""
-        try:
-            spent = Cards(text)
-        except ValueError:
-            return []
         rules = self.game.rules
         return [{"text": action.text(rules), "label": views.action_label(action, rules), "kind": views.kind(action)}
-                for action in self.game.legal_actions() if action.move is not None and action.move.spent == spent]
+                for action in plays_spending(self.game, text)]
 
     def undo(self) -> None:
         """Takes back the person's last action and the bots' actions after it, while the
