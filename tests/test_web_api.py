@@ -926,3 +926,37 @@ def test_a_busy_session_queues_its_requests_without_holding_up_others(store: Ses
         first.join(20)
         second.join(20)
     assert queued and meanwhile == {1: 200} and answers == {1: 200, 0: 200}
+
+
+def test_an_action_chosen_on_an_earlier_hand_is_refused(client: TestClient) -> None:
+    # A second tab dealt a new hand: the first tab's bid, made after as many actions, was
+    # played on the new hand (on cards the person never saw).
+    first = new_hand(client, seed=7)
+    second = new_hand(client, seed=8)
+    assert first["hand_id"] != second["hand_id"] and len(first["log"]) == len(second["log"])
+    for path, body in (("/api/play", {"action": "bid 3"}), ("/api/undo", {})):
+        refused(client.post(path, json={**body, "at": len(first["log"]), "hand_id": first["hand_id"]}), 409,
+                "a new hand was dealt")
+        assert ok(client.get("/api/state")) == second  # nothing done
+    played = ok(client.post("/api/play", json={"action": "bid 3", "at": 0, "hand_id": second["hand_id"]}))
+    assert played["log"][0]["text"] == "bid 3"
+    refused(client.post("/api/play", json={"action": "33", "hand_id": 7}), 400, "'hand_id' must be a string")
+
+
+def test_a_redealt_hand_shows_no_bid_of_the_deal_thrown_in(client: TestClient) -> None:
+    state = new_hand(client, seed=5, bots=["heuristic", "heuristic"])
+    state = ok(client.post("/api/play", json={"action": "bid 0"}))
+    assert state["redeals"] == 1 and state["phase"] == "bidding"  # everybody passed
+    thrown_in = 3  # the three passes of the first deal
+    shown = {seat["seat"]: seat["latest"]["text"] for seat in state["seats"] if seat["latest"]}
+    assert shown == {entry["seat"]: entry["text"] for entry in state["log"][thrown_in:]}
+
+
+def test_run_fast_s_table_says_set_aside_and_how_a_hand_pays(client: TestClient) -> None:
+    state = new_hand(client, rules="run_fast", bots=["heuristic", "heuristic"])
+    assert state["kitty"]["set_aside"] and not new_hand(client)["kitty"]["set_aside"]
+    state = new_hand(client, rules="run_fast", bots=["heuristic", "heuristic"])
+    while state["phase"] != "over":
+        state = ok(client.post("/api/play", json={"action": ok(client.get("/api/hint"))["hint"]["text"]}))
+    assert "a point a card it holds" in state["result"]["scoring"]
+    assert new_hand(client)["result"] is None

@@ -475,3 +475,52 @@ def test_a_bad_record_and_a_saved_selfplay_game(page: WebDriver, tmp_path: pathl
     payouts = ", ".join(f"seat {s}{' (landlord)' if s == result.landlord[4] else ''} {p:+d}"
                         for s, p in enumerate(result.payouts[4]))
     assert payouts.replace("+0", "0") in text_of(page, "replay-result")
+
+
+def test_keys_play_after_a_mouse_click(page: WebDriver) -> None:
+    # A clicked button kept the focus: a digit then bid nothing, and Enter pressed the
+    # button again (New hand dealt anew; Pass passed where the selection was to be played).
+    start_hand(page, seed=42)  # New hand clicked with the mouse
+    ActionChains(page).send_keys("3").perform()
+    wait(page, lambda b: len(hand(b)) == 20)
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda b: b.find_elements(By.ID, "play-hint"))
+    hint = page.find_element(By.ID, "play-hint").get_attribute("data-action")
+    ActionChains(page).send_keys(Keys.ENTER).perform()  # plays the hint's selected cards
+    wait(page, lambda b: len(api_state(b)["log"]) > 1)
+    assert api_state(page)["log"][:2] == [{"seat": 0, "text": "bid 3", "label": "bid 3"},
+                                          {"seat": 0, "text": hint, "label": " ".join(hint).replace("T", "10")}]
+
+
+def test_a_reload_shows_the_hand_and_an_older_tab_catches_up(page: WebDriver) -> None:
+    start_hand(page, seed=7)
+    page.refresh()
+    wait(page, lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+    assert page.find_element(By.ID, "table").is_displayed() and hand_text(page) == str(dz.Game(seed=7).hand(0))
+    # Another tab of this session deals seed 8: this page's bid is refused, and it shows seed 8.
+    dealt = page.execute_async_script(
+        "const done = arguments[0]; fetch('/api/new', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+        "body: JSON.stringify({seed: 8})}).then((r) => r.json()).then(done);")
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 3']").click()
+    wait(page, lambda b: "a new hand was dealt" in text_of(b, "message"))
+    wait(page, lambda b: hand_text(b) == str(dz.Game(seed=8).hand(0)))
+    assert api_state(page)["log"] == dealt["log"]  # the bid was not played on the new hand
+
+
+TIMES = "\N{MULTIPLICATION SIGN}"
+
+
+def test_the_status_at_the_end_says_the_settled_stake(page: WebDriver) -> None:
+    # A spring doubles at the end: the status said "base 3 TIMES 1" beside a result of
+    # "base 3 TIMES 2 (spring)" (TIMES: the page's multiplication sign, TIMES below).
+    page.find_element(By.ID, "tab-replay").click()
+    for seat, bot in enumerate(("heuristic", "random", "random")):
+        choose(page, f"watch-bots-{seat}", bot)
+    page.find_element(By.ID, "watch-seed").send_keys("195")
+    page.find_element(By.ID, "watch").click()
+    wait(page, lambda b: "step 0 of" in text_of(b, "step-label"))
+    page.find_element(By.ID, "end").click()
+    wait(page, lambda b: "Payouts" in text_of(b, "replay-result"))
+    settled = re.search(rf"base (\d+) {TIMES} (\d+) \(spring\)", text_of(page, "replay-result"))
+    assert settled, text_of(page, "replay-result")
+    assert f"stake: base {settled.group(1)} {TIMES} {settled.group(2)} \N{MIDDLE DOT}" in text_of(page, "replay-status")

@@ -11,6 +11,8 @@ raises the engine's error and changes nothing.
 
 from __future__ import annotations
 
+import secrets
+
 from .._core import Game, Rules, game_seed
 from .._readings import plays_spending
 from ..bots import Bot, Neural
@@ -37,6 +39,9 @@ class HandAgainstBots:
         self.rules = rules
         self.seed = seed
         self.seed_shown = seed_shown
+        # Names this hand to requests: an action chosen on another hand (an older tab's) is
+        # refused, where a count of actions alone could match.
+        self.id = secrets.token_hex(8)
         self.game = game
         self.shown: list[Game] = []  # the positions since the person last acted, one after each action
         self.thoughts: Thoughts = {}

@@ -26,14 +26,15 @@ something):
   landlord's "alone" and "partner N" under four_partner), ``can_pass``,
   ``can_undo`` and ``frames``: the table after your last action and after each bot's reply
   but the last, for the page to show them one at a time.
-- ``POST /api/play`` ``{"action": "334455", "at": 12}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
+- ``POST /api/play`` ``{"action": "334455", "at": 12, "hand_id": "..."}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
   ``"557=577"``...): your action, then the bots' turns; cards the engine refuses as they
   stand but that some legal plays spend (several readings, or a wild card's) answer 422
   with ``choices``: those plays, each ``{"text", "label", "kind"}``, the text to send.
   ``at`` (optional; the page sends it) is the number of actions in the ``log`` of the state
   you act on: a request made on another state (a repeated one, a second click) answers
-  409 and plays nothing.
-- ``POST /api/undo`` (optionally ``{"at": 12}``, as for a play; the page sends it): takes
+  409 and plays nothing. ``hand_id`` (optional; the page sends it) is the state's: a request
+  made on an earlier hand (a second tab dealt a new one) answers 409 too.
+- ``POST /api/undo`` (optionally ``{"at": 12, "hand_id": "..."}``, as for a play): takes
   back your last action and the bots' replies to it; not once the hand is over (422): every
   hand has been shown.
 - ``GET /api/legal`` (``?cards=5777``: only the plays that spend some of these cards): the
@@ -184,7 +185,8 @@ class _Api:
         mine = game.to_move == HUMAN
         legal = game.legal_actions() if mine else []
         state.update(
-            mode="play", rules=table.rules, seed=str(table.seed) if table.seed_shown or game.phase == "over" else None,
+            mode="play", hand_id=table.id, rules=table.rules,
+            seed=str(table.seed) if table.seed_shown or game.phase == "over" else None,
             human=HUMAN, hand=str(game.hand(HUMAN)),
             choices=[a.text(game.rules) for a in legal] if game.phase in ("bidding", "partner") else [],
             can_pass=any(a.type == ActionType.PASS for a in legal),
@@ -226,13 +228,14 @@ class _Api:
         return await self._do(request, False, lambda session: self._play_state(self._table(session)))
 
     async def play(self, request: Request) -> Response:
-        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"action", "at"})
+        data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"action", "at", "hand_id"})
         action = inputs.text(data, "action")
         at = inputs.optional_int(data.get("at"), "at")
+        hand_id = inputs.optional_text(data, "hand_id")
 
         def work(session: Session) -> dict[str, Any]:
             table = self._table(session)
-            self._check_at(at, table, "nothing was played")
+            self._check_at(at, hand_id, table, "nothing was played")
             try:
                 table.act(action)
             except ValueError as error:
@@ -243,9 +246,12 @@ class _Api:
         return await self._do(request, False, work)
 
     @staticmethod
-    def _check_at(at: int | None, table: HandAgainstBots, nothing_done: str) -> None:
-        """409 when a request made on the state of ``at`` actions finds the hand elsewhere: a
-        repeated request, a second click, does nothing a second time."""
+    def _check_at(at: int | None, hand_id: str | None, table: HandAgainstBots, nothing_done: str) -> None:
+        """409 when a request made on the state of ``at`` actions of hand ``hand_id`` finds the
+        hand elsewhere, or another hand: a repeated request, a second click, does nothing a
+        second time, and an older tab's request nothing to the hand a newer one dealt."""
+        if hand_id is not None and hand_id != table.id:
+            raise ApiError(409, f"a new hand was dealt since this page's (in another tab?): reload it; {nothing_done}")
         if at is not None and at != len(table.game.history):
             made_after = f"{at}" if abs(at) < 10**12 else "a number of"
             raise ApiError(409, f"the hand has moved on: your request was made after {made_after} actions, and there "
@@ -253,11 +259,13 @@ class _Api:
 
     async def undo(self, request: Request) -> Response:
         data = await inputs.optional_body(request, inputs.MAX_JSON, inputs.JSON)
-        at = inputs.optional_int(inputs.json_object(data, {"at"}).get("at"), "at") if data else None
+        fields = inputs.json_object(data, {"at", "hand_id"}) if data else {}
+        at = inputs.optional_int(fields.get("at"), "at")
+        hand_id = inputs.optional_text(fields, "hand_id")
 
         def work(session: Session) -> dict[str, Any]:
             table = self._table(session)
-            self._check_at(at, table, "nothing was taken back")
+            self._check_at(at, hand_id, table, "nothing was taken back")
             table.undo()
             return self._play_state(table)
 

@@ -130,6 +130,11 @@ def text(data: dict[str, Any], name: str, default: str | None = None) -> str:
     return value
 
 
+def optional_text(data: dict[str, Any], name: str) -> str | None:
+    """A string field that may be left out (or null), checked as :func:`text` checks one."""
+    return None if data.get(name) is None else text(data, name)
+
+
 def optional_int(value: Any, name: str) -> int | None:
     if value is None:
         return None
@@ -182,4 +187,4 @@ def text_list(data: dict[str, Any], name: str, longest: int) -> list[str] | None
 
 
 __all__ = ["BINARY", "JSON", "MAX_JSON", "MAX_TEXT", "MAX_UPLOAD", "ApiError", "body", "check_query", "json_object",
-           "optional_int", "parse_json", "query_int", "seed", "text", "text_list"]
+           "optional_int", "optional_text", "parse_json", "query_int", "seed", "text", "text_list"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._core import Action, Cards, Game, Rules, Settlement
-from ..render import backs_svg, card_svgs, cards_svg, move_svg, role, wild_names, wild_ranks
+from ..render import backs_svg, card_svgs, cards_svg, move_svg, role, scoring_text, wild_names, wild_ranks
 
 #: The network's top choices where a seat played by it acted, by index in the history.
 Thoughts = dict[int, list[dict[str, Any]]]
@@ -51,13 +51,25 @@ def _latest(game: Game, thoughts: Thoughts, viewer: int | None) -> dict[int, dic
     with the network's choices there where ``viewer`` sees that seat's hand: the choices
     show the cards they would have played, which a face-down hand keeps until the end."""
     history = game.history
-    start = max(0, len(history) - game.seats)
+    start = max(_deal_start(game), len(history) - game.seats)  # no bid of a deal thrown in
     over = game.phase == "over"
 
     def seen(seat: int, index: int) -> list[dict[str, Any]] | None:
         return thoughts.get(index) if viewer is None or viewer == seat or over else None
 
     return {seat: _action(game, action, seen(seat, start + i)) for i, (seat, action) in enumerate(history[start:])}
+
+
+def _deal_start(game: Game) -> int:
+    """Where the deal in play starts in ``game.history``: after the auction that threw in the
+    last deal (nobody bid), found by taking actions back until the redeal is undone."""
+    if game.redeals == 0:
+        return 0
+    start, walk = len(game.history), game.copy()
+    while walk.history and walk.redeals == game.redeals:
+        start = len(walk.history)
+        walk.undo()
+    return start if walk.redeals != game.redeals else 0  # else the redeals came before the history
 
 
 def _seat(game: Game, seat: int, viewer: int | None, names: dict[int, str], latest: dict[str, Any] | None
@@ -101,6 +113,7 @@ def settlement(game: Game, result: Settlement) -> dict[str, Any]:
         "anti_spring": result.anti_spring,
         "start_bonuses": [{"name": name, "seat": seat} for name, seat in result.start_bonuses],
         "payouts": list(result.payouts),
+        "scoring": scoring_text(game.rules),  # how each for itself pays (None: base x multiplier says it)
     }
 
 
@@ -120,6 +133,7 @@ def table(game: Game, viewer: int | None, names: dict[int, str], thoughts: Thoug
             "public": kitty_public,
             "face_up": kitty_public or viewer is None,  # shown to this viewer (every card face up: a replay)
             "size": len(game.kitty),
+            "set_aside": game.rules.each_for_self,  # Run Fast's cards left out of the deal: no kitty
             "cards": str(game.kitty) if kitty_public or viewer is None else None,
             "svg": (cards_svg(game.kitty, wild_ranks(game)) if kitty_public or viewer is None
                     else backs_svg(len(game.kitty))),

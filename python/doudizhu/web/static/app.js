@@ -19,6 +19,7 @@ async function api(method, path, body, raw) {
   const data = await response.json();
   if (!response.ok) {
     const error = new Error(data.error || response.statusText);
+    error.status = response.status;
     error.choices = data.choices || [];
     throw error;
   }
@@ -110,7 +111,9 @@ function stakeText(state) {
     text = `base ${state.base} · the landlord plays alone or names a partner`;
   } else {
     const bombs = state.bombs + state.rockets;
-    text = `${state.phase} · stake: base ${state.base} × ${state.multiplier} · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
+    // Once over, the settlement's multiplier: a spring or a start bonus doubles it at the end.
+    const multiplier = state.result && !state.result.void ? state.result.multiplier : state.multiplier;
+    text = `${state.phase} · stake: base ${state.base} × ${multiplier} · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
   }
   if (state.wild) text += ` · wild: ${state.wild}`;  // "the 5s", or "the 5s and 9s"
   if (state.redeals) text += ` · redealt ${state.redeals}×`;
@@ -123,7 +126,8 @@ function drawCentre(state, lastId, kittyId, name) {
   else last.textContent = state.phase === "playing" ? `${name(state.to_move)} to lead` : "";
   if (state.phase === "over") last.textContent = "";  // the result says how it ended
   const kitty = state.kitty;  // none under rules without one (sanren)
-  $(kittyId).replaceChildren(...(kitty.size ? [el("div", "caption", kitty.face_up ? "kitty" : "kitty (face down)"),
+  const named = kitty.set_aside ? "set aside" : "kitty";  // Run Fast's cards left out of the deal
+  $(kittyId).replaceChildren(...(kitty.size ? [el("div", "caption", kitty.face_up ? named : `${named} (face down)`),
                                                picture(kitty.svg)] : []));
 }
 
@@ -132,7 +136,7 @@ function resultText(state, name) {
   if (!r) return "";
   if (r.void) return "Nobody bid: the hand is void.";
   const payoutText = r.payouts.map((p, seat) => `${name(seat)} ${p > 0 ? "+" : ""}${p}`).join(", ");
-  if (r.winner !== null) return `${name(r.winner)} went out first. Payouts: ${payoutText}.`;
+  if (r.winner !== null) return `${name(r.winner)} went out first. Payouts: ${payoutText} (${r.scoring}).`;
   const extras = [];
   if (r.spring) extras.push("spring");
   if (r.anti_spring) extras.push("anti-spring");
@@ -243,15 +247,30 @@ async function showReply(state) {
 
 let sending = false;  // an action is on its way: a second click is not a second action
 
+// What an action is chosen on, for the server to check: the hand and its actions so far.
+const chosenOn = () => ({ at: playState.log.length, hand_id: playState.hand_id });
+
+// The hand moved on without this page (a second click, another tab): the server's state,
+// drawn, with why nothing was done.
+async function catchUp(error) {
+  try {
+    drawPlay(await api("GET", "/api/state"), false, null);
+  } catch (ignored) {
+    // no hand any more: the message below says what happened
+  }
+  say("message", error.message, true);
+}
+
 async function act(text) {
   if (replying || sending) return;
   sending = true;
   let state;
   try {
-    // `at`: the state it was chosen on; the server refuses it on any other (409)
-    state = await api("POST", "/api/play", { action: text, at: playState.log.length });
+    // `at` and `hand_id`: the state it was chosen on; the server refuses it on any other (409)
+    state = await api("POST", "/api/play", { action: text, ...chosenOn() });
   } catch (error) {
-    offerReadings(text, error);
+    if (error.status === 409) await catchUp(error);
+    else offerReadings(text, error);
     return;
   } finally {
     sending = false;
@@ -337,11 +356,12 @@ async function undo() {
   if (replying || sending) return;
   sending = true;
   try {
-    // `at`, as for a play: a second press on the same state takes back nothing more (409)
-    drawPlay(await api("POST", "/api/undo", { at: playState.log.length }), false, null);
+    // As for a play: a second press on the same state takes back nothing more (409)
+    drawPlay(await api("POST", "/api/undo", chosenOn()), false, null);
     say("message", "Undone.");
   } catch (error) {
-    say("message", error.message, true);
+    if (error.status === 409) await catchUp(error);
+    else say("message", error.message, true);
   } finally {
     sending = false;
   }
@@ -375,7 +395,9 @@ function onKey(event) {
   const key = event.key.toLowerCase();
   const bid = document.querySelector(`#choices button[data-action="bid ${key}"]`);
   const press = (id) => { if (!$(id).disabled) $(id).click(); };
+  const auctionPass = document.querySelector('#choices button[data-action="bid 0"]');
   if (playState.phase === "bidding" && bid) bid.click();
+  else if (key === "p" && auctionPass) auctionPass.click();  // the classic auction's pass
   else if (key === "enter") press("play");
   else if (key === "p") press("pass");
   else if (key === "h") press("hint");
@@ -526,6 +548,15 @@ function showPanel(name) {
   $("panel-replay").hidden = name !== "replay";
 }
 
+// A reload, or a second tab: the hand this session is playing, if any (404: none yet).
+async function resume() {
+  try {
+    drawPlay(await api("GET", "/api/state"), false, null);
+  } catch (error) {
+    if (error.status !== 404) say("message", error.message, true);
+  }
+}
+
 async function start() {
   options = await api("GET", "/api/options");
   for (const id of ["rules", "watch-rules", "npz-rules"]) fillPresets($(id));
@@ -542,6 +573,12 @@ async function start() {
   $("show-legal").addEventListener("click", showLegal);
   $("undo").addEventListener("click", undo);
   document.addEventListener("keydown", onKey);
+  // A button clicked keeps the focus, and then Enter would press it again and the keys
+  // that play would be ignored: a mouse click (detail > 0; a key's click has 0) lets go.
+  document.addEventListener("click", (event) => {
+    const pressed = event.target.closest("button");
+    if (pressed && event.detail > 0) pressed.blur();
+  });
   $("watch-form").addEventListener("submit", watch);
   $("record-form").addEventListener("submit", openRecord);
   $("npz-form").addEventListener("submit", openNpz);
@@ -550,6 +587,7 @@ async function start() {
   $("forward").addEventListener("click", () => stepTo(() => replayState.step + 1));
   $("end").addEventListener("click", () => stepTo(() => replayState.steps));
   $("autoplay").addEventListener("click", toggleAutoplay);
+  await resume();
   document.body.dataset.ready = "true";  // for the browser tests: the options are in
 }
 
