@@ -511,8 +511,8 @@ TIMES = "\N{MULTIPLICATION SIGN}"
 
 
 def test_the_status_at_the_end_says_the_settled_stake(page: WebDriver) -> None:
-    # A spring doubles at the end: the status said "base 3 TIMES 1" beside a result of
-    # "base 3 TIMES 2 (spring)" (TIMES: the page's multiplication sign, TIMES below).
+    # A spring doubles at the end: the status said base 3 TIMES 1 beside a result of base 3
+    # TIMES 2 (spring).
     page.find_element(By.ID, "tab-replay").click()
     for seat, bot in enumerate(("heuristic", "random", "random")):
         choose(page, f"watch-bots-{seat}", bot)
