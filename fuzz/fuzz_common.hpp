@@ -168,6 +168,11 @@ inline std::string solo_kickers_error(Mask k, int body_lo, int body_len, MoveKin
   return {};
 }
 
+inline std::string free_kickers_error(Mask k, const Rules& r) {
+  const bool both = cnt(k, kBlackJoker) > 0 && cnt(k, kRedJoker) > 0;
+  return both && !r.both_jokers_as_kickers ? "both jokers as kickers" : "";
+}
+
 inline std::string pair_kickers_error(Mask k, int body_lo, int body_len, const Rules& r) {
   for (int rank = 0; rank < kNumRanks; ++rank) {
     const int c = cnt(k, rank);
@@ -234,14 +239,19 @@ inline std::string shape_error(const Move& m, const Rules& r) {
       return pair_kickers_error(k, key, 1, r);
     // Run Fast: kickers of any ranks; a trio or airplane with fewer (a move of last cards).
     // Cards of one rank that are a bomb (four, or the three aces) are only the bomb.
+    // Both jokers kick one move only where the rules say, as for every other kicker.
     case MoveKind::TrioTwo:
       if (key < kNumRanks && cnt(c, key) == n && (n >= 4 || (r.ace_trio_bomb && key == kAce && n == 3))) return "a bomb";
-      return r.trio_takes_two && len == 1 && n >= 3 && n <= 5 && kickers(3, 1, k) ? "" : "not a trio with two";
+      if (!(r.trio_takes_two && len == 1 && n >= 3 && n <= 5 && kickers(3, 1, k))) return "not a trio with two";
+      return free_kickers_error(k, r);
     case MoveKind::AirplaneTwos:
-      return r.trio_takes_two && len >= 2 && len <= 6 && n >= 3 * len && n <= 5 * len && kickers(3, len, k) ? ""
-                                                                                                             : "not an airplane with twos";
+      if (!(r.trio_takes_two && len >= 2 && len <= 6 && n >= 3 * len && n <= 5 * len && kickers(3, len, k))) {
+        return "not an airplane with twos";
+      }
+      return free_kickers_error(k, r);
     case MoveKind::FourThree:
-      return r.four_with_three && len == 1 && n == 7 && kickers(4, 1, k) ? "" : "not four with three";
+      if (!(r.four_with_three && len == 1 && n == 7 && kickers(4, 1, k))) return "not four with three";
+      return free_kickers_error(k, r);
   }
   return "unknown kind";
 }
