@@ -73,22 +73,26 @@ int side_of(const Node& n, int seat) { return same_side(n, seat, n.landlord) ? 0
 
 // The position's 64-bit hash, over the node's fields only (plays, bombs and the cards
 // played before do not change who wins, so transpositions that differ in them meet),
-// with the gaps between ranks closed where that changes nothing (rank_gaps.hpp), so
-// that positions that play alike share it. One finalizer round per hand and two more:
+// with the gaps between ranks closed where that changes nothing (rank_gaps.hpp; not when
+// `close_gaps` is false), so that positions that play alike share it. One finalizer round per hand and two more:
 // ddz::hash of the equivalent State mixes 27 words, and costs the search about a
 // quarter of its speed. The wild rank is the same in every node of a search. Without
 // wild cards the move to beat counts by its closed rank, kind and length (its kickers do
 // not); with them, whole (a soft bomb loses to a natural one): its cards and its other
 // fields hashed apart (packed into one word, a mask's 60 bits and the fields beside them
 // collided, and solve_moves under laizi read one child's value for another's).
-std::uint64_t key_of(const Node& n) {
+std::uint64_t key_of(const Node& n, bool close_gaps) {
   const Move& m = n.last;
   std::uint64_t h = 0x9E37'79B9'7F4A'7C15;
   if (n.wild.none()) {
-    const ClosedRanks c = close_rank_gaps(n.hands, n.seats, m);
+    const ClosedRanks c = close_gaps ? close_rank_gaps(n.hands, n.seats, m) : ClosedRanks{n.hands, m.cards ? 2 * m.key : 0};
     for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ c.hands[static_cast<std::size_t>(i)]);
-    const std::uint64_t last_word = std::uint64_t{m.cards != 0} ^ (static_cast<std::uint64_t>(c.last_key) << 52);
-    h = splitmix_finalize(h ^ last_word ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 60) ^ (std::uint64_t{m.length} << 44));
+    // Bit 0 whether there is a move to beat, 44-51 its length, 52-56 its closed rank (plus
+    // one: -1 is below every rank), 57-63 its kind (at 60, FOUR_THREE's 16 fell off the word
+    // and read as a solo).
+    static_assert(kNumMoveKinds <= 128 && 2 * kNumRanks < 32);
+    const std::uint64_t last_word = std::uint64_t{m.cards != 0} ^ (static_cast<std::uint64_t>(c.last_key + 1) << 52);
+    h = splitmix_finalize(h ^ last_word ^ (std::uint64_t{static_cast<std::uint8_t>(m.kind)} << 57) ^ (std::uint64_t{m.length} << 44));
   } else {
     for (int i = 0; i < n.seats; ++i) h = splitmix_finalize(h ^ n.hands[static_cast<std::size_t>(i)]);
     h = splitmix_finalize(h ^ hash_of(m.cards, fields_word(m)));
@@ -231,7 +235,7 @@ class Search {
   bool wins(const Node& n, int ply, Candidate* best = nullptr) {
     if (tick()) return false;
     const bool mover_proves = proves(n, n.to_move);
-    const std::uint64_t key = key_of(n);
+    const std::uint64_t key = key_of(n, closes_gaps_);
     if (!best) {
       if (const int k = known(n, key); k >= 0) return (k == 1) == mover_proves;
     }
@@ -556,7 +560,7 @@ class Search {
     prover_landlord_ = side_of(root, root.to_move) == 0;
     Node n = root;
     n.budget = kUnbounded;
-    const std::uint64_t key = key_of(n);
+    const std::uint64_t key = key_of(n, closes_gaps_);
     slice_end_ = give_up;
     prove(n, key, kInfinite, kInfinite, 0, best);
     slice_end_ = kNoEnd;
@@ -738,7 +742,7 @@ class Search {
     kid_keys_[static_cast<std::size_t>(ply)].clear();
     for (const Candidate& c : list) {
       kids.push_back(child_of(n, c));
-      const std::uint64_t k = key_of(kids.back());
+      const std::uint64_t k = key_of(kids.back(), closes_gaps_);
       kid_keys_[static_cast<std::size_t>(ply)].push_back(k);
       proofs_.prefetch(k);  // the bucket loads while the next children are made
       if (!kids.back().last.cards) lead_counts_.prefetch(kids.back().hands[static_cast<std::size_t>(kids.back().to_move)]);
@@ -855,6 +859,9 @@ class Search {
   static constexpr Proof kWon{0, kInfinite}, kLost{kInfinite, 0};  // for the side to move
 
   const Rules& rules_;
+  // Closing rank gaps moves ranks down; three aces are a bomb only as aces (ace_trio_bomb),
+  // so there a closed key would take a hand's bomb for another's trio.
+  const bool closes_gaps_ = !rules_.ace_trio_bomb;
   SolveOptions options_;
   Shared& shared_;
   TranspositionTable<Bounds>& table_;
