@@ -121,6 +121,11 @@ def test_the_winners_are_named_with_their_verb() -> None:
     assert {"the peasants win", "the landlord and"} <= said  # both sides won, partners named
     run_fast = dz.playout(dz.Game(seed=1, rules=dz.Rules.preset("run_fast")), "random", 1)
     assert winners(run_fast) == f"seat {run_fast.winner} wins"
+    assert winners(run_fast, lambda seat: "you") == "you win"  # a table naming its player
+    partnered = next(game for game in (dz.playout(dz.Game(seed=seed, rules=dz.Rules.preset("four_partner")),
+                                                  "random", seed) for seed in range(40))
+                     if game.partner is not None and game.result is not None and game.result.landlord_won)
+    assert winners(partnered, lambda seat: "you") == "the landlord and you win"
     with pytest.raises(ValueError, match="nobody won: the hand is not over"):
         winners(dz.Game(seed=1))
 

@@ -16,6 +16,7 @@ stays visible where cards overlap, "10" written as such, jokers as JOKER in blac
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from html import escape
 
 from ._core import Cards, Game, Move, Rules, checked_int, rank_name
@@ -229,19 +230,22 @@ def _outcome(game: Game) -> list[str]:
     return [f"over: {winners(game)}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
 
 
-def winners(game: Game) -> str:
+def winners(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}") -> str:
     """Who won the hand, as the table says it: 'the landlord wins', with a partner 'the
     landlord and seat N win', or 'the peasants win'; without a landlord (run_fast) the
-    first out, 'seat N wins'. ValueError before the hand is over, or when it was void."""
+    first out, 'seat N wins'. `name` says a seat ('seat N' unless told; a table that
+    calls its player 'you' gets 'you win'). ValueError before the hand is over, or when
+    it was void."""
     _checked(game, Game, "game")
     result = game.result
     if result is None or (game.landlord is None and result.winner is None):
         raise ValueError("nobody won: the hand is not over" if result is None else "nobody won: the hand was void")
     if result.winner is not None:
-        return f"seat {result.winner} wins"
+        subject = name(result.winner)
+        return f"{subject} {'win' if subject == 'you' else 'wins'}"
     if not result.landlord_won:
         return "the peasants win"
-    return "the landlord wins" if game.partner is None else f"the landlord and seat {game.partner} win"
+    return "the landlord wins" if game.partner is None else f"the landlord and {name(game.partner)} win"
 
 
 def stake_text(game: Game) -> str:

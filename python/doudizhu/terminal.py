@@ -255,10 +255,7 @@ def settlement(game: Game, options: Options) -> str:
         return "nobody bid: the hand is void"
     extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
     extras += [f"start bonus: {name} in {_hand_of(seat, options)}" for name, seat in result.start_bonuses]
-    partner = game.partner
-    winning = f"the landlord and {_name(partner, options)} win" if result.landlord_won and partner is not None \
-        else winners(game)
-    headline = f"{winning}: base {result.base} x {result.multiplier}"
+    headline = f"{winners(game, lambda seat: _name(seat, options))}: base {result.base} x {result.multiplier}"
     lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
     payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
     lines.append(f"payouts: {payouts}")
