@@ -509,3 +509,45 @@ def test_a_bots_own_error_passes_through_naming_the_bot_and_its_seat() -> None:
         dz.selfplay(1, policy=[Broken(), "random", "random"], threads=1)  # type: ignore[list-item]
     if sys.version_info >= (3, 11):  # exception notes
         assert any("raised by the bot Broken choosing for seat 0" in note for note in raised.value.__notes__)
+
+
+def test_a_bot_that_steps_its_game_is_named_at_its_own_seat() -> None:
+    # The seat was read after the bot had stepped its copy: "at seat 1", or "at seat None".
+    class Meddler:
+        def act(self, game: dz.Game) -> dz.Action:
+            game.step(game.legal_actions()[0])
+            return game.legal_actions()[0]
+
+    with pytest.raises(dz.IllegalActionError, match="the bot Meddler at seat 0 returned"):
+        dz.selfplay(1, policy=[Meddler(), "heuristic", "heuristic"], seed=1)
+
+    class Raising:
+        def act(self, game: dz.Game) -> dz.Action:
+            game.step(game.legal_actions()[0])
+            raise RuntimeError("no")
+
+    with pytest.raises(RuntimeError) as raised:
+        lockstep.choose(Raising(), dz.Game(seed=1), 0)
+    assert "raised by the bot Raising choosing for seat 0" in raised.value.__notes__
+
+
+def test_a_progress_of_the_wrong_signature_is_refused_before_any_game() -> None:
+    # With built-in players it was first called at the end, every game played for nothing.
+    with pytest.raises(TypeError, match=r"progress is called as progress\(done, total\), and <lambda>\(done\) cannot"):
+        dz.evaluate("heuristic", "random", deals=3000, progress=lambda done: None)
+    seen: list[tuple[int, ...]] = []
+    dz.evaluate("random", "random", deals=2, progress=lambda *done: seen.append(done))
+    assert seen[-1][0] == seen[-1][1] > 0
+
+
+@pytest.mark.parametrize("path", [5, True, 3.0])
+def test_a_network_path_of_another_type_is_refused_by_name(path: object) -> None:
+    with pytest.raises(TypeError, match=f"path must be a str or os.PathLike, not {type(path).__name__}"):
+        Neural(path)  # type: ignore[arg-type]
+
+
+def test_every_bot_says_a_finished_hand_alike() -> None:
+    over = dz.playout(dz.Game(seed=1), "random", 1)
+    for bot in (Random(), FastHeuristic(), Heuristic(), Neural(), ISMCTS(), DeterminizedBot()):
+        with pytest.raises(dz.IllegalActionError, match="the hand is over"):
+            bot.act(over)

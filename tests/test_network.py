@@ -478,3 +478,25 @@ def test_the_shipped_network_plays_without_pytorch() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=os.environ, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["ok", "True"]
+
+
+def test_a_torchbot_outside_its_setting_is_refused_before_the_first_deal(net_file: Path) -> None:
+    # It was refused at its first decision, after the other seats had played.
+    gymnasium_env = pytest.importorskip("doudizhu.envs.gymnasium")
+    calls: list[int] = []
+
+    class Counting:
+        def act(self, game: dz.Game) -> dz.Action:
+            calls.append(1)
+            return game.legal_actions()[0]
+
+    laizi = dz.Rules.preset("laizi")
+    setting = "the neural bots play DouZero's setting only"
+    with pytest.raises(ValueError, match=setting):
+        dz.selfplay(4, policy=[Counting(), "heuristic", TorchBot(net_file)], rules=laizi)
+    with pytest.raises(ValueError, match=setting):
+        dz.evaluate(TorchBot(net_file), Counting(), deals=2, rules=laizi)
+    with pytest.raises(ValueError, match=f"opponents: {setting}"):
+        gymnasium_env.DouDizhuEnv(opponents=TorchBot(net_file), rules=laizi)
+    assert calls == []
+    assert len(dz.selfplay(1, policy=[Counting(), "heuristic", TorchBot(net_file)], rules=dz.Rules.preset("douzero")))

@@ -42,6 +42,7 @@ from ._core import (
     NETWORK_MAGIC,
     Action,
     Game,
+    IllegalActionError,
     Network,
     Rules,
     _builtin_bot_action,
@@ -139,8 +140,8 @@ class Neural:
     name = __builtin_policy__ = "neural"
 
     def __init__(self, path: str | os.PathLike[str] | None = None, endgame: bool = True) -> None:
+        self.network = Network(path) if path is not None else None  # None: the shipped one; path checked
         self.path = None if path is None else os.fspath(path)
-        self.network = Network(path) if path is not None else None  # None: the shipped one
         self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
 
     def act(self, game: Game) -> Action:
@@ -261,8 +262,8 @@ class DeterminizedBot:
             raise TypeError(f"game must be a Game, not {type(game).__name__}")
         game = game.copy()  # every read of one state, should another thread step the caller's game
         seat = game.to_move
-        if seat is None:
-            raise ValueError("the hand is over")
+        if seat is None:  # as every bot says it
+            raise IllegalActionError("the hand is over: no action to choose")
         legal = game.legal_actions()
         seed = self._next_seed()
         fallback = choose_action(game, "heuristic", seed)

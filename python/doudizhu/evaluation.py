@@ -27,7 +27,7 @@ from . import _core
 from ._core import Rules
 from ._progress import progress_bar
 from .bots import builtin
-from .lockstep import Player, check_player, run_tables
+from .lockstep import Player, check_player, check_rules, run_tables
 
 _Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 _MAX_DEALS = 100_000_000
@@ -126,7 +126,8 @@ def evaluate(
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
     check_player(a, "a")
     check_player(b, "b")
-    run = _core.evaluation_run(builtin(a), builtin(b), deals, rules, seed, threads)
+    run = _core.evaluation_run(builtin(a), builtin(b), deals, rules, seed, threads)  # plays nothing yet
+    check_rules([a, b], rules)
     run_tables(run, [a, b], progress, roles=("evaluate's a", "evaluate's b"))
     return dataclasses.replace(_summarise(run.result(), deals), names=(_name(a), _name(b)))
 

@@ -17,7 +17,7 @@ from typing import Any, Union, cast
 import numpy as np
 
 from . import _core
-from ._core import Action, Game, IllegalActionError
+from ._core import Action, Game, IllegalActionError, Rules
 from ._signatures import refusing_signature
 from .bots import Bot, act_many
 
@@ -64,6 +64,17 @@ def check_player(player: object, what: str) -> None:
                         f"{getattr(player, '__name__', type(player).__name__)}{signature} cannot be")
 
 
+def check_rules(players: Sequence[Player], rules: Rules) -> None:
+    """Asks each Python bot that says which rules it can play (a ``check(rules)`` method,
+    as :class:`doudizhu.neural.TorchBot` has) before a game is dealt, passing on what it
+    raises, so that a run is refused at its start rather than in its first game. The
+    built-in players are checked in the core."""
+    for player in {id(player): player for player in players}.values():
+        check = getattr(player, "check", None)
+        if isinstance(player, Bot) and callable(check) and not _core.plays_in_core(player):
+            check(rules)
+
+
 def _check_bot_methods(bot: object, what: str) -> None:
     """TypeError naming ``what`` unless ``bot`` has an ``act`` and its ``act`` and
     ``act_many`` (optional: None is none) can be called."""
@@ -102,6 +113,8 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
                         "doudizhu.choose_action(game, policy, seed) for each game")
     for game in games:
         _check_turn(game)
+    # Read before the bot acts: a bot may step the game it was handed (its own copy).
+    seats = [cast(int, game.to_move) for game in games]
     legal = [game.legal_actions() for game in games]
     try:
         if isinstance(player, Bot):
@@ -113,15 +126,14 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
             actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), list(moves))
                        for game, moves in zip(games, legal)]
     except Exception as error:  # the bot's own error, passed on with who raised it (Python 3.11's notes)
-        seats = sorted({cast(int, game.to_move) for game in games})
-        _add_note(error, f"raised by {_who(player)} choosing for seat {', '.join(map(str, seats))}")
+        _add_note(error, f"raised by {_who(player)} choosing for seat {', '.join(map(str, sorted(set(seats))))}")
         raise
-    for game, action, moves in zip(games, actions, legal):
+    for seat, action, moves in zip(seats, actions, legal):
         # Only an Action itself can be legal: `in` would ask an array's truth value and fail,
         # and a subclass's (or a pretender's) __eq__ could call itself equal to any action.
         if type(action) is not Action or action not in moves:
             kind = "" if type(action) is Action else f" (a {type(action).__name__}, not an Action)"
-            raise IllegalActionError(f"{_who(player)} at seat {game.to_move} returned {action!r}{kind}, "
+            raise IllegalActionError(f"{_who(player)} at seat {seat} returned {action!r}{kind}, "
                                      f"not one of the {len(moves)} legal actions")
     return actions
 
@@ -158,8 +170,7 @@ def run_tables(
     (:func:`choose_many`), each table as the game its seat may know (``run.views``).
     ``roles[k]`` names player k in an error it raises (two bots of one class are told
     apart by it)."""
-    if progress is not None and not callable(progress):  # before any game is played
-        raise TypeError(f"progress must be a callable (done, total) or None, not {type(progress).__name__}")
+    _check_progress(progress)
     total = run.games
     while True:
         tables, waiting_on = run.advance()
@@ -178,6 +189,20 @@ def run_tables(
             run.apply(chosen, actions)
 
 
+def _check_progress(progress: object) -> None:
+    """TypeError unless ``progress`` is None or can be called as progress(done, total):
+    refused before any game, as the core's built-in seats may play them all before its
+    first call."""
+    if progress is None:
+        return
+    if not callable(progress):
+        raise TypeError(f"progress must be a callable (done, total) or None, not {type(progress).__name__}")
+    signature = refusing_signature(progress, (0, 0))
+    if signature is not None:
+        name = getattr(progress, "__name__", type(progress).__name__)
+        raise TypeError(f"progress is called as progress(done, total), and {name}{signature} cannot be")
+
+
 def _by_player(
     players: Sequence[Player], tables: np.ndarray[Any, Any], waiting_on: np.ndarray[Any, Any]
 ) -> list[tuple[Player, list[int]]]:
@@ -191,4 +216,5 @@ def _by_player(
     return list(groups.values())
 
 
-__all__ = ["Player", "Policy", "PolicyFn", "check_player", "choose", "choose_many", "run_tables", "seat_players"]
+__all__ = ["Player", "Policy", "PolicyFn", "check_player", "check_rules", "choose", "choose_many", "run_tables",
+           "seat_players"]

@@ -17,7 +17,7 @@ from ._core import ACTION_DTYPE, Game, IllegalActionError, Rules, actions_from_r
 from ._extras import missing_extra
 from ._whole_file import whole_file
 from .bots import builtin
-from .lockstep import Policy, run_tables, seat_players
+from .lockstep import Policy, check_rules, run_tables, seat_players
 
 MAX_GAMES = 10**12  # a bound for arguments, far past what memory holds
 _PER_GAME = _saved.PER_GAME
@@ -196,6 +196,7 @@ def selfplay(
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
     players = seat_players(policy, (rules or Rules()).players)
+    check_rules(players, rules or Rules())
     run = _core.selfplay_run(games, [builtin(p) for p in players], seed, threads, rules, record, first)
     run_tables(run, players)
     return SelfPlayResult(**run.result())

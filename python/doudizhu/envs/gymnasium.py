@@ -38,7 +38,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing_extra(__name__, "Gymnasium", "envs") from error
 
 from .._core import POLICIES, Game, Rules, check_policy, plays_in_core
-from ..lockstep import Player, Policy, choose, seat_players
+from ..lockstep import Player, Policy, check_rules, choose, seat_players
 from ._hand import RENDER_MODES, EnvironmentHand, Observation, check_options, check_seed, observation_space
 
 __all__ = ["ENV_ID", "DouDizhuEnv"]
@@ -52,12 +52,13 @@ def _policies(opponents: Policy, count: int, rules: Rules) -> tuple[Player, ...]
         raise ValueError(f"opponents: {error}") from error
     if any(isinstance(p, str) and p not in POLICIES for p in players):
         raise ValueError(f"opponents must be one of {POLICIES}, a bot, or {count} of them, not {opponents!r}")
-    for player in players:  # refused now (a bot's parameters, networks of another setting), not at a reset
-        if plays_in_core(player):
-            try:
+    try:  # refused now (a bot's parameters, networks of another setting), not at a reset
+        for player in players:
+            if plays_in_core(player):
                 check_policy(player, rules)
-            except (TypeError, ValueError) as error:
-                raise type(error)(f"opponents: {error}") from error
+        check_rules(players, rules)
+    except (TypeError, ValueError) as error:
+        raise type(error)(f"opponents: {error}") from error
     return players
 
 
