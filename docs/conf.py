@@ -11,6 +11,7 @@ Build (from the repository root, with the ``docs`` extra installed)::
 from __future__ import annotations
 
 import ast
+import doctest
 import importlib.util
 import os
 import pathlib
@@ -80,6 +81,8 @@ from doudizhu import encode
 _missing_envs = _util.find_spec("gymnasium") is None or _util.find_spec("pettingzoo") is None
 """
 doctest_test_doctest_blocks = "default"
+# Sphinx ignores an exception's message unless told: the guide quotes messages word for word.
+doctest_default_flags = doctest.ELLIPSIS | doctest.DONT_ACCEPT_TRUE_FOR_1
 
 
 # -- README's opening sections on the front page ------------------------------------

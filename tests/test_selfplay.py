@@ -572,3 +572,16 @@ def test_a_replayed_game_whose_saved_actions_stop_early_is_refused() -> None:
     with pytest.raises(ValueError, match=r"game 0 is not the run.s .*: its saved actions end before the hand does"):
         cut.game(0, seed=2)
     assert cut.game(1, seed=2).result is not None
+
+
+def test_a_directory_entry_that_swallows_the_entries_after_it_is_refused() -> None:
+    # Python's zipfile stops listing at a comment length that runs over the next entries;
+    # the run then read as one saved without its actions, with no error.
+    data = bytearray(_saved())
+    end = data.rfind(b"PK\x05\x06")
+    directory = int.from_bytes(data[end + 16:end + 20], "little")  # where the central directory starts
+    entry = data.rfind(b"PK\x01\x02", 0, data.find(b"payouts.npy", directory))  # payouts' entry there
+    data[entry + 33] = 1  # its comment's length, 256 more: the entries after it are inside
+    with pytest.raises(dz.RecordError, match=r"its end record counts \d+ members, and its directory lists \d+"):
+        _load(bytes(data))
+    assert _load(_saved()).actions is not None

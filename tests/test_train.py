@@ -342,6 +342,7 @@ def _copy_of(run_dir: pathlib.Path, tmp_path: pathlib.Path, name: str) -> pathli
     (lambda text: text + "1,2,3\n", "has 3 cells"),
     (lambda text: text.replace("minutes", "mins", 1), "its header is not minutes,frames,hands"),
     (lambda text: text + ",".join(["abc"] * len(log.COLUMNS)) + "\n", "holds a cell that is no number"),
+    (lambda text: text + "1" * 200_000 + "\n", "field larger than field limit"),  # was csv's own error
     # The last row again at other minutes: both were accepted.
     (lambda text: text + "nan" + text.splitlines()[-1][text.splitlines()[-1].index(","):] + "\n",
      "holds minutes nan, no finite number"),
@@ -392,6 +393,12 @@ def test_a_damaged_checkpoint_is_refused_on_resume_naming_what_it_lacks(run_dir:
                  for name, state in payload["optimizers"].items()}
     damaged.append(({**payload, "optimizers": nan_state},  # it passed, and the first step spoiled every weight
                     r"optimizers do not load \(ValueError: the landlord optimizer's state 'square_avg' is not finite"))
+    misshapen = {name: {**state, "state": {slot: {key: torch.zeros(2) if key == "square_avg" else value
+                                                  for key, value in slots.items()}
+                                           for slot, slots in state["state"].items()}}
+                 for name, state in payload["optimizers"].items()}
+    damaged.append(({**payload, "optimizers": misshapen},  # it trained, then failed at the first step
+                    r"the landlord optimizer's state 'square_avg' has shape \(2,\), not its parameter's"))
     for key, value in (("lr", -1.0), ("alpha", 5.0), ("momentum", 0.9), ("lr", "abc")):
         # torch took the file's settings over the run's: lr -1 trained by gradient ascent
         edited = {name: {**state, "param_groups": [{**group, key: value} for group in state["param_groups"]]}

@@ -725,6 +725,12 @@ def test_a_recipe_state_edited_by_hand_is_refused_by_name(recipe_run: tuple[Path
         recipe.saved_recipe(folder)
 
 
+def test_a_recipe_state_nested_past_the_parsers_depth_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / "recipe.json").write_text("[" * 100_000 + "]" * 100_000)  # was a bare RecursionError
+    with pytest.raises(ValueError, match=r"recipe\.json: not a recipe run's state \(RecursionError"):
+        recipe.saved_recipe(tmp_path)
+
+
 def test_a_network_file_holds_the_layouts_the_engine_reads_alone(tmp_path: Path) -> None:
     from doudizhu.value_networks import build_all
 

@@ -21,6 +21,15 @@ const Rules& widest_rules() {
 
 std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
 
+std::string shown(py::handle obj) {
+  try {
+    return py::repr(obj).cast<std::string>();
+  } catch (const py::error_already_set&) {
+    if (!PyLong_Check(obj.ptr())) throw;
+    return "an int of " + py::str(obj.attr("bit_length")()).cast<std::string>() + " bits";
+  }
+}
+
 void not_constructed(py::handle obj) {
   const std::string name = type_name(obj);
   throw py::type_error(name + " object is not initialised: it was made by " + name + ".__new__ and its __init__ never ran");
@@ -210,7 +219,7 @@ std::uint64_t seed_arg(py::handle obj, const char* what) {
   const unsigned long long value = PyLong_AsUnsignedLongLong(index.ptr());
   if (value == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
     PyErr_Clear();
-    throw py::value_error(std::string(what) + " must be in 0..2**64-1, not " + py::repr(index).cast<std::string>());
+    throw py::value_error(std::string(what) + " must be in 0..2**64-1, not " + shown(index));
   }
   return value;
 }
@@ -229,7 +238,7 @@ void check_int_items(py::handle obj, const std::string& what, const std::functio
     }
     int overflow = 0;
     if (PyLong_Check(item.ptr()) && (PyLong_AsLongLongAndOverflow(item.ptr(), &overflow), overflow != 0)) {
-      past_int64(i, py::str(item).cast<std::string>());
+      past_int64(i, shown(item));
     }
   }
 }

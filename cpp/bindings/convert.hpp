@@ -43,6 +43,10 @@ struct Cards {
 // The name of obj's type, for messages.
 std::string type_name(py::handle obj);
 
+// A value as an error quotes it: its repr, or for an int past Python's limit on the
+// digits it writes out (4,300 by default), where repr itself raises, its size in bits.
+std::string shown(py::handle obj);
+
 // The package that re-exports the public classes and enums of this extension.
 inline constexpr const char* kPackage = "doudizhu";
 

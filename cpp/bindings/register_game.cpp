@@ -340,7 +340,7 @@ void add_fast_members(py::class_<Game>& cls) {
                            "legal_actions($self, /)\n--\n\nThe legal actions: Actions of moves, plus pass when following."};
   static PyMethodDef step{"step", &fast_step, METH_O,
                           "step($self, action, /)\n--\n\nTakes an Action, a Move, Cards or action text (\"pass\", \"bid 2\", cards)."};
-  static PyGetSetDef phase{"phase", &fast_phase, nullptr, "'bidding', 'playing' or 'over'.", nullptr};
+  static PyGetSetDef phase{"phase", &fast_phase, nullptr, "'bidding', 'partner' (four_partner's landlord choosing), 'playing' or 'over'.", nullptr};
   static PyMethodDef key{"infoset_key", &fast_infoset_key, METH_O,
                          "infoset_key($self, seat, /)\n--\n\nA 64-bit key of what `seat` knows: the same for every world "
                          "sample_worlds draws for the seat, different (but for a 64-bit collision) when anything the seat "

@@ -49,7 +49,7 @@ Rules with_fields(Rules r, const py::dict& fields) {
     const std::string what = std::string("rules field '") + f.name + "'";
     if (f.choice) {
       const auto b = bidding_named(text_arg(value, what.c_str(), ErrorKind::Rules));
-      if (!b) raise(ErrorKind::Rules, what + " must be 'classic', 'call_rob' or 'none', not " + std::string(py::repr(value)));
+      if (!b) raise(ErrorKind::Rules, what + " must be 'classic', 'call_rob' or 'none', not " + shown(value));
       r.*(f.choice) = *b;
     } else if (f.flag) {
       r.*(f.flag) = bool_arg(value, what.c_str());

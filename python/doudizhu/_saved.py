@@ -51,6 +51,9 @@ _MOST_PAYOUT = 2**60  # four of them sum within int64
 _MOST_EXPANSION = 64  # times its compressed size (_check_expansion)
 _SMALL_ARCHIVE = 1 << 20  # expanded bytes below which any compression is let be (a few games)
 
+_END_RECORD = b"PK\x05\x06"  # the zip's end of central directory record: 22 bytes and a comment
+_END_RECORD_SPAN = 22 + 0xFFFF  # the comment is at most 65,535 bytes
+
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
 
 
@@ -93,6 +96,7 @@ def _arrays(file: IO[bytes]) -> dict[str, npt.NDArray[Any]]:
     header and the shapes together, then the archive's compression, before any data is read:
     a small file may inflate to a large member."""
     with zipfile.ZipFile(file) as archive:
+        _check_count(file, len(archive.infolist()))
         members: dict[str, zipfile.ZipInfo] = {}
         for info in archive.infolist():
             name = info.filename.removesuffix(".npy")
@@ -105,6 +109,20 @@ def _arrays(file: IO[bytes]) -> dict[str, npt.NDArray[Any]]:
         _shapes({name: _header_shape(archive, info, name) for name, info in members.items()})
         _check_expansion(members.values())
         return {name: _array(archive, info) for name, info in members.items()}
+
+
+def _check_count(file: IO[bytes], listed: int) -> None:
+    """RecordError unless the archive's end record counts the members its directory lists:
+    Python's zipfile stops listing where an entry's comment length swallows the entries
+    after it, and a run missing its optional members (the actions) reads as one saved
+    without them."""
+    file.seek(0, os.SEEK_END)
+    file.seek(max(0, file.tell() - _END_RECORD_SPAN))
+    tail = file.read()
+    at = tail.rfind(_END_RECORD)  # zipfile found it already, or refused the file
+    counted = int.from_bytes(tail[at + 10:at + 12], "little")  # the directory's entries in all
+    if counted != listed:
+        raise _bad(f"its end record counts {counted} members, and its directory lists {listed}")
 
 
 def _header_shape(archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str) -> tuple[int, ...]:

@@ -50,8 +50,9 @@ class Learner:
         return {name: optimizer.state_dict() for name, optimizer in self.optimizers.items()}
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
-        """The optimizers' states (ValueError for a state holding a number that is not finite:
-        the first step would spoil the network; and for settings other than the run's: torch
+        """The optimizers' states (ValueError for a state holding a number that is not finite,
+        or of another shape than its parameter's: the first step would spoil the network, or
+        fail in the middle of training; and for settings other than the run's: torch
         takes a state's learning rate, alpha and the rest in place of the optimizer's own, and
         a file that said lr -1 trained by gradient ascent)."""
         for name, optimizer in self.optimizers.items():
@@ -59,11 +60,16 @@ class Learner:
             optimizer.load_state_dict(state[name])
             if [_settings(group) for group in optimizer.param_groups] != settings:
                 raise ValueError(f"the {name} optimizer's settings are not the run's ({settings[0]})")
-            for slots in optimizer.state_dict()["state"].values():
-                spoiled = next((key for key, value in slots.items()
-                                if isinstance(value, torch.Tensor) and not bool(torch.isfinite(value).all())), None)
-                if spoiled is not None:
-                    raise ValueError(f"the {name} optimizer's state {spoiled!r} is not finite")
+            for parameter, slots in optimizer.state.items():
+                for key, value in slots.items():
+                    if not isinstance(value, torch.Tensor):
+                        continue
+                    if not bool(torch.isfinite(value).all()):
+                        raise ValueError(f"the {name} optimizer's state {key!r} is not finite")
+                    # A step count is a scalar; a running average has its parameter's shape.
+                    if value.dim() > 0 and value.shape != parameter.shape:
+                        raise ValueError(f"the {name} optimizer's state {key!r} has shape {tuple(value.shape)}, "
+                                         f"not its parameter's {tuple(parameter.shape)}")
 
 
 def _settings(group: dict[str, Any]) -> dict[str, Any]:

@@ -83,7 +83,11 @@ def read(folder_or_file: str, columns: tuple[str, ...] | None = None) -> list[di
         raise ValueError(f"{path}: a damaged log (not text)") from None
     if text and not text.endswith("\n"):
         raise ValueError(f"{path}: a damaged log (its last line is cut short)")
-    lines = csv.reader(text.splitlines())
+    try:
+        table = list(csv.reader(text.splitlines()))
+    except csv.Error as error:  # a cell past the csv module's field limit, among others
+        raise ValueError(f"{path}: a damaged log ({error})") from None
+    lines = iter(table)
     header = tuple(next(lines, ()))
     if columns is not None and header and header != columns:
         raise ValueError(f"{path}: a damaged log (its header is not {','.join(columns[:3])},...)")

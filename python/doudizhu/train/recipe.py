@@ -247,7 +247,7 @@ def _state(folder: str) -> dict[str, Any]:
             raise ValueError(f"stage {state['stage']!r} or seconds {state['seconds']!r}")
         for stage, seconds in state["seconds"].items():  # summed into the file's hours
             check_real(seconds, f"seconds[{stage!r}]", at_least=0.0)
-    except (ValueError, KeyError, TypeError, AttributeError) as error:  # a file edited by hand fails anywhere
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:  # edited by hand: anywhere
         raise ValueError(f"{path}: not a recipe run's state ({type(error).__name__}: {error})") from None
     return state
 
