@@ -309,6 +309,42 @@ def test_a_daemon_thread_in_a_run_lets_the_interpreter_exit() -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
 
 
+_SHORT_CALLS_AT_EXIT = """
+import sys, threading, time
+import doudizhu as dz
+from doudizhu.envs import VectorEnv
+game = dz.Game(seed=3)
+env = VectorEnv(2, learners=0, threads=1)
+calls = {{
+    "sample_worlds": lambda: dz.sample_worlds(game, 0, 2),
+    "rollouts": lambda: dz.rollouts(game, copies=4),
+    "legal_moves_batch": lambda: dz.legal_moves_batch([game.hand(0).mask] * 8),
+    "observation_batch": lambda: dz.encode.observation_batch([game] * 8, [0] * 8),
+    "selfplay": lambda: dz.selfplay(2, threads=1),
+    "vector_env": lambda: env.reset(),
+}}
+call = calls[{name!r}]
+def loop():
+    while True:
+        call()
+threading.Thread(target=loop, daemon=True).start()
+time.sleep(0.3)
+print("exiting", flush=True)
+"""
+
+
+@pytest.mark.parametrize("name", ["sample_worlds", "rollouts", "legal_moves_batch", "observation_batch", "selfplay",
+                                  "vector_env"])
+def test_a_daemon_thread_in_a_gil_free_call_lets_the_interpreter_exit(name: str) -> None:
+    # Taking the GIL back after the call, a thread Python ends at exit unwound out of
+    # pybind11's release guard, a destructor that cannot throw: "terminate called without
+    # an active exception", an abort, for almost every call that releases the GIL.
+    code = _SHORT_CALLS_AT_EXIT.format(name=name)
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
+
+
 @pytest.fixture
 def quick_switches() -> Any:
     """Threads handing over the GIL every microsecond: races show within a second."""

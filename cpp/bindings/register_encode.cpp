@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings/convert.hpp"
+#include "bindings/gil_released.hpp"
 #include "learn/encode.hpp"
 
 namespace ddz::py_bind {
@@ -85,7 +86,7 @@ py::array_t<float> observation_batch(GamesArg games, Hinted<"int | Sequence[int]
   py::array_t<float> out({static_cast<py::ssize_t>(views.size()), static_cast<py::ssize_t>(layout.size)});
   float* data = out.mutable_data();
   {
-    py::gil_scoped_release release;
+    GilReleased release;
     for (std::size_t i = 0; i < views.size(); ++i) {
       encode_observation(views[i], who[i], layout, data + i * static_cast<std::size_t>(layout.size));
     }
@@ -156,7 +157,7 @@ py::list douzero_batch(GamesArg games) {
     arrays.push_back(allocate(g, views.back(), "games[" + std::to_string(i) + "]: "));
   });
   {
-    py::gil_scoped_release release;
+    GilReleased release;
     for (std::size_t i = 0; i < views.size(); ++i) fill(views[i], arrays[i]);
   }
   py::list out;

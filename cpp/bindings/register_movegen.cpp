@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "bindings/convert.hpp"
+#include "bindings/gil_released.hpp"
 #include "rules/movegen.hpp"
 #include "rules/movegen_batch.hpp"
 
@@ -108,7 +109,7 @@ struct Batch {
 
 // Generates every position's moves (GIL released) and their offsets (append_batch_moves).
 BatchError Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
-  py::gil_scoped_release release;
+  GilReleased release;
   moves.clear();
   if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
     moves = std::vector<Move>();

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "bindings/convert.hpp"
+#include "bindings/gil_released.hpp"
 #include "bindings/signals.hpp"
 #include "play/ismcts.hpp"
 #include "play/playout.hpp"
@@ -152,7 +153,7 @@ nodes: positions searched; seconds: wall time of the search.)doc")
           const Game source = game;
           std::vector<Game> worlds;
           {
-            py::gil_scoped_release release;
+            GilReleased release;
             worlds = sample_worlds(source, s, count, sd);
           }
           py::list out;

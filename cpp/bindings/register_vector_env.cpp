@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "bindings/convert.hpp"
+#include "bindings/gil_released.hpp"
 #include "play/vector_env.hpp"
 
 namespace ddz::py_bind {
@@ -119,7 +120,7 @@ void apply_choices(PyVectorEnv& e, py::handle choices_obj, void (VectorEnv::*how
   const std::vector<std::int64_t> choices(given.data(), given.data() + given.size());
   if (e.env.sent()) throw std::runtime_error("this batch's choices were sent: recv() the next batch first");
   if (auto why = e.env.choices_error(choices.data(), choices.size()); !why.empty()) raise(ErrorKind::IllegalAction, why);
-  py::gil_scoped_release release;
+  GilReleased release;
   (e.env.*how)(choices.data(), choices.size());
 }
 
@@ -138,7 +139,7 @@ py::tuple recv(PyVectorEnv& e) {
   const auto held = lock(e);
   if (!e.env.sent()) throw std::runtime_error("send() the batch's choices before recv()");
   {
-    py::gil_scoped_release release;
+    GilReleased release;
     e.env.recv();
   }
   return sizes(e.env);
@@ -154,7 +155,7 @@ py::tuple reset(PyVectorEnv& e, OptionalIntArg seed) {
   const auto held = lock(e);
   const std::uint64_t s = seed.is_none() ? e.env.options().seed : seed_arg(seed);
   {
-    py::gil_scoped_release release;
+    GilReleased release;
     e.env.reset(s);
   }
   return sizes(e.env);
@@ -230,7 +231,7 @@ void write(PyVectorEnv& e, const Hinted<"dict[str, npt.NDArray[Any]]">& arrays) 
   std::vector<py::array> held;
   BatchOut out;
   for (const OutArray& spec : batch_layout(env, env.offsets().back())) spec.setter(out, out_data(arrays, spec, held));
-  py::gil_scoped_release release;
+  GilReleased release;
   env.write(out);
 }
 
@@ -260,7 +261,7 @@ py::dict finished(PyVectorEnv& e) {
 Game game(PyVectorEnv& e, IntArg index) {
   const auto held = lock(e);
   const int env = static_cast<int>(int_arg(index, "env", 0, e.env.num_envs() - 1));
-  py::gil_scoped_release release;  // the table may be playing a sent batch
+  GilReleased release;  // the table may be playing a sent batch
   return e.env.game(env);
 }
 

@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "base/stop_request.hpp"
+#include "bindings/gil_released.hpp"
 
 namespace ddz::py_bind {
 
@@ -32,13 +33,13 @@ auto interruptible(F&& body) {
   try {
     if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
       {
-        py::gil_scoped_release release;
+        GilReleased release;
         body();
       }
       if (PyErr_Occurred()) throw py::error_already_set();
     } else {
       auto result = [&] {
-        py::gil_scoped_release release;
+        GilReleased release;
         return body();
       }();
       if (PyErr_Occurred()) throw py::error_already_set();
