@@ -2,6 +2,7 @@
 // compute (a network, in Python) while tables are stepped (VectorEnv's send / recv).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -43,11 +44,18 @@ class Worker {
     return ticket;
   }
 
-  // Blocks until the job of `ticket` (and every job before it) has run; rethrows the first
-  // exception a job threw since the last wait that rethrew one.
-  void wait(std::uint64_t ticket) {
+  // Blocks until the job of `ticket` (and every job before it) has run, calling `poll`
+  // (when given) every 50 ms meanwhile; rethrows the first exception a job threw since the
+  // last wait that rethrew one.
+  void wait(std::uint64_t ticket, const std::function<void()>& poll = {}) {
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return done_ >= ticket; });
+    const auto done = [&] { return done_ >= ticket; };
+    if (!poll) changed_.wait(lock, done);
+    while (!changed_.wait_for(lock, std::chrono::milliseconds(50), done)) {
+      lock.unlock();
+      poll();
+      lock.lock();
+    }
     if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
 

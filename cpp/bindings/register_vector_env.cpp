@@ -13,6 +13,7 @@
 
 #include "bindings/convert.hpp"
 #include "bindings/gil_released.hpp"
+#include "bindings/signals.hpp"
 #include "play/vector_env.hpp"
 
 namespace ddz::py_bind {
@@ -120,8 +121,7 @@ void apply_choices(PyVectorEnv& e, py::handle choices_obj, void (VectorEnv::*how
   const std::vector<std::int64_t> choices(given.data(), given.data() + given.size());
   if (e.env.sent()) throw std::runtime_error("this batch's choices were sent: recv() the next batch first");
   if (auto why = e.env.choices_error(choices.data(), choices.size()); !why.empty()) raise(ErrorKind::IllegalAction, why);
-  GilReleased release;
-  (e.env.*how)(choices.data(), choices.size());
+  interruptible([&] { (e.env.*how)(choices.data(), choices.size()); });
 }
 
 py::tuple step(PyVectorEnv& e, ArrayLikeArg choices) {
@@ -138,10 +138,7 @@ void send(PyVectorEnv& e, ArrayLikeArg choices) {
 py::tuple recv(PyVectorEnv& e) {
   const auto held = lock(e);
   if (!e.env.sent()) throw std::runtime_error("send() the batch's choices before recv()");
-  {
-    GilReleased release;
-    e.env.recv();
-  }
+  interruptible([&] { e.env.recv(); });
   return sizes(e.env);
 }
 
@@ -154,10 +151,7 @@ void require_received(const VectorEnv& env) {
 py::tuple reset(PyVectorEnv& e, OptionalIntArg seed) {
   const auto held = lock(e);
   const std::uint64_t s = seed.is_none() ? e.env.options().seed : seed_arg(seed);
-  {
-    GilReleased release;
-    e.env.reset(s);
-  }
+  interruptible([&] { e.env.reset(s); });
   return sizes(e.env);
 }
 

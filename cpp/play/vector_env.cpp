@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "base/parallel.hpp"
+#include "base/stop_request.hpp"
 #include "base/require.hpp"
 
 namespace ddz {
@@ -99,17 +100,34 @@ void VectorEnv::advance(std::int64_t env) {
   }
 }
 
+template <class F>
+void VectorEnv::stoppable(F&& work) {
+  try {
+    work();
+  } catch (const StopRequested&) {
+    stopped_ = true;
+    started_ = sent_ = false;
+    throw;
+  }
+}
+
 void VectorEnv::reset(std::uint64_t seed) {
   worker_.wait_all();
+  stopped_ = false;
   options_.seed = seed;
   started_ = true;
   sent_ = false;
-  for (std::size_t g = 0; g < groups_.size(); ++g) play_group(g, false);
+  stoppable([&] {
+    for (std::size_t g = 0; g < groups_.size(); ++g) play_group(g, false);
+  });
   received_ = 0;
 }
 
 std::string VectorEnv::choices_error(const std::int64_t* choices, std::size_t n) const {
-  if (!started_) return "reset() the environment before step()";
+  if (!started_) {
+    return stopped_ ? "the last reset, step or recv was stopped part way: reset() the environment"
+                    : "reset() the environment before step()";
+  }
   if (sent_) return "this batch's choices were sent: recv() the next batch first";
   const auto rows = as_index(batch_size());
   if (n != rows) {
@@ -137,14 +155,25 @@ void VectorEnv::take_choices(const std::int64_t* choices, std::size_t n) {
 void VectorEnv::send(const std::int64_t* choices, std::size_t n) {
   take_choices(choices, n);
   const std::size_t g = received_;
-  groups_[g].ticket = worker_.submit([this, g] { play_group(g, true); });
+  groups_[g].ticket = worker_.submit([this, g] {
+    const StopCheck check([this] { return stopped_.load(); });  // the caller's Ctrl-C, passed on by recv
+    try {
+      play_group(g, true);
+    } catch (const StopRequested&) {  // stopped_ says so to the recv waiting for it, and to reset
+    }
+  });
   sent_ = true;
 }
 
 void VectorEnv::recv() {
   require(sent_, "send() the batch's choices before recv()");
   received_ = (received_ + 1) % groups_.size();
-  worker_.wait(groups_[received_].ticket);
+  stoppable([&] {
+    worker_.wait(groups_[received_].ticket, [this] {
+      if (stop_requested()) stopped_ = true;
+    });
+    if (stopped_) throw StopRequested{};
+  });
   sent_ = false;
 }
 
@@ -155,7 +184,7 @@ void VectorEnv::step(const std::int64_t* choices, std::size_t n) {
     return;
   }
   take_choices(choices, n);
-  play_group(0, true);
+  stoppable([&] { play_group(0, true); });
 }
 
 const Game& VectorEnv::game(int env) const {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -107,6 +108,10 @@ class VectorEnv {
 
   // Deals every table its first hand (of `seed`) and plays to the learners' decisions;
   // the batch is the first group's. A batch sent and not received is dropped.
+  //
+  // Asked to stop (base/stop_request.hpp: Ctrl-C) during a reset, step or recv, the
+  // tables stop part way (a bot's search at its next check, the tables between two) and
+  // StopRequested is thrown: the environment is then not started until reset again.
   void reset(std::uint64_t seed);
   bool started() const { return started_; }
   // A batch was sent and the next is not yet received.
@@ -168,6 +173,9 @@ class VectorEnv {
   // Plays group g's tables (applying their choices, or dealing them afresh) and writes its batch.
   void play_group(std::size_t g, bool apply_choices);
   void take_choices(const std::int64_t* choices, std::size_t n);
+  // Runs `work`; a StopRequested out of it leaves the environment stopped part way.
+  template <class F>
+  void stoppable(F&& work);
   void write_table(std::int64_t env, std::int64_t row, const std::vector<std::int64_t>& offsets, const BatchOut& out) const;
 
   VectorEnvOptions options_;
@@ -180,6 +188,8 @@ class VectorEnv {
   std::size_t received_ = 0;  // the group of the batch
   bool started_ = false;
   bool sent_ = false;
+  // Set when asked to stop part way: the background thread's job stops at its next check.
+  std::atomic<bool> stopped_{false};
   mutable Worker worker_;  // last: its thread stops before the tables go
 };
 
