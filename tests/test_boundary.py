@@ -613,3 +613,24 @@ for name, call in [("games", lambda: dz.selfplay(90_000_000)),
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_0d_array_where_items_are_wanted_is_refused_by_name() -> None:
+    # A 0-d array passes for a sequence: reading its items raised "iteration over a 0-d
+    # array" or "len() of unsized object", naming no argument.
+    import doudizhu.envs
+
+    game = Game(seed=0, rules=dz.Rules(bidding="none"))
+    name, zero = np.array("random"), np.array(0)
+    calls = {
+        "policy": [lambda: dz.rollouts(game, name), lambda: dz.playout(game, name),
+                   lambda: dz._core.selfplay_run(2, policy=name), lambda: doudizhu.envs.VectorEnv(2, opponents=name)],
+        "seats": [lambda: dz.encode.observation_batch([game], zero)],
+        "counts": [lambda: dz.Cards.from_counts(zero)],
+        "games": [lambda: dz.encode.observation_batch(np.array(game, dtype=object), 0),
+                  lambda: dz.rollouts(np.array(game, dtype=object))],
+    }
+    for what, refused in calls.items():
+        for call in refused:
+            with pytest.raises(TypeError, match=f"^(opponents: )?{what} must be"):
+                call()

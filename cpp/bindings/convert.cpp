@@ -21,6 +21,14 @@ const Rules& widest_rules() {
 
 std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
 
+bool holds_items(py::handle obj) {
+  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj) ||
+      PyByteArray_Check(obj.ptr())) {
+    return false;
+  }
+  return !py::isinstance<py::array>(obj) || py::reinterpret_borrow<py::array>(obj).ndim() > 0;
+}
+
 std::string shown(py::handle obj) {
   try {
     return py::repr(obj).cast<std::string>();

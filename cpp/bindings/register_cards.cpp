@@ -9,7 +9,7 @@ namespace ddz::py_bind {
 namespace {
 
 Cards from_counts(Hinted<"Sequence[int]"> obj) {
-  if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj)) {
+  if (!holds_items(obj)) {
     throw py::type_error("counts must be a sequence of 15 ints, not " + type_name(obj));
   }
   const auto counts = py::reinterpret_borrow<py::sequence>(obj);

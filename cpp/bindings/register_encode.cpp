@@ -16,7 +16,7 @@ namespace {
 // naming the bad item. Each item is held while f runs.
 template <class F>
 void for_each_game(py::handle games, F f) {
-  if (!py::isinstance<py::sequence>(games) || py::isinstance<py::str>(games)) {
+  if (!holds_items(games)) {
     throw py::type_error("games must be a sequence of Game");
   }
   const auto seq = py::reinterpret_borrow<py::sequence>(games);
@@ -62,8 +62,8 @@ py::array_t<float> observation(GameArg game, OptionalIntArg seat) {
 // seats: None (each game's player to move), one int for all, or one per game.
 std::vector<int> observers(const std::vector<GameView>& views, py::handle seats) {
   std::vector<int> out(views.size());
-  // A str is a sequence too, but never of seats: seat_from refuses it as one seat.
-  const bool each = py::isinstance<py::sequence>(seats) && !py::isinstance<py::str>(seats);
+  // Anything else is one seat (seat_from refuses a str, and reads a 0-d array's int).
+  const bool each = holds_items(seats);
   const auto seq = each ? py::reinterpret_borrow<py::sequence>(seats) : py::sequence();
   if (each && py::len(seq) != views.size()) throw py::value_error("seats must have one entry per game");
   for (std::size_t i = 0; i < views.size(); ++i) {

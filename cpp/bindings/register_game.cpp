@@ -57,7 +57,7 @@ void act(Game& game, const Action& a) {
 // A list of hands: a sequence (not text), copied first, so that no user code runs while
 // its items are read.
 py::list hands_arg(py::handle hands) {
-  if (!py::isinstance<py::sequence>(hands) || py::isinstance<py::str>(hands)) {
+  if (!holds_items(hands)) {
     throw py::type_error("hands must be a list of hands, not " + type_name(hands));
   }
   PyObject* copy = PySequence_List(hands.ptr());

@@ -29,7 +29,7 @@ constexpr long long kMaxRollouts = 100'000'000;  // rows of one batch: 3.2 GB of
 // against the batch's size before anything is copied.
 std::vector<Game> rollout_games(py::handle games, long long copies) {
   if (is_exactly<Game>(games) || py::isinstance<Game>(games)) return {value_of<Game>(games)};
-  if (!py::isinstance<py::sequence>(games) || py::isinstance<py::str>(games)) {
+  if (!holds_items(games)) {
     throw py::type_error("games must be a Game or a sequence of Games, not " + type_name(games));
   }
   const auto items = py::list(py::reinterpret_borrow<py::object>(games));  // a copy: reading it runs no user code

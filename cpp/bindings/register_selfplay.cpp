@@ -46,8 +46,7 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
 
 SeatPolicies policies_arg(py::handle policy, int players, bool python_seats) {
   if (plays_in_core(policy)) return every_seat(policy_arg(policy));
-  // Bytes are a sequence of ints, not a name or one per seat.
-  if (!py::isinstance<py::sequence>(policy) || py::isinstance<py::bytes>(policy) || PyByteArray_Check(policy.ptr())) {
+  if (!holds_items(policy)) {
     throw py::type_error("policy must be a built-in policy name or built-in bot, or one per seat, not " + type_name(policy));
   }
   const auto names = py::list(py::reinterpret_borrow<py::object>(policy));  // a copy: reading it runs no user code

@@ -66,8 +66,7 @@ Learners learners_arg(py::handle obj, int players) {
     l.seats = static_cast<std::uint8_t>(1u << seat_from(obj, players, "learners"));
     return l;
   }
-  const bool scalar_array = py::isinstance<py::array>(obj) && py::reinterpret_borrow<py::array>(obj).ndim() == 0;  // no items
-  if (!py::isinstance<py::sequence>(obj) || scalar_array) {
+  if (!holds_items(obj)) {
     throw py::type_error("learners must be 'all', 'landlord', 'peasants', a seat or a list of seats, not " + type_name(obj));
   }
   const auto seats = py::list(py::reinterpret_borrow<py::object>(obj));  // a copy: reading it runs no user code
