@@ -634,3 +634,29 @@ def test_a_0d_array_where_items_are_wanted_is_refused_by_name() -> None:
         for call in refused:
             with pytest.raises(TypeError, match=f"^(opponents: )?{what} must be"):
                 call()
+
+
+_PAST_MEMORY = """
+import resource, sys
+import doudizhu as dz
+resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+game = dz.Game(seed=1, rules=dz.Rules(max_redeals=3000))
+for _ in range(3 * 2999):
+    game.bid(0)  # a world copies every deal thrown in: about 1 MB each here
+calls = {"sample_worlds": lambda: dz.sample_worlds(game, 0, 2000),
+         "rollouts": lambda: dz.rollouts([dz.Game(seed=1)] * 3_000_000)}
+try:
+    calls[sys.argv[1]]()
+except ValueError as error:
+    print(error)
+"""
+
+
+@pytest.mark.skipif(UNDER_ASAN, reason="AddressSanitizer maps terabytes of shadow memory: no address-space cap")
+@pytest.mark.parametrize(("call", "says"), [("sample_worlds", "n: 2000 worlds of this game are"),
+                                            ("rollouts", "games: 3000000 games are")])
+def test_work_past_memory_is_refused_naming_its_argument(call: str, says: str) -> None:
+    # Within their documented ranges these ran out of memory with a bare
+    # "MemoryError: std::bad_alloc", naming nothing.
+    done = subprocess.run([sys.executable, "-c", _PAST_MEMORY, call], capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"{says} more than memory can hold\n", "")

@@ -33,7 +33,9 @@ void for_each_game(py::handle games, F f) {
 
 std::vector<GameView> views_of(py::handle games) {
   std::vector<GameView> views;
-  for_each_game(games, [&](std::size_t, const Game& g) { views.push_back(view_of(g)); });
+  within_memory("games", holds_items(games) ? static_cast<long long>(py::len(games)) : 0, "games", [&] {
+    for_each_game(games, [&](std::size_t, const Game& g) { views.push_back(view_of(g)); });
+  });
   return views;
 }
 

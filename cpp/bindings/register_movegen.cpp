@@ -150,7 +150,9 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
   } else {
     b.lasts.swap(last_rows);
   }
-  if (const BatchError error = b.run(r, w, offsets.mutable_data())) {
+  const BatchError error = within_memory("hands", static_cast<long long>(n), "hands' moves",
+                                        [&] { return b.run(r, w, offsets.mutable_data()); });
+  if (error) {
     raise(error.part == BatchError::Part::Hand ? ErrorKind::Cards : ErrorKind::Move, error.why);
   }
   return py::make_tuple(take_array(b.moves), offsets);

@@ -20,7 +20,7 @@ namespace ddz::py_bind {
 namespace {
 
 constexpr long long kMaxNodes = 0x7FFF'FFFF'FFFF'FFFF;
-constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB
+constexpr long long kMaxWorlds = 100'000;  // a world holds its history: about 10 KB without redeals
 constexpr long long kMaxTableMegabytes = 1 << 16;
 constexpr long long kMaxRollouts = 100'000'000;  // rows of one batch: 3.2 GB of payouts at most
 
@@ -36,15 +36,17 @@ std::vector<Game> rollout_games(py::handle games, long long copies) {
   if (!items.empty() && static_cast<long long>(items.size()) > kMaxRollouts / copies) {
     throw py::value_error("len(games) x copies: at most " + std::to_string(kMaxRollouts) + " rollouts a call");
   }
-  std::vector<Game> out;
-  out.reserve(items.size());
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!is_exactly<Game>(items[i]) && !py::isinstance<Game>(items[i])) {
-      throw py::type_error("games[" + std::to_string(i) + "] must be a Game, not " + type_name(items[i]));
+  return within_memory("games", static_cast<long long>(items.size()), "games", [&] {
+    std::vector<Game> out;
+    out.reserve(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!is_exactly<Game>(items[i]) && !py::isinstance<Game>(items[i])) {
+        throw py::type_error("games[" + std::to_string(i) + "] must be a Game, not " + type_name(items[i]));
+      }
+      out.push_back(value_of<Game>(items[i]));
     }
-    out.push_back(value_of<Game>(items[i]));
-  }
-  return out;
+    return out;
+  });
 }
 
 // The payouts as a NumPy array of rows x seats.
@@ -151,11 +153,10 @@ nodes: positions searched; seconds: wall time of the search.)doc")
           const auto count = static_cast<int>(int_arg(n, "n", 0, kMaxWorlds));
           const std::uint64_t sd = seed_arg(seed);
           const Game source = game;
-          std::vector<Game> worlds;
-          {
+          std::vector<Game> worlds = within_memory("n", count, "worlds of this game", [&] {
             GilReleased release;
-            worlds = sample_worlds(source, s, count, sd);
-          }
+            return sample_worlds(source, s, count, sd);
+          });
           py::list out;
           for (Game& w : worlds) out.append(py::cast(std::move(w)));
           return out;
