@@ -15,6 +15,7 @@ game when one of its seats goes out first, and its ADP is its seats' mean points
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 from collections.abc import Callable
@@ -165,8 +166,31 @@ def _interval(mean: float, per_deal: npt.NDArray[np.float64], per_game: npt.NDAr
     spread, n = (per_deal, len(per_deal)) if len(per_deal) > 1 and per_deal.std() > 0 else (per_game, len(per_game))
     if n < 2:
         return (math.nan, math.nan)
-    half = _Z95 * float(np.std(spread, ddof=1)) / math.sqrt(n)
+    half = _t95(n - 1) * float(np.std(spread, ddof=1)) / math.sqrt(n)
     return (mean - half, mean + half)
+
+
+@functools.cache
+def _t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (12.71 for
+    1, 4.30 for 2, 2.26 for 9, the normal 1.96 in the limit): an interval whose spread is
+    itself estimated from few deals is that much wider, or it misses the mean far more
+    often than 1 in 20 (3 deals: about 1 in 7). Found by bisection on the density's
+    integral from 0 (Simpson's rule; no SciPy needed)."""
+    if df > 100_000:
+        return _Z95
+    log_scale = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+
+    def mass_below(t: float) -> float:  # P(0 < T < t)
+        x = np.linspace(0.0, t, 4097)
+        density = np.exp(log_scale - (df + 1) / 2 * np.log1p(x * x / df))
+        return float((density[0] + density[-1] + 4 * density[1:-1:2].sum() + 2 * density[2:-1:2].sum()) * t / 12288)
+
+    low, high = _Z95, 20.0  # t_1 is 12.71; every other df's quantile lies between
+    for _ in range(50):
+        middle = (low + high) / 2
+        low, high = (middle, high) if mass_below(middle) < 0.475 else (low, middle)
+    return (low + high) / 2
 
 
 def _share_interval(share: float, per_deal: npt.NDArray[np.float64], decided: int) -> tuple[float, float]:
@@ -182,9 +206,10 @@ def _share_interval(share: float, per_deal: npt.NDArray[np.float64], decided: in
     if decided == 0 or math.isnan(share):
         return (share, share)  # no games: no share, NaN
     size = share * (1 - share) / spread if spread > 0 else float(decided)
-    z2 = _Z95 * _Z95
+    z = _t95(n - 1) if spread > 0 else _Z95  # a size from the deals' spread is an estimate of few deals
+    z2 = z * z
     centre = (share + z2 / (2 * size)) / (1 + z2 / size)
-    half = _Z95 / (1 + z2 / size) * math.sqrt(share * (1 - share) / size + z2 / (4 * size * size))
+    half = z / (1 + z2 / size) * math.sqrt(share * (1 - share) / size + z2 / (4 * size * size))
     # Within 0..1 and around the share itself (at 0 or 1 rounding left it a hair outside).
     return (max(0.0, min(share, centre - half)), min(1.0, max(share, centre + half)))
 
