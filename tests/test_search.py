@@ -542,3 +542,18 @@ def test_bad_arguments_raise_typed_errors(seat, n, seed, limit, nodes, megabytes
         with contextlib.suppress(TypeError, ValueError):
             call()
     assert game.hash == before
+
+
+def test_tables_past_the_machines_memory_are_refused_before_the_search() -> None:
+    # Accepted up to 65,536 MB, a table past the memory was reserved, and a long search
+    # (two threads fill it whole) would have the kernel end the process.
+    import os
+
+    memory_mb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    if memory_mb >= 65_536:
+        pytest.skip("this machine holds the largest table")
+    game = dz.Game(seed=1, rules=dz.Rules(bidding="none"))
+    for solver in (dz.solve, dz.solve_moves):
+        with pytest.raises(ValueError, match=f"tt_megabytes: {memory_mb + 1} MB is more than this machine's "
+                                             f"{memory_mb} MB of memory"):
+            solver(game, tt_megabytes=memory_mb + 1, node_limit=10)

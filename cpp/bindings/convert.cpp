@@ -6,6 +6,8 @@
 #include <array>
 #include <random>
 
+#include <unistd.h>  // sysconf
+
 #include "rules/move_checks.hpp"
 
 namespace ddz::py_bind {
@@ -20,6 +22,14 @@ const Rules& widest_rules() {
 }
 
 std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
+
+std::size_t physical_memory_bytes() {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
+#endif
+  return 0;
+}
 
 bool holds_items(py::handle obj) {
   if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj) ||

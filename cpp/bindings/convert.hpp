@@ -47,6 +47,9 @@ std::string type_name(py::handle obj);
 // digits it writes out (4,300 by default), where repr itself raises, its size in bits.
 std::string shown(py::handle obj);
 
+// The machine's physical memory in bytes, 0 where the system does not say.
+std::size_t physical_memory_bytes();
+
 // Whether obj holds items to read one by one: a sequence other than text and bytes (a
 // sequence of characters or ints, never of the items meant), and other than a 0-d array,
 // which passes for a sequence but has no items to iterate.

@@ -75,6 +75,12 @@ SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handl
   }
   if (!node_limit.is_none()) o.node_limit = int_arg(node_limit, "node_limit", 1, kMaxNodes);
   o.tt_bytes = static_cast<std::size_t>(int_arg(tt_megabytes, "tt_megabytes", 1, kMaxTableMegabytes)) << 20;
+  // Reserved up front and filled by a long search (two threads fill it whole): past the
+  // machine's memory the kernel would end the process rather than refuse an allocation.
+  if (const std::size_t memory = physical_memory_bytes(); memory != 0 && o.tt_bytes > memory) {
+    throw py::value_error("tt_megabytes: " + std::to_string(o.tt_bytes >> 20) + " MB is more than this machine's " +
+                          std::to_string(memory >> 20) + " MB of memory");
+  }
   o.threads = static_cast<int>(int_arg(threads, "threads", 1, kMaxSearchThreads));
   return o;
 }
@@ -96,7 +102,7 @@ The side to move is the landlord, or the peasants together (either peasant going
 wins for both); two-hand positions (Game.from_position with two hands) are the landlord
 against one opponent. Exact: first a search for short wins of either side (alpha-beta
 on win/loss), then proof-number search (df-pn), over transposition tables of
-`tt_megabytes`. `time_limit` (seconds) and `node_limit` (positions) stop the
+`tt_megabytes` (1..65,536, and at most the machine's memory). `time_limit` (seconds) and `node_limit` (positions) stop the
 search with ``win=None``; Ctrl-C stops it with KeyboardInterrupt. With `threads` above 1, a search that one thread has not settled in
 32,768 nodes goes on with that many threads over one table, one from the root, the others
 sharing out the root's moves
