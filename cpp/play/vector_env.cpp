@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "base/parallel.hpp"
-#include "base/stop_request.hpp"
 #include "base/require.hpp"
+#include "base/stop_request.hpp"
 
 namespace ddz {
 
@@ -104,6 +104,9 @@ template <class F>
 void VectorEnv::stoppable(F&& work) {
   try {
     work();
+    // Asked during the last piece of the work, which ended whole: the caller hears of a
+    // stop all the same, and a stop always leaves the environment to reset.
+    if (stop_requested()) throw StopRequested{};
   } catch (const StopRequested&) {
     stopped_ = true;
     started_ = sent_ = false;
@@ -172,7 +175,6 @@ void VectorEnv::recv() {
     worker_.wait(groups_[received_].ticket, [this] {
       if (stop_requested()) stopped_ = true;
     });
-    if (stopped_) throw StopRequested{};
   });
   sent_ = false;
 }
