@@ -105,12 +105,18 @@ TEST(parallel_for_stops_when_its_callers_thread_is_asked_to) {
   // chunks, the loop ends by StopRequested once every thread has joined; the other
   // threads never ask the caller's check, and a masked check (an empty one) stops nothing.
   std::atomic<std::int64_t> done{0};
-  int asked = 0;
+  std::atomic<int> asked{0};
   bool stopped = false;
   {
     const StopCheck ctrl_c([&] { return ++asked == 3; });
+    const auto caller = std::this_thread::get_id();
     try {
-      parallel_for(1'000'000, 4, [&](std::int64_t) { ++done; });
+      parallel_for(1'000'000, 4, [&](std::int64_t) {
+        // The other threads wait for the caller's third question: on a loaded machine they
+        // could end the loop before the caller's thread had asked at all.
+        while (std::this_thread::get_id() != caller && asked < 3) std::this_thread::yield();
+        ++done;
+      });
     } catch (const StopRequested&) {
       stopped = true;
     }
@@ -119,7 +125,7 @@ TEST(parallel_for_stops_when_its_callers_thread_is_asked_to) {
     const StopCheck whole({});
     parallel_for(1'000, 4, [&](std::int64_t) { ++done; });  // masked: runs to its end
   }
-  CHECK_EQ(asked, 3);
+  CHECK_EQ(asked.load(), 3);
   parallel_for(1'000, 2, [&](std::int64_t) {});  // none installed once the checks are gone
 }
 
