@@ -755,3 +755,24 @@ def test_a_run_stopped_before_its_first_checkpoint_starts_when_resumed(tmp_path:
     assert result.counters.frames >= TINY.frames and (folder / "checkpoint.pt").exists()
     with pytest.raises(FileNotFoundError, match="no run to resume"):  # no folder at all: still refused
         train(TINY, out=tmp_path / "missing", resume=True)
+
+
+def test_the_command_line_resumes_a_run_stopped_before_it_saved_anything(tmp_path: pathlib.Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # The command line read the run's settings first: "a folder without a checkpoint.pt"
+    # (dmc) or "without a recipe.json" (the recipe), status 2, where train() would start.
+    from doudizhu.train import recipe
+
+    folder = tmp_path / "dmc"
+    folder.mkdir()
+    (folder / ".lock").write_bytes(b"")
+    assert main(["train", "--out", str(folder), "--resume", "--minutes", "0.02", "--tables", "16", "--batch-size", "64",
+                 "--eval-minutes", "100"], out=io.StringIO()) == 0
+    assert (folder / "checkpoint.pt").exists()
+    started: list[recipe.Recipe] = []
+    monkeypatch.setattr(recipe, "run", lambda given, out, resume, report: started.append(given) or "net.ddzn")
+    (tmp_path / "recipe").mkdir()
+    (tmp_path / "recipe" / ".lock").write_bytes(b"")
+    assert main(["train", "--recipe", "neural", "--out", str(tmp_path / "recipe"), "--resume", "--minutes", "1"],
+                out=io.StringIO()) == 0
+    assert started and started[0].play.minutes == 1

@@ -210,10 +210,12 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
                 if getattr(args, name) is not None]
     if dmc_only:  # the recipe would train without them: refused, as dmc refuses --rules
         raise ValueError(f"{', '.join(dmc_only)}: dmc's options; the neural recipe has its own settings")
-    from .train.recipe import Recipe, run, saved_recipe
+    from .train.recipe import STATE, Recipe, run, saved_recipe
+    from .train.run_folder import holds_run
 
-    # The run's settings: those given, the rest a resumed run's own or the defaults.
-    base = saved_recipe(args.out) if args.resume else Recipe()
+    # The run's settings: those given, the rest a resumed run's own (one stopped before it
+    # saved them starts afresh) or the defaults.
+    base = saved_recipe(args.out) if args.resume and holds_run(args.out, (STATE,)) else Recipe()
     seed = {} if args.seed is None else {"seed": args.seed}
     minutes = _minutes_of_run(args, base.play.minutes)
     play = dataclasses.replace(base.play, minutes=minutes, **({"rules": args.rules} if args.rules else {}), **seed)
@@ -245,7 +247,8 @@ def _train(args: argparse.Namespace, out: TextIO) -> int:
 def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
     if args.rules or args.bid_rules:
         raise ValueError("--rules and --bid-rules are the neural recipe's: 'dmc' trains the douzero preset's card play")
-    from .train import Counters, TrainConfig, saved_config, train
+    from .train import RUN_FILES, Counters, TrainConfig, saved_config, train
+    from .train.run_folder import holds_run
 
     def progress(counters: Counters, rate: float, wp: float | None) -> None:
         loss = sum(counters.losses.values()) / max(len(counters.losses), 1)
@@ -253,11 +256,12 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
         status_line(f"{counters.seconds / 60:5.1f} min  {counters.frames:,} frames  {rate:,.0f} frames/s  "
                     f"loss {loss:.4f}  WP vs random {latest}")
 
-    # The run's settings: those given, the rest a resumed run's own or the defaults.
+    # The run's settings: those given, the rest a resumed run's own (one stopped before its
+    # first checkpoint starts afresh) or the defaults.
     given = {name: value for name, value in (("model", args.model), ("objective", args.objective), ("seed", args.seed),
                                              ("tables", args.tables), ("batch_size", args.batch_size))
              if value is not None}
-    base = saved_config(args.out) if args.resume else TrainConfig()
+    base = saved_config(args.out) if args.resume and holds_run(args.out, RUN_FILES) else TrainConfig()
     # frames: a per-call limit the command line does not set (a resumed Python run's stays there)
     config = dataclasses.replace(base, **given, minutes=_minutes_of_run(args, base.minutes), frames=None,
                                  threads=args.threads,

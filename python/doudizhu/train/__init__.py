@@ -14,6 +14,6 @@ The networks trained are defined in :mod:`doudizhu.value_networks`, the checkpoi
 
 from __future__ import annotations
 
-from .loop import PER_CALL, Counters, TrainConfig, TrainResult, saved_config, train
+from .loop import PER_CALL, RUN_FILES, Counters, TrainConfig, TrainResult, saved_config, train
 
-__all__ = ["PER_CALL", "Counters", "TrainConfig", "TrainResult", "saved_config", "train"]
+__all__ = ["PER_CALL", "RUN_FILES", "Counters", "TrainConfig", "TrainResult", "saved_config", "train"]

@@ -42,7 +42,7 @@ from .log import EVAL_OPPONENTS, Log, drop_rows_after, row_minutes, run_rows
 from .log import FILE as LOG_FILE
 from .recipe import RUN_FILES as RECIPE_FILES
 from .resume import refuse_changes
-from .run_folder import run_folder, writing
+from .run_folder import holds_run, run_folder, writing
 from .settings import check_counts, check_fields, check_positive, check_progress, check_shares, check_type, ray_head
 
 if TYPE_CHECKING:
@@ -145,11 +145,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
         return _train(config, None, resume, progress)
     folder = run_folder(out, RUN_FILES, resume, foreign=RECIPE_FILES)
     with writing(folder):
-        # Stopped before its first checkpoint was whole, a run left no file of its own (its
-        # lock aside) and --resume refused it: resumed, it starts, as the guide says the
-        # command that started a run, given --resume, finishes it.
-        started = any(os.path.exists(os.path.join(folder, name)) for name in RUN_FILES)
-        return _train(config, folder, resume and started, progress)
+        return _train(config, folder, resume and holds_run(folder, RUN_FILES), progress)
 
 
 def _train(config: TrainConfig, folder: str | None, resume: bool, progress: Progress | None) -> TrainResult:

@@ -41,7 +41,7 @@ from . import log
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .resume import refuse_changes
-from .run_folder import run_folder, writing
+from .run_folder import holds_run, run_folder, writing
 from .settings import check_counts, check_fields, check_names, check_positive, check_progress, check_type
 from .warm import CHECKPOINT as WARM_CHECKPOINT
 from .warm import WarmConfig, WarmCounters, warm_start
@@ -51,7 +51,8 @@ CURVE = "curve.csv"
 CURVE_PNG = "curve.png"
 STAGES = ("play", "bid", "evaluate", "done")
 # What a run writes in its folder.
-RUN_FILES = ("recipe.json", WARM_CHECKPOINT, "play.ddzn", "bidding.ddzn", FILE, CURVE, CURVE_PNG)
+STATE = "recipe.json"  # the stage reached and the run's settings
+RUN_FILES = (STATE, WARM_CHECKPOINT, "play.ddzn", "bidding.ddzn", FILE, CURVE, CURVE_PNG)
 #: The settings a resumed run takes from the call (the play stage's length, the bid stage's
 #: threads); the others define the run, and a resumed run must be given the saved ones.
 PER_CALL = ("play.minutes", "bid.threads")
@@ -95,9 +96,9 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
 
 
 def _run(recipe: Recipe, folder: str, resume: bool, report: Report | None) -> str:
-    state_path = os.path.join(folder, "recipe.json")
+    state_path = os.path.join(folder, STATE)
     state: dict[str, Any] = {"stage": "play", "recipe": _as_json(recipe), "seconds": {}}
-    if resume and os.path.exists(state_path):
+    if resume and holds_run(folder, (STATE,)):
         state = _state(folder)
         refuse_changes(folder, _flat(_as_json(recipe)), _flat(state["recipe"]), PER_CALL)
         state["recipe"] = _as_json(recipe)
@@ -236,7 +237,7 @@ def saved_recipe(out: str | os.PathLike[str]) -> Recipe:
 
 
 def _state(folder: str) -> dict[str, Any]:
-    path = os.path.join(folder, "recipe.json")
+    path = os.path.join(folder, STATE)
     if not os.path.isfile(path):
         raise ValueError(f"{folder}: a folder without a recipe.json, so no run of the recipe")
     try:

@@ -22,6 +22,13 @@ _held: dict[str, tuple[int, int]] = {}
 _holding = threading.Lock()
 
 
+def holds_run(out: str | os.PathLike[str], files: Iterable[str]) -> bool:
+    """Whether the folder ``out`` holds any of a run's ``files``. A run stopped before its
+    first save left none (its lock aside): resumed, it starts afresh, as the guide says the
+    command that started a run, given --resume, finishes it."""
+    return any(os.path.exists(os.path.join(out, name)) for name in files)
+
+
 def run_folder(out: str | os.PathLike[str], files: Iterable[str] = (), resume: bool = False,
                foreign: Iterable[str] = ()) -> str:
     """``out`` as a path, the folder made if missing. Refused before any training:
@@ -96,4 +103,4 @@ def _busy(folder: str) -> BlockingIOError:
     return BlockingIOError(errno.EAGAIN, "another trainer is writing this run folder", folder)
 
 
-__all__ = ["LOCK_FILE", "run_folder", "writing"]
+__all__ = ["LOCK_FILE", "holds_run", "run_folder", "writing"]
