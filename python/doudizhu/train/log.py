@@ -5,9 +5,11 @@ Columns: :data:`COLUMNS`. Rows without an evaluation leave its columns empty."""
 from __future__ import annotations
 
 import csv
+import io
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .. import encode
 from .._whole_file import whole_file
@@ -34,12 +36,30 @@ class Log:
         unknown = set(row) - set(COLUMNS)
         if unknown:
             raise ValueError(f"unknown log columns: {', '.join(sorted(unknown))}")
-        new = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
-        with open(self.path, "a", newline="") as f:
-            writer = csv.DictWriter(f, COLUMNS)
-            if new:
-                writer.writeheader()
-            writer.writerow(dict(row))
+        append_row(self.path, COLUMNS, row)
+
+
+def append_row(path: str, columns: Sequence[str], row: Mapping[str, Any]) -> None:
+    """Appends ``row`` to the CSV file ``path`` (the header first into a new or empty file),
+    whole or not at all: a write that fails part way (a full disk) is cut back off, so that
+    the file is as it was and a resumed run reads it (a cut row was "a damaged log")."""
+    text = io.StringIO()
+    writer = csv.DictWriter(text, columns)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        size = os.fstat(fd).st_size
+        if size == 0:
+            writer.writeheader()
+        writer.writerow(dict(row))
+        data = memoryview(text.getvalue().encode("utf-8"))
+        try:
+            while data:
+                data = data[os.write(fd, data):]
+        except OSError as error:
+            os.ftruncate(fd, size)
+            raise OSError(error.errno, error.strerror, path) from None
+    finally:
+        os.close(fd)
 
 
 def row_minutes(seconds: float) -> float:

@@ -158,7 +158,7 @@ def _play(recipe: Recipe, folder: str, play_path: str, resume: bool, say: Report
                 r = evaluate(Neural(play_path), rival, deals=deals, rules=Rules.preset(recipe.play.rules), seed=2)
                 row.update({f"wp_{opponent}": round(r.wp, 4), f"adp_{opponent}": round(r.adp, 4)})
         say("curve " + " ".join(f"{k} {v}" for k, v in row.items()))
-        _append_row(os.path.join(folder, CURVE), row)
+        log.append_row(os.path.join(folder, CURVE), list(row), row)
         learning_curve_if_possible(os.path.join(folder, CURVE), os.path.join(folder, CURVE_PNG))
 
     nets = warm_start(recipe.play, folder, resume=resume, report=progress, evaluate_every=recipe.curve_minutes,
@@ -186,15 +186,6 @@ def _curve_for_resume(folder: str) -> None:
             writer = csv.DictWriter(file, fieldnames=columns)
             writer.writeheader()
             writer.writerows(kept)
-
-
-def _append_row(path: str, row: dict[str, Any]) -> None:
-    new = not os.path.exists(path) or os.path.getsize(path) == 0  # an empty curve gets its header, as Log's
-    with open(path, "a", newline="") as file:
-        writer = csv.DictWriter(file, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
 
 
 def _evaluate(recipe: Recipe, path: str, say: Report) -> dict[str, Any]:
