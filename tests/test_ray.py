@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -43,3 +45,53 @@ def test_ray_refuses_what_a_local_run_refuses_before_it_starts(kwargs: dict[str,
 def test_unknown_backend() -> None:
     with pytest.raises(ValueError, match="unknown backend"):
         dz.selfplay(1, backend="spark")
+
+
+def test_arguments_ray_cannot_use_are_refused_before_a_cluster_starts() -> None:
+    # A lock in the policy failed after Ray had started (4 s), leaving it running; an
+    # address where nothing answers hung in ray.init for minutes; an int address failed
+    # inside Ray; threads and an address meant nothing where they were given.
+    import threading
+
+    class Locked:
+        def __init__(self) -> None:
+            self.lock = threading.Lock()
+
+        def act(self, game: dz.Game) -> dz.Action:
+            return game.legal_actions()[0]
+
+    if ray.is_initialized():
+        ray.shutdown()
+    refused = [
+        ({"policy": Locked()}, TypeError, "policy: Ray cannot send it to its workers"),
+        ({"address": "127.0.0.1:1"}, ConnectionError, "address 127.0.0.1:1: no Ray head answers there"),
+        ({"address": 12345}, ValueError, "address must be 'local', 'auto', host:port or ray://host:port, not 12345"),
+        ({"threads": 2}, ValueError, "threads: a Ray run's tasks play on one CPU each"),
+    ]
+    for kwargs, error, says in refused:
+        with pytest.raises(error, match=says):
+            dz.selfplay(4, backend="ray", **kwargs)  # type: ignore[arg-type]
+        assert not ray.is_initialized()
+    with pytest.raises(ValueError, match=r"address '127\.0\.0\.1:6379' is a Ray cluster's: give it with backend='ray'"):
+        dz.selfplay(4, address="127.0.0.1:6379")
+
+
+def test_a_ray_the_call_started_is_shut_down_and_another_address_is_not_ignored() -> None:
+    # The Ray a call started stayed up, and later calls' addresses were ignored for it.
+    if ray.is_initialized():
+        ray.shutdown()
+    local = dz.selfplay(40, policy="random", seed=3)
+    spread = dz.selfplay(40, policy="random", seed=3, backend="ray")
+    assert np.array_equal(local.payouts, spread.payouts)
+    assert not ray.is_initialized()
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        running = ray.get_runtime_context().gcs_address
+        already = f"address 127.0.0.1:1: this process is already connected to Ray at {running}"
+        with pytest.raises(ValueError, match=re.escape(already)):
+            dz.selfplay(4, backend="ray", address="127.0.0.1:1")
+        assert len(dz.selfplay(4, backend="ray", address=running)) == 4  # its own address, and "auto": the one running
+        assert len(dz.selfplay(4, backend="ray", address="auto")) == 4
+        assert ray.is_initialized()  # not the call's to shut down
+    finally:
+        ray.shutdown()

@@ -779,7 +779,8 @@ def test_the_command_line_resumes_a_run_stopped_before_it_saved_anything(tmp_pat
     assert started and started[0].play.minutes == 1
 
 
-def test_a_log_row_the_disk_cannot_hold_is_cut_back_off(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_log_row_the_disk_cannot_hold_is_cut_back_off(tmp_path: pathlib.Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     # A full disk left half a row at the log's end, and --resume then refused the run as
     # "a damaged log (its last line is cut short)".
     import errno

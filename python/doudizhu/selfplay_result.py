@@ -15,6 +15,7 @@ import numpy.typing as npt
 from . import _core, _saved
 from ._core import ACTION_DTYPE, Game, IllegalActionError, Rules, actions_from_rows
 from ._extras import missing_extra
+from ._ray import joined, ray_head
 from ._whole_file import whole_file
 from .bots import builtin
 from .lockstep import Policy, check_rules, run_tables, seat_players
@@ -181,9 +182,13 @@ def selfplay(
     ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a run may be split into
     parts and put back together with :meth:`SelfPlayResult.concatenate`.
 
-    ``backend="ray"`` splits the games into tasks on a Ray cluster (``address``, or a
-    local one started on demand; ``pip install doudizhu-engine[ray]``) and gathers the
-    same arrays as a local run of the same seed.
+    ``backend="ray"`` splits the games into tasks of one CPU each on a Ray cluster
+    (``address``: ``"local"``, the default, starts one on this machine for the call;
+    ``"auto"``, ``host:port`` or ``ray://host:port`` join one; a Ray already running in the
+    process is used; ``pip install doudizhu-engine[ray]``) and gathers the same arrays as a
+    local run of the same seed, for players whose choices do not depend on their earlier
+    calls: each task plays with a copy of the policy, so a bot drawing from a random
+    stream of its own (``DeterminizedBot``) draws other numbers than in one process.
     """
     if backend not in ("local", "ray"):
         raise ValueError(f"unknown backend {backend!r}; backends: local, ray")
@@ -191,7 +196,11 @@ def selfplay(
     first = _core.checked_int(first, "first", 0, MAX_GAMES)
     seed = _core.checked_seed(seed)
     if backend == "ray":
-        return _ray_selfplay(games, policy, seed, rules, record, first, address)
+        if threads is not None:
+            raise ValueError("threads: a Ray run's tasks play on one CPU each; leave threads out")
+        return _ray_selfplay(games, policy, seed, rules, record, first, "local" if address is None else address)
+    if address is not None:
+        raise ValueError(f"address {address!r} is a Ray cluster's: give it with backend='ray'")
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
     if rules is not None and not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
@@ -203,24 +212,40 @@ def selfplay(
 
 
 def _ray_selfplay(
-    games: int, policy: Policy, seed: int, rules: Rules | None, record: bool, first: int, address: str | None
+    games: int, policy: Policy, seed: int, rules: Rules | None, record: bool, first: int, address: str
 ) -> SelfPlayResult:
     """Tasks of consecutive game indices, one CPU each, put back together in order. The
-    arguments are checked here first, as a local run checks them (no games played): a bad
-    policy or rules fail at once, not in every task of a cluster started for them."""
+    arguments are checked here first, as a local run checks them (no games played), and
+    the policy must pickle: a bad one fails at once, not in every task of a cluster
+    started for them. A Ray this call started is shut down when it ends."""
     _part(0, policy, seed, rules, record, first)
+    ray_head(address, "address")
+    _check_sendable(policy)
+    ray, started = joined(address, "address", "selfplay(backend='ray')")
     try:
-        import ray
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        parts = min(max(games, 1), 4 * cpus)
+        bounds = [first + games * i // parts for i in range(parts + 1)]
+        task = ray.remote(num_cpus=1)(_part)
+        futures = [task.remote(end - start, policy, seed, rules, record, start)
+                   for start, end in zip(bounds, bounds[1:])]
+        return SelfPlayResult.concatenate(ray.get(futures))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _check_sendable(policy: Policy) -> None:
+    """TypeError unless Ray can send ``policy`` to its workers (it pickles them with
+    cloudpickle, which takes lambdas and local classes but not locks or open files)."""
+    try:
+        from ray import cloudpickle
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise missing_extra("selfplay(backend='ray')", "Ray", "ray") from error
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
-    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call]
-    parts = min(max(games, 1), 4 * cpus)
-    bounds = [first + games * i // parts for i in range(parts + 1)]
-    task = ray.remote(num_cpus=1)(_part)
-    futures = [task.remote(end - start, policy, seed, rules, record, start) for start, end in zip(bounds, bounds[1:])]
-    return SelfPlayResult.concatenate(ray.get(futures))
+    try:
+        cloudpickle.dumps(policy)  # type: ignore[no-untyped-call]
+    except Exception as error:  # what pickling a user's object raises is anyone's guess
+        raise TypeError(f"policy: Ray cannot send it to its workers ({type(error).__name__}: {error})") from None
 
 
 def _part(games: int, policy: Policy, seed: int, rules: Rules | None, record: bool, first: int) -> SelfPlayResult:

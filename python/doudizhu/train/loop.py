@@ -31,6 +31,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from .. import checkpoint, encode
 from .._core import Rules, checked_seed
+from .._ray import ray_head
 from .._real_numbers import check_real
 from ..evaluation import evaluate
 from ..neural import TorchBot
@@ -43,7 +44,7 @@ from .log import FILE as LOG_FILE
 from .recipe import RUN_FILES as RECIPE_FILES
 from .resume import refuse_changes
 from .run_folder import holds_run, run_folder, writing
-from .settings import check_counts, check_fields, check_positive, check_progress, check_shares, check_type, ray_head
+from .settings import check_counts, check_fields, check_positive, check_progress, check_shares, check_type
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
@@ -94,7 +95,7 @@ class TrainConfig:
         check_real(self.report_seconds, "report_seconds", at_least=0.0)  # 0: a row each step
         check_shares(self, ("epsilon", "alpha"))
         if self.ray_address is not None:
-            ray_head(self.ray_address)
+            ray_head(self.ray_address, "ray_address")
 
 
 @dataclasses.dataclass

@@ -2,27 +2,21 @@
 networks and sends its samples to the learner, which sends back the new weights.
 
 ``ray_address="local"`` starts a Ray on this machine (as tests do); any other address is
-passed to ``ray.init``, once something is seen to answer at its host and port. Each actor
+joined once something is seen to answer at its host and port (:mod:`doudizhu._ray`). Each actor
 runs ``steps_per_call`` steps per call; the learner takes whichever actor finishes first,
 learns, and sets that actor off again with the latest weights, so actors play with
 weights at most one call old (as DouZero's, which copy the learner's after each step)."""
 
 from __future__ import annotations
 
-import contextlib
-import signal
-import socket
-import threading
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import torch
 
-from .._extras import missing_extra
+from .._ray import joined
 from ..value_networks import ValueNet, build_all
 from .actors import Actor
 from .buffer import Samples
-from .settings import ray_head
 
 if TYPE_CHECKING:
     from .loop import TrainConfig
@@ -47,53 +41,12 @@ class _RemoteActor:
         return samples, self.actor.hands - before
 
 
-def _check_answers(address: str) -> None:
-    """ConnectionError unless something listens at the address's host and port: ray.init
-    retries an address where nothing does for minutes, its warnings the only sign."""
-    head = ray_head(address)
-    if head is None:
-        return
-    try:
-        with socket.create_connection(head, timeout=_CONNECT_SECONDS):
-            pass
-    except OSError as error:
-        raise ConnectionError(f"ray_address {address}: no Ray head answers there ({error})") from error
-
-
-_CONNECT_SECONDS = 10.0
-
-
-@contextlib.contextmanager
-def _signal_handlers_kept() -> Iterator[None]:
-    """Puts back SIGTERM's and SIGINT's handlers after what it runs: ray.init installs its
-    own, and SIGTERM then aborted the trainer before it saved its checkpoint (the command
-    line's handler raises an interrupt that saves it)."""
-    if threading.current_thread() is not threading.main_thread():  # handlers are the main thread's
-        yield
-        return
-    kept = {number: signal.getsignal(number) for number in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        yield
-    finally:
-        for number, handler in kept.items():
-            if handler is not None:  # None: set outside Python, nothing to put back
-                signal.signal(number, handler)
-
-
 class RayActors:
     """``config.ray_actors`` Ray actors, each seeded apart, as one source of samples."""
 
     def __init__(self, config: TrainConfig, nets: dict[str, ValueNet], seed: int) -> None:
-        try:
-            import ray
-        except ImportError as error:  # pragma: no cover - depends on the environment
-            raise missing_extra("doudizhu.train with ray_address", "Ray", "ray") from error
-        if not ray.is_initialized():
-            assert config.ray_address is not None
-            _check_answers(config.ray_address)
-            address = None if config.ray_address == "local" else config.ray_address
-            with _signal_handlers_kept():
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        assert config.ray_address is not None
+        ray, _ = joined(config.ray_address, "ray_address", "doudizhu.train with ray_address")
         self.ray, self.nets = ray, nets
         remote = ray.remote(num_cpus=1)(_RemoteActor)
         self.actors: list[Any] = [

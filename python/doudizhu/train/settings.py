@@ -95,21 +95,5 @@ def check_shares(config: object, names: tuple[str, ...]) -> None:
         check_real(getattr(config, name), name, at_least=0.0, most=1.0)
 
 
-def ray_head(address: object) -> tuple[str, int] | None:
-    """The host and port of a Ray address (``host:port`` or ``ray://host:port``; None for
-    ``local`` and ``auto``, which name no host); ValueError for anything else, found before a
-    run starts rather than by ``ray.init`` retrying it."""
-    refused = ValueError(f"ray_address must be 'local', 'auto', host:port or ray://host:port, not {address!r}")
-    if not isinstance(address, str):
-        raise refused
-    if address in ("local", "auto"):
-        return None
-    host, colon, port = address.removeprefix("ray://").rpartition(":")
-    host = host.removeprefix("[").removesuffix("]")  # an IPv6 address in brackets
-    if not colon or not host or host.strip() != host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise refused
-    return host, int(port)
-
-
 __all__ = ["check_counts", "check_fields", "check_names", "check_positive", "check_progress", "check_shares",
-           "check_type", "ray_head"]
+           "check_type"]
