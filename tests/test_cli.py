@@ -179,6 +179,15 @@ def test_evaluate_says_what_its_rows_and_game_count_mean() -> None:
     assert "played 2 times: heuristic alone in the landlord's seat" in out and "mixed" not in out
 
 
+def test_evaluate_takes_a_network_file_as_play_does(capsys: pytest.CaptureFixture[str]) -> None:
+    # Only built-in names were choices: a trained network could be played but not measured.
+    shipped = str(pathlib.Path(doudizhu.__file__).parent / "networks" / "neural.ddzn")
+    code, out = run("evaluate", shipped, "random", "--deals", "5", "--rules", "douzero", "--threads", "1")
+    assert code == 0 and f"{shipped} against random, rules douzero" in out
+    assert run("evaluate", "heuristic", "nope", "--deals", "5")[0] == 2
+    assert "doudizhu: b: 'nope' is neither a policy" in capsys.readouterr().err
+
+
 def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
     pytest.importorskip("uvicorn", reason="the [web] extra is not installed")
     with socket.socket() as taken:

@@ -93,22 +93,23 @@ def _end_of_input(prompt: str) -> str:
     raise EOFError
 
 
-def _policy(name: str) -> str | Bot:
+def _policy(name: str, what: str = "--policy") -> str | Bot:
     """A built-in policy's name as it is, a network file (or a recipe run's folder) as the C++
-    neural policy, a trainer's checkpoint (file or run folder) as a TorchBot."""
+    neural policy, a trainer's checkpoint (file or run folder) as a TorchBot; errors name
+    the argument, ``what``."""
     if name in POLICIES:
         return name
     if not os.path.exists(name):
-        raise ValueError(f"--policy: {name!r} is neither a policy ({', '.join(POLICIES)}) "
+        raise ValueError(f"{what}: {name!r} is neither a policy ({', '.join(POLICIES)}) "
                          "nor a network or checkpoint file")
     if os.path.isdir(name) and is_network_file(os.path.join(name, NETWORK_FILE)):
         name = os.path.join(name, NETWORK_FILE)
     elif os.path.isdir(name) and os.path.exists(os.path.join(name, "recipe.json")):
-        raise ValueError(f"--policy: {name} is a recipe run that has not written its {NETWORK_FILE} yet")
+        raise ValueError(f"{what}: {name} is a recipe run that has not written its {NETWORK_FILE} yet")
     if is_network_file(name):
         return Neural(name)
     if os.path.isfile(name) and not zipfile.is_zipfile(name):  # a checkpoint is torch's zip archive
-        raise ValueError(f"--policy: {name} is neither a network file (it does not begin with "
+        raise ValueError(f"{what}: {name} is neither a network file (it does not begin with "
                          f"{NETWORK_MAGIC.decode()}) nor a doudizhu.train checkpoint (a zip archive)")
     from .neural import TorchBot
 
@@ -168,8 +169,8 @@ def _selfplay_summary(result: SelfPlayResult, rules: Rules) -> str:
 
 def _evaluate(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
-    result = evaluate(args.a, args.b, deals=args.deals, rules=rules, seed=args.seed, threads=args.threads,
-                      progress=print_progress)
+    result = evaluate(_policy(args.a, "a"), _policy(args.b, "b"), deals=args.deals, rules=rules, seed=args.seed,
+                      threads=args.threads, progress=print_progress)
     print(f"{args.a} against {args.b}, rules {args.rules}, seed {args.seed}\n", file=out)
     print(result.table(args.a, args.b), file=out)
     return 0
@@ -451,8 +452,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "in the others and then swapped: A's win percentage (WP) and average difference in points "
                     "(ADP), overall and by role.",
     )
-    ev.add_argument("a", choices=policies, help="policy A")
-    ev.add_argument("b", choices=policies, help="policy B")
+    bots = f"{', '.join(POLICIES)}, a network file, or a `doudizhu train` run's checkpoint or folder"
+    ev.add_argument("a", help=f"policy A: {bots}")
+    ev.add_argument("b", help="policy B, as A")
     ev.add_argument("--deals", type=int, default=10_000, help="number of deals")
     ev.add_argument("--rules", default="standard", choices=presets, help="rules preset")
     ev.add_argument("--seed", type=int, default=0, help="seed of the deals")
