@@ -557,7 +557,7 @@ def test_a_bot_that_steps_its_game_is_named_at_its_own_seat() -> None:
 
 def test_a_progress_of_the_wrong_signature_is_refused_before_any_game() -> None:
     # With built-in players it was first called at the end, every game played for nothing.
-    with pytest.raises(TypeError, match=r"progress is called as progress\(done, total\), and <lambda>\(done\) cannot"):
+    with pytest.raises(TypeError, match=r"progress is called with 2 arguments, and <function .*<lambda>.* cannot take"):
         dz.evaluate("heuristic", "random", deals=3000, progress=lambda done: None)
     seen: list[tuple[int, ...]] = []
     dz.evaluate("random", "random", deals=2, progress=lambda *done: seen.append(done))

@@ -437,7 +437,7 @@ def test_a_source_that_is_no_path_or_file_is_a_type_error(source: object) -> Non
 def test_a_progress_that_is_not_callable_is_refused_before_any_game(monkeypatch: pytest.MonkeyPatch) -> None:
     played = []
     monkeypatch.setattr(dz._core.TableRun, "advance", lambda run: played.append(run))
-    with pytest.raises(TypeError, match="progress must be a callable"):
+    with pytest.raises(TypeError, match="progress must be a function, not int"):
         dz.evaluate("random", "random", deals=3, progress=5)  # type: ignore[arg-type]
     assert played == []
 

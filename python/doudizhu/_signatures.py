@@ -23,4 +23,13 @@ def refusing_signature(function: Callable[..., Any], arguments: tuple[Any, ...])
     return None
 
 
-__all__ = ["refusing_signature"]
+def check_callable(function: object, arguments: tuple[Any, ...], name: str) -> None:
+    """TypeError unless ``function`` (the argument ``name``) can be called with
+    ``arguments``: found before a run, not at its first call, after the work so far."""
+    if not callable(function):
+        raise TypeError(f"{name} must be a function, not {type(function).__name__}")
+    if refusing_signature(function, arguments) is not None:
+        raise TypeError(f"{name} is called with {len(arguments)} arguments, and {function!r} cannot take them")
+
+
+__all__ = ["check_callable", "refusing_signature"]

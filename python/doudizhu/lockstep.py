@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _core
 from ._core import Action, Game, IllegalActionError, Rules
-from ._signatures import refusing_signature
+from ._signatures import check_callable, refusing_signature
 from .bots import Bot, act_many
 
 #: A custom agent: given what the seat knows and the legal actions, the action to take.
@@ -170,7 +170,8 @@ def run_tables(
     (:func:`choose_many`), each table as the game its seat may know (``run.views``).
     ``roles[k]`` names player k in an error it raises (two bots of one class are told
     apart by it)."""
-    _check_progress(progress)
+    if progress is not None:  # refused before any game: built-in seats may play them all before its first call
+        check_callable(progress, (0, 0), "progress")
     total = run.games
     while True:
         tables, waiting_on = run.advance()
@@ -187,20 +188,6 @@ def run_tables(
                     _add_note(error, f"{_who(player)} here is {named[0]}")
                 raise
             run.apply(chosen, actions)
-
-
-def _check_progress(progress: object) -> None:
-    """TypeError unless ``progress`` is None or can be called as progress(done, total):
-    refused before any game, as the core's built-in seats may play them all before its
-    first call."""
-    if progress is None:
-        return
-    if not callable(progress):
-        raise TypeError(f"progress must be a callable (done, total) or None, not {type(progress).__name__}")
-    signature = refusing_signature(progress, (0, 0))
-    if signature is not None:
-        name = getattr(progress, "__name__", type(progress).__name__)
-        raise TypeError(f"progress is called as progress(done, total), and {name}{signature} cannot be")
 
 
 def _by_player(

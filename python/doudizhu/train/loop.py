@@ -33,6 +33,7 @@ from .. import checkpoint, encode
 from .._core import Rules, checked_seed
 from .._ray import ray_head
 from .._real_numbers import check_real
+from .._signatures import check_callable
 from ..evaluation import evaluate
 from ..neural import TorchBot
 from ..value_networks import MODELS, ValueNet, build_all
@@ -44,7 +45,7 @@ from .log import FILE as LOG_FILE
 from .recipe import RUN_FILES as RECIPE_FILES
 from .resume import refuse_changes
 from .run_folder import holds_run, run_folder, writing
-from .settings import check_counts, check_fields, check_positive, check_progress, check_shares, check_type
+from .settings import check_counts, check_fields, check_positive, check_shares, check_type
 
 if TYPE_CHECKING:
     from .ray_actors import RayActors
@@ -141,7 +142,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     reads them). Interrupted (KeyboardInterrupt), a run saves its checkpoint first."""
     check_type(config, "config", TrainConfig)
     if progress is not None:
-        check_progress(progress, (Counters(), 0.0, None))
+        check_callable(progress, (Counters(), 0.0, None), "progress")
     if out is None:
         return _train(config, None, resume, progress)
     folder = run_folder(out, RUN_FILES, resume, foreign=RECIPE_FILES)

@@ -32,6 +32,7 @@ import torch
 from .. import __version__, checkpoint, network_file
 from .._core import POLICIES, Network, Rules
 from .._real_numbers import check_real
+from .._signatures import check_callable
 from .._whole_file import whole_file
 from ..bots import NETWORK_FILE, DeterminizedBot, Neural
 from ..checkpoint import read_torch_file
@@ -42,7 +43,7 @@ from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .resume import refuse_changes
 from .run_folder import holds_run, run_folder, writing
-from .settings import check_counts, check_fields, check_names, check_positive, check_progress, check_type
+from .settings import check_counts, check_fields, check_names, check_positive, check_type
 from .warm import CHECKPOINT as WARM_CHECKPOINT
 from .warm import WarmConfig, WarmCounters, warm_start
 
@@ -89,7 +90,7 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
     holding a run's files (FileExistsError), rather than mix two runs' curves and files."""
     check_type(recipe, "recipe", Recipe)
     if report is not None:
-        check_progress(report, ("stage play",), "report")
+        check_callable(report, ("stage play",), "report")
     folder = run_folder(out, RUN_FILES, resume, foreign=(checkpoint.FILE, log.FILE))  # a DMC run's
     with writing(folder):
         return _run(recipe, folder, resume, report)

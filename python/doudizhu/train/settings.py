@@ -10,7 +10,6 @@ import numpy as np
 
 from .._core import checked_int
 from .._real_numbers import check_real
-from .._signatures import refusing_signature
 
 
 def check_fields(config: Any) -> None:
@@ -58,15 +57,6 @@ def check_names(value: tuple[str, ...], name: str, known: tuple[str, ...]) -> No
             raise ValueError(f"{name}: {item!r} is not one of {', '.join(known)}")
 
 
-def check_progress(progress: object, arguments: tuple[Any, ...], name: str = "progress") -> None:
-    """TypeError unless ``progress`` (the argument ``name``) can be called with ``arguments``
-    (found before a run, not at its first report, after the training so far)."""
-    if not callable(progress):
-        raise TypeError(f"{name} must be a function, not {type(progress).__name__}")
-    if refusing_signature(progress, arguments) is not None:
-        raise TypeError(f"{name} is called with {len(arguments)} arguments, and {progress!r} cannot take them")
-
-
 def check_type(value: object, name: str, kind: type) -> None:
     """TypeError unless ``value`` (the argument ``name``) is a ``kind``."""
     if not isinstance(value, kind):
@@ -95,5 +85,5 @@ def check_shares(config: object, names: tuple[str, ...]) -> None:
         check_real(getattr(config, name), name, at_least=0.0, most=1.0)
 
 
-__all__ = ["check_counts", "check_fields", "check_names", "check_positive", "check_progress", "check_shares",
+__all__ = ["check_counts", "check_fields", "check_names", "check_positive", "check_shares",
            "check_type"]
