@@ -333,6 +333,8 @@ print("exiting", flush=True)
 """
 
 
+@pytest.mark.skipif(UNDER_ASAN, reason="a thread waiting for the GIL at exit is ended by pthread_exit, whose unwinding "
+                                      "AddressSanitizer's sigaltstack interceptor reports as a stack overflow")
 @pytest.mark.parametrize("name", ["sample_worlds", "rollouts", "legal_moves_batch", "observation_batch", "selfplay",
                                   "vector_env"])
 def test_a_daemon_thread_in_a_gil_free_call_lets_the_interpreter_exit(name: str) -> None:
