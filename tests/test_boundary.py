@@ -530,7 +530,11 @@ def test_reduce_called_directly_reduces_as_pickle_does() -> None:
 def test_action_rows_that_are_no_action_are_refused() -> None:
     rows = dz.actions_to_rows([(0, dz.Action.bid(2))])
     rows["value"][0] = 7
-    with pytest.raises(dz.MoveError, match="rows\\[0\\]"):
+    with pytest.raises(dz.MoveError, match="rows\\[0\\]: a bid action's value 7 is past 3"):
+        dz.actions_from_rows(rows)  # named by its type, not as "bid 0"
+    rows = dz.actions_to_rows([(0, dz.Action.partner(1))])
+    rows["value"][0] = 7
+    with pytest.raises(dz.MoveError, match="a partner action's value 7 is past 4"):
         dz.actions_from_rows(rows)
     rows = dz.actions_to_rows([(0, dz.Action.pass_())])
     rows["cards"][0] = 1

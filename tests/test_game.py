@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import enum
 import json
 import pathlib
 import pickle
@@ -158,6 +159,22 @@ def test_illegal_actions_name_the_reason_and_change_nothing() -> None:
     assert issubclass(IllegalActionError, ValueError)
 
 
+@pytest.mark.parametrize(("text", "message"), [
+    ("passs", "'passs' is no action"), ("pass_", "'pass_' is no action"), ("Nope", "'Nope' is no action"),
+    ("alone 3", "'alone 3' is no action"), ("bid3", "a bid is written 'bid 0'"),
+    ("partner9", "a partner is written 'partner 0'"),
+])
+def test_a_misspelt_word_is_an_illegal_action_not_unreadable_cards(text: str, message: str) -> None:
+    # A typo of a word was read as card text ("unknown card token 'p'"), a CardsError where
+    # every other action text that names nothing legal is an IllegalActionError.
+    game = Game(seed=1)
+    with pytest.raises(IllegalActionError, match=message):
+        game.step(text)
+    with pytest.raises(dz.CardsError, match="unknown card token 'c' at position 0"):
+        game.step("c3")  # a suit letter with no rank before it stays unreadable cards
+    assert not game.history
+
+
 def test_cards_play_as_their_text_does() -> None:
     by_text, by_cards, by_step = (Game.from_position(["3334", "5", "6"], 0, 0) for _ in range(3))
     by_text.play("333")
@@ -299,6 +316,24 @@ def test_a_record_from_a_given_deal_gives_its_redeals() -> None:
     assert replayed.deals == game.deals
 
 
+@pytest.mark.parametrize("preset", ["douzero", "rlcard", "four_player"])
+def test_a_hand_without_an_auction_replays_from_its_first_bidder(preset: str) -> None:
+    # Where nobody bids the first bidder is the landlord, and the record writes that seat
+    # for both: the reader refused every first bidder but seat 0 (and so did pickle).
+    rules = Rules.preset(preset).replace(bidding="none")
+    hands, kitty, _ = Game(seed=0, rules=rules).deals[0]
+    for seat in range(rules.players):
+        for given in ({"first_bidder": seat}, {"landlord": seat}):
+            game = Game.from_deal(hands, kitty, rules=rules, seed=0, **given)
+            game.step(game.legal_actions()[0])
+            for twin in (Game.from_record(game.to_record()), pickle.loads(pickle.dumps(game))):
+                assert (twin.origin, twin.landlord, twin.hash) == (game.origin, seat, game.hash)
+    record = Game.from_deal(hands, kitty, rules=rules, seed=0, first_bidder=1).to_record()
+    record["landlord"] = 2
+    with pytest.raises(dz.RecordError, match="first_bidder must be 0 with a given landlord"):
+        Game.from_record(record)
+
+
 def test_puzzle_positions() -> None:
     # Landlord (seat 0) holds 3 and K against one opponent holding A, who must beat a 4.
     game = Game.from_position(["3K", "A"], landlord=0, to_move=1, last="4", last_by=0)
@@ -350,6 +385,13 @@ def test_records_reject_tampering() -> None:
     bad["deals"][0]["kitty"] = "333"
     with pytest.raises(ValueError):
         Game.from_record(bad)
+
+    class Small(enum.IntEnum):
+        FOUR = 4
+
+    for field in ("seed", "version", "first_bidder"):  # integers are never enum members, here as in every call
+        with pytest.raises(dz.RecordError, match=f"record.{field}: Small.FOUR is an enum member"):
+            Game.from_record({**record, field: Small.FOUR})
 
 
 def test_a_given_landlord_takes_no_first_bidder() -> None:

@@ -66,8 +66,9 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
         dz.legal_moves("7775", wild="5")
     with pytest.raises(ValueError, match=r"wild must be in 0\.\.12"):
         dz.legal_moves("7775", rules=LAIZI, wild=13)
-    with pytest.raises(ValueError, match="one rank character"):
+    with pytest.raises(ValueError, match=r"wild must name one rank of 3\.\.2 as card text does"):
         dz.legal_moves("7775", rules=LAIZI, wild="B")
+    assert dz.legal_moves("TTT", rules=LAIZI, wild="10") == dz.legal_moves("TTT", rules=LAIZI, wild="T")
     with pytest.raises(TypeError, match="wild must be an int"):
         dz.legal_moves("7775", rules=LAIZI, wild=2.0)
     with pytest.raises(dz.MoveError, match="is no combination under these rules"):

@@ -113,6 +113,10 @@ def test_bad_input_raises_typed_errors() -> None:
         dz.legal_moves("33333")
     with pytest.raises(ValueError, match="hand: too many cards of rank B"):
         dz.legal_moves("BBB")
+    with pytest.raises(dz.CardsError, match=r"rank 3 \(at most 4\): '3' at position 4"):
+        dz.legal_moves("333333333")  # past even two decks' 8: the rules' own limit, not the widest deck's
+    with pytest.raises(dz.CardsError, match=r"hands: too many cards of rank 3 \(at most 4\)"):
+        dz.Game.from_deal(["333333333", "", ""], "")
     with pytest.raises(ValueError, match="at most 1"):
         dz.legal_moves(Cards("BB"))  # two decks' jokers under one-deck rules
     with pytest.raises(ValueError, match="unknown card token 'Z'"):

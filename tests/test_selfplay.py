@@ -466,6 +466,9 @@ def _array_cases() -> list[tuple[bytes, str]]:
     wrapping = a["payouts"].copy()
     wrapping[0] = [2**63 - 1, 2**63 - 1, 2]  # sums to 2**64: 0 in int64
     void = np.flatnonzero(a["payouts"].any(axis=1))[0]  # a hand that was played, made void
+    played = np.flatnonzero(a["landlord"] >= 0)[0]
+    rolled = a["payouts"].copy()
+    rolled[played] = -rolled[played]  # the stakes turned round: zero-sum still, and the landlord's sign wrong
     crowded = np.concatenate([np.zeros(6, np.int64), a["offsets"][-1:]])  # every action in the last game
     pickled = io.BytesIO()
     np.savez(pickled, **{**a, "landlord": np.array([object()] * 6)}, allow_pickle=True)
@@ -492,6 +495,8 @@ def _array_cases() -> list[tuple[bytes, str]]:
         (_spoiled(a, landlord=np.where(np.arange(6) == void, -1, a["landlord"]).astype(np.int8)),
          f"game {void} has neither landlord nor winner (a void hand), yet payouts"),
         (_spoiled(a, offsets=crowded), f"game 0 records fewer actions than its {a['moves'][0]} moves"),
+        (_spoiled(a, payouts=rolled),
+         f"game {played}'s landlord {'won' if a['landlord_won'][played] else 'lost'}, yet its payout is"),
     ]
 
 

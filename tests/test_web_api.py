@@ -596,7 +596,8 @@ def test_bad_npz_uploads_are_refused(client: TestClient, monkeypatch: pytest.Mon
         ("game=0&seed=1&rules=douzero", recorded, 422, "does not replay"),
     ]
     saved = dz.selfplay(3, seed=1, record=True)
-    cases.append(("game=0&seed=1", _npz(dataclasses.replace(saved, payouts=-saved.payouts)), 422, "saved payouts"))
+    cases.append(("game=0&seed=1", _npz(dataclasses.replace(saved, payouts=2 * saved.payouts)), 422, "saved payouts"))
+    cases.append(("game=0&seed=1", _npz(dataclasses.replace(saved, payouts=-saved.payouts)), 422, "yet its payout is"))
     plain = int(np.flatnonzero(saved.redeals == 0)[0])
     cases.append((f"game={plain}&rules=laizi", recorded, 422, "wild cards differ"))
     buffer = io.BytesIO()

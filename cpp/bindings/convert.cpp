@@ -87,9 +87,10 @@ Mask checked(Mask mask, const char* what, const Rules& rules) {
 }
 
 Mask parse(const std::string& text, const char* what, const Rules& rules, bool list_element = false) {
-  // Parse against the widest deck so that counts get the same message as other inputs.
+  // Parse against the widest deck so that counts get the same message as other inputs;
+  // text past even its counts is quoted where the rules' own deck overflows.
   const ParseResult parsed = parse_cards(text, widest_rules().max_per_rank(), widest_rules().max_per_joker(), list_element);
-  if (!parsed.ok()) cards_error(what, parsed.error);
+  if (!parsed.ok()) cards_error(what, parse_cards(text, rules.max_per_rank(), rules.max_per_joker(), list_element).error);
   return checked(parsed.cards, what, rules);
 }
 
@@ -320,7 +321,7 @@ int rank_arg(py::handle obj, const char* what, int highest) {
   if (!py::isinstance<py::str>(obj)) return static_cast<int>(int_arg(obj, what, 0, highest));
   const int rank = rank_named(text_arg(obj, what));
   if (rank < 0 || rank > highest) {
-    throw py::value_error(std::string(what) + " must be one rank character " + (highest == kTwo ? "3..2" : "3..R") + ", such as '5'");
+    throw py::value_error(std::string(what) + " must name one rank of " + (highest == kTwo ? "3..2" : "3..R") + " as card text does, such as '5' or '10'");
   }
   return rank;
 }

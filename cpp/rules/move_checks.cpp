@@ -75,7 +75,12 @@ std::string action_error(const Action& a) {
                    : a.type == ActionType::Pass    ? 0
                    : a.type == ActionType::Partner ? kMostPartnerValue
                                                    : 1;
-  if (a.value > most) return "value " + std::to_string(a.value) + " of " + action_text(Action{a.type, 0, {}}) + " is past " + std::to_string(most);
+  // Named by its type: an action's text with the value 0 is another action ("bid 0", "alone").
+  static constexpr std::array<const char*, kNumActionTypes> kTypeNames = {"play", "pass", "bid", "call", "rob", "partner"};
+  if (a.value > most) {
+    return std::string("a ") + kTypeNames[static_cast<std::size_t>(a.type)] + " action's value " + std::to_string(a.value) +
+           " is past " + std::to_string(most);
+  }
   return {};
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <initializer_list>
+#include <string_view>
 
 #include "rules/card_text.hpp"
 #include "rules/wild.hpp"
@@ -160,12 +162,17 @@ ActionWord action_word(std::string_view text) {
   }
   if (out.action) return out;
   if (words.empty()) out.error = "no action in " + quoted(text) + ": write cards, pass, call, rob, bid 0-3 or partner 0-3";
+  // A first word that begins as a word does (a typo such as "passs" or "bid3") is no card
+  // text: no card token starts with "pa", "bi", "c", "d", "ro", "al" or "n".
   const std::string_view first = std::string_view(words).substr(0, words.find(' '));
-  if (first == "bid") out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
-  if (first == "partner") out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(text);
-  if (first == "pass" || first == "call" || first == "decline" || first == "rob" || first == "no") {
+  const auto begins = [&](std::initializer_list<std::string_view> heads) {
+    return std::any_of(heads.begin(), heads.end(), [&](std::string_view head) { return first.starts_with(head); });
+  };
+  if (begins({"pass", "call", "decline", "rob", "no", "alone"})) {
     out.error = quoted(text) + " is no action (the words are pass, call, decline, rob, no rob, bid 0-3, alone and partner N)";
   }
+  if (begins({"bid"})) out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
+  if (begins({"partner"})) out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(text);
   return out;
 }
 

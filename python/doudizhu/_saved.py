@@ -236,6 +236,14 @@ def _check_values(arrays: dict[str, npt.NDArray[Any]], players: int) -> None:
     void = np.flatnonzero((arrays["landlord"] < 0) & (arrays["winner"] < 0) & arrays["payouts"].any(axis=1))
     if len(void):
         raise _bad(f"game {void[0]} has neither landlord nor winner (a void hand), yet payouts")
+    landlord = arrays["landlord"].astype(np.int64)
+    paid = np.where(landlord >= 0, payouts[np.arange(len(payouts)), np.maximum(landlord, 0)], 0)
+    won = arrays["landlord_won"].view(np.uint8) == 1
+    # Under any rules the landlord's side is paid its stake when it wins and pays it when it loses.
+    wrong = np.flatnonzero((won & (paid < 0)) | (~won & (paid > 0)))
+    if len(wrong):
+        side = "won" if won[wrong[0]] else "lost"
+        raise _bad(f"game {wrong[0]}'s landlord {side}, yet its payout is {paid[wrong[0]]}")
 
 
 def _counts(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint8]:

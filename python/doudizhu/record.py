@@ -26,6 +26,7 @@ listed, as a world of ``sample_worlds`` holds redeals no seed drew). Anything el
 
 from __future__ import annotations
 
+import enum
 import functools
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -156,6 +157,8 @@ def _plain(value: Any, where: str, depth: int = 0) -> Any:
         raise RecordError(f"{where}: nested deeper than a record goes ({_MAX_DEPTH} levels)")
     if value is None or type(value) in (bool, int, float):
         return value
+    if isinstance(value, enum.Enum):  # an IntEnum or a StrEnum is no int or text, as everywhere in the API
+        raise RecordError(f"{where}: {type(value).__name__}.{value.name} is an enum member, no JSON value")
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, int):
@@ -253,10 +256,15 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
     hands, kitty, wild = _given_deal(first, 0, rules)
     if landlord is not None:
         # A given landlord skips the bidding: such a game holds (and its record writes) seat
-        # 0 as the first bidder, which no seat is; from_deal refuses both given.
-        if type(first_bidder) is not int or first_bidder != 0:
+        # 0 as the first bidder, which no seat is; from_deal refuses both given. Where the
+        # rules hold no auction, the first bidder is the landlord: a hand dealt with first
+        # bidder k writes k for both.
+        if rules.bidding == "none" and type(first_bidder) is int and first_bidder == landlord:
+            landlord = None
+        elif type(first_bidder) is not int or first_bidder != 0:
             raise RecordError(f"first_bidder must be 0 with a given landlord (nobody bids), not {_shown(first_bidder)}")
-        first_bidder = None
+        else:
+            first_bidder = None
     return _field(
         lambda: Game.from_deal(hands, kitty, first_bidder=first_bidder, landlord=landlord, rules=rules, seed=seed,
                                wild=wild),

@@ -126,8 +126,10 @@ class SelfPlayResult:
     @classmethod
     def load(cls, path: _saved.Source) -> SelfPlayResult:
         """Reads a file written by :meth:`save` (or a file object of one). The whole file is
-        checked first (names, dtypes, shapes, lengths, ranges, each game's deal and actions):
-        anything else raises :class:`~doudizhu.RecordError` naming what is wrong."""
+        checked first (names, dtypes, shapes, lengths, ranges, each game's deal and actions,
+        payouts that sum to zero and pay the landlord as it won or lost): anything else raises
+        :class:`~doudizhu.RecordError` naming what is wrong. The file holds no rules, so a
+        payout's size against the base and multiplier is checked when :meth:`game` replays it."""
         return cls(**_saved.read(path))
 
     @classmethod
