@@ -277,9 +277,13 @@ def test_a_checkpoint_torch_cannot_read_is_refused(tmp_path: pathlib.Path, capsy
         assert run("play", "--auto", "--policy", str(tmp_path / name))[0] == 2
         assert "is neither a network file (it does not begin with DDZNEURL) nor a doudizhu.train checkpoint" \
             in capsys.readouterr().err
-    pytest.importorskip("torch", reason="the [train] extra is not installed")
-    with zipfile.ZipFile(tmp_path / "junk.pt", "w") as archive:  # a zip archive, but no checkpoint
+    with zipfile.ZipFile(tmp_path / "junk.pt", "w") as archive:  # a zip archive, but not torch's: told without torch
         archive.writestr("data.txt", "not a tensor")
+    assert run("play", "--auto", "--policy", str(tmp_path / "junk.pt"))[0] == 2
+    assert "nor a doudizhu.train checkpoint (a zip archive torch.save wrote)" in capsys.readouterr().err
+    pytest.importorskip("torch", reason="the [train] extra is not installed")
+    with zipfile.ZipFile(tmp_path / "junk.pt", "w") as archive:  # laid out as torch's, but no checkpoint
+        archive.writestr("junk/data.pkl", "not a pickle")
     assert run("play", "--auto", "--policy", str(tmp_path / "junk.pt"))[0] == 2
     assert "not a doudizhu.train checkpoint" in capsys.readouterr().err
     assert run("play", "--auto", "--policy", str(tmp_path))[0] == 2  # a folder without checkpoint.pt
@@ -431,3 +435,18 @@ def test_train_minutes_left_out_are_a_resumed_runs_own() -> None:
     assert minutes("--resume", "--minutes", "2", saved=10.0) == 2.0
     assert minutes(saved=10.0) == DEFAULT_MINUTES == 5.0  # a fresh run: the default, not a saved one's
     assert minutes("--resume", saved=None) == DEFAULT_MINUTES  # a Python run without a time limit
+
+
+@pytest.mark.filterwarnings("default")  # shown, as outside the tests
+def test_a_warning_is_one_line_of_the_commands(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # A run without matplotlib showed Python's warning: the library's file, line and source.
+    import warnings
+
+    def warned(args: object, out: object) -> int:
+        warnings.warn("no learning_curve.png: doudizhu.train.plot needs matplotlib", stacklevel=2)
+        return 0
+
+    monkeypatch.setattr(doudizhu.cli, "_train", warned)
+    assert run("train", "--out", "unused")[0] == 0
+    assert capsys.readouterr().err == "doudizhu: warning: no learning_curve.png: doudizhu.train.plot needs matplotlib\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import importlib.util
 import io
 import json
 import os
@@ -136,9 +137,18 @@ def test_options_list_every_preset_and_the_bots(client: TestClient) -> None:
 
 def test_a_trained_model_is_offered_only_when_installed(client: TestClient, monkeypatch: pytest.MonkeyPatch,
                                                         tmp_path: pathlib.Path) -> None:
+    from doudizhu.web.players import douzero_missing
+
     monkeypatch.setenv("DOUDIZHU_DOUZERO_MODELS", str(tmp_path))  # a folder without the checkpoints
     assert "douzero" not in ok(client.get("/api/options"))["bots"]
     refused(client.post("/api/new", json={"bots": ["douzero", "heuristic"]}), 422, "unknown bot 'douzero'")
+    # What the server says at its start, where the setting was ignored without a word.
+    monkeypatch.setitem(sys.modules, "torch", None)
+    assert douzero_missing() == "DOUDIZHU_DOUZERO_MODELS is set, but the douzero bot needs PyTorch (the [train] extra)"
+    monkeypatch.delitem(sys.modules, "torch")
+    if importlib.util.find_spec("torch") is not None:
+        assert douzero_missing() == (f"DOUDIZHU_DOUZERO_MODELS names {tmp_path}, which lacks landlord.ckpt, "
+                                     "landlord_down.ckpt, landlord_up.ckpt")
 
 
 # ---------------------------------------------------------------------------- playing

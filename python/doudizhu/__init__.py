@@ -30,7 +30,7 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
 from __future__ import annotations
 
 import os as _os
-from importlib.metadata import PackageNotFoundError
+from importlib.metadata import PackageNotFoundError as _PackageNotFoundError
 from importlib.metadata import version as _metadata_version
 
 from . import _core, _python_methods, actions, bots, encode, record, render
@@ -77,6 +77,7 @@ from ._core import (
     solve,
     solve_moves,
 )
+from ._extras import MissingExtra
 from .checks import PlayCheck, can_play
 from .evaluation import Evaluation, evaluate
 from .match import Match
@@ -103,6 +104,7 @@ __all__ = [
     "Infoset",
     "IsmctsResult",
     "Match",
+    "MissingExtra",
     "Move",
     "MoveError",
     "MoveKind",
@@ -145,5 +147,5 @@ __all__ = [
 
 try:
     __version__ = _metadata_version("doudizhu-engine")
-except PackageNotFoundError:  # the package run from a source tree, not installed
+except _PackageNotFoundError:  # the package run from a source tree, not installed
     __version__ = "unknown"

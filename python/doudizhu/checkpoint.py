@@ -16,6 +16,7 @@ import zipfile
 from collections.abc import Mapping
 from typing import Any, Union
 
+from ._checkpoint_files import FILE, checkpoint_file
 from ._extras import missing_extra
 from ._whole_file import whole_file
 
@@ -28,7 +29,6 @@ from .encode import DOUZERO_POSITIONS
 from .value_networks import MODELS, ValueNet, build_all
 
 FORMAT = "doudizhu-train/1"
-FILE = "checkpoint.pt"
 
 #: A trainer's checkpoint: the path of its file, a run's folder holding one, or its dict.
 CheckpointLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
@@ -78,11 +78,7 @@ def load(checkpoint: CheckpointLike) -> dict[str, Any]:
         if not isinstance(path, str):  # bytes were read as a file name, and reported as no checkpoint
             raise TypeError(f"checkpoint must be a path (str or os.PathLike of str) or a dict, "
                             f"not {type(path).__name__}")
-        if os.path.isdir(path):
-            if not os.path.isfile(os.path.join(path, FILE)):
-                raise ValueError(f"{path}: a folder without a {FILE}, so no doudizhu.train run")
-            path = os.path.join(path, FILE)
-        payload = read_torch_file(path, "doudizhu.train checkpoint")
+        payload = read_torch_file(checkpoint_file(path), "doudizhu.train checkpoint")
     if payload.get("format") != FORMAT:
         raise ValueError(f"not a doudizhu.train checkpoint (format {payload.get('format')!r}, expected {FORMAT!r})")
     if payload.get("model") not in MODELS:

@@ -10,13 +10,14 @@ import signal
 import sys
 import threading
 import time
-import zipfile
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
 from . import __version__, terminal
+from ._checkpoint_files import checkpoint_file, is_torch_archive
 from ._core import NETWORK_MAGIC, POLICIES, Cards, Rules, legal_moves, rank_name
 from ._extras import MissingExtra
 from ._progress import progress_bar, rate, status_line
@@ -108,9 +109,13 @@ def _policy(name: str, what: str = "--policy") -> str | Bot:
         raise ValueError(f"{what}: {name} is a recipe run that has not written its {NETWORK_FILE} yet")
     if is_network_file(name):
         return Neural(name)
-    if os.path.isfile(name) and not zipfile.is_zipfile(name):  # a checkpoint is torch's zip archive
+    try:  # told before the checkpoint's reader asks for PyTorch, which could never read it
+        checkpoint = checkpoint_file(name)
+    except ValueError as error:
+        raise ValueError(f"{what}: {error}") from None
+    if os.path.isfile(checkpoint) and not is_torch_archive(checkpoint):
         raise ValueError(f"{what}: {name} is neither a network file (it does not begin with "
-                         f"{NETWORK_MAGIC.decode()}) nor a doudizhu.train checkpoint (a zip archive)")
+                         f"{NETWORK_MAGIC.decode()}) nor a doudizhu.train checkpoint (a zip archive torch.save wrote)")
     from .neural import TorchBot
 
     return TorchBot(name)
@@ -320,7 +325,8 @@ def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_Sh
     tr.add_argument("--resume", action="store_true",
                     help="go on from the run in --out, with its settings (the options given must agree with them)")
     tr.add_argument("--ray-address", default=None,
-                    help="actors on this Ray cluster: 'local' (start one here), 'auto', host:port or ray://host:port")
+                    help="actors on this Ray cluster (the [ray] extra): 'local' (start one here), 'auto', host:port or "
+                         "ray://host:port")
     tr.set_defaults(run="train")
 
 
@@ -487,7 +493,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
         return 1
     try:
         try:
-            return _run(argv, out if out is not None else sys.stdout, read)
+            with _warnings_in_one_line():
+                return _run(argv, out if out is not None else sys.stdout, read)
         finally:
             if sys.stdout is not None:
                 sys.stdout.flush()  # now, not at exit: a reader gone is seen here, as a BrokenPipeError
@@ -506,6 +513,21 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
         except OSError:  # it was stdout's
             _drop_stdout()
         return 1
+
+
+@contextlib.contextmanager
+def _warnings_in_one_line() -> Iterator[None]:
+    """A warning the library gives (a learning curve not drawn for want of matplotlib) as
+    one line of the command's, not Python's file, line and source."""
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
+        if sys.stderr is not None:
+            print(f"doudizhu: warning: {message}", file=sys.stderr, flush=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
 
 
 def _drop_stdout() -> None:

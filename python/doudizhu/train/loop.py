@@ -27,11 +27,11 @@ from .._extras import missing_extra
 try:
     import torch
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise missing_extra(__name__, "PyTorch", "train") from error
+    raise missing_extra("doudizhu.train (doudizhu train)", "PyTorch", "train") from error
 
 from .. import checkpoint, encode
 from .._core import Rules, checked_seed
-from .._ray import ray_head
+from .._ray import check_installed, ray_head
 from .._real_numbers import check_real
 from .._signatures import check_callable
 from ..evaluation import evaluate
@@ -97,6 +97,7 @@ class TrainConfig:
         check_shares(self, ("epsilon", "alpha"))
         if self.ray_address is not None:
             ray_head(self.ray_address, "ray_address")
+            check_installed("doudizhu.train with ray_address")
 
 
 @dataclasses.dataclass

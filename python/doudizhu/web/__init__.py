@@ -9,6 +9,7 @@ in :mod:`doudizhu.web.app`.
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Iterable
 
@@ -18,10 +19,11 @@ try:
     import starlette  # noqa: F401 (imported to report a missing extra here, once)
     import uvicorn
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise missing_extra("doudizhu serve", "Starlette and uvicorn", "web") from error
+    raise missing_extra("doudizhu.web (doudizhu serve)", "Starlette and uvicorn", "web") from error
 
 from .app import create_app
 from .guard import allowed_hosts
+from .players import MODELS_VARIABLE, douzero_missing
 
 
 def served_url(host: str, port: int) -> str:
@@ -41,6 +43,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, hosts: Iterable[str] = ()) 
         port = listening.getsockname()[1]  # the one bound: port 0 asks for any free one
         print(f"doudizhu: serving on {served_url(host, port)} for {', '.join(sorted(names))} (Ctrl-C stops)",
               flush=True)
+        if MODELS_VARIABLE in os.environ and (why := douzero_missing()):
+            print(f"doudizhu: no douzero bot: {why}", flush=True)
         server = uvicorn.Server(uvicorn.Config(create_app(hosts=names), log_level="warning"))
         server.run(sockets=[listening])
 

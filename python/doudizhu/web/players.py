@@ -13,11 +13,11 @@ hook for a model of one's own; none ships with the package.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import pathlib
 
 from .._core import Rules
+from .._extras import installed
 from ..bots import ISMCTS, Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random
 from ..encode import DOUZERO_POSITIONS
 
@@ -30,11 +30,25 @@ _DETERMINIZED_WORLDS = 6
 
 def _douzero_checkpoints() -> dict[str, pathlib.Path] | None:
     """DouZero's checkpoints by position, if installed."""
+    return None if douzero_missing() else _douzero_paths(os.environ[MODELS_VARIABLE])
+
+
+def _douzero_paths(folder: str) -> dict[str, pathlib.Path]:
+    return {position: pathlib.Path(folder) / f"{position}.ckpt" for position in DOUZERO_POSITIONS}
+
+
+def douzero_missing() -> str | None:
+    """Why ``douzero`` is not offered (None when it is): what the server says at its start
+    where the variable is set, so that a setting is never ignored without a word."""
     folder = os.environ.get(MODELS_VARIABLE)
-    if not folder or importlib.util.find_spec("torch") is None:
-        return None
-    paths = {position: pathlib.Path(folder) / f"{position}.ckpt" for position in DOUZERO_POSITIONS}
-    return paths if all(path.is_file() for path in paths.values()) else None
+    if not folder:
+        return f"{MODELS_VARIABLE} is not set"
+    if not installed("torch"):
+        return f"{MODELS_VARIABLE} is set, but the douzero bot needs PyTorch (the [train] extra)"
+    absent = [path.name for path in _douzero_paths(folder).values() if not path.is_file()]
+    if absent:
+        return f"{MODELS_VARIABLE} names {folder}, which lacks {', '.join(absent)}"
+    return None
 
 
 def available() -> list[str]:
@@ -70,4 +84,4 @@ def make(name: str, seed: int, rules: Rules) -> Bot:
     return DouZeroBot(**checkpoints)
 
 
-__all__ = ["BUILTIN", "DEFAULT", "MODELS_VARIABLE", "available", "make"]
+__all__ = ["BUILTIN", "DEFAULT", "MODELS_VARIABLE", "available", "douzero_missing", "make"]
