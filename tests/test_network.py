@@ -500,3 +500,20 @@ def test_a_torchbot_outside_its_setting_is_refused_before_the_first_deal(net_fil
         gymnasium_env.DouDizhuEnv(opponents=TorchBot(net_file), rules=laizi)
     assert calls == []
     assert len(dz.selfplay(1, policy=[Counting(), "heuristic", TorchBot(net_file)], rules=dz.Rules.preset("douzero")))
+
+
+def test_torchbot_goes_out_when_it_can_in_a_batch_as_the_engine_does(net_file: Path) -> None:
+    # The engine's policies take a play that empties the hand; the batch's choice must too.
+    engine, torch_bot = Neural(net_file, endgame=False), TorchBot(net_file)
+    env = dz.envs.VectorEnv(16, features="douzero", learners="all", opponents="random", seed=5)
+    batch, outs = env.reset(), 0
+    for _ in range(300):
+        choices = torch_bot.choose_batch(batch, env)
+        for b in range(len(batch)):
+            game = env.game(int(batch.env[b]))
+            legal = batch.legal_actions(b)
+            if any(a.move is not None and a.move.cards == game.hand(game.to_move) for a in legal):
+                outs += 1
+                assert legal[choices[b]].move.cards == game.hand(game.to_move) and legal[choices[b]] == engine.act(game)
+        batch = env.step(choices)
+    assert outs >= 20

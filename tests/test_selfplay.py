@@ -521,7 +521,7 @@ def test_each_module_of_the_package_is_what_its_name_imports() -> None:
 def test_a_recorded_game_replayed_under_rules_that_score_otherwise_is_refused(rules: Rules) -> None:
     # Rules that deal and play alike but score otherwise (happy's doubling, a cap) gave back
     # a game settled otherwise than the run's row, without a word, when rules were forgotten.
-    result = dz.selfplay(30, policy="heuristic", seed=9, rules=rules, record=True)
+    result = dz.selfplay(60, policy="heuristic", seed=9, rules=rules, record=True)
     refused = 0
     for i in range(len(result)):
         assert list(result.game(i, seed=9, rules=rules).result.payouts) == result.payouts[i].tolist()

@@ -111,10 +111,32 @@ std::size_t choose_neural(const Network& net, const Game& game, const std::vecto
   return endgame == Endgame::Search ? search_endgame(game, legal, best) : best;
 }
 
+namespace {
+
+// A play that empties the mover's hand, if one is legal: it wins the hand for the mover's
+// side at once, under every rule set.
+std::optional<std::size_t> going_out(const Game& game, const std::vector<Action>& legal) {
+  const State& s = game.state();
+  if (s.phase != Phase::Playing) return std::nullopt;
+  const Mask hand = s.hands[static_cast<std::size_t>(s.to_move)];
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (legal[i].type == ActionType::Play && spent(legal[i].move) == hand) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::size_t choose(const Policy& policy, const Game& game, const std::vector<Action>& legal, Rng& rng) {
   // A hand in play always offers an action; a game built past the rules' checks would
   // have every policy index an empty list.
   if (legal.empty()) throw std::logic_error("no legal action in a hand in play: no policy can choose");
+  // Every policy but the random one goes out when it can: the plans keep 2s, jokers and
+  // bombs apart from kickers (a trio and a 2, four with two), a network may value another
+  // play higher, and the endgame's sampled worlds count a sure win no higher than a likely one.
+  if (policy.kind != PolicyKind::Random) {
+    if (const auto out = going_out(game, legal)) return *out;
+  }
   switch (policy.kind) {
     case PolicyKind::Heuristic: return choose_heuristic(game, legal, Endgame::Search);
     case PolicyKind::FastHeuristic: return choose_heuristic(game, legal, Endgame::Plan);

@@ -124,6 +124,7 @@ class _ValueBot:
         return max(legal, key=lambda a: (float(values[a.value]), -legal.index(a)))
 
     reads_plan = False  # whether the networks read the fast heuristic's choice
+    goes_out = False  # whether a play that empties the hand is taken unscored, as the engine's policies do
 
     def check(self, rules: Rules) -> None:
         """Raises ValueError unless the bot can play under ``rules`` (DouZero's setting),
@@ -173,8 +174,10 @@ class _ValueBot:
                 actions[i] = self._bid(game)
                 continue
             legal = game.legal_actions()
-            if len(legal) == 1:
-                actions[i] = legal[0]
+            hand = game.hand(game.to_move or 0)  # a hand in play has a player to move
+            out = [a for a in legal if a.move is not None and a.move.cards == hand]
+            if len(legal) == 1 or (out and self.goes_out):
+                actions[i] = out[0] if out else legal[0]
             else:
                 scored.append(i)
         observations = [_in_setting(obs) for obs in encode.douzero_batch([games[i] for i in scored])]
@@ -278,6 +281,8 @@ class TorchBot(_ValueBot):
         payload = saved.load(checkpoint)
         self.model = str(payload["model"])
         self.nets = saved.nets_of(payload)
+
+    goes_out = True  # as bots.Neural does
 
     @classmethod
     def of(cls, nets: dict[str, ValueNet], model: str) -> TorchBot:

@@ -210,7 +210,8 @@ def check_batch(batch: object) -> None:
 def choose_batch(nets: dict[str, ValueNet], batch: Batch,
                  planned: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.int64]:
     """The greedy choice of every decision of a ``features="douzero"`` batch (see
-    :func:`check_batch`); a decision with one legal action is not scored. ``planned``
+    :func:`check_batch`), or a play that goes out where one is legal, as the engine's
+    policies play; a decision with one legal action is not scored. ``planned``
     (A,), for networks that read the plan: 1 for each decision's action the fast heuristic
     plays."""
     check_batch(batch)
@@ -232,7 +233,22 @@ def choose_batch(nets: dict[str, ValueNet], batch: Batch,
                 torch.from_numpy(owner),
                 None if planned is None else torch.from_numpy(planned[scored]),
             ).numpy()
-    return batch.argmax(require_finite(values))
+    greedy = batch.argmax(require_finite(values))
+    empties = _empties_hand(batch)
+    return np.where(np.maximum.reduceat(empties, batch.offsets[:-1]), batch.argmax(empties), greedy)
+
+
+def _empties_hand(batch: Batch) -> npt.NDArray[np.int8]:
+    """1 for each action of a ``features="douzero"`` batch that plays the mover's whole hand
+    (the engine's policies always take one: it wins the hand), 0 for the others: the
+    action's cards equal the hand block of its decision's features."""
+    assert batch.x_no_action is not None and batch.position is not None and batch.action_planes is not None
+    hands = [DOUZERO_LAYOUT.x_no_action[position]["hand"] for position in DOUZERO_LAYOUT.positions]
+    counts = np.diff(batch.offsets)
+    hand = np.stack([batch.x_no_action[row, hands[int(p)]] for row, p in enumerate(batch.position)])
+    played = batch.action_planes[:, DOUZERO_LAYOUT.action["action"]]
+    empties: npt.NDArray[np.int8] = (played == np.repeat(hand, counts, axis=0)).all(axis=1).astype(np.int8)
+    return empties
 
 
 def require_finite(values: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:

@@ -117,11 +117,12 @@ TEST(vector_env_with_heuristic_learners_replays_selfplay) {
   const SelfPlayResult games = self_play(sp);
   int seen = 0;
   std::vector<Action> legal;
+  Rng unused(0);  // the heuristic draws nothing
   while (seen < 9) {
     std::vector<std::int64_t> choices;
     for (int i = 0; i < env.num_envs(); ++i) {
       env.game(i).legal_actions(legal);
-      choices.push_back(static_cast<std::int64_t>(choose_heuristic(env.game(i), legal)));
+      choices.push_back(static_cast<std::int64_t>(choose(Policy{PolicyKind::Heuristic}, env.game(i), legal, unused)));
     }
     env.step(choices.data(), choices.size());
     for (const FinishedHand& f : env.finished()) {
