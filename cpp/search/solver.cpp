@@ -610,7 +610,14 @@ class Search {
       return true;
     }
     ++nodes_;
-    if ((nodes_ & 1023) == 0) sync();
+    // The limits every 64 nodes: a node that first writes to a page of a large table waits
+    // for the kernel to clear it (2 MB with huge pages, half a millisecond), and 1,024 such
+    // nodes ran a time limit over by seconds. The other threads' count every 1,024.
+    if ((nodes_ & 1023) == 0) {
+      sync();
+    } else if ((nodes_ & 63) == 0) {
+      check_limits();
+    }
     if (nodes_ > slice_end_) sliced_ = true;
     return halted();
   }
@@ -634,8 +641,8 @@ class Search {
 
   // Stops at the time limit, at the node limit's bound on work (work_limit), when the
   // caller asks to (base/stop_request.hpp: Ctrl-C), or when another thread has stopped the
-  // search. (Limits are read every 1,024 nodes or so of work: positions, but also moves
-  // generated and hands split, which a position of huge hands spends without end.)
+  // search. (Limits are read every 64 nodes and every 1,024 units of work: positions, but
+  // also moves generated and hands split, which a position of huge hands spends without end.)
   void check_limits() {
     if (options_.time_limit > 0 && seconds() > options_.time_limit) reach_limit();
     if (work_ > work_limit_) reach_limit();
@@ -944,8 +951,17 @@ std::int64_t on_threads(int threads, const Rules& rules, const SolveOptions& opt
 // doubled the time of wins the first child settles.) Nothing when a limit stopped them.
 std::optional<bool> split_root(const Node& root, std::vector<Candidate> list, const Rules& rules, const SolveOptions& options,
                                Shared& shared, Candidate& best, std::int64_t& nodes) {
-  shared.table.fix(shared.short_wins_after_dfpn);  // only short-win searches write it
-  shared.proofs.fix(true);
+  // The tables grow to their bound for the threads to share: a time limit or Ctrl-C met
+  // meanwhile ends the solve there (settled nothing), as it would end a search.
+  const auto stop = [&] {
+    const double seconds = std::chrono::duration<double>(Clock::now() - shared.start).count();
+    return (options.time_limit > 0 && seconds > options.time_limit) || stop_requested();
+  };
+  // (Only short-win searches write `table`: df-pn's threads leave it at its size.)
+  if (!shared.table.fix(shared.short_wins_after_dfpn, stop) || !shared.proofs.fix(true, stop)) {
+    shared.limit_hit = true;
+    return std::nullopt;
+  }
   std::atomic<std::size_t> next{0}, lost{0};
   std::atomic<std::size_t> winner{list.size()};
   std::optional<bool> at_root;

@@ -101,10 +101,18 @@ class TranspositionTable {
   }
 
   // Grows the table to its bound (or keeps its size: `to_bound` false, for a table the
-  // threads will not write) and keeps it there: from now on threads may share it.
-  void fix(bool to_bound) {
-    while (to_bound && mask_ + 1 < max_buckets_) double_in_place();
+  // threads will not write) and keeps it there: from now on threads may share it. The
+  // entries moved land all over the bound, and the kernel clears each page one first
+  // writes to (about a second a gigabyte with huge pages): `stop` is asked every 64 of
+  // them, and false is returned when it says yes, the table then half grown and good
+  // for nothing but its release.
+  template <class Stop>
+  bool fix(bool to_bound, Stop&& stop) {
     fixed_ = true;
+    return !to_bound || grow_to(max_buckets_, stop);
+  }
+  void fix(bool to_bound) {
+    fix(to_bound, [] { return false; });
   }
 
  private:
@@ -194,23 +202,41 @@ class TranspositionTable {
     std::free(raw_);
   }
 
-  // Doubles the table into the untouched buckets after it: bucket i's entries whose key
-  // has the new index bit set move to bucket i + old size (empty until now), and those
-  // that stay close up at its front, in their order (update() takes the first empty
-  // entry for a new key, so an entry behind a hole would be stored twice).
   void double_in_place() {
-    const std::size_t half = mask_ + 1;
-    for (std::size_t i = 0; i < half; ++i) {
-      Entry* stay = buckets_[i].entries;
-      Entry* move = buckets_[i + half].entries;
+    grow_to(2 * (mask_ + 1), [] { return false; });
+  }
+
+  // Grows the table to `buckets` (a power of two) in one pass over the buckets it has:
+  // bucket i's entries go to bucket key & (buckets - 1), which is i or one of the untouched
+  // buckets i + k x the old size, and close up at the front of it in their order, as a
+  // rehash would place them (update() takes the first empty entry for a new key, so an
+  // entry behind a hole would be stored twice). A jump to the bound costs the old size,
+  // not the bound: doubling step by step read every bucket up to it, a second a gigabyte,
+  // with neither the clock nor Ctrl-C looked at.
+  template <class Stop>
+  bool grow_to(std::size_t buckets, Stop&& stop) {
+    const std::size_t old = mask_ + 1;
+    if (buckets <= old) return true;
+    const std::size_t mask = buckets - 1;
+    std::size_t moved = 0;
+    for (std::size_t i = 0; i < old; ++i) {
+      std::array<Read, 4> held;
+      std::size_t count = 0;
       for (Entry& e : buckets_[i].entries) {
         const Read r = read(e, i);
         if (!r.size) continue;
+        held[count++] = r;
         e.check.store(0, std::memory_order_relaxed);  // size class 0: empty, unless rewritten
-        write(r.key & half ? *move++ : *stay++, r.key, r.info, r.size);
+      }
+      for (std::size_t k = 0; k < count; ++k) {
+        Entry* slot = buckets_[held[k].key & mask].entries;
+        while (read(*slot, i).size) ++slot;  // a bucket holds at most the four that were in bucket i
+        write(*slot, held[k].key, held[k].info, held[k].size);
+        if (++moved % 64 == 0 && stop()) return false;
       }
     }
-    mask_ = 2 * half - 1;
+    mask_ = mask;
+    return true;
   }
 
   void* raw_ = nullptr;  // the memory taken, for release
