@@ -7,8 +7,10 @@ hypergeometric distributions (chi-square)."""
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import math
+import pickle
 import random
 import subprocess
 import sys
@@ -128,6 +130,23 @@ def test_two_hand_puzzle() -> None:
     assert values == {"3": False, "33": True, "2": True}
     result = dz.solve(game)
     assert result.win is True and str(result.move) in {"33", "2"}
+
+
+def test_a_solve_result_is_a_value_that_copies_and_pickles() -> None:
+    # copy.copy raised "cannot pickle 'doudizhu.SolveResult'", so a process pool's solves
+    # could not come back, and equality was identity.
+    game = dz.Game.from_position(["332", "A2"], landlord=0, to_move=0)
+    won, stopped = dz.solve(game), dz.solve(dz.Game.from_position(["366789TJJJKKA2B", "3344499TQKAA22R"], landlord=0,
+                                                                  to_move=0), node_limit=50)
+    for result in (won, stopped):
+        for twin in (copy.copy(result), copy.deepcopy(result), pickle.loads(pickle.dumps(result))):
+            assert twin == result and (twin.win, twin.move, twin.nodes, twin.seconds) == \
+                (result.win, result.move, result.nodes, result.seconds)
+    assert won != stopped and won != "SolveResult"
+    for state, says in [((True, None, 1, 0.5), "a winning Action when its win is True"),
+                        ((None, won.move, 1, 0.5), "and None otherwise"), ((False, None, 1), "4 fields")]:
+        with pytest.raises(dz.RecordError, match=says):
+            type(won).__new__(type(won)).__setstate__(state)
 
 
 def test_limits_give_unknown() -> None:

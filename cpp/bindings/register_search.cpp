@@ -4,6 +4,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <new>
 
 #include "bindings/convert.hpp"
@@ -67,6 +68,21 @@ py::object winning_move(const SolveResult& r) {
   return r.outcome == Outcome::Win ? interned(r.move) : py::object(py::none());
 }
 
+// A SolveResult from its pickled fields (win, move, nodes, seconds), each checked: a won
+// result holds its winning Action, no other one holds a move.
+SolveResult pickled_solve_result(py::handle state) {
+  const py::tuple t = pickled_fields(state, "SolveResult", 4, ErrorKind::Record);
+  SolveResult r;
+  if (!t[0].is_none()) r.outcome = bool_arg(t[0], "a pickled SolveResult's win") ? Outcome::Win : Outcome::Loss;
+  if ((r.outcome == Outcome::Win) != py::isinstance<Action>(t[1]) || (r.outcome != Outcome::Win && !t[1].is_none())) {
+    raise(ErrorKind::Record, "a pickled SolveResult holds a winning Action when its win is True, and None otherwise");
+  }
+  if (r.outcome == Outcome::Win) r.move = value_of<Action>(t[1]);
+  r.nodes = int_arg(t[2], "a pickled SolveResult's nodes", 0, std::numeric_limits<std::int64_t>::max());
+  r.seconds = real_arg(t[3], "a pickled SolveResult's seconds", 0.0, kMaxSeconds);
+  return r;
+}
+
 // The search limits, table size and threads, checked.
 SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handle tt_megabytes, py::handle threads) {
   SolveOptions o;
@@ -125,7 +141,19 @@ nodes: positions searched; seconds: wall time of the search.)doc")
             return "SolveResult(win=" + std::string(py::repr(outcome_obj(r.outcome))) + ", move=" +
                    std::string(py::repr(winning_move(r))) + ", nodes=" + std::to_string(r.nodes) +
                    ", seconds=" + std::to_string(r.seconds) + ")";
-          });
+          })
+      // A value: equal field for field, copied and pickled whole (a process pool's solves
+      // come back to their caller pickled).
+      .def("__eq__", [](const SolveResult& a, py::handle b) -> py::object {
+            if (!py::isinstance<SolveResult>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
+            const SolveResult& o = value_of<SolveResult>(b);
+            return py::bool_(a.outcome == o.outcome && (a.outcome != Outcome::Win || a.move == o.move) && a.nodes == o.nodes &&
+                             a.seconds == o.seconds);
+          })
+      .def("__copy__", [](const SolveResult& r) { return r; })
+      .def("__deepcopy__", [](const SolveResult& r, py::handle) { return r; }, py::arg("memo"))
+      .def(py::pickle([](const SolveResult& r) { return py::make_tuple(outcome_obj(r.outcome), winning_move(r), r.nodes, r.seconds); },
+                      [](py::handle state) { return pickled_solve_result(state); }));
 
   m.def("solve", [](GameArg game_obj, OptionalFloatArg time_limit, OptionalIntArg node_limit, IntArg tt_megabytes,
                     IntArg threads) {
