@@ -200,6 +200,30 @@ def test_seed_example_and_score_function() -> None:
         dz.score(1, spring=True, landlord_won=False)
 
 
+@pytest.mark.parametrize("settlement", [
+    dz.score(1, bombs=20, players=4),  # an exact multiplier past the largest cap (10**6)
+    dz.score(2**20 + 1),  # a base past the bound the pickle read (2**20; score takes 2**30)
+    dz.score(2**20, bombs=19, players=4),  # payouts past 2**40
+    dz.score(2**30, bombs=26, rockets=1, spring=True, players=4),  # the largest stake
+    dz.score(3, bombs=5, max_multiplier=8),  # a cap below the product
+], ids=["multiplier", "base", "payouts", "largest", "capped"])
+def test_every_settlement_score_gives_pickles(settlement: dz.Settlement) -> None:
+    # A four-player hand of 20 bombs settled, and refused to unpickle: "max_multiplier
+    # must be between 0 (no cap) and 1000000" (its multiplier was read as a cap).
+    assert pickle.loads(pickle.dumps(settlement)) == settlement
+
+
+def test_a_pickled_settlement_out_of_range_is_no_settlement() -> None:
+    state = dz.score(3, bombs=5, max_multiplier=8).__reduce__()[2]
+    for index, value, says in [(8, 64, "the multiplier does not follow"), (8, 2**31, "multiplier must be in 1.."),
+                               (0, 2**31, "base must be in 0..1073741824")]:
+        broken = (*state[:index], value, *state[index + 1:])
+        with pytest.raises(dz.RecordError, match=says):
+            dz.Settlement.__new__(dz.Settlement).__setstate__(broken)
+    with pytest.raises(ValueError, match=r"bombs must be in 0\.\.13"):
+        dz.score(3, bombs=2**70)  # the decks' range, not an int's
+
+
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_games_keep_the_invariants(preset: str) -> None:
     rules = Rules.preset(preset)
@@ -332,6 +356,18 @@ def test_a_hand_without_an_auction_replays_from_its_first_bidder(preset: str) ->
     record["landlord"] = 2
     with pytest.raises(dz.RecordError, match="first_bidder must be 0 with a given landlord"):
         Game.from_record(record)
+
+
+@pytest.mark.parametrize(("to_move", "plays", "anti_spring"), [
+    (2, ["3", "4", "5"], False),  # the landlord's one play a follow: no opening play (was an anti-spring)
+    (0, ["4", "5"], True),  # the landlord's opening lead, and nothing after it
+])
+def test_an_anti_spring_is_the_landlords_opening_play_alone(to_move: int, plays: list[str], anti_spring: bool) -> None:
+    game = Game.from_position(["4K", "5", "36"], landlord=0, to_move=to_move)
+    for action in plays:
+        game.step(action)
+    assert game.result is not None and not game.result.landlord_won and game.result.anti_spring is anti_spring
+    assert game.result.multiplier == (2 if anti_spring else 1)
 
 
 def test_puzzle_positions() -> None:

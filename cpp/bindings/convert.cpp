@@ -214,6 +214,13 @@ long long int_arg(py::handle obj, const char* what, long long lo, long long hi) 
   return value;
 }
 
+long long clamped_int_arg(py::handle obj, const char* what, long long lo, long long hi) {
+  if (!is_int_like(obj)) not_an_int(obj, what);
+  int overflow = 0;
+  const long long value = index_value(obj, overflow);
+  return overflow < 0 ? lo : overflow > 0 ? hi : std::clamp(value, lo, hi);
+}
+
 double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit, bool above_lo) {
   const bool real = PyFloat_Check(obj.ptr()) || is_int_like(obj) || is_instance(obj, python_types().numpy_floating);
   const std::string range = "a number " + std::string(unit) + "in " + (above_lo ? "(" : "[") +

@@ -142,6 +142,9 @@ bool is_int_like(py::handle obj);
 
 // An int-like `obj` in [lo, hi], or TypeError / ValueError naming `what`.
 long long int_arg(py::handle obj, const char* what, long long lo, long long hi);
+// An int (as int_arg takes it, TypeError otherwise) brought into lo..hi: for a count whose
+// own check names its range, where an int's width is no range of the game's.
+long long clamped_int_arg(py::handle obj, const char* what, long long lo, long long hi);
 
 // A real number in [lo, hi], or (lo, hi] when `above_lo` (NaN never is): a Python float or
 // int-like value, or a NumPy floating scalar, but never a bool; TypeError / ValueError

@@ -126,12 +126,23 @@ py::tuple payouts_tuple(const Settlement& s) {
 }
 
 // A pickled settlement's payouts, one a seat (restore_settlement checks them).
+// A pickled field's int: TypeError for another type, RecordError outside lo..hi (a value
+// no settlement holds, where a call's argument would be a plain ValueError).
+long long pickled_int(py::handle obj, const char* what, long long lo, long long hi) {
+  const long long value = clamped_int_arg(obj, what, lo - 1, hi + 1);
+  if (value < lo || value > hi) raise(ErrorKind::Record, std::string(what) + " must be in " + std::to_string(lo) + ".." + std::to_string(hi));
+  return value;
+}
+
 void payouts_from(py::handle obj, Settlement& s) {
   if (!py::isinstance<py::tuple>(obj) || py::len(obj) != static_cast<std::size_t>(s.seats)) {
     raise(ErrorKind::Record, "pickled Settlement payouts: a tuple of one payout a seat");
   }
   const auto t = py::reinterpret_borrow<py::tuple>(obj);
-  for (int i = 0; i < s.seats; ++i) s.payouts[static_cast<std::size_t>(i)] = int_arg(t[static_cast<std::size_t>(i)], "pickled Settlement payout", -(1LL << 40), 1LL << 40);
+  constexpr long long kMost = 1LL << 62;  // three stakes of 2^30 x 2^30 at most
+  for (int i = 0; i < s.seats; ++i) {
+    s.payouts[static_cast<std::size_t>(i)] = pickled_int(t[static_cast<std::size_t>(i)], "pickled Settlement payout", -kMost, kMost);
+  }
 }
 
 py::tuple start_bonuses(const Settlement& s) {
@@ -454,11 +465,11 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
                         const bool older = py::isinstance<py::tuple>(state) && py::len(state) == 12;
                         const py::tuple t = pickled_fields(state, "Settlement", older ? 12 : 14, ErrorKind::Record);
                         const auto number = [&](int i, const char* what, int lo, int hi) {
-                          return static_cast<int>(int_arg(t[static_cast<std::size_t>(i)], what, lo, hi));
+                          return static_cast<int>(pickled_int(t[static_cast<std::size_t>(i)], what, lo, hi));
                         };
                         const auto flag = [&](int i, const char* what) { return bool_arg(t[static_cast<std::size_t>(i)], what); };
                         Settlement s;
-                        s.base = number(0, "pickled Settlement base", 0, 1 << 20);
+                        s.base = number(0, "pickled Settlement base", 0, 1 << 30);  // score()'s own bound
                         s.bombs = number(1, "pickled Settlement bombs", 0, 26);
                         s.rockets = number(2, "pickled Settlement rockets", 0, 1);
                         s.spring = flag(3, "pickled Settlement spring");
@@ -490,8 +501,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
           // Counts and the cap only as ints here, clamped: score_error says the range each has
           // (a bomb count's the decks' 13 a deck, the cap's Rules' own), not an int's width.
           const auto count = [](py::handle v, const char* what) {
-            constexpr long long kWidest = std::numeric_limits<long long>::max();
-            return static_cast<int>(std::clamp(int_arg(v, what, -kWidest, kWidest), -(1LL << 30), 1LL << 30));
+            return static_cast<int>(clamped_int_arg(v, what, -(1LL << 30), 1LL << 30));
           };
           const int b = number(base, "base", 1), n = count(bombs, "bombs"), r = count(rockets, "rockets");
           const int cap = count(max_multiplier, "max_multiplier"), lord = seat_from(landlord, p, "landlord");

@@ -809,19 +809,27 @@ Settlement void_settlement(int seats) {
   return none;
 }
 
+int Game::first_player() const {
+  for (std::size_t i = deal_start(); i < taken_.size(); ++i) {
+    if (taken_[i].action.type == ActionType::Play) return taken_[i].seat;
+  }
+  return -1;
+}
+
 Settlement Game::result() const {
   const State& s = state_;
   if (s.phase == Phase::Over && rules_.each_for_self) return settle_each_for_self(s, rules_);
   if (s.phase != Phase::Over || s.landlord < 0) return void_settlement(s.seats);
   // Spring: no seat of the other side played; anti-spring: the landlord's side played
-  // only the landlord's first lead.
+  // only the hand's first play, the landlord's (from a position, where another seat may
+  // play first, one follow of the landlord's is no opening play).
   const bool landlord_won = on_landlord_side(s, s.winner);
   const auto plays = [&s](int seat) { return seat < 0 ? 0 : s.plays[static_cast<std::size_t>(seat)]; };
   bool spring = landlord_won;
   for (int seat = 0; seat < s.seats; ++seat) {
     if (!on_landlord_side(s, seat) && plays(seat) > 0) spring = false;
   }
-  const bool anti_spring = !landlord_won && plays(s.landlord) == 1 && plays(s.partner) == 0;
+  const bool anti_spring = !landlord_won && plays(s.landlord) == 1 && plays(s.partner) == 0 && first_player() == s.landlord;
   return settle(s.base, s.bombs, s.rockets, spring, anti_spring, landlord_won, s.landlord, s.seats,
                 rules_.max_multiplier, s.start_bonus, s.partner);
 }

@@ -321,6 +321,8 @@ class Game {
   }
   // How many of the actions taken came before the current deal (redealt hands).
   std::size_t deal_start() const;
+  // The seat that made the current deal's first play (from its start or position), or -1.
+  int first_player() const;
   std::uint64_t seed() const { return seed_; }
   // How many actions have been applied since the first deal (undo takes them back).
   std::size_t actions_taken() const { return taken_.size(); }

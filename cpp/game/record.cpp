@@ -51,11 +51,17 @@ std::string restore_settlement(Settlement& s) {
       !why.empty()) {
     return why;
   }
-  // The multiplier, capped or not, as the cap: settle() gives it back unless it is wrong.
-  const Settlement settled = settle(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats,
-                                    s.multiplier, s.start_bonus, s.partner);
-  if (settled.multiplier != s.multiplier) return "the multiplier does not follow";
-  s = settled;
+  // The multiplier is the doublings' exact product, or a cap below it that rules can set
+  // (passing any multiplier as the cap refused an exact one past the largest cap, 2^20
+  // bombs' worth under four_player).
+  const auto settled = [&](int cap) {
+    return settle(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats, cap, s.start_bonus,
+                  s.partner);
+  };
+  const Settlement exact = settled(0);
+  const bool capped = s.multiplier < exact.multiplier && max_multiplier_error(s.multiplier).empty();
+  if (s.multiplier != exact.multiplier && !capped) return "the multiplier does not follow";
+  s = capped ? settled(s.multiplier) : exact;
   return {};
 }
 
