@@ -269,6 +269,8 @@ class TorchBot(_ValueBot):
     nothing.
     """
 
+    goes_out = True  # as bots.Neural does
+
     def __init__(self, checkpoint: CheckpointLike) -> None:
         if is_network_file(checkpoint):
             self.model = "small"
@@ -281,8 +283,6 @@ class TorchBot(_ValueBot):
         payload = saved.load(checkpoint)
         self.model = str(payload["model"])
         self.nets = saved.nets_of(payload)
-
-    goes_out = True  # as bots.Neural does
 
     @classmethod
     def of(cls, nets: dict[str, ValueNet], model: str) -> TorchBot:
