@@ -174,10 +174,9 @@ class _ValueBot:
                 actions[i] = self._bid(game)
                 continue
             legal = game.legal_actions()
-            hand = game.hand(game.to_move or 0)  # a hand in play has a player to move
-            out = [a for a in legal if a.move is not None and a.move.cards == hand]
-            if len(legal) == 1 or (out and self.goes_out):
-                actions[i] = out[0] if out else legal[0]
+            out = _going_out(game, legal) if self.goes_out else None
+            if len(legal) == 1 or out is not None:
+                actions[i] = out if out is not None else legal[0]
             else:
                 scored.append(i)
         observations = [_in_setting(obs) for obs in encode.douzero_batch([games[i] for i in scored])]
@@ -190,6 +189,12 @@ class _ValueBot:
             for i, obs, chunk in zip(scored, observations, chunks):
                 actions[i] = obs["legal_actions"][int(torch.argmax(chunk))]
         return [actions[i] for i in range(len(games))]
+
+
+def _going_out(game: Game, legal: Sequence[Action]) -> Action | None:
+    """The legal play that empties the mover's hand, if there is one."""
+    hand = game.hand(game.to_move or 0)  # a hand in play has a player to move
+    return next((a for a in legal if a.move is not None and a.move.cards == hand), None)
 
 
 def _in_setting(obs: DouZeroObservation) -> DouZeroObservation:

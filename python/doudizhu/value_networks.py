@@ -243,12 +243,13 @@ def _empties_hand(batch: Batch) -> npt.NDArray[np.int8]:
     (the engine's policies always take one: it wins the hand), 0 for the others: the
     action's cards equal the hand block of its decision's features."""
     assert batch.x_no_action is not None and batch.position is not None and batch.action_planes is not None
-    hands = [DOUZERO_LAYOUT.x_no_action[position]["hand"] for position in DOUZERO_LAYOUT.positions]
-    counts = np.diff(batch.offsets)
-    hand = np.stack([batch.x_no_action[row, hands[int(p)]] for row, p in enumerate(batch.position)])
     played = batch.action_planes[:, DOUZERO_LAYOUT.action["action"]]
-    empties: npt.NDArray[np.int8] = (played == np.repeat(hand, counts, axis=0)).all(axis=1).astype(np.int8)
-    return empties
+    hand = np.zeros((len(batch.position), played.shape[1]), dtype=played.dtype)
+    for index, position in enumerate(DOUZERO_LAYOUT.positions):  # one slice a position, not a row at a time
+        rows = batch.position == index
+        hand[rows] = batch.x_no_action[rows, DOUZERO_LAYOUT.x_no_action[position]["hand"]]
+    empties: npt.NDArray[np.bool_] = (played == np.repeat(hand, np.diff(batch.offsets), axis=0)).all(axis=1)
+    return empties.astype(np.int8)
 
 
 def require_finite(values: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
