@@ -408,6 +408,25 @@ def test_a_position_holding_more_cards_than_the_deck_is_a_cards_error() -> None:
         Game.from_position(["B"] * 4, landlord=0, to_move=0, rules=dz.Rules.preset("four_player"))
 
 
+def test_a_position_whose_last_player_held_more_than_its_share_is_refused() -> None:
+    """A deal cannot reach a seat that played `last` from more cards than it was dealt."""
+    with pytest.raises(ValueError, match=r"^last: seat 1's hand \(17 cards\) and its last play \(1\) come to 18, more"):
+        Game.from_position(["KK", "33334444555566667", "A"], landlord=0, to_move=2, last="8", last_by=1)
+    with pytest.raises(ValueError, match=r"come to 19, more than the 17"):
+        Game.from_position(["KK", "3", "A"], landlord=0, to_move=2, last="444555666777888999", last_by=1)
+    with pytest.raises(ValueError, match=r"seat 0's hand \(17 cards\) and its last play \(4\) come to 21, .* the 20"):
+        Game.from_position(["44445555666677778", "3", "A"], landlord=0, to_move=2, last="9999", last_by=0)
+    # Exactly the share: a peasant's 16 and its one card, the landlord's 17 and a trio.
+    Game.from_position(["KK", "3333444455556666", "A"], landlord=0, to_move=2, last="8", last_by=1)
+    Game.from_position(["44445555666677778", "3", "A"], landlord=0, to_move=2, last="999", last_by=0)
+
+
+def test_a_finished_games_repr_names_no_seat_to_move() -> None:
+    game = dz.playout(Game(seed=2), "fast_heuristic", seed=0)
+    assert game.to_move is None and repr(game).startswith("<Game over, hands ")
+    assert repr(Game(seed=2)).startswith("<Game bidding, to move ")
+
+
 # --- bytes and memory ---------------------------------------------------------------------
 
 

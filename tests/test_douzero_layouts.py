@@ -260,7 +260,7 @@ def test_what_the_features_cannot_describe_is_refused() -> None:
     with pytest.raises(ValueError, match="four seats"):
         encode.douzero(dz.Game.from_position(["3", "4"], landlord=0, to_move=0, rules=four))
     # More cards than the layout holds no position has: from_position refuses them first.
-    with pytest.raises(ValueError, match="seat 1, a peasant, holds 19 cards, more than the 17 dealt to it"):
+    with pytest.raises(ValueError, match="seat 1, not the landlord, holds 19 cards, more than the 17 dealt to it"):
         dz.Game.from_position(["3", "4445556667778889999", "T"], landlord=0, to_move=1)
     with pytest.raises(TypeError, match="rules must be a Rules"):
         encode.douzero_layout("laizi")  # type: ignore[arg-type]

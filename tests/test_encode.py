@@ -340,7 +340,7 @@ def test_douzero_features_outside_douzero_are_clear_errors() -> None:
         encode.douzero(dz.Game(seed=1))  # bidding
     with pytest.raises(ValueError, match="three seats"):
         encode.douzero(dz.Game.from_position(["3", "4"], landlord=0, to_move=0))
-    with pytest.raises(ValueError, match="a peasant, holds 18 cards"):  # no position holds more than the layout
+    with pytest.raises(ValueError, match="not the landlord, holds 18 cards"):  # no position holds more than the layout
         dz.Game.from_position(["3", "444555666777888999", "T"], landlord=0, to_move=1)
     with pytest.raises(ValueError, match=r"games\[1\]: .*in play"):
         encode.douzero_batch([dz.Game(seed=1, rules=DOUZERO), dz.Game(seed=1)])

@@ -206,6 +206,15 @@ def test_pettingzoo_bad_arguments() -> None:
         dz_pz.raw_env(reward_scale=float("nan"))
 
 
+def test_gymnasium_opponents_errors_name_the_argument() -> None:
+    with pytest.raises(TypeError, match=r"^opponents must be a built-in name"):
+        dz_gym.DouDizhuEnv(opponents=3)
+    with pytest.raises(ValueError, match=r"^opponents: give one policy, or one per seat \(2\)"):
+        dz_gym.DouDizhuEnv(opponents=["random"] * 3)
+    with pytest.raises(TypeError, match=r"^opponents: a seat's player"):
+        dz_gym.DouDizhuEnv(opponents=["random", 3])
+
+
 @pytest.mark.parametrize("seat", ["0", 0.0, True, np.timedelta64(0)])
 def test_a_seat_that_is_no_int_is_a_type_error(seat: object) -> None:
     # numpy.timedelta64 counts as one of NumPy's integers, but is a duration.

@@ -746,7 +746,7 @@ def test_positions_no_deal_reaches_are_refused() -> None:
         Game.from_position(["3333", "4"], 0, 1, last="3", last_by=0)  # five threes
     with pytest.raises(ValueError, match="last_by is given without last"):
         Game.from_position(["3333", "4"], 0, 1, last_by=0)
-    with pytest.raises(ValueError, match="seat 0, a peasant, holds 18 cards, more than the 17 dealt to it"):
+    with pytest.raises(ValueError, match="seat 0, not the landlord, holds 18 cards, more than the 17 dealt to it"):
         Game.from_position(["333444555666777888", "9"], 1, 1)  # only the landlord holds more, by the kitty
     assert Game.from_position(["333444555666777888", "9"], 0, 1).hand(0) == Cards("333444555666777888")
     assert Game.from_position(["333", "4"], 0, 1, last="3", last_by=0).last == Move("3")

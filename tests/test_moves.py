@@ -60,7 +60,38 @@ def test_legal_moves_lead_and_follow() -> None:
 def test_text_last_with_several_readings_lists_them() -> None:
     with pytest.raises(ValueError, match="AIRPLANE_SOLOS") as info:
         dz.legal_moves("444555666777", last="333444555666", rules=Rules.preset("douzero"))
-    assert "AIRPLANE (key 3, length 4)" in str(info.value)
+    assert "333444555666/AIRPLANE/3; 333444555666/AIRPLANE_SOLOS/3" in str(info.value)
+
+
+def test_a_reading_is_named_by_the_rank_its_body_starts_from() -> None:
+    """The text's third field is a rank in card text, never Move.key's index: with the two
+    readings of 44447777 three ranks apart, '/4' must name the body of 4s, not key 4 (7s)."""
+    rules = Rules(pair_kickers_share_rank=True)
+    game = dz.Game.from_position(["44447777", "3"], landlord=0, to_move=0, rules=rules)
+    with pytest.raises(dz.IllegalActionError) as info:
+        game.step("44447777")
+    listed = str(info.value).split(": ")[-1].split("; ")
+    assert listed == ["44447777/FOUR_TWO_PAIRS/4", "44447777/FOUR_TWO_PAIRS/7"]
+    for text, key in zip(listed, (1, 4)):  # the rank indices of 4 and 7
+        taken = game.copy()
+        taken.step(text)
+        assert (taken.history[-1][1].move.kind, taken.history[-1][1].move.key) == (MoveKind.FOUR_TWO_PAIRS, key)
+    with pytest.raises(dz.CardsError, match=r"/KIND/rank .* not '/FOUR_TWO_PAIRS/0'"):
+        game.step("44447777/FOUR_TWO_PAIRS/0")
+    assert game.history == []
+
+
+def test_every_listed_reading_reads_back_to_itself() -> None:
+    """The several-readings error lists texts a client can send back: each names its reading."""
+    rules = Rules.preset("douzero")
+    for cards in ("333444555666", "444555666777", "3334445556667778"):
+        readings = dz.classify(cards, rules=rules)
+        assert len(readings) > 1
+        with pytest.raises(dz.MoveError) as info:
+            Move(cards, rules=rules)
+        listed = str(info.value).split(": ")[-1].split("; ")
+        named = [Move(text, rules=rules) for text in listed]
+        assert len(set(named)) == len(named) and set(named) == set(readings)
 
 
 def test_array_path_matches_the_list() -> None:
@@ -139,7 +170,7 @@ def test_bad_input_raises_typed_errors() -> None:
         dz.legal_moves_batch(np.array([1], np.uint64), np.zeros(1, np.uint64))
     bad = dz.moves_to_array([Move("4"), Move("3")])
     bad["kind"][1] = int(MoveKind.PAIR)
-    with pytest.raises(ValueError, match=r"lasts\[1\]: 3 as PAIR \(key 3, length 1\) is no move under any rules"):
+    with pytest.raises(ValueError, match=r"lasts\[1\]: 3 as PAIR \(rank 3, length 1\) is no move under any rules"):
         dz.legal_moves_batch(np.array([1, 1], np.uint64), bad)
     bad["kind"][1] = 99
     with pytest.raises(ValueError, match=r"lasts\[1\]: unknown move kind"):
@@ -147,6 +178,6 @@ def test_bad_input_raises_typed_errors() -> None:
     # A move under some rules, not these: four with two without four_with_two.
     four_two = dz.moves_to_array([Move("333345")])
     with pytest.raises(
-        ValueError, match=r"lasts\[0\]: 333345 as FOUR_TWO_SOLOS \(key 3, length 1\) is no move under these rules"
+        ValueError, match=r"lasts\[0\]: 333345 as FOUR_TWO_SOLOS \(rank 3, length 1\) is no move under these rules"
     ):
         dz.legal_moves_batch(np.array([1], np.uint64), four_two, Rules.preset("openspiel"))

@@ -149,6 +149,10 @@ def test_positions_check_the_partner() -> None:
     game = Game.from_position(hands, landlord=0, to_move=0, rules=PARTNER, partner=3)
     replay = Game.from_record(json.loads(json.dumps(game.to_record())))
     assert replay.partner == 3 and replay.hash == game.hash
+    # The partner holds no kitty: past the 25 dealt it is refused, and not called a peasant.
+    with pytest.raises(ValueError, match="seat 1, not the landlord, holds 26 cards, more than the 25 dealt to it"):
+        hands = ["3", "4" * 8 + "5" * 8 + "6" * 8 + "77", "8", "9"]
+        Game.from_position(hands, landlord=0, to_move=0, rules=PARTNER, partner=1)
 
 
 # ------------------------------------------------------------- random-game invariants

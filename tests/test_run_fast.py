@@ -86,7 +86,7 @@ def test_an_airplane_short_of_kickers_is_named_by_its_length_where_its_key_is_no
     with pytest.raises(dz.MoveError, match="several readings"):
         Move("333344445556667/AIRPLANE_TWOS/3", rules=RUN_FAST)
     for bad in ("/AIRPLANE_TWOS/3/x", "/AIRPLANE_TWOS/3/04", "/AIRPLANE_TWOS/3/", "/AIRPLANE_TWOS/3/4/4"):
-        with pytest.raises(ValueError, match="written /KIND/key or /KIND/key/length"):
+        with pytest.raises(ValueError, match="written /KIND/rank or /KIND/rank/length"):
             Move("333344445556667" + bad, rules=RUN_FAST)
     with pytest.raises(dz.MoveError, match="is no combination"):
         Move("333344445556667/AIRPLANE_TWOS/3/5", rules=RUN_FAST)

@@ -126,6 +126,24 @@ def test_tables_play_selfplays_games() -> None:
                 seen += 1
 
 
+def test_a_learners_seat_needs_no_opponent_unless_one_bids_for_it() -> None:
+    """None stands where no built-in policy ever decides: a learner's seat that bids itself,
+    or that has nothing to bid; the tables then play as with any policy there."""
+    douzero = dz.Rules.preset("douzero")
+    for rules, features in ((dz.Rules(), "compact"), (douzero, "douzero"), (douzero, "compact")):
+        kwargs = {"rules": rules, "features": features, "learners": 0, "seed": 5}
+        env = VectorEnv(4, opponents=[None, "random", "random"], **kwargs)
+        same = VectorEnv(4, opponents=["heuristic", "random", "random"], **kwargs)
+        for batch, other in zip(run(env, 60), run(same, 60)):
+            assert np.array_equal(batch.finished.payouts, other.finished.payouts)
+    # The policies bid for seat 0 under DouZero's features, and for every seat for a role.
+    for learners, features in ((0, "douzero"), ("landlord", "compact")):
+        with pytest.raises(ValueError, match="opponents: seat 0 needs a built-in policy"):
+            VectorEnv(4, features=features, learners=learners, opponents=[None, "random", "random"])
+    with pytest.raises(ValueError, match="opponents: seat 1 needs a built-in policy"):
+        VectorEnv(4, learners=0, opponents=["random", None, "random"])
+
+
 def test_finished_hands_sum_to_zero_and_count_up() -> None:
     env = VectorEnv(8, opponents="random", seed=2)
     hands = np.zeros(8, dtype=np.int64)
@@ -322,7 +340,9 @@ def test_misuse_is_refused() -> None:
         ({"num_envs": 1, "learners": "dealer"}, ValueError, "learners must be"),
         ({"num_envs": 1, "learners": np.array(1)}, TypeError, "learners must be .* not ndarray"),
         ({"num_envs": 1, "opponents": "smart"}, ValueError, "opponents: unknown policy"),
-        ({"num_envs": 1, "opponents": [None, "random", "random"]}, TypeError, "opponents: .* not NoneType"),
+        ({"num_envs": 1, "learners": "landlord", "opponents": [None, "random", "random"]}, ValueError,
+         "opponents: seat 0 needs a built-in policy"),
+        ({"num_envs": 1, "opponents": [3, "random", "random"]}, TypeError, "opponents: .* not int"),
         ({"num_envs": 1, "threads": 0}, ValueError, "threads"),
         ({"num_envs": 1, "mask": True, "features": None}, ValueError, "mask"),
     ]:

@@ -366,8 +366,8 @@ auto named_errors(const char* what, Read&& read) -> decltype(read()) {
 }
 
 // One built-in policy (policy_arg) for every seat, or one per seat (`players`), None for a
-// seat Python plays when `python_seats`; ValueError otherwise.
-SeatPolicies policies_arg(py::handle policy, int players, bool python_seats = false);
+// seat that no built-in policy plays (Python's, a learner's) when `empty_seats`; ValueError otherwise.
+SeatPolicies policies_arg(py::handle policy, int players, bool empty_seats = false);
 
 void register_cards(py::module_& m);
 void register_rules(py::module_& m);

@@ -401,7 +401,7 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def("__str__", [](const Action& a) { return action_text(a); })
       .def("text", [](const Action& a, RulesArg rules) { return action_text(a, rules.is_none() ? nullptr : &to_rules(rules)); },
            py::arg("rules") = py::none(),
-           "The action's text; with rules, a play whose cards read several ways adds /KIND/key to name its reading.")
+           "The action's text; with rules, a play whose cards read several ways adds /KIND/rank to name its reading (the rank its body starts from).")
       .def("__repr__", [](const Action& a) { return "Action('" + action_text(a) + "')"; })
       .def("__eq__", [](const Action& a, py::handle b) -> py::object {
             if (!py::isinstance<Action>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
@@ -657,8 +657,8 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
             const State& s = g.state();
             std::string hands;
             for (int i = 0; i < s.seats; ++i) hands += (i ? " / " : "") + to_text(s.hands[static_cast<std::size_t>(i)]);
-            return "<Game " + std::string(kPhaseNames[static_cast<int>(s.phase)]) + ", to move " + std::to_string(s.to_move) +
-                   ", hands " + hands + ">";
+            const std::string mover = s.phase == Phase::Over ? "" : ", to move " + std::to_string(s.to_move);
+            return "<Game " + std::string(kPhaseNames[static_cast<int>(s.phase)]) + mover + ", hands " + hands + ">";
           });
   auto game_class = m.attr("Game").cast<py::class_<Game>>();
   add_fast_members(game_class);

@@ -44,7 +44,7 @@ py::array_t<T> columns(const std::vector<GameSummary>& games, int width, F field
 
 }  // namespace
 
-SeatPolicies policies_arg(py::handle policy, int players, bool python_seats) {
+SeatPolicies policies_arg(py::handle policy, int players, bool empty_seats) {
   if (plays_in_core(policy)) return every_seat(policy_arg(policy));
   if (!holds_items(policy)) {
     throw py::type_error("policy must be a built-in policy name or built-in bot, or one per seat, not " + type_name(policy));
@@ -55,7 +55,7 @@ SeatPolicies policies_arg(py::handle policy, int players, bool python_seats) {
   }
   SeatPolicies kinds{};
   for (std::size_t i = 0; i < names.size(); ++i) {
-    if (!(python_seats && names[i].is_none())) kinds[i] = policy_arg(names[i]);
+    if (!(empty_seats && names[i].is_none())) kinds[i] = policy_arg(names[i]);
   }
   return kinds;
 }

@@ -95,7 +95,7 @@ std::unique_ptr<PyVectorEnv> make(IntArg num_envs, RulesArg rules, Hinted<"str |
   o.features = features_arg(features);
   o.mask = bool_arg(mask, "mask");
   o.learners = learners_arg(learners, o.rules.players);
-  o.opponents = named_errors("opponents", [&] { return policies_arg(opponents, o.rules.players); });
+  o.opponents = named_errors("opponents", [&] { return policies_arg(opponents, o.rules.players, true); });
   o.seed = seed_arg(seed);
   o.threads = threads_arg(threads);
   o.batch_size = batch_size.is_none() ? 0 : static_cast<int>(int_arg(batch_size, "batch_size", 1, o.num_envs));

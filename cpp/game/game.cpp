@@ -266,7 +266,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
     require(holds_hand(h, rules), "hands: " + hand_error(h, rules));
     require(h != 0, "every hand holds cards (a seat with none has won)");
     // Only the landlord's hand grows past a dealt share, by the kitty.
-    require(i == landlord || total(h) <= rules.hand_size(), "hands: seat " + std::to_string(i) + ", a peasant, holds " +
+    require(i == landlord || total(h) <= rules.hand_size(), "hands: seat " + std::to_string(i) + ", not the landlord, holds " +
                                                                std::to_string(total(h)) + " cards, more than the " +
                                                                std::to_string(rules.hand_size()) + " dealt to it");
   }
@@ -277,6 +277,13 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
     require(why.empty(), "last: " + why);
     require_seat(last_by, seats, "last_by");
     require(last_by != to_move, "last_by must differ from to_move");
+    // The cards of `last` came out of last_by's hand, so both fit in what it was dealt.
+    const int share = last_by == landlord ? rules.max_hand() : rules.hand_size();
+    const int held = total(hands[static_cast<std::size_t>(last_by)]) + total(spent(last));
+    require(held <= share, "last: seat " + std::to_string(last_by) + "'s hand (" +
+                               std::to_string(total(hands[static_cast<std::size_t>(last_by)])) + " cards) and its last play (" +
+                               std::to_string(total(spent(last))) + ") come to " + std::to_string(held) + ", more than the " +
+                               std::to_string(share) + " dealt to it");
   }
   const std::string excess = position_cards_error(hands, last, rules);
   require(excess.empty(), excess);

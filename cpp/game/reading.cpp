@@ -14,7 +14,7 @@ std::string reading_list(const std::vector<Move>& readings) {
   std::string list;
   for (const Move& m : readings) {
     if (!list.empty()) list += "; ";
-    list += describe(m);
+    list += reading_text(m, readings);
   }
   return list;
 }
@@ -24,7 +24,7 @@ Reading one_of(const std::vector<Move>& readings, std::string_view text, std::st
   if (readings.size() == 1) return {readings.front(), ReadingFault::None, {}};
   if (readings.empty()) return fault(ReadingFault::NoReading, quoted(text) + " is no " + std::string(none));
   return fault(ReadingFault::Several,
-               quoted(text) + " has several readings, pass a Move or write one as cards/KIND/key[/length]: " + reading_list(readings));
+               quoted(text) + " has several readings, pass a Move or write one as cards/KIND/rank[/length]: " + reading_list(readings));
 }
 
 const char* combination(std::optional<MoveKind> kind) {

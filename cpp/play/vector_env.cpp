@@ -48,7 +48,8 @@ VectorEnv::VectorEnv(const VectorEnvOptions& options)
           "learners: give at least one seat");
   require(!(options.learners.seats & ~all_seats), "learners: a seat outside the game");
   for (int seat = 0; seat < options.rules.players; ++seat) {
-    require(options.opponents[as_index(seat)].has_value(), "opponents: give a built-in policy for every seat");
+    require(options.opponents[as_index(seat)].has_value() || !opponent_needed(seat),
+            "opponents: seat " + std::to_string(seat) + " needs a built-in policy (None only where a learner makes every decision)");
   }
   check_policies(options.opponents, options.rules);
   if (options.features == Features::Compact) space_.emplace(options.rules);
@@ -63,6 +64,14 @@ VectorEnv::Table VectorEnv::table(std::int64_t env, std::int64_t hand) const {
   const auto index = static_cast<std::uint64_t>(env) + static_cast<std::uint64_t>(hand) * static_cast<std::uint64_t>(num_envs());
   const SelfPlayDeal d = selfplay_deal(options_.rules, options_.seed, index);
   return Table{Game(d.deal_seed, options_.rules, d.first_bidder), d.policy_stream, hand, 0, -1, {}, {}};
+}
+
+bool VectorEnv::opponent_needed(int seat) const {
+  const Learners& l = options_.learners;
+  if (l.by != Learners::By::Seats || !((l.seats >> seat) & 1)) return true;
+  // A learner's seat whose bids (and partner choice) the policies make: DouZero's features.
+  const bool before_play = options_.rules.bidding != Bidding::None || options_.rules.partner;
+  return before_play && !learners_bid_;
 }
 
 bool VectorEnv::learner_decides(const State& s) const {

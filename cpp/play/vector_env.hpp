@@ -58,7 +58,7 @@ struct VectorEnvOptions {
   Features features = Features::Compact;
   bool mask = false;  // Compact: a legal-action mask over the ActionSpace per decision (of combinations, with wild cards)
   Learners learners{};
-  SeatPolicies opponents{};  // by seat, one for each (a role's seats change hands); learners' unused
+  SeatPolicies opponents{};  // by seat (a role's seats change hands); empty where a learner makes every decision
   std::uint64_t seed = 0;
   int threads = 1;
   int batch_size = 0;  // tables per batch, dividing num_envs; 0: every table
@@ -168,6 +168,8 @@ class VectorEnv {
   Table table(std::int64_t env, std::int64_t hand) const;
   int groups() const { return num_envs() / batch_size(); }
   bool learner_decides(const State& s) const;
+  // Whether opponents[seat] ever decides: not at a seat whose every decision is a learner's.
+  bool opponent_needed(int seat) const;
   void apply(Table& t, const Action& a) const;
   void advance(std::int64_t env);
   // Plays group g's tables (applying their choices, or dealing them afresh) and writes its batch.

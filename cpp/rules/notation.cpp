@@ -46,7 +46,7 @@ std::optional<MoveKind> kind_named(std::string_view name) {
 std::string move_text(const Move& m) { return m.stand_ins ? to_text(spent(m)) + "=" + to_text(m.cards) : to_text(m.cards); }
 
 std::string describe(const Move& m) {
-  return move_text(m) + " as " + kind_name(m.kind) + " (key " + std::string(1, rank_char(m.key)) + ", length " +
+  return move_text(m) + " as " + kind_name(m.kind) + " (rank " + std::string(1, rank_char(m.key)) + ", length " +
          std::to_string(m.length) + ")";
 }
 
@@ -88,8 +88,8 @@ MoveText parse_move_text(std::string_view text, const Rules& rules) {
     if (!out.kind || out.key < 0 || (third != std::string_view::npos && out.length < 0)) {
       std::string written(1, '/');
       written += spec;
-      return fail("a reading is written /KIND/key or /KIND/key/length, such as '/AIRPLANE_SOLOS/3', not " +
-                  quoted(written));
+      return fail("a reading is written /KIND/rank or /KIND/rank/length, the rank its body starts from as card text, "
+                  "such as '/AIRPLANE_SOLOS/3' or '/STRAIGHT/T', not " + quoted(written));
     }
   }
   return out;
@@ -122,18 +122,20 @@ std::string action_text(const Action& a, const Rules* rules) {
     case ActionType::Partner: return a.value ? "partner " + std::to_string(a.value - 1) : "alone";
     case ActionType::Play: break;
   }
-  std::string text = move_text(a.move);
-  if (!rules) return text;
-  const std::vector<Move> readings = classify(a.move.cards, *rules);
-  if (readings.size() == 1) return text;
+  return rules ? reading_text(a.move, classify(a.move.cards, *rules)) : move_text(a.move);
+}
+
+std::string reading_text(const Move& m, const std::vector<Move>& readings) {
+  std::string text = move_text(m);
+  if (readings.size() <= 1) return text;
   text += '/';
-  text += kind_name(a.move.kind);
+  text += kind_name(m.kind);
   text += '/';
-  text += rank_char(a.move.key);
+  text += rank_char(m.key);
   // Under Run Fast a last airplane may be short of kickers: the same cards, kind and key
   // can be a full airplane or a longer short one.
-  const auto alike = [&](const Move& m) { return m.kind == a.move.kind && m.key == a.move.key; };
-  if (std::count_if(readings.begin(), readings.end(), alike) > 1) text += '/' + std::to_string(a.move.length);
+  const auto alike = [&](const Move& r) { return r.kind == m.kind && r.key == m.key; };
+  if (std::count_if(readings.begin(), readings.end(), alike) > 1) text += '/' + std::to_string(m.length);
   return text;
 }
 

@@ -2,10 +2,11 @@
 // the readings grammar, over the card text of card_text.hpp.
 //
 // Moves: "cards", or "spent=cards" when wild cards stand in (the cards taken from the
-// hand, then the combination they form), optionally narrowed by "/KIND/key" (a kind name
-// and the key's rank character) where the cards read several ways, and "/KIND/key/length"
-// (the number of chain units, in decimal) where they read several ways of that kind and
-// key (Run Fast's last airplane, which may be short of kickers).
+// hand, then the combination they form), optionally narrowed by "/KIND/rank" (a kind name
+// and the rank its body starts from, Move::key written as card text: "3" for key 0) where
+// the cards read several ways, and "/KIND/rank/length" (the number of chain units, in
+// decimal) where they read several ways of that kind and rank (Run Fast's last airplane,
+// which may be short of kickers).
 //
 // Actions: "pass", "bid N" (N = 0 passes in the auction), "call", "decline", "rob",
 // "no rob", "alone", "partner N" (N the seat the landlord names), or the text of a move;
@@ -30,11 +31,12 @@ std::optional<MoveKind> kind_named(std::string_view name);
 
 // "cards", or "spent=cards" when wild cards stand in.
 std::string move_text(const Move& m);
-// A move for messages and repr: its text, kind, key and length.
+// A move for messages and repr: its text, kind, rank (its key as card text) and length.
 std::string describe(const Move& m);
 
 // Move text taken apart: the combination's cards, the cards spent (when written), and the
-// reading named by a "/KIND/key" or "/KIND/key/length" suffix (when written).
+// reading named by a "/KIND/rank" or "/KIND/rank/length" suffix (when written; `key` is
+// that rank's index).
 struct MoveText {
   Mask cards = 0;
   std::optional<Mask> spent;
@@ -51,8 +53,11 @@ MoveText parse_move_text(std::string_view text, const Rules& rules);
 std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRanks wild, std::string& error);
 
 // The text of an action; with `rules`, a play whose cards read several ways adds
-// "/KIND/key" (and "/length" if that is not yet one reading), so that the text names one move.
+// "/KIND/rank" (and "/length" if that is not yet one reading), so that the text names one move.
 std::string action_text(const Action& a, const Rules* rules = nullptr);
+// The text naming `m` among `readings` (its cards' readings): its move text, with the
+// suffix above when there are several.
+std::string reading_text(const Move& m, const std::vector<Move>& readings);
 
 // What the start of action text names: an action of the auction or a pass (`action`
 // set), a misspelt one of those (`error` set: "bid" without a value), or neither (a

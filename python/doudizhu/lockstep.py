@@ -28,19 +28,20 @@ Player = Union[str, Bot, PolicyFn]
 Policy = Union[Player, Sequence[Player]]
 
 
-def seat_players(policy: Policy, seats: int) -> list[Player]:
-    """One player a seat: ``policy`` for every seat, or its entries one a seat."""
+def seat_players(policy: Policy, seats: int, what: str = "policy") -> list[Player]:
+    """One player a seat: ``policy`` for every seat, or its entries one a seat; errors name
+    the argument as ``what``."""
     if isinstance(policy, (str, Bot)) or callable(policy):
-        check_player(policy, "policy")
+        check_player(policy, what)
         return [policy] * seats
     if not isinstance(policy, Sequence) or isinstance(policy, (bytes, bytearray)):  # bytes: a sequence of ints
         kind = type(policy).__name__
-        raise TypeError(f"policy must be a built-in name, a bot, a callable or one of those per seat, not {kind}")
+        raise TypeError(f"{what} must be a built-in name, a bot, a callable or one of those per seat, not {kind}")
     players = list(policy)
     if len(players) != seats:
-        raise ValueError(f"policy: give one policy, or one per seat ({seats})")
+        raise ValueError(f"{what}: give one policy, or one per seat ({seats})")
     for player in players:
-        check_player(player, "policy: a seat's player")
+        check_player(player, f"{what}: a seat's player")
     return players
 
 

@@ -54,9 +54,15 @@ bool mover_wins(Game& g) {
   return minimax_landlord_wins(g) == landlord_moves;
 }
 
+// Leaves the moves `last_by` could have played: its hand and the move within its share.
+void keep_playable(std::vector<Move>& moves, const std::vector<Mask>& hands, int landlord, int last_by, const Rules& rules) {
+  const int share = (last_by == landlord ? rules.max_hand() : rules.hand_size()) - total(hands[static_cast<std::size_t>(last_by)]);
+  std::erase_if(moves, [&](const Move& m) { return total(spent(m)) > share; });
+}
+
 // A random position: hands of 1..max_cards from a shuffled deck of the rules; half the
-// time a move to beat, drawn from the legal leads of cards outside every hand; with wild
-// cards, a random wild rank.
+// time a move to beat, drawn from the legal leads of cards outside every hand that fit in
+// its player's share; with wild cards, a random wild rank.
 Game random_position(Rng& rng, int seats, int max_cards, const Rules& rules) {
   const Deal d = deal_cards(rng, rules);
   std::vector<Mask> hands;
@@ -77,10 +83,13 @@ Game random_position(Rng& rng, int seats, int max_cards, const Rules& rules) {
   Move last{};
   int last_by = -1;
   if (rng.below(2)) {
-    const auto leads = legal_moves(per_rank_min(spare, cards("3456789TJQKA2") * 4), nullptr, rules);
+    last_by = (to_move + 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(seats - 1)))) % seats;
+    auto leads = legal_moves(per_rank_min(spare, cards("3456789TJQKA2") * 4), nullptr, rules);
+    keep_playable(leads, hands, landlord, last_by, rules);
     if (!leads.empty()) {
       last = leads[rng.below(static_cast<std::uint32_t>(leads.size()))];
-      last_by = (to_move + 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(seats - 1)))) % seats;
+    } else {
+      last_by = -1;
     }
   }
   // Where the landlord may name a partner: one of the other seats, or none.
@@ -140,9 +149,10 @@ Game dealt_position(Rng& rng, int each, const Rules& rules) {
   Move last{};
   int last_by = -1;
   if (rng.below(2)) {
-    const auto leads = legal_moves(spare, nullptr, rules);
-    last = leads[rng.below(static_cast<std::uint32_t>(leads.size()))];
     last_by = (to_move + 1 + static_cast<int>(rng.below(2))) % 3;
+    auto leads = legal_moves(spare, nullptr, rules);
+    keep_playable(leads, hands, landlord, last_by, rules);
+    last = leads[rng.below(static_cast<std::uint32_t>(leads.size()))];
   }
   return Game::from_position(hands, landlord, to_move, last, last_by, rules);
 }

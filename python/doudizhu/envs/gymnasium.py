@@ -46,10 +46,7 @@ __all__ = ["ENV_ID", "DouDizhuEnv"]
 ENV_ID = "doudizhu/DouDizhu-v0"
 
 def _policies(opponents: Policy, count: int, rules: Rules) -> tuple[Player, ...]:
-    try:
-        players = tuple(seat_players(opponents, count))
-    except ValueError as error:
-        raise ValueError(f"opponents: {error}") from error
+    players = tuple(seat_players(opponents, count, "opponents"))
     if any(isinstance(p, str) and p not in POLICIES for p in players):
         raise ValueError(f"opponents must be one of {POLICIES}, a bot, or {count} of them, not {opponents!r}")
     try:  # refused now (a bot's parameters, networks of another setting), not at a reset

@@ -89,8 +89,10 @@ class Finished:
     payouts: npt.NDArray[np.int64]
     """(F, players): what each seat won, in stakes; a row sums to zero."""
     landlord: npt.NDArray[np.int8]
-    """The landlord's seat; -1 for a void hand (nobody bid, no redeal)."""
+    """The landlord's seat; -1 for a void hand (nobody bid, no redeal) and for every hand of
+    rules without a landlord (each for self: ``run_fast``, where the payouts tell the winner)."""
     landlord_won: npt.NDArray[np.bool_]
+    """Whether the landlord's side won; False where ``landlord`` is -1."""
     base: npt.NDArray[np.int32]
     multiplier: npt.NDArray[np.int32]
     moves: npt.NDArray[np.int32]
@@ -260,8 +262,9 @@ class VectorEnv:
     ``"douzero"`` (every preset but ``run_fast``, which has no landlord: DouZero's own
     layout in its setting, the generalized one of :func:`doudizhu.encode.douzero_layout`
     elsewhere) or None. ``learners``:
-    see the module. ``opponents``: a built-in policy for every other seat, or one per seat
-    (the learners' entries are unused, except to bid for role learners). ``seed``: the
+    see the module. ``opponents``: a built-in policy for every other seat, or one per seat;
+    the policies bid for role learners and, with ``features="douzero"``, for every seat, so a
+    learner's entry may be None unless it bids for that learner. ``seed``: the
     deals (None: a random one). ``threads``: None for one per core. ``batch_size``: the
     decisions of a batch (a divisor of ``num_envs``; None: every table), see the module.
     ``mask``: with ``features="compact"``, a legal-action mask per decision.
