@@ -166,8 +166,9 @@ void register_movegen(py::module_& m) {
 
 The moves `hand` may play: every move when leading (last=None), else those that beat
 `last` (a Move, or move text with exactly one reading). Pass is not listed. Under rules
-with wild cards (laizi) `wild` is the wild rank (index 0..12 or a character such as '5';
-None: no rank is wild), and every distinct (cards spent, combination) is listed once.)doc");
+with wild cards `wild` is the wild rank (laizi: index 0..12 or a character such as '5';
+laizi2: two of them, as a tuple or list; None: no rank is wild), and every distinct
+(cards spent, combination) is listed once.)doc");
   def_position_call<&moves_array>(m, "legal_moves_array", R"doc(legal_moves_array($module, /, hand, last=None, rules=None, wild=None)
 --
 

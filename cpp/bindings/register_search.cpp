@@ -195,14 +195,17 @@ nodes: positions searched; seconds: wall time of the search.)doc")
           for (Game& w : worlds) out.append(py::cast(std::move(w)));
           return out;
         }, py::arg("game"), py::arg("seat"), py::arg("n"), py::arg("seed") = 0,
-        R"doc(`n` complete games that `seat` cannot tell from `game`, drawn uniformly.
+        R"doc(`n` complete games that `seat` cannot tell from `game`.
 
 Each keeps `seat`'s hand, every card played and by whom, the hand sizes, the shown kitty
 (its cards the landlord has not played stay with the landlord), the rules and every
 action of the current deal; the other cards are dealt afresh among the other hands (and
-the hidden kitty while bidding), every arrangement equally likely. In a game from a
-position the cards outside every hand were out of play before it, so a two-hand
-position has only itself as a world. Same seed, same worlds.)doc");
+the face-down cards: the hidden kitty while bidding, Run Fast's cards set aside), every
+arrangement equally likely as far as what the seat saw allows: under Run Fast worlds are
+weighed by who led first, and a world that 256 draws miss under must-beat or the
+single-card warning is mended by moving cards, not weighed exactly (docs/rules.md). In a
+game from a position the cards outside every hand were out of play before it, so a
+two-hand position has only itself as a world. Same seed, same worlds.)doc");
 
   public_class<IsmctsResult>(m, "IsmctsResult", R"doc(What ismcts() found (immutable).
 

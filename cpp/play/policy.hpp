@@ -5,7 +5,7 @@
 // partner's plays stand, takes control when an opponent is about to go out, searches the
 // endgame exactly on a few worlds dealt from its seat's view once 18 cards or fewer
 // remain, and bids on jokers, 2s and bombs (heuristic.cpp). `FastHeuristic` is the same
-// plan without the endgame search: weaker, and about a hundred times cheaper on average
+// plan without the endgame search: weaker, and tens of times cheaper on average
 // (the search is the heuristic's whole tail), for data generation and learners'
 // opponents. `Neural` plays a learned network (network.hpp): the legal action of highest
 // value, and its bid network's best bid (the heuristic's bid where the file has none).

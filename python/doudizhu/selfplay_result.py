@@ -106,6 +106,8 @@ class SelfPlayResult:
 
     @property
     def landlord_win_rate(self) -> float:
+        """The share of the hands played with a landlord that the landlord's side won; NaN
+        where none was (every hand void, none at all, or rules without a landlord: Run Fast)."""
         played = self.landlord >= 0
         return float(self.landlord_won[played].mean()) if played.any() else float("nan")
 
