@@ -316,10 +316,16 @@ def test_sigterm_ends_a_command_line_run_with_its_checkpoint_saved(tmp_path: pat
 
     folder = tmp_path / "run"
     child = subprocess.Popen([sys.executable, "-m", "doudizhu", "train", "--out", str(folder), "--minutes", "60",
-                              "--tables", "8"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                              "--tables", "8", "--eval-minutes", "0.01", "--eval-deals", "4"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def trained_and_evaluated() -> bool:
+        rows = log.read(str(folder)) if (folder / log.FILE).exists() else []
+        return any("wp_random" in row for row in rows) and rows[-1]["frames"] > 0
+
     try:
         deadline = time.monotonic() + 180
-        while not (folder / log.FILE).exists():  # the first report (after 10 s): the run is in its loop
+        while not trained_and_evaluated():  # the run is in its loop, and has evaluated its networks
             assert child.poll() is None and time.monotonic() < deadline, child.stderr.read() if child.stderr else ""
             time.sleep(0.2)
         child.send_signal(signal.SIGTERM)
@@ -329,6 +335,7 @@ def test_sigterm_ends_a_command_line_run_with_its_checkpoint_saved(tmp_path: pat
     assert child.returncode == TERMINATED, err.decode()
     payload = torch.load(folder / "checkpoint.pt", weights_only=True)
     assert payload["counters"]["frames"] >= log.read(str(folder))[-1]["frames"] > 0
+    assert (folder / "learning_curve.png").stat().st_size > 0  # the curve as far as it went
 
 
 def _copy_of(run_dir: pathlib.Path, tmp_path: pathlib.Path, name: str) -> pathlib.Path:

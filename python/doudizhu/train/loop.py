@@ -263,8 +263,8 @@ class _Run:
             raise
         finally:
             source.close()
-        if self.folder is not None and self.evaluations:
-            self._plot(self.folder)
+            if self.folder is not None and self.evaluations:
+                self._plot(self.folder)  # an interrupted run's curve too, as far as it went
         return TrainResult(self.counters, self.nets, self.evaluations, self.counters.seconds - before)
 
     def _steps(self, source: RayActors | _LocalActor) -> None:
