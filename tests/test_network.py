@@ -7,6 +7,7 @@ import copy
 import os
 import pickle
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -152,10 +153,38 @@ def test_neural_plays_everywhere_policies_are_named(net_file: Path, rules: str) 
 
 def test_neural_of_a_file_copies_and_pickles_as_neural_of_the_shipped_one_does(net_file: Path) -> None:
     bot = Neural(net_file, endgame=False)
-    for copied in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):  # was "cannot pickle 'Network' object"
-        assert repr(copied) == repr(bot) and copied.network is not bot.network
+    for copied in (copy.copy(bot), copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):  # was "cannot pickle"
+        assert repr(copied) == repr(bot)
         for game in positions(dz.Rules.preset("standard"), 2):
             assert copied.act(game) == bot.act(game)
+
+
+def test_a_copy_plays_the_networks_read_and_a_pickle_finds_its_file_from_anywhere(
+        net_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copy(net_file, tmp_path / "mine.ddzn")
+    monkeypatch.chdir(tmp_path)
+    bot = Neural("mine.ddzn")
+    assert bot.path == str(tmp_path / "mine.ddzn")  # was kept relative: a copy after chdir failed to open it
+    monkeypatch.chdir("/")
+    assert pickle.loads(pickle.dumps(bot)).path == bot.path
+    # A copy is the same networks, whatever the file holds later (it read the file again).
+    (tmp_path / "mine.ddzn").write_bytes(b"not a network")
+    assert copy.copy(bot).network is bot.network and copy.deepcopy(bot).network is bot.network
+    with pytest.raises(dz.NetworkError):
+        pickle.loads(pickle.dumps(bot))
+
+
+@pytest.mark.parametrize("path, play, bid, says", [
+    (b"/tmp/x.ddzn", {}, {}, "path must be a str or os.PathLike, not bytes"),  # was FileNotFoundError
+    ("x.ddzn", [1, 2], {}, "play must be a dict of networks by name, not list"),  # was AttributeError
+    ("x.ddzn", {}, None, "bid must be a dict of networks by name, not NoneType"),
+])
+def test_write_refuses_arguments_of_other_types_by_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        path: object, play: object, bid: object, says: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(TypeError, match=says):
+        network_file.write(path, play, bid, {})  # type: ignore[arg-type]
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_network_bids_by_its_bid_values(net_file: Path) -> None:

@@ -639,6 +639,48 @@ def test_a_finished_recipe_whose_network_file_is_gone_says_so(recipe_run: tuple[
         recipe.run(TINY_RECIPE, folder, resume=True)
 
 
+def test_a_finished_recipe_whose_network_file_is_damaged_says_so(recipe_run: tuple[Path, str, list[str]],
+                                                                   tmp_path: Path) -> None:
+    # It said "nothing to train" and named the cut file as the run's network (status 0).
+    folder = tmp_path / "copy"
+    shutil.copytree(recipe_run[0], folder)
+    data = (folder / recipe.FILE).read_bytes()
+    (folder / recipe.FILE).write_bytes(data[:5000])
+    with pytest.raises(dz.NetworkError, match="truncated or damaged"):
+        recipe.run(TINY_RECIPE, folder, resume=True)
+
+
+def test_a_recipe_resumed_past_its_play_stage_says_its_minutes_change_nothing(
+        recipe_run: tuple[Path, str, list[str]], tmp_path: Path) -> None:
+    folder = tmp_path / "copy"
+    shutil.copytree(recipe_run[0], folder)
+    state = json.loads((folder / "recipe.json").read_text())
+    state["stage"], state["evaluation"] = "evaluate", {}
+    (folder / "recipe.json").write_text(json.dumps(state))
+    longer = dataclasses.replace(TINY_RECIPE, play=dataclasses.replace(TINY_RECIPE.play, minutes=5.0))
+    lines: list[str] = []
+    recipe.run(longer, folder, resume=True, report=lines.append)
+    assert lines[0] == ("the play stage is over (0.02 min): minutes 5 change nothing now (a longer one trains into "
+                        "another folder)")
+
+
+def test_the_command_line_recipe_refuses_dmcs_evaluation_interval(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # --eval-minutes was taken and ignored: the recipe draws its curve every curve_minutes.
+    out = tmp_path / "run"
+    assert main(["train", "--recipe", "neural", "--out", str(out), "--minutes", "0.01", "--eval-minutes", "3"]) == 2
+    assert "--eval-minutes: dmc's options" in capsys.readouterr().err and not out.exists()
+
+
+def test_the_command_line_gives_the_teacher_all_threads_but_the_learners(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    taken: list[recipe.Recipe] = []
+    monkeypatch.setattr(recipe, "run", lambda given, out, resume, report: taken.append(given) or str(out))
+    for threads, teacher in ((1, 1), (2, 1), (4, 3)):
+        assert main(["train", "--recipe", "neural", "--out", str(tmp_path / "run"), "--threads", str(threads)]) == 0
+        assert (taken[-1].play.threads, taken[-1].bid.threads) == (teacher, threads)
+
+
 def test_a_recipe_file_that_is_a_folder_is_refused_before_any_stage(recipe_run: tuple[Path, str, list[str]],
                                                                     tmp_path: Path) -> None:
     folder = tmp_path / "copy"

@@ -142,7 +142,7 @@ class Neural:
 
     def __init__(self, path: str | os.PathLike[str] | None = None, endgame: bool = True) -> None:
         self.network = Network(path) if path is not None else None  # None: the shipped one; path checked
-        self.path = None if path is None else os.fspath(path)
+        self.path = None if path is None else os.path.abspath(path)  # a pickle read elsewhere finds it
         self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
 
     def act(self, game: Game) -> Action:
@@ -153,9 +153,18 @@ class Neural:
         ``rules``, before a game is dealt."""
         (self.network or shipped_network()).check(rules)
 
+    def __copy__(self) -> Neural:
+        """The same networks (a Network never changes), whatever the file holds now."""
+        twin = Neural.__new__(Neural)
+        twin.__dict__.update(self.__dict__)
+        return twin
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Neural:
+        return self.__copy__()
+
     def __getstate__(self) -> dict[str, object]:
-        """A copy or pickle holds the path, not the network read (a Network does not pickle):
-        it reads the file again, as ``Neural(path)`` would."""
+        """A pickle holds the file's absolute path, not the network read (a Network does not
+        pickle): unpickling reads the file again, as ``Neural(path)`` would."""
         return {**self.__dict__, "network": None}
 
     def __setstate__(self, state: dict[str, object]) -> None:

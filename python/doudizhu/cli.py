@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 DMC_EVAL_DEALS = 200  # deals of each of the DMC trainer's periodic evaluations, by default
+DMC_EVAL_MINUTES = 5.0  # training minutes between the DMC trainer's evaluations, by default
 # The status of a command whose reader left early (`doudizhu ... | head`): a process that
 # SIGPIPE ends has it, and shells treat it as such (128 + SIGPIPE's number, 13).
 READER_GONE = 128 + 13
@@ -212,7 +213,8 @@ def _add_serve(commands: argparse._SubParsersAction[_Parser],
 # ---------------------------------------------------------------------------- train
 def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     """The shipped network's recipe (train/recipe.py)."""
-    dmc_only = [f"--{name.replace('_', '-')}" for name in ("model", "objective", "tables", "batch_size", "ray_address")
+    dmc_only = [f"--{name.replace('_', '-')}" for name in ("model", "objective", "tables", "batch_size", "eval_minutes",
+                                                          "ray_address")
                 if getattr(args, name) is not None]
     if dmc_only:  # the recipe would train without them: refused, as dmc refuses --rules
         raise ValueError(f"{', '.join(dmc_only)}: dmc's options; the neural recipe has its own settings")
@@ -224,7 +226,9 @@ def _train_recipe(args: argparse.Namespace, out: TextIO) -> int:
     base = saved_recipe(args.out) if args.resume and holds_run(args.out, (STATE,)) else Recipe()
     seed = {} if args.seed is None else {"seed": args.seed}
     minutes = _minutes_of_run(args, base.play.minutes)
-    play = dataclasses.replace(base.play, minutes=minutes, **({"rules": args.rules} if args.rules else {}), **seed)
+    # The play stage's learner takes a thread of its own beside the teacher's games.
+    play = dataclasses.replace(base.play, minutes=minutes, threads=max(1, args.threads - 1),
+                               **({"rules": args.rules} if args.rules else {}), **seed)
     bid = dataclasses.replace(base.bid, threads=args.threads, **({"rules": args.bid_rules} if args.bid_rules else {}),
                               **seed)
     recipe = dataclasses.replace(base, play=play, bid=bid,
@@ -271,7 +275,7 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
     # frames: a per-call limit the command line does not set (a resumed Python run's stays there)
     config = dataclasses.replace(base, **given, minutes=_minutes_of_run(args, base.minutes), frames=None,
                                  threads=args.threads,
-                                 eval_minutes=args.eval_minutes,
+                                 eval_minutes=DMC_EVAL_MINUTES if args.eval_minutes is None else args.eval_minutes,
                                  eval_deals=DMC_EVAL_DEALS if args.eval_deals is None else args.eval_deals,
                                  ray_address=args.ray_address)
     result = train(config, out=args.out, resume=args.resume, progress=progress)
@@ -315,10 +319,13 @@ def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_Sh
     tr.add_argument("--model", choices=["small", "douzero"], help="network layout (default: small)")
     tr.add_argument("--objective", choices=["adp", "wp"], help="the return learned (default: adp)")
     tr.add_argument("--seed", type=int, help="seed of the run (default: 0)")
-    tr.add_argument("--threads", type=int, default=1, help="torch and environment threads")
+    tr.add_argument("--threads", type=int, default=1,
+                    help="threads: dmc's torch and environment threads; the neural recipe's bid stage's, and its "
+                         "play stage's teacher games on all but one, the learner's (default: 1)")
     tr.add_argument("--tables", type=int, help="tables the actor plays at once (default: 256)")
     tr.add_argument("--batch-size", type=int, help="samples per learner step (default: 1024)")
-    tr.add_argument("--eval-minutes", type=_minutes, default=5.0, help="training minutes between evaluations")
+    tr.add_argument("--eval-minutes", type=_minutes, default=None,
+                    help=f"dmc's training minutes between evaluations (default: {DMC_EVAL_MINUTES:g})")
     tr.add_argument("--eval-deals", type=int, default=None,
                     help=f"deals per evaluation and opponent (default: {DMC_EVAL_DEALS} for dmc's periodic "
                          "evaluations; the neural recipe's own default for its final one)")

@@ -64,9 +64,13 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
     (:meth:`doudizhu.Network.check`, :class:`~doudizhu.bots.Neural`'s first use). ``metadata``:
     a dict of str keys whose values JSON holds (TypeError otherwise; ValueError for NaN and
     infinities, which JSON has not)."""
+    if not isinstance(path, (str, os.PathLike)):  # bytes too: a path here is text
+        raise TypeError(f"path must be a str or os.PathLike, not {type(path).__name__}")
     meta = _json(metadata)
     tensors: dict[str, np.ndarray] = {}
     for prefix, nets, kind in (("play", play, SmallNet), ("bid", bid, BidNet)):
+        if not isinstance(nets, Mapping):
+            raise TypeError(f"{prefix} must be a dict of networks by name, not {type(nets).__name__}")
         for name, net in nets.items():
             if not isinstance(net, kind):
                 raise TypeError(f"{prefix} network {name!r}: the engine reads a {kind.__name__}, "

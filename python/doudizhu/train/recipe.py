@@ -54,9 +54,9 @@ STAGES = ("play", "bid", "evaluate", "done")
 # What a run writes in its folder.
 STATE = "recipe.json"  # the stage reached and the run's settings
 RUN_FILES = (STATE, WARM_CHECKPOINT, "play.ddzn", "bidding.ddzn", FILE, CURVE, CURVE_PNG)
-#: The settings a resumed run takes from the call (the play stage's length, the bid stage's
+#: The settings a resumed run takes from the call (the play stage's length, the stages'
 #: threads); the others define the run, and a resumed run must be given the saved ones.
-PER_CALL = ("play.minutes", "bid.threads")
+PER_CALL = ("play.minutes", "play.threads", "bid.threads")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,20 +99,24 @@ def run(recipe: Recipe, out: str | os.PathLike[str], resume: bool = False, repor
 def _run(recipe: Recipe, folder: str, resume: bool, report: Report | None) -> str:
     state_path = os.path.join(folder, STATE)
     state: dict[str, Any] = {"stage": "play", "recipe": _as_json(recipe), "seconds": {}}
+    say = report or (lambda line: None)
     if resume and holds_run(folder, (STATE,)):
         state = _state(folder)
         refuse_changes(folder, _flat(_as_json(recipe)), _flat(state["recipe"]), PER_CALL)
+        if state["stage"] in ("bid", "evaluate") and state["recipe"]["play"]["minutes"] != recipe.play.minutes:
+            say(f"the play stage is over ({state['recipe']['play']['minutes']:g} min): minutes "
+                f"{recipe.play.minutes:g} change nothing now (a longer one trains into another folder)")
         state["recipe"] = _as_json(recipe)
     else:  # saved before the first stage: a run stopped in it is resumed with its settings
         _save_state(state_path, state)
     if resume and state["stage"] == "play":
         _curve_for_resume(folder)
-    say = report or (lambda line: None)
     if state["stage"] == "done":  # its networks bid and were evaluated: more play would undo that
         if not os.path.isfile(os.path.join(folder, FILE)):  # said done, and named a file that was not there
             raise FileNotFoundError(f"{folder}: the recipe is done but its {FILE} is gone: train into another folder")
-        say(f"nothing to train: the recipe is done (its play stage trained {state['seconds'].get('play', 0) / 60:.1f} "
-            "min); a longer one trains into another folder")
+        Network(os.path.join(folder, FILE))  # a damaged one is a NetworkError naming its fault, not a run's result
+        say(f"nothing to train: the recipe is done (its play stage took {state['seconds'].get('play', 0) / 60:.1f} "
+            "min, its curve's evaluations included); a longer one trains into another folder")
     torch.set_num_threads(1)
     play_path = os.path.join(folder, "play.ddzn")
     while state["stage"] != "done":

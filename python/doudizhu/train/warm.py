@@ -62,6 +62,7 @@ class WarmConfig:
     history: int = 128
     head: tuple[int, ...] = (256,)
     plan: bool = True  # the networks read the fast heuristic's choice
+    threads: int = 1  # the teacher's games in C++ (the same samples on any number), beside the learner's thread
 
     def __post_init__(self) -> None:
         check_fields(self)
@@ -70,7 +71,7 @@ class WarmConfig:
         check_names((self.teacher, self.rollout), "teacher and rollout", POLICIES)
         Neural().check(Rules.preset(self.rules))  # a preset the networks' features read, or refused
         check_counts(self, {"max_actions": 1 << 16, "chunk_games": 1 << 24, "batch_positions": 1 << 24,
-                            "hidden": 1 << 16, "history": 1 << 16})
+                            "hidden": 1 << 16, "history": 1 << 16, "threads": 256})
         for width in self.head:
             checked_int(width, "head's widths", 1, 1 << 16)
         check_positive(self, ("minutes", "learning_rate"))
@@ -126,8 +127,8 @@ class _Chunks:
         def work() -> None:
             try:
                 self._result = teacher_samples(c.chunk_games, Rules.preset(c.rules), seed=c.seed, first=first,
-                                               threads=1, teacher=c.teacher, rollout=c.rollout, explore=c.explore,
-                                               keep=c.keep, max_actions=c.max_actions)
+                                               threads=c.threads, teacher=c.teacher, rollout=c.rollout,
+                                               explore=c.explore, keep=c.keep, max_actions=c.max_actions)
             except BaseException as error:  # raised again by take(), in the training's thread
                 self._error = error
             finally:
