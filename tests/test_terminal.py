@@ -257,6 +257,21 @@ def test_cards_that_need_a_wild_reading_are_offered_their_readings() -> None:
     assert said.getvalue().startswith("not allowed:")  # cards the hand lacks: the engine's reason
 
 
+def test_the_wild_example_plays_this_hands_wild_rank_and_help_fits_80_columns() -> None:
+    # The screen said "e.g. 557=577" whatever rank was wild: a 5 standing in, a wrong example
+    # for a hand whose 6s and As are wild.
+    from doudizhu import terminal
+
+    for wild, example in ((["T"], "33T=333"), (["3"], "443=444"), (["3", "4"], "553=555")):
+        rules = doudizhu.Rules.preset("laizi2" if len(wild) == 2 else "laizi")
+        game = doudizhu.Game.from_position(["3345T", "6"], landlord=0, to_move=0, rules=rules, wild=wild)
+        assert f"e.g. {example})" in terminal.screen(game, terminal.Options("laizi", "heuristic", auto=False))
+        played = doudizhu.Game.from_position([example.split("=")[0] + "9", "6"], landlord=0, to_move=0, rules=rules,
+                                             wild=wild)
+        played.step(example)  # a play the hand's wild ranks make
+    assert max(len(line) for line in terminal.HELP.splitlines()) <= 80
+
+
 def test_run_fast_s_first_lead_asks_for_its_three_and_its_result_says_how_it_pays() -> None:
     from doudizhu import terminal
 

@@ -323,6 +323,82 @@ def test_play_at_the_keyboard(page: WebDriver) -> None:
     wait(page, lambda b: len(api_state(b)["log"]) == 1)
 
 
+def in_view(browser: WebDriver, element_id: str) -> bool:
+    """The element lies wholly within the viewport as it is scrolled (to a pixel: boxes
+    fall on fractions of one)."""
+    script = """const box = document.getElementById(arguments[0]).getBoundingClientRect();
+                return box.top >= -1 && box.bottom <= window.innerHeight + 1;"""
+    return bool(browser.execute_script(script, element_id))
+
+
+def test_a_phone_brings_your_buttons_and_then_the_result_into_view(browser: WebDriver, base_url: str) -> None:
+    # At 360x640 the bid buttons lay 300 px below the screen when a hand began, unscrolled.
+    page = open_page(browser, base_url, "phone")
+    page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                         {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True})
+    start_hand(page, seed=1)
+    wait(page, lambda b: in_view(b, "choices") and in_view(b, "pass"))
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 3']").click()
+    wait(page, lambda b: len(hand(b)) == 20 and in_view(b, "play"))
+    while not text_of(page, "result"):
+        page.find_element(By.ID, "hint").click()
+        wait(page, lambda b: b.find_elements(By.ID, "play-hint"))
+        moves = len(api_state(page)["log"])
+        page.find_element(By.ID, "play-hint").click()
+        wait(page, lambda b, moves=moves: len(api_state(b)["log"]) > moves)
+    wait(page, lambda b: in_view(b, "result"))
+
+
+def test_a_phone_needs_no_sideways_scroll_for_four_seats_or_the_replay_forms(browser: WebDriver,
+                                                                              base_url: str) -> None:
+    page = open_page(browser, base_url, "phone")
+    page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                         {"width": 360, "height": 640, "deviceScaleFactor": 1, "mobile": True})
+    start_hand(page, seed=3, bots="fast_heuristic", rules="four_partner")  # "seat 1 (fast_heuristic)" ran over
+    assert fits_the_width(page)
+    page.find_element(By.ID, "tab-replay").click()  # the record's text area made the page 388 px wide
+    assert fits_the_width(page)
+
+
+def test_a_new_hand_dealt_while_replies_are_shown_is_the_one_drawn(page: WebDriver) -> None:
+    # The replies of the hand before went on drawing it over the new one, whose first action
+    # was then refused as if another tab had dealt it.
+    start_hand(page, seed=1)
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 3']").click()
+    wait(page, lambda b: len(hand(b)) == 20)
+    choose(page, "pace", "1800")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda b: b.find_elements(By.ID, "play-hint"))
+    page.find_element(By.ID, "play-hint").click()
+    wait(page, lambda b: len(hand(b)) < 20)  # your play shown, the bots' replies 1.8 s apart
+    choose(page, "pace", "0")
+    page.find_element(By.ID, "seed").clear()
+    page.find_element(By.ID, "seed").send_keys("7")
+    page.find_element(By.ID, "new").click()
+    wait(page, lambda b: "seed 7" in text_of(b, "message") and hand_text(b) == str(dz.Game(seed=7).hand(0)))
+    time.sleep(4)  # past the replies the hand before had left to show
+    assert hand_text(page) == str(dz.Game(seed=7).hand(0)) and "bidding" in text_of(page, "status")
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 3']").click()
+    wait(page, lambda b: len(api_state(b)["log"]) >= 1 and len(hand(b)) == 20)
+    assert "Not allowed" not in text_of(page, "message") and "reload" not in text_of(page, "message")
+
+
+def test_the_keys_play_after_a_deal_typed_at_the_keyboard_and_name_a_partner(page: WebDriver) -> None:
+    choose(page, "rules", "four_partner")
+    choose(page, "pace", "0")
+    seed = page.find_element(By.ID, "seed")
+    seed.send_keys("4", Keys.ENTER)  # the deal asked from the seed field: the focus left there took the keys
+    wait(page, lambda b: "seed 4" in text_of(b, "message"))
+    body = page.find_element(By.TAG_NAME, "body")
+    body.send_keys("3")
+    wait(page, lambda b: api_state(b)["phase"] != "bidding")
+    assert seed.get_attribute("value") == "4"
+    assert api_state(page)["phase"] == "partner"  # you bid 3 and won the auction: a digit names your partner
+    body.send_keys("2")
+    wait(page, lambda b: api_state(b)["phase"] == "playing")
+    assert [entry["text"] for entry in api_state(page)["log"]][-1] == "partner 2"
+
+
 def test_a_seed_up_to_2_64_minus_1_starts_that_deal(page: WebDriver) -> None:
     for seed in (2**64 - 1, 2**53 + 1):
         start_hand(page, seed=seed)

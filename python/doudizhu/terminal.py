@@ -31,11 +31,15 @@ LEGEND = f"cards: 3-9, T (ten, '10' and X work too), J Q K A 2{_JOKERS}; suits a
 _QUOTED = 20
 HELP = """\
 commands:
-  cards       play them: 334455, '3 3 4 4 5 5', 10JQKA; with wild cards spent=combination (557=577)
+  cards       play them: 334455, '3 3 4 4 5 5', 10JQKA; with wild cards
+              spent=combination (557=577: 5s wild, one for a 7)
   pass        pass (also 'p')
-  bid N       bid 0-3 in the auction (a digit alone works); call / decline; rob / no rob
-  alone       as the landlord (four_partner): play alone; partner N (or N alone) names seat N
-  moves       the legal plays, grouped by kind; moves KIND lists all of a kind (moves bomb)
+  bid N       bid 0-3 in the auction (a digit alone works); call / decline;
+              rob / no rob
+  alone       as the landlord (four_partner): play alone; partner N (or N
+              alone) names seat N
+  moves       the legal plays, grouped by kind; moves KIND lists all of a
+              kind (moves bomb)
   hint        the built-in heuristic's choice
   undo        take back your last action (and the bots' replies to it)
   help        this list
@@ -83,6 +87,13 @@ def _played_by_rank(game: Game) -> str:
     return str(played) or "nothing yet"
 
 
+def _wild_example(game: Game) -> str:
+    """A pair and a wild card played as a trio, in this hand's wild rank: '33T=333'."""
+    wild = rank_name(game.wild_ranks[0])
+    pair = next(rank for rank in "345" if rank not in (rank_name(r) for r in game.wild_ranks))
+    return f"{pair}{pair}{wild}={pair * 3}"
+
+
 def screen(game: Game, options: Options) -> str:
     """What the person at seat 0 sees before choosing."""
     view = game.seat_view(HUMAN)
@@ -94,7 +105,7 @@ def screen(game: Game, options: Options) -> str:
         lines.append(f"  {_who(game, seat, options):<20} {plural(size, 'card'):>8}")
     lines.append(f"your hand: {view['hand']}")
     if game.wild_ranks:
-        lines.append(f"wild: {wild_names(game)} (play them as spent=combination, e.g. 557=577)")
+        lines.append(f"wild: {wild_names(game)} (play them as spent=combination, e.g. {_wild_example(game)})")
     landlord = view["landlord"]
     if view["kitty"] is not None and game.rules.kitty_size:
         taken = f" (taken by {_name(landlord, options)})" if landlord is not None else ""

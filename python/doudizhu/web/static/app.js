@@ -231,18 +231,30 @@ function pause(pace) {
 
 const lastActor = (state) => (state.log.length ? state.log[state.log.length - 1].seat : null);
 
+// Brings what the person acts on next into view on a short screen: the hand's buttons on
+// their turn (the hand just above them), the result once the hand is over.
+function keepInView(state) {
+  const target = state.phase === "over" ? $("result") : $("play").parentElement;
+  target.scrollIntoView({ block: "nearest" });
+}
+
+let replyShown = 0;  // the newest reply's number: an older one still being shown stops
+
 // A reply: your action and each bot's after it, one frame a pace apart, then the table.
 async function showReply(state) {
+  const mine = ++replyShown;
   const pace = $("pace").value;
   const frames = pace === "0" ? [] : state.frames;
   replying = frames.length > 0;
   for (const frame of frames) {
     drawPlay({ ...state, ...frame }, true, lastActor(frame));  // a frame is the table alone: the rest is the reply's
     await pause(pace);
+    if (mine !== replyShown) return;  // a new hand was dealt meanwhile: its reply draws the table
   }
   if (replying) say("message", "");
   replying = false;
   drawPlay(state, false, lastActor(state));
+  keepInView(state);
 }
 
 let sending = false;  // an action is on its way: a second click is not a second action
@@ -294,15 +306,21 @@ function offerReadings(text, error) {
 
 async function newHand(event) {
   event.preventDefault();
+  if (sending) return;  // one deal at a time: a second click while one is on its way deals nothing
+  // The keys play the table from here: the seed field or the button would keep them.
+  if (document.activeElement && document.activeElement.closest("#setup")) document.activeElement.blur();
   const bots = [...document.querySelectorAll("#bot-choices select")].map((s) => s.value);
   const body = { rules: $("rules").value, bots };
   if ($("seed").value.trim() !== "") body.seed = $("seed").value.trim();  // a string: exact up to 2**64-1
   let state;
+  sending = true;
   try {
     state = await api("POST", "/api/new", body);
   } catch (error) {
     say("message", error.message, true);
     return;
+  } finally {
+    sending = false;
   }
   say("message", state.seed === null ? "New hand." : `New hand, seed ${state.seed}.`);
   await showReply(state);
@@ -391,12 +409,16 @@ function pickRank(rank) {
 
 function onKey(event) {
   if ($("panel-play").hidden || !playState || replying || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.target.closest("input, select, textarea, button, summary")) return;
+  if (event.target.closest("input, select, textarea, summary")) return;
   const key = event.key.toLowerCase();
+  // A focused button takes Enter and Space as a press; the other keys play the table.
+  if (event.target.closest("button") && (key === "enter" || key === " ")) return;
   const bid = document.querySelector(`#choices button[data-action="bid ${key}"]`);
+  const partner = document.querySelector(`#choices button[data-action="${key === "a" ? "alone" : "partner " + key}"]`);
   const press = (id) => { if (!$(id).disabled) $(id).click(); };
   const auctionPass = document.querySelector('#choices button[data-action="bid 0"]');
   if (playState.phase === "bidding" && bid) bid.click();
+  else if (playState.phase === "partner" && partner) partner.click();
   else if (key === "p" && auctionPass) auctionPass.click();  // the classic auction's pass
   else if (key === "enter") press("play");
   else if (key === "p") press("pass");
