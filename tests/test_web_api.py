@@ -966,7 +966,13 @@ def test_a_redealt_hand_shows_no_bid_of_the_deal_thrown_in(client: TestClient) -
 def test_run_fast_s_table_says_set_aside_and_how_a_hand_pays(client: TestClient) -> None:
     state = new_hand(client, rules="run_fast", bots=["heuristic", "heuristic"])
     assert state["kitty"]["set_aside"] and not new_hand(client)["kitty"]["set_aside"]
-    state = new_hand(client, rules="run_fast", bots=["heuristic", "heuristic"])
+    standard = new_hand(client)
+    assert not standard["each_for_self"] and standard["lead_rank"] is None
+    state = new_hand(client, rules="run_fast", bots=["heuristic", "heuristic"], seed=2)
+    # The page said "stake: base 1 x 1" and nothing of the first lead's 3 until it was refused.
+    assert state["each_for_self"] and state["stake"] == "each for itself, a point a card left"
+    game = dz.Game(seed=2, rules=dz.Rules.preset("run_fast"))
+    assert state["lead_rank"] == dz.rank_name(game.lead_rank) == "3" and state["to_move"] == 0
     while state["phase"] != "over":
         state = ok(client.post("/api/play", json={"action": ok(client.get("/api/hint"))["hint"]["text"]}))
     assert "a point a card it holds" in state["result"]["scoring"]

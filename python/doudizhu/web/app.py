@@ -22,7 +22,8 @@ something):
   a hand the server dealt is in play (the seed tells every card; it shows once the hand
   is over, to play the deal again).
 - ``GET /api/state``: the hand's state as seat 0 sees it (every hand once it is over; see
-  :func:`.views.table`), with ``hand``, ``choices`` (the auction's actions, or the
+  :func:`.views.table`: under Run Fast ``each_for_self``, ``stake`` saying how a hand pays
+  and ``lead_rank``, the rank the first lead must hold), with ``hand``, ``choices`` (the auction's actions, or the
   landlord's "alone" and "partner N" under four_partner), ``can_pass``,
   ``can_undo`` and ``frames``: the table after your last action and after each bot's reply
   but the last, for the page to show them one at a time.

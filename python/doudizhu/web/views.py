@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core import Action, Cards, Game, Rules, Settlement
-from ..render import backs_svg, card_svgs, cards_svg, move_svg, role, scoring_text, wild_names, wild_ranks
+from .._core import Action, Cards, Game, Rules, Settlement, rank_name
+from ..render import backs_svg, card_svgs, cards_svg, move_svg, role, scoring_text, stake_text, wild_names, wild_ranks
 
 #: The network's top choices where a seat played by it acted, by index in the history.
 Thoughts = dict[int, list[dict[str, Any]]]
@@ -140,6 +140,10 @@ def table(game: Game, viewer: int | None, names: dict[int, str], thoughts: Thoug
         },
         "landlord": game.landlord,
         "partner": game.partner,
+        "each_for_self": game.rules.each_for_self,  # no landlord, no stake: `stake` says how a hand pays
+        "stake": stake_text(game),
+        # Run Fast's first lead must hold this rank (who holds it leads), then null.
+        "lead_rank": None if game.lead_rank is None else cards_label(Cards(rank_name(game.lead_rank))),
         "bid": view["bidding"]["high_bid"],
         "base": view["base"],
         "multiplier": view["multiplier"],

@@ -109,6 +109,9 @@ function stakeText(state) {
     text = `bidding · high bid: ${state.bid || "none yet"}`;
   } else if (state.phase === "partner") {
     text = `base ${state.base} · the landlord plays alone or names a partner`;
+  } else if (state.each_for_self) {
+    const bombs = state.bombs + state.rockets;
+    text = `${state.phase} · ${state.stake} · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
   } else {
     const bombs = state.bombs + state.rockets;
     // Once over, the settlement's multiplier: a spring or a start bonus doubles it at the end.
@@ -123,7 +126,9 @@ function stakeText(state) {
 function drawCentre(state, lastId, kittyId, name) {
   const last = $(lastId);
   if (state.last) last.textContent = `to beat: ${state.last.label} (${kindName(state.last.kind)}) by ${name(state.last.by)}`;
-  else last.textContent = state.phase === "playing" ? `${name(state.to_move)} to lead` : "";
+  else if (state.phase !== "playing") last.textContent = "";
+  else if (state.lead_rank) last.textContent = `${name(state.to_move)} to lead: the first lead holds a ${state.lead_rank}`;
+  else last.textContent = `${name(state.to_move)} to lead`;
   if (state.phase === "over") last.textContent = "";  // the result says how it ended
   const kitty = state.kitty;  // none under rules without one (sanren)
   const named = kitty.set_aside ? "set aside" : "kitty";  // Run Fast's cards left out of the deal
