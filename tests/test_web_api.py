@@ -135,6 +135,19 @@ def test_options_list_every_preset_and_the_bots(client: TestClient) -> None:
     assert {"random", "determinized"} <= set(options["bots"])
 
 
+def test_each_preset_offers_the_bots_that_play_it(client: TestClient) -> None:
+    # The network was offered under four_partner, then refused when the hand was dealt.
+    options = ok(client.get("/api/options"))
+    for preset, bots in options["playable"].items():
+        seats = options["seats"][preset] - 1
+        assert set(bots) <= set(options["bots"]) and options["default_bot"] in bots
+        for bot in options["bots"]:
+            if bot in ("ismcts", "determinized"):
+                continue  # they play every preset: the slower ones are dealt elsewhere
+            answer = client.post("/api/new", json={"rules": preset, "bots": [bot] * seats, "seed": 1})
+            assert (answer.status_code == 200) == (bot in bots), (preset, bot, answer.text)
+
+
 def test_a_trained_model_is_offered_only_when_installed(client: TestClient, monkeypatch: pytest.MonkeyPatch,
                                                         tmp_path: pathlib.Path) -> None:
     from doudizhu.web.players import douzero_missing

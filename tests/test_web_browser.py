@@ -399,6 +399,14 @@ def test_the_keys_play_after_a_deal_typed_at_the_keyboard_and_name_a_partner(pag
     assert [entry["text"] for entry in api_state(page)["log"]][-1] == "partner 2"
 
 
+def test_a_redeal_is_said(page: WebDriver) -> None:
+    start_hand(page, seed=5)  # nobody bids on this deal: it is dealt again
+    before = hand_text(page)
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 0']").click()
+    wait(page, lambda b: text_of(b, "message") == "Nobody bid: the cards were dealt again.")
+    assert "redealt 1" in text_of(page, "status") and hand_text(page) != before
+
+
 def test_a_seed_up_to_2_64_minus_1_starts_that_deal(page: WebDriver) -> None:
     for seed in (2**64 - 1, 2**53 + 1):
         start_hand(page, seed=seed)

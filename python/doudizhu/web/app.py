@@ -14,7 +14,8 @@ Routes (the session is the ``ddz_session`` cookie, made by the first request tha
 something):
 
 - ``GET /``: the page; ``GET /static/{app.js,style.css,index.html}``: nothing else is served.
-- ``GET /api/options``: the rules presets (with their seat counts) and the bots.
+- ``GET /api/options``: the rules presets (with their seat counts), the bots, and by preset
+  the bots that play it (``playable``: the networks only in DouZero's setting).
 - ``POST /api/new`` ``{"rules": "standard", "bots": ["heuristic", ...], "seed": "7"}``: a new
   hand at seat 0 (every field optional; one bot a seat but yours; the seed, 0 to 2**64-1,
   as a JSON integer or a string of digits, since a browser's numbers are exact only to
@@ -173,7 +174,8 @@ class _Api:
     async def options(self, request: Request) -> Response:
         presets = Rules.presets()
         seats = {name: Rules.preset(name).players for name in presets}
-        return JSONResponse({"presets": presets, "seats": seats, "bots": players.available(),
+        playable = {name: players.playable(Rules.preset(name)) for name in presets}
+        return JSONResponse({"presets": presets, "seats": seats, "bots": players.available(), "playable": playable,
                              "default_bot": players.DEFAULT}, headers=_HEADERS)
 
     # -- playing -------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import pathlib
 
-from .._core import Rules
+from .._core import NetworkError, Rules
 from .._extras import installed
 from ..bots import ISMCTS, Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random
 from ..encode import DOUZERO_POSITIONS
@@ -59,6 +59,16 @@ def available() -> list[str]:
     return names
 
 
+def playable(rules: Rules) -> list[str]:
+    """The bots of :func:`available` that play under ``rules``: the networks (ours and
+    DouZero's) only in DouZero's setting, which ``Neural.check`` tells."""
+    try:
+        Neural().check(rules)
+    except NetworkError:
+        return [name for name in available() if name not in ("neural", "douzero")]
+    return available()
+
+
 def make(name: str, seed: int, rules: Rules) -> Bot:
     """A fresh bot for one seat under ``rules`` (``seed`` makes the random ones repeatable);
     ``doudizhu.NetworkError`` where the network cannot play them, before a game starts."""
@@ -84,4 +94,4 @@ def make(name: str, seed: int, rules: Rules) -> Bot:
     return DouZeroBot(**checkpoints)
 
 
-__all__ = ["BUILTIN", "DEFAULT", "MODELS_VARIABLE", "available", "douzero_missing", "make"]
+__all__ = ["BUILTIN", "DEFAULT", "MODELS_VARIABLE", "available", "douzero_missing", "make", "playable"]

@@ -281,6 +281,7 @@ async function catchUp(error) {
 async function act(text) {
   if (replying || sending) return;
   sending = true;
+  const redeals = playState.redeals;
   let state;
   try {
     // `at` and `hand_id`: the state it was chosen on; the server refuses it on any other (409)
@@ -294,6 +295,8 @@ async function act(text) {
   }
   say("message", "");
   await showReply(state);
+  // Nobody bid: a fresh hand in front of you, which the status line's count alone would not tell.
+  if (playState === state && state.redeals > redeals) say("message", "Nobody bid: the cards were dealt again.");
 }
 
 // Refused cards that legal plays spend (a wild card's reading, or several readings): the
@@ -557,7 +560,7 @@ function botSelects(target, rules, everySeat) {
     const label = el("label", "", `seat ${seat} `);
     const select = el("select");
     select.id = `${target}-${seat}`;
-    for (const name of options.bots) {
+    for (const name of options.playable[rules]) {  // a network is offered only where it plays
       const option = el("option", "", name);
       option.value = name;
       select.append(option);
