@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import doudizhu as dz
-from doudizhu.render import move_svg, svg, winners
+from doudizhu.render import move_svg, svg, wild_names, winners
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -226,3 +226,11 @@ def test_a_rocket_counts_among_the_bombs_of_a_hand_each_plays_for_itself() -> No
     game.step("3")
     assert game.result is not None and game.result.rockets == 1 and game.result.bombs == 0
     assert "over: seat 0 wins, 1 bomb" in _labels(svg(game))
+
+
+def test_wild_ranks_are_named_as_their_card_faces_write_them() -> None:
+    # The table said "wild: the Ts" over cards whose faces read 10.
+    laizi2 = dz.Rules.preset("laizi2")
+    game = dz.Game.from_position(["33T", "4"], landlord=0, to_move=0, rules=laizi2, wild=["T", "5"])
+    assert wild_names(game) == "the 5s and 10s"
+    assert wild_names(dz.Game(seed=0)) == ""

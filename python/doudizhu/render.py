@@ -186,11 +186,11 @@ def wild_ranks(game: Game) -> str:
 
 
 def wild_names(game: Game) -> str:
-    """The hand's wild ranks in words, as the table shows them: 'the 5s', 'the 5s and 9s'
-    (two wild ranks), or '' without wild cards."""
+    """The hand's wild ranks in words, as the table shows them: 'the 5s', 'the 5s and 10s'
+    (two wild ranks; the ten as its card face writes it), or '' without wild cards."""
     _checked(game, Game, "game")
-    ranks = game.wild_ranks
-    return f"the {' and '.join(f'{rank_name(rank)}s' for rank in ranks)}" if ranks else ""
+    names = ["10" if rank_name(rank) == "T" else rank_name(rank) for rank in game.wild_ranks]
+    return f"the {' and '.join(f'{name}s' for name in names)}" if names else ""
 
 
 def role(game: Game, seat: int) -> str:
