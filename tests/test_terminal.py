@@ -272,6 +272,18 @@ def test_the_wild_example_plays_this_hands_wild_rank_and_help_fits_80_columns() 
     assert max(len(line) for line in terminal.HELP.splitlines()) <= 80
 
 
+def test_moves_wrap_between_plays_to_the_terminals_width() -> None:
+    # Lines of up to 977 characters broke in the middle of a play ("3\n8888J") at 80 columns.
+    from doudizhu import terminal
+
+    game = doudizhu.Game(seed=3, rules=doudizhu.Rules.preset("laizi2"))
+    while game.phase == "bidding":
+        game.step(game.legal_actions()[-1])
+    narrow, wide = terminal.grouped_moves(game, width=60), terminal.grouped_moves(game, width=100_000)
+    assert max(len(line) for line in narrow.splitlines()) <= 60 < max(len(line) for line in wide.splitlines())
+    assert narrow.split() == wide.split()  # the same words: only the spaces between plays broke
+
+
 def test_run_fast_s_first_lead_asks_for_its_three_and_its_result_says_how_it_pays() -> None:
     from doudizhu import terminal
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
@@ -121,10 +123,18 @@ def screen(game: Game, options: Options) -> str:
     return "\n".join(lines)
 
 
-def grouped_moves(game: Game, kind: str | None = None) -> str:
+def _wrapped(line: str, width: int | None) -> str:
+    """``line`` broken between plays to ``width`` columns (None: the terminal's), the
+    continuations under the first play."""
+    columns = width if width is not None else shutil.get_terminal_size().columns
+    return textwrap.fill(line, max(columns, 40), subsequent_indent=" " * 19, break_long_words=False,
+                         break_on_hyphens=False)
+
+
+def grouped_moves(game: Game, kind: str | None = None, width: int | None = None) -> str:
     """The legal actions, plays grouped by kind (a lead has about 60), at most
     MOVES_SHOWN of a kind (wild cards make tens of thousands); with ``kind``, every one of
-    that kind."""
+    that kind; each kind's line wrapped to ``width`` (None: the terminal's)."""
     groups: dict[str, list[str]] = {}
     for action in game.legal_actions():
         if action.move is not None:
@@ -135,9 +145,10 @@ def grouped_moves(game: Game, kind: str | None = None) -> str:
     if kind is not None:
         if kind not in groups:
             return f"no {_quoted(kind)} moves here; the kinds here: {', '.join(groups)}"
-        return f"  {kind + ':':<16} {'  '.join(groups[kind])}"
-    return "\n".join(f"  {name + ':':<16} {'  '.join(items[:MOVES_SHOWN])}" +
-                     (f"  (and {len(items) - MOVES_SHOWN} more: moves {name})" if len(items) > MOVES_SHOWN else "")
+        return _wrapped(f"  {kind + ':':<16} {'  '.join(groups[kind])}", width)
+    return "\n".join(_wrapped(f"  {name + ':':<16} {'  '.join(items[:MOVES_SHOWN])}" +
+                              (f"  (and {len(items) - MOVES_SHOWN} more: moves {name})"
+                               if len(items) > MOVES_SHOWN else ""), width)
                      for name, items in groups.items())
 
 
@@ -181,8 +192,8 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
             print(f"{HELP}\n{legend(game.rules)}", file=out)
         elif word.split()[0] == "moves":
             kinds = word.split()[1:]
-            print(grouped_moves(game, *kinds) if len(kinds) <= 1 else "moves takes one kind at most: moves bomb",
-                  file=out)
+            print(grouped_moves(game, kinds[0] if kinds else None) if len(kinds) <= 1
+                  else "moves takes one kind at most: moves bomb", file=out)
         elif word == "hint":
             print(f"hint: {choose_action(game, 'heuristic', 0)}", file=out)
         elif word == "undo":
