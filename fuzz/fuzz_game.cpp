@@ -151,6 +151,9 @@ bool make_start(Input& in, Rules& r, Start& s) {
       s.last = readings[in.below(static_cast<int>(readings.size()))];
       s.last_by = in.below(seats);
       if (s.last_by == s.to_move) return false;
+      // The move came out of last_by's hand: both fit in what it was dealt.
+      const int share = s.last_by == s.landlord ? r.max_hand() : r.hand_size();
+      if (total(s.hands[static_cast<std::size_t>(s.last_by)]) + total(spent(s.last)) > share) return false;
     }
   }
   return true;
