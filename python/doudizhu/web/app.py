@@ -40,7 +40,9 @@ something):
   back your last action and the bots' replies to it; not once the hand is over (422): every
   hand has been shown.
 - ``GET /api/legal`` (``?cards=5777``: only the plays that spend some of these cards): the
-  legal actions grouped by kind, and the heuristic's ``hint``.
+  legal actions grouped by kind, each group's ``count`` and its first ``LEGAL_SHOWN``
+  ``actions`` (two wild ranks make tens of thousands: a selection narrows them), and the
+  heuristic's ``hint``.
 - ``GET /api/hint``: the heuristic's ``hint`` alone (None when it is not your turn): under
   two wild ranks a hand may have 80,000 legal plays, which the hint need not send.
 - ``POST /api/watch`` ``{"rules", "bots" (one a seat), "seed"}``: bots play a whole hand,
@@ -75,6 +77,7 @@ from .inputs import ApiError
 from .sessions import COOKIE, Session, SessionStore
 
 _T = TypeVar("_T")
+LEGAL_SHOWN = 60  # plays of a kind /api/legal lists (the page offers the rest through a selection)
 _POST_REPLAYS = ("record", "npz")  # /api/replay/<these> take POST; /api/replay/<step> GET
 _LOCK_POLL_SECONDS = 0.005  # how often a request waiting for its session's lock looks again
 _STATIC = pathlib.Path(__file__).parent / "static"
@@ -284,13 +287,16 @@ class _Api:
             selected = Cards(among) if among is not None else None  # the engine reads the cards (422 if not cards)
             if game.to_move != HUMAN:
                 return {"groups": [], "hint": None}
-            groups: dict[str, list[dict[str, str]]] = {}
+            groups: dict[str, dict[str, Any]] = {}
             for action in game.legal_actions():
                 if selected is not None and (action.move is None or not action.move.spent <= selected):
                     continue
-                groups.setdefault(views.kind(action), []).append(
-                    {"text": action.text(game.rules), "label": views.action_label(action, game.rules)})
-            return {"groups": [{"kind": k, "actions": v} for k, v in groups.items()], "hint": _hint(game)}
+                group = groups.setdefault(views.kind(action), {"count": 0, "actions": []})
+                group["count"] += 1
+                if len(group["actions"]) < LEGAL_SHOWN:
+                    group["actions"].append({"text": action.text(game.rules),
+                                             "label": views.action_label(action, game.rules)})
+            return {"groups": [{"kind": k, **group} for k, group in groups.items()], "hint": _hint(game)}
 
         return await self._do(request, False, work)
 

@@ -335,19 +335,18 @@ async function newHand(event) {
 }
 
 // The legal plays (within the selection, if there is one), grouped by kind, each group
-// opened on demand: a hand with wild cards has thousands.
-const SHOWN_A_GROUP = 60;
-
+// opened on demand: a hand with wild cards has thousands, of which the server sends the
+// first of each kind and their count.
 function legalGroup(group, open) {
   const box = el("details");
-  box.append(el("summary", "kind", `${kindName(group.kind)} (${group.actions.length})`));
+  box.append(el("summary", "kind", `${kindName(group.kind)} (${group.count})`));
   const fill = () => {
     if (box.dataset.filled) return;
     box.dataset.filled = "true";
-    for (const action of group.actions.slice(0, SHOWN_A_GROUP)) {
+    for (const action of group.actions) {
       box.append(button(action.label, "legal-play", () => act(action.text)));
     }
-    const more = group.actions.length - SHOWN_A_GROUP;
+    const more = group.count - group.actions.length;
     if (more > 0) box.append(el("div", "caption", `and ${more} more: select cards to see only the plays they make`));
   };
   box.addEventListener("toggle", fill);
@@ -361,7 +360,7 @@ function legalGroup(group, open) {
 async function showLegal() {
   const selection = selectedCards();
   const data = await api("GET", "/api/legal" + (selection ? "?cards=" + encodeURIComponent(selection) : ""));
-  const total = data.groups.reduce((sum, group) => sum + group.actions.length, 0);
+  const total = data.groups.reduce((sum, group) => sum + group.count, 0);
   const heading = selection ? `${total} plays with the selected cards:` : `${total} legal plays:`;
   $("legal").replaceChildren(el("div", "caption", heading), ...data.groups.map((g) => legalGroup(g, total <= 200)));
 }
