@@ -361,7 +361,7 @@ def test_moves_lists_at_most_a_screenful_of_a_kind_and_all_of_one_on_request() -
     listing = out.split("\n  ")
     assert max(len(line) for line in listing) < 2000 and "(and 45 more: moves trio)" in out
     every = run("play", "--seed", "3", "--rules", "laizi2", read=scripted("3", "moves trio"))[1]
-    trios = re.search(r"\n  trio: +(.*)\n", every)
+    trios = re.search(r"\n  trio: +(.*(?:\n {19}.*)*)\n", every)  # wrapped: continuations under the first
     assert trios and len(trios.group(1).split()) == 40 + 45  # the 40 shown and the 45 more
     other = run("play", "--seed", "3", read=scripted("moves bomb", "moves a b"))[1]
     assert "no 'bomb' moves here; the kinds here: auction" in other and "moves takes one kind at most" in other

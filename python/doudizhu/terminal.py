@@ -13,7 +13,6 @@ import contextlib
 import difflib
 import shutil
 import sys
-import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
@@ -123,12 +122,17 @@ def screen(game: Game, options: Options) -> str:
     return "\n".join(lines)
 
 
-def _wrapped(line: str, width: int | None) -> str:
-    """``line`` broken between plays to ``width`` columns (None: the terminal's), the
-    continuations under the first play."""
-    columns = width if width is not None else shutil.get_terminal_size().columns
-    return textwrap.fill(line, max(columns, 40), subsequent_indent=" " * 19, break_long_words=False,
-                         break_on_hyphens=False)
+def _wrapped(kind: str, items: list[str], width: int | None) -> str:
+    """A kind's line: its name, then ``items`` two spaces apart, broken between items to
+    ``width`` columns (None: the terminal's), the continuations under the first item."""
+    columns = max(width if width is not None else shutil.get_terminal_size().columns, 40)
+    lines = [f"  {kind + ':':<16}"]
+    for item in items:
+        if len(lines[-1]) > 19 and len(lines[-1]) + 2 + len(item) > columns:
+            lines.append(" " * 19 + item)
+        else:
+            lines[-1] += ("  " if len(lines[-1]) > 19 else " ") + item
+    return "\n".join(lines)
 
 
 def grouped_moves(game: Game, kind: str | None = None, width: int | None = None) -> str:
@@ -145,10 +149,9 @@ def grouped_moves(game: Game, kind: str | None = None, width: int | None = None)
     if kind is not None:
         if kind not in groups:
             return f"no {_quoted(kind)} moves here; the kinds here: {', '.join(groups)}"
-        return _wrapped(f"  {kind + ':':<16} {'  '.join(groups[kind])}", width)
-    return "\n".join(_wrapped(f"  {name + ':':<16} {'  '.join(items[:MOVES_SHOWN])}" +
-                              (f"  (and {len(items) - MOVES_SHOWN} more: moves {name})"
-                               if len(items) > MOVES_SHOWN else ""), width)
+        return _wrapped(kind, groups[kind], width)
+    return "\n".join(_wrapped(name, items[:MOVES_SHOWN] + ([f"(and {len(items) - MOVES_SHOWN} more: moves {name})"]
+                                                          if len(items) > MOVES_SHOWN else []), width)
                      for name, items in groups.items())
 
 
