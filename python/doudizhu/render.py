@@ -49,7 +49,7 @@ def _face(rank: str, x: int, y: int, wild: bool = False, stands_for: str | None 
                 f"<text x='{x + CARD_W / 2 + 6}' y='{y + CARD_H / 2 + 10}' font-size='26' fill='{color}' "
                 f"text-anchor='middle'>&#9733;</text>")
     else:
-        label = rank_name(rank) if rank != "T" else "10"
+        label = face_name(rank)
         # The rank in the top-left corner, and upside down in the bottom-right one (seen on
         # the last card of a row), as printed cards have it.
         text = (_corner(label, x + 3, y + 23, 21, color) + f"<g transform='rotate(180 {x + CARD_W / 2} "
@@ -57,7 +57,7 @@ def _face(rank: str, x: int, y: int, wild: bool = False, stands_for: str | None 
     classes, data, fill, stroke = "card", f" data-rank='{rank}'", "white", "#888"
     if wild:
         classes, fill, stroke = "card wild", _WILD_FILL, _WILD_INK
-        tag = "wild" if stands_for is None else f"as {'10' if stands_for == 'T' else rank_name(stands_for)}"
+        tag = "wild" if stands_for is None else f"as {face_name(stands_for)}"
         text += _corner(tag, x + 3, y + 40, 11, _WILD_INK)
         data += f" data-as='{stands_for}'" if stands_for is not None else ""
     return (f"<g class='{classes}'{data}><rect x='{x}' y='{y}' width='{CARD_W}' height='{CARD_H}' rx='6' "
@@ -185,11 +185,17 @@ def wild_ranks(game: Game) -> str:
     return "".join(rank_name(rank) for rank in game.wild_ranks)
 
 
+def face_name(rank: int | str) -> str:
+    """A rank as a card's face writes it: its card character, the ten as '10'."""
+    name = rank_name(rank)
+    return "10" if name == "T" else name
+
+
 def wild_names(game: Game) -> str:
     """The hand's wild ranks in words, as the table shows them: 'the 5s', 'the 5s and 10s'
     (two wild ranks; the ten as its card face writes it), or '' without wild cards."""
     _checked(game, Game, "game")
-    names = ["10" if rank_name(rank) == "T" else rank_name(rank) for rank in game.wild_ranks]
+    names = [face_name(rank) for rank in game.wild_ranks]
     return f"the {' and '.join(f'{name}s' for name in names)}" if names else ""
 
 
@@ -332,5 +338,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "card_svgs", "cards_svg", "game_svg", "move_svg", "role", "scoring_text", "stake_text",
-           "svg", "wild_names", "wild_ranks", "winners"]
+__all__ = ["backs_svg", "card_svgs", "cards_svg", "face_name", "game_svg", "move_svg", "role", "scoring_text",
+           "stake_text", "svg", "wild_names", "wild_ranks", "winners"]

@@ -14,8 +14,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from .._core import Action, Cards, Game, Rules, Settlement, rank_name
-from ..render import backs_svg, card_svgs, cards_svg, move_svg, role, scoring_text, stake_text, wild_names, wild_ranks
+from .._core import Action, Cards, Game, Rules, Settlement
+from ..render import (
+    backs_svg,
+    card_svgs,
+    cards_svg,
+    face_name,
+    move_svg,
+    role,
+    scoring_text,
+    stake_text,
+    wild_names,
+    wild_ranks,
+)
 
 #: The network's top choices where a seat played by it acted, by index in the history.
 Thoughts = dict[int, list[dict[str, Any]]]
@@ -23,7 +34,7 @@ Thoughts = dict[int, list[dict[str, Any]]]
 
 def cards_label(cards: Cards) -> str:
     """Cards as a person reads them: "10 10 J", as the card faces write them."""
-    return " ".join("10" if rank == "T" else rank for rank in str(cards))
+    return " ".join(face_name(rank) for rank in str(cards))
 
 
 def action_label(action: Action, rules: Rules) -> str:
@@ -143,7 +154,7 @@ def table(game: Game, viewer: int | None, names: dict[int, str], thoughts: Thoug
         "each_for_self": game.rules.each_for_self,  # no landlord, no stake: `stake` says how a hand pays
         "stake": stake_text(game),
         # Run Fast's first lead must hold this rank (who holds it leads), then null.
-        "lead_rank": None if game.lead_rank is None else cards_label(Cards(rank_name(game.lead_rank))),
+        "lead_rank": None if game.lead_rank is None else face_name(game.lead_rank),
         "bid": view["bidding"]["high_bid"],
         "base": view["base"],
         "multiplier": view["multiplier"],
