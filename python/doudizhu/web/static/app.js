@@ -602,6 +602,11 @@ async function start() {
   $("show-legal").addEventListener("click", showLegal);
   $("undo").addEventListener("click", undo);
   document.addEventListener("keydown", onKey);
+  // A double click's second click (detail 2) is not a second action, even when the first
+  // one's answer came back before it: caught on the way down, before a button's handler.
+  $("table").addEventListener("click", (event) => {
+    if (event.detail > 1 && event.target.closest("button")) event.stopPropagation();
+  }, true);
   // A button clicked keeps the focus, and then Enter would press it again and the keys
   // that play would be ignored: a mouse click (detail > 0; a key's click has 0) lets go.
   document.addEventListener("click", (event) => {
