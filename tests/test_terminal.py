@@ -313,3 +313,17 @@ def test_the_partner_named_you_is_you_in_the_result() -> None:
             assert "the landlord and you win" in terminal.settlement(game, options)
             return
     pytest.fail("no hand of 200 where seat 0 is the partner of a winning landlord")
+
+
+def test_full_width_input_reads_as_its_ascii() -> None:
+    # A Chinese keyboard in full-width mode types U+FF11 for 1: it was refused as no cards.
+    import io
+
+    from doudizhu import terminal
+
+    game = doudizhu.Game(seed=7)
+    lines = iter(["\uff11"])
+    options = terminal.Options("standard", "heuristic", auto=False)
+    said = io.StringIO()
+    action = terminal.ask(game, lambda prompt: next(lines), said, options)
+    assert action == doudizhu.Action.bid(1) == game.history[-1][1]

@@ -13,6 +13,7 @@ import contextlib
 import difflib
 import shutil
 import sys
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
@@ -182,7 +183,8 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
     """The person's action, asked until legal; None after an undo (the screen changed)."""
     print(screen(game, options), file=out)
     while True:
-        text = read(_prompt(game)).strip()
+        # NFKC: the digits and letters a Chinese keyboard types in full-width mode read as ASCII
+        text = unicodedata.normalize("NFKC", read(_prompt(game))).strip()
         word = text.lower()
         if not text:
             continue
