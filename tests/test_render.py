@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import doudizhu as dz
-from doudizhu.render import move_svg, svg, wild_names, winners
+from doudizhu.render import card_name, move_svg, svg, wild_names, winners
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -234,3 +234,13 @@ def test_wild_ranks_are_named_as_their_card_faces_write_them() -> None:
     game = dz.Game.from_position(["33T", "4"], landlord=0, to_move=0, rules=laizi2, wild=["T", "5"])
     assert wild_names(game) == "the 5s and 10s"
     assert wild_names(dz.Game(seed=0)) == ""
+
+
+def test_a_joker_is_named_by_its_colour_where_its_face_says_joker() -> None:
+    # The web's log said "B" for a card drawn JOKER: the jokers differ only by colour.
+    from doudizhu.web.views import action_label
+
+    game = dz.Game.from_position(["BR3", "44"], landlord=0, to_move=0)
+    assert [action_label(a, game.rules) for a in game.legal_actions() if a.move and "3" not in str(a.move.cards)] == [
+        "black joker", "red joker", "black joker red joker"]
+    assert [card_name(rank) for rank in "T3BR"] == ["10", "3", "black joker", "red joker"]

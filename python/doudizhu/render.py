@@ -191,6 +191,13 @@ def face_name(rank: int | str) -> str:
     return "10" if name == "T" else name
 
 
+def card_name(rank: int | str) -> str:
+    """A card as a person names it: its face (``face_name``), a joker by its colour, since
+    both jokers' faces say JOKER."""
+    name = rank_name(rank)
+    return {"B": "black joker", "R": "red joker"}.get(name) or face_name(name)
+
+
 def wild_names(game: Game) -> str:
     """The hand's wild ranks in words, as the table shows them: 'the 5s', 'the 5s and 10s'
     (two wild ranks; the ten as its card face writes it), or '' without wild cards."""
@@ -338,5 +345,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "card_svgs", "cards_svg", "face_name", "game_svg", "move_svg", "role", "scoring_text",
-           "stake_text", "svg", "wild_names", "wild_ranks", "winners"]
+__all__ = ["backs_svg", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg", "move_svg", "role",
+           "scoring_text", "stake_text", "svg", "wild_names", "wild_ranks", "winners"]

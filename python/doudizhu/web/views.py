@@ -17,6 +17,7 @@ from typing import Any
 from .._core import Action, Cards, Game, Rules, Settlement
 from ..render import (
     backs_svg,
+    card_name,
     card_svgs,
     cards_svg,
     face_name,
@@ -33,8 +34,8 @@ Thoughts = dict[int, list[dict[str, Any]]]
 
 
 def cards_label(cards: Cards) -> str:
-    """Cards as a person reads them: "10 10 J", as the card faces write them."""
-    return " ".join(face_name(rank) for rank in str(cards))
+    """Cards as a person reads them: "10 10 J", "black joker red joker"."""
+    return " ".join(card_name(rank) for rank in str(cards))
 
 
 def action_label(action: Action, rules: Rules) -> str:
