@@ -36,11 +36,8 @@ def test_built_in_bots_are_bots_and_name_their_policy() -> None:
         assert repr(bot).startswith(type(bot).__name__ + "(")
     assert builtin(PythonHeuristic()) is None and builtin("random") == "random"
     assert Random(seed=5).act(dz.Game(seed=1)) == Random(seed=5).act(dz.Game(seed=1))
-    # endgame is checked where the bot plays; its repr said endgame=False for None, and
-    # nothing for 2 (read as true).
-    assert [repr(Neural(endgame=e)) for e in (None, 2, False, True)] == [
-        "Neural(endgame=None)", "Neural(endgame=2)", "Neural(endgame=False)", "Neural()"]
-    assert repr(ISMCTS(endgame=None)).endswith(", endgame=None)")
+    assert [repr(Neural(endgame=e)) for e in (False, True)] == ["Neural(endgame=False)", "Neural()"]
+    assert repr(ISMCTS(endgame=False)).endswith(", endgame=False)")
 
 
 @pytest.mark.parametrize(
@@ -405,10 +402,17 @@ def test_can_play_takes_moves_and_wild_cards() -> None:
         dz.can_play("3Z", "3")
 
 
-def test_the_endgame_switch_is_true_or_false() -> None:
+def test_the_endgame_switch_is_true_or_false_when_made_and_where_it_plays() -> None:
+    # A bot made with endgame=None or 2 was refused only at its first decision.
     game = dz.Game(seed=1)
+    for bot in (Neural, ISMCTS):
+        for wrong in (0, None, "yes"):
+            with pytest.raises(TypeError, match=f"endgame must be True or False, not {type(wrong).__name__}"):
+                bot(endgame=wrong)  # type: ignore[arg-type]
+    changed = Neural()
+    changed.endgame = 0  # type: ignore[assignment]
     with pytest.raises(TypeError, match="endgame must be True or False, not int"):
-        dz.bots.Neural(endgame=0).act(game)  # type: ignore[arg-type]
+        changed.act(game)
     assert dz.bots.Neural(endgame=False).act(game) in game.legal_actions()
 
 

@@ -450,3 +450,17 @@ def test_a_warning_is_one_line_of_the_commands(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(doudizhu.cli, "_train", warned)
     assert run("train", "--out", "unused")[0] == 0
     assert capsys.readouterr().err == "doudizhu: warning: no learning_curve.png: doudizhu.train.plot needs matplotlib\n"
+
+
+def test_no_option_says_its_default_twice() -> None:
+    # train --help read "the learner's (default: 1) (default: 1)": the help said it, and the
+    # formatter that shows defaults said it again.
+    import argparse
+
+    from doudizhu.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name, command in commands.choices.items():
+        text = " ".join(command.format_help().split())
+        assert not re.search(r"\(default: [^)]*\) \(default:", text), name

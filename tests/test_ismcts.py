@@ -216,23 +216,28 @@ def test_the_command_line_and_the_browser_name_it() -> None:
     assert "ismcts" in players.available() and isinstance(players.make("ismcts", 1, dz.Rules()), ISMCTS)
 
 
-@pytest.mark.parametrize("bot, error, says", [
-    (ISMCTS(rollout="ismcts"), ValueError, "rollout: ISMCTS cannot roll out by ISMCTS"),
-    (ISMCTS(rollout=ISMCTS()), ValueError, "rollout: ISMCTS cannot roll out by ISMCTS"),
-    (ISMCTS(simulations=0), ValueError, "simulations"),
-    (ISMCTS(simulations=2.5), TypeError, "simulations"),  # type: ignore[arg-type]
-    (ISMCTS(simulations=10**7 + 1), ValueError, r"simulations must be in 1\.\.10000000"),  # the tree's memory
-    (ISMCTS(exploration=float("inf")), ValueError, "exploration"),
-    (ISMCTS(threads=0), ValueError, "threads"),
-    (ISMCTS(rollout="nobody"), ValueError, "rollout: unknown policy 'nobody'"),
-    (ISMCTS(rollout=None), TypeError, "rollout: policy must be a built-in policy name or built-in bot, not NoneType"),  # type: ignore[arg-type]
-    (ISMCTS(rollout=DeterminizedBot()), TypeError, "rollout: .* built-in bot, not DeterminizedBot"),  # type: ignore[arg-type]
-    (ISMCTS(endgame="no"), TypeError, "endgame must be True or False"),  # type: ignore[arg-type]
-    (ISMCTS(seconds=-0.5), ValueError, "seconds must be a number of seconds"),
-    (ISMCTS(seconds="1"), TypeError, "seconds"),  # type: ignore[arg-type]
-    (ISMCTS(simulations=None), ValueError, "simulations and seconds are both None"),
+@pytest.mark.parametrize("given, error, says", [
+    ({"rollout": "ismcts"}, ValueError, "rollout: ISMCTS cannot roll out by ISMCTS"),
+    ({"rollout": ISMCTS()}, ValueError, "rollout: ISMCTS cannot roll out by ISMCTS"),
+    ({"simulations": 0}, ValueError, "simulations"),
+    ({"simulations": 2.5}, TypeError, "simulations"),
+    ({"simulations": 10**7 + 1}, ValueError, r"simulations must be in 1\.\.10000000"),  # the tree's memory
+    ({"exploration": float("inf")}, ValueError, "exploration"),
+    ({"threads": 0}, ValueError, "threads"),
+    ({"rollout": "nobody"}, ValueError, "rollout: unknown policy 'nobody'"),
+    ({"rollout": None}, TypeError, "rollout: policy must be a built-in policy name or built-in bot, not NoneType"),
+    ({"rollout": DeterminizedBot()}, TypeError, "rollout: .* built-in bot, not DeterminizedBot"),
+    ({"endgame": "no"}, TypeError, "endgame must be True or False"),
+    ({"seconds": -0.5}, ValueError, "seconds must be a number of seconds"),
+    ({"seconds": "1"}, TypeError, "seconds"),
+    ({"simulations": None}, ValueError, "simulations and seconds are both None"),
 ])
-def test_the_bot_refuses_bad_parameters_wherever_it_is_used(bot: ISMCTS, error: type[Exception], says: str) -> None:
+def test_the_bot_refuses_bad_parameters_when_made_and_wherever_it_is_used(given: dict[str, object],
+                                                                          error: type[Exception], says: str) -> None:
+    with pytest.raises(error, match=says):
+        ISMCTS(**given)  # type: ignore[arg-type]
+    bot = ISMCTS(simulations=5)
+    vars(bot).update(given)  # changed after it was made: refused where it plays
     with pytest.raises(error, match=says):
         bot.act(after_auction(1))
     with pytest.raises(error, match=says):
@@ -252,8 +257,9 @@ def test_the_search_refuses_to_roll_out_by_itself(rollout: object) -> None:
 
 @pytest.mark.parametrize("cycle", [1, 2])
 def test_a_bot_that_rolls_out_by_itself_is_refused_not_recursed_into(cycle: int) -> None:
-    bot = ISMCTS(simulations=10)
-    bot.rollout = bot if cycle == 1 else ISMCTS(rollout=bot)
+    bot, other = ISMCTS(simulations=10), ISMCTS(simulations=10)
+    other.rollout = bot  # made first: a bot made with an ISMCTS rollout is refused at once
+    bot.rollout = bot if cycle == 1 else other
     uses = [lambda: bot.act(after_auction(1)), lambda: dz.selfplay(1, bot),
             lambda: dz.ismcts(after_auction(1), 10, rollout=bot), lambda: dz.playout(after_auction(1), bot)]
     for use in uses:

@@ -89,6 +89,29 @@ def test_save_load_and_concatenate(tmp_path: pathlib.Path) -> None:
     assert np.array_equal(tail, b.actions[b.offsets[0] : b.offsets[1]])
 
 
+def test_concatenate_refuses_parts_it_cannot_join_whole() -> None:
+    # A part without actions made the join drop every part's actions silently; a generator,
+    # a part of another type or of another table size raised NumPy's or Python's own errors.
+    recorded, bare = dz.selfplay(3, seed=1, record=True), dz.selfplay(2, seed=2)
+    four = dz.selfplay(2, seed=3, rules=Rules.preset("four_partner"))
+    with pytest.raises(ValueError, match=r"parts\[1\] has no actions"):
+        SelfPlayResult.concatenate([recorded, bare])
+    with pytest.raises(ValueError, match=r"parts\[1\] has 4 seats, parts\[0\] 3"):
+        SelfPlayResult.concatenate([bare, four])
+    with pytest.raises(TypeError, match=r"parts\[1\] must be a SelfPlayResult, not str"):
+        SelfPlayResult.concatenate([bare, "x"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="parts must be a sequence of SelfPlayResult, not generator"):
+        SelfPlayResult.concatenate(p for p in [bare])  # type: ignore[arg-type]
+    assert len(SelfPlayResult.concatenate([bare, bare])) == 4
+
+
+@pytest.mark.parametrize("path", [b"/tmp/x.npz", None, 3])
+def test_save_refuses_what_names_no_file(path: Any) -> None:
+    says = f"path must be a str, an os.PathLike or a binary file object, not {type(path).__name__}$"
+    with pytest.raises(TypeError, match=says):
+        dz.selfplay(1, seed=1).save(path)
+
+
 def test_a_save_that_fails_leaves_the_old_file_whole(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "run.npz"
     dz.selfplay(20, seed=1).save(path)

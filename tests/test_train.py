@@ -530,6 +530,7 @@ def test_a_ray_address_where_nothing_answers_is_refused_at_once(tmp_path: pathli
     ({"ray_address": ""}, ValueError, "ray_address must be .local., .auto., host:port or ray://host:port"),
     ({"ray_address": "head:port"}, ValueError, "ray_address must be"),
     ({"ray_address": "ray://head:70000"}, ValueError, "ray_address must be"),
+    ({"ray_address": 5}, TypeError, r"ray_address must be a str \('local', 'auto'"),
 ])
 def test_a_setting_out_of_range_is_refused_before_the_run_starts(
     setting: dict[str, object], error: type[Exception], says: str, tmp_path: pathlib.Path,
@@ -697,6 +698,16 @@ def test_a_resume_needs_its_folder_and_a_bool(tmp_path: pathlib.Path) -> None:
     with pytest.raises(TypeError, match="resume must be True or False, not 'no'"):  # was true
         train(TINY, out=tmp_path / "none", resume="no")  # type: ignore[arg-type]
     assert not (tmp_path / "none").exists()  # was made, then refused
+
+
+def test_a_refused_resume_leaves_torchs_threads_and_seed_as_they_were(run_dir: pathlib.Path) -> None:
+    # Both are the process's: torch.manual_seed and set_num_threads ran before the refusals.
+    threads, rng = torch.get_num_threads(), torch.get_rng_state()
+    with pytest.raises(ValueError, match="resume needs out"):
+        train(dataclasses.replace(TINY, threads=threads + 1), resume=True)
+    with pytest.raises(ValueError, match="a resumed run cannot change them"):
+        train(dataclasses.replace(saved_config(run_dir), seed=6, threads=threads + 1), out=run_dir, resume=True)
+    assert torch.get_num_threads() == threads and torch.equal(torch.get_rng_state(), rng)
 
 
 def test_numpy_scalars_in_settings_are_their_python_values_and_the_checkpoint_reads_back(

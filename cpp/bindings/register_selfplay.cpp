@@ -151,6 +151,11 @@ void register_selfplay(py::module_& m) {
         "Refuses a built-in policy (a name, or a built-in bot with its parameters) that cannot play under `rules`, as "
         "a run would at its first decision: TypeError or ValueError naming the parameter, NetworkError for networks "
         "of another setting.");
+  m.def("check_bot_parameters", [](py::handle bot) {
+          if (std::string why = search_params_error(bot_policy_arg(bot)); !why.empty()) throw py::value_error(why);
+        }, py::arg("bot"),
+        "Refuses a built-in bot's parameters (a subclass's too) as its act would: TypeError or ValueError naming the "
+        "parameter, whatever the rules (what its networks can play is check_policy's).");
   m.def("choose_action", [](GameArg game_obj, PolicyArg policy, IntArg seed) {
           const Game& game = game_arg(game_obj);
           return action_of(game, policy_arg(policy), seed);

@@ -23,10 +23,12 @@ _CONNECT_SECONDS = 10.0
 
 def ray_head(address: object, what: str) -> tuple[str, int] | None:
     """The host and port of a Ray address (None for ``local`` and ``auto``, which name no
-    host); ValueError naming ``what`` for anything else, found before a run starts."""
-    refused = ValueError(f"{what} must be 'local', 'auto', host:port or ray://host:port, not {address!r}")
+    host); TypeError for what is no str, ValueError for any other str, naming ``what``,
+    found before a run starts."""
     if not isinstance(address, str):
-        raise refused
+        raise TypeError(f"{what} must be a str ('local', 'auto', host:port or ray://host:port), "
+                        f"not {type(address).__name__}")
+    refused = ValueError(f"{what} must be 'local', 'auto', host:port or ray://host:port, not {address!r}")
     if address in ("local", "auto"):
         return None
     host, colon, port = address.removeprefix("ray://").rpartition(":")

@@ -77,12 +77,17 @@ def _bad(why: str) -> RecordError:
     return RecordError(f"not a saved selfplay .npz: {why}")
 
 
+def not_a_file(path: object) -> TypeError:
+    """The refusal of a ``path`` that names no file and is no file object (save's and load's)."""
+    return TypeError(f"path must be a str, an os.PathLike or a binary file object, not {type(path).__name__}")
+
+
 def _opened(source: Source) -> contextlib.AbstractContextManager[IO[bytes]]:
     """The file to read: a path opened (OSError as usual; a device or FIFO, read without end
     or waiting for a writer, refused), or the file object given."""
     if not isinstance(source, (str, os.PathLike)):
         if not callable(getattr(source, "read", None)):
-            raise TypeError(f"path must be a str, an os.PathLike or a binary file object, not {type(source).__name__}")
+            raise not_a_file(source)
         return contextlib.nullcontext(source)
     with contextlib.suppress(FileNotFoundError):
         mode = os.stat(source).st_mode

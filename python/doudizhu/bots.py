@@ -46,6 +46,7 @@ from ._core import (
     Network,
     Rules,
     _builtin_bot_action,
+    check_bot_parameters,
     checked_int,
     checked_seed,
     choose_action,
@@ -143,7 +144,8 @@ class Neural:
     def __init__(self, path: str | os.PathLike[str] | None = None, endgame: bool = True) -> None:
         self.network = Network(path) if path is not None else None  # None: the shipped one; path checked
         self.path = None if path is None else os.path.abspath(path)  # a pickle read elsewhere finds it
-        self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
+        self.endgame = endgame
+        check_bot_parameters(self)  # and again where it plays: the attributes may change
 
     def act(self, game: Game) -> Action:
         return _builtin_bot_action(game, self, 0)
@@ -213,8 +215,8 @@ class ISMCTS:
     ``leaf="values"`` a new node is valued by the learned policy's networks instead of played
     out (the rollout's if it is neural, else the shipped ones; the rules must be theirs); the
     rollout policy still chooses the action a node expands first.
-    Parameters are checked where the bot is first used (TypeError, ValueError naming the
-    one refused)."""
+    Parameters are checked when the bot is made and where it plays (TypeError, ValueError
+    naming the one refused)."""
 
     name = __builtin_policy__ = "ismcts"
 
@@ -223,8 +225,9 @@ class ISMCTS:
                  seconds: float | None = None, leaf: Literal["rollout", "values"] = "rollout") -> None:
         self.simulations, self.rollout, self.exploration, self.threads = simulations, rollout, exploration, threads
         self.seconds, self.leaf = seconds, leaf
-        self.endgame = endgame  # True or False: the core refuses anything else where the bot plays
+        self.endgame = endgame
         self.seed = checked_seed(seed)
+        check_bot_parameters(self)  # and again where it plays: the attributes may change
 
     def act(self, game: Game) -> Action:
         return _builtin_bot_action(game, self, self.seed)

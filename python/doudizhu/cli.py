@@ -321,7 +321,7 @@ def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_Sh
     tr.add_argument("--seed", type=int, help="seed of the run (default: 0)")
     tr.add_argument("--threads", type=int, default=1,
                     help="threads: dmc's torch and environment threads; the neural recipe's bid stage's, and its "
-                         "play stage's teacher games on all but one, the learner's (default: 1)")
+                         "play stage's teacher games on all but one, the learner's")
     tr.add_argument("--tables", type=int, help="tables the actor plays at once (default: 256)")
     tr.add_argument("--batch-size", type=int, help="samples per learner step (default: 1024)")
     tr.add_argument("--eval-minutes", type=_minutes, default=None,

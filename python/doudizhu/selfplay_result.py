@@ -120,6 +120,8 @@ class SelfPlayResult:
             arrays["actions"] = _raw(self.actions).reshape(len(self.actions), _ROW_WORDS)
         kept = {k: v for k, v in arrays.items() if v is not None}
         if not isinstance(path, (str, os.PathLike)):
+            if not callable(getattr(path, "write", None)):
+                raise _saved.not_a_file(path)
             np.savez_compressed(path, **kept)
             return
         with whole_file(path) as partial, open(partial, "wb") as file:
@@ -136,13 +138,14 @@ class SelfPlayResult:
 
     @classmethod
     def concatenate(cls, parts: Sequence[SelfPlayResult]) -> SelfPlayResult:
-        """The games of several results, in order (offsets rebased)."""
-        if not parts:
-            raise ValueError("nothing to concatenate")
+        """The games of several results, in order (offsets rebased): results of one table
+        size, each with its actions or none without (a ValueError otherwise: dropping some
+        parts' actions would lose what they recorded)."""
+        _check_parts(parts)
         fields: dict[str, Any] = {
             name: np.concatenate([getattr(p, name) for p in parts]) for name in ("hands", "payouts", *_PER_GAME)
         }
-        if all(p.actions is not None and p.offsets is not None for p in parts):
+        if parts[0].actions is not None:
             fields["actions"] = np.concatenate(
                 [_raw(p.actions) for p in parts if p.actions is not None]
             ).view(ACTION_DTYPE)
@@ -150,6 +153,22 @@ class SelfPlayResult:
             rebased = [p.offsets[:-1] + start for p, start in zip(parts, starts) if p.offsets is not None]
             fields["offsets"] = np.concatenate([*rebased, [starts[-1]]]).astype(np.int64)
         return cls(**fields)
+
+
+def _check_parts(parts: Sequence[SelfPlayResult]) -> None:
+    if not isinstance(parts, Sequence) or isinstance(parts, (str, bytes)):
+        raise TypeError(f"parts must be a sequence of SelfPlayResult, not {type(parts).__name__}")
+    if not parts:
+        raise ValueError("nothing to concatenate")
+    for i, part in enumerate(parts):
+        if not isinstance(part, SelfPlayResult):
+            raise TypeError(f"parts[{i}] must be a SelfPlayResult, not {type(part).__name__}")
+        if part.hands.shape[1:] != parts[0].hands.shape[1:]:
+            raise ValueError(f"parts[{i}] has {part.hands.shape[1]} seats, parts[0] {parts[0].hands.shape[1]}: "
+                             "one table size")
+        if (part.actions is None) != (parts[0].actions is None):
+            recorded = "has" if part.actions is not None else "has no"
+            raise ValueError(f"parts[{i}] {recorded} actions and parts[0] not: record every part or none")
 
 
 _ROW_WORDS = _saved.ROW_WORDS

@@ -145,6 +145,8 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
     if progress is not None:
         check_callable(progress, (Counters(), 0.0, None), "progress")
     if out is None:
+        if resume:
+            raise ValueError("resume needs out, the run's folder")
         return _train(config, None, resume, progress)
     folder = run_folder(out, RUN_FILES, resume, foreign=RECIPE_FILES)
     with writing(folder):
@@ -152,16 +154,22 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume
 
 
 def _train(config: TrainConfig, folder: str | None, resume: bool, progress: Progress | None) -> TrainResult:
-    torch.manual_seed(config.seed)
-    torch.set_num_threads(config.threads)
-    nets = build_all(config.model)
-    learner = Learner(nets, config.learning_rate, config.alpha, config.rms_eps, config.max_grad_norm)
-    counters = Counters()
-    if resume:
-        if folder is None:
-            raise ValueError("resume needs out, the run's folder")
-        counters = _restore(config, folder, nets, learner)
-        run_rows(folder)  # a damaged log refused now, not after the training it would be appended to
+    # torch's seed and threads are the process's: a resume refused leaves them as they were
+    threads, rng = torch.get_num_threads(), torch.get_rng_state()
+    try:
+        torch.manual_seed(config.seed)
+        torch.set_num_threads(config.threads)
+        nets = build_all(config.model)
+        learner = Learner(nets, config.learning_rate, config.alpha, config.rms_eps, config.max_grad_norm)
+        counters = Counters()
+        if resume and folder is not None:
+            counters = _restore(config, folder, nets, learner)
+            run_rows(folder)  # a damaged log refused now, not after the training it would be appended to
+    except BaseException:
+        torch.set_num_threads(threads)
+        torch.set_rng_state(rng)
+        raise
+    if resume and folder is not None:
         drop_rows_after(folder, counters.frames, counters.seconds)  # rows logged past its checkpoint
     return _Run(config, folder, nets, learner, counters, progress).loop()
 
