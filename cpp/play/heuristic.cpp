@@ -200,22 +200,34 @@ struct Hand {
 };
 
 // Takes the rocket and the natural bombs out of `natural` (they stay whole) and calls
-// f(cards, kind, length) for each.
+// f(cards, kind, key, length) for each; three aces are a bomb under ace_trio_bomb.
 template <class F>
 void take_power(Mask& natural, const Rules& rules, F&& f) {
-  if (contains(natural, rules.rocket())) natural -= rules.rocket(), f(rules.rocket(), MoveKind::Rocket, kBlackJoker);
+  if (contains(natural, rules.rocket())) natural -= rules.rocket(), f(rules.rocket(), MoveKind::Rocket, kBlackJoker, total(rules.rocket()));
   for (RankSet s = ranks_with_at_least(natural, 4) & ~kJokers; s; s &= s - 1) {
     const int r = lowest_rank(s);  // with two decks a bomb holds 4..8 cards
     const Mask bomb = cards_of(r, count(natural, r));
-    natural -= bomb, f(bomb, MoveKind::Bomb, r);
+    natural -= bomb, f(bomb, MoveKind::Bomb, r, total(bomb));
   }
+  if (rules.ace_trio_bomb && count(natural, kAce) == 3) {
+    const Mask aces = cards_of(kAce, 3);
+    natural -= aces, f(aces, MoveKind::Bomb, kAce, 3);
+  }
+}
+
+// The ranks of the bombs and the rocket `hand` holds whole (its wild cards aside).
+RankSet power_ranks(Mask hand, const Rules& rules, Mask wild_ranks) {
+  Mask natural = hand & ~wild_ranks;
+  RankSet ranks = 0;
+  take_power(natural, rules, [&](Mask power, MoveKind, int, int) { ranks |= ranks_with_at_least(power, 1); });
+  return ranks;
 }
 
 // The plan's score without its groups: what following compares its candidates by.
 Score plan_score(Mask cards, const Rules& rules, Mask wild_ranks) {
   Hand hand(cards, wild_ranks);
   int power = 0;
-  take_power(hand.natural, rules, [&](Mask, MoveKind, int) { ++power; });
+  take_power(hand.natural, rules, [&](Mask, MoveKind, int, int) { ++power; });
   ChainSearch search;
   search.search(hand.natural, total(hand.wilds), 0);
   return {search.best_score.turns + power, search.best_score.lowness};
@@ -224,7 +236,7 @@ Score plan_score(Mask cards, const Rules& rules, Mask wild_ranks) {
 Plan plan_hand(Mask cards, const Rules& rules, Mask wild_ranks) {
   std::vector<Group> power, chains, bodies, pairs, solos;
   Hand hand(cards, wild_ranks);
-  take_power(hand.natural, rules, [&](Mask bomb, MoveKind kind, int key) { power.push_back(group(bomb, bomb, kind, key, total(bomb))); });
+  take_power(hand.natural, rules, [&](Mask bomb, MoveKind kind, int key, int length) { power.push_back(group(bomb, bomb, kind, key, length)); });
   ChainSearch search;
   search.search(hand.natural, total(hand.wilds), 0);
   // The search's best, rebuilt: each group spends its natural cards and wild cards for
@@ -401,12 +413,14 @@ int loose_groups(const Plan& plan, const View& v) {
 }
 
 // Run Fast (each for itself, must-beat): a lead sheds what leaves the fewest turns (so
-// long combinations first, low cards before high), keeps the bombs (they pay whenever they
-// go off) and the highest card (the solo the warning allows), and with the next seat on
-// its last card leads no solo while it holds another combination.
+// long combinations first, low cards before high), keeps the bombs whole (they pay whenever
+// they go off: four with three kickers would spend one for nothing) and the highest card
+// (the solo the warning allows), and with the next seat on its last card leads no solo
+// while it holds another combination.
 std::size_t run_fast_lead(const View& v, const std::vector<Action>& legal) {
   const bool warned = v.size((v.seat + 1) % v.s.seats) == 1;
   const int top = highest_rank(ranks_with_at_least(v.hand, 1));
+  const RankSet bombs = power_ranks(v.hand, v.rules, v.wild_ranks);
   std::size_t best = 0;
   int best_value = 0;
   for (std::size_t i = 0; i < legal.size(); ++i) {
@@ -414,6 +428,7 @@ std::size_t run_fast_lead(const View& v, const std::vector<Action>& legal) {
     if (spent(m) == v.hand) return i;  // going out
     int value = 8 * total(m.cards) - v.score(v.hand - spent(m)).cost();  // a turn is worth 64
     if (is_power(m)) value -= 256;
+    if (!is_power(m) && (ranks_with_at_least(spent(m), 1) & bombs)) value -= 512;  // worse than playing it
     if (m.kind == MoveKind::Solo) value -= warned ? 4096 : m.key == top ? 128 : 0;
     if (i == 0 || value > best_value) best = i, best_value = value;
   }
@@ -529,6 +544,12 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
   if (power != none && (danger <= kThreat || plan.turns() <= 2 ||
                 loose_groups(v.plan(hand - spent(legal[power].move)), v) <= 1)) {
     return power;
+  }
+  if (first == 1) return 0;  // pass
+  // Must-beat leaves no pass: a bomb whole rather than a play that breaks one.
+  if (power != none) return power;
+  for (std::size_t i = 0; i < legal.size(); ++i) {
+    if (!(ranks_with_at_least(spent(legal[i].move), 1) & bomb_ranks)) return i;
   }
   return 0;
 }
