@@ -207,7 +207,7 @@ def test_douzero_duplicate_entries():
 
 
 def test_douzero_rejects_some_of_its_own_airplanes():
-    """Not in docs/rules.md: DouZero's generator (gen_type_11_serial_3_1 picks any kicker
+    """docs/rules.md, the engines' bugs: DouZero's generator (gen_type_11_serial_3_1 picks any kicker
     cards) offers airplanes with solos that its own detector calls TYPE_15_WRONG (a
     kicker quad, or a kicker trio that makes five trios), so a DouZero player facing one
     may only bomb or pass. Such moves are never drawn as led moves by
