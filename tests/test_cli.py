@@ -464,3 +464,13 @@ def test_no_option_says_its_default_twice() -> None:
     for name, command in commands.choices.items():
         text = " ".join(command.format_help().split())
         assert not re.search(r"\(default: [^)]*\) \(default:", text), name
+
+
+def test_moves_name_the_reading_of_cards_that_read_several_ways() -> None:
+    # 333344445556667 was listed three times alike under Run Fast: three plays, one line.
+    out = run("moves", "333344445556667", "--rules", "run_fast")[1]
+    lines = [line.split()[0] for line in out.splitlines()[1:] if line.split()[0].startswith("333344445556667")]
+    assert sorted(lines) == ["333344445556667/AIRPLANE_TWOS/3/3", "333344445556667/AIRPLANE_TWOS/3/4",
+                             "333344445556667/AIRPLANE_TWOS/4"]
+    every = [line.split()[0] for line in out.splitlines()[1:]]
+    assert len(every) == len(set(every))

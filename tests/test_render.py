@@ -244,3 +244,16 @@ def test_a_joker_is_named_by_its_colour_where_its_face_says_joker() -> None:
     assert [action_label(a, game.rules) for a in game.legal_actions() if a.move and "3" not in str(a.move.cards)] == [
         "black joker", "red joker", "black joker red joker"]
     assert [card_name(rank) for rank in "T3BR"] == ["10", "3", "black joker", "red joker"]
+
+
+def test_a_label_names_the_main_part_of_cards_that_read_several_ways() -> None:
+    # The web offered three readings of 333344445556667 as three identical buttons.
+    from doudizhu.web.views import action_label
+
+    rules = dz.Rules.preset("run_fast")
+    game = dz.Game.from_position(["333344445556667", "8", "9TJ"], landlord=None, to_move=0, rules=rules)
+    labels = [action_label(a, rules) for a in game.legal_actions()]
+    assert len(labels) == len(set(labels))
+    whole = sorted(label for label in labels if label.startswith("3 3 3 3 4 4 4 4 5 5 5 6 6 6 7"))
+    assert [label.split(", ")[1] for label in whole] == ["main 3-5", "main 3-6", "main 4-6"]
+    assert action_label(dz.Action.play(dz.Move("33")), dz.Rules()) == "3 3"  # one reading: no note

@@ -327,3 +327,19 @@ def test_full_width_input_reads_as_its_ascii() -> None:
     said = io.StringIO()
     action = terminal.ask(game, lambda prompt: next(lines), said, options)
     assert action == doudizhu.Action.bid(1) == game.history[-1][1]
+
+
+def test_moves_hint_and_the_log_name_the_reading_of_cards_that_read_several_ways() -> None:
+    import io
+
+    from doudizhu import terminal
+
+    rules = doudizhu.Rules.preset("run_fast")
+    game = doudizhu.Game.from_position(["333344445556667", "8", "9TJ"], landlord=None, to_move=0, rules=rules)
+    listed = terminal.grouped_moves(game, "airplane_twos", width=100_000).split()
+    assert len(listed) == len(set(listed)) and "333344445556667/AIRPLANE_TWOS/4" in listed
+    said = io.StringIO()
+    action = doudizhu.Action.play(doudizhu.classify("333344445556667", rules)[0])
+    game.step(action)
+    terminal._report(game, "you", action, ("playing", 0), terminal.Options("run_fast", "heuristic", False), said)
+    assert said.getvalue().split(": ")[1].strip() == action.text(rules) and "/" in action.text(rules)

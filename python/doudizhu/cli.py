@@ -18,7 +18,7 @@ import numpy as np
 
 from . import __version__, terminal
 from ._checkpoint_files import checkpoint_file, is_torch_archive
-from ._core import NETWORK_MAGIC, POLICIES, Cards, Rules, legal_moves, rank_name
+from ._core import NETWORK_MAGIC, POLICIES, Action, Cards, Rules, legal_moves, rank_name
 from ._extras import MissingExtra
 from ._progress import progress_bar, rate, status_line
 from ._whole_file import check_writable
@@ -71,8 +71,11 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
     header = f"{terminal.plural(len(moves), 'move')} for {Cards(args.hand) or 'no cards'}"
     header += f" with {'s and '.join(rank_name(rank) for rank in wild)}s wild" if wild else ""
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
-    for move in moves:
-        print(f"  {move!s:<20} {move.kind.name.lower()}", file=out)
+    # As an action is written: cards that read several ways name the reading played
+    texts = [Action.play(move).text(rules) for move in moves]
+    width = max([20, *map(len, texts)])
+    for move, text in zip(moves, texts):
+        print(f"  {text:<{width}} {move.kind.name.lower()}", file=out)
     if args.last:  # under must_beat a pass is legal only when nothing beats the play
         print("  (no pass: must_beat, and a move beats it)" if rules.must_beat and moves else "  (or pass)", file=out)
     return 0

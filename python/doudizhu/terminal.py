@@ -146,7 +146,7 @@ def grouped_moves(game: Game, kind: str | None = None, width: int | None = None)
             name = action.move.kind.name.lower()
         else:
             name = {ActionType.PASS: "pass", ActionType.PARTNER: "partner"}.get(action.type, "auction")
-        groups.setdefault(name, []).append(str(action))
+        groups.setdefault(name, []).append(action.text(game.rules))  # a reading named where cards have several
     if kind is not None:
         if kind not in groups:
             return f"no {_quoted(kind)} moves here; the kinds here: {', '.join(groups)}"
@@ -200,7 +200,7 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
             print(grouped_moves(game, kinds[0] if kinds else None) if len(kinds) <= 1
                   else "moves takes one kind at most: moves bomb", file=out)
         elif word == "hint":
-            print(f"hint: {choose_action(game, 'heuristic', 0)}", file=out)
+            print(f"hint: {choose_action(game, 'heuristic', 0).text(game.rules)}", file=out)
         elif word == "undo":
             if _undo_turn(game):
                 print("undone", file=out)
@@ -301,7 +301,7 @@ def hands_left(game: Game, options: Options) -> str:
 
 def _report(game: Game, who: str, action: Action, before: tuple[str, int], options: Options, out: TextIO) -> None:
     """An action as it was made, and what it led to: a landlord, or a redeal."""
-    print(f"{who:>22}: {action}", file=out)
+    print(f"{who:>22}: {action.text(game.rules)}", file=out)
     phase, redeals = before
     if game.redeals > redeals:
         print(f"everyone passed: the hand is redealt (redeal {game.redeals})", file=out)

@@ -39,12 +39,17 @@ def cards_label(cards: Cards) -> str:
 
 
 def action_label(action: Action, rules: Rules) -> str:
-    """An action as a person reads it: "pass", "bid 2", "3 3", "5 7 7 7 as 7 7 7 7"."""
+    """An action as a person reads it: "pass", "bid 2", "3 3", "5 7 7 7 as 7 7 7 7", and for
+    cards that read several ways the main part's ranks: "3 3 3 3 4 4 4 5 5 5, main 4-5"."""
     move = action.move
     if move is None:
         return action.text(rules)
     spent = cards_label(move.spent)
-    return spent if move.spent == move.cards else f"{spent} as {cards_label(move.cards)}"
+    label = spent if move.spent == move.cards else f"{spent} as {cards_label(move.cards)}"
+    if "/" in action.text(rules):  # cards that read several ways: which ranks make the main part
+        top = move.key + move.length - 1
+        label += f", main {card_name(move.key)}" + (f"-{card_name(top)}" if move.length > 1 else "")
+    return label
 
 
 def kind(action: Action) -> str:
