@@ -236,3 +236,21 @@ def test_observation_shows_the_partner_relative_to_the_seat() -> None:
     for seat in range(4):
         block = dz.encode.observation(game, seat)[layout["partner"]]
         assert list(block) == [1.0 if k == (2 - seat) % 4 else 0.0 for k in range(4)] + [0.0]
+
+
+@pytest.mark.parametrize("text", ["partner 9", "partner2", "partner 2", "bid 7", "bid 2"])
+def test_a_bid_or_partner_in_a_phase_that_takes_none_is_refused_for_the_phase(text: str) -> None:
+    # A malformed one ("partner 9") was told how partners are written, a well-formed one
+    # that the phase is wrong: the phase is checked first (docs/rules.md), for both.
+    playing = auctioned()
+    playing.step("alone")
+    bidding = Game(seed=5, rules=PARTNER, first_bidder=1)
+    for game, phase in ((playing, "the hand is in play"), (bidding, "the auction is on")):
+        if game is bidding and text.startswith("bid"):
+            continue  # the auction's own action: its form is what is wrong, or nothing
+        before = game.to_record()
+        with pytest.raises(IllegalActionError, match=phase):
+            game.step(text)
+        assert game.to_record() == before
+    with pytest.raises(IllegalActionError, match="a partner is written 'partner 0' to 'partner 3'"):
+        auctioned().step("partner 9")  # in the partner phase: its form

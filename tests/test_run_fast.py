@@ -569,3 +569,12 @@ def test_the_heuristic_leads_no_bomb_away_as_a_combination(policy: str, hand: st
             going_out = move is not None and move.spent == game.hand(0)
             assert move is None or going_out or str(move.spent) == bomb or not set(bomb) & set(str(move.spent)), move
         game.step(dz.choose_action(game, policy, len(game.history)))
+
+
+@pytest.mark.parametrize("cards, says", [
+    ("BR", "1 card of rank B, at most 0"), ("22", "2 cards of rank 2, at most 1"),
+    ("AAAA", "4 cards of rank A, at most 3")])
+def test_cards_the_48_card_deck_lacks_are_refused_naming_that_deck(cards: str, says: str) -> None:
+    # The refusal said "at most 0 with 1 deck(s)" of a joker: the deck it meant went unsaid.
+    with pytest.raises(dz.CardsError, match=f"{says} in Run Fast's 48-card deck \\(no jokers, three aces, one 2\\)"):
+        dz.classify(cards, RUN_FAST)

@@ -89,7 +89,10 @@ Reading read_playable(std::string_view text, Mask hand, const Move* last, const 
 ActionReading read_action(std::string_view text, const Game& game) {
   const ActionWord word = action_word(text);
   if (word.action) return {*word.action, ReadingFault::None, {}};
-  if (!word.error.empty()) return {Action{}, ReadingFault::NoReading, word.error};
+  if (!word.error.empty()) {
+    std::string why = word.meant ? game.check(*word.meant) : std::string();  // the phase first
+    return {Action{}, ReadingFault::NoReading, why.empty() ? word.error : why};
+  }
   Reading r = read_play(text, game);
   return {Action::play(r.move), r.fault, std::move(r.error)};
 }

@@ -173,8 +173,14 @@ ActionWord action_word(std::string_view text) {
   if (begins({"pass", "call", "decline", "rob", "no", "alone"})) {
     out.error = quoted(text) + " is no action (the words are pass, call, decline, rob, no rob, bid 0-3, alone and partner N)";
   }
-  if (begins({"bid"})) out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
-  if (begins({"partner"})) out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(text);
+  if (begins({"bid"})) {
+    out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
+    out.meant = Action::bid(0);
+  }
+  if (begins({"partner"})) {
+    out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(text);
+    out.meant = Action::partner(-1);
+  }
   return out;
 }
 

@@ -65,6 +65,9 @@ std::string reading_text(const Move& m, const std::vector<Move>& readings);
 struct ActionWord {
   std::optional<Action> action;
   std::string error;
+  // For a malformed bid or partner ("bid 7", "partner9"): an action of the kind it meant,
+  // so that a phase taking no such action says so first, as for a well-formed one.
+  std::optional<Action> meant;
 };
 ActionWord action_word(std::string_view text);
 

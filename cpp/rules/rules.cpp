@@ -69,14 +69,24 @@ std::string validate(const Rules& rules) {
   return {};
 }
 
+namespace {
+
+// The deck of `rules` as a refusal names it.
+std::string deck_name(const Rules& rules) {
+  if (rules.deck_48) return "Run Fast's 48-card deck (no jokers, three aces, one 2)";
+  return rules.decks == 1 ? "one deck" : std::to_string(rules.decks) + " decks";
+}
+
+}  // namespace
+
 std::string validate_cards(Mask cards, const Rules& rules) {
   if (deck_holds(cards, rules)) return {};
   if (cards & ~kRankBits) return "bits set outside the 15 ranks";
   for (int r = 0; r < kNumRanks; ++r) {
     const int limit = count(rules.deck(), r);
-    if (count(cards, r) > limit) {
-      return std::to_string(count(cards, r)) + " cards of rank " + rank_char(r) + ", at most " +
-             std::to_string(limit) + " with " + std::to_string(rules.decks) + " deck(s)";
+    if (const int n = count(cards, r); n > limit) {
+      return std::to_string(n) + (n == 1 ? " card" : " cards") + " of rank " + rank_char(r) + ", at most " +
+             std::to_string(limit) + " in " + deck_name(rules);
     }
   }
   return {};
