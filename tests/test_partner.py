@@ -254,3 +254,16 @@ def test_a_bid_or_partner_in_a_phase_that_takes_none_is_refused_for_the_phase(te
         assert game.to_record() == before
     with pytest.raises(IllegalActionError, match="a partner is written 'partner 0' to 'partner 3'"):
         auctioned().step("partner 9")  # in the partner phase: its form
+
+
+def test_reprs_say_what_matters_in_a_line() -> None:
+    # A Settlement's repr hid the partner; an IsmctsResult had the default repr; a
+    # SelfPlayResult's printed every array in full.
+    settled = dz.score(base=2, landlord=0, landlord_won=True, partner=2, players=4)
+    assert repr(settled) == "Settlement(landlord_won=True, base=2, multiplier=1, partner=2, payouts=(2, -2, 2, -2))"
+    game = auctioned()
+    game.step("alone")
+    found = dz.ismcts(game, 30)
+    assert repr(found) == f"IsmctsResult(best={found.best!r}, actions={len(found.actions)}, simulations=30)"
+    run = dz.selfplay(200, seed=1, rules=PARTNER, record=True)
+    assert run.actions is not None and repr(run) == f"SelfPlayResult(games=200, seats=4, actions={len(run.actions)})"

@@ -445,8 +445,9 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
             std::string payouts = py::str(payouts_tuple(s));
             // Without a landlord the first out is the result; stake and multiplier stay 1.
             if (s.winner >= 0) return "Settlement(winner=" + std::to_string(s.winner) + ", payouts=" + payouts + ")";
+            const std::string partner = s.partner >= 0 ? ", partner=" + std::to_string(s.partner) : std::string();
             return "Settlement(landlord_won=" + std::string(s.landlord_won ? "True" : "False") + ", base=" + std::to_string(s.base) +
-                   ", multiplier=" + std::to_string(s.multiplier) + ", payouts=" + payouts + ")";
+                   ", multiplier=" + std::to_string(s.multiplier) + partner + ", payouts=" + payouts + ")";
           })
       .def("__eq__", [](const Settlement& a, py::handle b) -> py::object {
             if (!py::isinstance<Settlement>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);

@@ -219,7 +219,13 @@ of each; value: each one's mean result for the seat to move (+1 its side won, -1
       })
       .def_property_readonly("visits", [](const IsmctsResult& r) { return py::array_t<std::int64_t>(static_cast<py::ssize_t>(r.visits.size()), r.visits.data()); })
       .def_property_readonly("value", [](const IsmctsResult& r) { return py::array_t<double>(static_cast<py::ssize_t>(r.value.size()), r.value.data()); })
-      .def_property_readonly("best", [](const IsmctsResult& r) { return interned(r.actions[r.best]); });
+      .def_property_readonly("best", [](const IsmctsResult& r) { return interned(r.actions[r.best]); })
+      .def("__repr__", [](const IsmctsResult& r) {
+            std::int64_t simulations = 0;
+            for (const std::int64_t v : r.visits) simulations += v;
+            return "IsmctsResult(best=" + std::string(py::repr(interned(r.actions[r.best]))) + ", actions=" +
+                   std::to_string(r.actions.size()) + ", simulations=" + std::to_string(simulations) + ")";
+          });
 
   m.def("ismcts", [](GameArg game_obj, OptionalIntArg simulations, PolicyArg rollout, FloatArg exploration, OptionalIntArg seed,
                      IntArg threads, OptionalFloatArg seconds, LeafArg leaf) {

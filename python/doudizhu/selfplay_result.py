@@ -56,6 +56,11 @@ class SelfPlayResult:
     def __len__(self) -> int:
         return len(self.landlord)
 
+    def __repr__(self) -> str:
+        """A summary: the arrays of a few hundred games in full would run to thousands of lines."""
+        recorded = "" if self.actions is None else f", actions={len(self.actions)}"
+        return f"SelfPlayResult(games={len(self)}, seats={self.hands.shape[1]}{recorded})"
+
     def game(self, i: int, seed: int = 0, rules: Rules | None = None, first: int = 0) -> Game:
         """Game ``i`` of this result as a :class:`~doudizhu.Game`, played to its end: dealt as
         ``selfplay(..., seed=seed, rules=rules, first=first)`` dealt it (its deal seed and first
