@@ -394,7 +394,7 @@ def test_legal_plays_can_be_narrowed_to_the_selected_cards(client: TestClient) -
 @pytest.mark.parametrize(("query", "says"), [
     ("/api/legal?card=3", "unknown query parameter 'card': this route takes 'cards'"),
     ("/api/legal?cards=3&cards=4", "query parameter 'cards' is given more than once"),
-    ("/api/state?seed=1", "unknown query parameter 'seed': this route takes none"),
+    ("/api/state?seed=1", "unknown query parameter 'seed': this route takes 'resume'"),
     ("/api/hint?x", "unknown query parameter 'x': this route takes none"),
 ])
 def test_query_parameters_are_the_routes_own_and_given_once(client: TestClient, query: str, says: str) -> None:
@@ -1014,3 +1014,15 @@ def test_run_fast_s_table_says_set_aside_and_how_a_hand_pays(client: TestClient)
         state = ok(client.post("/api/play", json={"action": ok(client.get("/api/hint"))["hint"]["text"]}))
     assert "a point a card it holds" in state["result"]["scoring"]
     assert new_hand(client)["result"] is None
+
+
+def test_a_page_resuming_without_a_hand_gets_no_content_not_an_error(client: TestClient) -> None:
+    # The page's first load asked /api/state and got a 404, which the browser's console
+    # reports as a failed resource: ?resume=1 answers 204 where there is nothing to resume.
+    refused(client.get("/api/state"), 404, "no game in this session")
+    first = client.get("/api/state?resume=1")
+    assert first.status_code == 204 and first.content == b"" and COOKIE not in first.cookies  # no session made
+    refused(client.get("/api/state?resume=2"), 400, "resume takes 1 alone, not '2'")
+    refused(client.get("/api/state?resume=1&resume=1"), 400, "given more than once")
+    dealt = new_hand(client)
+    assert ok(client.get("/api/state?resume=1")) == ok(client.get("/api/state")) == {**dealt, "frames": []}

@@ -73,6 +73,7 @@ def browser() -> Iterator[WebDriver]:
         options.add_argument(argument)
     assert CHROMIUM is not None and CHROMEDRIVER is not None
     options.binary_location = CHROMIUM
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console, for errors
     try:  # the driver's path given: Selenium Manager never looks for (or downloads) one
         driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=CHROMEDRIVER), options=options)
     except WebDriverException as error:
@@ -627,3 +628,18 @@ def test_the_status_at_the_end_says_the_settled_stake(page: WebDriver) -> None:
     settled = re.search(rf"base (\d+) {TIMES} (\d+) \(spring\)", text_of(page, "replay-result"))
     assert settled, text_of(page, "replay-result")
     assert f"stake: base {settled.group(1)} {TIMES} {settled.group(2)} \N{MIDDLE DOT}" in text_of(page, "replay-status")
+
+
+def test_the_console_shows_no_error_from_loading_to_a_hand_played(browser: WebDriver, base_url: str) -> None:
+    # The first load asked for the state of a hand there was not yet, and Chrome reported
+    # its 404 as a failed resource.
+    browser.get_log("browser")  # what earlier tests left
+    page = open_page(browser, base_url, "desktop")
+    start_hand(page, seed=42)
+    page.find_element(By.TAG_NAME, "body").send_keys("1")
+    wait(page, lambda b: len(api_state(b)["log"]) >= 1)
+    page.refresh()  # a hand to resume: the state is drawn again
+    wait(page, lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true"
+         and not b.find_element(By.ID, "table").get_attribute("hidden"))
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []

@@ -22,7 +22,9 @@ something):
   2**53); answers its state, whose ``seed`` is a string for the same reason, and null while
   a hand the server dealt is in play (the seed tells every card; it shows once the hand
   is over, to play the deal again).
-- ``GET /api/state``: the hand's state as seat 0 sees it (every hand once it is over; see
+- ``GET /api/state``: the hand's state as seat 0 sees it (404 without a hand; with
+  ``?resume=1``, what the page asks on loading, 204 No Content, which a browser reports as
+  no error), every hand once it is over (see
   :func:`.views.table`: under Run Fast ``each_for_self``, ``stake`` saying how a hand pays
   and ``lead_rank``, the rank the first lead must hold), with ``hand``, ``choices`` (the auction's actions, or the
   landlord's "alone" and "partner N" under four_partner), ``can_pass``,
@@ -231,6 +233,13 @@ class _Api:
         return await self._do(request, True, work)
 
     async def state(self, request: Request) -> Response:
+        resume = request.query_params.get("resume")
+        if resume is not None:
+            if resume != "1":
+                raise ApiError(400, f"resume takes 1 alone, not {resume[:40]!r}")
+            session = self.store.get(request.cookies.get(COOKIE))
+            if session is None or session.table is None:  # a page's first load: nothing to resume
+                return Response(status_code=204, headers=_HEADERS)
         return await self._do(request, False, lambda session: self._play_state(self._table(session)))
 
     async def play(self, request: Request) -> Response:
@@ -410,7 +419,7 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
         _route("/static/{name}", api.static, query=None),
         _route("/api/options", api.options),
         _route("/api/new", api.new, "POST"),
-        _route("/api/state", api.state),
+        _route("/api/state", api.state, query=("resume",)),
         _route("/api/play", api.play, "POST"),
         _route("/api/undo", api.undo, "POST"),
         _route("/api/legal", api.legal, query=("cards",)),

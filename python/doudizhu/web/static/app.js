@@ -16,6 +16,7 @@ async function api(method, path, body, raw) {
     init.headers["Content-Type"] = "application/json";
   }
   const response = await fetch(path, init);
+  if (response.status === 204) return null;  // nothing to answer (no hand to resume)
   const data = await response.json();
   if (!response.ok) {
     const error = new Error(data.error || response.statusText);
@@ -580,9 +581,11 @@ function showPanel(name) {
 // A reload, or a second tab: the hand this session is playing, if any (404: none yet).
 async function resume() {
   try {
-    drawPlay(await api("GET", "/api/state"), false, null);
+    // resume=1: no hand yet is 204, not a 404 the browser would report as an error
+    const state = await api("GET", "/api/state?resume=1");
+    if (state !== null) drawPlay(state, false, null);
   } catch (error) {
-    if (error.status !== 404) say("message", error.message, true);
+    say("message", error.message, true);
   }
 }
 
