@@ -149,6 +149,15 @@ def test_the_heuristic_wins_every_won_two_hand_endgame() -> None:
     assert won > 100
 
 
+def test_a_two_hand_endgame_is_searched_once_with_every_worlds_budget() -> None:
+    # A published puzzle (17 cards): 5 is the only win, and a proof takes 9,821 nodes. Its
+    # 8 worlds were one position searched 8 times at 3,000 nodes each, all unsolved, and
+    # the plan's 55 lost.
+    game = Game.from_position(["2AKT96554", "BKJT8854"], landlord=0, to_move=0)
+    assert {str(a) for a, won in dz.solve_moves(game) if won} == {"5"}
+    assert str(heuristic(game)) == "5"
+
+
 def test_the_heuristic_keeps_its_2_while_no_opponent_is_near_out() -> None:
     # Over the landlord's 4, the 2 would be the plan's single; a 9 split from its pair
     # leaves as many plays (556677, 9, JJ, 2), so the 2 stays for later. With the

@@ -95,11 +95,17 @@ def test_the_networks_must_read_the_position_before_the_search() -> None:
     # A two-hand puzzle under DouZero's rules: its first leaf or neural rollout failed
     # inside the search, a ValueError that named neither.
     puzzle = dz.Game.from_position(["3579", "4"], 0, to_move=0, rules=dz.Rules.preset("douzero"))
-    with pytest.raises(ValueError, match=r"^leaf values: DouZero's encoding is for three seats"):
+    two_hands = "the neural networks play a hand of 3 seats, not a position of 2 hands: play it with the heuristic"
+    with pytest.raises(ValueError, match=f"^leaf values: {two_hands}"):
         dz.ismcts(puzzle, 10, leaf="values")
-    with pytest.raises(ValueError, match=r"^rollout: DouZero's encoding is for three seats"):
+    with pytest.raises(ValueError, match=f"^rollout: {two_hands}"):
         dz.ismcts(puzzle, 10, rollout="neural")
     assert dz.ismcts(puzzle, 10).visits.sum() == 10
+    # The bot itself said "DouZero's encoding is for three seats" of a puzzle it was handed.
+    with pytest.raises(ValueError, match=f"^{two_hands}"):
+        dz.bots.Neural().act(puzzle)
+    with pytest.raises(ValueError, match=f"^{two_hands}"):
+        dz.playout(puzzle, "neural")
 
 
 def test_leaf_values_need_networks_that_play_the_rules() -> None:

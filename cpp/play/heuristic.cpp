@@ -574,12 +574,17 @@ std::uint64_t view_seed(const View& v) {
 }
 
 std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& legal, std::size_t planned) {
+  // When one other seat holds every card out of sight (a two-hand position), each world is
+  // the position itself: one search with the worlds' whole budget.
+  int holders = 0;
+  for (int other = 0; other < v.s.seats; ++other) holders += other != v.seat && v.size(other) > 0;
+  const int worlds = holders == 1 ? 1 : kEndgameWorlds;
   Rng rng(view_seed(v));
   SolveOptions options;
-  options.node_limit = kEndgameNodes;
+  options.node_limit = kEndgameNodes * kEndgameWorlds / worlds;
   options.tt_bytes = std::size_t{64} << 10;
   std::vector<int> score(legal.size());
-  for (int w = 0; w < kEndgameWorlds; ++w) {
+  for (int w = 0; w < worlds; ++w) {
     // solve_moves lists its outcomes in the order of Game::legal_actions, as `legal` is.
     const MovesResult r = solve_moves(sample_world(game, v.seat, rng).state(), game.rules(), options);
     for (std::size_t i = 0; i < legal.size(); ++i) {
