@@ -10,7 +10,8 @@ generator) and lets the bots act until it is the agent's turn; ``step(action_id)
 the agent's action and the bots' replies. The bots are the C++ policies ``"random"`` and
 ``"heuristic"`` (:func:`doudizhu.selfplay`'s), seeded from the same generator, so a seeded
 episode replays exactly. ``opponents`` is one policy for all, or one for each other seat
-in the order of play from the agent's. A hand that ends before the agent's first turn (a
+in the order of play from the agent's (a bot object given once plays every opponent seat,
+handed each seat's view: see docs/guide/bots.md for what that lets it put together). A hand that ends before the agent's first turn (a
 landlord going out with its opening lead) is skipped.
 
 The legal actions are the observation's ``"action_mask"`` (int8), ``info["action_mask"]``
