@@ -500,8 +500,10 @@ def test_gymnasium_bad_arguments() -> None:
         with pytest.raises(ValueError, match=r"reward_scale must be a finite number in -1e\+12\.\.1e\+12"):
             dz_gym.DouDizhuEnv(reward_scale=too_large)
     # A bot whose parameters no run can play: refused here, not by a reset that dealt a hand.
+    changed = dz.bots.ISMCTS()
+    changed.simulations = -5  # after it was made, which refuses it too
     with pytest.raises(ValueError, match=r"opponents: simulations must be in 1\.\.10000000"):
-        dz_gym.DouDizhuEnv(opponents=dz.bots.ISMCTS(simulations=-5), seat=2)
+        dz_gym.DouDizhuEnv(opponents=changed, seat=2)
     laizi = dz.Rules.preset("laizi")
     for opponents in ("neural", dz.bots.Neural(), ["random", "neural"]):  # refused here, not at the first reset
         with pytest.raises(dz.NetworkError, match="the neural policy plays DouZero's setting"):

@@ -162,7 +162,7 @@ def test_illegal_actions_name_the_reason_and_change_nothing() -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("passs", "'passs' is no action"), ("pass_", "'pass_' is no action"), ("Nope", "'Nope' is no action"),
     ("alone 3", "'alone 3' is no action"), ("bid3", "a bid is written 'bid 0'"),
-    ("partner9", "a partner is written 'partner 0'"),
+    ("partner9", "the auction is on"),  # a partner, misspelt or not, meets the phase first
 ])
 def test_a_misspelt_word_is_an_illegal_action_not_unreadable_cards(text: str, message: str) -> None:
     # A typo of a word was read as card text ("unknown card token 'p'"), a CardsError where

@@ -77,8 +77,11 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
         dz.Move("5555=7777", rules=LAIZI, wild="5")  # four wild cards are no soft bomb
     with pytest.raises(dz.MoveError, match=r"standing in for others .* no wild rank is given"):
         dz.Move("5=3", rules=LAIZI)  # not 'no combination': what is missing is the wild rank
+    four_partner = dz.Game(seed=5, rules=dz.Rules.preset("four_partner"), first_bidder=1)
+    for value in (0, 0, 0, 2):
+        four_partner.bid(value)  # the landlord names a partner next
     with pytest.raises(dz.IllegalActionError, match=r"'partner 0' to 'partner 3' .*under four_partner rules"):
-        dz.Game(seed=1).step("partner 4")
+        four_partner.step("partner 4")
     with pytest.raises(TypeError, match="wild must be an int, not bool"):
         dz.legal_moves("7775", rules=LAIZI, wild=True)
     with pytest.raises(ValueError, match="needs rules with wild cards"):
