@@ -11,8 +11,9 @@ the agent's action and the bots' replies. The bots are the C++ policies ``"rando
 ``"heuristic"`` (:func:`doudizhu.selfplay`'s), seeded from the same generator, so a seeded
 episode replays exactly. ``opponents`` is one policy for all, or one for each other seat
 in the order of play from the agent's (a bot object given once plays every opponent seat,
-handed each seat's view: see docs/guide/bots.md for what that lets it put together). A hand that ends before the agent's first turn (a
-landlord going out with its opening lead) is skipped.
+handed each seat's view: see docs/guide/bots.md for what that lets it put together). A
+hand that ends before the agent's first turn (a landlord going out with its opening lead)
+is skipped.
 
 The legal actions are the observation's ``"action_mask"`` (int8), ``info["action_mask"]``
 (the same) and ``env.action_masks()`` (bool, for maskable learners). The reward is 0

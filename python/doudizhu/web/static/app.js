@@ -578,7 +578,7 @@ function showPanel(name) {
   $("panel-replay").hidden = name !== "replay";
 }
 
-// A reload, or a second tab: the hand this session is playing, if any (404: none yet).
+// A reload, or a second tab: the hand this session is playing, if any (null: none yet).
 async function resume() {
   try {
     // resume=1: no hand yet is 204, not a 404 the browser would report as an error
