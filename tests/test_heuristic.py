@@ -149,13 +149,15 @@ def test_the_heuristic_wins_every_won_two_hand_endgame() -> None:
     assert won > 100
 
 
-def test_a_two_hand_endgame_is_searched_once_with_every_worlds_budget() -> None:
-    # A published puzzle (17 cards): 5 is the only win, and a proof takes 9,821 nodes. Its
-    # 8 worlds were one position searched 8 times at 3,000 nodes each, all unsolved, and
-    # the plan's 55 lost.
-    game = Game.from_position(["2AKT96554", "BKJT8854"], landlord=0, to_move=0)
-    assert {str(a) for a, won in dz.solve_moves(game) if won} == {"5"}
-    assert str(heuristic(game)) == "5"
+@pytest.mark.parametrize("hands, win", [
+    (["2AKT96554", "BKJT8854"], "5"), (["RKKQJT9876633", "AAKQJT987"], "K"), (["45567899JQK", "3469QAAA2R"], "45678")])
+def test_a_two_hand_puzzle_is_searched_once_with_every_worlds_budget(hands: list[str], win: str) -> None:
+    # Published puzzles, one winning first move each. The first (17 cards) needs a 9,821-node
+    # proof: its 8 worlds were one position searched 8 times at 3,000 nodes, all unsolved,
+    # and the plan's 55 lost. The others hold more than 18 cards: no search at all.
+    game = Game.from_position(hands, landlord=0, to_move=0)
+    assert {str(a) for a, won in dz.solve_moves(game) if won} == {win}
+    assert str(heuristic(game)) == win
 
 
 def test_the_heuristic_keeps_its_2_while_no_opponent_is_near_out() -> None:

@@ -573,12 +573,18 @@ std::uint64_t view_seed(const View& v) {
   return splitmix_finalize(splitmix_finalize(v.hand ^ v.s.last.cards) ^ v.unseen);
 }
 
+// The seats other than the mover's that hold cards: 1 only in a two-hand position (every
+// seat of a dealt hand holds cards until one goes out and the hand ends).
+int other_holders(const View& v) {
+  int holders = 0;
+  for (int other = 0; other < v.s.seats; ++other) holders += other != v.seat && v.size(other) > 0;
+  return holders;
+}
+
 std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& legal, std::size_t planned) {
   // When one other seat holds every card out of sight (a two-hand position), each world is
   // the position itself: one search with the worlds' whole budget.
-  int holders = 0;
-  for (int other = 0; other < v.s.seats; ++other) holders += other != v.seat && v.size(other) > 0;
-  const int worlds = holders == 1 ? 1 : kEndgameWorlds;
+  const int worlds = other_holders(v) == 1 ? 1 : kEndgameWorlds;
   Rng rng(view_seed(v));
   SolveOptions options;
   options.node_limit = kEndgameNodes * kEndgameWorlds / worlds;
@@ -603,8 +609,10 @@ std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& 
 std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned) {
   if (!solver_rules_error(game.rules()).empty()) return planned;  // Run Fast: no exact solver
   const View v(game);
-  // Nothing to search when there is no choice or the planned action goes out.
-  const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && cards_in_play(game.state()) <= kEndgameCards;
+  // Nothing to search when there is no choice or the planned action goes out. A two-hand
+  // position (a puzzle) is one world, searched whatever its size.
+  const bool small = cards_in_play(game.state()) <= kEndgameCards || other_holders(v) == 1;
+  const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && small;
   return search ? endgame(v, game, legal, planned) : planned;
 }
 
