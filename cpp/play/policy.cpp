@@ -84,12 +84,20 @@ std::string leaf_values_error(const Network* network, const Rules& rules) {
   return why.empty() ? why : "leaf values: " + why;
 }
 
+namespace {
+
+// A two-hand position (Game.from_position): the features have no place for the seat left out.
+std::string two_hands_error(const Game& game) {
+  const int hands = game.state().seats;
+  if (hands == game.rules().players) return {};
+  return "the neural networks play a hand of " + std::to_string(game.rules().players) + " seats, not a position of " +
+         std::to_string(hands) + " hands: play it with the heuristic, or solve it";
+}
+
+}  // namespace
+
 std::string network_position_error(const Game& game) {
-  if (const int hands = game.state().seats; hands != game.rules().players) {
-    // A two-hand position (Game.from_position): the features have no place for the seat left out.
-    return "the neural networks play a hand of " + std::to_string(game.rules().players) + " seats, not a position of " +
-           std::to_string(hands) + " hands: play it with the heuristic, or solve it";
-  }
+  if (std::string why = two_hands_error(game); !why.empty()) return why;
   // Hands only shrink in a search, and a deck has fewer bombs than the encoding counts.
   return game.state().phase == Phase::Playing ? douzero_error(view_of(game)) : std::string();
 }
@@ -110,7 +118,8 @@ std::size_t choose_neural(const Network& net, const Game& game, const std::vecto
     return net.bids(game.rules()) ? best_bid(net, game, legal) : choose_heuristic(game, legal);
   }
   if (game.state().phase == Phase::Partner) return choose_heuristic(game, legal);  // the networks value plays only
-  if (std::string why = network_position_error(game); !why.empty()) throw std::invalid_argument(why);
+  // The rest of what the networks cannot read the encoding refuses as it writes the features.
+  if (std::string why = two_hands_error(game); !why.empty()) throw std::invalid_argument(why);
   thread_local std::vector<float> values;
   neural_play_values(net, game, legal, values);
   const std::size_t best = argmax(values);
