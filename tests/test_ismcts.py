@@ -277,3 +277,16 @@ def test_one_legal_action_is_no_search() -> None:
     game = dz.Game.from_position(["3", "4", "5"], landlord=0, to_move=1, last="2", last_by=0)
     result = dz.ismcts(game, simulations=50)
     assert result.actions == [dz.Action.pass_()] and result.visits.tolist() == [0] and result.best == dz.Action.pass_()
+
+
+def test_a_subclass_may_set_its_parameters_after_the_parents_init() -> None:
+    # Checking the parameters as the bot is made refused a subclass that gives its budget
+    # after super().__init__; it is checked where it plays.
+    class Timed(ISMCTS):
+        def __init__(self) -> None:
+            super().__init__(simulations=None)
+            self.seconds = 0.02
+
+    assert Timed().act(after_auction(1)) in after_auction(1).legal_actions()
+    with pytest.raises(ValueError, match="simulations and seconds are both None"):
+        ISMCTS(simulations=None)

@@ -267,3 +267,13 @@ def test_reprs_say_what_matters_in_a_line() -> None:
     assert repr(found) == f"IsmctsResult(best={found.best!r}, actions={len(found.actions)}, simulations=30)"
     run = dz.selfplay(200, seed=1, rules=PARTNER, record=True)
     assert run.actions is not None and repr(run) == f"SelfPlayResult(games=200, seats=4, actions={len(run.actions)})"
+
+
+def test_under_must_beat_the_heuristic_beats_its_partner_without_breaking_a_bomb() -> None:
+    # Owed a play over its partner's 5, it played the lowest, a 6 of its five 6s.
+    rules = PARTNER.replace(must_beat=True)
+    game = Game.from_position(["3456789TJQK", "66664567", "8899TTJJQQ", "9TJQKA2"], landlord=0, to_move=1,
+                              last="5", last_by=3, rules=rules, partner=2)
+    assert [str(a) for a in game.legal_actions()] == ["6", "7", "6666", "66666"]
+    for policy in ("fast_heuristic", "heuristic"):
+        assert str(dz.choose_action(game, policy, 0)) == "7"

@@ -498,6 +498,19 @@ def act_twice(page: WebDriver) -> list[int]:
     return [i for i, entry in enumerate(api_state(page)["log"]) if entry["seat"] == 0]
 
 
+def test_two_quick_clicks_on_next_reply_step_two_frames(page: WebDriver) -> None:
+    # The double-click guard took the second of two quick "Next reply" clicks (detail 2)
+    # for a repeated action: stepping through replies, it showed one frame for two clicks.
+    start_hand(page, seed=42, bots="random", pace="step")
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 1']").click()
+    click = "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true, detail: arguments[1]}));"
+    first = wait(page, lambda b: b.find_elements(By.ID, "next-reply"))[0]
+    page.execute_script(click, first, 1)
+    second = wait(page, lambda b: [n for n in b.find_elements(By.ID, "next-reply") if n != first])[0]
+    page.execute_script(click, second, 2)
+    wait(page, lambda b: all(n not in (first, second) for n in b.find_elements(By.ID, "next-reply")))  # stepped on
+
+
 def test_a_watched_hand_autoplays_to_the_end(sized_page: WebDriver) -> None:
     page = sized_page
     page.find_element(By.ID, "tab-replay").click()

@@ -5,6 +5,7 @@
 // hands it searches the endgame exactly, on worlds dealt from what its seat knows.
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "game/seat_view.hpp"
 #include "play/policy.hpp"
@@ -502,15 +503,16 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
     // strongest play.
     const int opponent = v.next_opponent();
     if (v.after(opponent) < v.after(s.last_by) && v.size(opponent) <= 2 && beatable(s.last, v, false)) {
-      std::size_t top = 0;
-      for (std::size_t i = 1; i < legal.size(); ++i) {
+      std::optional<std::size_t> top;
+      for (std::size_t i = first; i < legal.size(); ++i) {
         if (is_power(legal[i].move)) continue;
-        if (!top || legal[i].move.key >= legal[top].move.key) top = i;
+        if (!top || legal[i].move.key >= legal[*top].move.key) top = i;
         if (!beatable(legal[i].move, v, false)) return i;
       }
-      if (top) return top;
+      if (top) return *top;
     }
-    return 0;
+    if (first == 1) return 0;  // pass
+    // Must-beat owes a play even over the partner: chosen below as over an opponent's.
   }
   const int danger = v.opp_fewest, pressed = v.rules.players == 4 ? kFourSeatThreat : kThreat;
   const std::size_t none = legal.size();

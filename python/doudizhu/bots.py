@@ -130,6 +130,13 @@ class FastHeuristic(_Deterministic):
     name = __builtin_policy__ = "fast_heuristic"
 
 
+def _check_when_made(bot: object, cls: type) -> None:
+    """A built-in bot's parameters refused as it is made, and again wherever it plays (they
+    may change). A subclass may set its own after ``super().__init__``: only where it plays."""
+    if type(bot) is cls:
+        check_bot_parameters(bot)
+
+
 class Neural:
     """The learned policy in C++ (``"neural"``, docs/guide/learned_bot.md): the network
     shipped with the package, or a network file of your own (``path``: what
@@ -145,7 +152,7 @@ class Neural:
         self.network = Network(path) if path is not None else None  # None: the shipped one; path checked
         self.path = None if path is None else os.path.abspath(path)  # a pickle read elsewhere finds it
         self.endgame = endgame
-        check_bot_parameters(self)  # and again where it plays: the attributes may change
+        _check_when_made(self, Neural)
 
     def act(self, game: Game) -> Action:
         return _builtin_bot_action(game, self, 0)
@@ -207,7 +214,7 @@ class ISMCTS:
     heuristic's planned action (the fast heuristic's choice) is played unless the action
     simulated most has a mean result higher by more than one standard error of the
     difference, and with ``endgame`` the heuristic's endgame search then checks it once 18
-    cards or fewer are left. Bids as the heuristic. Runs in C++
+    cards or fewer are left (a two-hand position at any size). Bids as the heuristic. Runs in C++
     wherever a policy is taken; deterministic: ``act`` searches from ``seed`` and the number
     of actions taken, ``selfplay`` and ``evaluate`` from their own seeded stream. With
     ``seconds`` each search also ends once that much wall time has passed (a budget of time
@@ -215,8 +222,9 @@ class ISMCTS:
     ``leaf="values"`` a new node is valued by the learned policy's networks instead of played
     out (the rollout's if it is neural, else the shipped ones; the rules must be theirs); the
     rollout policy still chooses the action a node expands first.
-    Parameters are checked when the bot is made and where it plays (TypeError, ValueError
-    naming the one refused)."""
+    Parameters are checked when the bot is made (a subclass's only where it plays, as it may
+    set them after ``super().__init__``) and where it plays (TypeError, ValueError naming
+    the one refused)."""
 
     name = __builtin_policy__ = "ismcts"
 
@@ -227,7 +235,7 @@ class ISMCTS:
         self.seconds, self.leaf = seconds, leaf
         self.endgame = endgame
         self.seed = checked_seed(seed)
-        check_bot_parameters(self)  # and again where it plays: the attributes may change
+        _check_when_made(self, ISMCTS)
 
     def act(self, game: Game) -> Action:
         return _builtin_bot_action(game, self, self.seed)

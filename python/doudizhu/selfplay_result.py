@@ -171,9 +171,9 @@ def _check_parts(parts: Sequence[SelfPlayResult]) -> None:
         if part.hands.shape[1:] != parts[0].hands.shape[1:]:
             raise ValueError(f"parts[{i}] has {part.hands.shape[1]} seats, parts[0] {parts[0].hands.shape[1]}: "
                              "one table size")
-        if (part.actions is None) != (parts[0].actions is None):
-            recorded = "has" if part.actions is not None else "has no"
-            raise ValueError(f"parts[{i}] {recorded} actions and parts[0] not: record every part or none")
+        if (part.actions is None) != (parts[0].actions is None) or (part.actions is None) != (part.offsets is None):
+            said = [f"parts[{j}] {'has' if parts[j].actions is not None else 'has no'} actions" for j in (0, i)]
+            raise ValueError(f"{said[1]}, {said[0]}: record every part or none, each with its offsets")
 
 
 _ROW_WORDS = _saved.ROW_WORDS

@@ -607,8 +607,10 @@ async function start() {
   document.addEventListener("keydown", onKey);
   // A double click's second click (detail 2) is not a second action, even when the first
   // one's answer came back before it: caught on the way down, before a button's handler.
+  // "Next reply" only shows the next frame: two quick clicks there step twice.
   $("table").addEventListener("click", (event) => {
-    if (event.detail > 1 && event.target.closest("button")) event.stopPropagation();
+    const pressed = event.target.closest("button");
+    if (event.detail > 1 && pressed && pressed.id !== "next-reply") event.stopPropagation();
   }, true);
   // A button clicked keeps the focus, and then Enter would press it again and the keys
   // that play would be ignored: a mouse click (detail > 0; a key's click has 0) lets go.
