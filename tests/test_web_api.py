@@ -290,6 +290,7 @@ def test_cards_with_several_readings_offer_them(client: TestClient, store: Sessi
                                      rules=dz.Rules.preset("douzero"))
     session.table.game = position
     data = refused(client.post("/api/play", json={"action": "333444555666"}), 422, "several readings")
+    assert data["cards"] == "3 3 3 4 4 4 5 5 5 6 6 6"  # what the page says they are played as
     assert data["choices"] == [
         # the two airplanes with solos were offered under one label: the main part tells them apart
         {"text": "333444555666/AIRPLANE/3", "label": "3 3 3 4 4 4 5 5 5 6 6 6, main 3-6", "kind": "airplane"},

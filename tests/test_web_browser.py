@@ -299,6 +299,7 @@ def test_a_wild_play_is_chosen_by_its_reading(sized_page: WebDriver) -> None:
     wait(page, lambda b: b.find_elements(By.CSS_SELECTOR, "#message .reading"))
     readings = page.find_elements(By.CSS_SELECTOR, "#message .reading")
     assert [r.text for r in readings] == ["3 K as 3 3 (pair)"] and fits_the_width(page)
+    assert text_of(page, "message").startswith("Play 3 K as:")
     readings[0].click()
     wait(page, lambda b: api_state(b)["log"][1]["text"] == "3K=33")
     wait(page, lambda b: "3 K as 3 3" in b.find_element(By.ID, "my-spot").text)

@@ -547,13 +547,10 @@ std::size_t follow(const View& v, const std::vector<Action>& legal, const Plan& 
                 loose_groups(v.plan(hand - spent(legal[power].move)), v) <= 1)) {
     return power;
   }
-  if (first == 1) return 0;  // pass
-  // Must-beat leaves no pass: a bomb whole rather than a play that breaks one.
-  if (power != none) return power;
-  for (std::size_t i = 0; i < legal.size(); ++i) {
-    if (!(ranks_with_at_least(spent(legal[i].move), 1) & bomb_ranks)) return i;
-  }
-  return 0;
+  // Must-beat leaves no pass: a bomb whole rather than a play that breaks one (a hand that
+  // holds a bomb can play it here, since only a higher bomb is beyond it, and then no play
+  // is legal and the pass is).
+  return first == 0 && power != none ? power : 0;
 }
 
 // The endgame: once the hands hold few cards in all, the exact solver on worlds dealt

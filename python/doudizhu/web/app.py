@@ -33,7 +33,8 @@ something):
 - ``POST /api/play`` ``{"action": "334455", "at": 12, "hand_id": "..."}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
   ``"557=577"``...): your action, then the bots' turns; cards the engine refuses as they
   stand but that some legal plays spend (several readings, or a wild card's) answer 422
-  with ``choices``: those plays, each ``{"text", "label", "kind"}``, the text to send.
+  with ``choices``: those plays, each ``{"text", "label", "kind"}``, the text to send, and
+  ``cards``, the cards they spend as a person reads them ("5 7 7 7").
   ``at`` (optional; the page sends it) is the number of actions in the ``log`` of the state
   you act on: a request made on another state (a repeated one, a second click) answers
   409 and plays nothing. ``hand_id`` (optional; the page sends it) is the state's: a request
@@ -255,7 +256,8 @@ class _Api:
                 table.act(action)
             except ValueError as error:
                 readings = table.readings(action)  # the cards can be played: which reading was not said
-                raise ApiError(422, str(error), **({"choices": readings} if readings else {})) from error
+                said = {"choices": readings, "cards": views.cards_label(Cards(action))} if readings else {}
+                raise ApiError(422, str(error), **said) from error
             return self._play_state(table)
 
         return await self._do(request, False, work)

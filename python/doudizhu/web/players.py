@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import pathlib
 
-from .._core import NetworkError, Rules
+from .._core import NetworkError, Rules, shipped_network
 from .._extras import installed
 from ..bots import ISMCTS, Bot, DeterminizedBot, FastHeuristic, Heuristic, Neural, Random
 from ..encode import DOUZERO_POSITIONS
@@ -61,9 +61,9 @@ def available() -> list[str]:
 
 def playable(rules: Rules) -> list[str]:
     """The bots of :func:`available` that play under ``rules``: the networks (ours and
-    DouZero's) only in DouZero's setting, which ``Neural.check`` tells."""
+    DouZero's) only in DouZero's setting, which the shipped network's check tells."""
     try:
-        Neural().check(rules)
+        shipped_network().check(rules)
     except NetworkError:
         return [name for name in available() if name not in ("neural", "douzero")]
     return available()

@@ -22,6 +22,7 @@ async function api(method, path, body, raw) {
     const error = new Error(data.error || response.statusText);
     error.status = response.status;
     error.choices = data.choices || [];
+    error.cards = data.cards;  // with choices: the cards they spend, as a person reads them
     throw error;
   }
   return data;
@@ -105,19 +106,19 @@ function seatBox(seat, fresh) {
 }
 
 function stakeText(state) {
+  const bombs = state.bombs + state.rockets;
+  const bombCount = `${bombs} bomb${bombs === 1 ? "" : "s"}`;
   let text;
   if (state.phase === "bidding") {
     text = `bidding · high bid: ${state.bid || "none yet"}`;
   } else if (state.phase === "partner") {
     text = `base ${state.base} · the landlord plays alone or names a partner`;
   } else if (state.each_for_self) {
-    const bombs = state.bombs + state.rockets;
-    text = `${state.phase} · ${state.stake} · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
+    text = `${state.phase} · ${state.stake} · ${bombCount}`;
   } else {
-    const bombs = state.bombs + state.rockets;
     // Once over, the settlement's multiplier: a spring or a start bonus doubles it at the end.
     const multiplier = state.result && !state.result.void ? state.result.multiplier : state.multiplier;
-    text = `${state.phase} · stake: base ${state.base} × ${multiplier} · ${bombs} bomb${bombs === 1 ? "" : "s"}`;
+    text = `${state.phase} · stake: base ${state.base} × ${multiplier} · ${bombCount}`;
   }
   if (state.wild) text += ` · wild: ${state.wild}`;  // "the 5s", or "the 5s and 9s"
   if (state.redeals) text += ` · redealt ${state.redeals}×`;
@@ -307,7 +308,7 @@ function offerReadings(text, error) {
     say("message", "Not allowed: " + error.message, true);
     return;
   }
-  say("message", `Play ${[...text].map((rank) => (rank === "T" ? "10" : rank)).join(" ")} as: `);
+  say("message", `Play ${error.cards} as: `);
   for (const choice of error.choices) {
     $("message").append(button(`${choice.label} (${kindName(choice.kind)})`, "reading", () => act(choice.text)), " ");
   }
