@@ -179,8 +179,9 @@ class _Api:
 
     async def options(self, request: Request) -> Response:
         presets = Rules.presets()
-        seats = {name: Rules.preset(name).players for name in presets}
-        playable = {name: players.playable(Rules.preset(name)) for name in presets}
+        rules = {name: Rules.preset(name) for name in presets}
+        seats = {name: preset.players for name, preset in rules.items()}
+        playable = {name: players.playable(preset) for name, preset in rules.items()}
         return JSONResponse({"presets": presets, "seats": seats, "bots": players.available(), "playable": playable,
                              "default_bot": players.DEFAULT}, headers=_HEADERS)
 
