@@ -181,3 +181,72 @@ def test_bad_input_raises_typed_errors() -> None:
         ValueError, match=r"lasts\[0\]: 333345 as FOUR_TWO_SOLOS \(rank 3, length 1\) is no move under these rules"
     ):
         dz.legal_moves_batch(np.array([1], np.uint64), four_two, Rules.preset("openspiel"))
+
+
+def test_white_space_around_a_readings_parts_means_nothing() -> None:
+    """As between card tokens: around the kind, the rank and the length alike."""
+    douzero, run_fast = Rules.preset("douzero"), Rules.preset("run_fast")
+    meant = Move("333444555666/AIRPLANE_SOLOS/3", rules=douzero)
+    for text in ("333444555666 /AIRPLANE_SOLOS/3", "333444555666/ AIRPLANE_SOLOS /3",
+                 "333444555666/AIRPLANE_SOLOS/ 3 \n"):
+        assert Move(text, rules=douzero) == meant
+    short = Move("333344445556667/AIRPLANE_TWOS/3/3", rules=run_fast)
+    assert Move("333344445556667/AIRPLANE_TWOS /3/ 3 ", rules=run_fast) == short
+    game = dz.Game.from_position(["333344445556667", "8", "9"], landlord=None, to_move=0, rules=run_fast)
+    game.step("333344445556667/ AIRPLANE_TWOS/3 /3\t")
+    assert game.history[-1][1].move == short
+
+
+def test_str_and_repr_name_the_reading_where_cards_read_several_ways() -> None:
+    """str() knows no rules: where any preset reads the cards several ways it writes the
+    whole reading, so each of three legal actions prints apart and reads back."""
+    rules = Rules.preset("douzero")
+    game = dz.Game.from_position(["333444555666", "4", "7"], landlord=0, to_move=0, rules=rules)
+    twelve = [a for a in game.legal_actions() if len(a.move.cards) == 12]
+    assert len({str(a) for a in twelve}) == len({repr(a) for a in twelve}) == len({str(a.move) for a in twelve}) == 3
+    for action in twelve:
+        taken = game.copy()
+        taken.step(str(action))
+        assert taken.history[-1][1] == action
+    assert str(Move("3334")) == "3334" and repr(dz.Game(seed=1).legal_actions()[1]) == "Action('bid 1')"
+
+
+def test_cards_past_the_rules_deck_are_refused_alike_everywhere() -> None:
+    run_fast = Rules.preset("run_fast")
+    message = "4 cards of rank A, at most 3 in Run Fast's 48-card deck"
+    game = dz.Game.from_position(["3456789", "TJQ", "KKA"], landlord=None, to_move=0, rules=run_fast)
+    for refused in (lambda: Move("AAAA", rules=run_fast), lambda: Move("AAAA/BOMB/A", rules=run_fast),
+                    lambda: dz.can_play("3456789", "AAAA", rules=run_fast), lambda: game.step("AAAA")):
+        with pytest.raises(dz.CardsError, match=message):
+            refused()
+    assert game.history == []
+    three = dz.Game.from_position(["3", "4", "5"], 0, 0)
+    for refused in (lambda: Move("33333"), lambda: Move("33333/BOMB/3"), lambda: three.step("33333")):
+        with pytest.raises(dz.CardsError) as info:
+            refused()
+        assert str(info.value).split(": ", 1)[1] == "5 cards of rank 3, at most 4 in one deck"
+
+
+def test_full_width_text_reads_as_ascii_everywhere() -> None:
+    """What a Chinese keyboard types in full-width mode (and its ideographic space)."""
+    assert Cards("\uff13\uff13\u3000\uff22\uff32") == Cards("33 BR") and Move("\uff13\uff13") == Move("33")
+    game = dz.Game(seed=1)
+    game.step("\uff42\uff49\uff44\u3000\uff12")
+    assert game.history[-1][1] == dz.Action.bid(2)
+    position = dz.Game.from_position(["3344", "5", "6"], landlord=0, to_move=0)
+    position.step("\uff13\uff13")
+    assert position.history[-1][1].move == Move("33")
+    with pytest.raises(dz.CardsError, match="'\uff13\uff3a'"):  # quoted as given
+        Cards("\uff13\uff3a")
+
+
+def test_refusals_quote_the_input_as_given() -> None:
+    with pytest.raises(dz.MoveError, match="'BJRJ' is no combination"):
+        Move("BJRJ")
+    with pytest.raises(dz.MoveError, match="last: '  ' is no combination"):
+        dz.legal_moves("3", last="  ")
+    with pytest.raises(ValueError, match="not 'Z'"):
+        dz.rank_name("Z")
+    with pytest.raises(ValueError) as long:
+        dz.actions.from_rlcard("\x1b" + "3" * 1000)
+    assert len(str(long.value)) < 200 and "\\x1b" in str(long.value) and "1001 characters" in str(long.value)

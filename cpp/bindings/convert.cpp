@@ -31,6 +31,13 @@ std::size_t physical_memory_bytes() {
   return 0;
 }
 
+void check_fits_memory(const char* what, std::size_t bytes, const std::string& amount) {
+  if (const std::size_t memory = physical_memory_bytes(); memory != 0 && bytes > memory) {
+    throw py::value_error(std::string(what) + ": " + amount + " is more than this machine's " + std::to_string(memory >> 20) +
+                          " MB of memory");
+  }
+}
+
 bool holds_items(py::handle obj) {
   if (!py::isinstance<py::sequence>(obj) || py::isinstance<py::str>(obj) || py::isinstance<py::bytes>(obj) ||
       PyByteArray_Check(obj.ptr())) {
@@ -87,11 +94,9 @@ Mask checked(Mask mask, const char* what, const Rules& rules) {
 }
 
 Mask parse(const std::string& text, const char* what, const Rules& rules, bool list_element = false) {
-  // Parse against the widest deck so that counts get the same message as other inputs;
-  // text past even its counts is quoted where the rules' own deck overflows.
-  const ParseResult parsed = parse_cards(text, widest_rules().max_per_rank(), widest_rules().max_per_joker(), list_element);
-  if (!parsed.ok()) cards_error(what, parse_cards(text, rules.max_per_rank(), rules.max_per_joker(), list_element).error);
-  return checked(parsed.cards, what, rules);
+  const ParseResult parsed = parse_cards_for(text, rules, list_element);
+  if (!parsed.ok()) cards_error(what, parsed.error);
+  return parsed.cards;
 }
 
 // The value of an int-like object (is_int_like), as a signed 64-bit value with overflow
@@ -328,7 +333,8 @@ int rank_arg(py::handle obj, const char* what, int highest) {
   if (!py::isinstance<py::str>(obj)) return static_cast<int>(int_arg(obj, what, 0, highest));
   const int rank = rank_named(text_arg(obj, what));
   if (rank < 0 || rank > highest) {
-    throw py::value_error(std::string(what) + " must name one rank of " + (highest == kTwo ? "3..2" : "3..R") + " as card text does, such as '5' or '10'");
+    throw py::value_error(std::string(what) + " must name one rank of " + (highest == kTwo ? "3..2" : "3..R") +
+                          " as card text does, such as '5' or '10', not " + quoted(text_arg(obj, what)));
   }
   return rank;
 }
@@ -377,10 +383,7 @@ Move reading_move(const Reading& r, const char* what) {
 }
 
 Move move_arg(py::handle obj, std::optional<MoveKind> kind, const Rules& rules, WildRanks wild, const char* what) {
-  if (py::isinstance<py::str>(obj)) {
-    const std::string text = text_arg(obj, what, ErrorKind::Cards);
-    if (text.find_first_of("=/") != std::string::npos) return reading_move(read_move(text, rules, wild, kind), what);
-  }
+  if (py::isinstance<py::str>(obj)) return reading_move(read_move(text_arg(obj, what, ErrorKind::Cards), rules, wild, kind), what);
   return reading_move(read_cards(to_mask(obj, what, rules), rules, kind), what);
 }
 

@@ -49,6 +49,10 @@ std::string shown(py::handle obj);
 
 // The machine's physical memory in bytes, 0 where the system does not say.
 std::size_t physical_memory_bytes();
+// Refuses `bytes` (`amount` in words) past the machine's memory with a ValueError naming
+// `what`: there the kernel would end the process when the memory is first written rather
+// than refuse the allocation.
+void check_fits_memory(const char* what, std::size_t bytes, const std::string& amount);
 
 // Whether obj holds items to read one by one: a sequence other than text and bytes (a
 // sequence of characters or ints, never of the items meant), and other than a 0-d array,

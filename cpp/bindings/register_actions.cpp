@@ -154,7 +154,7 @@ void register_conversions(py::module_& m) {
   m.def("from_rlcard", [](Hinted<"str"> text_obj) {
           const std::string text = text_arg(text_obj, "action");
           const auto a = from_rlcard(text);
-          if (!a) throw py::value_error("'" + text + "' is not an RLCard action string (sorted cards 3-9TJQKA2BR of one move, or 'pass')");
+          if (!a) throw py::value_error(quoted(text) + " is not an RLCard action string (sorted cards 3-9TJQKA2BR of one move, or 'pass')");
           return *a;
         }, py::arg("action"), "The Action of an RLCard 1.2.0 action string; its move is the rlcard preset's reading.");
   m.def("to_openspiel", [](ActionOrMoveArg action) {

@@ -96,6 +96,13 @@ struct Batch {
   std::size_t previous_size = 0;  // moves in the thread's previous batch
 
   BatchError run(const Rules& r, WildRanks w, std::int64_t* offsets);
+  // Kept for the next call when small (a loop of small batches allocates nothing); a large
+  // batch's copies are freed, or the thread would hold its largest batch for its lifetime.
+  void release_inputs() {
+    constexpr std::size_t kKept = 4096;
+    if (hands.capacity() > kKept) hands = std::vector<Mask>();
+    if (lasts.capacity() > kKept) lasts = std::vector<Move>();
+  }
 };
 
 // The calling thread's batch, out of line so that its address is a value to the caller.
@@ -152,6 +159,7 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
   }
   const BatchError error = within_memory("hands", static_cast<long long>(n), "hands' moves",
                                         [&] { return b.run(r, w, offsets.mutable_data()); });
+  b.release_inputs();
   if (error) {
     raise(error.part == BatchError::Part::Hand ? ErrorKind::Cards : ErrorKind::Move, error.why);
   }

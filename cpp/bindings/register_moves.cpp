@@ -182,7 +182,7 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
             return beats(a, other);
           },
           py::arg("other"), "Whether this move may be played over `other` (MoveError when nothing is: Run Fast's short moves).")
-      .def("__str__", [](const Move& mv) { return move_text(mv); })
+      .def("__str__", [](const Move& mv) { return unmistakable_text(mv); })
       .def("__repr__", [](const Move& mv) {
             return "Move('" + move_text(mv) + "', MoveKind." + kind_name(mv.kind) + ", key=" + std::to_string(mv.key) +
                    ", length=" + std::to_string(mv.length) +

@@ -91,12 +91,8 @@ SolveOptions options_arg(py::handle time_limit, py::handle node_limit, py::handl
   }
   if (!node_limit.is_none()) o.node_limit = int_arg(node_limit, "node_limit", 1, kMaxNodes);
   o.tt_bytes = static_cast<std::size_t>(int_arg(tt_megabytes, "tt_megabytes", 1, kMaxTableMegabytes)) << 20;
-  // Reserved up front and filled by a long search (two threads fill it whole): past the
-  // machine's memory the kernel would end the process rather than refuse an allocation.
-  if (const std::size_t memory = physical_memory_bytes(); memory != 0 && o.tt_bytes > memory) {
-    throw py::value_error("tt_megabytes: " + std::to_string(o.tt_bytes >> 20) + " MB is more than this machine's " +
-                          std::to_string(memory >> 20) + " MB of memory");
-  }
+  // Reserved up front and filled by a long search (two threads fill it whole).
+  check_fits_memory("tt_megabytes", o.tt_bytes, std::to_string(o.tt_bytes >> 20) + " MB");
   o.threads = static_cast<int>(int_arg(threads, "threads", 1, kMaxSearchThreads));
   return o;
 }

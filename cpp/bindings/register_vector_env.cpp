@@ -85,12 +85,17 @@ int threads_arg(py::handle obj) {
 
 // Tables hold about 30 kB each: a million of them is more than a machine of this kind holds.
 constexpr int kMaxTables = 1 << 20;
+// The least a table holds once played (bench/RESULTS.md, "Memory per table": 26,938 bytes
+// without features).
+constexpr std::size_t kLeastTableBytes = 26'000;
 
 std::unique_ptr<PyVectorEnv> make(IntArg num_envs, RulesArg rules, Hinted<"str | None"> features, Hinted<"str | int | Sequence[int]"> learners,
                                   Hinted<"object"> opponents, OptionalIntArg seed, OptionalIntArg threads, BoolArg mask,
                                   OptionalIntArg batch_size) {
   VectorEnvOptions o;
   o.num_envs = static_cast<int>(int_arg(num_envs, "num_envs", 1, kMaxTables));
+  const std::size_t least = static_cast<std::size_t>(o.num_envs) * kLeastTableBytes;
+  check_fits_memory("num_envs", least, std::to_string(o.num_envs) + " tables (at least " + std::to_string(least >> 20) + " MB)");
   o.rules = to_rules(rules);
   o.features = features_arg(features);
   o.mask = bool_arg(mask, "mask");

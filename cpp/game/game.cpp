@@ -454,7 +454,10 @@ std::string play_error(Mask hand, const Move& m, const Move* last, const Rules& 
     }
     if (std::string why = wilds_error(m, rules); !why.empty()) return why;
   }
-  if (!contains(hand, spent(m))) return "cards not in hand";
+  if (!contains(hand, spent(m))) {
+    const Mask missing = spent(m) - per_rank_min(spent(m), hand);
+    return "cards not in hand: " + to_text(missing) + " missing from " + to_text(spent(m));
+  }
   std::string why;
   if (!is_valid_move(m, rules)) {
     why = " is not that combination under these rules";

@@ -107,10 +107,11 @@ std::string_view token_from(std::string_view s, std::size_t i) {
   return s.substr(i, std::max<std::size_t>(j - i, 1));
 }
 
-// An error naming `token` (the text at byte i) and its position in characters.
-ParseResult error_at(std::string_view text, std::size_t i, std::string_view token, const std::string& what) {
+// An error naming `token` (the text at byte i) and its position in characters, in the
+// text as given (`given`: `text` before half_width).
+ParseResult error_at(std::string_view given, std::string_view text, std::size_t i, std::string_view token, const std::string& what) {
   ParseResult r;
-  r.error = what + " " + quoted(token, 8) + " at position " + std::to_string(char_index(text, i)) + " in " + quoted(text);
+  r.error = what + " " + quoted(token, 8) + " at position " + std::to_string(char_index(text, i)) + " in " + quoted(given);
   return r;
 }
 
@@ -134,6 +135,32 @@ bool is_utf8(std::string_view text) {
 }
 
 bool is_separator(char c) { return c == ',' || std::isspace(static_cast<unsigned char>(c)); }
+
+std::string_view half_width(std::string_view text, std::string& storage) {
+  // U+FF01..U+FF5E are EF BC 81..BF and EF BD 80..9E; U+3000 is E3 80 80.
+  if (text.find_first_of("\xE3\xEF") == std::string_view::npos) return text;
+  storage.clear();
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    const char32_t cp = n == 3 ? code_point(text, i, n) : 0;
+    if (cp >= 0xFF01 && cp <= 0xFF5E) {
+      storage += static_cast<char>(cp - 0xFEE0);
+    } else if (cp == 0x3000) {
+      storage += ' ';
+    } else {
+      storage.append(text.substr(i, std::max<std::size_t>(n, 1)));
+    }
+    i += std::max<std::size_t>(n, 1);
+  }
+  return storage;
+}
+
+std::string_view trimmed(std::string_view text) {
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
+}
 
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return upper(x) == upper(y); });
@@ -169,7 +196,9 @@ std::string quoted(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
-ParseResult parse_cards(std::string_view text, int max_per_rank, int max_per_joker, bool list_element) {
+ParseResult parse_cards(std::string_view given, int max_per_rank, int max_per_joker, bool list_element) {
+  std::string storage;
+  const std::string_view text = half_width(given, storage);
   ParseResult result;
   const bool long_names = list_element || count_tokens(text) >= 2;
   std::size_t i = 0;
@@ -188,13 +217,13 @@ ParseResult parse_cards(std::string_view text, int max_per_rank, int max_per_jok
       i += 2;
     } else {
       rank = rank_of(text[i]);
-      if (rank < 0) return error_at(text, start, text.substr(start, std::max<std::size_t>(utf8_length(text, start), 1)), "unknown card token");
+      if (rank < 0) return error_at(given, text, start, text.substr(start, std::max<std::size_t>(utf8_length(text, start), 1)), "unknown card token");
       ++i;
     }
     if (rank < kBlackJoker) i += suit_length(text, i);
     const int limit = std::min(rank >= kBlackJoker ? max_per_joker : max_per_rank, 15);
     if (count(result.cards, rank) >= limit) {
-      return error_at(text, start, text.substr(start, i - start), "too many cards of rank " + std::string(1, rank_char(rank)) + " (at most " +
+      return error_at(given, text, start, text.substr(start, i - start), "too many cards of rank " + std::string(1, rank_char(rank)) + " (at most " +
                                        std::to_string(limit) + "):");
     }
     result.cards += cards_of(rank, 1);

@@ -6,7 +6,8 @@
 // optional emoji variation selector). The long joker names `BJ` and `RJ` are jokers only
 // as a whole token of text that has two or more tokens (or as one element of a list of
 // tokens): `QRJ8` is four cards and `BJ` is the black joker and a jack. Cards are written
-// one character per card, ascending, so `parse_cards(to_text(m))` gives back `m`.
+// one character per card, ascending, so `parse_cards(to_text(m))` gives back `m`. Text is
+// read as ASCII after half_width(): what a keyboard types in full-width mode reads the same.
 #pragma once
 
 #include <string>
@@ -18,6 +19,14 @@ namespace ddz {
 
 // Whether `c` separates tokens of card text: white space or a comma.
 bool is_separator(char c);
+
+// `text` with the full-width forms of ASCII (U+FF01..U+FF5E, typed by Chinese and
+// Japanese keyboards in full-width mode) and the ideographic space (U+3000) as ASCII; one
+// character for one, so positions in characters stay. `storage` holds the copy when one
+// is needed; otherwise the view is `text` itself.
+std::string_view half_width(std::string_view text, std::string& storage);
+// `text` without leading and trailing white space.
+std::string_view trimmed(std::string_view text);
 
 bool equals_ignoring_case(std::string_view a, std::string_view b);
 

@@ -50,7 +50,18 @@ std::string describe(const Move& m) {
          std::to_string(m.length) + ")";
 }
 
-MoveText parse_move_text(std::string_view text, const Rules& rules) {
+ParseResult parse_cards_for(std::string_view text, const Rules& rules, bool list_element) {
+  // Parsed against two decks first, so that a count past the rules' deck but within two
+  // gets validate_cards' message, which names the deck, whatever the entry point.
+  ParseResult p = parse_cards(text, 8, 2, list_element);
+  if (!p.ok()) return parse_cards(text, rules.max_per_rank(), rules.max_per_joker(), list_element);
+  p.error = validate_cards(p.cards, rules);
+  return p;
+}
+
+MoveText parse_move_text(std::string_view given, const Rules& rules) {
+  std::string storage;
+  const std::string_view text = half_width(given, storage);
   MoveText out;
   const auto fail = [&](std::string why) {
     out.error = std::move(why);
@@ -59,10 +70,11 @@ MoveText parse_move_text(std::string_view text, const Rules& rules) {
   const auto slash = text.find('/');
   const std::string_view cards_part = text.substr(0, slash);
   const auto equals = cards_part.find('=');
+  // `what` names the part in the message where there are two ("spent=cards").
   const auto read = [&](std::string_view part, const char* what) -> std::optional<Mask> {
-    const ParseResult p = parse_cards(part, rules.max_per_rank(), rules.max_per_joker());
+    const ParseResult p = parse_cards_for(part, rules);
     if (!p.ok()) {
-      out.error = std::string(what) + ": " + p.error;
+      out.error = what ? std::string(what) + ": " + p.error : p.error;
       return std::nullopt;
     }
     return p.cards;
@@ -70,7 +82,7 @@ MoveText parse_move_text(std::string_view text, const Rules& rules) {
   if (equals != std::string_view::npos && cards_part.find('=', equals + 1) != std::string_view::npos) {
     return fail("one '=' at most, between the cards spent and the cards they stand for, not " + quoted(cards_part));
   }
-  const auto cards = equals == std::string_view::npos ? read(cards_part, "cards") : read(cards_part.substr(equals + 1), "cards stood for");
+  const auto cards = equals == std::string_view::npos ? read(cards_part, nullptr) : read(cards_part.substr(equals + 1), "cards stood for");
   if (!cards) return out;
   out.cards = *cards;
   if (equals != std::string_view::npos) {
@@ -80,11 +92,12 @@ MoveText parse_move_text(std::string_view text, const Rules& rules) {
   if (slash != std::string_view::npos) {
     const std::string_view spec = text.substr(slash + 1);
     const auto second = spec.find('/');
-    out.kind = kind_named(spec.substr(0, second));
+    // White space around each part means nothing, as between card tokens.
+    out.kind = kind_named(trimmed(spec.substr(0, second)));
     const std::string_view rest = second == std::string_view::npos ? std::string_view() : spec.substr(second + 1);
     const auto third = rest.find('/');
-    out.key = rank_named(rest.substr(0, third));
-    if (third != std::string_view::npos) out.length = chain_length_named(rest.substr(third + 1));
+    out.key = rank_named(trimmed(rest.substr(0, third)));
+    if (third != std::string_view::npos) out.length = chain_length_named(trimmed(rest.substr(third + 1)));
     if (!out.kind || out.key < 0 || (third != std::string_view::npos && out.length < 0)) {
       std::string written(1, '/');
       written += spec;
@@ -122,7 +135,18 @@ std::string action_text(const Action& a, const Rules* rules) {
     case ActionType::Partner: return a.value ? "partner " + std::to_string(a.value - 1) : "alone";
     case ActionType::Play: break;
   }
-  return rules ? reading_text(a.move, classify(a.move.cards, *rules)) : move_text(a.move);
+  return rules ? reading_text(a.move, classify(a.move.cards, *rules)) : unmistakable_text(a.move);
+}
+
+std::string unmistakable_text(const Move& m) {
+  static const std::vector<Rules> presets = [] {
+    std::vector<Rules> all;
+    for (const std::string& name : preset_names()) all.push_back(*preset(name));
+    return all;
+  }();
+  const auto several = [&](const Rules& rules) { return classify(m.cards, rules).size() > 1; };
+  if (std::none_of(presets.begin(), presets.end(), several)) return move_text(m);
+  return move_text(m) + '/' + kind_name(m.kind) + '/' + rank_char(m.key) + '/' + std::to_string(m.length);
 }
 
 std::string reading_text(const Move& m, const std::vector<Move>& readings) {
@@ -139,7 +163,9 @@ std::string reading_text(const Move& m, const std::vector<Move>& readings) {
   return text;
 }
 
-ActionWord action_word(std::string_view text) {
+ActionWord action_word(std::string_view given) {
+  std::string storage;
+  const std::string_view text = half_width(given, storage);
   // The words, lower case, single-spaced.
   std::string words;
   for (std::size_t i = 0; i < text.size();) {
@@ -163,7 +189,7 @@ ActionWord action_word(std::string_view text) {
     out.action = Action::partner(words[8] - '0');
   }
   if (out.action) return out;
-  if (words.empty()) out.error = "no action in " + quoted(text) + ": write cards, pass, call, rob, bid 0-3 or partner 0-3";
+  if (words.empty()) out.error = "no action in " + quoted(given) + ": write cards, pass, call, rob, bid 0-3 or partner 0-3";
   // A first word that begins as a word does (a typo such as "passs" or "bid3") is no card
   // text: no card token starts with "pa", "bi", "c", "d", "ro", "al" or "n".
   const std::string_view first = std::string_view(words).substr(0, words.find(' '));
@@ -171,14 +197,14 @@ ActionWord action_word(std::string_view text) {
     return std::any_of(heads.begin(), heads.end(), [&](std::string_view head) { return first.starts_with(head); });
   };
   if (begins({"pass", "call", "decline", "rob", "no", "alone"})) {
-    out.error = quoted(text) + " is no action (the words are pass, call, decline, rob, no rob, bid 0-3, alone and partner N)";
+    out.error = quoted(given) + " is no action (the words are pass, call, decline or no call, rob, no rob, bid 0-3, alone and partner N)";
   }
   if (begins({"bid"})) {
-    out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(text);
+    out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(given);
     out.meant = Action::bid(0);
   }
   if (begins({"partner"})) {
-    out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(text);
+    out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(given);
     out.meant = Action::partner(-1);
   }
   return out;

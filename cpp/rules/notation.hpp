@@ -10,7 +10,7 @@
 //
 // Actions: "pass", "bid N" (N = 0 passes in the auction), "call", "decline", "rob",
 // "no rob", "alone", "partner N" (N the seat the landlord names), or the text of a move;
-// words are case-insensitive.
+// words are case-insensitive and separated by white space ("no call" is "decline").
 #pragma once
 
 #include <optional>
@@ -34,6 +34,10 @@ std::string move_text(const Move& m);
 // A move for messages and repr: its text, kind, rank (its key as card text) and length.
 std::string describe(const Move& m);
 
+// Card text read for the deck of `rules`: parse_cards, with counts past that deck refused
+// by validate_cards (which names the deck). `list_element` as for parse_cards.
+ParseResult parse_cards_for(std::string_view text, const Rules& rules, bool list_element = false);
+
 // Move text taken apart: the combination's cards, the cards spent (when written), and the
 // reading named by a "/KIND/rank" or "/KIND/rank/length" suffix (when written; `key` is
 // that rank's index).
@@ -53,8 +57,13 @@ MoveText parse_move_text(std::string_view text, const Rules& rules);
 std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRanks wild, std::string& error);
 
 // The text of an action; with `rules`, a play whose cards read several ways adds
-// "/KIND/rank" (and "/length" if that is not yet one reading), so that the text names one move.
+// "/KIND/rank" (and "/length" if that is not yet one reading), so that the text names one
+// move; without, unmistakable_text.
 std::string action_text(const Action& a, const Rules* rules = nullptr);
+// A move's text for str() and repr(), which know no rules: its move text, with
+// "/KIND/rank/length" where the cards read several ways under any preset, so that the
+// text names this move under the rules it came from.
+std::string unmistakable_text(const Move& m);
 // The text naming `m` among `readings` (its cards' readings): its move text, with the
 // suffix above when there are several.
 std::string reading_text(const Move& m, const std::vector<Move>& readings);
