@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 
 import numpy as np
@@ -149,6 +150,41 @@ def test_two_bots_of_one_class_are_told_apart_in_evaluates_errors() -> None:
             dz.evaluate(a, b, deals=1, threads=1)  # type: ignore[arg-type]
         if sys.version_info >= (3, 11):  # exception notes
             assert raised.value.__notes__ == [f"the bot Picky here is evaluate's {failing}"]
+
+
+def test_a_bot_asked_game_by_game_is_noted_with_the_one_seat_that_raised() -> None:
+    """A bot without act_many answers each table alone: its error names that table's seat,
+    not every seat of the batch; a check(rules) that refuses says who refused."""
+    class Raiser:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def act(self, game: dz.Game) -> dz.Action:
+            self.calls += 1
+            if self.calls > 30:
+                raise RuntimeError("boom")
+            return game.legal_actions()[-1]
+
+    with pytest.raises(RuntimeError, match="boom") as raised:
+        dz.evaluate(Raiser(), "heuristic", deals=5, rules=Rules.preset("douzero"), threads=1)  # type: ignore[arg-type]
+    if sys.version_info >= (3, 11):  # exception notes
+        seat_notes = [note for note in raised.value.__notes__ if note.startswith("raised by")]
+        assert len(seat_notes) == 1 and re.fullmatch(r"raised by the bot Raiser choosing for seat \d", seat_notes[0])
+
+    class Picky:
+        def act(self, game: dz.Game) -> dz.Action:
+            return game.legal_actions()[0]
+
+        def check(self, rules: Rules) -> None:
+            raise ValueError("only standard")
+
+    with pytest.raises(ValueError, match="only standard") as refused:
+        dz.evaluate("heuristic", Picky(), deals=2, rules=Rules.preset("douzero"))  # type: ignore[arg-type]
+    if sys.version_info >= (3, 11):
+        assert refused.value.__notes__ == ["raised by the bot Picky checking the rules",
+                                           "the bot Picky here is evaluate's b"]
+    with pytest.raises(dz.IllegalActionError, match=r"returned 3 \(an int, not an Action\)"):
+        dz.evaluate(lambda view, legal: 3, "heuristic", deals=1)  # type: ignore[arg-type,return-value]
 
 
 def test_choose_refuses_a_seed_of_none_for_every_player() -> None:

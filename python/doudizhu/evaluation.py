@@ -128,8 +128,9 @@ def evaluate(
     check_player(a, "a")
     check_player(b, "b")
     run = _core.evaluation_run(builtin(a), builtin(b), deals, rules, seed, threads)  # plays nothing yet
-    check_rules([a, b], rules)
-    run_tables(run, [a, b], progress, roles=("evaluate's a", "evaluate's b"))
+    roles = ("evaluate's a", "evaluate's b")
+    check_rules([a, b], rules, roles)
+    run_tables(run, [a, b], progress, roles)
     return dataclasses.replace(_summarise(run.result(), deals), names=(_name(a), _name(b)))
 
 

@@ -65,15 +65,21 @@ def check_player(player: object, what: str) -> None:
                         f"{getattr(player, '__name__', type(player).__name__)}{signature} cannot be")
 
 
-def check_rules(players: Sequence[Player], rules: Rules) -> None:
+def check_rules(players: Sequence[Player], rules: Rules, roles: Sequence[str] | None = None) -> None:
     """Asks each Python bot that says which rules it can play (a ``check(rules)`` method,
     as :class:`doudizhu.neural.TorchBot` has) before a game is dealt, passing on what it
-    raises, so that a run is refused at its start rather than in its first game. The
-    built-in players are checked in the core."""
+    raises with who raised it, so that a run is refused at its start rather than in its
+    first game. The built-in players are checked in the core. ``roles`` as for
+    :func:`run_tables`."""
     for player in {id(player): player for player in players}.values():
         check = getattr(player, "check", None)
         if isinstance(player, Bot) and callable(check) and not _core.plays_in_core(player):
-            check(rules)
+            try:
+                check(rules)
+            except Exception as error:
+                _add_note(error, f"raised by {_who(player)} checking the rules")
+                _note_role(error, player, players, roles)
+                raise
 
 
 def _check_bot_methods(bot: object, what: str) -> None:
@@ -117,26 +123,39 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
     # Read before the bot acts: a bot may step the game it was handed (its own copy).
     seats = [cast(int, game.to_move) for game in games]
     legal = [game.legal_actions() for game in games]
-    try:
-        if isinstance(player, Bot):
+    if isinstance(player, Bot) and getattr(player, "act_many", None) is not None:
+        try:
             actions = act_many(player, games)
-        else:
-            assert callable(player)
-            # The TypedDict is that dict.
-            # Each call gets its own list: what the policy does to it cannot change the check below.
-            actions = [player(cast("dict[str, Any]", game.seat_view(cast(int, game.to_move))), list(moves))
-                       for game, moves in zip(games, legal)]
-    except Exception as error:  # the bot's own error, passed on with who raised it (Python 3.11's notes)
-        _add_note(error, f"raised by {_who(player)} choosing for seat {', '.join(map(str, sorted(set(seats))))}")
-        raise
+        except Exception as error:  # the bot's own error, passed on with who raised it (Python 3.11's notes)
+            _add_note(error, f"raised by {_who(player)} choosing for seat {', '.join(map(str, sorted(set(seats))))}")
+            raise
+    else:
+        actions = [_one_action(player, game, seat, moves) for game, seat, moves in zip(games, seats, legal)]
     for seat, action, moves in zip(seats, actions, legal):
         # Only an Action itself can be legal: `in` would ask an array's truth value and fail,
         # and a subclass's (or a pretender's) __eq__ could call itself equal to any action.
         if type(action) is not Action or action not in moves:
-            kind = "" if type(action) is Action else f" (a {type(action).__name__}, not an Action)"
+            name = type(action).__name__
+            article = "an" if name[0] in "aeiouAEIOU" else "a"
+            kind = "" if type(action) is Action else f" ({article} {name}, not an Action)"
             raise IllegalActionError(f"{_who(player)} at seat {seat} returned {action!r}{kind}, "
                                      f"not one of the {len(moves)} legal actions")
     return actions
+
+
+def _one_action(player: Player, game: Game, seat: int, moves: list[Action]) -> Action:
+    """A bot's ``act`` or a policy function's answer in one game, an error it raises
+    noted with the seat it chose for."""
+    try:
+        if isinstance(player, Bot):
+            return player.act(game)
+        assert callable(player)
+        # The TypedDict is that dict. Each call gets its own list: what the policy does to
+        # it cannot change the check of its answer.
+        return player(cast("dict[str, Any]", game.seat_view(seat)), list(moves))
+    except Exception as error:
+        _add_note(error, f"raised by {_who(player)} choosing for seat {seat}")
+        raise
 
 
 def _check_turn(game: object) -> None:
@@ -184,11 +203,17 @@ def run_tables(
             try:
                 actions = choose_many(player, run.views(chosen))
             except Exception as error:
-                named = [role for role, p in zip(roles or (), players) if p is player]
-                if len(named) == 1:
-                    _add_note(error, f"{_who(player)} here is {named[0]}")
+                _note_role(error, player, players, roles)
                 raise
             run.apply(chosen, actions)
+
+
+def _note_role(error: BaseException, player: Player, players: Sequence[Player], roles: Sequence[str] | None) -> None:
+    """Notes the role ``player`` has among ``players`` (``roles[k]`` names player k) when
+    it has one: two bots of one class are told apart by it."""
+    named = [role for role, p in zip(roles or (), players) if p is player]
+    if len(named) == 1:
+        _add_note(error, f"{_who(player)} here is {named[0]}")
 
 
 def _by_player(
