@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import doudizhu as dz
-from doudizhu.render import card_name, move_svg, svg, wild_names, winners
+from doudizhu import terminal
+from doudizhu.render import bombs_text, card_name, kind_label, move_svg, svg, wild_names, winners
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -225,7 +226,17 @@ def test_a_rocket_counts_among_the_bombs_of_a_hand_each_plays_for_itself() -> No
         game.step("pass")
     game.step("3")
     assert game.result is not None and game.result.rockets == 1 and game.result.bombs == 0
-    assert "over: seat 0 wins, 1 bomb" in _labels(svg(game))
+    assert "over: seat 0 wins, 1 rocket" in _labels(svg(game))
+
+
+def test_bombs_and_rockets_are_counted_as_what_they_are() -> None:
+    # The web page and the terminal said "3 bombs" for two bombs and a rocket.
+    assert [bombs_text(*counts) for counts in ((0, 0), (1, 0), (2, 1), (0, 2))] == \
+        ["no bombs", "1 bomb", "2 bombs, 1 rocket", "2 rockets"]
+    game = dz.Game.from_position(["BR33334", "4", "5"], landlord=0, to_move=0)
+    for action in ("BR", "pass", "pass", "3333", "pass", "pass"):
+        game.step(action)
+    assert "(1 bomb, 1 rocket so far)" in terminal.screen(game, terminal.Options("standard", "heuristic", False))
 
 
 def test_wild_ranks_are_named_as_their_card_faces_write_them() -> None:
@@ -257,3 +268,13 @@ def test_a_label_names_the_main_part_of_cards_that_read_several_ways() -> None:
     whole = sorted(label for label in labels if label.startswith("3 3 3 3 4 4 4 4 5 5 5 6 6 6 7"))
     assert [label.split(", ")[1] for label in whole] == ["main 3-5", "main 3-6", "main 4-6"]
     assert action_label(dz.Action.play(dz.Move("33")), dz.Rules()) == "3 3"  # one reading: no note
+
+
+def test_a_kind_of_play_is_written_alike_in_the_picture_the_terminal_and_the_page() -> None:
+    # The picture wrote "airplane_solos", the terminal "(trio_solo)", the page "(trio solo)".
+    game = dz.Game.from_position(["3334K", "5556", "7"], landlord=0, to_move=0)
+    game.step("3334")
+    assert kind_label(dz.MoveKind.TRIO_SOLO) == "trio solo"
+    assert "to beat: trio solo by seat 0" in _labels(svg(game))
+    screen = terminal.screen(game, terminal.Options("standard", "heuristic", True))
+    assert "to beat: 3334 (trio solo) by seat 0" in screen, screen

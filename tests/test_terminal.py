@@ -89,7 +89,7 @@ def test_a_whole_hand_typed_at_the_keyboard() -> None:
     assert in_play, "the person never played a card"
     for screen in in_play:
         assert "played so far:" in screen and "stake base" in screen, screen
-        assert re.search(r"\d+ bombs? so far", screen), screen
+        assert re.search(r"\((no bombs|\d+ bombs?(, \d+ rockets?)?|\d+ rockets?) so far\)", screen), screen
     assert any(re.search(r"you \((landlord|peasant)\)", s) for s in in_play)
 
 

@@ -225,7 +225,25 @@ def test_the_state_reports_the_last_play_its_player_and_the_stake(client: TestCl
     assert state["last"]["by"] == game.last_by and state["last"]["text"] == str(game.last.cards)
     assert state["last"]["kind"] == game.last.kind.name.lower()
     assert (state["base"], state["multiplier"], state["bombs"]) == (3, game.multiplier, 0)
+    assert state["bombs_text"] == "no bombs"
     assert ok(client.get("/api/state")) == state
+
+
+def test_a_new_lead_clears_the_passes_of_the_trick_before() -> None:
+    # At the end of a hand the seats that passed on the trick before still showed "Pass"
+    # beside the final lead, which they never answered.
+    def shown(game: dz.Game) -> list[str | None]:
+        seats = views.table(game, 0, {0: "you", 1: "b", 2: "c"}, {})["seats"]
+        return [seat["latest"] and seat["latest"]["text"] for seat in seats]
+
+    game = dz.Game.from_position(["3456", "78T", "9"], landlord=0, to_move=0)
+    for action in ("3", "7", "pass", "pass"):
+        game.step(action)
+    assert shown(game) == ["pass", "7", "pass"]  # the trick as it ended, until seat 1 leads
+    game.step("8")
+    assert shown(game) == [None, "8", None]
+    game.step("9")
+    assert shown(game) == [None, "8", "9"]
 
 
 def test_legal_plays_are_the_engines_grouped_by_kind(client: TestClient) -> None:
@@ -275,7 +293,9 @@ def test_an_illegal_play_is_explained_and_changes_nothing(client: TestClient) ->
     ok(client.post("/api/play", json={"action": "bid 3"}))
     ok(client.post("/api/play", json={"action": "33"}))
     before = ok(client.get("/api/state"))
-    for action, says in (("3", "does not beat"), ("KQ", "no legal combination"), ("TTTT", "cards not in hand"),
+    # The cards as the page shows them: 10 for T, runs spaced, the jokers by name.
+    for action, says in (("3", "3 does not beat "), ("KQ", "'Q K' is no legal combination"),
+                         ("TTTT", "missing from 10 10 10 10"), ("AA", "cards not in hand: A A missing from A A"),
                          ("bid 2", "the hand is in play"), ("4Z", "unknown card token 'Z'"),
                          ("3333 3", "cards"), ("", "")):
         refused(client.post("/api/play", json={"action": action}), 422, says)

@@ -261,6 +261,19 @@ def test_play_a_whole_hand_by_clicking(sized_page: WebDriver, size: str) -> None
     assert "Seed 42 deals this hand again." in text_of(page, "result")
 
 
+def test_the_persons_own_seat_is_framed_on_its_turn(page: WebDriver) -> None:
+    # Bot seats were framed on their turn and the person's never: on a phone the status
+    # line saying "your turn" had scrolled out of view.
+    start_hand(page, seed=42)
+    wait(page, lambda b: b.find_elements(By.CSS_SELECTOR, "#choices button[data-action='bid 3']"))
+    assert "to-move" in page.find_element(By.CSS_SELECTOR, ".me").get_attribute("class")
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 3']").click()
+    wait(page, lambda b: len(hand(b)) == 20)
+    assert "to-move" in page.find_element(By.CSS_SELECTOR, ".me").get_attribute("class")
+    # The log's numbers sit inside their column: outside it they fell on the column before.
+    assert page.execute_script("return getComputedStyle(document.querySelector('.log')).listStylePosition") == "inside"
+
+
 def test_an_illegal_selection_is_explained_and_cleared(page: WebDriver) -> None:
     start_hand(page, seed=42)
     page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 3']").click()
@@ -270,7 +283,7 @@ def test_an_illegal_selection_is_explained_and_cleared(page: WebDriver) -> None:
     click_cards(page, "34")
     page.find_element(By.ID, "play").click()
     wait(page, lambda b: "Not allowed" in text_of(b, "message"))
-    assert "'34' is no legal combination here" in text_of(page, "message")
+    assert "'3 4' is no legal combination here" in text_of(page, "message")
     assert len(hand(page)) == 20 and api_state(page)["log"] == [{"seat": 0, "text": "bid 3", "label": "bid 3"}]
     page.find_element(By.ID, "clear").click()
     assert text_of(page, "message") == "" and not page.find_elements(By.CSS_SELECTOR, "#hand g.card.selected")

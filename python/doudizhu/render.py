@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable
 from html import escape
 
-from ._core import Cards, Game, Move, Rules, checked_int, rank_name
+from ._core import Cards, Game, Move, MoveKind, Rules, checked_int, rank_name
 
 CARD_W, CARD_H = 52, 74
 OVERLAP, BACK_OVERLAP = 26, 12  # how far the next card in a row starts: a face's corner shows, a back's edge
@@ -234,10 +234,8 @@ def _outcome(game: Game) -> list[str]:
     result = game.result
     assert result is not None
     payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
-    if result.winner is not None:  # each for itself: a rocket is paid as a bomb, so counted as one
-        played = result.bombs + result.rockets
-        bombs = f"{played} bomb{'' if played == 1 else 's'}"
-        return [f"over: {winners(game)}, {bombs}", f"payouts: {payouts}"]
+    if result.winner is not None:  # each for itself: the bombs are paid, so said
+        return [f"over: {winners(game)}, {bombs_text(result.bombs, result.rockets)}", f"payouts: {payouts}"]
     if game.landlord is None:
         return ["over: nobody bid, the hand is void"]
     return [f"over: {winners(game)}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
@@ -271,6 +269,19 @@ def stake_text(game: Game) -> str:
     if game.rules.each_for_self:
         return "each for itself, a point a card left"
     return f"stake base {game.bid_value} x {game.multiplier}"
+
+
+def kind_label(kind: MoveKind) -> str:
+    """A kind of play as tables write it: "airplane solos" (the page's kindName writes the same)."""
+    return kind.name.lower().replace("_", " ")
+
+
+def bombs_text(bombs: int, rockets: int) -> str:
+    """The bombs and rockets played, each counted as what it is: "2 bombs, 1 rocket",
+    "no bombs" (a player looking for three bombs where one was a rocket finds two)."""
+    counted = ((bombs, "bomb"), (rockets, "rocket"))
+    parts = [f"{count} {noun}{'' if count == 1 else 's'}" for count, noun in counted if count]
+    return ", ".join(parts) or "no bombs"
 
 
 def scoring_text(rules: Rules) -> str | None:
@@ -315,7 +326,7 @@ def game_svg(game: Game, seat: int | None = None) -> str:
         parts.append(_row(None if kitty is None else _hand_cards(kitty, wild), len(game.kitty), 8, y + 8)[0])
         y += _ROW_H
     if game.last is not None and game.phase != "over":
-        parts.append(label(f"to beat: {game.last.kind.name.lower()} by seat {game.last_by}", y))
+        parts.append(label(f"to beat: {kind_label(game.last.kind)} by seat {game.last_by}", y))
         row, w = _row(_move_cards(game.last, wild), 0, 8, y + 8)
         parts.append(row)
         width, y = max(width, w + 16), y + _ROW_H
@@ -345,5 +356,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg", "move_svg", "role",
-           "scoring_text", "stake_text", "svg", "wild_names", "wild_ranks", "winners"]
+__all__ = ["backs_svg", "bombs_text", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg", "kind_label",
+           "move_svg", "role", "scoring_text", "stake_text", "svg", "wild_names", "wild_ranks", "winners"]

@@ -22,7 +22,7 @@ from ._core import Action, ActionType, Cards, Game, Rules, checked_seed, choose_
 from ._readings import plays_spending
 from .bots import Bot
 from .lockstep import choose
-from .render import role, scoring_text, stake_text, wild_names, winners
+from .render import bombs_text, kind_label, role, scoring_text, stake_text, wild_names, winners
 
 HUMAN = 0
 MOVES_SHOWN = 40  # plays of a kind that `moves` lists
@@ -99,9 +99,8 @@ def _wild_example(game: Game) -> str:
 def screen(game: Game, options: Options) -> str:
     """What the person at seat 0 sees before choosing."""
     view = game.seat_view(HUMAN)
-    bombs = view["bombs"] + view["rockets"]
     lines = [
-        f"--- {game.phase}, your turn --- {stake_text(game)} ({plural(bombs, 'bomb')} so far)",
+        f"--- {game.phase}, your turn --- {stake_text(game)} ({bombs_text(view['bombs'], view['rockets'])} so far)",
     ]
     for seat, size in enumerate(view["hand_sizes"]):
         lines.append(f"  {_who(game, seat, options):<20} {plural(size, 'card'):>8}")
@@ -115,7 +114,7 @@ def screen(game: Game, options: Options) -> str:
     lines.append(f"played so far: {_played_by_rank(game)}")
     last, by = view["last"], view["last_by"]
     if last is not None and by is not None:
-        lines.append(f"to beat: {last} ({last.kind.name.lower()}) by {_name(by, options)}")
+        lines.append(f"to beat: {last} ({kind_label(last.kind)}) by {_name(by, options)}")
     elif game.phase == "playing" and game.lead_rank is not None:
         lines.append(f"you lead: the first lead must contain a {rank_name(game.lead_rank)}")
     elif game.phase == "playing":

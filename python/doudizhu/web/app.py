@@ -258,7 +258,7 @@ class _Api:
             except ValueError as error:
                 readings = table.readings(action)  # the cards can be played: which reading was not said
                 said = {"choices": readings, "cards": views.cards_label(Cards(action))} if readings else {}
-                raise ApiError(422, str(error), **said) from error
+                raise ApiError(422, views.readable(str(error)), **said) from error
             return self._play_state(table)
 
         return await self._do(request, False, work)

@@ -12,11 +12,13 @@ the page can show it in front of the seat; ``text`` is what the engine reads bac
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .._core import Action, Cards, Game, Rules, Settlement
+from .._core import Action, ActionType, Cards, Game, Rules, Settlement
 from ..render import (
     backs_svg,
+    bombs_text,
     card_name,
     card_svgs,
     cards_svg,
@@ -36,6 +38,18 @@ Thoughts = dict[int, list[dict[str, Any]]]
 def cards_label(cards: Cards) -> str:
     """Cards as a person reads them: "10 10 J", "black joker red joker"."""
     return " ".join(card_name(rank) for rank in str(cards))
+
+
+# A run of the engine's card text in a message: one character a card (33, T, KBR), not
+# part of a word, a number or a reading's /KIND/rank.
+_CARD_RUN = re.compile(r"(?<![\w/=.-])[3-9TJQKA2BR]+(?![\w/=.-])")
+
+
+def readable(message: str) -> str:
+    """An engine's message about cards with its card text as :func:`cards_label` writes
+    it ("T does not beat 88" -> "10 does not beat 8 8"), for a page that shows 10 and the
+    jokers by name."""
+    return _CARD_RUN.sub(lambda run: cards_label(Cards(run.group())), message)
 
 
 def action_label(action: Action, rules: Rules) -> str:
@@ -64,17 +78,34 @@ def _action(game: Game, action: Action, thinking: list[dict[str, Any]] | None) -
 
 
 def _latest(game: Game, thoughts: Thoughts, viewer: int | None) -> dict[int, dict[str, Any]]:
-    """Each seat's latest action among the last ``seats`` actions (one turn of the table),
-    with the network's choices there where ``viewer`` sees that seat's hand: the choices
-    show the cards they would have played, which a face-down hand keeps until the end."""
+    """Each seat's latest action among the last ``seats`` actions (one turn of the table)
+    of the current trick, with the network's choices there where ``viewer`` sees that
+    seat's hand: the choices show the cards they would have played, which a face-down hand
+    keeps until the end. A new lead clears the table: the passes and bids before it belong
+    to a trick (or an auction) that is over."""
     history = game.history
-    start = max(_deal_start(game), len(history) - game.seats)  # no bid of a deal thrown in
+    start = max(_deal_start(game), len(history) - game.seats, _trick_start(game))  # no bid of a deal thrown in
     over = game.phase == "over"
 
     def seen(seat: int, index: int) -> list[dict[str, Any]] | None:
         return thoughts.get(index) if viewer is None or viewer == seat or over else None
 
     return {seat: _action(game, action, seen(seat, start + i)) for i, (seat, action) in enumerate(history[start:])}
+
+
+def _trick_start(game: Game) -> int:
+    """The history index of the current trick's lead (a play with nothing to beat: the
+    hand's first, or one after every other seat passed), 0 before the first play."""
+    lead: int | None = None
+    passes = 0
+    for index, (_, action) in enumerate(game.history):
+        if action.type is ActionType.PASS:
+            passes += 1
+        elif action.type is ActionType.PLAY:
+            if lead is None or passes == game.seats - 1:
+                lead = index
+            passes = 0
+    return lead or 0
 
 
 def _deal_start(game: Game) -> int:
@@ -166,6 +197,7 @@ def table(game: Game, viewer: int | None, names: dict[int, str], thoughts: Thoug
         "multiplier": view["multiplier"],
         "bombs": view["bombs"],
         "rockets": view["rockets"],
+        "bombs_text": bombs_text(view["bombs"], view["rockets"]),
         "wild": wild_names(game) or None,
         "redeals": game.redeals,
         "log": [{"seat": seat, "text": action.text(game.rules), "label": action_label(action, game.rules)}

@@ -63,7 +63,7 @@ function say(target, text, isError) {
   box.classList.toggle("error", Boolean(isError));
 }
 
-const kindName = (kind) => kind.replaceAll("_", " ");
+const kindName = (kind) => kind.replaceAll("_", " ");  // as render.kind_label writes it
 
 // ------------------------------------------------------------------ shared drawing
 function seatLabel(name, seat) {
@@ -106,8 +106,7 @@ function seatBox(seat, fresh) {
 }
 
 function stakeText(state) {
-  const bombs = state.bombs + state.rockets;
-  const bombCount = `${bombs} bomb${bombs === 1 ? "" : "s"}`;
+  const bombCount = state.bombs_text;  // "2 bombs, 1 rocket"
   let text;
   if (state.phase === "bidding") {
     text = `bidding · high bid: ${state.bid || "none yet"}`;
@@ -204,6 +203,7 @@ function drawPlay(state, busy, fresh) {
   drawCentre(state, "last", "kitty", seatName);
   refill("my-spot", spot(me.latest, fresh === state.human), "mine");
   refill("me-label", seatLabel("you", me));
+  document.querySelector(".me").classList.toggle("to-move", !over && !busy);
   const hand = refill("hand", handOf(me.faces || [], !over && !busy));
   for (const g of hand.querySelectorAll("g.card")) {
     g.addEventListener("click", () => { if (!replying) g.classList.toggle("selected"); });
