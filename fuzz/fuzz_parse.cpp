@@ -1,4 +1,5 @@
-// Card text parsing: parse_cards against a reference tokenizer written from docs/rules.md.
+// Card text parsing: parse_cards against a reference tokenizer written from docs/rules.md
+// (full-width text read as ASCII).
 //
 // Input: byte 0 and 1 choose max_per_rank and max_per_joker (0..17, so limits past what a
 // nibble holds are tried too); the rest is the text. Checked:
@@ -61,7 +62,29 @@ std::size_t chars_before(std::string_view s, std::size_t end) {
   return chars;
 }
 
-Ref reference(std::string_view s, int max_rank, int max_joker) {
+// The text as rules.md reads it: a full-width form of ASCII (U+FF01..U+FF5E: EF BC 81..BF,
+// EF BD 80..9E) as its ASCII character, the ideographic space (E3 80 80) as a space. EF and
+// E3 are never continuation bytes, so matching the bytes anywhere is matching characters.
+std::string folded(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto at = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+    if (at(0) == 0xEF && at(1) == 0xBC && at(2) >= 0x81 && at(2) <= 0xBF) {
+      out += static_cast<char>(at(2) - 0x81 + 0x21), i += 3;
+    } else if (at(0) == 0xEF && at(1) == 0xBD && at(2) >= 0x80 && at(2) <= 0x9E) {
+      out += static_cast<char>(at(2) - 0x80 + 0x60), i += 3;
+    } else if (at(0) == 0xE3 && at(1) == 0x80 && at(2) == 0x80) {
+      out += ' ', i += 3;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+Ref reference(std::string_view given, int max_rank, int max_joker) {
+  const std::string text = folded(given);
+  const std::string_view s = text;
   Ref out;
   std::size_t tokens = 0;
   for (std::size_t k = 0; k < s.size(); ++k) tokens += !is_sep(s[k]) && (k == 0 || is_sep(s[k - 1]));
