@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import doudizhu as dz
 from doudizhu import terminal
-from doudizhu.render import bombs_text, card_name, kind_label, move_svg, svg, wild_names, winners
+from doudizhu.render import bombs_text, card_name, kind_label, main_first, move_svg, svg, wild_names, winners
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -265,9 +265,13 @@ def test_a_label_names_the_main_part_of_cards_that_read_several_ways() -> None:
     game = dz.Game.from_position(["333344445556667", "8", "9TJ"], landlord=None, to_move=0, rules=rules)
     labels = [action_label(a, rules) for a in game.legal_actions()]
     assert len(labels) == len(set(labels))
-    whole = sorted(label for label in labels if label.startswith("3 3 3 3 4 4 4 4 5 5 5 6 6 6 7"))
-    assert [label.split(", ")[1] for label in whole] == ["main 3-5", "main 3-6", "main 4-6"]
+    whole = sorted(label for label, action in zip(labels, game.legal_actions()) if len(action.move.cards) == 15)
+    # The main part first, its kickers after, as players write an airplane.
+    assert whole == ["3 3 3 4 4 4 5 5 5 3 4 6 6 6 7, main 3-5", "3 3 3 4 4 4 5 5 5 6 6 6 3 4 7, main 3-6",
+                     "4 4 4 5 5 5 6 6 6 3 3 3 3 4 7, main 4-6"]
     assert action_label(dz.Action.play(dz.Move("33")), dz.Rules()) == "3 3"  # one reading: no note
+    assert action_label(dz.Action.play(dz.Move("3666")), dz.Rules()) == "6 6 6 3"  # was "3 6 6 6"
+    assert main_first(dz.Move("35888999")) == "88899935" and main_first(dz.Move("34567")) == "34567"
 
 
 def test_a_kind_of_play_is_written_alike_in_the_picture_the_terminal_and_the_page() -> None:

@@ -316,7 +316,7 @@ def test_cards_with_several_readings_offer_them(client: TestClient, store: Sessi
         {"text": "333444555666/AIRPLANE/3", "label": "3 3 3 4 4 4 5 5 5 6 6 6, main 3-6", "kind": "airplane"},
         {"text": "333444555666/AIRPLANE_SOLOS/3", "label": "3 3 3 4 4 4 5 5 5 6 6 6, main 3-5",
          "kind": "airplane_solos"},
-        {"text": "333444555666/AIRPLANE_SOLOS/4", "label": "3 3 3 4 4 4 5 5 5 6 6 6, main 4-6",
+        {"text": "333444555666/AIRPLANE_SOLOS/4", "label": "4 4 4 5 5 5 6 6 6 3 3 3, main 4-6",
          "kind": "airplane_solos"}]
     state = ok(client.post("/api/play", json={"action": data["choices"][0]["text"]}))
     assert state["phase"] == "over" and state["result"]["landlord_won"]

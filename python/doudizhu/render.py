@@ -103,16 +103,38 @@ def _hand_cards(cards: Cards, wild: str) -> list[_Card]:
     return [(rank, rank in wild, None) for rank in str(cards)]  # one character a card
 
 
+# Cards a rank in the main part of the kinds with kickers: the trio or four before them.
+_MAIN_COPIES = {MoveKind.TRIO_SOLO: 3, MoveKind.TRIO_PAIR: 3, MoveKind.TRIO_TWO: 3, MoveKind.AIRPLANE_SOLOS: 3,
+                MoveKind.AIRPLANE_PAIRS: 3, MoveKind.AIRPLANE_TWOS: 3, MoveKind.FOUR_TWO_SOLOS: 4,
+                MoveKind.FOUR_TWO_PAIRS: 4, MoveKind.FOUR_THREE: 4}
+
+
+def main_first(move: Move) -> str:
+    """The combination's cards as players write them: the main part, then the kickers
+    ("666" then "3" for 3666; "444555666" then "333" for douzero's airplane with solos from
+    4); one character a card, each part low to high."""
+    _checked(move, Move, "move")
+    cards = str(move.cards)
+    copies = _MAIN_COPIES.get(move.kind)
+    if copies is None:
+        return cards
+    main = "".join(rank_name(rank) * copies for rank in range(move.key, move.key + move.length))
+    kickers = list(cards)
+    for card in main:
+        kickers.remove(card)
+    return main + "".join(kickers)
+
+
 def _move_cards(move: Move, wild: str = "") -> list[_Card]:
-    """The cards a move spends, in its combination's order: each wild card that stands in
-    for another rank drawn where that rank falls, marked with it ("5 as 7"). A move that
+    """The cards a move spends, in its combination's order (main_first): each wild card that
+    stands in for another rank drawn where that rank falls, marked with it ("5 as 7"). A move that
     stands no card in knows no wild rank: ``wild`` marks the cards played as themselves."""
     _checked(move, Move, "move")
     wild = _checked_wild(wild)
     stand_ins = [(rank_name(wild), rank) for wild, cards in move.stand_in_groups for rank in str(cards)]
     wild += "".join(rank_name(rank) for rank in move.wild_ranks)
     drawn: list[_Card] = []
-    for rank in str(move.cards):
+    for rank in main_first(move):
         standing = next((pair for pair in stand_ins if pair[1] == rank), None)
         if standing is None:
             drawn.append((rank, rank in wild, None))
@@ -357,4 +379,4 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
 
 
 __all__ = ["backs_svg", "bombs_text", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg", "kind_label",
-           "move_svg", "role", "scoring_text", "stake_text", "svg", "wild_names", "wild_ranks", "winners"]
+           "main_first", "move_svg", "role", "scoring_text", "stake_text", "svg", "wild_names", "wild_ranks", "winners"]

@@ -31,7 +31,8 @@ something):
   ``can_undo`` and ``frames``: the table after your last action and after each bot's reply
   but the last, for the page to show them one at a time.
 - ``POST /api/play`` ``{"action": "334455", "at": 12, "hand_id": "..."}`` (or ``"pass"``, ``"bid 2"``, ``"call"``,
-  ``"557=577"``...): your action, then the bots' turns; cards the engine refuses as they
+  ``"557=577"``...): your action, then the bots' turns. A refusal (422) is the engine's
+  message with its cards written as the table writes them ("10 does not beat 8 8"); cards the engine refuses as they
   stand but that some legal plays spend (several readings, or a wild card's) answer 422
   with ``choices``: those plays, each ``{"text", "label", "kind"}``, the text to send, and
   ``cards``, the cards they spend as a person reads them ("5 7 7 7").

@@ -23,6 +23,7 @@ from ..render import (
     card_svgs,
     cards_svg,
     face_name,
+    main_first,
     move_svg,
     role,
     scoring_text,
@@ -58,8 +59,8 @@ def action_label(action: Action, rules: Rules) -> str:
     move = action.move
     if move is None:
         return action.text(rules)
-    spent = cards_label(move.spent)
-    label = spent if move.spent == move.cards else f"{spent} as {cards_label(move.cards)}"
+    played = " ".join(card_name(rank) for rank in main_first(move))  # the trio before its kickers
+    label = played if move.spent == move.cards else f"{cards_label(move.spent)} as {played}"
     if "/" in action.text(rules):  # cards that read several ways: which ranks make the main part
         top = move.key + move.length - 1
         label += f", main {card_name(move.key)}" + (f"-{card_name(top)}" if move.length > 1 else "")
