@@ -16,6 +16,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 import doudizhu  # noqa: E402
+from doudizhu import terminal  # noqa: E402
 
 PROMPT = r"(bid 0-3|call / decline|rob / no rob|your play \(help for commands\))> "
 AGAIN = r"play again\? \[y/N\]> "
@@ -160,11 +161,12 @@ def test_a_redeal_is_announced_with_the_new_hand_shown_once() -> None:
     child.sendline("0")
     child.expect(r"everyone passed: the hand is redealt \(redeal 1\)\r\n")
     child.expect("bid 0-3> ")
-    shown = re.findall(r"your hand: (\S+)", child.before)
+    shown = re.findall(r"your hand: (.+?)\r\n", child.before)
     game = doudizhu.Game(seed=5)
     for _ in range(3):
         game.step("bid 0")
-    assert shown == [str(game.hand(0))]  # in the status before your turn, not twice
+    assert shown == [terminal.by_rank(game.hand(0))]  # in the status before your turn, not twice
+    assert doudizhu.Cards(shown[0]) == game.hand(0)  # the groups read back as the hand
     child.sendline("quit")
     assert leave(child) == 0
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import itertools
 import shutil
 import sys
 import unicodedata
@@ -82,11 +83,17 @@ def _who(game: Game, seat: int, options: Options) -> str:
     return f"{_name(seat, options)} ({role(game, seat)})"
 
 
+def by_rank(cards: Cards) -> str:
+    """Cards a rank a group, the groups apart, so that a long hand can be counted at a
+    glance ("33 444 5 TT B R"); the text still reads back as the same cards."""
+    return " ".join("".join(group) for _, group in itertools.groupby(str(cards)))
+
+
 def _played_by_rank(game: Game) -> str:
     played = Cards()
     for cards in game.seat_view(HUMAN)["played"]:
         played = played + cards
-    return str(played) or "nothing yet"
+    return by_rank(played) or "nothing yet"
 
 
 def _wild_example(game: Game) -> str:
@@ -104,13 +111,13 @@ def screen(game: Game, options: Options) -> str:
     ]
     for seat, size in enumerate(view["hand_sizes"]):
         lines.append(f"  {_who(game, seat, options):<20} {plural(size, 'card'):>8}")
-    lines.append(f"your hand: {view['hand']}")
+    lines.append(f"your hand: {by_rank(view['hand'])}")
     if game.wild_ranks:
         lines.append(f"wild: {wild_names(game)} (play them as spent=combination, e.g. {_wild_example(game)})")
     landlord = view["landlord"]
     if view["kitty"] is not None and game.rules.kitty_size:
         taken = f" (taken by {_name(landlord, options)})" if landlord is not None else ""
-        lines.append(f"kitty{taken}: {view['kitty']}")
+        lines.append(f"kitty{taken}: {by_rank(view['kitty'])}")
     lines.append(f"played so far: {_played_by_rank(game)}")
     last, by = view["last"], view["last_by"]
     if last is not None and by is not None:
@@ -323,7 +330,7 @@ def _print_deal(game: Game, options: Options, out: TextIO) -> None:
         for dealt in range(game.seats):
             print(f"  seat {dealt}: {game.hand(dealt)}", file=out)
     else:
-        print(f"your hand: {game.hand(HUMAN)}", file=out)
+        print(f"your hand: {by_rank(game.hand(HUMAN))}", file=out)
 
 
 def play_hand(seed: int, options: Options, read: Callable[[str], str], out: TextIO) -> None:
