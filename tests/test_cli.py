@@ -475,3 +475,9 @@ def test_moves_name_the_reading_of_cards_that_read_several_ways() -> None:
                              "333344445556667/AIRPLANE_TWOS/4"]
     every = [line.split()[0] for line in out.splitlines()[1:]]
     assert len(every) == len(set(every))
+
+
+def test_wild_ranks_take_a_full_width_comma() -> None:
+    # "--wild 5,9" typed in full-width mode: every other input reads U+FF0C as a comma.
+    full = run("moves", "5599", "--rules", "laizi2", "--wild", "\uff15\uff0c\uff19")
+    assert full == run("moves", "5599", "--rules", "laizi2", "--wild", "5,9") and full[0] == 0 and full[1]

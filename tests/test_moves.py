@@ -209,6 +209,15 @@ def test_str_and_repr_name_the_reading_where_cards_read_several_ways() -> None:
         taken.step(str(action))
         assert taken.history[-1][1] == action
     assert str(Move("3334")) == "3334" and repr(dz.Game(seed=1).legal_actions()[1]) == "Action('bid 1')"
+    # Rules of one's own: pair kickers of one rank make 33334444 two fours with two pairs.
+    loose = Rules(pair_kickers_share_rank=True)
+    own = dz.Game.from_position(["33334444", "5", "6"], landlord=0, to_move=0, rules=loose)
+    fours = [a for a in own.legal_actions() if len(a.move.cards) == 8]
+    assert len({str(a) for a in fours}) == 2
+    for action in fours:
+        taken = own.copy()
+        taken.step(str(action))
+        assert taken.history[-1][1] == action
 
 
 def test_cards_past_the_rules_deck_are_refused_alike_everywhere() -> None:
@@ -236,8 +245,11 @@ def test_full_width_text_reads_as_ascii_everywhere() -> None:
     position = dz.Game.from_position(["3344", "5", "6"], landlord=0, to_move=0)
     position.step("\uff13\uff13")
     assert position.history[-1][1].move == Move("33")
-    with pytest.raises(dz.CardsError, match="'\uff13\uff3a'"):  # quoted as given
+    with pytest.raises(dz.CardsError, match="token '\uff3a' at position 1 in '\uff13\uff3a'"):  # as typed
         Cards("\uff13\uff3a")
+    with pytest.raises(dz.CardsError, match="typed '\uff13\uff3a'"):
+        Move("\uff13\uff3a")
+    assert dz._core.half_width("\uff42\uff49\uff44\u3000\uff12\u00b3") == "bid 2\u00b3"  # full width only, not NFKC's ³
 
 
 def test_refusals_quote_the_input_as_given() -> None:

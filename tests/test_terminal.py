@@ -329,6 +329,19 @@ def test_full_width_input_reads_as_its_ascii() -> None:
     said = io.StringIO()
     action = terminal.ask(game, lambda prompt: next(lines), said, options)
     assert action == doudizhu.Action.bid(1) == game.history[-1][1]
+    # As the engine reads it everywhere: full width, not every compatibility form (a
+    # superscript 3 was a 3 here and no card anywhere else).
+    lines = iter(["\u00b3\u00b3", "quit"])
+    with pytest.raises(terminal.Quit):
+        terminal.ask(doudizhu.Game(seed=7), lambda prompt: next(lines), said, options)
+    assert "not '\u00b3\u00b3'" in said.getvalue()
+
+
+def test_the_move_to_beat_is_written_as_its_rules_need() -> None:
+    # "to beat: 444555666777/AIRPLANE/4/4" under standard rules, where it reads one way.
+    game = doudizhu.Game.from_position(["3JJ", "7", "8"], landlord=0, to_move=0, last="444555666777", last_by=2)
+    screen = terminal.screen(game, terminal.Options("standard", "heuristic", False))
+    assert "to beat: 444555666777 (airplane) by seat 2" in screen, screen
 
 
 def test_moves_hint_and_the_log_name_the_reading_of_cards_that_read_several_ways() -> None:

@@ -244,6 +244,11 @@ def test_a_new_lead_clears_the_passes_of_the_trick_before() -> None:
     assert shown(game) == [None, "8", None]
     game.step("9")
     assert shown(game) == [None, "8", "9"]
+    # A position begun inside a trick: its first play answers the move to beat.
+    inside = dz.Game.from_position(["TTKK3", "4444J", "55556Q"], landlord=0, to_move=0, last="9", last_by=2)
+    inside.step("pass")
+    inside.step("J")
+    assert shown(inside) == ["pass", "J", None]
 
 
 def test_legal_plays_are_the_engines_grouped_by_kind(client: TestClient) -> None:
@@ -293,8 +298,9 @@ def test_an_illegal_play_is_explained_and_changes_nothing(client: TestClient) ->
     ok(client.post("/api/play", json={"action": "bid 3"}))
     ok(client.post("/api/play", json={"action": "33"}))
     before = ok(client.get("/api/state"))
-    # The cards as the page shows them: 10 for T, runs spaced, the jokers by name.
-    for action, says in (("3", "3 does not beat "), ("KQ", "'Q K' is no legal combination"),
+    # The cards the engine wrote as the page shows them (10 for T, runs spaced); the
+    # person's own input, quoted, as typed.
+    for action, says in (("3", "3 does not beat "), ("KQ", "'KQ' is no legal combination"),
                          ("TTTT", "missing from 10 10 10 10"), ("AA", "cards not in hand: A A missing from A A"),
                          ("bid 2", "the hand is in play"), ("4Z", "unknown card token 'Z'"),
                          ("3333 3", "cards"), ("", "")):
@@ -1047,3 +1053,15 @@ def test_a_page_resuming_without_a_hand_gets_no_content_not_an_error(client: Tes
     refused(client.get("/api/state?resume=1&resume=1"), 400, "given more than once")
     dealt = new_hand(client)
     assert ok(client.get("/api/state?resume=1")) == ok(client.get("/api/state")) == {**dealt, "frames": []}
+
+
+def test_readable_changes_only_the_cards_the_engine_wrote() -> None:
+    # A first version rewrote quoted input ('3 BJ RJ' became jacks and jokers, 'BBB' made
+    # it raise) and moved "at position" off the character it named.
+    for message in ("action: too many cards of rank B (at most 1): 'B' at position 1 in 'BBB 3'",
+                    "'3 BJ RJ' is no legal combination here", "unknown card token '?' at position 33 in '33 ?'",
+                    "BBB does not beat 2"):
+        assert views.readable(message) == message
+    assert views.readable("T does not beat 88") == "10 does not beat 8 8"
+    assert views.readable("must_beat: BR beats 2, so passing is not allowed") == \
+        "must_beat: black joker red joker beats 2, so passing is not allowed"

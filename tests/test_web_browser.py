@@ -194,9 +194,10 @@ def every_card_can_be_tapped(browser: WebDriver) -> bool:
 
 
 def spot_text(browser: WebDriver, seat: int) -> str:
-    """What the page shows in front of a seat: its cards' ranks, or what it said."""
+    """What the page shows in front of a seat: its cards' ranks low to high (they are drawn
+    main part first), or what it said."""
     spot = "#my-spot" if seat == 0 else f"#opponents .seat[data-seat='{seat}'] .spot"
-    cards = "".join(ranks(browser, f"{spot} g.card"))
+    cards = "".join(sorted(ranks(browser, f"{spot} g.card"), key="3456789TJQKA2BR".index))
     return cards or browser.find_element(By.CSS_SELECTOR, spot).text
 
 
@@ -283,7 +284,7 @@ def test_an_illegal_selection_is_explained_and_cleared(page: WebDriver) -> None:
     click_cards(page, "34")
     page.find_element(By.ID, "play").click()
     wait(page, lambda b: "Not allowed" in text_of(b, "message"))
-    assert "'3 4' is no legal combination here" in text_of(page, "message")
+    assert "'34' is no legal combination here" in text_of(page, "message")  # as typed: the person's input
     assert len(hand(page)) == 20 and api_state(page)["log"] == [{"seat": 0, "text": "bid 3", "label": "bid 3"}]
     page.find_element(By.ID, "clear").click()
     assert text_of(page, "message") == "" and not page.find_elements(By.CSS_SELECTOR, "#hand g.card.selected")

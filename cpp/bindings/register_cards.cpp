@@ -86,6 +86,11 @@ as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
                       [](py::handle state) { return Cards{to_mask(pickled_fields(state, "Cards", 1, ErrorKind::Cards)[0], "mask")}; }));
   m.def("rank_name", [](RankArg rank) { return std::string(1, rank_char(rank_arg(rank, "rank", kNumRanks - 1))); },
         py::arg("rank"), "The card character of a rank index: 0 -> '3', ..., 7 -> 'T', 12 -> '2', 13 -> 'B', 14 -> 'R'.");
+  m.def("half_width", [](Hinted<"str"> text) {
+          std::string storage;
+          return std::string(half_width(text_arg(text, "text"), storage));
+        }, py::arg("text"),
+        "`text` as card text, move text and action words are read: full-width forms of ASCII and the ideographic space as ASCII.");
 }
 
 }  // namespace ddz::py_bind

@@ -107,11 +107,23 @@ std::string_view token_from(std::string_view s, std::size_t i) {
   return s.substr(i, std::max<std::size_t>(j - i, 1));
 }
 
-// An error naming `token` (the text at byte i) and its position in characters, in the
-// text as given (`given`: `text` before half_width).
+// The `count` characters of `s` from its character `first` (as char_index counts them).
+std::string_view char_span(std::string_view s, std::size_t first, std::size_t count) {
+  const auto skip = [&](std::size_t from, std::size_t chars) {
+    for (; chars > 0 && from < s.size(); --chars) from += std::max<std::size_t>(utf8_length(s, from), 1);
+    return from;
+  };
+  const std::size_t begin = skip(0, first);
+  return s.substr(begin, skip(begin, count) - begin);
+}
+
+// An error naming `token` (the text at byte i of `text`) and its position in characters,
+// both as typed in `given` (`text` before half_width, which keeps every character's place).
 ParseResult error_at(std::string_view given, std::string_view text, std::size_t i, std::string_view token, const std::string& what) {
   ParseResult r;
-  r.error = what + " " + quoted(token, 8) + " at position " + std::to_string(char_index(text, i)) + " in " + quoted(given);
+  const std::size_t at = char_index(text, i);
+  const std::string_view typed = char_span(given, at, char_index(token, token.size()));
+  r.error = what + " " + quoted(typed, 8) + " at position " + std::to_string(at) + " in " + quoted(given);
   return r;
 }
 

@@ -59,9 +59,10 @@ ParseResult parse_cards_for(std::string_view text, const Rules& rules, bool list
   return p;
 }
 
-MoveText parse_move_text(std::string_view given, const Rules& rules) {
-  std::string storage;
-  const std::string_view text = half_width(given, storage);
+namespace {
+
+// parse_move_text of text already half-width.
+MoveText parse_half_width_move_text(std::string_view text, const Rules& rules) {
   MoveText out;
   const auto fail = [&](std::string why) {
     out.error = std::move(why);
@@ -108,6 +109,16 @@ MoveText parse_move_text(std::string_view given, const Rules& rules) {
   return out;
 }
 
+}  // namespace
+
+MoveText parse_move_text(std::string_view given, const Rules& rules) {
+  std::string storage;
+  const std::string_view text = half_width(given, storage);
+  MoveText out = parse_half_width_move_text(text, rules);
+  if (!out.error.empty() && text.data() != given.data()) out.error += " (typed " + quoted(given) + ")";  // its parts quoted half-width
+  return out;
+}
+
 std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRanks wild, std::string& error) {
   const MoveText parsed = parse_move_text(text, rules);
   error = parsed.error;
@@ -139,13 +150,22 @@ std::string action_text(const Action& a, const Rules* rules) {
 }
 
 std::string unmistakable_text(const Move& m) {
-  static const std::vector<Rules> presets = [] {
+  // Cards read several ways through kickers and chains: every preset, and each with its
+  // kicker rules at their loosest (pair_kickers_share_rank's 33334444 in standard).
+  static const std::vector<Rules> widest = [] {
     std::vector<Rules> all;
-    for (const std::string& name : preset_names()) all.push_back(*preset(name));
+    for (const std::string& name : preset_names()) {
+      Rules loose = *preset(name);
+      all.push_back(loose);
+      loose.max_solo_kicker_copies = 4;
+      loose.kicker_trio_extends_airplane = loose.joker_kicks_four_with_two = loose.both_jokers_as_kickers = true;
+      loose.pair_kickers_share_rank = true;
+      if (validate(loose).empty()) all.push_back(loose);
+    }
     return all;
   }();
   const auto several = [&](const Rules& rules) { return classify(m.cards, rules).size() > 1; };
-  if (std::none_of(presets.begin(), presets.end(), several)) return move_text(m);
+  if (std::none_of(widest.begin(), widest.end(), several)) return move_text(m);
   return move_text(m) + '/' + kind_name(m.kind) + '/' + rank_char(m.key) + '/' + std::to_string(m.length);
 }
 

@@ -61,8 +61,9 @@ std::vector<Move> readings_of(std::string_view text, const Rules& rules, WildRan
 // move; without, unmistakable_text.
 std::string action_text(const Action& a, const Rules* rules = nullptr);
 // A move's text for str() and repr(), which know no rules: its move text, with
-// "/KIND/rank/length" where the cards read several ways under any preset, so that the
-// text names this move under the rules it came from.
+// "/KIND/rank/length" where the cards read several ways under a preset or a preset with
+// its kicker rules at their loosest, so that the text names this move under the rules it
+// came from.
 std::string unmistakable_text(const Move& m);
 // The text naming `m` among `readings` (its cards' readings): its move text, with the
 // suffix above when there are several.

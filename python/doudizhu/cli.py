@@ -18,7 +18,7 @@ import numpy as np
 
 from . import __version__, terminal
 from ._checkpoint_files import checkpoint_file, is_torch_archive
-from ._core import NETWORK_MAGIC, POLICIES, Action, Cards, Rules, legal_moves, rank_name
+from ._core import NETWORK_MAGIC, POLICIES, Action, Cards, Rules, half_width, legal_moves, rank_name
 from ._extras import MissingExtra
 from ._progress import progress_bar, rate, status_line
 from ._whole_file import check_writable
@@ -391,7 +391,7 @@ def _host_name(text: str, what: str) -> str:
 
 def _wild_ranks(text: str) -> list[str]:
     """One wild rank ("5") or two ("5,9"): argparse's error for an empty one."""
-    ranks = [rank.strip() for rank in text.split(",")]
+    ranks = [rank.strip() for rank in half_width(text).split(",")]  # a full-width comma too
     if not all(ranks):
         raise argparse.ArgumentTypeError(f"a wild rank such as 5, or two such as 5,9, not {text!r}")
     return ranks

@@ -14,12 +14,22 @@ import difflib
 import itertools
 import shutil
 import sys
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from ._core import Action, ActionType, Cards, Game, Rules, checked_seed, choose_action, game_seed, rank_name
+from ._core import (
+    Action,
+    ActionType,
+    Cards,
+    Game,
+    Rules,
+    checked_seed,
+    choose_action,
+    game_seed,
+    half_width,
+    rank_name,
+)
 from ._readings import plays_spending
 from .bots import Bot
 from .lockstep import choose
@@ -121,7 +131,7 @@ def screen(game: Game, options: Options) -> str:
     lines.append(f"played so far: {_played_by_rank(game)}")
     last, by = view["last"], view["last_by"]
     if last is not None and by is not None:
-        lines.append(f"to beat: {last} ({kind_label(last.kind)}) by {_name(by, options)}")
+        lines.append(f"to beat: {Action.play(last).text(game.rules)} ({kind_label(last.kind)}) by {_name(by, options)}")
     elif game.phase == "playing" and game.lead_rank is not None:
         lines.append(f"you lead: the first lead must contain a {rank_name(game.lead_rank)}")
     elif game.phase == "playing":
@@ -189,8 +199,8 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
     """The person's action, asked until legal; None after an undo (the screen changed)."""
     print(screen(game, options), file=out)
     while True:
-        # NFKC: the digits and letters a Chinese keyboard types in full-width mode read as ASCII
-        text = unicodedata.normalize("NFKC", read(_prompt(game))).strip()
+        # Full width as the engine reads it: the commands' words too, typed in full-width mode
+        text = half_width(read(_prompt(game))).strip()
         word = text.lower()
         if not text:
             continue

@@ -41,16 +41,24 @@ def cards_label(cards: Cards) -> str:
     return " ".join(card_name(rank) for rank in str(cards))
 
 
-# A run of the engine's card text in a message: one character a card (33, T, KBR), not
-# part of a word, a number or a reading's /KIND/rank.
-_CARD_RUN = re.compile(r"(?<![\w/=.-])[3-9TJQKA2BR]+(?![\w/=.-])")
+# Cards the engine writes in a refusal of a play (play_error, must_beat): at the start,
+# after "must_beat:", "beat(s)", "not in hand:" and "missing from", one character a card. Quoted text is
+# the person's own input and stays as typed.
+_WRITTEN_CARDS = re.compile(
+    r"(?:^|(?<=must_beat: )|(?<=beat )|(?<=beats )|(?<=in hand: )|(?<=missing from ))([3-9TJQKA2BR]+)(?=[ ,]|$)")
 
 
 def readable(message: str) -> str:
-    """An engine's message about cards with its card text as :func:`cards_label` writes
-    it ("T does not beat 88" -> "10 does not beat 8 8"), for a page that shows 10 and the
-    jokers by name."""
-    return _CARD_RUN.sub(lambda run: cards_label(Cards(run.group())), message)
+    """An engine's refusal of a play with the cards it wrote as :func:`cards_label` writes
+    them ("T does not beat 88" -> "10 does not beat 8 8"), for a page that shows 10 and the
+    jokers by name; anything else in the message as it was."""
+    def label(run: re.Match[str]) -> str:
+        try:
+            return cards_label(Cards(run.group(1)))
+        except ValueError:  # no cards after all: left as written
+            return run.group(0)
+
+    return _WRITTEN_CARDS.sub(label, message)
 
 
 def action_label(action: Action, rules: Rules) -> str:
@@ -96,17 +104,18 @@ def _latest(game: Game, thoughts: Thoughts, viewer: int | None) -> dict[int, dic
 
 def _trick_start(game: Game) -> int:
     """The history index of the current trick's lead (a play with nothing to beat: the
-    hand's first, or one after every other seat passed), 0 before the first play."""
-    lead: int | None = None
-    passes = 0
+    hand's first, or one after every other seat passed), 0 before the first play and in
+    the trick a position began in (its ``last``)."""
+    lead, passes = 0, 0
+    in_trick = game.origin.get("last") is not None
     for index, (_, action) in enumerate(game.history):
         if action.type is ActionType.PASS:
             passes += 1
         elif action.type is ActionType.PLAY:
-            if lead is None or passes == game.seats - 1:
+            if not in_trick or passes == game.seats - 1:
                 lead = index
-            passes = 0
-    return lead or 0
+            in_trick, passes = True, 0
+    return lead
 
 
 def _deal_start(game: Game) -> int:
