@@ -42,8 +42,8 @@ def cards_label(cards: Cards) -> str:
 
 
 # Cards the engine writes in a refusal of a play (play_error, must_beat): at the start,
-# after "must_beat:", "beat(s)", "not in hand:" and "missing from", one character a card. Quoted text is
-# the person's own input and stays as typed.
+# after "must_beat:", "beat(s)", "not in hand:" and "missing from", one character a card.
+# Quoted text is the person's own input and stays as typed.
 _WRITTEN_CARDS = re.compile(
     r"(?:^|(?<=must_beat: )|(?<=beat )|(?<=beats )|(?<=in hand: )|(?<=missing from ))([3-9TJQKA2BR]+)(?=[ ,]|$)")
 
@@ -62,8 +62,9 @@ def readable(message: str) -> str:
 
 
 def action_label(action: Action, rules: Rules) -> str:
-    """An action as a person reads it: "pass", "bid 2", "3 3", "5 7 7 7 as 7 7 7 7", and for
-    cards that read several ways the main part's ranks: "3 3 3 3 4 4 4 5 5 5, main 4-5"."""
+    """An action as a person reads it: "pass", "bid 2", "3 3", "6 6 6 3" (the main part
+    first), "5 7 7 7 as 7 7 7 7", and for cards that read several ways the main part's
+    ranks: "4 4 4 5 5 5 3 3 3 3, main 4-5"."""
     move = action.move
     if move is None:
         return action.text(rules)
