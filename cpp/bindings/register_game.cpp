@@ -348,7 +348,8 @@ PyObject* fast_infoset(PyObject* self, PyObject* seat) {
 void add_fast_members(py::class_<Game>& cls) {
   auto* type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   static PyMethodDef legal{"legal_actions", &fast_legal_actions, METH_NOARGS,
-                           "legal_actions($self, /)\n--\n\nThe legal actions: Actions of moves, plus pass when following."};
+                           "legal_actions($self, /)\n--\n\nThe legal actions of the phase: bids, calls or robs in the auction, the "
+                            "partner choice, or plays (plus pass when following)."};
   static PyMethodDef step{"step", &fast_step, METH_O,
                           "step($self, action, /)\n--\n\nTakes an Action, a Move, Cards or action text (\"pass\", \"bid 2\", cards)."};
   static PyGetSetDef phase{"phase", &fast_phase, nullptr, "'bidding', 'partner' (four_partner's landlord choosing), 'playing' or 'over'.", nullptr};
@@ -382,7 +383,7 @@ void register_game(py::module_& m) {
 
 str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call",
 "decline", "rob", "no rob", "alone", "partner 2", or the move text of a play
-("spent=cards" with wild cards).)doc")
+("spent=cards" with wild cards), as str(move) writes it.)doc")
       .def_static("play", [](Hinted<"Move"> move) {
             if (!is_exactly<Move>(move) && !py::isinstance<Move>(move)) throw py::type_error("move must be a Move, not " + type_name(move));
             return Action::play(value_of<Move>(move));
@@ -401,7 +402,8 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def("__str__", [](const Action& a) { return action_text(a); })
       .def("text", [](const Action& a, RulesArg rules) { return action_text(a, rules.is_none() ? nullptr : &to_rules(rules)); },
            py::arg("rules") = py::none(),
-           "The action's text; with rules, a play whose cards read several ways adds /KIND/rank to name its reading (the rank its body starts from).")
+           "The action's text; with rules, a play whose cards read several ways under them adds /KIND/rank to name its reading (the rank "
+           "its body starts from), and /length where that is not yet one reading; without, str(action).")
       .def("__repr__", [](const Action& a) { return "Action('" + action_text(a) + "')"; })
       .def("__eq__", [](const Action& a, py::handle b) -> py::object {
             if (!py::isinstance<Action>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
@@ -595,7 +597,7 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_property_readonly("multiplier", [](const Game& g) { return stake_of(g).multiplier; },
                              "2 to the bombs and rockets played so far (capped by max_multiplier); 1 when each seat\n"
                              "plays for itself (Run Fast scores by cards).")
-      .def_property_readonly("deals", &deals_list, "Each deal of the hand (redeals included) as (hands, kitty, wild rank or None).")
+      .def_property_readonly("deals", &deals_list, "Each deal of the hand (redeals included) as (hands, kitty, wild): the wild rank, the pair under laizi2, or None.")
       .def_property_readonly("origin", &origin,
                              "How the hand began: {'start': 'seed' | 'deal' | 'position', ...} with what it began from.")
       .def_property_readonly("last", [](const Game& g) { return optional_move_obj(g.state().last); }, "The move to beat, or None.")

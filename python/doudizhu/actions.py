@@ -10,7 +10,7 @@
   cards mask as an unsigned integer;
 - the last ids, from ``first_bid_id``, are the bidding actions of the rules' bidding
   system: classic ``bid 0`` (pass) .. ``bid 3``; call-and-rob decline, call, no rob,
-  rob; none (the douzero and rlcard presets) has none.
+  rob; none (the douzero, rlcard and run_fast presets) has none.
 
 The enumeration depends only on the rules, so ids are stable across runs and machines.
 Under ``Rules.preset("rlcard")`` the space has 27,472 ids (27,471 moves and pass), the

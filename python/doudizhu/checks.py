@@ -24,11 +24,12 @@ def can_play(
     play: Move | Cards | str,
     last: Move | Cards | str | None = None,
     rules: Rules | None = None,
-    wild: int | str | None = None,
+    wild: int | str | tuple[int | str, ...] | list[int | str] | None = None,
 ) -> PlayCheck:
     """Whether ``hand`` holds ``play`` and may play it over ``last`` (None: leading) under
-    ``rules`` (with ``wild`` the wild rank). Card text that reads several ways is allowed
-    when one of its readings is; the reason names what is wrong otherwise::
+    ``rules`` (with ``wild`` the wild rank, or under laizi2 the pair of them). Card text that
+    reads several ways is allowed when one of its readings is; the reason names what is
+    wrong otherwise::
 
         can_play("33344", "333", last="222")   # PlayCheck(ok=False, reason="333 does not beat 222")
     """

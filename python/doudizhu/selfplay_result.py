@@ -211,7 +211,7 @@ def selfplay(
     parts and put back together with :meth:`SelfPlayResult.concatenate`.
 
     ``backend="ray"`` splits the games into tasks of one CPU each on a Ray cluster
-    (``address``: ``"local"``, the default, starts one on this machine for the call;
+    (``address``: ``"local"``, or None as by default, starts one on this machine for the call;
     ``"auto"``, ``host:port`` or ``ray://host:port`` join one; a Ray already running in the
     process is used; ``pip install doudizhu-engine[ray]``) and gathers the same arrays as a
     local run of the same seed, for players whose choices do not depend on their earlier

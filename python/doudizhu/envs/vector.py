@@ -356,7 +356,7 @@ class VectorEnv:
         """Applies ``choices[b]`` (an index into decision ``b``'s legal actions) and returns
         the next decisions.
 
-        Wrong choices (not a 1-d integer array: TypeError; not one per decision, or out of
+        Wrong choices (not a 1-d integer array or sequence: TypeError; not one per decision, or out of
         range: :class:`doudizhu.IllegalActionError`) raise before any table changes.
         ``out``: an earlier batch of this environment whose arrays are reused (written
         over, so it must not be read afterwards); None allocates new arrays. Anything else
