@@ -282,3 +282,11 @@ def test_a_kind_of_play_is_written_alike_in_the_picture_the_terminal_and_the_pag
     assert "to beat: trio solo by seat 0" in _labels(svg(game))
     screen = terminal.screen(game, terminal.Options("standard", "heuristic", True))
     assert "to beat: 3334 (trio solo) by seat 0" in screen, screen
+
+
+def test_the_labels_refuse_what_is_no_count_or_kind() -> None:
+    for bad, error in (((True, 0), TypeError), (("x", 1), TypeError), ((-1, 0), ValueError), ((0, -2), ValueError)):
+        with pytest.raises(error):
+            bombs_text(*bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="kind must be a MoveKind"):
+        kind_label("PAIR")  # type: ignore[arg-type]

@@ -107,14 +107,11 @@ std::string_view token_from(std::string_view s, std::size_t i) {
   return s.substr(i, std::max<std::size_t>(j - i, 1));
 }
 
-// The `count` characters of `s` from its character `first` (as char_index counts them).
-std::string_view char_span(std::string_view s, std::size_t first, std::size_t count) {
-  const auto skip = [&](std::size_t from, std::size_t chars) {
-    for (; chars > 0 && from < s.size(); --chars) from += std::max<std::size_t>(utf8_length(s, from), 1);
-    return from;
-  };
-  const std::size_t begin = skip(0, first);
-  return s.substr(begin, skip(begin, count) - begin);
+// The byte offset of character `chars` of `s` (char_index's inverse; the size past the end).
+std::size_t byte_index(std::string_view s, std::size_t chars) {
+  std::size_t k = 0;
+  for (; chars > 0 && k < s.size(); --chars) k += std::max<std::size_t>(utf8_length(s, k), 1);
+  return std::min(k, s.size());
 }
 
 // An error naming `token` (the text at byte i of `text`) and its position in characters,
@@ -122,7 +119,8 @@ std::string_view char_span(std::string_view s, std::size_t first, std::size_t co
 ParseResult error_at(std::string_view given, std::string_view text, std::size_t i, std::string_view token, const std::string& what) {
   ParseResult r;
   const std::size_t at = char_index(text, i);
-  const std::string_view typed = char_span(given, at, char_index(token, token.size()));
+  const std::size_t from = byte_index(given, at);
+  const std::string_view typed = given.substr(from, byte_index(given, at + char_index(token, token.size())) - from);
   r.error = what + " " + quoted(typed, 8) + " at position " + std::to_string(at) + " in " + quoted(given);
   return r;
 }

@@ -61,6 +61,12 @@ ParseResult parse_cards_for(std::string_view text, const Rules& rules, bool list
 
 namespace {
 
+// Move text naming its reading: "cards/KIND/rank", and "/length" when `length`.
+std::string named_reading(const Move& m, bool length) {
+  std::string text = move_text(m) + '/' + kind_name(m.kind) + '/' + rank_char(m.key);
+  return length ? text + '/' + std::to_string(m.length) : text;
+}
+
 // parse_move_text of text already half-width.
 MoveText parse_half_width_move_text(std::string_view text, const Rules& rules) {
   MoveText out;
@@ -165,22 +171,15 @@ std::string unmistakable_text(const Move& m) {
     return all;
   }();
   const auto several = [&](const Rules& rules) { return classify(m.cards, rules).size() > 1; };
-  if (std::none_of(widest.begin(), widest.end(), several)) return move_text(m);
-  return move_text(m) + '/' + kind_name(m.kind) + '/' + rank_char(m.key) + '/' + std::to_string(m.length);
+  return std::none_of(widest.begin(), widest.end(), several) ? move_text(m) : named_reading(m, true);
 }
 
 std::string reading_text(const Move& m, const std::vector<Move>& readings) {
-  std::string text = move_text(m);
-  if (readings.size() <= 1) return text;
-  text += '/';
-  text += kind_name(m.kind);
-  text += '/';
-  text += rank_char(m.key);
+  if (readings.size() <= 1) return move_text(m);
   // Under Run Fast a last airplane may be short of kickers: the same cards, kind and key
   // can be a full airplane or a longer short one.
   const auto alike = [&](const Move& r) { return r.kind == m.kind && r.key == m.key; };
-  if (std::count_if(readings.begin(), readings.end(), alike) > 1) text += '/' + std::to_string(m.length);
-  return text;
+  return named_reading(m, std::count_if(readings.begin(), readings.end(), alike) > 1);
 }
 
 ActionWord action_word(std::string_view given) {

@@ -25,6 +25,7 @@ from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
 from .evaluation import evaluate, print_progress
+from .render import plural
 from .selfplay_result import MAX_GAMES, SelfPlayResult, selfplay
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
     wild: tuple[str, ...] = tuple(args.wild or ())
     moves = legal_moves(Cards(args.hand), args.last, rules, wild or None)
-    header = f"{terminal.plural(len(moves), 'move')} for {Cards(args.hand) or 'no cards'}"
+    header = f"{plural(len(moves), 'move')} for {Cards(args.hand) or 'no cards'}"
     header += f" with {'s and '.join(rank_name(rank) for rank in wild)}s wild" if wild else ""
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
     # As an action is written: cards that read several ways name the reading played
@@ -142,8 +143,7 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
         progress_bar(end, args.games, "games", started)
     elapsed = time.perf_counter() - started
     result = SelfPlayResult.concatenate(parts)
-    games = f"{len(result)} game" + ("" if len(result) == 1 else "s")
-    print(f"{games} in {elapsed:.2f} s: {rate(len(result), elapsed, 'games')}", file=out)
+    print(f"{plural(len(result), 'game')} in {elapsed:.2f} s: {rate(len(result), elapsed, 'games')}", file=out)
     print(_selfplay_summary(result, rules), file=out)
     if args.out is not None:
         result.save(args.out)

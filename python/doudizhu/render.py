@@ -247,8 +247,7 @@ def _seat_line(game: Game, seat: int, viewer: int | None) -> tuple[str, Cards | 
     hand = game.hand(seat)
     shown = hand if viewer is None or viewer == seat else None
     turn = " - to move" if game.to_move == seat else ""
-    cards = f"{len(hand)} card{'' if len(hand) == 1 else 's'}"
-    return f"seat {seat} ({role(game, seat)}), {cards}{turn}", shown, len(hand)
+    return f"seat {seat} ({role(game, seat)}), {plural(len(hand), 'card')}{turn}", shown, len(hand)
 
 
 def _outcome(game: Game) -> list[str]:
@@ -293,17 +292,23 @@ def stake_text(game: Game) -> str:
     return f"stake base {game.bid_value} x {game.multiplier}"
 
 
+def plural(count: int, noun: str) -> str:
+    """'1 card', '2 cards'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def kind_label(kind: MoveKind) -> str:
     """A kind of play as tables write it: "airplane solos" (the page's kindName writes the same)."""
+    _checked(kind, MoveKind, "kind")
     return kind.name.lower().replace("_", " ")
 
 
 def bombs_text(bombs: int, rockets: int) -> str:
     """The bombs and rockets played, each counted as what it is: "2 bombs, 1 rocket",
     "no bombs" (a player looking for three bombs where one was a rocket finds two)."""
-    counted = ((bombs, "bomb"), (rockets, "rocket"))
-    parts = [f"{count} {noun}{'' if count == 1 else 's'}" for count, noun in counted if count]
-    return ", ".join(parts) or "no bombs"
+    counts = [checked_int(count, name, 0, 2**31 - 1) for count, name in ((bombs, "bombs"), (rockets, "rockets"))]
+    counted = zip(counts, ("bomb", "rocket"))
+    return ", ".join(plural(count, noun) for count, noun in counted if count) or "no bombs"
 
 
 def scoring_text(rules: Rules) -> str | None:
@@ -379,4 +384,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
 
 
 __all__ = ["backs_svg", "bombs_text", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg", "kind_label",
-           "main_first", "move_svg", "role", "scoring_text", "stake_text", "svg", "wild_names", "wild_ranks", "winners"]
+           "main_first", "move_svg", "role", "scoring_text", "stake_text", "svg", "wild_names", "wild_ranks",
+           "winners"]

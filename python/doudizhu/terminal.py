@@ -33,7 +33,7 @@ from ._core import (
 from ._readings import plays_spending
 from .bots import Bot
 from .lockstep import choose
-from .render import bombs_text, kind_label, role, scoring_text, stake_text, wild_names, winners
+from .render import bombs_text, kind_label, plural, role, scoring_text, stake_text, wild_names, winners
 
 HUMAN = 0
 MOVES_SHOWN = 40  # plays of a kind that `moves` lists
@@ -82,11 +82,6 @@ def _bot_action(game: Game, policy: str | Bot, seed: int) -> Action:
 
 def _name(seat: int, options: Options) -> str:
     return "you" if seat == HUMAN and not options.auto else f"seat {seat}"
-
-
-def plural(count: int, noun: str) -> str:
-    """'1 card', '2 cards'."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _who(game: Game, seat: int, options: Options) -> str:

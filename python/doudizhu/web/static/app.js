@@ -106,18 +106,17 @@ function seatBox(seat, fresh) {
 }
 
 function stakeText(state) {
-  const bombCount = state.bombs_text;  // "2 bombs, 1 rocket"
   let text;
   if (state.phase === "bidding") {
     text = `bidding · high bid: ${state.bid || "none yet"}`;
   } else if (state.phase === "partner") {
     text = `base ${state.base} · the landlord plays alone or names a partner`;
   } else if (state.each_for_self) {
-    text = `${state.phase} · ${state.stake} · ${bombCount}`;
+    text = `${state.phase} · ${state.stake} · ${state.bombs_text}`;
   } else {
     // Once over, the settlement's multiplier: a spring or a start bonus doubles it at the end.
     const multiplier = state.result && !state.result.void ? state.result.multiplier : state.multiplier;
-    text = `${state.phase} · stake: base ${state.base} × ${multiplier} · ${bombCount}`;
+    text = `${state.phase} · stake: base ${state.base} × ${multiplier} · ${state.bombs_text}`;
   }
   if (state.wild) text += ` · wild: ${state.wild}`;  // "the 5s", or "the 5s and 9s"
   if (state.redeals) text += ` · redealt ${state.redeals}×`;
