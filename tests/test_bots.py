@@ -41,6 +41,17 @@ def test_built_in_bots_are_bots_and_name_their_policy() -> None:
     assert repr(ISMCTS(endgame=False)).endswith(", endgame=False)")
 
 
+def test_a_random_bot_keeps_its_seed_drawn_or_given() -> None:
+    drawn = Random(seed=None)
+    assert isinstance(drawn.seed, int) and repr(drawn) == f"Random(seed={drawn.seed})"
+    again = eval(repr(drawn), {"Random": Random})  # the repr makes the same bot
+    games = [dz.Game(seed=s) for s in range(6)]
+    assert [again.act(g) for g in games] == [drawn.act(g) for g in games]
+    assert Random(seed=5).seed == 5
+    for kind in (Random, DeterminizedBot, ISMCTS):
+        assert kind(seed=None).seed != kind(seed=None).seed  # drawn afresh, and kept
+
+
 @pytest.mark.parametrize(
     "bot", [Heuristic(), Random(seed=3), DeterminizedBot(worlds=3, seed=2), ISMCTS(simulations=40)], ids=repr)
 def test_bots_choose_from_what_their_seat_knows(bot: Bot) -> None:

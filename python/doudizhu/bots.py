@@ -88,19 +88,22 @@ def act_many(bot: Bot, games: Sequence[Game]) -> list[Action]:
 class Random:
     """The built-in uniform policy: each distinct legal action equally likely.
 
-    ``seed`` makes a bot's own ``act`` calls repeatable (None: a fresh seed); inside
-    ``selfplay`` and ``evaluate`` the runner's seeded stream is used instead."""
+    ``seed`` makes a bot's own ``act`` calls repeatable (None: a fresh seed, kept in
+    ``seed``); where a runner plays it in C++ (``selfplay``, ``evaluate``, ``playout``,
+    ``rollouts``, ``ismcts``, ``VectorEnv`` and the environments' opponents) the runner's
+    seeded stream is used instead."""
 
     name = __builtin_policy__ = "random"  # the C++ policy it is, wherever a policy is taken
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(checked_seed(seed))
+        self.seed = checked_seed(seed)
+        self._rng = random.Random(self.seed)
 
     def act(self, game: Game) -> Action:
         return _builtin_bot_action(game, self, self._rng.getrandbits(64))
 
     def __repr__(self) -> str:
-        return "Random()"
+        return f"Random(seed={self.seed})"
 
 
 class _Deterministic:
@@ -216,7 +219,8 @@ class ISMCTS:
     difference, and with ``endgame`` the heuristic's endgame search then checks it once 18
     cards or fewer are left (a two-hand position at any size). Bids as the heuristic. Runs in C++
     wherever a policy is taken; deterministic: ``act`` searches from ``seed`` and the number
-    of actions taken, ``selfplay`` and ``evaluate`` from their own seeded stream. With
+    of actions taken; a runner that plays it in C++ (``selfplay``, ``evaluate``, ``playout``,
+    ``rollouts``, ``VectorEnv``, the environments' opponents) from its own seeded stream. With
     ``seconds`` each search also ends once that much wall time has passed (a budget of time
     a play; ``simulations=None`` for time alone), and the bot is no longer repeatable. With
     ``leaf="values"`` a new node is valued by the learned policy's networks instead of played
@@ -274,7 +278,7 @@ class DeterminizedBot:
         self.solve_cards = checked_int(solve_cards, "solve_cards", 0, 1_000)
         self.node_limit = checked_int(node_limit, "node_limit", 1, 2**63 - 1)
         self.max_actions = checked_int(max_actions, "max_actions", 1, 1_000_000)
-        self._seed = checked_seed(seed)
+        self.seed = checked_seed(seed)
         self._calls = 0
 
     def act(self, game: Game) -> Action:
@@ -339,11 +343,11 @@ class DeterminizedBot:
 
     def __repr__(self) -> str:
         return (f"DeterminizedBot(worlds={self.worlds}, solve_cards={self.solve_cards}, node_limit={self.node_limit}, "
-                f"seed={self._seed}, max_actions={self.max_actions})")
+                f"seed={self.seed}, max_actions={self.max_actions})")
 
     def _next_seed(self) -> int:
         self._calls += 1
-        return (self._seed * 0x9E3779B97F4A7C15 + self._calls) & _MASK64
+        return (self.seed * 0x9E3779B97F4A7C15 + self._calls) & _MASK64
 
 
 def __getattr__(name: str) -> object:

@@ -208,7 +208,8 @@ def selfplay(
     waiting on it in one call (:func:`~doudizhu.lockstep.run_tables`: a bot's ``act_many``),
     each as a game whose hidden cards are re-dealt. Games are numbered from ``first``:
     ``selfplay(n, first=k)`` plays games k..k+n-1 of the seed, so a run may be split into
-    parts and put back together with :meth:`SelfPlayResult.concatenate`.
+    parts and put back together with :meth:`SelfPlayResult.concatenate`. ``seed=None`` draws
+    a seed the result does not keep: :meth:`SelfPlayResult.game` needs the run's seed.
 
     ``backend="ray"`` splits the games into tasks of one CPU each on a Ray cluster
     (``address``: ``"local"``, or None as by default, starts one on this machine for the call;
