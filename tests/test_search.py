@@ -479,6 +479,13 @@ def test_the_determinized_bot_refuses_bad_arguments_when_made(kwargs: dict[str, 
     """A node_limit the solver refuses used to be swallowed with Run Fast's refusal: no world was solved."""
     with pytest.raises(error, match=says):
         DeterminizedBot(**kwargs)  # type: ignore[arg-type]
+    bot, game = DeterminizedBot(), dz.Game(seed=3)
+    calls = bot._calls
+    for name, value in kwargs.items():  # set after it was made: refused where it plays
+        setattr(bot, name, value)
+    with pytest.raises(error, match=says):
+        bot.act(game)
+    assert bot._calls == calls  # nothing drawn
 
 
 def test_bot_plays_only_legal_moves() -> None:

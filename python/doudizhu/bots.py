@@ -262,8 +262,8 @@ class DeterminizedBot:
     most actions valued in a decision (1..1,000,000); where more are legal (a lead with
     two wild ranks has thousands), the heuristic's and the fast heuristic's choices and
     a seeded draw of the rest. ``seed`` makes the bot's choices repeatable. An argument
-    out of its range raises ValueError, of another type TypeError, here rather than at
-    the first decision.
+    out of its range raises ValueError, of another type TypeError, naming it, as the bot
+    is made and again at each decision (the parameters are attributes, and may change).
     """
 
     def __init__(
@@ -274,18 +274,26 @@ class DeterminizedBot:
         seed: int | None = 0,
         max_actions: int = 256,
     ) -> None:
-        self.worlds = checked_int(worlds, "worlds", 1, 1_000_000)
-        self.solve_cards = checked_int(solve_cards, "solve_cards", 0, 1_000)
-        self.node_limit = checked_int(node_limit, "node_limit", 1, 2**63 - 1)
-        self.max_actions = checked_int(max_actions, "max_actions", 1, 1_000_000)
+        self.worlds, self.solve_cards, self.node_limit, self.max_actions = worlds, solve_cards, node_limit, max_actions
         self.seed = checked_seed(seed)
+        self._check_parameters()
         self._calls = 0
+
+    def _check_parameters(self) -> None:
+        """Refuses a parameter out of its range or of another type, as the bot is made and
+        again wherever it plays (they are attributes, and may change)."""
+        self.worlds = checked_int(self.worlds, "worlds", 1, 1_000_000)
+        self.solve_cards = checked_int(self.solve_cards, "solve_cards", 0, 1_000)
+        self.node_limit = checked_int(self.node_limit, "node_limit", 1, 2**63 - 1)
+        self.max_actions = checked_int(self.max_actions, "max_actions", 1, 1_000_000)
+        self.seed = checked_seed(self.seed)
 
     def act(self, game: Game) -> Action:
         """The action for the player to move in ``game`` (which it reads only as that
         player may: its own hand and what is public)."""
         if not isinstance(game, Game):
             raise TypeError(f"game must be a Game, not {type(game).__name__}")
+        self._check_parameters()
         game = game.copy()  # every read of one state, should another thread step the caller's game
         seat = game.to_move
         if seat is None:  # as every bot says it
@@ -321,8 +329,8 @@ class DeterminizedBot:
         cards = sum(len(world.hand(s)) for s in range(world.seats))
         exact: list[bool | None] = [None] * len(legal)
         if cards <= self.solve_cards:
-            # Rules the solver does not play (run_fast) raise, the only ValueError left once the
-            # constructor checked node_limit: playouts value every action.
+            # Rules the solver does not play (run_fast) raise, the only ValueError left once act
+            # checked node_limit: playouts value every action.
             with contextlib.suppress(ValueError):
                 exact = [won for _, won in solve_moves(world, node_limit=self.node_limit, tt_megabytes=2)]
         values = []
