@@ -15,7 +15,9 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 
+import numpy as np
 import pytest
 from helpers import BIDDINGS, anything, small_seeds, step_counts
 from hypothesis import given, settings
@@ -162,26 +164,50 @@ class _Stop(Exception):
     """What the tests' SIGINT handler raises (pytest keeps KeyboardInterrupt for itself)."""
 
 
-@pytest.mark.parametrize("solver", [dz.solve, dz.solve_moves])
-def test_ctrl_c_stops_a_solve_without_limits(solver: object) -> None:
-    # A whole deal has no end in sight; without limits the solver read no signal: only
-    # kill -9 ended it.
+def _interrupted(call: Callable[[], object]) -> None:
+    """Asserts that Ctrl-C (SIGINT) 0.3 s into ``call`` stops it."""
     import signal
     import threading
 
     def stop(signum: int, frame: object) -> None:
         raise _Stop
 
-    game = dz.Game(seed=1, rules=dz.Rules(bidding="none"))
     before = signal.signal(signal.SIGINT, stop)
     timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
     try:
         timer.start()
         with pytest.raises(_Stop):
-            solver(game)  # type: ignore[operator]
+            call()
     finally:
         timer.join()
         signal.signal(signal.SIGINT, before)
+
+
+@pytest.mark.parametrize("solver", [dz.solve, dz.solve_moves])
+def test_ctrl_c_stops_a_solve_without_limits(solver: Callable[[dz.Game], object]) -> None:
+    # A whole deal has no end in sight; without limits the solver read no signal: only
+    # kill -9 ended it.
+    _interrupted(lambda: solver(dz.Game(seed=1, rules=dz.Rules(bidding="none"))))
+
+
+def test_ctrl_c_stops_sampling_between_worlds() -> None:
+    # Passes under must-beat leave few placements: a world takes about a millisecond, and
+    # 100,000 of them ran on for 81 s after Ctrl-C.
+    rules = dz.Rules.preset("four_player").replace(each_for_self=True, bidding="none", must_beat=True,
+                                                   single_card_warning=True)
+    game = dz.Game(seed=0, rules=rules)
+    while len(game.history) < 73:
+        game.step(dz.choose_action(game, "random", len(game.history)))
+    _interrupted(lambda: dz.sample_worlds(game, 0, dz.MAX_WORLDS, seed=0))
+
+
+def test_ctrl_c_stops_a_batch_of_moves_between_positions() -> None:
+    # 2,000 hands of 30,318 moves each (laizi2, two wild ranks): seconds, and a 100,000-hand
+    # batch grew towards 48 GB deaf to Ctrl-C.
+    hands = np.full(2000, dz.Cards("33344455566677788899").mask, dtype=np.uint64)
+    _interrupted(lambda: dz.legal_moves_batch(hands, rules=dz.Rules.preset("laizi2"), wild=("5", "9")))
+    moves, offsets = dz.legal_moves_batch(hands[:2], rules=dz.Rules.preset("laizi2"), wild=("5", "9"))
+    assert list(offsets) == [0, 30318, 60636] and len(moves) == 60636  # the thread's batch is whole again
 
 
 def test_limits_hold_in_the_work_of_one_position() -> None:

@@ -3,8 +3,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <limits>
+
 #include "bindings/convert.hpp"
-#include "bindings/gil_released.hpp"
+#include "bindings/signals.hpp"
 #include "rules/movegen.hpp"
 #include "rules/movegen_batch.hpp"
 
@@ -103,6 +105,12 @@ struct Batch {
     if (hands.capacity() > kKept) hands = std::vector<Mask>();
     if (lasts.capacity() > kKept) lasts = std::vector<Move>();
   }
+  // After a batch refused for memory or stopped by Ctrl-C: nothing of it kept.
+  void release_all() {
+    release_inputs();
+    moves = std::vector<Move>();
+    previous_size = 0;
+  }
 };
 
 // The calling thread's batch, out of line so that its address is a value to the caller.
@@ -114,15 +122,17 @@ struct Batch {
   return b;
 }
 
-// Generates every position's moves (GIL released) and their offsets (append_batch_moves).
+// Generates every position's moves and their offsets (append_batch_moves), at most as
+// many as half the machine's memory holds (the buffer's doubling may take the other half).
 BatchError Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
-  GilReleased release;
+  const std::size_t memory = physical_memory_bytes();
+  const std::size_t most_moves = memory ? memory / 2 / sizeof(Move) : std::numeric_limits<std::size_t>::max();
   moves.clear();
   if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
     moves = std::vector<Move>();
     moves.reserve(previous_size);
   }
-  BatchError error = append_batch_moves(hands, lasts, r, w, moves, offsets);
+  BatchError error = append_batch_moves(hands, lasts, r, w, moves, offsets, most_moves);
   previous_size = moves.size();
   return error;
 }
@@ -157,8 +167,14 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
   } else {
     b.lasts.swap(last_rows);
   }
-  const BatchError error = within_memory("hands", static_cast<long long>(n), "hands' moves",
-                                        [&] { return b.run(r, w, offsets.mutable_data()); });
+  BatchError error;
+  try {
+    error = within_memory("hands", static_cast<long long>(n), "hands' moves",
+                          [&] { return interruptible([&] { return b.run(r, w, offsets.mutable_data()); }); });
+  } catch (...) {
+    b.release_all();
+    throw;
+  }
   b.release_inputs();
   if (error) {
     raise(error.part == BatchError::Part::Hand ? ErrorKind::Cards : ErrorKind::Move, error.why);

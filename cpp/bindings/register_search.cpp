@@ -177,6 +177,7 @@ nodes: positions searched; seconds: wall time of the search.)doc")
         "of game.legal_actions(); None for those a limit left unsolved. One table serves all of them, and `threads` "
         "threads share out the actions.");
 
+  m.attr("MAX_WORLDS") = kMaxWorlds;  // sample_worlds' n, and the worlds of a bot's decision
   m.def("sample_worlds", [](GameArg game_obj, IntArg seat, IntArg n, OptionalIntArg seed) {
           const Game& game = game_arg(game_obj);
           const int s = seat_from(seat, game.state().seats, "seat");
@@ -184,8 +185,7 @@ nodes: positions searched; seconds: wall time of the search.)doc")
           const std::uint64_t sd = seed_arg(seed);
           const Game source = game;
           std::vector<Game> worlds = within_memory("n", count, "worlds of this game", [&] {
-            GilReleased release;
-            return sample_worlds(source, s, count, sd);
+            return interruptible([&] { return sample_worlds(source, s, count, sd); });
           });
           py::list out;
           for (Game& w : worlds) out.append(py::cast(std::move(w)));

@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "base/stop_request.hpp"
 #include "game/shuffled_cards.hpp"
 
 namespace ddz {
@@ -323,7 +324,12 @@ std::vector<Game> sample_worlds(const Game& game, int seat, int n, std::uint64_t
   Rng rng(splitmix_finalize(seed ^ kWorldsStream));
   std::vector<Game> worlds;
   worlds.reserve(static_cast<std::size_t>(std::max(n, 0)));
-  for (int i = 0; i < n; ++i) worlds.push_back(handed_world(game, seat, rng));
+  for (int i = 0; i < n; ++i) {
+    // A world takes a microsecond, or a millisecond where must-beat leaves few placements:
+    // a hundred thousand of them, minutes.
+    if (stop_requested()) throw StopRequested{};
+    worlds.push_back(handed_world(game, seat, rng));
+  }
   return worlds;
 }
 

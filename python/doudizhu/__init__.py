@@ -36,6 +36,7 @@ from importlib.metadata import version as _metadata_version
 from . import _core, _python_methods, actions, bots, encode, record, render
 from ._core import (
     ACTION_DTYPE,
+    MAX_WORLDS,
     MOVE_DTYPE,
     POLICIES,
     Action,
@@ -90,6 +91,7 @@ _python_methods.install()
 
 __all__ = [
     "ACTION_DTYPE",
+    "MAX_WORLDS",
     "MOVE_DTYPE",
     "POLICIES",
     "Action",

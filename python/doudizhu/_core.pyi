@@ -556,6 +556,7 @@ def solve_moves(
     tt_megabytes: int = 64,
     threads: int = 1,
 ) -> list[tuple[Action, bool | None]]: ...
+MAX_WORLDS: int
 def sample_worlds(game: Game, seat: int, n: int, seed: int | None = 0) -> list[Game]: ...
 
 class IsmctsResult:
