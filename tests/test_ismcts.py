@@ -48,6 +48,18 @@ def test_a_budget_of_seconds_ends_the_search_at_the_first_budget_spent() -> None
     assert bot.act(game) in game.legal_actions() and repr(bot).endswith("threads=1, seconds=0.01)")
 
 
+def test_a_budget_of_seconds_bounds_the_endgame_search_after_the_search() -> None:
+    # The heuristic's endgame search after the search ran off the clock: a bot with 10 ms a
+    # play took 1.2 s under laizi2 (8 worlds of 15,432 actions). It now has as long again as
+    # the search, the worlds searched by then counting; past 1e-9 s no world is left.
+    game = dz.Game(seed=2, rules=dz.Rules.preset("douzero"))
+    for _ in range(30):
+        game.step(dz.choose_action(game, "fast_heuristic", 0))
+    unchecked = ISMCTS(simulations=1, endgame=False).act(game)
+    assert ISMCTS(simulations=1).act(game) != unchecked  # the endgame search changes this choice
+    assert ISMCTS(simulations=None, seconds=1e-9).act(game) == unchecked
+
+
 def test_the_search_reads_only_what_the_seat_to_move_knows() -> None:
     for seed in (11, 12, 13):
         game = after_auction(seed)

@@ -5,6 +5,7 @@
 // hands it searches the endgame exactly, on worlds dealt from what its seat knows.
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <optional>
 
 #include "game/seat_view.hpp"
@@ -580,7 +581,8 @@ int other_holders(const View& v) {
   return holders;
 }
 
-std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& legal, std::size_t planned) {
+std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& legal, std::size_t planned,
+                    double seconds) {
   // When one other seat holds every card out of sight (a two-hand position), each world is
   // the position itself: one search with the worlds' whole budget.
   const int worlds = other_holders(v) == 1 ? 1 : kEndgameWorlds;
@@ -588,8 +590,13 @@ std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& 
   SolveOptions options;
   options.node_limit = kEndgameNodes * kEndgameWorlds / worlds;
   options.tt_bytes = std::size_t{64} << 10;
+  const auto start = std::chrono::steady_clock::now();
   std::vector<int> score(legal.size());
   for (int w = 0; w < worlds; ++w) {
+    if (seconds > 0) {
+      options.time_limit = seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (options.time_limit <= 0) break;
+    }
     // solve_moves lists its outcomes in the order of Game::legal_actions, as `legal` is.
     const MovesResult r = solve_moves(sample_world(game, v.seat, rng).state(), game.rules(), options);
     for (std::size_t i = 0; i < legal.size(); ++i) {
@@ -605,14 +612,14 @@ std::size_t endgame(const View& v, const Game& game, const std::vector<Action>& 
 
 }  // namespace
 
-std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned) {
+std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned, double seconds) {
   if (!solver_rules_error(game.rules()).empty()) return planned;  // Run Fast: no exact solver
   const View v(game);
   // Nothing to search when there is no choice or the planned action goes out. A two-hand
   // position (a puzzle) is one world, searched whatever its size.
   const bool small = cards_in_play(game.state()) <= kEndgameCards || other_holders(v) == 1;
   const bool search = legal.size() > 1 && spent(legal[planned].move) != v.hand && small;
-  return search ? endgame(v, game, legal, planned) : planned;
+  return search ? endgame(v, game, legal, planned, seconds) : planned;
 }
 
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame_search) {

@@ -343,7 +343,8 @@ std::size_t choose_ismcts(const Policy& policy, const Game& game, const std::vec
   const IsmctsResult r = ismcts(game, ismcts_options(policy, rng.next()));
   const std::size_t planned = choose_heuristic(game, legal, Endgame::Plan);  // r.actions is legal, in order
   const std::size_t chosen = beats_plan(r, planned) ? r.best : planned;
-  return policy.endgame == Endgame::Search ? search_endgame(game, legal, chosen) : chosen;
+  // A budget of time bounds the check as it bounded the search: a play takes at most twice it.
+  return policy.endgame == Endgame::Search ? search_endgame(game, legal, chosen, policy.search.seconds) : chosen;
 }
 
 IsmctsResult ismcts(const Game& game, const IsmctsOptions& o) {

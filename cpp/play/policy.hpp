@@ -103,8 +103,9 @@ void check_policy(const Policy& policy, const Rules& rules);
 std::size_t choose_heuristic(const Game& game, const std::vector<Action>& legal, Endgame endgame = Endgame::Search);
 // The heuristic's endgame search (heuristic.cpp): once the hands hold 18 cards or fewer in
 // all, the action that wins the most of 8 worlds dealt from the seat's view by the exact
-// solver, `planned` among equals; `planned` otherwise.
-std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned);
+// solver, `planned` among equals; `planned` otherwise. `seconds` > 0 also bounds its wall
+// time (the worlds searched by then count; an ISMCTS bot's budget of time).
+std::size_t search_endgame(const Game& game, const std::vector<Action>& legal, std::size_t planned, double seconds = 0);
 
 // The ISMCTS policy's choice (ismcts.cpp): the heuristic's planned action unless the action
 // its search simulates most has a clearly higher mean result (ismcts.cpp, beats_plan), the

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal, Protocol, runtime_checkable
 
 from ._core import (
+    MAX_WORLDS,
     NETWORK_MAGIC,
     Action,
     Game,
@@ -221,8 +222,9 @@ class ISMCTS:
     wherever a policy is taken; deterministic: ``act`` searches from ``seed`` and the number
     of actions taken; a runner that plays it in C++ (``selfplay``, ``evaluate``, ``playout``,
     ``rollouts``, ``VectorEnv``, the environments' opponents) from its own seeded stream. With
-    ``seconds`` each search also ends once that much wall time has passed (a budget of time
-    a play; ``simulations=None`` for time alone), and the bot is no longer repeatable. With
+    ``seconds`` each search also ends once that much wall time has passed, and the endgame
+    search after it within as long again (a budget of time a play; ``simulations=None`` for
+    time alone), and the bot is no longer repeatable. With
     ``leaf="values"`` a new node is valued by the learned policy's networks instead of played
     out (the rollout's if it is neural, else the shipped ones; the rules must be theirs); the
     rollout policy still chooses the action a node expands first.
@@ -255,7 +257,7 @@ class ISMCTS:
 class DeterminizedBot:
     """Plays by sampling worlds and valuing the legal actions in each.
 
-    ``worlds``: how many worlds per decision (1..1,000,000). ``solve_cards``: a world
+    ``worlds``: how many worlds per decision (1..100,000, ``sample_worlds``' most). ``solve_cards``: a world
     whose hands hold at most this many cards in all is solved exactly (0: never;
     ``node_limit`` nodes at most per world, at least 1; past it, or in larger worlds,
     each action is valued by one playout of the fast heuristic). ``max_actions``: the
@@ -282,7 +284,7 @@ class DeterminizedBot:
     def _check_parameters(self) -> None:
         """Refuses a parameter out of its range or of another type, as the bot is made and
         again wherever it plays (they are attributes, and may change)."""
-        self.worlds = checked_int(self.worlds, "worlds", 1, 1_000_000)
+        self.worlds = checked_int(self.worlds, "worlds", 1, MAX_WORLDS)
         self.solve_cards = checked_int(self.solve_cards, "solve_cards", 0, 1_000)
         self.node_limit = checked_int(self.node_limit, "node_limit", 1, 2**63 - 1)
         self.max_actions = checked_int(self.max_actions, "max_actions", 1, 1_000_000)
