@@ -168,6 +168,9 @@ def test_selfplay_refuses_no_games_and_too_many_alike(capsys: pytest.CaptureFixt
         with pytest.raises(SystemExit) as stop:
             run("selfplay", "--games", games)
         assert stop.value.code == 2 and f"--games: must be in 1..1000000000000, not {games}" in capsys.readouterr().err
+    # The most it takes names itself when memory cannot hold it, not the first part it plays.
+    code, _ = run("selfplay", "--games", "1000000000000")
+    assert code == 2 and "--games: 1000000000000 games are more than memory can hold" in capsys.readouterr().err
 
 
 def test_evaluate_says_what_its_rows_and_game_count_mean() -> None:

@@ -136,10 +136,16 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
     parts: list[SelfPlayResult] = []
     started = time.perf_counter()
     for first, end in zip(bounds, bounds[1:]):
-        parts.append(
-            selfplay(end - first, policy=args.policy, seed=args.seed, threads=args.threads, rules=rules,
-                     record=args.out is not None, first=first)
-        )
+        try:
+            parts.append(
+                selfplay(end - first, policy=args.policy, seed=args.seed, threads=args.threads, rules=rules,
+                         record=args.out is not None, first=first)
+            )
+        except ValueError as error:  # it names the part's count: say the one given
+            if "more than memory can hold" not in str(error):
+                raise
+            raise ValueError(f"--games: {args.games} games are more than memory can hold (a part of "
+                             f"{end - first} already is)") from None
         progress_bar(end, args.games, "games", started)
     elapsed = time.perf_counter() - started
     result = SelfPlayResult.concatenate(parts)
