@@ -134,7 +134,8 @@ rank (kickers never count); length: chain units for chains, cards for bombs and 
 rocket, else 1. str(move) is its card text, with /KIND/rank/length where the cards read
 several ways under some preset (docs/rules.md, "Records"). Move(cards, kind=None,
 rules=None, wild=None) picks the only reading of the cards (of `kind` when given; move
-text may name one: "333444555666/AIRPLANE_SOLOS/4") and raises ValueError otherwise.
+text may name one: Move("333444555666/AIRPLANE_SOLOS/4", rules=Rules.preset("douzero")),
+cards that read three ways there) and raises ValueError otherwise.
 
 With wild cards (laizi) `cards` is the combination as it stands and `spent` the cards it
 takes from the hand; `wilds` wild cards of rank `wild_rank` stand in for the ranks of

@@ -117,10 +117,12 @@ def layout_for(rules: Rules | None = None) -> dict[str, slice]:
 
 OBSERVATION_LAYOUT: dict[str, slice] = observation_layout()
 """The blocks of :func:`observation`'s vector for three-seat, one-deck games (every
-preset but ``four_player``, whose layout is ``layout_for(Rules.preset("four_player"))``)."""
+preset but the four-seat, two-deck ``four_player`` and ``four_partner``, whose layout is
+``layout_for(rules)``)."""
 
 OBSERVATION_SHAPE: tuple[int] = (max(s.stop for s in OBSERVATION_LAYOUT.values()),)
-"""The shape of one observation (1-D)."""
+"""The shape of one observation (1-D) of three-seat, one-deck games, as
+:data:`OBSERVATION_LAYOUT`."""
 
 
 def observation(game: Game, seat: int | None = None) -> npt.NDArray[np.float32]:
