@@ -210,6 +210,30 @@ def test_ctrl_c_stops_a_batch_of_moves_between_positions() -> None:
     assert list(offsets) == [0, 30318, 60636] and len(moves) == 60636  # the thread's batch is whole again
 
 
+def test_a_signal_handler_s_own_batch_leaves_the_running_one_whole() -> None:
+    # The Ctrl-C check runs Python's signal handlers in the middle of a batch: one making a
+    # batch call of its own took over the thread's buffers (a segfault, or every position of
+    # the running batch wrong). It now takes a batch of its own.
+    import signal
+
+    handled = []
+
+    def on_alarm(signum: int, frame: object) -> None:
+        handled.append(dz.legal_moves_batch(np.array([dz.Cards("34").mask], dtype=np.uint64))[1][-1])
+
+    hands = np.full(200, dz.Cards("33344455566677788899").mask, dtype=np.uint64)  # 30,318 moves each: 0.4 s
+    before = signal.signal(signal.SIGALRM, on_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        moves, offsets = dz.legal_moves_batch(hands, rules=dz.Rules.preset("laizi2"), wild=("5", "9"))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+    assert handled == [2]  # "3", "4"
+    assert list(offsets) == [30318 * i for i in range(201)]
+    np.testing.assert_array_equal(moves[:30318], moves[-30318:])
+
+
 def test_limits_hold_in_the_work_of_one_position() -> None:
     # Limits were read every 1,024 nodes: a node of laizi2's 168,380 moves, or a hand of 42
     # cards split into its fewest plays, ran on for seconds (0.01 s became 2.2 s and 12.7 s).

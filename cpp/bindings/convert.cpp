@@ -24,11 +24,15 @@ const Rules& widest_rules() {
 std::string type_name(py::handle obj) { return py::str(py::type::of(obj).attr("__name__")); }
 
 std::size_t physical_memory_bytes() {
+  // Read once: the calls that ask (a batch of moves) may be a microsecond each.
+  static const std::size_t bytes = [] {
 #if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0) return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
 #endif
-  return 0;
+    return std::size_t{0};
+  }();
+  return bytes;
 }
 
 void check_fits_memory(const char* what, std::size_t bytes, const std::string& amount) {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "bindings/convert.hpp"
+#include "bindings/gil_released.hpp"
 #include "bindings/signals.hpp"
 #include "rules/movegen.hpp"
 #include "rules/movegen_batch.hpp"
@@ -96,6 +97,9 @@ struct Batch {
   std::vector<Move> lasts;  // a row with no cards leads
   std::vector<Move> moves;
   std::size_t previous_size = 0;  // moves in the thread's previous batch
+  // In a batch's run: a call made meanwhile on this thread (a signal handler run by the
+  // Ctrl-C check, with the GIL) takes a batch of its own.
+  bool busy = false;
 
   BatchError run(const Rules& r, WildRanks w, std::int64_t* offsets);
   // Kept for the next call when small (a loop of small batches allocates nothing); a large
@@ -123,10 +127,11 @@ struct Batch {
 }
 
 // Generates every position's moves and their offsets (append_batch_moves), at most as
-// many as half the machine's memory holds (the buffer's doubling may take the other half).
+// many as a quarter of the machine's memory holds: the buffer grows by doubling, and
+// while it moves the old and the new take three times what it holds.
 BatchError Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
   const std::size_t memory = physical_memory_bytes();
-  const std::size_t most_moves = memory ? memory / 2 / sizeof(Move) : std::numeric_limits<std::size_t>::max();
+  const std::size_t most_moves = memory ? memory / 4 / sizeof(Move) : std::numeric_limits<std::size_t>::max();
   moves.clear();
   if (moves.capacity() != previous_size) {  // taken by the previous array, or grown past its size
     moves = std::vector<Move>();
@@ -160,21 +165,33 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
     if (last_rows.size() != n) throw py::value_error("lasts must have one row per hand");
   }
   py::array_t<std::int64_t> offsets(static_cast<py::ssize_t>(n + 1));
-  Batch& b = thread_batch();
+  Batch& shared = thread_batch();
+  Batch own;
+  Batch& b = shared.busy ? own : shared;
   b.hands.assign(hands.data(), hands.data() + n);
   if (lasts.is_none()) {
     b.lasts.assign(n, Move{});
   } else {
     b.lasts.swap(last_rows);
   }
+  const auto run = [&] { return b.run(r, w, offsets.mutable_data()); };
   BatchError error;
+  b.busy = true;
   try {
-    error = within_memory("hands", static_cast<long long>(n), "hands' moves",
-                          [&] { return interruptible([&] { return b.run(r, w, offsets.mutable_data()); }); });
+    // A batch shorter than the stops' interval never asks: no Ctrl-C check to install.
+    error = within_memory("hands", static_cast<long long>(n), "hands' moves", [&] {
+      if (n < kPositionsBetweenStops) {
+        GilReleased release;
+        return run();
+      }
+      return interruptible(run);
+    });
   } catch (...) {
+    b.busy = false;
     b.release_all();
     throw;
   }
+  b.busy = false;
   b.release_inputs();
   if (error) {
     raise(error.part == BatchError::Part::Hand ? ErrorKind::Cards : ErrorKind::Move, error.why);

@@ -8,8 +8,14 @@ namespace ddz::py_bind {
 
 
 std::function<bool()> signal_check() {
-  const py::module_ threading = py::module_::import("threading");
-  if (!threading.attr("current_thread")().is(threading.attr("main_thread")())) return {};
+  // Asked once a thread (a thread never becomes the main one but by a fork from it, where
+  // a child's forking thread, once not the main one, reads no Ctrl-C): asking Python each
+  // call cost a batch of moves a microsecond, as much as the moves of a small hand.
+  thread_local const bool main_thread = [] {
+    const py::module_ threading = py::module_::import("threading");
+    return threading.attr("current_thread")().is(threading.attr("main_thread")());
+  }();
+  if (!main_thread) return {};
   return [last = std::chrono::steady_clock::now()]() mutable {
     const auto now = std::chrono::steady_clock::now();
     if (now - last < std::chrono::milliseconds(50)) return false;

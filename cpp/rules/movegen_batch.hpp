@@ -25,9 +25,11 @@ struct BatchError {
 // move with no cards leading; `wild` the wild ranks of all) and sets offsets[i + 1] to
 // out.size() after it (offsets[0] = 0; hands.size() + 1 entries). Each hand must be one a
 // seat can hold (holds_hand). Returns why the first invalid position is invalid, if one is.
-// Throws std::bad_alloc once `out` holds more than `most_moves` (a bound under the
-// machine's memory: past it the kernel would end the process rather than refuse), and
-// StopRequested when asked to stop (Ctrl-C), between positions.
+// Throws std::bad_alloc once `out` holds more than `most_moves` before a position (a bound
+// under the machine's memory: past it the kernel would end the process rather than
+// refuse), and StopRequested when asked to stop (Ctrl-C), every kPositionsBetweenStops
+// positions.
+inline constexpr std::size_t kPositionsBetweenStops = 64;
 BatchError append_batch_moves(std::span<const Mask> hands, std::span<const Move> lasts, const Rules& rules, WildRanks wild,
                               std::vector<Move>& out, std::int64_t* offsets, std::size_t most_moves);
 
