@@ -50,6 +50,12 @@ def test_a_random_bot_keeps_its_seed_drawn_or_given() -> None:
     assert Random(seed=5).seed == 5
     for kind in (Random, DeterminizedBot, ISMCTS):
         assert kind(seed=None).seed != kind(seed=None).seed  # drawn afresh, and kept
+    reseeded = Random(seed=1)
+    reseeded.seed = 2  # the stream begins again from it, as repr says
+    fresh = Random(seed=2)
+    assert [reseeded.act(g) for g in games] == [fresh.act(g) for g in games]
+    with pytest.raises(TypeError, match="seed must be an int"):
+        reseeded.seed = "bad"  # type: ignore[assignment]
 
 
 @pytest.mark.parametrize(

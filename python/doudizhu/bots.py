@@ -97,8 +97,17 @@ class Random:
     name = __builtin_policy__ = "random"  # the C++ policy it is, wherever a policy is taken
 
     def __init__(self, seed: int | None = None) -> None:
-        self.seed = checked_seed(seed)
-        self._rng = random.Random(self.seed)
+        self.seed = seed  # None draws one
+
+    @property
+    def seed(self) -> int:
+        """The seed the bot's stream began from; set, the stream begins again from it."""
+        return self._seed
+
+    @seed.setter
+    def seed(self, seed: int | None) -> None:
+        self._seed = checked_seed(seed)
+        self._rng = random.Random(self._seed)
 
     def act(self, game: Game) -> Action:
         return _builtin_bot_action(game, self, self._rng.getrandbits(64))
