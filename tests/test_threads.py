@@ -347,6 +347,36 @@ def test_a_daemon_thread_in_a_gil_free_call_lets_the_interpreter_exit(name: str)
         assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
 
 
+_FORKED_FROM_A_WORKER = """
+import os, signal, sys, threading, time
+import doudizhu as dz
+def worker():
+    dz.solve(dz.Game(seed=5, rules=dz.Rules(bidding="none")), node_limit=10)  # the engine met this thread
+    pid = os.fork()
+    if pid == 0:  # the child's only thread, its main one now: Ctrl-C ends a solve with no limit
+        try:
+            dz.solve(dz.Game(seed=5, rules=dz.Rules(bidding="none")))
+        except KeyboardInterrupt:
+            os._exit(7)
+        os._exit(0)
+    time.sleep(0.5)
+    os.kill(pid, signal.SIGINT)
+    print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), flush=True)
+thread = threading.Thread(target=worker)
+thread.start()
+thread.join()
+"""
+
+
+def test_ctrl_c_reaches_a_child_forked_from_a_worker_thread() -> None:
+    # Whether a thread is Python's main one is kept a thread; a fork from a worker makes it
+    # the child's main one, and the answer kept from before read no Ctrl-C there: the
+    # child's long calls ran to their end.
+    done = subprocess.run([sys.executable, "-W", "ignore::DeprecationWarning", "-c", _FORKED_FROM_A_WORKER],
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "7\n")
+
+
 @pytest.fixture
 def quick_switches() -> Any:
     """Threads handing over the GIL every microsecond: races show within a second."""

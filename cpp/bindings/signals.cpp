@@ -2,20 +2,34 @@
 
 #include <pybind11/pybind11.h>
 
+#include <pthread.h>
+
 #include <chrono>
+#include <optional>
 
 namespace ddz::py_bind {
 
+namespace {
+
+// Whether this thread is Python's main one, asked once a thread: asking Python each call
+// cost a batch of moves a microsecond, as much as the moves of a small hand. A thread
+// becomes the main one only in the child of a fork it made, the child's only thread,
+// whose answer the fork forgets.
+thread_local std::optional<bool> main_thread;
+[[maybe_unused]] const int forgotten_in_children = pthread_atfork(nullptr, nullptr, [] { main_thread.reset(); });
+
+bool is_main_thread() {
+  if (!main_thread) {
+    const py::module_ threading = py::module_::import("threading");
+    main_thread = threading.attr("current_thread")().is(threading.attr("main_thread")());
+  }
+  return *main_thread;
+}
+
+}  // namespace
 
 std::function<bool()> signal_check() {
-  // Asked once a thread (a thread never becomes the main one but by a fork from it, where
-  // a child's forking thread, once not the main one, reads no Ctrl-C): asking Python each
-  // call cost a batch of moves a microsecond, as much as the moves of a small hand.
-  thread_local const bool main_thread = [] {
-    const py::module_ threading = py::module_::import("threading");
-    return threading.attr("current_thread")().is(threading.attr("main_thread")());
-  }();
-  if (!main_thread) return {};
+  if (!is_main_thread()) return {};
   return [last = std::chrono::steady_clock::now()]() mutable {
     const auto now = std::chrono::steady_clock::now();
     if (now - last < std::chrono::milliseconds(50)) return false;
