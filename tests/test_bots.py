@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import pickle
+import random
 import re
 import sys
 
@@ -56,6 +58,23 @@ def test_a_random_bot_keeps_its_seed_drawn_or_given() -> None:
     assert [reseeded.act(g) for g in games] == [fresh.act(g) for g in games]
     with pytest.raises(TypeError, match="seed must be an int"):
         reseeded.seed = "bad"  # type: ignore[assignment]
+
+
+def test_bots_pickled_by_earlier_builds_load_with_their_seed() -> None:
+    # Random kept no seed, then a plain one; DeterminizedBot kept "_seed": their pickles
+    # loaded into bots whose seed and repr raised AttributeError.
+    game = dz.Game(seed=2)
+    for state, seed in (({"seed": 5, "_rng": random.Random(5)}, 5), ({"_rng": random.Random(5)}, None)):
+        old = Random.__new__(Random)
+        old.__dict__.update(state)
+        bot = pickle.loads(pickle.dumps(old))
+        assert isinstance(bot.seed, int) and seed in (None, bot.seed) and repr(bot) == f"Random(seed={bot.seed})"
+        assert bot.act(game) == Random(seed=5).act(game)  # the stream goes on
+    made = DeterminizedBot(worlds=2, seed=3)
+    old = DeterminizedBot.__new__(DeterminizedBot)
+    old.__dict__.update({("_seed" if k == "seed" else k): v for k, v in made.__dict__.items()})
+    bot = pickle.loads(pickle.dumps(old))
+    assert bot.seed == 3 and repr(bot) == repr(made) and bot.act(game) == made.act(game)
 
 
 @pytest.mark.parametrize(

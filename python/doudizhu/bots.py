@@ -109,6 +109,13 @@ class Random:
         self._seed = checked_seed(seed)
         self._rng = random.Random(self._seed)
 
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Reads a pickle of an earlier build as well: its seed a plain attribute, or
+        not kept (the stream goes on; the seed it began from is drawn for the repr)."""
+        state = dict(state)
+        state["_seed"] = checked_seed(state.pop("seed", state.get("_seed")))  # type: ignore[arg-type]
+        self.__dict__.update(state)
+
     def act(self, game: Game) -> Action:
         return _builtin_bot_action(game, self, self._rng.getrandbits(64))
 
@@ -363,6 +370,13 @@ class DeterminizedBot:
     def __repr__(self) -> str:
         return (f"DeterminizedBot(worlds={self.worlds}, solve_cards={self.solve_cards}, node_limit={self.node_limit}, "
                 f"seed={self.seed}, max_actions={self.max_actions})")
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Reads a pickle of an earlier build as well, whose seed was ``_seed``."""
+        state = dict(state)
+        if "_seed" in state:
+            state["seed"] = state.pop("_seed")
+        self.__dict__.update(state)
 
     def _next_seed(self) -> int:
         self._calls += 1
