@@ -273,10 +273,10 @@ class ISMCTS:
 class DeterminizedBot:
     """Plays by sampling worlds and valuing the legal actions in each.
 
-    ``worlds``: how many worlds per decision (1..100,000, ``sample_worlds``' most). ``solve_cards``: a world
-    whose hands hold at most this many cards in all is solved exactly (0: never;
-    ``node_limit`` nodes at most per world, at least 1; past it, or in larger worlds,
-    each action is valued by one playout of the fast heuristic). ``max_actions``: the
+    ``worlds``: how many worlds per decision (1..100,000, ``sample_worlds``' most).
+    ``solve_cards``: a world whose hands hold at most this many cards in all is solved
+    exactly (0: never; ``node_limit`` nodes at most per world, at least 1; past it, or in
+    larger worlds, each action is valued by one playout of the fast heuristic). ``max_actions``: the
     most actions valued in a decision (1..1,000,000); where more are legal (a lead with
     two wild ranks has thousands), the heuristic's and the fast heuristic's choices and
     a seeded draw of the rest. ``seed`` makes the bot's choices repeatable. An argument
