@@ -6,7 +6,6 @@
 #include <limits>
 
 #include "bindings/convert.hpp"
-#include "bindings/gil_released.hpp"
 #include "bindings/signals.hpp"
 #include "rules/movegen.hpp"
 #include "rules/movegen_batch.hpp"
@@ -174,18 +173,11 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
   } else {
     b.lasts.swap(last_rows);
   }
-  const auto run = [&] { return b.run(r, w, offsets.mutable_data()); };
   BatchError error;
   b.busy = true;
   try {
-    // A batch shorter than the stops' interval never asks: no Ctrl-C check to install.
-    error = within_memory("hands", static_cast<long long>(n), "hands' moves", [&] {
-      if (n < kPositionsBetweenStops) {
-        GilReleased release;
-        return run();
-      }
-      return interruptible(run);
-    });
+    error = within_memory("hands", static_cast<long long>(n), "hands' moves",
+                          [&] { return interruptible([&] { return b.run(r, w, offsets.mutable_data()); }); });
   } catch (...) {
     b.busy = false;
     b.release_all();
