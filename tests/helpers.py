@@ -8,8 +8,11 @@ import itertools
 import json
 import os
 import random
+import signal
+import threading
 from typing import Callable
 
+import pytest
 from hypothesis import strategies as st
 
 import doudizhu as dz
@@ -167,3 +170,24 @@ def spoiled_zips(saved: bytes) -> dict[str, bytes]:
     corrupt[start : start + 16] = b"\xff" * 16
     return {"empty": b"", "cut short": saved[: len(saved) // 2], "unknown compression": bytes(method),
             "corrupt data": bytes(corrupt)}
+
+
+class _Stop(Exception):
+    """What interrupted's SIGINT handler raises (pytest keeps KeyboardInterrupt for itself)."""
+
+
+def interrupted(call: Callable[[], object]) -> None:
+    """Asserts that Ctrl-C (SIGINT) 0.3 s into ``call`` stops it."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Stop
+
+    before = signal.signal(signal.SIGINT, stop)
+    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
+    try:
+        timer.start()
+        with pytest.raises(_Stop):
+            call()
+    finally:
+        timer.join()
+        signal.signal(signal.SIGINT, before)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from helpers import BIDDINGS, anything, small_seeds, step_counts
+from helpers import BIDDINGS, anything, interrupted, small_seeds, step_counts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -160,34 +160,11 @@ def test_limits_give_unknown() -> None:
     assert all(won is None for _, won in dz.solve_moves(game, node_limit=5)[2:])
 
 
-class _Stop(Exception):
-    """What the tests' SIGINT handler raises (pytest keeps KeyboardInterrupt for itself)."""
-
-
-def _interrupted(call: Callable[[], object]) -> None:
-    """Asserts that Ctrl-C (SIGINT) 0.3 s into ``call`` stops it."""
-    import signal
-    import threading
-
-    def stop(signum: int, frame: object) -> None:
-        raise _Stop
-
-    before = signal.signal(signal.SIGINT, stop)
-    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
-    try:
-        timer.start()
-        with pytest.raises(_Stop):
-            call()
-    finally:
-        timer.join()
-        signal.signal(signal.SIGINT, before)
-
-
 @pytest.mark.parametrize("solver", [dz.solve, dz.solve_moves])
 def test_ctrl_c_stops_a_solve_without_limits(solver: Callable[[dz.Game], object]) -> None:
     # A whole deal has no end in sight; without limits the solver read no signal: only
     # kill -9 ended it.
-    _interrupted(lambda: solver(dz.Game(seed=1, rules=dz.Rules(bidding="none"))))
+    interrupted(lambda: solver(dz.Game(seed=1, rules=dz.Rules(bidding="none"))))
 
 
 def test_ctrl_c_stops_sampling_between_worlds() -> None:
@@ -198,14 +175,14 @@ def test_ctrl_c_stops_sampling_between_worlds() -> None:
     game = dz.Game(seed=0, rules=rules)
     while len(game.history) < 73:
         game.step(dz.choose_action(game, "random", len(game.history)))
-    _interrupted(lambda: dz.sample_worlds(game, 0, dz.MAX_WORLDS, seed=0))
+    interrupted(lambda: dz.sample_worlds(game, 0, dz.MAX_WORLDS, seed=0))
 
 
 def test_ctrl_c_stops_a_batch_of_moves_between_positions() -> None:
     # 2,000 hands of 30,318 moves each (laizi2, two wild ranks): seconds, and a 100,000-hand
     # batch grew towards 48 GB deaf to Ctrl-C.
     hands = np.full(2000, dz.Cards("33344455566677788899").mask, dtype=np.uint64)
-    _interrupted(lambda: dz.legal_moves_batch(hands, rules=dz.Rules.preset("laizi2"), wild=("5", "9")))
+    interrupted(lambda: dz.legal_moves_batch(hands, rules=dz.Rules.preset("laizi2"), wild=("5", "9")))
     moves, offsets = dz.legal_moves_batch(hands[:2], rules=dz.Rules.preset("laizi2"), wild=("5", "9"))
     assert list(offsets) == [0, 30318, 60636] and len(moves) == 60636  # the thread's batch is whole again
 

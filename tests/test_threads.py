@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
-from helpers import PRESETS, UNDER_ASAN
+from helpers import PRESETS, UNDER_ASAN, interrupted
 
 import doudizhu as dz
 import doudizhu.envs
@@ -214,26 +214,9 @@ def test_a_table_run_is_refused_to_other_threads_while_it_advances() -> None:
         run.result()  # the games were moved out: said so, not "the run is not over"
 
 
-class _Stop(Exception):
-    """What the test's SIGINT handler raises (pytest keeps KeyboardInterrupt for itself)."""
-
-
 def test_a_signal_stops_a_run_between_games_and_the_run_is_over_for_good() -> None:
-    import signal
-
-    def stop(signum: int, frame: object) -> None:
-        raise _Stop
-
     run = dz._core.selfplay_run(10**6, ["fast_heuristic"] * 3, seed=1, threads=2)  # minutes of games uninterrupted
-    before = signal.signal(signal.SIGINT, stop)
-    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
-    try:
-        timer.start()
-        with pytest.raises(_Stop):
-            run.advance()
-    finally:
-        timer.join()
-        signal.signal(signal.SIGINT, before)
+    interrupted(run.advance)
     assert 0 < run.finished < 10**6
     with pytest.raises(RuntimeError, match="the run was interrupted"):
         run.advance()
@@ -254,12 +237,7 @@ def test_a_signal_stops_a_long_batch_call(call: str) -> None:
     # Minutes of work in C++ read no signal: only kill -9 ended them (a search's trees and a
     # built-in bot's choice among them, which held the GIL as well; a playout; a bot searching
     # on a run's other thread, or in a batch of tables between a Python bot's moves).
-    import signal
-
     from doudizhu.bots import ISMCTS
-
-    def stop(signum: int, frame: object) -> None:
-        raise _Stop
 
     def first_legal(view: Game, legal: list[dz.Action]) -> dz.Action:
         return legal[0]
@@ -273,15 +251,7 @@ def test_a_signal_stops_a_long_batch_call(call: str) -> None:
                   "playout": lambda: dz.playout(_in_play(3), long_search),
                   "selfplay": lambda: dz.selfplay(128, policy=long_search, threads=2),  # 64 games a thread
                   "evaluate_with_python_bot": lambda: dz.evaluate(long_search, first_legal, deals=2, threads=2)}
-    before = signal.signal(signal.SIGINT, stop)
-    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
-    try:
-        timer.start()
-        with pytest.raises(_Stop):
-            long_calls[call]()
-    finally:
-        timer.join()
-        signal.signal(signal.SIGINT, before)
+    interrupted(long_calls[call])
     assert len(dz.rollouts(Game(seed=1), "random", copies=3)) == 3  # and the engine goes on
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import numpy.typing as npt
 import pytest
+from helpers import interrupted
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -477,39 +478,25 @@ def test_a_decision_index_is_checked() -> None:
     assert batch.legal_actions(np.int64(1)) == batch.legal_actions(1) != []
 
 
-class _Stop(Exception):
-    """What the test's SIGINT handler raises (pytest keeps KeyboardInterrupt for itself)."""
-
-
 @pytest.mark.parametrize(("batch_size", "call"), [(None, "reset"), (None, "step"), (2, "step")])
 def test_ctrl_c_stops_a_step_part_way_and_the_env_asks_for_a_reset(batch_size: int | None, call: str) -> None:
     # With searching opponents a reset or step ran to its end (tens of seconds) before
     # Ctrl-C was read; with batches of part of the tables, after the wait for the batch.
-    import signal
-    import threading
-
-    def stop(signum: int, frame: object) -> None:
-        raise _Stop
-
     slow = dz.bots.ISMCTS(simulations=10**7)  # no decision of it ends within the test
     # The landlord leads: a reset reaches every table's first decision before any opponent's.
     learners = "peasants" if call == "reset" else "landlord"
     env = VectorEnv(4, learners=learners, opponents=slow, seed=0, threads=1, batch_size=batch_size,
                     rules=dz.Rules(bidding="none"))
     first = env.reset() if call == "step" else None
-    before = signal.signal(signal.SIGINT, stop)
-    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
-    try:
-        timer.start()
-        with pytest.raises(_Stop):
-            if first is None:
-                env.reset()
-            else:
-                for _ in range(2):  # with two groups, the second step waits on the first's play
-                    env.step(np.zeros(len(first), dtype=np.int64))
-    finally:
-        timer.join()
-        signal.signal(signal.SIGINT, before)
+
+    def stopped_call() -> None:
+        if first is None:
+            env.reset()
+        else:
+            for _ in range(2):  # with two groups, the second step waits on the first's play
+                env.step(np.zeros(len(first), dtype=np.int64))
+
+    interrupted(stopped_call)
     # Stopped part way (had the call ended first, the signal would have left the env whole).
     with pytest.raises(dz.IllegalActionError, match="the last reset, step or recv was stopped part way: reset"):
         env.step(np.zeros(len(first) if first is not None else 4, dtype=np.int64))
