@@ -268,8 +268,9 @@ void check_int_items(py::handle obj, const std::string& what, const std::functio
   const auto items = py::reinterpret_borrow<py::sequence>(obj);
   for (py::ssize_t i = 0; i < static_cast<py::ssize_t>(items.size()); ++i) {
     const py::object item = items[i];
-    if (is_bool(item)) {
-      throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not one holding a bool (at " + std::to_string(i) + ")");
+    if (is_bool(item) || (PyLong_Check(item.ptr()) && !is_int_like(item))) {
+      throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not one holding a " + type_name(item) + " (at " +
+                           std::to_string(i) + ")");
     }
     int overflow = 0;
     if (PyLong_Check(item.ptr()) && (PyLong_AsLongLongAndOverflow(item.ptr(), &overflow), overflow != 0)) {

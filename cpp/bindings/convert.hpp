@@ -294,7 +294,8 @@ py::array take_array(std::vector<Move>& moves);
 std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rules = nullptr);
 
 // Refuses a sequence (not an array) that NumPy would read as ints but that is not all ints:
-// TypeError naming `what` for a bool among them (NumPy takes it for 0 or 1); an int past
+// TypeError naming `what` for a bool or an enum member among them (NumPy takes them for
+// their values, where no single int argument accepts them); an int past
 // int64 (NumPy would make the array one of objects) goes to past_int64(index, its text).
 void check_int_items(py::handle obj, const std::string& what, const std::function<void(py::ssize_t, const std::string&)>& past_int64);
 

@@ -144,7 +144,9 @@ BatchError Batch::run(const Rules& r, WildRanks w, std::int64_t* offsets) {
 py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> lasts, RulesArg rules, WildArg wild) {
   const Rules r = to_rules(rules);
   const WildRanks w = wild_arg(wild, r);
-  // Integer masks only: forcecast would turn 1.5 into 1, True into 1 and '33' into 33.
+  // Integer masks only: forcecast would turn 1.5 into 1, True into 1 and '33' into 33. A
+  // mask past int64 stays one (NumPy reads such a list as uint64).
+  check_int_items(hands_arg, "hands", [](py::ssize_t, const std::string&) {});
   const auto given = py::array::ensure(hands_arg);
   if (!given) throw py::type_error("hands must be a 1-d array (or sequence) of int masks");
   if (given.ndim() != 1) throw py::value_error("hands must be a 1-d array of masks");
