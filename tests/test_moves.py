@@ -94,6 +94,27 @@ def test_every_listed_reading_reads_back_to_itself() -> None:
         assert len(set(named)) == len(named) and set(named) == set(readings)
 
 
+def test_kickers_are_what_the_body_leaves() -> None:
+    """A kind with kickers: its body is `unit` cards of each rank from `key` for `length`
+    ranks (docs/rules.md), the kickers the rest; other kinds have none."""
+    unit = {MoveKind.TRIO_SOLO: 3, MoveKind.TRIO_PAIR: 3, MoveKind.TRIO_TWO: 3, MoveKind.AIRPLANE_SOLOS: 3,
+            MoveKind.AIRPLANE_PAIRS: 3, MoveKind.AIRPLANE_TWOS: 3, MoveKind.FOUR_TWO_SOLOS: 4,
+            MoveKind.FOUR_TWO_PAIRS: 4, MoveKind.FOUR_THREE: 4}
+    seen = set()
+    for name in ("standard", "douzero", "run_fast", "four_partner"):
+        rules = Rules.preset(name)
+        for seed in range(100):
+            for move in dz.legal_moves(dz.Game(seed=seed, rules=rules).hand(0), rules=rules):
+                if move.kind in unit:
+                    body = "".join(dz.rank_name(r) * unit[move.kind] for r in range(move.key, move.key + move.length))
+                    assert move.kickers == move.cards - body, (name, move)
+                else:
+                    assert not move.kickers, (name, move)
+                seen.add(move.kind)
+    assert set(unit) <= seen
+    assert Move("3666").kickers == Cards("3") and not Move("4444").kickers and not Move("BR").kickers
+
+
 def test_array_path_matches_the_list() -> None:
     hand = Cards("33344456789TJQKA2BR")
     moves = dz.legal_moves(hand)
@@ -164,6 +185,10 @@ def test_bad_input_raises_typed_errors() -> None:
         dz.legal_moves("345", rules="douzero")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"hands\[1\]"):
         dz.legal_moves_batch(np.array([1, 5], np.uint64))
+    # NumPy reads a bool or an enum member among ints as its value: True was the hand "3".
+    for odd in (True, np.True_, MoveKind.PAIR):
+        with pytest.raises(TypeError, match=rf"hands .* holding a {type(odd).__name__} \(at 0\)"):
+            dz.legal_moves_batch([odd, Cards("33").mask])
     with pytest.raises(ValueError, match="one row per hand"):
         dz.legal_moves_batch(np.array([1], np.uint64), dz.moves_to_array([None, None]))
     with pytest.raises(TypeError, match="MOVE_DTYPE"):

@@ -155,6 +155,8 @@ Move("5779=7777", wild=("5", "9"), rules=Rules.preset("laizi2")) builds one.)doc
       .def_property_readonly("is_short", [](const Move& mv) { return is_short(mv); },
                              "Run Fast: a trio or airplane with fewer than two kickers a trio, legal only as the last cards.")
       .def_property_readonly("spent", [](const Move& mv) { return Cards{spent(mv)}; }, "The cards the move takes from the hand.")
+      .def_property_readonly("kickers", [](const Move& mv) { return Cards{kickers_of(mv)}; },
+                             "The kickers among `cards` (3 of 6663; none for a kind without them), as the combination stands.")
       .def_property_readonly("wilds", [](const Move& mv) { return stand_in_count(mv); },
                              "How many wild cards stand in for other ranks (0: a natural move).")
       .def_property_readonly("stand_ins", [](const Move& mv) { return Cards{stand_in_cards(mv)}; },

@@ -238,6 +238,13 @@ constexpr KindShape kind_shape(MoveKind kind) {
   return {0, 0, 0, false};
 }
 
+// The kickers of `m`: its cards past the body of `unit` cards a rank from `key` (none for
+// a kind without kickers, a bomb or the rocket).
+constexpr Mask kickers_of(const Move& m) {
+  const KindShape s = kind_shape(m.kind);
+  return s.kicker_size == 0 ? 0 : m.cards - run_of(m.key, m.length, s.unit);
+}
+
 // Calls f.template operator()<K>() with K == kind, a compile-time constant there, so that
 // code written once per kind compiles to a branch of its own; nothing for a kind past
 // FourThree. (A switch: a fold over the kinds compiles to a chain of compares, slower.)

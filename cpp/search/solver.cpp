@@ -909,7 +909,7 @@ Node checked_root(const State& s, const Rules& rules) {
 std::string solver_rules_error(const Rules& rules) {
   // The solver plays two sides and the combinations alone: Run Fast's rules of play and
   // its seats each for itself are not in it.
-  if (rules.each_for_self || rules.must_beat || rules.single_card_warning) {
+  if (has_table_rules(rules)) {
     return "the solver plays a landlord's side against the other, without must_beat or single_card_warning";
   }
   return {};

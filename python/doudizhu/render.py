@@ -103,26 +103,12 @@ def _hand_cards(cards: Cards, wild: str) -> list[_Card]:
     return [(rank, rank in wild, None) for rank in str(cards)]  # one character a card
 
 
-# Cards a rank in the main part of the kinds with kickers: the trio or four before them.
-_MAIN_COPIES = {MoveKind.TRIO_SOLO: 3, MoveKind.TRIO_PAIR: 3, MoveKind.TRIO_TWO: 3, MoveKind.AIRPLANE_SOLOS: 3,
-                MoveKind.AIRPLANE_PAIRS: 3, MoveKind.AIRPLANE_TWOS: 3, MoveKind.FOUR_TWO_SOLOS: 4,
-                MoveKind.FOUR_TWO_PAIRS: 4, MoveKind.FOUR_THREE: 4}
-
-
 def main_first(move: Move) -> str:
     """The combination's cards as players write them: the main part, then the kickers
     ("666" then "3" for 3666; "444555666" then "333" for douzero's airplane with solos from
     4); one character a card, each part low to high."""
     _checked(move, Move, "move")
-    cards = str(move.cards)
-    copies = _MAIN_COPIES.get(move.kind)
-    if copies is None:
-        return cards
-    main = "".join(rank_name(rank) * copies for rank in range(move.key, move.key + move.length))
-    kickers = list(cards)
-    for card in main:
-        kickers.remove(card)
-    return main + "".join(kickers)
+    return str(move.cards - move.kickers) + str(move.kickers)
 
 
 def _move_cards(move: Move, wild: str = "") -> list[_Card]:
