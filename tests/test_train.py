@@ -819,3 +819,11 @@ def test_a_log_row_the_disk_cannot_hold_is_cut_back_off(tmp_path: pathlib.Path,
     monkeypatch.undo()
     assert path.read_bytes() == before
     assert log.read(str(path)) == [{"minutes": 1.0, "frames": 10.0}]
+
+
+def test_the_command_lines_defaults_are_the_trainers() -> None:
+    # The command line writes them in its help without importing PyTorch.
+    from doudizhu.cli import DEFAULT_MINUTES, DMC_EVAL_DEALS, DMC_EVAL_MINUTES
+
+    fresh = TrainConfig()
+    assert (fresh.minutes, fresh.eval_minutes, fresh.eval_deals) == (DEFAULT_MINUTES, DMC_EVAL_MINUTES, DMC_EVAL_DEALS)

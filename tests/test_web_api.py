@@ -25,7 +25,6 @@ import pytest
 from helpers import spoiled_zips
 
 import doudizhu as dz
-from doudizhu.match import opening_bidder
 
 pytest.importorskip("starlette", reason="the [web] extra (starlette) is not installed")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx")
@@ -76,7 +75,7 @@ def new_hand(client: TestClient, **fields: Any) -> Json:
 def engine_game(state: Json) -> dz.Game:
     """The hand the server says it is playing, replayed by the engine from its log."""
     rules = dz.Rules.preset(state["rules"])
-    game = dz.Game(seed=int(state["seed"]), rules=rules, first_bidder=opening_bidder(rules))  # run_fast: 3 of spades
+    game = dz.Game(seed=int(state["seed"]), rules=rules)  # the rules' opening (run_fast: the 3 of spades leads)
     for entry in state["log"]:
         assert game.to_move == entry["seat"]
         game.step(entry["text"])

@@ -226,7 +226,7 @@ const InfosetField kInfosetFields[] = {
     {"bombs", [](const Infoset& v) -> py::object { return py::int_(v.known.bombs); }, "Bombs played."},
     {"rockets", [](const Infoset& v) -> py::object { return py::int_(v.known.rockets); }, "Rockets played."},
     {"multiplier", [](const Infoset& v) -> py::object { return py::int_(stake_so_far(v.known, v.rules).multiplier); },
-     "2 to the bombs and rockets played (capped by max_multiplier)."},
+     "2 to the bombs and rockets played (capped by max_multiplier); 1 when each seat plays for itself."},
     {"history", [](const Infoset& v) -> py::object { return seat_actions(v.history, v.deal_start); }, "This deal's actions as (seat, Action) pairs."},
     {"unseen", [](const Infoset& v) { return py::cast(Cards{v.cards.unknown}); },
      "The cards the seat cannot place: in the other hands (less the kitty cards the landlord still holds) or face down."},

@@ -215,11 +215,9 @@ std::string douzero_rules_error(const Rules& rules);
 std::string douzero_error(const GameView& v);
 std::string douzero_error(const GameView& v, const DouZeroLayout& layout);  // layout = douzero_layout(v.rules)
 
-// The position of the player to move (three or four seats); and as DouZero's enum (three).
+// The position of the player to move (three or four seats: DouZeroPosition's order for three).
 int douzero_position_of(const State& s);
-inline DouZeroPosition douzero_position(const State& s) { return static_cast<DouZeroPosition>(douzero_position_of(s)); }
 const char* douzero_position_name(int position, int seats);
-inline const char* douzero_position_name(DouZeroPosition p) { return douzero_position_name(static_cast<int>(p), 3); }
 // Width of x_no_action in DouZero's setting (319 for the landlord, 430 for a peasant);
 // x_batch rows add 54.
 int douzero_x_width(DouZeroPosition p);

@@ -8,6 +8,7 @@ import os
 import zipfile
 
 FILE = "checkpoint.pt"
+RECIPE_STATE = "recipe.json"  # a run of the neural recipe (doudizhu.train.recipe): its state
 
 
 def checkpoint_file(path: str) -> str:
@@ -30,4 +31,4 @@ def is_torch_archive(path: str) -> bool:
         return False
 
 
-__all__ = ["FILE", "checkpoint_file", "is_torch_archive"]
+__all__ = ["FILE", "RECIPE_STATE", "checkpoint_file", "is_torch_archive"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 import numpy as np
 
 from . import __version__, terminal
-from ._checkpoint_files import checkpoint_file, is_torch_archive
+from ._checkpoint_files import RECIPE_STATE, checkpoint_file, is_torch_archive
 from ._core import NETWORK_MAGIC, POLICIES, Action, Cards, Rules, half_width, legal_moves, rank_name
 from ._extras import MissingExtra
 from ._progress import progress_bar, rate, status_line
@@ -31,6 +31,8 @@ from .selfplay_result import MAX_GAMES, SelfPlayResult, selfplay
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
+# TrainConfig's defaults, for the help of a command line that imports PyTorch only to train
+# (tests/test_train.py holds them to TrainConfig's).
 DMC_EVAL_DEALS = 200  # deals of each of the DMC trainer's periodic evaluations, by default
 DMC_EVAL_MINUTES = 5.0  # training minutes between the DMC trainer's evaluations, by default
 # The status of a command whose reader left early (`doudizhu ... | head`): a process that
@@ -39,7 +41,7 @@ READER_GONE = 128 + 13
 # The status of a training run ended by SIGTERM (a job scheduler's or a container's stop),
 # as a process SIGTERM kills has it; the run saves its checkpoint first.
 TERMINATED = 128 + 15
-DEFAULT_MINUTES = 5.0  # train's --minutes for a fresh run
+DEFAULT_MINUTES = 5.0  # train's --minutes for a fresh run (TrainConfig's too)
 
 
 class Terminated(KeyboardInterrupt):
@@ -110,7 +112,7 @@ def _policy(name: str, what: str = "--policy") -> str | Bot:
                          "nor a network or checkpoint file")
     if os.path.isdir(name) and is_network_file(os.path.join(name, NETWORK_FILE)):
         name = os.path.join(name, NETWORK_FILE)
-    elif os.path.isdir(name) and os.path.exists(os.path.join(name, "recipe.json")):
+    elif os.path.isdir(name) and os.path.exists(os.path.join(name, RECIPE_STATE)):
         raise ValueError(f"{what}: {name} is a recipe run that has not written its {NETWORK_FILE} yet")
     if is_network_file(name):
         return Neural(name)
@@ -267,13 +269,14 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
     if args.rules or args.bid_rules:
         raise ValueError("--rules and --bid-rules are the neural recipe's: 'dmc' trains the douzero preset's card play")
     from .train import RUN_FILES, Counters, TrainConfig, saved_config, train
+    from .train.log import EVAL_OPPONENTS
     from .train.run_folder import holds_run
 
     def progress(counters: Counters, rate: float, wp: float | None) -> None:
         loss = sum(counters.losses.values()) / max(len(counters.losses), 1)
         latest = "-" if wp is None else f"{wp:.3f}"
         status_line(f"{counters.seconds / 60:5.1f} min  {counters.frames:,} frames  {rate:,.0f} frames/s  "
-                    f"loss {loss:.4f}  WP vs random {latest}")
+                    f"loss {loss:.4f}  WP vs {EVAL_OPPONENTS[0]} {latest}")
 
     # The run's settings: those given, the rest a resumed run's own (one stopped before its
     # first checkpoint starts afresh) or the defaults.
@@ -296,8 +299,8 @@ def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
     print(f"trained {counters.seconds / 60:.1f} min: {counters.frames:,} frames, {counters.hands:,} hands; "
           f"saved to {args.out}", file=out)
     for row in result.evaluations[-1:]:
-        print(f"last evaluation: WP {row['wp_random']:.3f} / ADP {row['adp_random']:+.3f} against random, "
-              f"WP {row['wp_heuristic']:.3f} / ADP {row['adp_heuristic']:+.3f} against heuristic", file=out)
+        print("last evaluation: " + ", ".join(f"WP {row[f'wp_{o}']:.3f} / ADP {row[f'adp_{o}']:+.3f} against {o}"
+                                              for o in EVAL_OPPONENTS), file=out)
     return 0
 
 
@@ -322,7 +325,9 @@ def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_Sh
     tr.add_argument("--bid-rules", choices=encodable,
                     help="the neural recipe's preset whose scoring the bid networks learn, its bidding each auction "
                          "(default: standard)")
-    tr.add_argument("--out", required=True, help="the run's folder: checkpoint.pt, log.csv, learning_curve.png")
+    tr.add_argument("--out", required=True,
+                    help="the run's folder: dmc's checkpoint.pt, log.csv and learning_curve.png; the neural "
+                         "recipe's network file (neural.ddzn), its stages' files and curve.csv/curve.png")
     # The run's own settings: left out, a fresh run's default or a resumed run's own (given,
     # they must be the run's); None tells the two apart.
     tr.add_argument("--model", choices=["small", "douzero"], help="network layout (default: small)")
@@ -458,7 +463,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = commands.add_parser(
         "selfplay", formatter_class=defaults, help="generate games in C++ on all cores",
         description="Play games with one built-in policy in every seat, in C++ on every core, and print the "
-                    "games a second, the landlord's win rate and the mean multiplier; --out saves every game.",
+                    "games a second and who won: the landlord's win rate, the mean multiplier and the void hands "
+                    "(each for itself, as Run Fast plays: each seat's share of first places); --out saves every game.",
     )
     sp.add_argument("--games", type=_games, default=100_000, help="number of games")
     sp.add_argument("--threads", type=int, default=None, help="threads (default: every core)")

@@ -10,12 +10,6 @@ _GOLDEN = 0x9E3779B97F4A7C15  # spreads hand numbers over the seed space
 _MASK64 = (1 << 64) - 1
 
 
-def opening_bidder(rules: Rules, seat: int = 0) -> int | None:
-    """The first_bidder of a new hand: ``seat``, or without a landlord (``each_for_self``,
-    run_fast) None, the holder of the 3 of spades leading."""
-    return None if rules.each_for_self else seat
-
-
 class Match:
     """Hands dealt one after another; the dealer rotates each hand and the seat after the
     dealer bids first (docs/rules.md, "Bidding"), over ``rules.players`` seats. Without a
@@ -104,9 +98,9 @@ class Match:
         return self._open
 
     def _first_bidder(self) -> int | None:
-        if self.rules.each_for_self and self._settlements:
-            return self._settlements[-1].winner  # the last winner leads, freely
-        return opening_bidder(self.rules, (self._dealer + 1) % self.players)
+        if self.rules.each_for_self:  # the last winner leads, freely; None: the 3 of spades
+            return self._settlements[-1].winner if self._settlements else None
+        return (self._dealer + 1) % self.players
 
     def finish(self, game: Game) -> Settlement:
         """Books a finished hand's payouts and passes the deal to the next seat."""

@@ -30,12 +30,12 @@ from ._core import (
     half_width,
     rank_name,
 )
+from ._person import HUMAN, undo_turn
 from ._readings import plays_spending
 from .bots import Bot
 from .lockstep import choose
 from .render import bombs_text, kind_label, plural, role, scoring_text, stake_text, wild_names, winners
 
-HUMAN = 0
 MOVES_SHOWN = 40  # plays of a kind that `moves` lists
 INTERRUPTED = 128 + 2  # the exit status after Ctrl-C (SIGINT), as shells expect
 _JOKERS = ", B (black joker), R (red joker)"
@@ -179,17 +179,6 @@ def _prompt(game: Game) -> str:
     return "your play (help for commands)> "
 
 
-def _undo_turn(game: Game) -> bool:
-    """Takes back the person's last action and the bots' actions after it."""
-    if all(seat != HUMAN for seat, _ in game.history):
-        return False
-    while True:
-        seat = game.history[-1][0]
-        game.undo()
-        if seat == HUMAN:
-            return True
-
-
 def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -> Action | None:
     """The person's action, asked until legal; None after an undo (the screen changed)."""
     print(screen(game, options), file=out)
@@ -213,7 +202,7 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
         elif word == "hint":
             print(f"hint: {choose_action(game, 'heuristic', 0).text(game.rules)}", file=out)
         elif word == "undo":
-            if _undo_turn(game):
+            if undo_turn(game) is not None:
                 print("undone", file=out)
                 return None
             print("nothing to undo yet", file=out)

@@ -90,7 +90,7 @@ TEST(douzero_features_by_hand) {
   CHECK(g.apply(Action::play(move("3", MoveKind::Solo))));
   const GameView v = view_of(g);
   CHECK(douzero_error(v).empty());
-  CHECK(douzero_position(v.state) == DouZeroPosition::LandlordDown);
+  CHECK_EQ(douzero_position_of(v.state), static_cast<int>(DouZeroPosition::LandlordDown));
   const int width = douzero_x_width(DouZeroPosition::LandlordDown);
   CHECK_EQ(width, 430);  // 7 x 54 + 20 + 17 + 15
   CHECK_EQ(douzero_x_width(DouZeroPosition::Landlord), 319);  // 5 x 54 + 17 + 17 + 15

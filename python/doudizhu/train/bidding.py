@@ -27,6 +27,7 @@ from ..value_networks import SmallNet
 from .run_folder import run_folder, writing
 from .settings import check_counts, check_fields, check_names, check_positive, check_shares
 
+FILE = "bidding.ddzn"  # each round's play and bid networks, in the run's folder
 PAYOUT_SCALE = 8.0  # payouts are fitted in units of 8 stakes, so that targets are near 1
 
 
@@ -87,7 +88,7 @@ def train_bidding(play: Mapping[str, SmallNet], config: BidConfig, folder: str |
                   metadata: Mapping[str, object],
                   report: Callable[[str, int, float], None] | None = None) -> dict[str, network_file.BidNet]:
     """Bid networks for ``config.modes`` over the play networks ``play``; each round's file
-    (play and bid networks) is written to ``folder``/bidding.ddzn."""
+    (play and bid networks) is written to ``folder``/``FILE``."""
     out = run_folder(folder)
     with writing(out):
         return _train_bidding(play, config, out, metadata, report)
@@ -95,7 +96,7 @@ def train_bidding(play: Mapping[str, SmallNet], config: BidConfig, folder: str |
 
 def _train_bidding(play: Mapping[str, SmallNet], config: BidConfig, folder: str, metadata: Mapping[str, object],
                    report: Callable[[str, int, float], None] | None) -> dict[str, network_file.BidNet]:
-    path = os.path.join(folder, "bidding.ddzn")
+    path = os.path.join(folder, FILE)
     torch.manual_seed(config.seed)
     rng = np.random.default_rng(config.seed)
     nets = {mode: network_file.BidNet(mode, config.hidden) for mode in config.modes}
@@ -123,4 +124,4 @@ def bid_nets_of(path: str | os.PathLike[str]) -> dict[str, network_file.BidNet]:
     return network_file.modules(Network(path))[1]
 
 
-__all__ = ["PAYOUT_SCALE", "BidConfig", "bid_nets_of", "fit", "train_bidding"]
+__all__ = ["FILE", "PAYOUT_SCALE", "BidConfig", "bid_nets_of", "fit", "train_bidding"]

@@ -129,13 +129,14 @@ PER_CALL = ("minutes", "frames", "checkpoint_minutes", "eval_minutes", "eval_dea
             "ray_address", "ray_actors")
 
 #: A run's files in its folder: a fresh run refuses a folder holding any of them.
-RUN_FILES = (checkpoint.FILE, LOG_FILE, "learning_curve.png")
+CURVE_FILE = "learning_curve.png"  # drawn where matplotlib is installed
+RUN_FILES = (checkpoint.FILE, LOG_FILE, CURVE_FILE)
 
 
 def train(config: TrainConfig, out: str | os.PathLike[str] | None = None, resume: bool = False,
           progress: Progress | None = None) -> TrainResult:
     """Trains by ``config``; with ``out``, writes ``checkpoint.pt``, ``log.csv`` and
-    ``learning_curve.png`` there (a fresh run refuses a folder that holds a run's files:
+    ``learning_curve.png`` there (``RUN_FILES``; a fresh run refuses a folder that holds one:
     FileExistsError). ``resume``: go on from ``out``'s checkpoint, its networks, optimizers
     and counters, until ``config``'s limits (``minutes`` and ``frames`` count the whole run,
     so the same call finishes an interrupted run); ``config`` must agree with the checkpoint's
@@ -332,7 +333,7 @@ class _Run:
         """The learning curve, if matplotlib is there."""
         from .plot import learning_curve_if_possible
 
-        learning_curve_if_possible(folder, os.path.join(folder, "learning_curve.png"))
+        learning_curve_if_possible(folder, os.path.join(folder, CURVE_FILE))
 
     def _done(self) -> bool:
         config, counters = self.config, self.counters

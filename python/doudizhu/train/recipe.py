@@ -30,6 +30,7 @@ from typing import Any
 import torch
 
 from .. import __version__, checkpoint, network_file
+from .._checkpoint_files import RECIPE_STATE
 from .._core import POLICIES, Network, Rules
 from .._real_numbers import check_real
 from .._signatures import check_callable
@@ -38,7 +39,7 @@ from ..bots import NETWORK_FILE, DeterminizedBot, Neural
 from ..checkpoint import read_torch_file
 from ..evaluation import evaluate
 from ..value_networks import SmallNet
-from . import log
+from . import bidding, log
 from .bidding import BidConfig, train_bidding
 from .plot import learning_curve_if_possible
 from .resume import refuse_changes
@@ -52,8 +53,9 @@ CURVE = "curve.csv"
 CURVE_PNG = "curve.png"
 STAGES = ("play", "bid", "evaluate", "done")
 # What a run writes in its folder.
-STATE = "recipe.json"  # the stage reached and the run's settings
-RUN_FILES = (STATE, WARM_CHECKPOINT, "play.ddzn", "bidding.ddzn", FILE, CURVE, CURVE_PNG)
+STATE = RECIPE_STATE  # the stage reached and the run's settings
+PLAY_FILE = "play.ddzn"  # the play stage's networks
+RUN_FILES = (STATE, WARM_CHECKPOINT, PLAY_FILE, bidding.FILE, FILE, CURVE, CURVE_PNG)
 #: The settings a resumed run takes from the call (the play stage's length, the stages'
 #: threads); the others define the run, and a resumed run must be given the saved ones.
 PER_CALL = ("play.minutes", "play.threads", "bid.threads")
@@ -118,7 +120,7 @@ def _run(recipe: Recipe, folder: str, resume: bool, report: Report | None) -> st
         say(f"nothing to train: the recipe is done (its play stage took {state['seconds'].get('play', 0) / 60:.1f} "
             "min, its curve's evaluations included); a longer one trains into another folder")
     torch.set_num_threads(1)
-    play_path = os.path.join(folder, "play.ddzn")
+    play_path = os.path.join(folder, PLAY_FILE)
     while state["stage"] != "done":
         started = time.perf_counter()
         stage = state["stage"]
@@ -129,7 +131,7 @@ def _run(recipe: Recipe, folder: str, resume: bool, report: Report | None) -> st
             play = network_file.modules(Network(play_path))[0]
             train_bidding(play, recipe.bid, folder, _metadata(state, folder),
                           report=lambda mode, r, loss: say(f"bid {mode} round {r}: loss {loss:.4f}"))
-            os.replace(os.path.join(folder, "bidding.ddzn"), os.path.join(folder, FILE))
+            os.replace(os.path.join(folder, bidding.FILE), os.path.join(folder, FILE))
         elif stage == "evaluate":
             state["evaluation"] = _evaluate(recipe, os.path.join(folder, FILE), say)
         state["seconds"][stage] = state["seconds"].get(stage, 0.0) + time.perf_counter() - started

@@ -14,13 +14,12 @@ from __future__ import annotations
 import secrets
 
 from .._core import Game, Rules, game_seed
+from .._person import HUMAN, undo_turn
 from .._readings import plays_spending
 from ..bots import Bot, Neural
 from ..lockstep import choose
 from . import players, thinking, views
 from .views import Thoughts
-
-HUMAN = 0
 
 
 class HandAgainstBots:
@@ -81,14 +80,11 @@ class HandAgainstBots:
         hand is in play (once it is over every hand has been shown)."""
         if self.game.phase == "over":
             raise ValueError("the hand is over and every hand has been shown: start a new one")
-        history = self.game.history
-        mine = [i for i, (seat, _) in enumerate(history) if seat == HUMAN]
-        if not mine:
+        taken = undo_turn(self.game)
+        if taken is None:
             raise ValueError("nothing to undo yet: you have not acted in this hand")
-        for _ in range(len(history) - mine[-1]):
-            self.game.undo()
         self.shown = []
-        self.thoughts = {index: choices for index, choices in self.thoughts.items() if index < mine[-1]}
+        self.thoughts = {index: choices for index, choices in self.thoughts.items() if index < taken}
 
 
 __all__ = ["HUMAN", "HandAgainstBots"]

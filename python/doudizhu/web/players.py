@@ -1,9 +1,9 @@
 """The bots a seat can be given in the browser, by name.
 
 ``heuristic``, ``neural`` (the shipped network: DouZero's setting, three seats of 17 cards
-and a kitty of 3 without wild cards), ``ismcts`` (the tree search, its default budget: about a tenth of a second a
-play),
-``fast_heuristic`` and ``random`` are the built-in C++ policies (:data:`BUILTIN`);
+and a kitty of 3 without wild cards), ``ismcts`` (the tree search, its default budget: about
+20 ms of CPU a play), ``fast_heuristic`` and ``random`` are the built-in C++ policies
+(:data:`BUILTIN`);
 ``determinized`` is the search bot of :mod:`doudizhu.bots` (slower: a second or more a play). ``douzero`` is
 offered only when a trained model is installed: PyTorch importable and the environment
 variable ``DOUDIZHU_DOUZERO_MODELS`` naming a directory with DouZero's three checkpoints
