@@ -112,6 +112,14 @@ def test_three_passes_redeal_with_a_new_shuffle() -> None:
         game.bid(0)
     assert game.redeals == 1 and game.phase == "bidding"
     assert [game.hand(s) for s in range(3)] != first
+    # The deal in play starts after the auction that threw the first in, and stays there
+    # until an undo takes that auction back.
+    assert game.deal_start == 3 == len(game.history)
+    game.bid(1)
+    assert game.deal_start == 3
+    game.undo()
+    game.undo()
+    assert (game.redeals, game.deal_start) == (0, 0)
 
 
 def test_openspiel_auction_fields() -> None:

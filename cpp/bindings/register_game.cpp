@@ -606,6 +606,9 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_property_readonly("lead_rank", [](const Game& g) { return optional_seat(g.state().lead_rank); },
                              "Run Fast: the rank index the first lead must contain (a 3, or the lowest card dealt), else None.")
       .def_property_readonly("redeals", [](const Game& g) { return g.state().redeals; })
+      .def_property_readonly("deal_start", &Game::deal_start,
+                             "Where the deal in play starts in history: after the auction that threw in the last\n"
+                             "deal (nobody bid), 0 without a redeal among the actions.")
       .def_property_readonly("rules", &Game::rules)
       .def_property_readonly("seed", &Game::seed)
       .def_property_readonly("history", [](const Game& g) { return seat_actions(g.history()); },

@@ -94,7 +94,7 @@ def _latest(game: Game, thoughts: Thoughts, viewer: int | None) -> dict[int, dic
     keeps until the end. A new lead clears the table: the passes and bids before it belong
     to a trick (or an auction) that is over."""
     history = game.history
-    start = max(_deal_start(game), len(history) - game.seats, _trick_start(game))  # no bid of a deal thrown in
+    start = max(game.deal_start, len(history) - game.seats, _trick_start(game))  # no bid of a deal thrown in
     over = game.phase == "over"
 
     def seen(seat: int, index: int) -> list[dict[str, Any]] | None:
@@ -117,18 +117,6 @@ def _trick_start(game: Game) -> int:
                 lead = index
             in_trick, passes = True, 0
     return lead
-
-
-def _deal_start(game: Game) -> int:
-    """Where the deal in play starts in ``game.history``: after the auction that threw in the
-    last deal (nobody bid), found by taking actions back until the redeal is undone."""
-    if game.redeals == 0:
-        return 0
-    start, walk = len(game.history), game.copy()
-    while walk.history and walk.redeals == game.redeals:
-        start = len(walk.history)
-        walk.undo()
-    return start if walk.redeals != game.redeals else 0  # else the redeals came before the history
 
 
 def _seat(game: Game, seat: int, viewer: int | None, names: dict[int, str], latest: dict[str, Any] | None
