@@ -44,7 +44,7 @@ def play(index: int, seed: int, role: str, worlds: int) -> tuple[bool, float]:
     rules = dz.Rules(bidding="none")
     game = dz.Game(seed=game_seed(seed, index), rules=rules, first_bidder=index % 3)
     bot_seat = index % 3 if role == "landlord" else (index + 1) % 3
-    bot = DeterminizedBot(worlds=worlds, seed=index, rules=rules)
+    bot = DeterminizedBot(worlds=worlds, seed=index)
     started = time.process_time()
     while game.phase != "over":
         if game.to_move == bot_seat:

@@ -17,6 +17,7 @@
 #include "game/record.hpp"
 #include "game/seat_view.hpp"
 #include "rules/move_checks.hpp"
+#include "rules/notation.hpp"
 
 namespace ddz::py_bind {
 
@@ -378,6 +379,9 @@ void register_game(py::module_& m) {
       .value("PARTNER", ActionType::Partner)
       .finalize();
   m.attr("ActionType").attr("__module__") = kPackage;
+  py::tuple words(kActionWords.size());
+  for (std::size_t i = 0; i < kActionWords.size(); ++i) words[i] = py::str(kActionWords[i].data(), kActionWords[i].size());
+  m.attr("ACTION_WORDS") = words;  // what an action that is no play begins with
 
   public_class<Action>(m, "Action", R"doc(One action of a hand: a play, a pass, a bid, a call, a rob or the landlord's partner (immutable).
 

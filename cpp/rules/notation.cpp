@@ -212,17 +212,14 @@ ActionWord action_word(std::string_view given) {
   // A first word that begins as a word does (a typo such as "passs" or "bid3") is no card
   // text: no card token starts with "pa", "bi", "c", "d", "ro", "al" or "n".
   const std::string_view first = std::string_view(words).substr(0, words.find(' '));
-  const auto begins = [&](std::initializer_list<std::string_view> heads) {
-    return std::any_of(heads.begin(), heads.end(), [&](std::string_view head) { return first.starts_with(head); });
-  };
-  if (begins({"pass", "call", "decline", "rob", "no", "alone"})) {
+  if (std::any_of(kActionWords.begin(), kActionWords.end(), [&](std::string_view word) { return first.starts_with(word); })) {
     out.error = quoted(given) + " is no action (the words are pass, call, decline or no call, rob, no rob, bid 0-3, alone and partner N)";
   }
-  if (begins({"bid"})) {
+  if (first.starts_with("bid")) {
     out.error = "a bid is written 'bid 0' (a pass) to 'bid 3', not " + quoted(given);
     out.meant = Action::bid(0);
   }
-  if (begins({"partner"})) {
+  if (first.starts_with("partner")) {
     out.error = "a partner is written 'partner 0' to 'partner 3' (a seat, under four_partner rules), not " + quoted(given);
     out.meant = Action::partner(-1);
   }

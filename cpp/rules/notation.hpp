@@ -13,6 +13,7 @@
 // words are case-insensitive and separated by white space ("no call" is "decline").
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,6 +69,10 @@ std::string unmistakable_text(const Move& m);
 // The text naming `m` among `readings` (its cards' readings): its move text, with the
 // suffix above when there are several.
 std::string reading_text(const Move& m, const std::vector<Move>& readings);
+
+// The words an action that is no play begins with ("no" of "no call" and "no rob"), as
+// action_word reads them; a text beginning with one is no card text.
+inline constexpr std::array<std::string_view, 8> kActionWords = {"pass", "bid", "call", "decline", "rob", "no", "alone", "partner"};
 
 // What the start of action text names: an action of the auction or a pass (`action`
 // set), a misspelt one of those (`error` set: "bid" without a value), or neither (a

@@ -23,6 +23,7 @@ _Phase: TypeAlias = Literal["bidding", "partner", "playing", "over"]
 MOVE_DTYPE: np.dtype[np.void]
 ACTION_DTYPE: np.dtype[np.void]
 POLICIES: tuple[str, ...]
+ACTION_WORDS: tuple[str, ...]
 
 class Cards:
     def __init__(self, cards: _CardsLike = "") -> None: ...

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ._core import (
+    ACTION_WORDS,
     Action,
     ActionType,
     Cards,
@@ -60,8 +61,7 @@ commands:
 # The words a command may start with: a line starting with another word that is not cards
 # is a mistyped command, answered with the nearest of these.
 _BARE_COMMANDS = ("quit", "exit", "help", "?", "hint", "undo")  # commands that take no argument
-COMMANDS = ("pass", "bid", "call", "decline", "rob", "no", "alone", "partner", "moves", "hint", "undo", "help", "quit",
-            "exit")
+COMMANDS = (*ACTION_WORDS, "moves", "hint", "undo", "help", "quit", "exit")
 
 
 class Quit(Exception):
