@@ -353,6 +353,9 @@ def test_moves_hint_and_the_log_name_the_reading_of_cards_that_read_several_ways
     game = doudizhu.Game.from_position(["333344445556667", "8", "9TJ"], landlord=None, to_move=0, rules=rules)
     listed = terminal.grouped_moves(game, "airplane_twos", width=100_000).split()
     assert len(listed) == len(set(listed)) and "333344445556667/AIRPLANE_TWOS/4" in listed
+    # Kinds are written as the screen writes them, and read either way.
+    assert "\n  airplane twos: " in "\n" + terminal.grouped_moves(game, width=100_000)
+    assert terminal.grouped_moves(game, " Airplane  twos ".lower(), width=100_000).split() == listed
     said = io.StringIO()
     action = doudizhu.Action.play(doudizhu.classify("333344445556667", rules)[0])
     game.step(action)

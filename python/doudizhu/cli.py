@@ -25,7 +25,7 @@ from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
 from .evaluation import evaluate, print_progress
-from .render import plural
+from .render import kind_label, plural
 from .selfplay_result import MAX_GAMES, SelfPlayResult, selfplay
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def _moves(args: argparse.Namespace, out: TextIO) -> int:
     texts = [Action.play(move).text(rules) for move in moves]
     width = max([20, *map(len, texts)])
     for move, text in zip(moves, texts):
-        print(f"  {text:<{width}} {move.kind.name.lower()}", file=out)
+        print(f"  {text:<{width}} {kind_label(move.kind)}", file=out)
     if args.last:  # under must_beat a pass is legal only when nothing beats the play
         print("  (no pass: must_beat, and a move beats it)" if rules.must_beat and moves else "  (or pass)", file=out)
     return 0

@@ -150,15 +150,17 @@ def _wrapped(kind: str, items: list[str], width: int | None) -> str:
 def grouped_moves(game: Game, kind: str | None = None, width: int | None = None) -> str:
     """The legal actions, plays grouped by kind (a lead has about 60), at most
     MOVES_SHOWN of a kind (wild cards make tens of thousands); with ``kind``, every one of
-    that kind; each kind's line wrapped to ``width`` (None: the terminal's)."""
+    that kind (as the screen writes it, "airplane solos", or as the enum, "airplane_solos");
+    each kind's line wrapped to ``width`` (None: the terminal's)."""
     groups: dict[str, list[str]] = {}
     for action in game.legal_actions():
         if action.move is not None:
-            name = action.move.kind.name.lower()
+            name = kind_label(action.move.kind)
         else:
             name = {ActionType.PASS: "pass", ActionType.PARTNER: "partner"}.get(action.type, "auction")
         groups.setdefault(name, []).append(action.text(game.rules))  # a reading named where cards have several
     if kind is not None:
+        kind = " ".join(kind.replace("_", " ").split())
         if kind not in groups:
             return f"no {_quoted(kind)} moves here; the kinds here: {', '.join(groups)}"
         return _wrapped(kind, groups[kind], width)
@@ -196,9 +198,7 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
         if word in ("help", "?"):
             print(f"{HELP}\n{legend(game.rules)}", file=out)
         elif word.split()[0] == "moves":
-            kinds = word.split()[1:]
-            print(grouped_moves(game, kinds[0] if kinds else None) if len(kinds) <= 1
-                  else "moves takes one kind at most: moves bomb", file=out)
+            print(grouped_moves(game, word.partition(" ")[2] or None), file=out)
         elif word == "hint":
             print(f"hint: {choose_action(game, 'heuristic', 0).text(game.rules)}", file=out)
         elif word == "undo":
