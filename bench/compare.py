@@ -30,6 +30,7 @@ import gc
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -410,24 +411,41 @@ def main(argv=None) -> int:
     md = render(args, pos, os_skipped, res, ours, agreement, cpp, errors, ddz, rounds, round_ns, elapsed,
                 overhead, shape)
     if not args.no_write:
-        write_keeping_games(args.out, md)
+        write_keeping_others(args.out, md)
         print(f"wrote {args.out}")
     else:
         print(md)
     return 0
 
 
-def write_keeping_games(path: str, md: str) -> None:
-    """Writes the move-generation report, keeping the whole-games section
-    (bench/compare_games.py) that follows it."""
-    tail = ""
+GAMES = "## Whole games"  # bench/compare_games.py's section, the first of the others after this report's
+
+
+def _sections(text: str) -> tuple[str, dict[str, str]]:
+    """The text before the first ``## `` heading, and each section by its heading line."""
+    parts = re.split(r"(?m)^(?=## )", text)
+    return parts[0], {part.split("\n", 1)[0]: part for part in parts[1:]}
+
+
+def write_keeping_others(path: str, md: str) -> None:
+    """Writes the move-generation report over its sections of the file; the sections this
+    run did not write (the whole-games one of bench/compare_games.py and those after it, one
+    written by hand, or the variants' table of a run without the C++ binary) stay as they
+    were and where they were, each named."""
+    preamble, fresh = _sections(md)
+    order: list[str] = []
+    kept: dict[str, str] = {}
     if os.path.exists(path):
         with open(path) as f:
-            text = f.read()
-        at = text.find("\n## Whole games")
-        tail = text[at:] if at >= 0 else ""
+            _, kept = _sections(f.read())
+        order = list(kept)
+    order += [heading for heading in fresh if heading not in kept]
+    for heading in order[: order.index(GAMES) if GAMES in order else len(order)]:
+        if heading not in fresh:  # among the report's own: written by hand, or not measured this time
+            print(f"kept as it was: {heading}")
+    body = "".join(fresh.get(heading, kept.get(heading, "")).rstrip("\n") + "\n\n" for heading in order)
     with open(path, "w") as f:
-        f.write(md.rstrip("\n") + "\n" + tail)
+        f.write(preamble.rstrip("\n") + "\n\n" + body.rstrip("\n") + "\n")
 
 
 def fixed_overhead(ddz, rounds, round_ns) -> dict[str, float]:

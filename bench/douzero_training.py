@@ -51,6 +51,8 @@ train(parser.parse_args(sys.argv[1:]))
 
 def run(args: argparse.Namespace) -> None:
     os.makedirs(args.dir, exist_ok=True)
+    if glob.glob(os.path.join(args.dir, XPID, "*_weights_*.ckpt")):  # publish would take them for this run's
+        raise SystemExit(f"{args.dir} holds an earlier run's weights: give another --dir, or remove {XPID} there")
     command = [sys.executable, "-c", TRAIN, "--actor_device_cpu", "--training_device", "cpu", "--num_actors",
                str(args.actors), "--save_interval", "5", "--savedir", args.dir, "--xpid", XPID]
     started = time.time()
@@ -59,11 +61,14 @@ def run(args: argparse.Namespace) -> None:
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
         try:
-            process.wait(timeout=60 * args.minutes)
+            status = process.wait(timeout=60 * args.minutes)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGINT)  # DouZero stops on KeyboardInterrupt
             time.sleep(10)
             os.killpg(process.pid, signal.SIGKILL)
+        else:  # it ended before its time: a failure (a missing module, say), no run to publish
+            raise SystemExit(f"DouZero's trainer ended after {time.time() - started:.0f} s with status {status}; "
+                             f"see {log.name}")
     with open(os.path.join(args.dir, "run.json"), "w") as file:
         json.dump({"minutes": args.minutes, "actors": args.actors, "started": started,
                    "seconds": time.time() - started}, file)

@@ -10,7 +10,8 @@
 
 Each run adds its rows to a ledger (``--ledger``, default bench/ismcts_runs.json) and
 ``report`` writes the ``## ISMCTS`` section of bench/RESULTS.md from it: strength runs are
-long, so they run one at a time (in the background) and the report gathers them.
+long, so they run one at a time (in the background) and the report gathers them
+(``--no-write``: a run's rows are printed, the ledger left as it was).
 
 speed: simulations a second of one search from each of ``--positions`` seeded positions
 (the ``douzero`` preset, 10 plays in by the fast heuristic), random and fast-heuristic
@@ -243,6 +244,9 @@ def main(argv: list[str] | None = None) -> int:
         new = strength(args)
         ledger = read_ledger(args.ledger)  # others may have run meanwhile
         ledger.setdefault("strength", []).extend(new)
+    if args.no_write:  # the runs are printed, the ledger the report is built from stays as it was
+        print(json.dumps(ledger["speed"] if args.mode == "speed" else new, indent=1))
+        return 0
     with open(args.ledger, "w") as f:
         json.dump(ledger, f, indent=1)
     return 0

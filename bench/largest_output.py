@@ -23,7 +23,18 @@ import doudizhu as dz
 
 
 def _limits(rules: dz.Rules) -> list[int]:
-    return [4 * rules.decks] * 13 + [rules.decks] * 2
+    """Cards of each rank in the rules' deck (Run Fast's has three aces, one 2, no jokers):
+    a deal's hands and kitty."""
+    game = dz.Game(seed=0, rules=rules)
+    deck = sum((game.hand(seat) for seat in range(rules.players)), game.kitty)
+    return list(deck.counts)
+
+
+def _largest_hand(rules: dz.Rules) -> int:
+    """A dealt hand, and the landlord's with the kitty."""
+    game = dz.Game(seed=0, rules=rules)
+    dealt = max(len(game.hand(seat)) for seat in range(rules.players))
+    return dealt if rules.each_for_self else dealt + rules.kitty_size
 
 
 def _count(counts: list[int], wild: tuple[int, ...], rules: dz.Rules) -> int:
@@ -91,7 +102,7 @@ def search(preset: str, restarts: int, kicks: int, rng: random.Random) -> Found:
     """Iterated local search: from each random start, climb, then kick and climb again
     `kicks` times, keeping the better; the best over all starts."""
     rules = dz.Rules.preset(preset)
-    size = rules.kitty_size + (54 * rules.decks - rules.kitty_size) // rules.players
+    size = _largest_hand(rules)
     best: Found = (0, [0] * 15, ())
     for _ in range(restarts):
         start = _random_hand(rng, rules, size), tuple(sorted(rng.sample(range(13), rules.wild)))
@@ -120,7 +131,7 @@ def main() -> None:
         megabytes = value * dz.MOVE_DTYPE.itemsize / 2**20
         wild_text = f" wild {','.join(dz.rank_name(r) for r in wild)}" if wild else ""
         print(f"{preset}: {value} moves ({megabytes:.1f} MB as MOVE_DTYPE rows) from {hand}{wild_text} "
-              f"[{len(hand)} cards, max {rules.kitty_size + (54 * rules.decks - rules.kitty_size) // rules.players}; "
+              f"[{len(hand)} cards, max {_largest_hand(rules)}; "
               f"{time.perf_counter() - start:.0f} s]", flush=True)
 
 

@@ -68,7 +68,8 @@ def publish_curve(args: argparse.Namespace) -> None:
         started = time.perf_counter()
         result = dz.evaluate(bot, opponent, deals=args.deals, rules=rules, seed=0, threads=1)
         tables.append(result.table("TorchBot", opponent) + f" ({time.perf_counter() - started:.0f} s)")
-    shutil.copyfile(os.path.join(args.dir, "learning_curve.png"), os.path.join(HERE, "learning_curve.png"))
+    if not args.no_write:  # the figure goes with the section
+        shutil.copyfile(os.path.join(args.dir, "learning_curve.png"), os.path.join(HERE, "learning_curve.png"))
     payload = torch.load(os.path.join(args.dir, "checkpoint.pt"), weights_only=True)
     config = payload["config"]
     curve = "\n".join(lines)

@@ -60,6 +60,11 @@ def rows(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def _count_text(count: object) -> str:
+    """A count from a network's metadata, which a file of a recipe's stage may lack."""
+    return f"{count:,}" if isinstance(count, int) else "?"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--file", default=None, help="a network file (default: the shipped one)")
@@ -83,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.determinized_deals} --seed {args.seed} --threads {args.threads}"
         f"{' --file ' + args.file if args.file else ''}` on {datetime.datetime.now():%Y-%m-%d %H:%M}; "
         f"doudizhu-engine {dz.__version__}; the network: {made.get('command', '?')}, "
-        f"{made.get('hours', '?')} hours, {made.get('play', {}).get('games', '?'):,} games of play data.",
+        f"{made.get('hours', '?')} hours, {_count_text(made.get('play', {}).get('games'))} games of play data.",
         "",
         "- `doudizhu.evaluate(Neural(), opponent, deals, rules, seed)`: each deal played with the roles swapped; "
         "WP and ADP of the network's side with 95% intervals over deals; WP by the role the network played "

@@ -136,7 +136,11 @@ def main() -> int:
         rows.append(row(f"three seats, {size} cards each", args.three_seat, out, args.time_limit))
         print(rows[-1], flush=True)
 
-    cmd = "python bench/solve_puzzles.py " + " ".join(a for a in sys.argv[1:] if a != "--no-write")
+    # The command that makes the section, wherever this run wrote it (--out PATH left out).
+    given = sys.argv[1:]
+    kept = [a for i, a in enumerate(given) if a != "--no-write" and a != "--out" and (i == 0 or given[i - 1] != "--out")
+            and not a.startswith("--out=")]
+    cmd = "python bench/solve_puzzles.py " + " ".join(kept)
     md = [
         SECTION,
         "",

@@ -33,10 +33,13 @@ ratio is against the larger. Ours learns what it plays as it plays it (its slope
 first learner step). Each trainer keeps its best round. --douzero-s (default: --round-s)
 gives DouZero's rounds more time. Writes (replaces) the ``## Training`` section of
 bench/RESULTS.md.
+
+Needs ``pip install --no-deps douzero==1.1.0`` and gitpython (DouZero's trainer imports it).
 """
 from __future__ import annotations
 
 import argparse
+import collections
 import datetime
 import os
 import re
@@ -118,8 +121,10 @@ def douzero_round(seconds: float, actors: int, threads: int) -> tuple[float, flo
         learned: list[tuple[float, float]] = []
         played: list[tuple[float, float]] = []
         assert process.stderr is not None
+        said: collections.deque[str] = collections.deque(maxlen=10)  # its last words, should it end early
         try:
             for line in process.stderr:
+                said.append(line)
                 at = time.perf_counter() - started
                 match = _DOUZERO_LINE.search(line)
                 if match and all(int(match.group(i)) for i in (2, 3, 4)):  # every position has had a step
@@ -128,6 +133,9 @@ def douzero_round(seconds: float, actors: int, threads: int) -> tuple[float, flo
                     played.append((at, float(UNROLL * (len(played) + 1))))
                 if at >= seconds:
                     break
+            else:  # it ended before its time: a failure (a missing module, say), no measurement
+                raise SystemExit(f"DouZero's trainer ended after {time.perf_counter() - started:.0f} s:\n"
+                                 + "".join(said))
         finally:
             os.killpg(process.pid, signal.SIGKILL)  # its actors are spawned processes of its group
             process.wait()

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,12 @@
 
 using namespace ddz;
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) try {
   const int games = argc > 1 ? std::atoi(argv[1]) : 20000;
+  if (games < 1 || games > 10'000'000) {
+    std::fprintf(stderr, "games must be a count of 1 to 10,000,000, not %s\n", argv[1]);
+    return 2;
+  }
   const std::string name = argc > 2 ? argv[2] : "standard";
   auto rules = preset(name);
   if (!rules) {
@@ -59,4 +64,7 @@ int main(int argc, char** argv) {
   std::printf("us per decision: median %.2f  mean %.2f  p90 %.2f  p99 %.2f  max %.1f\n", q(0.5), sum / ns.size() / 1000,
               q(0.9), q(0.99), ns.back() / 1000);
   return 0;
+} catch (const std::exception& error) {  // a policy that is no name nor network file, or one the rules refuse
+  std::fprintf(stderr, "%s\n", error.what());
+  return 2;
 }
