@@ -33,7 +33,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     add_output_arguments(ap)
     args = ap.parse_args()
-    command = f"`python bench/evaluate_speed.py --deals {args.deals} --rounds {args.rounds}` (best of {args.rounds} rounds)."
+    command = (f"`python bench/evaluate_speed.py --deals {args.deals} --rounds {args.rounds}` "
+               f"(best of {args.rounds} rounds).")
     header = "| a against b | rules | games a deal | games/s, 1 thread | games/s, 2 threads |"
     lines = [SECTION, "", command, "", header, "|---|---|---:|---:|---:|"]
     for a, b in (("heuristic", "random"), ("heuristic", "heuristic"), ("random", "random")):
