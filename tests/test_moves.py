@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import pickle
 
 import numpy as np
@@ -185,10 +186,14 @@ def test_bad_input_raises_typed_errors() -> None:
         dz.legal_moves("345", rules="douzero")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=r"hands\[1\]"):
         dz.legal_moves_batch(np.array([1, 5], np.uint64))
-    # NumPy reads a bool or an enum member among ints as its value: True was the hand "3".
-    for odd in (True, np.True_, MoveKind.PAIR):
-        with pytest.raises(TypeError, match=rf"hands .* holding a {type(odd).__name__} \(at 0\)"):
-            dz.legal_moves_batch([odd, Cards("33").mask])
+    # NumPy reads a bool or an enum member among ints as its value (True was the hand "3"),
+    # a 0-d array as its item, in any sequence; and a NumPy uint64 among ints as a float.
+    for odd in (True, np.True_, MoveKind.PAIR, np.array(5), 5.0):
+        for sequence in (list, tuple, collections.deque):
+            with pytest.raises(TypeError, match=rf"hands .* holding a {type(odd).__name__} \(at 0\)"):
+                dz.legal_moves_batch(sequence([odd, Cards("33").mask]))
+    mixed = dz.legal_moves_batch([np.uint64(Cards("3").mask), Cards("33").mask])[1]
+    assert list(mixed) == [0, 1, 3]
     with pytest.raises(ValueError, match="one row per hand"):
         dz.legal_moves_batch(np.array([1], np.uint64), dz.moves_to_array([None, None]))
     with pytest.raises(TypeError, match="MOVE_DTYPE"):

@@ -298,6 +298,7 @@ def records(env: VectorEnv) -> list[object]:
         (lambda n: [True] + [0] * (n - 1), TypeError, r"not one holding a bool \(at 0\)"),
         (lambda n: [0] * (n - 1) + [np.True_], TypeError, "holding a bool"),
         (lambda n: [dz.MoveKind.SOLO] * n, TypeError, r"holding a MoveKind \(at 0\)"),
+        (lambda n: [np.array(0)] * n, TypeError, r"holding a ndarray \(at 0\)"),
         (lambda n: [0] * (n - 1) + [2**70], dz.IllegalActionError, r"\] = 1180591620717411303424: no legal action"),
     ],
 )

@@ -263,20 +263,30 @@ int seat_from(py::handle obj, int seats, const char* what) { return static_cast<
 
 bool is_bool(py::handle obj) { return PyBool_Check(obj.ptr()) || is_instance(obj, python_types().numpy_bool); }
 
-void check_int_items(py::handle obj, const std::string& what, const std::function<void(py::ssize_t, const std::string&)>& past_int64) {
-  if (!py::isinstance<py::list>(obj) && !py::isinstance<py::tuple>(obj)) return;  // an array or buffer: one dtype
-  const auto items = py::reinterpret_borrow<py::sequence>(obj);
-  for (py::ssize_t i = 0; i < static_cast<py::ssize_t>(items.size()); ++i) {
-    const py::object item = items[i];
-    if (is_bool(item) || (PyLong_Check(item.ptr()) && !is_int_like(item))) {
+std::optional<py::array_t<std::int64_t>> int_items(py::handle obj, const std::string& what,
+                                                   const std::function<void(py::ssize_t, const std::string&)>& past_int64) {
+  PyObject* p = obj.ptr();
+  const bool read_as_array = py::isinstance<py::array>(obj) || PyObject_CheckBuffer(p) || PyUnicode_Check(p) ||
+                             py::hasattr(obj, "__array__") || py::hasattr(obj, "__array_interface__");
+  if (read_as_array || !PySequence_Check(p)) return std::nullopt;
+  const auto items = py::reinterpret_steal<py::object>(PySequence_Fast(p, "a sequence"));
+  if (!items) throw py::error_already_set();
+  const py::ssize_t n = PySequence_Fast_GET_SIZE(items.ptr());
+  py::array_t<std::int64_t> out(n);
+  std::int64_t* data = out.mutable_data();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const auto item = py::reinterpret_borrow<py::object>(PySequence_Fast_GET_ITEM(items.ptr(), i));
+    if (!is_int_like(item)) {
       throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not one holding a " + type_name(item) + " (at " +
                            std::to_string(i) + ")");
     }
+    const auto value = py::reinterpret_steal<py::object>(PyNumber_Index(item.ptr()));  // a NumPy integer as an int
+    if (!value) throw py::error_already_set();
     int overflow = 0;
-    if (PyLong_Check(item.ptr()) && (PyLong_AsLongLongAndOverflow(item.ptr(), &overflow), overflow != 0)) {
-      past_int64(i, shown(item));
-    }
+    data[i] = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow != 0) past_int64(i, shown(value));
   }
+  return out;
 }
 
 bool bool_arg(py::handle obj, const char* what) {

@@ -293,17 +293,20 @@ py::array take_array(std::vector<Move>& moves);
 // `rules`, or under some rules when null); MoveError naming the row otherwise.
 std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rules = nullptr);
 
-// Refuses a sequence (not an array) that NumPy would read as ints but that is not all ints:
-// TypeError naming `what` for a bool or an enum member among them (NumPy takes them for
-// their values, where no single int argument accepts them); an int past
-// int64 (NumPy would make the array one of objects) goes to past_int64(index, its text).
-void check_int_items(py::handle obj, const std::string& what, const std::function<void(py::ssize_t, const std::string&)>& past_int64);
+// A sequence that is no array (a list, a tuple, a deque, a range) read item by item as ints
+// are read one at a time (is_int_like), as int64: TypeError naming `what` and the index for
+// an item that is none (NumPy would take a bool or an enum member for its value, a 0-d array
+// for its item, and a mix of uint64 and other ints for floats); an int past int64 goes to
+// past_int64(index, its text), which throws. nullopt for an array, a buffer, text or an
+// object NumPy reads by its own dtype (__array__): those are read as arrays.
+std::optional<py::array_t<std::int64_t>> int_items(py::handle obj, const std::string& what,
+                                                   const std::function<void(py::ssize_t, const std::string&)>& past_int64);
 
 // A 1-d array (or sequence) of ints as int64 (TypeError naming `what` otherwise); a value
 // past int64, which the cast would wrap, goes to past_int64(index, its text), which throws.
 template <class Past>
 py::array_t<std::int64_t> int64_array_arg(py::handle obj, const std::string& what, Past&& past_int64) {
-  check_int_items(obj, what, past_int64);
+  if (auto items = int_items(obj, what, past_int64)) return *items;
   const auto given = py::array::ensure(obj);
   if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
     throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not " + type_name(obj));

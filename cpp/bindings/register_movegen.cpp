@@ -145,9 +145,11 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
   const Rules r = to_rules(rules);
   const WildRanks w = wild_arg(wild, r);
   // Integer masks only: forcecast would turn 1.5 into 1, True into 1 and '33' into 33. A
-  // mask past int64 stays one (NumPy reads such a list as uint64).
-  check_int_items(hands_arg, "hands", [](py::ssize_t, const std::string&) {});
-  const auto given = py::array::ensure(hands_arg);
+  // sequence's items are read as ints one by one; no mask reaches past int64.
+  const auto items = int_items(hands_arg, "hands", [](py::ssize_t i, const std::string&) {
+    raise(ErrorKind::Cards, "hands[" + std::to_string(i) + "]: bits set outside the 15 ranks");
+  });
+  const auto given = items ? py::array(*items) : py::array::ensure(hands_arg);
   if (!given) throw py::type_error("hands must be a 1-d array (or sequence) of int masks");
   if (given.ndim() != 1) throw py::value_error("hands must be a 1-d array of masks");
   const char dtype_kind = given.dtype().kind();
