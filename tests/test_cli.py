@@ -367,8 +367,9 @@ def test_moves_lists_at_most_a_screenful_of_a_kind_and_all_of_one_on_request() -
     every = run("play", "--seed", "3", "--rules", "laizi2", read=scripted("3", "moves trio"))[1]
     trios = re.search(r"\n  trio: +(.*(?:\n {19}.*)*)\n", every)  # wrapped: continuations under the first
     assert trios and len(trios.group(1).split()) == 40 + 45  # the 40 shown and the 45 more
-    other = run("play", "--seed", "3", read=scripted("moves bomb", "moves a b"))[1]
+    other = run("play", "--seed", "3", read=scripted("moves bomb", "moves a b", "moves\ttrio"))[1]
     assert "no 'bomb' moves here; the kinds here: auction" in other and "no 'a b' moves here" in other
+    assert "no 'trio' moves here" in other  # a tab parts the words as a space does
 
 
 def test_the_legend_names_every_character_read_as_a_card() -> None:

@@ -356,6 +356,8 @@ def test_moves_hint_and_the_log_name_the_reading_of_cards_that_read_several_ways
     # Kinds are written as the screen writes them, and read either way.
     assert "\n  airplane twos: " in "\n" + terminal.grouped_moves(game, width=100_000)
     assert terminal.grouped_moves(game, " Airplane  twos ".lower(), width=100_000).split() == listed
+    assert terminal.grouped_moves(game, doudizhu.MoveKind.AIRPLANE_TWOS, width=100_000).split() == listed
+    assert "no '_' moves here" in terminal.grouped_moves(game, "_")
     said = io.StringIO()
     action = doudizhu.Action.play(doudizhu.classify("333344445556667", rules)[0])
     game.step(action)

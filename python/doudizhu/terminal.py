@@ -24,6 +24,7 @@ from ._core import (
     ActionType,
     Cards,
     Game,
+    MoveKind,
     Rules,
     checked_seed,
     choose_action,
@@ -147,7 +148,7 @@ def _wrapped(kind: str, items: list[str], width: int | None) -> str:
     return "\n".join(lines)
 
 
-def grouped_moves(game: Game, kind: str | None = None, width: int | None = None) -> str:
+def grouped_moves(game: Game, kind: str | MoveKind | None = None, width: int | None = None) -> str:
     """The legal actions, plays grouped by kind (a lead has about 60), at most
     MOVES_SHOWN of a kind (wild cards make tens of thousands); with ``kind``, every one of
     that kind (as the screen writes it, "airplane solos", or as the enum, "airplane_solos");
@@ -160,10 +161,13 @@ def grouped_moves(game: Game, kind: str | None = None, width: int | None = None)
             name = {ActionType.PASS: "pass", ActionType.PARTNER: "partner"}.get(action.type, "auction")
         groups.setdefault(name, []).append(action.text(game.rules))  # a reading named where cards have several
     if kind is not None:
-        kind = " ".join(kind.replace("_", " ").split())
-        if kind not in groups:
-            return f"no {_quoted(kind)} moves here; the kinds here: {', '.join(groups)}"
-        return _wrapped(kind, groups[kind], width)
+        if not isinstance(kind, (str, MoveKind)):
+            raise TypeError(f"kind must be a MoveKind, its text or None, not {type(kind).__name__}")
+        given = kind_label(kind) if isinstance(kind, MoveKind) else kind
+        wanted = " ".join(given.replace("_", " ").split())
+        if wanted not in groups:
+            return f"no {_quoted(given)} moves here; the kinds here: {', '.join(groups)}"
+        return _wrapped(wanted, groups[wanted], width)
     return "\n".join(_wrapped(name, items[:MOVES_SHOWN] + ([f"(and {len(items) - MOVES_SHOWN} more: moves {name})"]
                                                           if len(items) > MOVES_SHOWN else []), width)
                      for name, items in groups.items())
@@ -198,7 +202,7 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
         if word in ("help", "?"):
             print(f"{HELP}\n{legend(game.rules)}", file=out)
         elif word.split()[0] == "moves":
-            print(grouped_moves(game, word.partition(" ")[2] or None), file=out)
+            print(grouped_moves(game, " ".join(word.split()[1:]) or None), file=out)
         elif word == "hint":
             print(f"hint: {choose_action(game, 'heuristic', 0).text(game.rules)}", file=out)
         elif word == "undo":
