@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
-from helpers import max_hand, seeds, step_counts
+from helpers import max_hand, refused_or_ok, seeds, step_counts
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -87,18 +87,6 @@ junk = st.one_of(
     st.dictionaries(st.text(max_size=8), st.one_of(st.integers(), st.text(max_size=3), st.none()), max_size=4),
     arrays,
 )
-
-
-def refused_or_ok(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Calls fn; TypeError and ValueError are the refusals allowed (with a message).
-    Anything else escaping fails the test, with the arguments in the report."""
-    try:
-        return fn(*args, **kwargs)
-    except (TypeError, ValueError) as e:
-        assert str(e), f"{type(e).__name__} without a message from {getattr(fn, '__name__', fn)}{args!r}"
-        return None
-    except Exception as e:  # catching everything is the point of the test
-        pytest.fail(f"{type(e).__name__} escaped {getattr(fn, '__name__', fn)}(*{args!r:.300}, **{kwargs!r:.300}): {e}")
 
 
 def game_fingerprint(g: Game) -> tuple[Any, ...]:
@@ -501,6 +489,18 @@ def test_regression_record_fields_are_checked() -> None:
     for r in bad:
         with pytest.raises((TypeError, ValueError)):
             Game.from_record(r)
+
+
+def test_a_records_landlord_is_an_int_seat() -> None:
+    # Under bidding "none" a landlord equal to the first bidder is read as the first
+    # bidder's: 0.0 and False equal 0, and were taken for seat 0.
+    deal = Game(seed=3).deals[0][:2]
+    for landlord in (0, 2):
+        record = Game.from_deal(*deal, landlord=landlord, rules=Rules(bidding="none")).to_record()
+        assert Game.from_record(record).landlord == landlord
+        for bad in (float(landlord), bool(landlord), str(landlord)):
+            with pytest.raises(dz.RecordError, match="landlord must be a seat"):
+                Game.from_record({**record, "landlord": bad})
 
 
 def test_regression_position_with_an_empty_hand_is_refused() -> None:

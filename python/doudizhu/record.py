@@ -254,6 +254,8 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
             raise RecordError(f"deals[0] is not the deal of seed {seed} (write start 'deal' for a given deal)")
         return game
     hands, kitty, wild = _given_deal(first, 0, rules)
+    if landlord is not None and type(landlord) is not int:  # 0.0 equals a first bidder of 0
+        raise RecordError(f"landlord must be a seat (an int) or None, not {_shown(landlord)}")
     if landlord is not None:
         # A given landlord skips the bidding: such a game holds (and its record writes) seat
         # 0 as the first bidder, which no seat is; from_deal refuses both given. Where the
