@@ -421,31 +421,38 @@ def main(argv=None) -> int:
 GAMES = "## Whole games"  # bench/compare_games.py's section, the first of the others after this report's
 
 
-def _sections(text: str) -> tuple[str, dict[str, str]]:
-    """The text before the first ``## `` heading, and each section by its heading line."""
+def _sections(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The text before the first ``## `` heading, and each section with its heading line."""
     parts = re.split(r"(?m)^(?=## )", text)
-    return parts[0], {part.split("\n", 1)[0]: part for part in parts[1:]}
+    return parts[0], [(part.split("\n", 1)[0], part) for part in parts[1:]]
 
 
 def write_keeping_others(path: str, md: str) -> None:
-    """Writes the move-generation report over its sections of the file; the sections this
-    run did not write (the whole-games one of bench/compare_games.py and those after it, one
-    written by hand, or the variants' table of a run without the C++ binary) stay as they
-    were and where they were, each named."""
+    """Writes the move-generation report in place of the file's part before the whole-games
+    section (bench/compare_games.py's, kept with all after it); a section of that part the
+    report lacks (written by hand, or the variants' table of a run without the C++ binary)
+    stays after the report's section it followed, and is named."""
     preamble, fresh = _sections(md)
-    order: list[str] = []
-    kept: dict[str, str] = {}
+    old: list[tuple[str, str]] = []
     if os.path.exists(path):
         with open(path) as f:
-            _, kept = _sections(f.read())
-        order = list(kept)
-    order += [heading for heading in fresh if heading not in kept]
-    for heading in order[: order.index(GAMES) if GAMES in order else len(order)]:
-        if heading not in fresh:  # among the report's own: written by hand, or not measured this time
-            print(f"kept as it was: {heading}")
-    body = "".join(fresh.get(heading, kept.get(heading, "")).rstrip("\n") + "\n\n" for heading in order)
+            _, old = _sections(f.read())
+    cut = next((i for i, (heading, _) in enumerate(old) if heading == GAMES), len(old))
+    mine, others = old[:cut], old[cut:]
+    written = {heading for heading, _ in fresh}
+    body = list(fresh)
+    for i, (heading, section) in enumerate(mine):
+        if heading in written:
+            continue
+        print(f"kept as it was: {heading}")
+        after = next((h for h, _ in reversed(mine[:i]) if h in written), None)  # the report's section before it
+        at = 0 if after is None else max(j for j, (h, _) in enumerate(body) if h == after) + 1
+        while at < len(body) and body[at][0] not in written:  # after the ones kept there already
+            at += 1
+        body.insert(at, (heading, section))
+    text = "".join(section.rstrip("\n") + "\n\n" for _, section in body + others)
     with open(path, "w") as f:
-        f.write(preamble.rstrip("\n") + "\n\n" + body.rstrip("\n") + "\n")
+        f.write(preamble.rstrip("\n") + "\n\n" + text.rstrip("\n") + "\n")
 
 
 def fixed_overhead(ddz, rounds, round_ns) -> dict[str, float]:

@@ -245,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
         ledger = read_ledger(args.ledger)  # others may have run meanwhile
         ledger.setdefault("strength", []).extend(new)
     if args.no_write:  # the runs are printed, the ledger the report is built from stays as it was
-        print(json.dumps(ledger["speed"] if args.mode == "speed" else new, indent=1))
+        run = {key: ledger[key] for key in ("speed", "wild_leads")} if args.mode == "speed" else new
+        print(json.dumps(run, indent=1))
         return 0
     with open(args.ledger, "w") as f:
         json.dump(ledger, f, indent=1)

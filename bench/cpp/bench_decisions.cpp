@@ -23,8 +23,10 @@
 using namespace ddz;
 
 int main(int argc, char** argv) try {
-  const int games = argc > 1 ? std::atoi(argv[1]) : 20000;
-  if (games < 1 || games > 10'000'000) {
+  char* end = nullptr;
+  const long given = argc > 1 ? std::strtol(argv[1], &end, 10) : 20000;
+  const int games = static_cast<int>(given);
+  if ((argc > 1 && (end == argv[1] || *end != '\0')) || given < 1 || given > 10'000'000) {
     std::fprintf(stderr, "games must be a count of 1 to 10,000,000, not %s\n", argv[1]);
     return 2;
   }
