@@ -10,7 +10,7 @@ import os
 import random
 import signal
 import threading
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 from hypothesis import strategies as st
@@ -170,6 +170,18 @@ def spoiled_zips(saved: bytes) -> dict[str, bytes]:
     corrupt[start : start + 16] = b"\xff" * 16
     return {"empty": b"", "cut short": saved[: len(saved) // 2], "unknown compression": bytes(method),
             "corrupt data": bytes(corrupt)}
+
+
+def refused_or_ok(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Calls fn; TypeError and ValueError are the refusals allowed (with a message).
+    Anything else escaping fails the test, with the arguments in the report."""
+    try:
+        return fn(*args, **kwargs)
+    except (TypeError, ValueError) as e:
+        assert str(e), f"{type(e).__name__} without a message from {getattr(fn, '__name__', fn)}{args!r}"
+        return None
+    except Exception as e:  # catching everything is the point of the test
+        pytest.fail(f"{type(e).__name__} escaped {getattr(fn, '__name__', fn)}(*{args!r:.300}, **{kwargs!r:.300}): {e}")
 
 
 class _Stop(Exception):
