@@ -637,7 +637,7 @@ def test_a_progress_of_the_wrong_signature_is_refused_before_any_game() -> None:
         dz.evaluate("heuristic", "random", deals=3000, progress=lambda done: None)
     seen: list[tuple[int, ...]] = []
     dz.evaluate("random", "random", deals=2, progress=lambda *done: seen.append(done))
-    assert seen[-1][0] == seen[-1][1] > 0
+    assert seen[0] == (0, seen[-1][1]) and seen[-1][0] == seen[-1][1] > 0  # as the run begins, and at its end
 
 
 @pytest.mark.parametrize("path", [5, True, 3.0])

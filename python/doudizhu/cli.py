@@ -137,6 +137,7 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
     bounds = [args.games * i // chunks for i in range(chunks + 1)]
     parts: list[SelfPlayResult] = []
     started = time.perf_counter()
+    progress_bar(0, args.games, "games", started)  # begun: a part may take minutes
     for first, end in zip(bounds, bounds[1:]):
         try:
             parts.append(

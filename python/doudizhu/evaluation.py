@@ -119,8 +119,8 @@ def evaluate(
     callable is handed every table waiting on it in one call (a bot's ``act_many``), each
     as a game whose hidden cards are re-dealt (:func:`~doudizhu.lockstep.run_tables`). The
     same seed gives the same result whatever the thread count. ``progress(done, total)``
-    is called with the games ended so far and the run's games, between batches (once at
-    the end when no Python player sits)."""
+    is called with the games ended so far and the run's games: as the run begins, between
+    batches, and at the end (with no Python player at the table, only then)."""
     rules = rules if rules is not None else Rules()
     deals = _core.checked_int(deals, "deals", 1, _MAX_DEALS)  # no deal has no result to report
     seed = _core.checked_seed(seed)
