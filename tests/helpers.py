@@ -10,6 +10,7 @@ import os
 import random
 import signal
 import threading
+import time
 from typing import Any, Callable
 
 import pytest
@@ -188,18 +189,28 @@ class _Stop(Exception):
     """What interrupted's SIGINT handler raises (pytest keeps KeyboardInterrupt for itself)."""
 
 
-def interrupted(call: Callable[[], object]) -> None:
-    """Asserts that Ctrl-C (SIGINT) 0.3 s into ``call`` stops it."""
+def interrupted(call: Callable[[], object], within: float = 2.0) -> None:
+    """Asserts that Ctrl-C (SIGINT) 0.3 s into ``call`` stops it within ``within`` seconds.
+    The calls given run far longer uninterrupted (minutes; the shortest, a batch of moves,
+    several seconds): a call deaf to the signal would see it only on returning, which also
+    raises, so the time it took to stop is what tells the two apart."""
+    sent: list[float] = []
 
     def stop(signum: int, frame: object) -> None:
         raise _Stop
 
+    def send() -> None:
+        sent.append(time.monotonic())
+        signal.raise_signal(signal.SIGINT)
+
     before = signal.signal(signal.SIGINT, stop)
-    timer = threading.Timer(0.3, signal.raise_signal, (signal.SIGINT,))
+    timer = threading.Timer(0.3, send)
     try:
         timer.start()
         with pytest.raises(_Stop):
             call()
+        stopped = time.monotonic()
     finally:
         timer.join()
         signal.signal(signal.SIGINT, before)
+    assert stopped - sent[0] < within, f"stopped {stopped - sent[0]:.1f} s after Ctrl-C"

@@ -26,7 +26,7 @@ def _space(name: str) -> ActionSpace:
 # ---- the enumeration ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", PRESETS + VARIANTS)
+@pytest.mark.parametrize("name", (*PRESETS, *VARIANTS, "run_fast"))
 def test_moves_are_every_lead_of_the_deck_that_fits_a_hand(name: str) -> None:
     # The deck is no hand (legal_moves refuses more cards than the landlord holds): each
     # listed move is a lead of a hand of its own cards, and every lead of the hands of

@@ -5,8 +5,6 @@ reconstruction, messages), and property tests of the text grammar."""
 from __future__ import annotations
 
 import copy
-import ctypes
-import ctypes.util
 import json
 import os
 import pickle
@@ -14,7 +12,6 @@ import random
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -90,12 +87,16 @@ def test_hands_in_any_spelling_parse_to_the_cards_written(
 
 
 @given(st.integers(0, (1 << 60) - 1))
-def test_text_round_trips(mask: int) -> None:
+def test_any_mask_is_cards_exactly_when_two_decks_hold_it(mask: int) -> None:
+    # Cards reads against the widest deck: eight of each rank, two of each joker.
+    counts = [(mask >> 4 * rank) & 0xF for rank in range(15)]
+    fits = all(n <= 8 for n in counts[:13]) and all(n <= 2 for n in counts[13:])
     try:
         cards = Cards.from_mask(mask)
     except dz.CardsError:
+        assert not fits
         return
-    assert Cards(str(cards)) == cards
+    assert fits and list(cards.counts) == counts and Cards(str(cards)) == cards
 
 
 # --- Python values -----------------------------------------------------------------------
@@ -446,23 +447,31 @@ def test_equal_batches_are_equal_byte_for_byte() -> None:
     assert pair[8:] == bytes([int(MoveKind.PAIR), 0, 1, 0, 0, 0, 0, 0])  # kind, key, length, wild, stand-ins, zero
 
 
+_LARGE_BATCH = """
+import ctypes, ctypes.util, os, numpy as np, doudizhu as dz
+def resident_mb():
+    return int(open("/proc/self/statm").read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+trim = ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim  # hand freed pages back, as glibc would later
+dz.legal_moves_batch(np.array([dz.Cards("33").mask], np.uint64))
+trim(0)
+before = resident_mb()
+hands = np.full(4_000_000, dz.Cards("3").mask, np.uint64)
+moves, offsets = dz.legal_moves_batch(hands)
+del hands, moves, offsets
+dz.legal_moves_batch(np.array([dz.Cards("33").mask], np.uint64))
+trim(0)
+print(resident_mb() - before)
+"""
+
+
 @pytest.mark.skipif(UNDER_ASAN, reason="ASan's allocator keeps freed memory in quarantine")
 def test_a_large_batch_gives_its_memory_back() -> None:
     """The batch call keeps its copies of the hands for the thread's next call only when
-    small: a batch of millions once held 24 bytes a hand for the thread's whole life."""
-    def resident_mb() -> float:
-        return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-    trim = ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim  # hand freed pages back, as glibc would later
-    dz.legal_moves_batch(np.array([Cards("33").mask], np.uint64))
-    trim(0)
-    before = resident_mb()
-    hands = np.full(4_000_000, Cards("3").mask, np.uint64)
-    moves, offsets = dz.legal_moves_batch(hands)
-    del hands, moves, offsets
-    dz.legal_moves_batch(np.array([Cards("33").mask], np.uint64))
-    trim(0)
-    assert resident_mb() - before < 30  # was 92 MB
+    small: a batch of millions once held 24 bytes a hand for the thread's whole life. (In a
+    fresh process: what other tests freed moves glibc's thresholds, and with them where
+    this batch's blocks land.)"""
+    done = subprocess.run([sys.executable, "-c", _LARGE_BATCH], capture_output=True, text=True, check=True, timeout=120)
+    assert float(done.stdout) < 30  # was 92 MB
 
 
 def test_more_tables_than_memory_holds_are_refused() -> None:

@@ -30,9 +30,11 @@ def test_a_module_behind_a_missing_extra_names_the_extra(module: str, blocked: s
     # A fresh interpreter in which the extra's package cannot be imported.
     code = (
         f"import sys; sys.modules[{blocked!r}] = None\n"
-        f"try:\n    import {module}\nexcept ImportError as e:\n    print(e)\n"
+        f"try:\n    import {module}\nexcept ImportError as e:\n    import doudizhu\n"
+        "    print(isinstance(e, doudizhu.MissingExtra), e)\n"
     )
     out = _run(code)
+    assert out.startswith("True ")  # doudizhu.MissingExtra, an ImportError (docs/rules.md)
     assert f"pip install 'doudizhu-engine[{extra}]'" in out and f"pip install '.[{extra}]'" in out
 
 

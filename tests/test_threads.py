@@ -5,7 +5,6 @@ exactly the serial results. Calls share no mutable state: each uses its own buff
 
 from __future__ import annotations
 
-import contextlib
 import json
 import pickle
 import random
@@ -265,8 +264,13 @@ class SlowExit:  # held by the module: the interpreter sleeps in its teardown
 
 slow_exit = SlowExit()
 run = dz._core.selfplay_run(10**6, ["fast_heuristic"] * 3, seed=1, threads=2)
-threading.Thread(target=run.advance, daemon=True).start()
-time.sleep(0.2)
+started = threading.Event()
+def advance():
+    started.set()
+    run.advance()  # minutes of games
+threading.Thread(target=advance, daemon=True).start()
+started.wait(60)
+time.sleep(0.2)  # into the run's games
 print("exiting", flush=True)
 """
 
@@ -294,10 +298,13 @@ calls = {{
     "vector_env": lambda: env.reset(),
 }}
 call = calls[{name!r}]
+called = threading.Event()
 def loop():
     while True:
         call()
+        called.set()
 threading.Thread(target=loop, daemon=True).start()
+called.wait(60)  # the calls run: the interpreter exits while the thread is in one or between two
 time.sleep(0.3)
 print("exiting", flush=True)
 """
@@ -401,49 +408,46 @@ def test_choices_rewritten_by_another_thread_are_applied_as_checked() -> None:
 
     scribbler = threading.Thread(target=scribble)
     scribbler.start()
+    applied = 0
     try:
         for _ in range(100):
-            with contextlib.suppress(dz.IllegalActionError):
+            tables = [int(t) for t in batch.env[:10]]
+            games = [env.game(t) for t in tables]
+            try:
                 batch = env.step(choices)
+            except dz.IllegalActionError:  # checked as 10**12 somewhere: no table moved
+                assert [len(env.game(t).history) for t in tables] == [len(g.history) for g in games]
+                continue
+            applied += 1  # checked as zeros: each table took its first legal action
+            for t, g in zip(tables, games):
+                assert env.game(t).history[len(g.history)] == (g.to_move, g.legal_actions()[0])
             assert len(batch.env) == len(choices)
     finally:
         stop.set()
         scribbler.join()
+    assert applied > 0
 
 
-@pytest.mark.skipif(UNDER_ASAN, reason="minutes under ASan")
-@pytest.mark.usefixtures("quick_switches")
 def test_a_step_refused_as_in_use_changes_no_table() -> None:
+    # A step holds its tables while it reads its choices; code run there (the choices'
+    # __array__, as another thread would in that window) is refused before any change.
     env = dz.envs.VectorEnv(8, features="compact", opponents="random", seed=0, threads=1)
     batch = env.reset()
+    before = [len(env.game(i).history) for i in range(8)]
+    refused: list[str] = []
 
-    def histories() -> list[int]:
-        while True:
-            try:
-                return [len(env.game(i).history) for i in range(8)]
-            except RuntimeError:
-                continue
+    class Choices:
+        def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+            for inner in (lambda: env.step(np.zeros(len(batch.env), dtype=np.int64)), lambda: env.game(0)):
+                try:
+                    inner()
+                except RuntimeError as error:
+                    refused.append(str(error))
+            return np.zeros(len(batch.env), dtype=np.int64)
 
-    stepping = threading.Event()
-
-    def read_tables() -> None:
-        while stepping.is_set():
-            with contextlib.suppress(RuntimeError):
-                env.game(0)
-
-    stepping.set()
-    reader = threading.Thread(target=read_tables)
-    reader.start()
-    try:
-        for _ in range(300):
-            before = histories()
-            try:
-                batch = env.step(np.zeros(len(batch.env), dtype=np.int64))
-            except RuntimeError as error:
-                assert "in use" in str(error) and histories() == before  # refused before any change
-    finally:
-        stepping.clear()
-        reader.join()
+    env.step(Choices())
+    assert len(refused) == 2 and all("in use" in why for why in refused)
+    assert [len(env.game(i).history) for i in range(8)] == [n + 1 for n in before]  # the outer step's only
 
 
 # ---- Python code run in the middle of a call, on the calling thread ---------------------
