@@ -491,6 +491,37 @@ def test_regression_record_fields_are_checked() -> None:
             Game.from_record(r)
 
 
+def test_a_sequence_changed_while_its_ints_are_read_is_read_as_it_was() -> None:
+    # An item's __index__ emptied the list being read: the reader ran past its end (a
+    # segfault in legal_moves_batch, ActionSpace.moves and VectorEnv.step).
+    from doudizhu.envs import VectorEnv
+
+    held: list[object] = []
+
+    class Emptying(np.int64):
+        def __index__(self) -> int:
+            held.clear()
+            return 1
+
+    env = VectorEnv(2, seed=0)
+    batch = env.reset()
+    calls = ((dz.legal_moves_batch, [0, 1, 1]), (dz.ActionSpace().moves, None), (env.step, None))
+    for call, offsets in calls:
+        held[:] = [Emptying(1)] + [0] * (len(batch.env) - 1 if call == env.step else 1000)
+        result = call(held)
+        if offsets is not None:
+            assert list(result[1][:3]) == offsets  # the hand "3", then empty hands
+
+    class Classless(int):
+        @property  # type: ignore[misc]
+        def __class__(self) -> type:
+            raise RuntimeError("no class")
+
+    for call in (dz.legal_moves_batch, dz.ActionSpace().moves):  # the user's error, not a SystemError
+        with pytest.raises(RuntimeError, match="no class"):
+            call([Classless(1)])
+
+
 def test_a_records_landlord_is_an_int_seat() -> None:
     # Under bidding "none" a landlord equal to the first bidder is read as the first
     # bidder's: 0.0 and False equal 0, and were taken for seat 0.

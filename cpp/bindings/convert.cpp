@@ -83,7 +83,11 @@ const PythonTypes& python_types() {
       .get_stored();
 }
 
-bool is_instance(py::handle obj, const py::object& type) { return PyObject_IsInstance(obj.ptr(), type.ptr()) == 1; }
+bool is_instance(py::handle obj, const py::object& type) {
+  const int is = PyObject_IsInstance(obj.ptr(), type.ptr());
+  if (is < 0) throw py::error_already_set();  // a __class__ that raises: its error, not a pending one
+  return is == 1;
+}
 
 [[noreturn]] void cards_error(const char* what, const std::string& why) { raise(ErrorKind::Cards, std::string(what) + ": " + why); }
 
@@ -269,13 +273,14 @@ std::optional<py::array_t<std::int64_t>> int_items(py::handle obj, const std::st
   const bool read_as_array = py::isinstance<py::array>(obj) || PyObject_CheckBuffer(p) || PyUnicode_Check(p) ||
                              py::hasattr(obj, "__array__") || py::hasattr(obj, "__array_interface__");
   if (read_as_array || !PySequence_Check(p)) return std::nullopt;
-  const auto items = py::reinterpret_steal<py::object>(PySequence_Fast(p, "a sequence"));
+  // A tuple of its own: an item's __index__ or another thread may change a list being read.
+  const auto items = py::reinterpret_steal<py::tuple>(PySequence_Tuple(p));
   if (!items) throw py::error_already_set();
-  const py::ssize_t n = PySequence_Fast_GET_SIZE(items.ptr());
+  const py::ssize_t n = PyTuple_GET_SIZE(items.ptr());
   py::array_t<std::int64_t> out(n);
   std::int64_t* data = out.mutable_data();
   for (py::ssize_t i = 0; i < n; ++i) {
-    const auto item = py::reinterpret_borrow<py::object>(PySequence_Fast_GET_ITEM(items.ptr(), i));
+    const auto item = py::reinterpret_borrow<py::object>(PyTuple_GET_ITEM(items.ptr(), i));
     if (!is_int_like(item)) {
       throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not one holding a " + type_name(item) + " (at " +
                            std::to_string(i) + ")");
