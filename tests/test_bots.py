@@ -639,6 +639,14 @@ def test_a_progress_of_the_wrong_signature_is_refused_before_any_game() -> None:
     dz.evaluate("random", "random", deals=2, progress=lambda *done: seen.append(done))
     assert seen[0] == (0, seen[-1][1]) and seen[-1][0] == seen[-1][1] > 0  # as the run begins, and at its end
 
+    class Calls(list[tuple[int, int]]):  # a callable that is falsy while empty: called all the same
+        def __call__(self, done: int, total: int) -> None:
+            self.append((done, total))
+
+    calls = Calls()
+    dz.evaluate("random", "random", deals=2, progress=calls)
+    assert calls[0][0] == 0 and calls[-1][0] == calls[-1][1] > 0
+
 
 @pytest.mark.parametrize("path", [5, True, 3.0])
 def test_a_network_path_of_another_type_is_refused_by_name(path: object) -> None:

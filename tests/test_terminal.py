@@ -232,6 +232,16 @@ def test_ctrl_c_stops_a_run_of_built_in_players_between_its_games(command: list[
     assert leave(child) == 130
 
 
+def test_a_refusal_after_the_progress_bar_starts_a_line_of_its_own() -> None:
+    # The bar drawn as the run begins was left unended, and the refusal written after it.
+    child = pexpect.spawn(sys.executable, ["-m", "doudizhu", "selfplay", "--games", str(10**12), "--threads", "1"],
+                          env=ENV, encoding="utf-8", timeout=60, preexec_fn=at_a_terminal)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert re.search(r"\] 0/\d+ games[^\n]*\r?\ndoudizhu: --games: ", child.before), repr(child.before)
+
+
 # ---------------------------------------------------------------- what a card player reads
 def _play_to_the_end(game: doudizhu.Game) -> None:
     while game.phase != "over":
@@ -356,6 +366,7 @@ def test_moves_hint_and_the_log_name_the_reading_of_cards_that_read_several_ways
     assert "\n  airplane twos: " in "\n" + terminal.grouped_moves(game, width=100_000)
     assert terminal.grouped_moves(game, " Airplane  twos ".lower(), width=100_000).split() == listed
     assert terminal.grouped_moves(game, doudizhu.MoveKind.AIRPLANE_TWOS, width=100_000).split() == listed
+    assert terminal.grouped_moves(game, "AIRPLANE_TWOS", width=100_000).split() == listed
     assert "no '_' moves here" in terminal.grouped_moves(game, "_")
     said = io.StringIO()
     action = doudizhu.Action.play(doudizhu.classify("333344445556667", rules)[0])

@@ -407,10 +407,11 @@ def test_choices_rewritten_by_another_thread_are_applied_as_checked() -> None:
             choices.fill(0)
 
     scribbler = threading.Thread(target=scribble)
-    scribbler.start()
     applied = 0
     try:
-        for _ in range(100):
+        for step in range(103):
+            if step == 3:  # three steps surely accepted (the checks below checked), then the race
+                scribbler.start()
             tables = [int(t) for t in batch.env[:10]]
             games = [env.game(t) for t in tables]
             try:
@@ -424,8 +425,9 @@ def test_choices_rewritten_by_another_thread_are_applied_as_checked() -> None:
             assert len(batch.env) == len(choices)
     finally:
         stop.set()
-        scribbler.join()
-    assert applied > 0
+        if scribbler.is_alive():
+            scribbler.join()
+    assert applied >= 3
 
 
 def test_a_step_refused_as_in_use_changes_no_table() -> None:

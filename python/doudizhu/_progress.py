@@ -10,6 +10,7 @@ import sys
 import time
 
 _WIDTH = 30
+_open = False  # a bar or status drawn on a line not yet ended
 
 
 def _fitted(line: str) -> str:
@@ -27,6 +28,7 @@ def rate(count: float, seconds: float, unit: str) -> str:
 def progress_bar(done: int, total: int, unit: str, started: float | None = None) -> None:
     """Draws ``done/total unit`` (with the rate since ``started``, a perf_counter time) on a
     terminal's standard error; ends the line when done."""
+    global _open
     if not sys.stderr.isatty():
         return
     filled = _WIDTH * done // max(total, 1)
@@ -34,11 +36,24 @@ def progress_bar(done: int, total: int, unit: str, started: float | None = None)
     sys.stderr.write("\r" + _fitted(f"[{'#' * filled}{'.' * (_WIDTH - filled)}] {done}/{total} {unit}{speed}"))
     if done >= total:
         sys.stderr.write("\n")
+    _open = done < total
     sys.stderr.flush()
 
 
 def status_line(text: str) -> None:
-    """Draws one line of status (over the last) on a terminal's standard error."""
+    """Draws one line of status (over the last) on a terminal's standard error; "" clears it."""
+    global _open
     if sys.stderr.isatty():
         sys.stderr.write(f"\r{_fitted(text)}\033[K")
         sys.stderr.flush()
+        _open = bool(text)
+
+
+def end_line() -> None:
+    """Ends the line of a bar or status left unfinished (the run stopped by an error or
+    Ctrl-C), so that what is printed next starts a line of its own."""
+    global _open
+    if _open:
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+        _open = False

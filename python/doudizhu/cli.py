@@ -20,7 +20,7 @@ from . import __version__, terminal
 from ._checkpoint_files import RECIPE_STATE, checkpoint_file, is_torch_archive
 from ._core import NETWORK_MAGIC, POLICIES, Action, Cards, Rules, half_width, legal_moves, rank_name
 from ._extras import MissingExtra
-from ._progress import progress_bar, rate, status_line
+from ._progress import end_line, progress_bar, rate, status_line
 from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
 from .encode import douzero_layout
@@ -527,8 +527,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
     except Terminated:  # SIGTERM during training, its checkpoint saved
         return TERMINATED
     except KeyboardInterrupt:  # Ctrl-C: the shell's status for SIGINT, no traceback
+        end_line()
         return terminal.INTERRUPTED
     except OSError as error:  # a file that cannot be written, or stdout itself (a full disk)
+        end_line()
         print(f"doudizhu: {error}", file=sys.stderr)
         try:
             if sys.stdout is not None:
@@ -575,6 +577,7 @@ def _run(argv: Sequence[str] | None, out: TextIO, read: Callable[[str], str]) ->
             return _train(args, out)
         return _moves(args, out)
     except (ValueError, TypeError, FileExistsError, MissingExtra) as error:  # MissingExtra: says what to install
+        end_line()
         print(f"doudizhu: {error}", file=sys.stderr)
         return 2
 

@@ -193,11 +193,11 @@ def run_tables(
     if progress is not None:  # refused before any game: built-in seats may play them all before its first call
         check_callable(progress, (0, 0), "progress")
     total = run.games
-    if progress:  # the run has begun: built-in seats may play every game in the first advance
+    if progress is not None:  # the run has begun: built-in seats may play every game in the first advance
         progress(run.finished, total)
     while True:
         tables, waiting_on = run.advance()
-        if progress:
+        if progress is not None:
             progress(run.finished, total)
         if len(tables) == 0:
             return

@@ -151,7 +151,7 @@ def _wrapped(kind: str, items: list[str], width: int | None) -> str:
 def grouped_moves(game: Game, kind: str | MoveKind | None = None, width: int | None = None) -> str:
     """The legal actions, plays grouped by kind (a lead has about 60), at most
     MOVES_SHOWN of a kind (wild cards make tens of thousands); with ``kind``, every one of
-    that kind (as the screen writes it, "airplane solos", or as the enum, "airplane_solos");
+    that kind (as the screen writes it, "airplane solos", or as the enum, "AIRPLANE_SOLOS");
     each kind's line wrapped to ``width`` (None: the terminal's)."""
     groups: dict[str, list[str]] = {}
     for action in game.legal_actions():
@@ -164,7 +164,7 @@ def grouped_moves(game: Game, kind: str | MoveKind | None = None, width: int | N
         if not isinstance(kind, (str, MoveKind)):
             raise TypeError(f"kind must be a MoveKind, its text or None, not {type(kind).__name__}")
         given = kind_label(kind) if isinstance(kind, MoveKind) else kind
-        wanted = " ".join(given.replace("_", " ").split())
+        wanted = " ".join(given.lower().replace("_", " ").split())
         if wanted not in groups:
             return f"no {_quoted(given)} moves here; the kinds here: {', '.join(groups)}"
         return _wrapped(wanted, groups[wanted], width)
