@@ -431,6 +431,18 @@ def test_a_network_the_engine_would_refuse_is_never_written(net_file: Path, tmp_
     assert path.read_bytes() == kept and [p.name for p in tmp_path.iterdir()] == ["kept.ddzn"]
 
 
+def test_networks_of_any_float_type_are_written_as_float32(net_file: Path, tmp_path: Path) -> None:
+    # A bfloat16 module raised torch's "Got unsupported ScalarType BFloat16" (NumPy has none).
+    play, bid = network_file.modules(dz.Network(net_file))
+    for dtype in (torch.bfloat16, torch.float16, torch.float64):
+        moved = {name: copy.deepcopy(net).to(dtype) for name, net in play.items()}
+        network_file.write(tmp_path / "moved.ddzn", moved, bid, {})
+        read = network_file.modules(dz.Network(tmp_path / "moved.ddzn"))[0]
+        for name, net in moved.items():
+            for key, value in net.state_dict().items():
+                assert torch.equal(read[name].state_dict()[key], value.float()), (dtype, name, key)
+
+
 def test_a_file_whose_name_is_no_utf_8_is_read_as_open_reads_it(net_file: Path, tmp_path: Path) -> None:
     # A name of bytes no UTF-8 reads back as surrogates, which pybind11 could not encode:
     # "Unable to cast Python instance of type str"; the error naming one failed to decode.

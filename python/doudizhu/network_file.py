@@ -76,7 +76,8 @@ def write(path: str | os.PathLike[str], play: Mapping[str, SmallNet], bid: Mappi
                 raise TypeError(f"{prefix} network {name!r}: the engine reads a {kind.__name__}, "
                                 f"not a {type(net).__name__}")
             for key, value in net.state_dict().items():
-                tensors[f"{prefix}.{name}.{key}"] = value.detach().cpu().numpy().astype("<f4")
+                # float() first: NumPy has no bfloat16, and the file holds float32 whatever the module's
+                tensors[f"{prefix}.{name}.{key}"] = value.detach().cpu().float().numpy().astype("<f4")
     parts = [NETWORK_MAGIC, struct.pack("<II", NETWORK_VERSION, len(meta)), meta, struct.pack("<I", len(tensors))]
     for name, array in tensors.items():
         encoded = name.encode()
