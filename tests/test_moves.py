@@ -194,6 +194,11 @@ def test_bad_input_raises_typed_errors() -> None:
                 dz.legal_moves_batch(sequence([odd, Cards("33").mask]))
     mixed = dz.legal_moves_batch([np.uint64(Cards("3").mask), Cards("33").mask])[1]
     assert list(mixed) == [0, 1, 3]
+    for no_masks in ("abc", None, {1, 2}, iter([1])):  # a TypeError, as ActionSpace.moves gives
+        with pytest.raises(TypeError, match="hands must hold int masks"):
+            dz.legal_moves_batch(no_masks)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="1-d array of masks"):
+        dz.legal_moves_batch(np.zeros((2, 2), np.uint64))
     with pytest.raises(ValueError, match="one row per hand"):
         dz.legal_moves_batch(np.array([1], np.uint64), dz.moves_to_array([None, None]))
     with pytest.raises(TypeError, match="MOVE_DTYPE"):

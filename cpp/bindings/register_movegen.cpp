@@ -151,11 +151,11 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
   });
   const auto given = items ? py::array(*items) : py::array::ensure(hands_arg);
   if (!given) throw py::type_error("hands must be a 1-d array (or sequence) of int masks");
-  if (given.ndim() != 1) throw py::value_error("hands must be a 1-d array of masks");
-  const char dtype_kind = given.dtype().kind();
+  const char dtype_kind = given.dtype().kind();  // the type before the shape: text is no masks, whatever its shape
   if (given.size() > 0 && dtype_kind != 'i' && dtype_kind != 'u') {
     throw py::type_error("hands must hold int masks, not " + std::string(py::str(given.dtype())));
   }
+  if (given.ndim() != 1) throw py::value_error("hands must be a 1-d array of masks");
   const auto hands = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(
       given.size() > 0 ? py::object(given) : py::object(py::array_t<std::uint64_t>(0)));
   if (!hands) throw py::type_error("hands must hold int masks");
