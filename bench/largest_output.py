@@ -16,25 +16,22 @@ size, not this figure, is what keeps the work finite.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import time
 
 import doudizhu as dz
 
 
-def _limits(rules: dz.Rules) -> list[int]:
-    """Cards of each rank in the rules' deck (Run Fast's has three aces, one 2, no jokers):
-    a deal's hands and kitty."""
+@functools.cache
+def _deck(rules: dz.Rules) -> tuple[tuple[int, ...], int]:
+    """The rules' deck, as cards of each rank (Run Fast's has three aces, one 2, no jokers),
+    and its largest hand (a dealt one, the landlord's with the kitty): a deal's, made once
+    (the search asks at every step)."""
     game = dz.Game(seed=0, rules=rules)
     deck = sum((game.hand(seat) for seat in range(rules.players)), game.kitty)
-    return list(deck.counts)
-
-
-def _largest_hand(rules: dz.Rules) -> int:
-    """A dealt hand, and the landlord's with the kitty."""
-    game = dz.Game(seed=0, rules=rules)
     dealt = max(len(game.hand(seat)) for seat in range(rules.players))
-    return dealt if rules.each_for_self else dealt + rules.kitty_size
+    return tuple(deck.counts), dealt if rules.each_for_self else dealt + rules.kitty_size
 
 
 def _count(counts: list[int], wild: tuple[int, ...], rules: dz.Rules) -> int:
@@ -43,7 +40,7 @@ def _count(counts: list[int], wild: tuple[int, ...], rules: dz.Rules) -> int:
 
 
 def _random_hand(rng: random.Random, rules: dz.Rules, size: int) -> list[int]:
-    deck = [rank for rank, n in enumerate(_limits(rules)) for _ in range(n)]
+    deck = [rank for rank, n in enumerate(_deck(rules)[0]) for _ in range(n)]
     counts = [0] * 15
     for rank in rng.sample(deck, size):
         counts[rank] += 1
@@ -51,7 +48,7 @@ def _random_hand(rng: random.Random, rules: dz.Rules, size: int) -> list[int]:
 
 
 def _neighbours(counts: list[int], wild: tuple[int, ...], rules: dz.Rules) -> list[tuple[list[int], tuple[int, ...]]]:
-    limits = _limits(rules)
+    limits = _deck(rules)[0]
     out = []
     for a in range(15):
         if not counts[a]:
@@ -102,7 +99,7 @@ def search(preset: str, restarts: int, kicks: int, rng: random.Random) -> Found:
     """Iterated local search: from each random start, climb, then kick and climb again
     `kicks` times, keeping the better; the best over all starts."""
     rules = dz.Rules.preset(preset)
-    size = _largest_hand(rules)
+    size = _deck(rules)[1]
     best: Found = (0, [0] * 15, ())
     for _ in range(restarts):
         start = _random_hand(rng, rules, size), tuple(sorted(rng.sample(range(13), rules.wild)))
@@ -131,7 +128,7 @@ def main() -> None:
         megabytes = value * dz.MOVE_DTYPE.itemsize / 2**20
         wild_text = f" wild {','.join(dz.rank_name(r) for r in wild)}" if wild else ""
         print(f"{preset}: {value} moves ({megabytes:.1f} MB as MOVE_DTYPE rows) from {hand}{wild_text} "
-              f"[{len(hand)} cards, max {_largest_hand(rules)}; "
+              f"[{len(hand)} cards, max {_deck(rules)[1]}; "
               f"{time.perf_counter() - start:.0f} s]", flush=True)
 
 
