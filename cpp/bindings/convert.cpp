@@ -267,12 +267,16 @@ int seat_from(py::handle obj, int seats, const char* what) { return static_cast<
 
 bool is_bool(py::handle obj) { return PyBool_Check(obj.ptr()) || is_instance(obj, python_types().numpy_bool); }
 
-std::optional<py::array_t<std::int64_t>> int_items(py::handle obj, const std::string& what,
-                                                   const std::function<void(py::ssize_t, const std::string&)>& past_int64) {
+bool is_item_sequence(py::handle obj) {
   PyObject* p = obj.ptr();
   const bool read_as_array = py::isinstance<py::array>(obj) || PyObject_CheckBuffer(p) || PyUnicode_Check(p) ||
                              py::hasattr(obj, "__array__") || py::hasattr(obj, "__array_interface__");
-  if (read_as_array || !PySequence_Check(p)) return std::nullopt;
+  return !read_as_array && PySequence_Check(p);
+}
+
+py::array_t<std::int64_t> sequence_int_items(py::handle obj, const std::string& what,
+                                             const std::function<void(py::ssize_t, const std::string&)>& past_int64) {
+  PyObject* p = obj.ptr();
   // A tuple of its own: an item's __index__ or another thread may change a list being read.
   const auto items = py::reinterpret_steal<py::tuple>(PySequence_Tuple(p));
   if (!items) throw py::error_already_set();

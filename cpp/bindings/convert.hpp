@@ -298,18 +298,25 @@ std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rule
 // an item that is none (NumPy would take a bool or an enum member for its value, a 0-d array
 // for its item, and a mix of uint64 and other ints for floats); an int past int64 goes to
 // past_int64(index, its text), which throws. nullopt for an array, a buffer, text or an
-// object NumPy reads by its own dtype (__array__): those are read as arrays.
-std::optional<py::array_t<std::int64_t>> int_items(py::handle obj, const std::string& what,
-                                                   const std::function<void(py::ssize_t, const std::string&)>& past_int64);
+// object NumPy reads by its own dtype (__array__): those are read as arrays. An array is
+// told apart inline, before any argument is built: it is the batch calls' common case.
+py::array_t<std::int64_t> sequence_int_items(py::handle obj, const std::string& what,
+                                             const std::function<void(py::ssize_t, const std::string&)>& past_int64);
+bool is_item_sequence(py::handle obj);
+template <class Past>
+std::optional<py::array_t<std::int64_t>> int_items(py::handle obj, const char* what, Past&& past_int64) {
+  if (py::isinstance<py::array>(obj) || !is_item_sequence(obj)) return std::nullopt;
+  return sequence_int_items(obj, what, past_int64);
+}
 
 // A 1-d array (or sequence) of ints as int64 (TypeError naming `what` otherwise); a value
 // past int64, which the cast would wrap, goes to past_int64(index, its text), which throws.
 template <class Past>
-py::array_t<std::int64_t> int64_array_arg(py::handle obj, const std::string& what, Past&& past_int64) {
+py::array_t<std::int64_t> int64_array_arg(py::handle obj, const char* what, Past&& past_int64) {
   if (auto items = int_items(obj, what, past_int64)) return *items;
   const auto given = py::array::ensure(obj);
   if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
-    throw py::type_error(what + " must be a 1-d array (or sequence) of ints, not " + type_name(obj));
+    throw py::type_error(std::string(what) + " must be a 1-d array (or sequence) of ints, not " + type_name(obj));
   }
   if (given.dtype().kind() == 'u' && given.itemsize() == 8) {
     const auto wide = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(given);

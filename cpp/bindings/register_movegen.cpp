@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "bindings/convert.hpp"
+#include "bindings/gil_released.hpp"
 #include "bindings/signals.hpp"
 #include "rules/movegen.hpp"
 #include "rules/movegen_batch.hpp"
@@ -180,8 +181,16 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
   BatchError error;
   b.busy = true;
   try {
-    error = within_memory("hands", static_cast<long long>(n), "hands' moves",
-                          [&] { return interruptible([&] { return b.run(r, w, offsets.mutable_data()); }); });
+    // A batch shorter than the stops' interval never asks to stop: no Ctrl-C check to
+    // install, which is most of a one-position call's fixed cost.
+    const auto run = [&] { return b.run(r, w, offsets.mutable_data()); };
+    error = within_memory("hands", static_cast<long long>(n), "hands' moves", [&] {
+      if (n < kPositionsBetweenStops) {
+        GilReleased released;
+        return run();
+      }
+      return interruptible(run);
+    });
   } catch (...) {
     b.busy = false;
     b.release_all();
