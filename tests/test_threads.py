@@ -283,8 +283,8 @@ def test_a_daemon_thread_in_a_run_lets_the_interpreter_exit() -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
 
 
-_SHORT_CALLS_AT_EXIT = """
-import sys, threading, time
+# Short calls that release the GIL, by name; {positions} is the batch's size.
+_SHORT_CALLS = """
 import doudizhu as dz
 from doudizhu.envs import VectorEnv
 game = dz.Game(seed=3)
@@ -292,11 +292,16 @@ env = VectorEnv(2, learners=0, threads=1)
 calls = {{
     "sample_worlds": lambda: dz.sample_worlds(game, 0, 2),
     "rollouts": lambda: dz.rollouts(game, copies=4),
-    "legal_moves_batch": lambda: dz.legal_moves_batch([game.hand(0).mask] * 8),
+    "legal_moves_batch": lambda: dz.legal_moves_batch([game.hand(0).mask] * {positions}),
     "observation_batch": lambda: dz.encode.observation_batch([game] * 8, [0] * 8),
     "selfplay": lambda: dz.selfplay(2, threads=1),
     "vector_env": lambda: env.reset(),
+    "solve": lambda: dz.solve(dz.Game(seed=5, rules=dz.Rules(bidding="none")), node_limit=100),
 }}
+"""
+
+_SHORT_CALLS_AT_EXIT = _SHORT_CALLS + """
+import threading, time
 call = calls[{name!r}]
 called = threading.Event()
 def loop():
@@ -313,15 +318,39 @@ print("exiting", flush=True)
 @pytest.mark.skipif(UNDER_ASAN, reason="a thread waiting for the GIL at exit is ended by pthread_exit, whose unwinding "
                                       "AddressSanitizer's sigaltstack interceptor reports as a stack overflow")
 @pytest.mark.parametrize("name", ["sample_worlds", "rollouts", "legal_moves_batch", "observation_batch", "selfplay",
-                                  "vector_env"])
+                                  "vector_env", "solve"])
 def test_a_daemon_thread_in_a_gil_free_call_lets_the_interpreter_exit(name: str) -> None:
     # Taking the GIL back after the call, a thread Python ends at exit unwound out of
     # pybind11's release guard, a destructor that cannot throw: "terminate called without
     # an active exception", an abort, for almost every call that releases the GIL.
-    code = _SHORT_CALLS_AT_EXIT.format(name=name)
+    code = _SHORT_CALLS_AT_EXIT.format(name=name, positions=8)
     for _ in range(2):
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
         assert (done.returncode, done.stdout, done.stderr) == (0, "exiting\n", "")
+
+
+_CALLS_FROM_A_FINALIZER = _SHORT_CALLS + """
+import sys
+out = sys.stdout
+class AtExit:
+    def __del__(self):  # run by the thread that finalizes Python
+        calls[{name!r}]()
+        out.write("called\\n")
+        out.flush()
+holder = AtExit()
+"""
+
+
+@pytest.mark.parametrize(("name", "positions"), [("legal_moves_batch", 1), ("legal_moves_batch", 100),
+                                                 ("sample_worlds", 0), ("rollouts", 0), ("observation_batch", 0),
+                                                 ("selfplay", 0), ("vector_env", 0), ("solve", 0)])
+def test_a_call_from_a_finalizer_at_exit_returns(name: str, positions: int) -> None:
+    # Releasing the GIL, a call waited for Python's finalizing to end before taking it back
+    # (meant for daemon threads): from the finalizing thread itself, a hang; and asking
+    # whether it was the main thread imported `threading` after it was gone.
+    code = _CALLS_FROM_A_FINALIZER.format(name=name, positions=positions)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "called\n", "")
 
 
 _FORKED_FROM_A_WORKER = """

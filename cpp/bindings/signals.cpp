@@ -29,7 +29,8 @@ bool is_main_thread() {
 }  // namespace
 
 std::function<bool()> signal_check() {
-  if (!is_main_thread()) return {};
+  // At exit (a __del__ calling in) no handler runs any more, and `threading` is gone.
+  if (python_finalizing() || !is_main_thread()) return {};
   return [last = std::chrono::steady_clock::now()]() mutable {
     const auto now = std::chrono::steady_clock::now();
     if (now - last < std::chrono::milliseconds(50)) return false;
