@@ -662,8 +662,8 @@ def test_the_error_classes_are_value_errors() -> None:
 
 @pytest.mark.skipif(UNDER_ASAN, reason="ASan's allocator aborts where malloc fails")
 def test_counts_past_memory_are_refused_by_name() -> None:
-    # Under a 3 GB address space the allocations fail: a ValueError naming the count, not a
-    # MemoryError from inside the engine.
+    # Under a 3 GB address space the allocations fail: a TooLargeError naming the count (a
+    # ValueError as other counts out of range, and a MemoryError), not std::bad_alloc's bare one.
     script = """
 import resource
 import doudizhu as dz
@@ -672,7 +672,8 @@ for name, call in [("games", lambda: dz.selfplay(90_000_000)),
                    ("deals", lambda: dz.evaluate("random", "random", deals=60_000_000))]:
     try:
         call()
-    except ValueError as error:
+    except dz.TooLargeError as error:
+        assert isinstance(error, ValueError) and isinstance(error, MemoryError)
         assert str(error).startswith(name + ": ") and "more than memory can hold" in str(error), error
     else:
         raise AssertionError(name + " ran")
@@ -713,7 +714,7 @@ calls = {"sample_worlds": lambda: dz.sample_worlds(game, 0, 2000),
          "rollouts": lambda: dz.rollouts([dz.Game(seed=1)] * 3_000_000)}
 try:
     calls[sys.argv[1]]()
-except ValueError as error:
+except dz.TooLargeError as error:
     print(error)
 """
 

@@ -156,7 +156,7 @@ long long clamped_int_arg(py::handle obj, const char* what, long long lo, long l
 double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit = "", bool above_lo = false);
 
 // What `make()` returns, an allocation past memory (a count too large) refused as a
-// ValueError: "`what`: `count` `things` are more than memory can hold".
+// TooLargeError: "`what`: `count` `things` are more than memory can hold".
 template <class Make>
 auto within_memory(const char* what, long long count, const char* things, Make&& make) -> decltype(make()) {
   try {
@@ -164,7 +164,7 @@ auto within_memory(const char* what, long long count, const char* things, Make&&
   } catch (const std::length_error&) {
   } catch (const std::bad_alloc&) {
   }
-  throw py::value_error(std::string(what) + ": " + std::to_string(count) + " " + things + " are more than memory can hold");
+  raise(ErrorKind::TooLarge, std::string(what) + ": " + std::to_string(count) + " " + things + " are more than memory can hold");
 }
 
 // A seed: an int-like value in 0..2**64-1 (ValueError outside, TypeError for other types);

@@ -8,7 +8,7 @@ namespace ddz::py_bind {
 namespace {
 
 // Made at registration and kept for the life of the process: set_error() uses them.
-std::array<PyObject*, 7> types{};
+std::array<PyObject*, 8> types{};
 
 }  // namespace
 
@@ -43,6 +43,11 @@ void register_errors(py::module_& m) {
       "NetworkError", base, "A network file that cannot be read, or networks that cannot play under the rules given.");
   types[static_cast<std::size_t>(ErrorKind::Rules)] = make(
       "RulesError", base, "A rules field out of its range, fields that cannot go together, or no preset of that name.");
+  // A count out of range as any other (a ValueError), which a caller may also catch as
+  // the memory it would take (a MemoryError): no DoudizhuError, the game holds nothing wrong.
+  const py::tuple too_large_bases = py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_MemoryError));
+  types[static_cast<std::size_t>(ErrorKind::TooLarge)] =
+      make("TooLargeError", too_large_bases.ptr(), "A count of games, hands or worlds more than memory can hold.");
 }
 
 }  // namespace ddz::py_bind

@@ -1,6 +1,6 @@
-// The engine's exceptions in Python: DoudizhuError (a ValueError) and its kinds, raised
-// from pybind11's dispatch and from the fast entry points alike. Wrong Python types stay
-// TypeError.
+// The engine's exceptions in Python: DoudizhuError (a ValueError) and its kinds, and
+// TooLargeError, raised from pybind11's dispatch and from the fast entry points alike.
+// Wrong Python types stay TypeError.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -19,6 +19,7 @@ enum class ErrorKind {
   Record,         // RecordError: a record that is not valid
   Network,        // NetworkError: a network file that cannot be read, or networks that do not fit the rules
   Rules,          // RulesError: a rules field out of its range, fields that cannot go together, no such preset
+  TooLarge,       // TooLargeError (a ValueError and a MemoryError, no DoudizhuError): a count past memory
 };
 
 struct Error : py::builtin_exception {

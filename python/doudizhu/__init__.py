@@ -12,7 +12,8 @@ The rules live in a C++ core (`doudizhu._core`); this package re-exports it:
   (deal, bidding, play, scoring, records in :mod:`doudizhu.record`).
 - Errors: :class:`DoudizhuError` (a ValueError) and its kinds :class:`CardsError`,
   :class:`MoveError`, :class:`IllegalActionError`, :class:`RecordError`,
-  :class:`NetworkError` and :class:`RulesError`.
+  :class:`NetworkError` and :class:`RulesError`; :class:`TooLargeError` (a ValueError and
+  a MemoryError) for a count of games, hands or worlds more than memory can hold.
 - :func:`selfplay`: many whole games in C++ on all cores, as NumPy arrays; game ``i``
   of a seed is dealt from :func:`game_seed` ``(seed, i)``, and :func:`choose_action` is
   the action a built-in policy (:data:`POLICIES`: ``"random"``, ``"heuristic"``,
@@ -59,6 +60,7 @@ from ._core import (
     RulesError,
     Settlement,
     SolveResult,
+    TooLargeError,
     actions_from_rows,
     actions_to_rows,
     choose_action,
@@ -119,6 +121,7 @@ __all__ = [
     "SelfPlayResult",
     "Settlement",
     "SolveResult",
+    "TooLargeError",
     "actions",
     "actions_from_rows",
     "actions_to_rows",

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import __version__, terminal
 from ._checkpoint_files import RECIPE_STATE, checkpoint_file, is_torch_archive
-from ._core import NETWORK_MAGIC, POLICIES, Action, Cards, Rules, half_width, legal_moves, rank_name
+from ._core import NETWORK_MAGIC, POLICIES, Action, Cards, Rules, TooLargeError, half_width, legal_moves, rank_name
 from ._extras import MissingExtra
 from ._progress import end_line, progress_bar, rate, status_line
 from ._whole_file import check_writable
@@ -144,10 +144,8 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
                 selfplay(end - first, policy=args.policy, seed=args.seed, threads=args.threads, rules=rules,
                          record=args.out is not None, first=first)
             )
-        except ValueError as error:  # it names the part's count: say the one given
-            if "more than memory can hold" not in str(error):
-                raise
-            raise ValueError(f"--games: {args.games} games are more than memory can hold (a part of "
+        except TooLargeError:  # it names the part's count: say the one given
+            raise TooLargeError(f"--games: {args.games} games are more than memory can hold (a part of "
                              f"{end - first} already is)") from None
         progress_bar(end, args.games, "games", started)
     elapsed = time.perf_counter() - started
