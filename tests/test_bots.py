@@ -589,6 +589,40 @@ def test_a_subclass_with_its_own_act_is_played_by_it() -> None:
     assert calls and set(calls) == {0} and dz.playout(game, Renamed()).phase == "over"
 
 
+def test_a_class_that_states_a_builtin_policy_again_is_played_by_its_own_act() -> None:
+    # The class naming the C++ policy was the first in the MRO with __builtin_policy__: a
+    # subclass that restated it (as the library's classes do) had its own act compared with
+    # itself and ignored, the run playing the C++ heuristic.
+    calls = []
+
+    class Restated(dz.bots.Heuristic):
+        name = __builtin_policy__ = "heuristic"
+
+        def act(self, game: dz.Game) -> dz.Action:
+            calls.append(game.to_move)
+            return game.legal_actions()[0]
+
+    class Claims:  # no library class beneath: names no C++ policy
+        __builtin_policy__ = "heuristic"
+
+        def act(self, game: dz.Game) -> dz.Action:
+            calls.append(game.to_move)
+            return game.legal_actions()[0]
+
+    class RestatedOnly(dz.bots.Random):  # no act of its own: the library's class, in C++
+        name = __builtin_policy__ = "heuristic"
+
+    first = lambda view, legal: legal[0]  # noqa: E731
+    for bot in (Restated(), Claims()):
+        calls.clear()
+        assert dz.bots.builtin(bot) is None
+        played = dz.selfplay(3, policy=[bot, "random", "random"], seed=1)
+        assert calls and played.payouts.tolist() == dz.selfplay(3, policy=[first, "random", "random"],
+                                                                  seed=1).payouts.tolist()
+    restated = dz.selfplay(3, policy=[RestatedOnly(), "random", "random"], seed=1)
+    assert restated.payouts.tolist() == dz.selfplay(3, policy="random", seed=1).payouts.tolist()
+
+
 
 def test_a_win_rate_interval_holds_its_win_rate_at_zero_and_one() -> None:
     # Rounding left the Wilson interval a hair above 0 (3.5e-18) or below 1 when every game

@@ -452,9 +452,29 @@ Endgame endgame_arg(py::handle bot) {
 }
 
 // The built-in policy `policy` names (its text, or its bot class's), or empty.
+namespace {
+
+// The library's bot class in `cls`'s bases that names its C++ policy (a class of
+// doudizhu.bots with a __builtin_policy__ of its own), or None: a user's class that
+// states the attribute again names nothing, or its own act would be played in C++.
+py::object naming_class(py::handle cls) {
+  for (const py::handle base : cls.attr("__mro__")) {
+    if (!base.attr("__dict__").contains("__builtin_policy__")) continue;
+    const py::object module = py::getattr(base, "__module__", py::none());
+    if (py::isinstance<py::str>(module) && module.cast<std::string>() == "doudizhu.bots") {
+      return py::reinterpret_borrow<py::object>(base);
+    }
+  }
+  return py::none();
+}
+
+}  // namespace
+
 std::string builtin_name(py::handle policy) {
   if (py::isinstance<py::str>(policy)) return text_arg(policy, "policy");
-  const py::object named = py::getattr(py::type::of(policy), "__builtin_policy__", py::none());
+  const py::object base = naming_class(py::type::of(policy));
+  if (base.is_none()) return std::string();
+  const py::object named = base.attr("__dict__")["__builtin_policy__"];
   return py::isinstance<py::str>(named) ? text_arg(named, "policy") : std::string();
 }
 
@@ -500,19 +520,16 @@ SearchParams search_params_arg(py::handle simulations, py::handle seconds, py::h
 bool plays_in_core(py::handle policy) {
   if (py::isinstance<py::str>(policy)) return true;
   const py::handle cls = py::type::of(policy);
-  if (!py::isinstance<py::str>(py::getattr(cls, "__builtin_policy__", py::none()))) return false;
+  const py::object base = naming_class(cls);
+  if (base.is_none()) return false;
   if (py::hasattr(policy, "__dict__")) {
     const py::dict own = policy.attr("__dict__");
     if (own.contains("act") || own.contains("act_many")) return false;
   }
-  for (const py::handle base : cls.attr("__mro__")) {
-    if (!base.attr("__dict__").contains("__builtin_policy__")) continue;  // the class that names it, below
-    for (const char* method : {"act", "act_many"}) {
-      if (!py::getattr(cls, method, py::none()).is(py::getattr(base, method, py::none()))) return false;
-    }
-    return true;
+  for (const char* method : {"act", "act_many"}) {
+    if (!py::getattr(cls, method, py::none()).is(py::getattr(base, method, py::none()))) return false;
   }
-  return false;
+  return true;
 }
 
 namespace {

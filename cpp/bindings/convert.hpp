@@ -342,9 +342,10 @@ py::array_t<T> column(const Rows& rows, F field) {
 // the others.
 Policy policy_arg(py::handle name);
 
-// Whether the engine plays `policy` in C++: a name, or a bot whose class names its C++
-// policy (__builtin_policy__) and keeps that class's act and act_many (a subclass with
-// its own, or a bot given its own, is a Python bot: its methods are what it plays).
+// Whether the engine plays `policy` in C++: a name, or a bot of a library class that names
+// its C++ policy (__builtin_policy__, on a class of doudizhu.bots), keeping that class's
+// act and act_many (a subclass with its own, or a bot given its own, is a Python bot: its
+// methods are what it plays, whatever __builtin_policy__ it states).
 bool plays_in_core(py::handle policy);
 
 // The built-in policy that `bot`'s class names (__builtin_policy__), read as policy_arg
