@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import itertools
 import pickle
 import random
 import re
 import sys
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -294,7 +296,52 @@ def test_a_bot_that_empties_the_list_act_many_hands_it_is_still_counted() -> Non
         dz.selfplay(1, policy=[Emptier(), "random", "random"], threads=1)  # type: ignore[list-item]
 
 
+def test_an_endless_act_many_answer_is_read_no_further_than_one_too_many() -> None:
+    # Its answer was read whole before its length was checked: an endless one took memory
+    # until the process was killed.
+    class Endless:
+        def act(self, game: dz.Game) -> dz.Action:
+            return game.legal_actions()[0]
+
+        def act_many(self, games: list[dz.Game]) -> Iterator[dz.Action]:
+            return itertools.repeat(games[0].legal_actions()[0])
+
+    with pytest.raises(ValueError, match=r"act_many returned more than 2 actions for 2 games"):
+        dz.bots.act_many(Endless(), [dz.Game(seed=1), dz.Game(seed=2)])
+
+
 # --- evaluation -----------------------------------------------------------------------
+
+
+def test_a_returned_object_whose_repr_raises_is_still_an_illegal_action() -> None:
+    # The refusal quoted the object by its repr: a repr that raised replaced the error.
+    class Weird:
+        def __repr__(self) -> str:
+            raise RuntimeError("weird repr")
+
+    class GivesWeird:
+        def act(self, game: dz.Game) -> object:
+            return Weird()
+
+    with pytest.raises(dz.IllegalActionError, match=r"returned a Weird that cannot be written out \(a Weird, not an"):
+        dz.selfplay(1, policy=[GivesWeird(), "random", "random"], seed=1)  # type: ignore[list-item]
+
+
+def test_evaluate_names_its_players_before_it_plays() -> None:
+    # The names were read after every game: a repr that raised lost the whole run.
+    class BadRepr:
+        acted = 0
+
+        def act(self, game: dz.Game) -> dz.Action:
+            BadRepr.acted += 1
+            return game.legal_actions()[0]
+
+        def __repr__(self) -> str:
+            raise AttributeError("no attribute 'nmae'")
+
+    with pytest.raises(AttributeError, match="nmae"):
+        dz.evaluate(BadRepr(), "random", deals=2)
+    assert BadRepr.acted == 0
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules.preset("douzero"), Rules.preset("four_player")], ids=repr)

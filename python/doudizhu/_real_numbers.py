@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import numbers
 
+from ._shown import shown
+
 
 def check_real(value: object, name: str, above: float | None = None, at_least: float | None = None,
                most: float = math.inf, or_none: bool = False) -> None:
@@ -22,7 +24,7 @@ def check_real(value: object, name: str, above: float | None = None, at_least: f
     low_ok = (above is None or real > above) and (at_least is None or real >= at_least)
     if not (math.isfinite(real) and low_ok and real <= most):
         bounds = _bounds(above, at_least, most)
-        raise ValueError(f"{name} must be a finite number{bounds}{alternative}, not {_shown(value)}")
+        raise ValueError(f"{name} must be a finite number{bounds}{alternative}, not {shown(value)}")
 
 
 def _bounds(above: float | None, at_least: float | None, most: float) -> str:
@@ -33,8 +35,3 @@ def _bounds(above: float | None, at_least: float | None, most: float) -> str:
         return ""
     return f" at least {at_least:g}" if math.isinf(most) else f" in {at_least:g}..{most:g}"
 
-
-def _shown(value: object) -> str:
-    """``value`` as a message shows it: its repr, cut short (an int of 400 digits)."""
-    text = repr(value)
-    return text if len(text) <= 40 else f"{text[:20]}...{text[-8:]}"

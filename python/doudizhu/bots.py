@@ -33,6 +33,7 @@ Use it on a :class:`~doudizhu.Game` (``bot.act(game)``), or as a policy::
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import random
 from collections.abc import Iterable, Sequence
@@ -79,9 +80,10 @@ def act_many(bot: Bot, games: Sequence[Game]) -> list[Action]:
     if isinstance(answer, (str, bytes)) or not isinstance(answer, Iterable):
         raise TypeError(f"the bot {type(bot).__name__}'s act_many must return one action per game, "
                         f"not {type(answer).__name__}")
-    actions = list(answer)
+    actions = list(itertools.islice(answer, len(games) + 1))  # an endless answer read no further
     if len(actions) != len(games):
-        raise ValueError(f"the bot {type(bot).__name__}'s act_many returned {len(actions)} actions "
+        returned = f"more than {len(games)}" if len(actions) > len(games) else str(len(actions))
+        raise ValueError(f"the bot {type(bot).__name__}'s act_many returned {returned} actions "
                          f"for {len(games)} games")
     return actions
 

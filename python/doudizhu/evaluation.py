@@ -127,11 +127,12 @@ def evaluate(
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
     check_player(a, "a")
     check_player(b, "b")
+    names = (_name(a), _name(b))  # before the games: a repr that raises would lose them all
     run = _core.evaluation_run(builtin(a), builtin(b), deals, rules, seed, threads)  # plays nothing yet
     roles = ("evaluate's a", "evaluate's b")
     check_rules([a, b], rules, roles)
     run_tables(run, [a, b], progress, roles)
-    return dataclasses.replace(_summarise(run.result(), deals), names=(_name(a), _name(b)))
+    return dataclasses.replace(_summarise(run.result(), deals), names=names)
 
 
 def _name(player: Player) -> str:

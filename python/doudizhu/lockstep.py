@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _core
 from ._core import Action, Game, IllegalActionError, Rules
+from ._shown import shown
 from ._signatures import check_callable, refusing_signature
 from .bots import Bot, act_many
 
@@ -138,7 +139,8 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
             name = type(action).__name__
             article = "an" if name[0] in "aeiouAEIOU" else "a"
             kind = "" if type(action) is Action else f" ({article} {name}, not an Action)"
-            raise IllegalActionError(f"{_who(player)} at seat {seat} returned {action!r}{kind}, "
+            given = repr(action) if type(action) is Action else shown(action)  # a user's object's repr may fail
+            raise IllegalActionError(f"{_who(player)} at seat {seat} returned {given}{kind}, "
                                      f"not one of the {len(moves)} legal actions")
     return actions
 

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ._core import Action, Cards, Game, IllegalActionError, RecordError, Rules, checked_seed, rank_name
+from ._shown import shown
 
 _T = TypeVar("_T")
 
@@ -96,11 +97,11 @@ def from_record(record: Mapping[str, Any]) -> Game:
     if data.get("format") != FORMAT:
         raise RecordError(f"not a doudizhu record: 'format' must be {FORMAT!r}")
     if type(data.get("version")) is not int or data["version"] != VERSION:  # 2.0 and True are no version
-        raise RecordError(f"unsupported record version {_shown(data.get('version'))}: "
+        raise RecordError(f"unsupported record version {shown(data.get('version'))}: "
                           f"this engine reads version {VERSION}")
     start = data.get("start")
     if start not in _STARTS:
-        raise RecordError(f"'start' must be one of {', '.join(map(repr, _STARTS))}, not {_shown(start)}")
+        raise RecordError(f"'start' must be one of {', '.join(map(repr, _STARTS))}, not {shown(start)}")
     _check_keys(data, _FIELDS[start], _FIELDS[start], "the record")
     rules = _rules(data["rules"])
     if data["seed"] is None:  # checked_seed would draw one: a record names the seed it was dealt from
@@ -186,14 +187,6 @@ def _field(read: Callable[[], _T], name: str) -> _T:
         raise RecordError(f"{name}: {error}") from error
 
 
-def _shown(value: Any) -> str:
-    """A value of the record as an error quotes it: its repr, cut to 40 characters."""
-    try:
-        return f"{value!r:.40}"
-    except ValueError:  # an int past Python's limit on digits written out
-        return "a value too long to write out"
-
-
 def _check_keys(data: dict[str, Any], required: set[str], allowed: set[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
@@ -233,7 +226,7 @@ def _wild_ranks(value: Any, name: str) -> str | tuple[str, ...] | None:
         return value
     if isinstance(value, list) and len(value) == 2:
         return tuple(_text(rank, f"{name}[{i}]") for i, rank in enumerate(value))
-    raise RecordError(f"{name} must be None, a rank's text or a list of two (laizi2), not {_shown(value)}")
+    raise RecordError(f"{name} must be None, a rank's text or a list of two (laizi2), not {shown(value)}")
 
 
 def _rules(value: Any) -> Rules:
@@ -255,7 +248,7 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
         return game
     hands, kitty, wild = _given_deal(first, 0, rules)
     if landlord is not None and type(landlord) is not int:  # 0.0 equals a first bidder of 0
-        raise RecordError(f"landlord must be a seat (an int) or None, not {_shown(landlord)}")
+        raise RecordError(f"landlord must be a seat (an int) or None, not {shown(landlord)}")
     if landlord is not None:
         # A given landlord skips the bidding: such a game holds (and its record writes) seat
         # 0 as the first bidder, which no seat is; from_deal refuses both given. Where the
@@ -264,7 +257,7 @@ def _first_deal_game(data: dict[str, Any], first: Any, rules: Rules, seed: int, 
         if rules.bidding == "none" and type(first_bidder) is int and first_bidder == landlord:
             landlord = None
         elif type(first_bidder) is not int or first_bidder != 0:
-            raise RecordError(f"first_bidder must be 0 with a given landlord (nobody bids), not {_shown(first_bidder)}")
+            raise RecordError(f"first_bidder must be 0 with a given landlord (nobody bids), not {shown(first_bidder)}")
         else:
             first_bidder = None
     return _field(
@@ -329,7 +322,7 @@ def _replay(game: Game, actions: list[Any], deals: list[Any], given: bool) -> No
             game.step(text)
         except (ValueError, TypeError) as error:
             kind = "illegal" if isinstance(error, IllegalActionError) else "unreadable"
-            raise RecordError(f"actions[{index}] ({_shown(text)}) is {kind}: {error}") from error
+            raise RecordError(f"actions[{index}] ({shown(text)}) is {kind}: {error}") from error
     if deals:
         _check_deals(game, deals, given)
 
