@@ -233,6 +233,8 @@ def test_choose_refuses_a_seed_of_none_for_every_player() -> None:
     for player in (Heuristic(), "heuristic", PythonBot()):
         with pytest.raises(TypeError, match="seed must be an int, not NoneType"):
             lockstep.choose(player, dz.Game(seed=1), None)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="seed must be an int, not float"):  # was "an int or None"
+            lockstep.choose(player, dz.Game(seed=1), 1.5)  # type: ignore[arg-type]
 
 
 def test_a_bot_recursing_through_the_runner_gets_one_note() -> None:
@@ -325,6 +327,24 @@ def test_a_returned_object_whose_repr_raises_is_still_an_illegal_action() -> Non
 
     with pytest.raises(dz.IllegalActionError, match=r"returned a Weird that cannot be written out \(a Weird, not an"):
         dz.selfplay(1, policy=[GivesWeird(), "random", "random"], seed=1)  # type: ignore[list-item]
+
+
+def test_a_built_in_bots_bad_parameters_name_whose_they_are() -> None:
+    # Refused by the core as the run was made, they named neither the role nor the seat:
+    # with two ISMCTS bots, which one had been refused?
+    good, bad = ISMCTS(simulations=5), ISMCTS(simulations=5)
+    bad.simulations = 0
+    with pytest.raises(ValueError, match=r"^b: simulations must be in 1\.\."):
+        dz.evaluate(good, bad, deals=1)
+    with pytest.raises(ValueError, match=r"^policy\[1\]: simulations must be in 1\.\."):
+        dz.selfplay(1, policy=[good, bad, good])
+
+    class Uninitialised(ISMCTS):
+        def __init__(self) -> None:  # no super().__init__()
+            pass
+
+    with pytest.raises(AttributeError, match=r"^a: .*no attribute"):
+        dz.evaluate(Uninitialised(), "random", deals=1)
 
 
 def test_evaluate_names_its_players_before_it_plays() -> None:

@@ -174,8 +174,10 @@ void register_selfplay(py::module_& m) {
           return py::make_tuple(d.deal_seed, d.first_bidder, d.policy_stream);
         }, py::arg("rules"), py::arg("seed"), py::arg("index"),
         "(deal seed, first bidder, built-in policies' stream) of self-play game `index`.");
-  m.def("checked_seed", [](OptionalIntArg seed) { return seed_arg(seed); }, py::arg("seed"),
-        "The seed argument as every call reads it: an int in 0..2**64-1 (None: a random one).");
+  m.def("checked_seed", [](OptionalIntArg seed, bool none_draws) { return none_draws ? seed_arg(seed) : given_seed_arg(seed); },
+        py::arg("seed"), py::kw_only(), py::arg("none_draws") = true,
+        "The seed argument as every call reads it: an int in 0..2**64-1 (None: a random one, or a TypeError where "
+        "`none_draws` is False, for a seed that names what it derives).");
   m.def("checked_int", [](IntArg value, Hinted<"str"> what, IntArg lo, IntArg hi) {
           constexpr long long kWidest = std::numeric_limits<long long>::max();
           return int_arg(value, text_arg(what, "what").c_str(), int_arg(lo, "lo", -kWidest, kWidest), int_arg(hi, "hi", -kWidest, kWidest));

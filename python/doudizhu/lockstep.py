@@ -41,8 +41,8 @@ def seat_players(policy: Policy, seats: int, what: str = "policy") -> list[Playe
     players = list(policy)
     if len(players) != seats:
         raise ValueError(f"{what}: give one policy, or one per seat ({seats})")
-    for player in players:
-        check_player(player, f"{what}: a seat's player")
+    for seat, player in enumerate(players):
+        check_player(player, f"{what}[{seat}]")
     return players
 
 
@@ -54,6 +54,12 @@ def check_player(player: object, what: str) -> None:
     if isinstance(player, type):
         raise TypeError(f"{what}: {player.__name__} is a class; give a bot, such as {player.__name__}()")
     if isinstance(player, str):
+        return
+    if _core.plays_in_core(player):  # a built-in bot: its parameters, refused naming whose they are
+        try:
+            _core.check_bot_parameters(player)
+        except (TypeError, ValueError, AttributeError) as error:
+            raise type(error)(f"{what}: {error}") from None
         return
     if isinstance(player, Bot) or hasattr(player, "act_many"):
         _check_bot_methods(player, what)
@@ -101,8 +107,7 @@ def choose(player: Player, game: Game, seed: int) -> Action:
     re-dealt from ``seed`` (:func:`doudizhu.sample_worlds`), as the table runner hands it;
     a built-in one plays in the core (:func:`doudizhu.choose_action`, ``seed`` its draws)."""
     check_player(player, "player")
-    if seed is None:  # refused for every player, as the core's choose_action refuses it
-        raise TypeError("seed must be an int, not NoneType")
+    _core.checked_seed(seed, none_draws=False)  # None refused for every player, as the core's choose_action does
     if _core.plays_in_core(player):
         return _core.choose_action(game, player, seed)
     _check_turn(game)
