@@ -459,6 +459,9 @@ def test_an_action_sent_twice_is_played_once(client: TestClient) -> None:
     data = refused(client.post("/api/play", json={"action": "bid 0", "at": at}), 409, "the hand has moved on")
     assert "nothing was played" in data["error"] and ok(client.get("/api/state")) == first
     refused(client.post("/api/play", json={"action": "bid 0", "at": "3"}), 400, "'at' must be an integer")
+    for path, body in (("/api/play", {"action": "bid 0", "at": -1}), ("/api/undo", {"at": -1})):
+        refused(client.post(path, json=body), 400, "'at' must be a count, 0 or more, not -1")  # was 409
+    assert ok(client.get("/api/state")) == first
     hint = ok(client.get("/api/legal"))["hint"]["text"]
     after = ok(client.post("/api/play", json={"action": hint, "at": len(first["log"])}))  # on the state it saw
     assert len(after["log"]) > len(first["log"])
@@ -531,8 +534,9 @@ def test_oversized_bodies_are_refused_unread(client: TestClient) -> None:
 
 
 def test_an_unknown_session_has_no_game(client: TestClient, store: SessionStore) -> None:
-    for path in ("/api/state", "/api/legal", "/api/replay/0"):
-        refused(client.get(path), 404, "no ")
+    for path in ("/api/state", "/api/legal"):
+        refused(client.get(path), 404, "no game in this session")
+    refused(client.get("/api/replay/0"), 404, "no replay in this session")  # was "no game ...: start one"
     refused(client.post("/api/play", json={"action": "pass"}), 404, "no game")
     refused(client.post("/api/undo"), 404, "no game")
     client.cookies.set(COOKIE, "forged-token")
@@ -1000,6 +1004,55 @@ def test_a_busy_session_queues_its_requests_without_holding_up_others(store: Ses
         first.join(20)
         second.join(20)
     assert queued and meanwhile == {1: 200} and answers == {1: 200, 0: 200}
+
+
+def test_two_content_types_are_refused_whatever_their_order(client: TestClient) -> None:
+    # The first was read and the others ignored: JSON then text dealt a hand, text then JSON
+    # was a 415.
+    for types in (("application/json", "text/plain"), ("text/plain", "application/json")):
+        headers = [("content-type", kind) for kind in types]
+        refused(client.post("/api/new", content=b"{}", headers=headers), 400, "more than one Content-Type")
+    refused(client.get("/api/state"), 404, "no game in this session")
+
+
+def test_uploads_waiting_for_their_turn_hold_no_worker_thread(store: SessionStore) -> None:
+    # Uploads are expanded two at a time; the others waited for their turn on a worker
+    # thread each, and 40 of them at once took the whole pool: every other session stalled.
+    import threading
+
+    import anyio
+
+    from doudizhu.web import replays
+
+    data = _npz(dz.selfplay(2, seed=5, record=True))
+    with TestClient(create_app(store), base_url=LOCAL) as client:
+        client.portal.call(lambda: setattr(anyio.to_thread.current_default_thread_limiter(), "total_tokens", 1))
+        client.cookies.clear()
+        new_hand(client)
+        other = {"cookie": f"{COOKIE}={client.cookies[COOKIE]}"}
+        client.cookies.clear()
+        answers: dict[str, int] = {}
+
+        def upload() -> None:
+            answers["upload"] = client.post("/api/replay/npz?seed=5", content=data, headers=BINARY).status_code
+
+        def state() -> None:
+            answers["state"] = client.get("/api/state", headers=other).status_code
+
+        for _ in range(2):
+            replays.EXPANDING.acquire()  # as two uploads being checked would hold it
+        waiting = threading.Thread(target=upload, daemon=True)
+        waiting.start()
+        waiting.join(0.5)
+        queued = waiting.is_alive() and not answers
+        meanwhile = threading.Thread(target=state, daemon=True)
+        meanwhile.start()
+        meanwhile.join(10)  # on the one worker thread, the upload had held it waiting for its turn
+        answered = dict(answers)
+        for _ in range(2):
+            replays.EXPANDING.release()
+        waiting.join(20)
+    assert queued and answered == {"state": 200} and answers == {"state": 200, "upload": 200}
 
 
 def test_an_action_chosen_on_an_earlier_hand_is_refused(client: TestClient) -> None:

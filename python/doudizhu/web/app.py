@@ -60,6 +60,7 @@ something):
 from __future__ import annotations
 
 import pathlib
+import threading
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
@@ -83,6 +84,8 @@ from .sessions import COOKIE, Session, SessionStore
 _T = TypeVar("_T")
 LEGAL_SHOWN = 60  # plays of a kind /api/legal lists (the page offers the rest through a selection)
 _POST_REPLAYS = ("record", "npz")  # /api/replay/<these> take POST; /api/replay/<step> GET
+_NO_GAME = "no game in this session: start one (POST /api/new)"
+_NO_REPLAY = "no replay in this session: open a record or a saved game first"
 _LOCK_POLL_SECONDS = 0.005  # how often a request waiting for its session's lock looks again
 _STATIC = pathlib.Path(__file__).parent / "static"
 _TYPES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
@@ -123,20 +126,22 @@ class _Api:
 
     # -- plumbing ------------------------------------------------------------------------
 
-    def _session(self, request: Request, create: bool) -> tuple[Session, bool]:
+    def _session(self, request: Request, create: bool, missing: str) -> tuple[Session, bool]:
         session = self.store.get(request.cookies.get(COOKIE))
         if session is not None:
             return session, False
         if not create:
-            raise ApiError(404, "no game in this session: start one (POST /api/new)")
+            raise ApiError(404, missing)
         return self.store.create(), True
 
     @staticmethod
-    async def _locked(session: Session, work: Callable[[], _T]) -> _T:
-        """``work`` on the thread pool under the session's lock, engine errors as 4xx. A
-        request waits for the lock here, in the event loop, and takes a worker thread only
-        once it holds it: waiting on a thread, a burst of one session's slow requests had
-        taken the whole pool and stalled every other session."""
+    async def _locked(session: Session, work: Callable[[], _T],
+                      slot: threading.Semaphore | None = None) -> _T:
+        """``work`` on the thread pool under the session's lock (and holding ``slot``, a
+        server-wide bound on such work at once, if given), engine errors as 4xx. A request
+        waits for both here, in the event loop, and takes a worker thread only once it holds
+        them: waiting on a thread, a burst of slow requests had taken the whole pool and
+        stalled every other session."""
 
         def run() -> _T:
             try:
@@ -146,12 +151,20 @@ class _Api:
             except (ValueError, TypeError) as error:  # the engine's refusals (DoudizhuError is a ValueError)
                 raise ApiError(422, str(error)) from error
 
-        while not session.lock.acquire(blocking=False):
-            await anyio.sleep(_LOCK_POLL_SECONDS)
+        locks: list[threading.Lock | threading.Semaphore] = [session.lock] if slot is None else [session.lock, slot]
+        for taken, lock in enumerate(locks):
+            try:
+                while not lock.acquire(blocking=False):
+                    await anyio.sleep(_LOCK_POLL_SECONDS)
+            except BaseException:  # cancelled while waiting (the client went away)
+                for held in locks[:taken]:
+                    held.release()
+                raise
         try:
             return await run_in_threadpool(run)  # not cancelled midway: the thread's work ends before the release
         finally:
-            session.lock.release()
+            for lock in reversed(locks):
+                lock.release()
 
     @staticmethod
     def _answer(data: dict[str, Any], session: Session, new: bool) -> JSONResponse:
@@ -160,9 +173,12 @@ class _Api:
             response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict")
         return response
 
-    async def _do(self, request: Request, create: bool, work: Callable[[Session], dict[str, Any]]) -> Response:
-        session, new = self._session(request, create)
-        data = await self._locked(session, lambda: work(session))
+    async def _do(self, request: Request, create: bool, work: Callable[[Session], dict[str, Any]],
+                  slot: threading.Semaphore | None = None, missing: str = _NO_GAME) -> Response:
+        """``work`` for the request's session (a new one if ``create``; else none is a 404
+        saying ``missing``), answered as JSON."""
+        session, new = self._session(request, create, missing)
+        data = await self._locked(session, lambda: work(session), slot)
         if new:
             self.store.keep(session)  # only once the work is done: a refused request evicts nobody
         return self._answer(data, session, new)
@@ -209,7 +225,7 @@ class _Api:
     @staticmethod
     def _table(session: Session) -> HandAgainstBots:
         if session.table is None:
-            raise ApiError(404, "no game in this session: start one (POST /api/new)")
+            raise ApiError(404, _NO_GAME)
         return session.table
 
     @staticmethod
@@ -248,7 +264,7 @@ class _Api:
     async def play(self, request: Request) -> Response:
         data = inputs.json_object(await inputs.body(request, inputs.MAX_JSON, inputs.JSON), {"action", "at", "hand_id"})
         action = inputs.text(data, "action")
-        at = inputs.optional_int(data.get("at"), "at")
+        at = inputs.optional_count(data.get("at"), "at")
         hand_id = inputs.optional_text(data, "hand_id")
 
         def work(session: Session) -> dict[str, Any]:
@@ -279,7 +295,7 @@ class _Api:
     async def undo(self, request: Request) -> Response:
         data = await inputs.optional_body(request, inputs.MAX_JSON, inputs.JSON)
         fields = inputs.json_object(data, {"at", "hand_id"}) if data else {}
-        at = inputs.optional_int(fields.get("at"), "at")
+        at = inputs.optional_count(fields.get("at"), "at")
         hand_id = inputs.optional_text(fields, "hand_id")
 
         def work(session: Session) -> dict[str, Any]:
@@ -374,7 +390,7 @@ class _Api:
         def work(session: Session) -> dict[str, Any]:
             return self._start_replay(session, replays.from_npz(data, index, Rules.preset(rules[:40]), seed))
 
-        return await self._do(request, True, work)
+        return await self._do(request, True, work, replays.EXPANDING)
 
     async def replay_step(self, request: Request) -> Response:
         raw = request.path_params["step"]
@@ -385,13 +401,13 @@ class _Api:
 
         def work(session: Session) -> dict[str, Any]:
             if session.replay is None:
-                raise ApiError(404, "no replay in this session: open a record or a saved game first")
+                raise ApiError(404, _NO_REPLAY)
             if len(raw.lstrip("0")) > 9:  # past any replay, and never made an int
                 raise ApiError(404, f"step {raw[:20]}{'...' if len(raw) > 20 else ''} is out of range: this game has "
                                     f"steps 0 to {session.replay.steps}")
             return self._replay_state(session.replay, int(raw))
 
-        return await self._do(request, False, work)
+        return await self._do(request, False, work, missing=_NO_REPLAY)
 
 
 def _route(path: str, endpoint: Callable[[Request], Awaitable[Response]], method: str = "GET",

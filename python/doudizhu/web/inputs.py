@@ -40,6 +40,8 @@ async def body(request: Request, limit: int, media_type: str) -> bytes:
     may send form and text bodies without asking, never this type), refused (413) past
     ``limit`` bytes without reading it all; a client that leaves before the body is whole
     gets 400 (which it will not read), and the server logs nothing of it."""
+    if len(request.headers.getlist("content-type")) > 1:  # the first would be read, whatever the others said
+        raise ApiError(400, "the request names more than one Content-Type")
     declared_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if declared_type != media_type:
         raise ApiError(415, f"the body must be sent as {media_type}, not {declared_type[:60] or 'without a type'}")
@@ -141,6 +143,14 @@ def optional_int(value: Any, name: str) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(400, f"{name!r} must be an integer")
     return value
+
+
+def optional_count(value: Any, name: str) -> int | None:
+    """A count (an integer, 0 or more) or None; 400 otherwise: no game was ever at -1."""
+    count = optional_int(value, name)
+    if count is not None and count < 0:
+        raise ApiError(400, f"{name!r} must be a count, 0 or more, not {count}")
+    return count
 
 
 def seed(value: Any) -> int | None:

@@ -27,8 +27,10 @@ from .views import Thoughts
 MAX_NPZ_EXPANDED = 256 * 1024 * 1024
 # Uploads expanded at once, the others waiting their turn: one bounded upload may take a
 # few hundred MB while it is checked (a small file of zero arrays, 3.2M rows: 275 MB), so
-# the bound is on the server's memory, not on each request's alone.
-_EXPANDING = threading.BoundedSemaphore(2)
+# the bound is on the server's memory, not on each request's alone. from_npz is called
+# holding it; the server waits for it in its event loop, where a waiting upload holds no
+# worker thread.
+EXPANDING = threading.BoundedSemaphore(2)
 
 
 class Replay:
@@ -68,13 +70,12 @@ def _load(data: bytes) -> SelfPlayResult:
         raise ValueError(f"not a saved selfplay .npz: {error}") from error
     if expanded > MAX_NPZ_EXPANDED:
         raise ValueError(f"the .npz expands to {expanded} bytes, more than the {MAX_NPZ_EXPANDED} allowed")
-    with _EXPANDING:
-        return SelfPlayResult.load(io.BytesIO(data))
+    return SelfPlayResult.load(io.BytesIO(data))
 
 
 def from_npz(data: bytes, index: int, rules: Rules, seed: int | None) -> Replay:
     """Game ``index`` of a saved selfplay run played under ``rules`` (with the run's ``seed``
-    if known), every saved action checked by the engine."""
+    if known), every saved action checked by the engine. Called holding :data:`EXPANDING`."""
     result = _load(data)
     actions = _saved_actions(result, index, rules)
     game = _first_deal(result, index, rules, seed, actions[0][0] if actions else 0)
