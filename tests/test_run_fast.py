@@ -377,6 +377,29 @@ def test_vector_env_plays_run_fast() -> None:
         assert batch.mask is not None and batch.mask.any(axis=1).all()
 
 
+def test_every_environment_opens_a_hand_by_the_rule_book() -> None:
+    # The Gymnasium and PettingZoo envs dealt every hand with a random first_bidder, which
+    # under run_fast is a seat leading freely (a later hand of a match): an opener without
+    # the 3 of spades, no 3 to lead. VectorEnv and selfplay open as the rule book says.
+    from doudizhu.envs.gymnasium import DouDizhuEnv
+    from doudizhu.envs.pettingzoo import raw_env
+
+    vector = VectorEnv(6, rules=RUN_FAST, features=None, learners="all", seed=0)
+    vector.reset()
+    games = [vector.game(i) for i in range(6)]
+    for make in (lambda: raw_env(rules=RUN_FAST), lambda: DouDizhuEnv(rules=RUN_FAST)):
+        env = make()
+        for seed in range(6):
+            env.reset(seed=seed)
+            games.append(env.game)  # type: ignore[attr-defined]
+    for game in games:  # the Gymnasium env's opponents may have played before the agent's turn
+        start = game.copy()
+        while start.history:
+            start.undo()
+        assert start.lead_rank == 0 and all("3" in action.text() for action in start.legal_actions())
+        assert not game.history or game.history[0][1] in start.legal_actions()
+
+
 # ------------------------------------------------------- the table: CLI, terminal, pictures
 def test_command_line_plays_run_fast() -> None:
     out = io.StringIO()

@@ -111,9 +111,11 @@ class EnvironmentHand:
 
     def deal(self, rng: np.random.Generator) -> None:
         """A new hand: the seed and the first bidder (the landlord without bidding) drawn
-        from `rng`."""
+        from `rng`; where each seat plays for itself, the hand opens as a new match's does
+        (Run Fast: the holder of the 3 of spades leads a 3), as selfplay's and VectorEnv's."""
         seed = int(rng.integers(2**63))
-        self.game = Game(seed=seed, rules=self.rules, first_bidder=int(rng.integers(self.seats)))
+        first = None if self.rules.each_for_self else int(rng.integers(self.seats))
+        self.game = Game(seed=seed, rules=self.rules, first_bidder=first)
         self.chosen = self.chosen_low = -1
         self.stopped = False
 
