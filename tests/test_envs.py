@@ -202,6 +202,9 @@ def test_pettingzoo_bad_arguments() -> None:
         dz_pz.raw_env(rules="standard")
     with pytest.raises(ValueError, match="render_mode"):
         dz_pz.raw_env(render_mode="rgb_array")
+    for make in (dz_pz.raw_env, dz_gym.DouDizhuEnv):  # not a mode: a TypeError, as other arguments' types are
+        with pytest.raises(TypeError, match="render_mode must be None, 'human' or 'ansi', not int"):
+            make(render_mode=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="reward_scale"):
         dz_pz.raw_env(reward_scale=float("nan"))
 

@@ -70,6 +70,8 @@ MOST_REWARD = 1e12
 
 
 def check_options(reward_scale: float, illegal_reward: float | None, render_mode: str | None) -> None:
+    if render_mode is not None and not isinstance(render_mode, str):
+        raise TypeError(f"render_mode must be None, 'human' or 'ansi', not {type(render_mode).__name__}")
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
     check_real(reward_scale, "reward_scale", at_least=-MOST_REWARD, most=MOST_REWARD)
