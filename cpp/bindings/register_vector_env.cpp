@@ -5,7 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <limits>
-#include <mutex>
+#include <atomic>
 #include <new>
 #include <stdexcept>
 #include <thread>
@@ -21,12 +21,14 @@ namespace ddz::py_bind {
 // Named, not anonymous: a unity build shares one anonymous namespace among the bindings.
 namespace vector_env_binding {
 
-// One environment and a lock: its calls run without the GIL, so two Python threads could
-// otherwise step the same tables at once.
+// One environment and whether a call is in it: its calls run without the GIL, so two
+// Python threads could otherwise step the same tables at once; and a call may run Python
+// code (a choices array's __array__) that calls in again on the same thread, which a
+// mutex's try_lock may not be asked (undefined behaviour for its owner).
 struct PyVectorEnv {
   explicit PyVectorEnv(const VectorEnvOptions& options) : env(options) {}
   VectorEnv env;
-  std::mutex busy;
+  std::atomic<bool> busy{false};
 };
 
 }  // namespace vector_env_binding
@@ -37,11 +39,22 @@ DDZ_CONSTRUCTED_CASTER(ddz::py_bind::vector_env_binding::PyVectorEnv);
 namespace ddz::py_bind {
 namespace vector_env_binding {
 
-std::unique_lock<std::mutex> lock(PyVectorEnv& e) {
-  std::unique_lock<std::mutex> held(e.busy, std::try_to_lock);
-  if (!held) throw std::runtime_error("this VectorEnv is in use by another thread");
-  return held;
-}
+// The environment taken for one call (RuntimeError while another call is in it), given
+// back when the call ends.
+class InUse {
+ public:
+  explicit InUse(PyVectorEnv& e) : e_(e) {
+    if (e.busy.exchange(true, std::memory_order_acquire)) {
+      throw std::runtime_error("this VectorEnv is in use by another call (one at a time)");
+    }
+  }
+  InUse(const InUse&) = delete;
+  InUse& operator=(const InUse&) = delete;
+  ~InUse() { e_.busy.store(false, std::memory_order_release); }
+
+ private:
+  PyVectorEnv& e_;
+};
 
 Features features_arg(py::handle obj) {
   if (obj.is_none()) return Features::None;
@@ -129,18 +142,18 @@ void apply_choices(PyVectorEnv& e, py::handle choices_obj, void (VectorEnv::*how
 }
 
 py::tuple step(PyVectorEnv& e, ArrayLikeArg choices) {
-  const auto held = lock(e);
+  const InUse held(e);
   apply_choices(e, choices, &VectorEnv::step);
   return sizes(e.env);
 }
 
 void send(PyVectorEnv& e, ArrayLikeArg choices) {
-  const auto held = lock(e);
+  const InUse held(e);
   apply_choices(e, choices, &VectorEnv::send);
 }
 
 py::tuple recv(PyVectorEnv& e) {
-  const auto held = lock(e);
+  const InUse held(e);
   if (!e.env.sent()) throw std::runtime_error("send() the batch's choices before recv()");
   interruptible([&] { e.env.recv(); });
   return sizes(e.env);
@@ -153,7 +166,7 @@ void require_received(const VectorEnv& env) {
 }
 
 py::tuple reset(PyVectorEnv& e, OptionalIntArg seed) {
-  const auto held = lock(e);
+  const InUse held(e);
   const std::uint64_t s = seed.is_none() ? e.env.options().seed : seed_arg(seed);
   interruptible([&] { e.env.reset(s); });
   return sizes(e.env);
@@ -198,7 +211,7 @@ std::vector<OutArray> batch_layout(const VectorEnv& env, py::ssize_t a) {
 // The layout for Python, read once: the first dimension of per-action arrays is -1 (the
 // batch's action count, which step() returns).
 py::list layout_list(PyVectorEnv& e) {
-  const auto held = lock(e);
+  const InUse held(e);
   py::list out;
   for (const OutArray& o : batch_layout(e.env, -1)) out.append(py::make_tuple(o.name, py::tuple(py::cast(o.shape)), o.dtype));
   return out;
@@ -223,7 +236,7 @@ void* out_data(const py::dict& arrays, const OutArray& spec, std::vector<py::arr
 }
 
 void write(PyVectorEnv& e, const Hinted<"dict[str, npt.NDArray[Any]]">& arrays) {
-  const auto held_lock = lock(e);
+  const InUse held_lock(e);
   const VectorEnv& env = e.env;
   require_received(env);
   std::vector<py::array> held;
@@ -235,7 +248,7 @@ void write(PyVectorEnv& e, const Hinted<"dict[str, npt.NDArray[Any]]">& arrays) 
 
 // The hands that ended in the last reset or step, one row each.
 py::dict finished(PyVectorEnv& e) {
-  const auto held = lock(e);
+  const InUse held(e);
   if (e.env.started()) require_received(e.env);
   const auto& rows = e.env.finished();
   const int players = e.env.options().rules.players;
@@ -257,7 +270,7 @@ py::dict finished(PyVectorEnv& e) {
 }
 
 Game game(PyVectorEnv& e, IntArg index) {
-  const auto held = lock(e);
+  const InUse held(e);
   const int env = static_cast<int>(int_arg(index, "env", 0, e.env.num_envs() - 1));
   GilReleased release;  // the table may be playing a sent batch
   return e.env.game(env);
@@ -282,7 +295,7 @@ void register_vector_env(py::module_& m) {
       .def("game", &game, py::arg("env"), "A copy of table `env`'s game.")
       .def_property_readonly("num_envs", [](PyVectorEnv& e) { return e.env.num_envs(); })
       .def_property_readonly("observation_size", [](PyVectorEnv& e) { return e.env.observation_size(); })
-      .def_property_readonly("seed", [](PyVectorEnv& e) { const auto held = lock(e); return e.env.options().seed; })
+      .def_property_readonly("seed", [](PyVectorEnv& e) { const InUse held(e); return e.env.options().seed; })
       .def_property_readonly("threads", [](PyVectorEnv& e) { return e.env.options().threads; })
       .def_property_readonly("batch_size", [](PyVectorEnv& e) { return e.env.batch_size(); })
       ;

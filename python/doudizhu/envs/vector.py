@@ -307,9 +307,10 @@ class VectorEnv:
     @contextlib.contextmanager
     def _alone(self) -> Iterator[None]:
         """Holds the environment for one call; RuntimeError, before anything changes, while
-        another thread's call holds it."""
+        another call holds it (another thread's, or one on this thread that called back in,
+        as a choices array's ``__array__`` may)."""
         if not self._busy.acquire(blocking=False):
-            raise RuntimeError("this VectorEnv is in use by another thread")
+            raise RuntimeError("this VectorEnv is in use by another call (one at a time)")
         try:
             yield
         finally:
