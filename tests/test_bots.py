@@ -343,8 +343,26 @@ def test_a_built_in_bots_bad_parameters_name_whose_they_are() -> None:
         def __init__(self) -> None:  # no super().__init__()
             pass
 
-    with pytest.raises(AttributeError, match=r"^a: .*no attribute"):
+    with pytest.raises(AttributeError, match="no attribute") as raised:
         dz.evaluate(Uninitialised(), "random", deals=1)
+    assert raised.value.__notes__ == ["raised checking a's parameters"]
+
+    class OwnError(ValueError):  # takes no message alone: rebuilt with one, it was a TypeError
+        def __init__(self, first: int, second: int) -> None:
+            super().__init__(f"{first}-{second}")
+
+    class Raising(ISMCTS):
+        @property  # type: ignore[override]
+        def exploration(self) -> float:
+            raise OwnError(1, 2)
+
+        @exploration.setter
+        def exploration(self, value: float) -> None:
+            pass
+
+    with pytest.raises(OwnError, match=r"^1-2") as own:
+        dz.selfplay(1, policy=[Raising(simulations=4), "random", "random"])
+    assert own.value.__notes__ == ["raised checking policy[0]'s parameters"]
 
 
 def test_evaluate_names_its_players_before_it_plays() -> None:

@@ -481,7 +481,8 @@ def test_more_tables_than_memory_holds_are_refused() -> None:
         pytest.skip("this machine holds the most tables VectorEnv takes")
     from doudizhu.envs import VectorEnv
 
-    with pytest.raises(ValueError, match=r"num_envs: 1048576 tables \(at least \d+ MB\) is more than this machine's"):
+    with pytest.raises(dz.TooLargeError,
+                       match=r"num_envs: 1048576 tables \(at least \d+ MB\) is more than this machine's"):
         VectorEnv(2**20)
 
 
@@ -711,7 +712,8 @@ game = dz.Game(seed=1, rules=dz.Rules(max_redeals=3000))
 for _ in range(3 * 2999):
     game.bid(0)  # a world copies every deal thrown in: about 1 MB each here
 calls = {"sample_worlds": lambda: dz.sample_worlds(game, 0, 2000),
-         "rollouts": lambda: dz.rollouts([dz.Game(seed=1)] * 3_000_000)}
+         "rollouts": lambda: dz.rollouts([dz.Game(seed=1)] * 3_000_000),
+         "observation_batch": lambda: dz.encode.observation_batch([dz.Game(seed=1)] * 300_000)}
 try:
     calls[sys.argv[1]]()
 except dz.TooLargeError as error:
@@ -721,9 +723,10 @@ except dz.TooLargeError as error:
 
 @pytest.mark.skipif(UNDER_ASAN, reason="AddressSanitizer maps terabytes of shadow memory: no address-space cap")
 @pytest.mark.parametrize(("call", "says"), [("sample_worlds", "n: 2000 worlds of this game are"),
-                                            ("rollouts", "games: 3000000 games are")])
+                                            ("rollouts", "games: 3000000 games are"),
+                                            ("observation_batch", "games: 300000 games' observations are")])
 def test_work_past_memory_is_refused_naming_its_argument(call: str, says: str) -> None:
     # Within their documented ranges these ran out of memory with a bare
-    # "MemoryError: std::bad_alloc", naming nothing.
+    # "MemoryError: std::bad_alloc" (or NumPy's for the array of the answer), naming nothing.
     done = subprocess.run([sys.executable, "-c", _PAST_MEMORY, call], capture_output=True, text=True, timeout=300)
     assert (done.returncode, done.stdout, done.stderr) == (0, f"{says} more than memory can hold\n", "")

@@ -174,6 +174,22 @@ def test_a_copy_plays_the_networks_read_and_a_pickle_finds_its_file_from_anywher
         pickle.loads(pickle.dumps(bot))
 
 
+def test_a_copy_of_a_neural_subclass_is_of_its_class() -> None:
+    # Copies were made as Neural: a subclass's act was lost and the copy played in C++.
+    class Last(Neural):
+        def act(self, game: dz.Game) -> dz.Action:
+            return game.legal_actions()[-1]
+
+    bot = Last()
+    bot.seen = [1]  # type: ignore[attr-defined]
+    game = dz.Game(seed=1)
+    for copied in (copy.copy(bot), copy.deepcopy(bot)):
+        assert type(copied) is Last and copied.network is bot.network and dz.bots.builtin(copied) is None
+        assert copied.act(game) == game.legal_actions()[-1]
+    deep = copy.deepcopy(bot)
+    assert copy.copy(bot).seen is bot.seen and deep.seen == [1] and deep.seen is not bot.seen
+
+
 @pytest.mark.parametrize("path, play, bid, says", [
     (b"/tmp/x.ddzn", {}, {}, "path must be a str or os.PathLike, not bytes"),  # was FileNotFoundError
     ("x.ddzn", [1, 2], {}, "play must be a dict of networks by name, not list"),  # was AttributeError

@@ -607,6 +607,6 @@ def test_tables_past_the_machines_memory_are_refused_before_the_search() -> None
         pytest.skip("this machine holds the largest table")
     game = dz.Game(seed=1, rules=dz.Rules(bidding="none"))
     for solver in (dz.solve, dz.solve_moves):
-        with pytest.raises(ValueError, match=f"tt_megabytes: {memory_mb + 1} MB is more than this machine's "
+        with pytest.raises(dz.TooLargeError, match=f"tt_megabytes: {memory_mb + 1} MB is more than this machine's "
                                              f"{memory_mb} MB of memory"):
             solver(game, tt_megabytes=memory_mb + 1, node_limit=10)

@@ -37,8 +37,8 @@ std::size_t physical_memory_bytes() {
 
 void check_fits_memory(const char* what, std::size_t bytes, const std::string& amount) {
   if (const std::size_t memory = physical_memory_bytes(); memory != 0 && bytes > memory) {
-    throw py::value_error(std::string(what) + ": " + amount + " is more than this machine's " + std::to_string(memory >> 20) +
-                          " MB of memory");
+    raise(ErrorKind::TooLarge, std::string(what) + ": " + amount + " is more than this machine's " + std::to_string(memory >> 20) +
+                                   " MB of memory");
   }
 }
 

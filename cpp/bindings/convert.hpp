@@ -49,7 +49,7 @@ std::string shown(py::handle obj);
 
 // The machine's physical memory in bytes, 0 where the system does not say.
 std::size_t physical_memory_bytes();
-// Refuses `bytes` (`amount` in words) past the machine's memory with a ValueError naming
+// Refuses `bytes` (`amount` in words) past the machine's memory with a TooLargeError naming
 // `what`: there the kernel would end the process when the memory is first written rather
 // than refuse the allocation.
 void check_fits_memory(const char* what, std::size_t bytes, const std::string& amount);
@@ -155,14 +155,17 @@ long long clamped_int_arg(py::handle obj, const char* what, long long lo, long l
 // naming `what`, `unit` and the range.
 double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit = "", bool above_lo = false);
 
-// What `make()` returns, an allocation past memory (a count too large) refused as a
-// TooLargeError: "`what`: `count` `things` are more than memory can hold".
+// What `make()` returns, an allocation past memory (a count too large: C++'s bad_alloc or
+// NumPy's MemoryError for an array) refused as a TooLargeError: "`what`: `count` `things`
+// are more than memory can hold".
 template <class Make>
 auto within_memory(const char* what, long long count, const char* things, Make&& make) -> decltype(make()) {
   try {
     return make();
   } catch (const std::length_error&) {
   } catch (const std::bad_alloc&) {
+  } catch (py::error_already_set& error) {
+    if (!error.matches(PyExc_MemoryError)) throw;
   }
   raise(ErrorKind::TooLarge, std::string(what) + ": " + std::to_string(count) + " " + things + " are more than memory can hold");
 }

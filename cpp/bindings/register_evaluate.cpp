@@ -45,9 +45,9 @@ TableRun evaluation_run(Hinted<"str | object | None"> a, Hinted<"str | object | 
   const EvaluationSchedule* games = schedule.get();
   TableRun run{std::make_unique<TableRunner>(std::move(schedule), t), {}};
   const TableRunner* runner = run.runner.get();
-  run.result = [games, runner] {
+  run.result = [games, runner, deals] {
     if (!runner->over()) throw py::value_error("the run is not over: advance() until no table waits");
-    return evaluation_columns(games->results());
+    return within_memory("deals", deals, "deals' results", [&] { return evaluation_columns(games->results()); });
   };
   return run;
 }

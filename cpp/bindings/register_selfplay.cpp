@@ -124,11 +124,12 @@ TableRun selfplay_run(IntArg games_obj, Hinted<"str | object | Sequence[str | ob
   TableRun run{std::make_unique<TableRunner>(std::move(schedule), options.threads), {}};
   const TableRunner* runner = run.runner.get();
   const int players = r.players;
-  run.result = [summaries, runner, players, record, taken = false]() mutable {
+  run.result = [summaries, runner, players, record, games, taken = false]() mutable {
     if (taken) throw py::value_error("the run's games were taken by an earlier result()");  // moved out, not copied
     if (!runner->over()) throw py::value_error("the run is not over: advance() until no table waits");
     taken = true;
-    return selfplay_arrays(summaries->take_result(), players, record);
+    return within_memory("games", games, "games' results",
+                         [&] { return selfplay_arrays(summaries->take_result(), players, record); });
   };
   return run;
 }

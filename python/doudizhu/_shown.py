@@ -10,6 +10,11 @@ def shown(value: object) -> str:
     try:
         text = repr(value)
     except Exception:
-        name = type(value).__name__
-        return f"{'an' if name[0] in 'aeiouAEIOU' else 'a'} {name} that cannot be written out"
+        return f"{a_type(value)} that cannot be written out"
     return text if len(text) <= 40 else f"{text[:20]}...{text[-8:]}"
+
+
+def a_type(value: object) -> str:
+    """``value``'s type with its article: "an int", "a Move" (a class may have no name)."""
+    name = type(value).__name__
+    return f"{'an' if name[:1] and name[0] in 'aeiouAEIOU' else 'a'} {name}"

@@ -33,6 +33,7 @@ Use it on a :class:`~doudizhu.Game` (``bot.act(game)``), or as a policy::
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import os
 import random
@@ -185,13 +186,19 @@ class Neural:
         (self.network or shipped_network()).check(rules)
 
     def __copy__(self) -> Neural:
-        """The same networks (a Network never changes), whatever the file holds now."""
-        twin = Neural.__new__(Neural)
+        """The same networks (a Network never changes), whatever the file holds now; a
+        subclass's copy is of its class."""
+        twin = type(self).__new__(type(self))
         twin.__dict__.update(self.__dict__)
         return twin
 
     def __deepcopy__(self, memo: dict[int, object]) -> Neural:
-        return self.__copy__()
+        """As :meth:`__copy__`, every other attribute (a subclass's own) copied deeply."""
+        twin = type(self).__new__(type(self))
+        memo[id(self)] = twin
+        for name, value in self.__dict__.items():
+            twin.__dict__[name] = value if name == "network" else copy.deepcopy(value, memo)
+        return twin
 
     def __getstate__(self) -> dict[str, object]:
         """A pickle holds the file's absolute path, not the network read (a Network does not

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _core
 from ._core import Action, Game, IllegalActionError, Rules
-from ._shown import shown
+from ._shown import a_type, shown
 from ._signatures import check_callable, refusing_signature
 from .bots import Bot, act_many
 
@@ -58,8 +58,14 @@ def check_player(player: object, what: str) -> None:
     if _core.plays_in_core(player):  # a built-in bot: its parameters, refused naming whose they are
         try:
             _core.check_bot_parameters(player)
-        except (TypeError, ValueError, AttributeError) as error:
+        except (TypeError, ValueError) as error:
+            if type(error) not in (TypeError, ValueError):  # raised by the bot's own code: kept whole
+                _add_note(error, f"raised checking {what}'s parameters")
+                raise
             raise type(error)(f"{what}: {error}") from None
+        except Exception as error:  # e.g. an attribute a subclass never set
+            _add_note(error, f"raised checking {what}'s parameters")
+            raise
         return
     if isinstance(player, Bot) or hasattr(player, "act_many"):
         _check_bot_methods(player, what)
@@ -141,9 +147,7 @@ def choose_many(player: Player, games: Sequence[Game]) -> list[Action]:
         # Only an Action itself can be legal: `in` would ask an array's truth value and fail,
         # and a subclass's (or a pretender's) __eq__ could call itself equal to any action.
         if type(action) is not Action or action not in moves:
-            name = type(action).__name__
-            article = "an" if name[0] in "aeiouAEIOU" else "a"
-            kind = "" if type(action) is Action else f" ({article} {name}, not an Action)"
+            kind = "" if type(action) is Action else f" ({a_type(action)}, not an Action)"
             given = repr(action) if type(action) is Action else shown(action)  # a user's object's repr may fail
             raise IllegalActionError(f"{_who(player)} at seat {seat} returned {given}{kind}, "
                                      f"not one of the {len(moves)} legal actions")
