@@ -430,6 +430,29 @@ def test_query_parameters_are_the_routes_own_and_given_once(client: TestClient, 
     assert client.get("/?utm_source=x").status_code == 200  # a page takes any
 
 
+def test_a_network_bots_bids_are_shown_with_their_own_values(client: TestClient) -> None:
+    # While bidding the network has one output a bid (pass, 1, 2, 3), and after a first bid
+    # fewer bids are legal: the i-th legal bid was shown with the i-th output, so each bid
+    # carried another's value and the bid the bot made was not its top choice.
+    watched = ok(client.post("/api/watch", json={"seed": 3, "bots": ["neural"] * 3}))
+    game = dz.playout(dz.Game(seed=3), "neural", 3)
+    assert watched["steps"] == len(game.history)
+    record = game.to_record()
+    checked = 0
+    for index, (seat, action) in enumerate(game.history):
+        position = dz.Game.from_record({**record, "actions": record["actions"][:index]})
+        if position.phase != "bidding":
+            break
+        thinking = ok(client.get(f"/api/replay/{index + 1}"))["seats"][seat]["latest"]["thinking"]
+        outputs = shipped_network().values(position)
+        bids = {views.action_label(bid, game.rules): round(float(outputs[bid.value]), 3)
+                for bid in position.legal_actions()}
+        assert thinking[0]["label"] == views.action_label(action, game.rules)  # the bid it made is its best
+        assert all(bids[choice["label"]] == choice["value"] for choice in thinking)
+        checked += len(position.legal_actions()) < len(outputs)
+    assert checked  # a bid after another's, where fewer bids are legal than the network has outputs
+
+
 def test_a_network_bots_top_choices_are_shown_where_it_played(client: TestClient) -> None:
     bots = ["neural", "heuristic", "neural"]
     watched = ok(client.post("/api/watch", json={"seed": 3, "bots": bots}))

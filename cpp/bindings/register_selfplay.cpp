@@ -168,6 +168,14 @@ void register_selfplay(py::module_& m) {
         }, py::arg("game"), py::arg("bot"), py::arg("seed"),
         "choose_action for the built-in bots' own act: the policy their class names, whatever act the bot has "
         "(a subclass's act may call the built-in's).");
+  m.def("heuristic_plan", [](GameArg game_obj) {
+          const Game& game = game_arg(game_obj);
+          const auto legal = game.legal_actions();
+          if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
+          return legal[choose_heuristic(game, legal, Endgame::Plan)];
+        }, py::arg("game"),
+        "The action the fast heuristic's plan plays in `game`, before the rule every built-in policy but random "
+        "follows of going out when it can: the plan column the networks read (teacher samples' `planned`).");
   m.def("game_seed", [](IntArg seed, IntArg index) { return game_seed(given_seed_arg(seed), given_seed_arg(index, "index")); },
         py::arg("seed"), py::arg("index"), "The deal seed of self-play game `index`.");
   m.def("selfplay_deal", [](RulesArg rules, IntArg seed, IntArg index) {

@@ -38,7 +38,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from . import checkpoint as saved
 from . import encode, network_file
-from ._core import Action, Game, Network, Rules, choose_action
+from ._core import Action, Game, Network, Rules, choose_action, heuristic_plan
 from .bots import is_network_file
 from .encode import DOUZERO_POSITIONS, bid_features, douzero_layout
 from .envs.vector import VectorEnv
@@ -140,13 +140,15 @@ class _ValueBot:
 
     def _planned(self, games: Sequence[Game], legal: Sequence[Sequence[Action]]) -> torch.Tensor | None:
         """With :attr:`reads_plan`, 1 for the action of each game's ``legal`` actions the fast
-        heuristic plays, 0 for the others (all the games' actions one after another)."""
+        heuristic's plan plays (:func:`doudizhu._core.heuristic_plan`, as the engine's
+        networks and the teacher's samples mark it), 0 for the others (all the games'
+        actions one after another)."""
         if not self.reads_plan:
             return None
         flags = []
         for game, actions in zip(games, legal):
             flag = np.zeros(len(actions), dtype=np.float32)
-            flag[actions.index(choose_action(game, "fast_heuristic", 0))] = 1
+            flag[actions.index(heuristic_plan(game))] = 1
             flags.append(flag)
         return torch.from_numpy(np.concatenate(flags))
 

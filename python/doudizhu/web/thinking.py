@@ -20,10 +20,14 @@ TOP = 3  # as many choices as the page has room for beside a seat
 def top_choices(bot: Neural, game: Game) -> list[dict[str, Any]]:
     """The network's ``TOP`` best actions for the seat to move, best first."""
     network = bot.network if bot.network is not None else shipped_network()
-    values = network.values(game)
+    outputs = network.values(game)
     legal = game.legal_actions()
-    best = sorted(range(len(legal)), key=lambda i: -float(values[i]))[:TOP]
-    return [{"label": action_label(legal[i], game.rules), "value": round(float(values[i]), 3)} for i in best]
+    # While bidding the outputs are the bids' (Network.values: pass, 1, 2, 3; no, yes), of
+    # which the legal ones may be fewer: each is its bid's value's output. In play, one an action.
+    bidding = game.phase == "bidding"
+    values = [float(outputs[action.value if bidding else i]) for i, action in enumerate(legal)]
+    best = sorted(range(len(legal)), key=lambda i: -values[i])[:TOP]
+    return [{"label": action_label(legal[i], game.rules), "value": round(values[i], 3)} for i in best]
 
 
 def replayed(game: Game, thinkers: dict[int, Neural]) -> Thoughts:
