@@ -251,6 +251,60 @@ def test_selfplay_writes_through_a_link_and_into_a_device(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.npz", "link"]  # no partial file left
 
 
+def test_sigterm_while_a_run_is_saved_leaves_the_old_file_and_no_partial(tmp_path: pathlib.Path) -> None:
+    # SIGTERM (a container's stop, `timeout`) killed the process in the middle of the save:
+    # the old file stood, but the half-written .partial beside it stayed for good.
+    import signal
+    import time
+
+    out = tmp_path / "games.npz"
+    out.write_bytes(b"old")
+    child = subprocess.Popen([sys.executable, "-m", "doudizhu", "selfplay", "--games", "100000", "--threads", "2",
+                              "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not any(p.name.endswith(".partial") for p in tmp_path.iterdir()):  # the save has begun
+            assert child.poll() is None and time.monotonic() < deadline, child.communicate()
+            time.sleep(0.01)
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == doudizhu.cli.TERMINATED, err.decode()
+    assert err == b"" and [p.name for p in tmp_path.iterdir()] == ["games.npz"] and out.read_bytes() == b"old"
+
+
+def test_output_a_terminal_cannot_encode_or_a_closed_stderr_changes_no_status(tmp_path: pathlib.Path) -> None:
+    # A file name of bytes that are no UTF-8, printed to a strict UTF-8 stdout, made a saved
+    # run's "saved to" line a UnicodeEncodeError, reported as a usage error (status 2); with
+    # stderr closed a usage error was an AttributeError (status 1) or went to stdout.
+    name = os.fsdecode(b"\xff\xfe.npz")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict"}
+    saved = subprocess.run([sys.executable, "-m", "doudizhu", "selfplay", "--games", "3", "--out", name],
+                           capture_output=True, cwd=tmp_path, env=env)
+    assert (saved.returncode, saved.stderr) == (0, b"") and b"saved to \\udcff\\udcfe.npz" in saved.stdout
+    assert len(SelfPlayResult.load(tmp_path / name)) == 3
+    refused = subprocess.run(f"{shlex.quote(sys.executable)} -m doudizhu selfplay --games 0 2>&-", shell=True,
+                             capture_output=True)
+    assert (refused.returncode, refused.stdout) == (2, b"")
+
+
+def test_a_line_of_bytes_the_input_cannot_decode_is_asked_again() -> None:
+    # Piped input decoded with surrogates for bad bytes ended the whole game (status 2).
+    lines = iter(["\udcff", "quit"])
+    out = io.StringIO()
+    assert main(["play", "--seed", "7"], out=out, read=lambda prompt: next(lines)) == 0
+    assert "that line is no text this terminal can read: type it again" in out.getvalue()
+
+
+def test_a_long_file_name_is_written_whole(tmp_path: pathlib.Path) -> None:
+    # The writer's suffix took a name of 228 bytes or more past the system's 255: refused,
+    # and the library's error named the temporary file.
+    path = tmp_path / ("e" * 250 + ".npz")
+    doudizhu.selfplay(3, record=True).save(path)
+    assert len(SelfPlayResult.load(path)) == 3 and [p.name for p in tmp_path.iterdir()] == [path.name]
+
+
 def test_an_interrupt_ends_a_command_with_the_shells_status(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt

@@ -30,9 +30,17 @@ def _target(path: str | os.PathLike[str]) -> tuple[str, int | None]:
         return target, None
 
 
+_NAME_MAX = 255  # the bytes of a file's name, on Linux's file systems
+
+
 def _partial(target: str) -> str:
-    """The writer's own name beside ``target`` for the data until it is whole."""
-    return f"{target}.{os.getpid()}.{threading.get_ident()}.partial"
+    """The writer's own name beside ``target`` for the data until it is whole: a long name
+    (one a suffix would take past the system's limit) is cut, its writer's suffix kept."""
+    folder, name = os.path.split(target)
+    suffix = f".{os.getpid()}.{threading.get_ident()}.partial"
+    while len(os.fsencode(name + suffix)) > _NAME_MAX:
+        name = name[:-1]
+    return os.path.join(folder, name + suffix)
 
 
 def check_writable(path: str | os.PathLike[str]) -> None:
@@ -66,5 +74,5 @@ def whole_file(path: str | os.PathLike[str]) -> Iterator[str]:
     except OSError as error:  # named by the path asked for (a full disk's names none)
         raise OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from error
     finally:
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(OSError):  # the clean-up's own failure hides no error of the write
             os.remove(partial)  # left only by a write that failed

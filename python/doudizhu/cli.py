@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import errno
+import io
 import os
 import signal
 import sys
@@ -38,15 +40,16 @@ DMC_EVAL_MINUTES = 5.0  # training minutes between the DMC trainer's evaluations
 # The status of a command whose reader left early (`doudizhu ... | head`): a process that
 # SIGPIPE ends has it, and shells treat it as such (128 + SIGPIPE's number, 13).
 READER_GONE = 128 + 13
-# The status of a training run ended by SIGTERM (a job scheduler's or a container's stop),
-# as a process SIGTERM kills has it; the run saves its checkpoint first.
+# The status of a command ended by SIGTERM (a job scheduler's or a container's stop), as a
+# process SIGTERM kills has it; a training run saves its checkpoint first, a file being
+# written is left as it was (no `.partial` behind).
 TERMINATED = 128 + 15
 DEFAULT_MINUTES = 5.0  # train's --minutes for a fresh run (TrainConfig's too)
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised as an interrupt so that a training run saves what it has, as it
-    does for Ctrl-C."""
+    """SIGTERM, raised as an interrupt so that a command cleans up as it does for Ctrl-C (a
+    training run saves what it has, a file being written is not left half-written)."""
 
 
 @contextlib.contextmanager
@@ -260,8 +263,7 @@ def _minutes_of_run(args: argparse.Namespace, saved: float | None) -> float:
 
 
 def _train(args: argparse.Namespace, out: TextIO) -> int:
-    with _terminate_as_interrupt():
-        return _train_recipe(args, out) if args.recipe == "neural" else _train_dmc(args, out)
+    return _train_recipe(args, out) if args.recipe == "neural" else _train_dmc(args, out)
 
 
 def _train_dmc(args: argparse.Namespace, out: TextIO) -> int:
@@ -508,13 +510,17 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Callable[[str], str] = input) -> int:
     """The command's exit status. A reader that leaves early (``doudizhu moves ... | head``)
     ends it quietly with READER_GONE, as it ends the shell's own commands."""
+    _quiet_stderr_if_closed()
     if out is None and sys.stdout is None:  # started with stdout closed: what it prints would go nowhere
-        if sys.stderr is not None:
-            print("doudizhu: standard output is closed", file=sys.stderr)
+        print("doudizhu: standard output is closed", file=sys.stderr)
         return 1
+    if out is None and isinstance(sys.stdout, io.TextIOWrapper):
+        # A file name the terminal's encoding cannot write (bytes that are no UTF-8) is
+        # written escaped, as its errors write it: never a finished run's failure.
+        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         try:
-            with _warnings_in_one_line():
+            with _warnings_in_one_line(), _terminate_as_interrupt():
                 return _run(argv, out if out is not None else sys.stdout, read)
         finally:
             if sys.stdout is not None:
@@ -522,7 +528,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
     except BrokenPipeError:
         _drop_stdout()
         return READER_GONE
-    except Terminated:  # SIGTERM during training, its checkpoint saved
+    except Terminated:  # SIGTERM: what the command was writing cleaned up, as for Ctrl-C
+        end_line()
         return TERMINATED
     except KeyboardInterrupt:  # Ctrl-C: the shell's status for SIGINT, no traceback
         end_line()
@@ -538,6 +545,22 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
         return 1
 
 
+def _quiet_stderr_if_closed() -> None:
+    """Standard error started closed (``2>&-``: None, or a descriptor open for reading
+    alone) takes what is written to it to nowhere: a usage error still exits 2 with no
+    traceback, and nothing meant for it lands on standard output."""
+    writable = sys.stderr is not None
+    try:
+        if writable:
+            os.write(sys.stderr.fileno(), b"")  # nothing written: EBADF where it cannot write
+    except OSError as error:
+        writable = error.errno != errno.EBADF
+    except (ValueError, io.UnsupportedOperation):  # no descriptor (a test's stream): as it is
+        pass
+    if not writable:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's stream, kept until it ends
+
+
 @contextlib.contextmanager
 def _warnings_in_one_line() -> Iterator[None]:
     """A warning the library gives (a learning curve not drawn for want of matplotlib) as
@@ -545,8 +568,7 @@ def _warnings_in_one_line() -> Iterator[None]:
 
     def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
              file: TextIO | None = None, line: str | None = None) -> None:
-        if sys.stderr is not None:
-            print(f"doudizhu: warning: {message}", file=sys.stderr, flush=True)
+        print(f"doudizhu: warning: {message}", file=sys.stderr, flush=True)
 
     with warnings.catch_warnings():
         warnings.showwarning = show
