@@ -520,7 +520,9 @@ def test_a_copied_match_goes_on_with_its_copy_of_the_open_hand() -> None:
     assert match.current_hand is None
     game = match.new_hand()
     assert match.current_hand is game
-    for copied in (pickle.loads(pickle.dumps(match)), copy.deepcopy(match)):
+    # copy.copy too: it shared the scores, settlements and open hand, so a hand finished on
+    # the copy was booked on the original (and finished on both, twice).
+    for copied in (pickle.loads(pickle.dumps(match)), copy.deepcopy(match), copy.copy(match)):
         hand = copied.current_hand
         assert hand is not None and hand is not game and hand.hash == game.hash
         while hand.result is None:
@@ -529,6 +531,7 @@ def test_a_copied_match_goes_on_with_its_copy_of_the_open_hand() -> None:
         assert copied.hands_played == 1 and copied.current_hand is None and sum(copied.scores) == 0
         copied.new_hand()
     assert match.hands_played == 0 and match.current_hand is game  # the original is its own
+    assert match.scores == (0, 0, 0) and match.settlements == () and game.history == []
 
 
 def test_a_matchs_record_of_itself_is_read_only() -> None:

@@ -793,6 +793,57 @@ def test_an_evaluation_of_no_deal_is_refused() -> None:
     assert result.by_role["mixed"].games == 0 and math.isnan(result.by_role["mixed"].wp)
 
 
+def test_a_record_is_read_by_the_built_in_types_own_methods() -> None:
+    # A Mapping that is no dict had its own items() run, a tuple subclass its own __iter__:
+    # what they raised escaped as no RecordError (and an endless items() would hang).
+    import collections.abc
+
+    record = Game(seed=4).to_record()
+
+    class Items(collections.abc.Mapping):  # type: ignore[type-arg]
+        def __init__(self, data: dict[str, Any]) -> None:
+            self.data = data
+
+        def __getitem__(self, key: str) -> Any:
+            return self.data[key]
+
+        def __iter__(self) -> Any:
+            return iter(self.data)
+
+        def __len__(self) -> int:
+            return len(self.data)
+
+        def items(self) -> Any:
+            raise KeyError("its own items ran")
+
+    class Actions(tuple):  # type: ignore[type-arg]
+        def __iter__(self) -> Any:
+            raise RuntimeError("its own __iter__ ran")
+
+    with pytest.raises(dz.RecordError, match=r"^record.rules: an Items is no JSON object \(a dict is\)"):
+        Game.from_record({**record, "rules": Items(record["rules"])})
+    with pytest.raises(TypeError, match="a record is a dict, not Items"):
+        Game.from_record(Items(record))  # type: ignore[arg-type]
+    actions = Actions(record["actions"])
+    assert Game.from_record({**record, "actions": actions}).to_record() == record
+    with pytest.raises(dz.RecordError, match="seed: seed must be an int, not float"):  # was "an int or None"
+        Game.from_record({**record, "seed": 4.0})
+
+
+def test_a_position_record_under_partner_rules_names_its_partner() -> None:
+    # Without position.partner a four_partner record replayed as the landlord alone, with
+    # other payouts: a damaged record taken for another hand.
+    rules = Rules.preset("four_partner")
+    game = Game.from_position(["39", "4", "55", "66"], 0, 0, rules=rules, partner=2)
+    game.step("3")
+    game.step("4")
+    record = game.to_record()
+    assert Game.from_record(record).result == game.result
+    del record["position"]["partner"]
+    with pytest.raises(dz.RecordError, match="'position' lacks the field\\(s\\) 'partner'"):
+        Game.from_record(record)
+
+
 def test_records_that_do_not_give_themselves_back_are_refused() -> None:
     record = Game(seed=3).to_record()
     nested: Any = "pass"

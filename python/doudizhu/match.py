@@ -71,6 +71,16 @@ class Match:
         hands back (without it such a match could never go on)."""
         return self._open
 
+    def __copy__(self) -> Match:
+        """A match of its own: its scores and settlements, and a copy of the open hand (a
+        shallow copy shared them, and a hand finished on either was booked on both)."""
+        twin = Match.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._settlements = list(self._settlements)
+        twin._scores = list(self._scores)
+        twin._open = None if self._open is None else self._open.copy()
+        return twin
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         """A match pickled before its fields were read-only, read as it was."""
         for name in ("rules", "seed", "dealer", "settlements"):

@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from ._core import Action, Cards, Game, IllegalActionError, RecordError, Rules, checked_seed, rank_name
-from ._shown import shown
+from ._shown import a_type, shown
 
 _T = TypeVar("_T")
 
@@ -89,11 +89,11 @@ def to_record(game: Game) -> dict[str, Any]:
     return record
 
 
-def from_record(record: Mapping[str, Any]) -> Game:
+def from_record(record: dict[str, Any]) -> Game:
     """Replays a record made by :func:`to_record` (or by hand), checking every field and action."""
-    data = _plain(record, "record")
-    if not isinstance(data, dict):
+    if not isinstance(record, dict):  # JSON's object; another mapping's items are its own code's
         raise TypeError(f"a record is a dict, not {type(record).__name__}")
+    data = _plain(record, "record")
     if data.get("format") != FORMAT:
         raise RecordError(f"not a doudizhu record: 'format' must be {FORMAT!r}")
     if type(data.get("version")) is not int or data["version"] != VERSION:  # 2.0 and True are no version
@@ -106,7 +106,7 @@ def from_record(record: Mapping[str, Any]) -> Game:
     rules = _rules(data["rules"])
     if data["seed"] is None:  # checked_seed would draw one: a record names the seed it was dealt from
         raise RecordError("'seed' must be an int in 0..2**64-1, not None")
-    seed = _field(lambda: checked_seed(data["seed"]), "seed")
+    seed = _field(lambda: checked_seed(data["seed"], none_draws=False), "seed")
     actions = _list(data["actions"], "actions")
     if start == "position":
         game = _position_game(data["position"], rules, seed)
@@ -165,16 +165,17 @@ def _plain(value: Any, where: str, depth: int = 0) -> Any:
     if isinstance(value, int):
         return int.__index__(value)
     if isinstance(value, Mapping):
-        items = dict.items(value) if isinstance(value, dict) else list(value.items())
+        if not isinstance(value, dict):  # its items would be its own code's to say
+            raise RecordError(f"{where}: {a_type(value)} is no JSON object (a dict is)")
         out = {}
-        for key, item in items:
+        for key, item in list(dict.items(value)):
             if not isinstance(key, str):
                 raise RecordError(f"{where}: keys must be text, not {type(key).__name__}")
             name = str.__str__(key)
             out[name] = _plain(item, f"{where}.{name}", depth + 1)
         return out
-    if isinstance(value, (list, tuple)):
-        items = list.copy(value) if isinstance(value, list) else list(value)
+    if isinstance(value, (list, tuple)):  # read by the built-in types' own methods, not a subclass's
+        items = list.copy(value) if isinstance(value, list) else list(tuple.__iter__(value))
         return [_plain(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(items)]
     raise RecordError(f"{where}: {type(value).__name__} is no JSON value")
 
@@ -292,7 +293,10 @@ def _deal_read(value: Any, index: int, rules: Rules) -> tuple[tuple[Cards, ...],
 
 def _position_game(value: Any, rules: Rules, seed: int) -> Game:
     position = _dict(value, "position")
-    _check_keys(position, _POSITION_FIELDS, _POSITION_FIELDS | _LATER_POSITION_FIELDS, "'position'")
+    # A record of rules with a partner was written after the field came: it must say the
+    # partner (absent, the hand would replay as the landlord's alone, paid otherwise).
+    required = _POSITION_FIELDS | (_LATER_POSITION_FIELDS if rules.partner else set())
+    _check_keys(position, required, _POSITION_FIELDS | _LATER_POSITION_FIELDS, "'position'")
     if seed != 0:
         raise RecordError("'seed' of a hand from a position is 0: it deals nothing")
     hands = _hands_text(position["hands"], "position.hands")
