@@ -189,6 +189,13 @@ def test_evaluate_takes_a_network_file_as_play_does(capsys: pytest.CaptureFixtur
     assert code == 0 and f"{shipped} against random, rules douzero" in out
     assert run("evaluate", "heuristic", "nope", "--deals", "5")[0] == 2
     assert "doudizhu: b: 'nope' is neither a policy" in capsys.readouterr().err
+    # A device was read as a checkpoint, its refusal naming no argument.
+    assert run("evaluate", "heuristic", os.devnull, "--deals", "5")[0] == 2
+    assert f"doudizhu: b: {os.devnull} is no regular file, so neither" in capsys.readouterr().err
+    # An empty --out was "[Errno 2] No such file or directory: ''", status 1.
+    with pytest.raises(SystemExit) as stop:
+        run("train", "--out", "")
+    assert stop.value.code == 2 and "argument --out: '' is not a folder's name" in capsys.readouterr().err
 
 
 def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:

@@ -123,7 +123,9 @@ def _policy(name: str, what: str = "--policy") -> str | Bot:
         checkpoint = checkpoint_file(name)
     except ValueError as error:
         raise ValueError(f"{what}: {error}") from None
-    if os.path.isfile(checkpoint) and not is_torch_archive(checkpoint):
+    if not os.path.isfile(checkpoint):  # a device or a FIFO: read without end, or waited on
+        raise ValueError(f"{what}: {name} is no regular file, so neither a network nor a checkpoint")
+    if not is_torch_archive(checkpoint):
         raise ValueError(f"{what}: {name} is neither a network file (it does not begin with "
                          f"{NETWORK_MAGIC.decode()}) nor a doudizhu.train checkpoint (a zip archive torch.save wrote)")
     from .neural import TorchBot
@@ -326,7 +328,7 @@ def _add_train(commands: argparse._SubParsersAction[_Parser], defaults: type[_Sh
     tr.add_argument("--bid-rules", choices=encodable,
                     help="the neural recipe's preset whose scoring the bid networks learn, its bidding each auction "
                          "(default: standard)")
-    tr.add_argument("--out", required=True,
+    tr.add_argument("--out", required=True, type=_folder,
                     help="the run's folder: dmc's checkpoint.pt, log.csv and learning_curve.png; the neural "
                          "recipe's network file (neural.ddzn), its stages' files and curve.csv/curve.png")
     # The run's own settings: left out, a fresh run's default or a resumed run's own (given,
@@ -418,6 +420,13 @@ def _minutes(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a positive number of minutes, not {text}")
     return value
+
+
+def _folder(text: str) -> str:
+    """A folder's name (argparse's error for the empty one, which names no folder)."""
+    if not text:
+        raise argparse.ArgumentTypeError("'' is not a folder's name")
+    return text
 
 
 class _ShowDefaults(argparse.ArgumentDefaultsHelpFormatter):
