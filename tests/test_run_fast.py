@@ -406,6 +406,7 @@ def test_command_line_plays_run_fast() -> None:
     assert dz.cli.main(["play", "--rules", "run_fast", "--auto", "--seed", "3"], out=out) == 0
     text = out.getvalue()
     assert "(for itself)" in text and "went out first" in text and "landlord" not in text
+    assert "(--rules run_fast --seed 3 replays this deal)" in text  # --seed alone dealt a standard hand
 
 
 def test_pictures_name_seats_without_a_landlord() -> None:

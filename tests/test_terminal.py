@@ -83,7 +83,7 @@ def test_a_whole_hand_typed_at_the_keyboard() -> None:
     child.close()
     assert child.exitstatus == 0 and undone
     assert re.search(r"payouts: you [+-]\d+, seat 1 [+-]\d+, seat 2 [+-]\d+", final)
-    assert "seed 7 (--seed 7 replays this deal)" in final
+    assert "seed 7 (--rules standard --seed 7 replays this deal)" in final  # --seed alone deals standard's
     assert all("high bid" in s and "stake base" not in s for s in screens if "bidding, your turn" in s)
     in_play = [s for s in screens if "playing, your turn" in s]
     assert in_play, "the person never played a card"
@@ -129,7 +129,8 @@ def test_a_fresh_deal_each_run_its_seed_printed_once_the_hand_is_over() -> None:
     for _ in range(2):
         done = subprocess.run([sys.executable, "-m", "doudizhu", "play", "--auto"], env=ENV, capture_output=True,
                               text=True, timeout=60, check=True)
-        end = re.search(r"the hands at the end:\n.*\nseed (\d+) \(--seed \1 replays this deal\)\n", done.stdout, re.S)
+        end = re.search(r"the hands at the end:\n.*\nseed (\d+) \(--rules standard --seed \1 replays this deal\)\n",
+                        done.stdout, re.S)
         assert end, done.stdout
         seeds.add(end.group(1))
     assert len(seeds) == 2

@@ -360,7 +360,7 @@ def play_hand(seed: int, options: Options, read: Callable[[str], str], out: Text
             game.step(action)
         _report(game, who, action, before, options, out)
     print(f"the hands at the end:\n{hands_left(game, options)}", file=out)
-    print(f"seed {seed} (--seed {seed} replays this deal)", file=out)
+    print(f"seed {seed} (--rules {options.rules} --seed {seed} replays this deal)", file=out)  # any preset's
     print(settlement(game, options), file=out)  # last: what the hand comes to
 
 
