@@ -524,6 +524,9 @@ def test_the_command_line_prints_the_table() -> None:
     assert main(["evaluate", "heuristic", "random", "--deals", "30", "--rules", "douzero"], out=out) == 0
     text = out.getvalue()
     assert "| landlord | 30 |" in text and "| peasants | 30 |" in text and "30 deals" in text
+    # A row of one game has no interval: it was printed as "+6.000 (+nan to +nan)".
+    table = dz.evaluate("random", "random", deals=2, threads=1).table()
+    assert "nan" not in table and "| landlord | 1 | 0.000 (0.000-0.793) | -6.000 (no interval) |" in table
 
 
 # --- can_play ------------------------------------------------------------------------------

@@ -75,10 +75,10 @@ class Evaluation:
         for name, side in rows:
             if not side.games:
                 continue
-            lines.append(
-                f"| {name} | {side.games} | {side.wp:.3f} ({side.wp_ci[0]:.3f}-{side.wp_ci[1]:.3f}) "
-                f"| {side.adp:+.3f} ({side.adp_ci[0]:+.3f} to {side.adp_ci[1]:+.3f}) |"
-            )
+            # One game has no spread to make an interval of: said, not printed as "nan to nan".
+            wp_ci = "no interval" if math.isnan(side.wp_ci[0]) else f"{side.wp_ci[0]:.3f}-{side.wp_ci[1]:.3f}"
+            adp_ci = "no interval" if math.isnan(side.adp_ci[0]) else f"{side.adp_ci[0]:+.3f} to {side.adp_ci[1]:+.3f}"
+            lines.append(f"| {name} | {side.games} | {side.wp:.3f} ({wp_ci}) | {side.adp:+.3f} ({adp_ci}) |")
         # Rules without a landlord have no auction, so no hand there is void.
         void = "" if "one seat" in self.by_role else f", {self.void} void hands"
         lines.append(f"\n{self.deals} deals{void}; mean bombs {self.mean_bombs:.3f}, "
