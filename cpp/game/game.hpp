@@ -163,7 +163,10 @@ struct Stake {
 };
 Stake stake_so_far(const State& s, const Rules& rules);
 
-// A 64-bit hash of everything in the state that matters for what follows.
+// A 64-bit hash of the state: the hands, the cards played, the kitty, the move to beat and
+// the auction. Not the rules, nor the seed's generator (the deal a redeal draws next): a
+// table keyed by it holds positions of one set of rules, and two games in the auction with
+// one hash may redeal differently.
 std::uint64_t hash(const State& s);
 
 struct Deal {
