@@ -683,6 +683,25 @@ for name, call in [("games", lambda: dz.selfplay(90_000_000)),
     assert done.returncode == 0, done.stderr
 
 
+def test_a_memory_error_of_the_callers_own_code_is_not_taken_for_a_count() -> None:
+    # Reading the games ran the sequence's own __getitem__ inside the memory guard, and its
+    # MemoryError became "games: 3 games are more than memory can hold".
+    from collections.abc import Sequence
+
+    class Games(Sequence):  # type: ignore[type-arg]
+        def __len__(self) -> int:
+            return 3
+
+        def __getitem__(self, index: object) -> Game:  # type: ignore[override]
+            if index == 2:
+                raise MemoryError("the cache of my own is full")
+            return Game(seed=1)
+
+    with pytest.raises(MemoryError, match="the cache of my own is full") as raised:
+        dz.encode.observation_batch(Games())
+    assert not isinstance(raised.value, dz.TooLargeError)
+
+
 def test_a_0d_array_where_items_are_wanted_is_refused_by_name() -> None:
     # A 0-d array passes for a sequence: reading its items raised "iteration over a 0-d
     # array" or "len() of unsized object", naming no argument.

@@ -281,6 +281,36 @@ def test_sigterm_while_a_run_is_saved_leaves_the_old_file_and_no_partial(tmp_pat
     assert err == b"" and [p.name for p in tmp_path.iterdir()] == ["games.npz"] and out.read_bytes() == b"old"
 
 
+def test_sigterm_ends_a_game_at_the_table_with_its_own_status_unless_ignored() -> None:
+    # The terminal took SIGTERM's interrupt for Ctrl-C (130); an inherited "ignore SIGTERM"
+    # (`trap '' TERM`) was overridden.
+    import signal
+    import time
+
+    for ignored in (False, True):
+        ignore = (lambda: signal.signal(signal.SIGTERM, signal.SIG_IGN)) if ignored else None
+        child = subprocess.Popen([sys.executable, "-m", "doudizhu", "play", "--seed", "1"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ignore)
+        with child:
+            assert child.stdout is not None
+            child.stdout.read1(1)  # the table is drawn: the game waits for the person
+            child.send_signal(signal.SIGTERM)
+            time.sleep(0.5)
+            if ignored:
+                assert child.poll() is None  # still at the table
+            child.communicate(b"", timeout=30)  # then the end of input: bye
+            assert child.returncode == (0 if ignored else doudizhu.cli.TERMINATED)
+
+
+def test_main_leaves_the_callers_signal_handler_and_stdout_as_they_were() -> None:
+    import signal
+
+    handler = signal.getsignal(signal.SIGTERM)
+    errors = sys.stdout.errors
+    assert main(["moves", "3"], out=io.StringIO()) == 0
+    assert signal.getsignal(signal.SIGTERM) is handler and sys.stdout.errors == errors
+
+
 def test_output_a_terminal_cannot_encode_or_a_closed_stderr_changes_no_status(tmp_path: pathlib.Path) -> None:
     # A file name of bytes that are no UTF-8, printed to a strict UTF-8 stdout, made a saved
     # run's "saved to" line a UnicodeEncodeError, reported as a usage error (status 2); with
@@ -302,6 +332,10 @@ def test_a_line_of_bytes_the_input_cannot_decode_is_asked_again() -> None:
     out = io.StringIO()
     assert main(["play", "--seed", "7"], out=out, read=lambda prompt: next(lines)) == 0
     assert "that line is no text this terminal can read: type it again" in out.getvalue()
+    # Decoded strictly (PYTHONIOENCODING=utf-8), reading the line itself raised.
+    done = subprocess.run([sys.executable, "-m", "doudizhu", "play", "--seed", "7"], input=b"\xff\nquit\n",
+                          capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"}, timeout=60)
+    assert done.returncode == 0 and b"type it again" in done.stdout, done.stderr
 
 
 def test_a_long_file_name_is_written_whole(tmp_path: pathlib.Path) -> None:

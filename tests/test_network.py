@@ -195,6 +195,21 @@ def test_a_copy_plays_the_networks_read_and_a_pickle_finds_its_file_from_anywher
         pickle.loads(pickle.dumps(bot))
 
 
+def test_a_network_is_its_own_copy() -> None:
+    # A Network never changes: a bot holding one more than its own `network` could not be
+    # deep-copied ("cannot pickle 'doudizhu.Network' object").
+    network = dz.bots.shipped_network()
+    assert copy.copy(network) is network and copy.deepcopy(network) is network
+
+    class Pair(Neural):
+        def __init__(self) -> None:
+            super().__init__()
+            self.second = dz.bots.shipped_network()
+
+    pair = copy.deepcopy(Pair())
+    assert type(pair) is Pair and pair.second is network
+
+
 def test_a_copy_of_a_neural_subclass_is_of_its_class() -> None:
     # Copies were made as Neural: a subclass's act was lost and the copy played in C++.
     class Last(Neural):

@@ -496,6 +496,16 @@ def test_a_step_refused_as_in_use_changes_no_table() -> None:
     core.step(CoreChoices())
     assert refused == ["this VectorEnv is in use by another call (one at a time)"]
 
+    # Not caught there, the refusal is what the outer step raises: NumPy's conversion had
+    # cleared it and said the choices were no array of ints.
+    class Reentering:
+        def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+            return np.asarray(env.step(np.zeros(len(batch.env), dtype=np.int64)).env)
+
+    for step in (env.step, core.step):
+        with pytest.raises(RuntimeError, match="in use by another call"):
+            step(Reentering())
+
 
 # ---- Python code run in the middle of a call, on the calling thread ---------------------
 

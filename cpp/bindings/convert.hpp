@@ -155,19 +155,31 @@ long long clamped_int_arg(py::handle obj, const char* what, long long lo, long l
 // naming `what`, `unit` and the range.
 double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit = "", bool above_lo = false);
 
-// What `make()` returns, an allocation past memory (a count too large: C++'s bad_alloc or
-// NumPy's MemoryError for an array) refused as a TooLargeError: "`what`: `count` `things`
-// are more than memory can hold".
+// What `make()` returns, an allocation past memory (a count too large) refused as a
+// TooLargeError: "`what`: `count` `things` are more than memory can hold".
 template <class Make>
 auto within_memory(const char* what, long long count, const char* things, Make&& make) -> decltype(make()) {
   try {
     return make();
   } catch (const std::length_error&) {
   } catch (const std::bad_alloc&) {
-  } catch (py::error_already_set& error) {
-    if (!error.matches(PyExc_MemoryError)) throw;
   }
   raise(ErrorKind::TooLarge, std::string(what) + ": " + std::to_string(count) + " " + things + " are more than memory can hold");
+}
+
+// within_memory for work that makes NumPy arrays and runs no code of the caller's (an
+// answer's arrays): there NumPy's MemoryError is the allocation's. Elsewhere a MemoryError
+// may be the caller's own (a sequence's __getitem__), and passes as it is.
+template <class Make>
+auto arrays_within_memory(const char* what, long long count, const char* things, Make&& make) -> decltype(make()) {
+  return within_memory(what, count, things, [&]() -> decltype(make()) {
+    try {
+      return make();
+    } catch (py::error_already_set& error) {
+      if (error.matches(PyExc_MemoryError)) throw std::bad_alloc();
+      throw;
+    }
+  });
 }
 
 // A seed: an int-like value in 0..2**64-1 (ValueError outside, TypeError for other types);
@@ -268,10 +280,24 @@ py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t 
 // `rows` (its buffer reused: a batch call's thread keeps one); TypeError naming `what`
 // otherwise. A C-contiguous array is read as it is: NumPy's conversion would check, field
 // by field, that a structured dtype casts to itself, which costs more than a small batch call.
+// py::array::ensure, except that an error of the object's own code (its __array__'s: a
+// RuntimeError, Ctrl-C's KeyboardInterrupt) propagates, where ensure cleared it; NumPy's
+// refusals (TypeError, ValueError) give a null array, for an error naming the argument.
+inline py::array array_or_null(py::handle obj, int flags = 0) {
+  auto& api = py::detail::npy_api::get();
+  PyObject* raw = api.PyArray_FromAny_(obj.ptr(), nullptr, 0, 0, py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_ | flags, nullptr);
+  if (!raw) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_ValueError)) throw py::error_already_set();
+    PyErr_Clear();
+    return py::array();
+  }
+  return py::reinterpret_steal<py::array>(raw);
+}
+
 template <class Row>
 void rows_into(std::vector<Row>& rows, py::handle obj, const py::dtype& dtype, const char* dtype_name, const char* what) {
   const bool c_array = is_c_contiguous_array(obj);
-  const auto arr = c_array ? py::reinterpret_borrow<py::array>(obj) : py::array::ensure(obj, py::array::c_style);
+  const auto arr = c_array ? py::reinterpret_borrow<py::array>(obj) : array_or_null(obj, py::array::c_style);
   if (!arr || (arr.dtype().ptr() != dtype.ptr() && !arr.dtype().equal(dtype)) || arr.ndim() != 1) {
     throw py::type_error(std::string(what) + " must be a 1-d array of doudizhu." + dtype_name + ", not " + type_name(obj));
   }
@@ -317,7 +343,7 @@ std::optional<py::array_t<std::int64_t>> int_items(py::handle obj, const char* w
 template <class Past>
 py::array_t<std::int64_t> int64_array_arg(py::handle obj, const char* what, Past&& past_int64) {
   if (auto items = int_items(obj, what, past_int64)) return *items;
-  const auto given = py::array::ensure(obj);
+  const auto given = array_or_null(obj);
   if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
     throw py::type_error(std::string(what) + " must be a 1-d array (or sequence) of ints, not " + type_name(obj));
   }

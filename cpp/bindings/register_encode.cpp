@@ -85,7 +85,7 @@ py::array_t<float> observation_batch(GamesArg games, Hinted<"int | Sequence[int]
       throw py::value_error("games[" + std::to_string(i) + "] has another observation layout than games[0]");
     }
   }
-  auto out = within_memory("games", static_cast<long long>(views.size()), "games' observations", [&] {
+  auto out = arrays_within_memory("games", static_cast<long long>(views.size()), "games' observations", [&] {
     return py::array_t<float>({static_cast<py::ssize_t>(views.size()), static_cast<py::ssize_t>(layout.size)});
   });
   float* data = out.mutable_data();

@@ -47,7 +47,7 @@ TableRun evaluation_run(Hinted<"str | object | None"> a, Hinted<"str | object | 
   const TableRunner* runner = run.runner.get();
   run.result = [games, runner, deals] {
     if (!runner->over()) throw py::value_error("the run is not over: advance() until no table waits");
-    return within_memory("deals", deals, "deals' results", [&] { return evaluation_columns(games->results()); });
+    return arrays_within_memory("deals", deals, "deals' results", [&] { return evaluation_columns(games->results()); });
   };
   return run;
 }

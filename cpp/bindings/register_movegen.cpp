@@ -150,7 +150,7 @@ py::tuple batch(ArrayLikeArg hands_arg, Hinted<"npt.NDArray[np.void] | None"> la
   const auto items = int_items(hands_arg, "hands", [](py::ssize_t i, const std::string&) {
     raise(ErrorKind::Cards, "hands[" + std::to_string(i) + "]: bits set outside the 15 ranks");
   });
-  const auto given = items ? py::array(*items) : py::array::ensure(hands_arg);
+  const auto given = items ? py::array(*items) : array_or_null(hands_arg);
   if (!given) throw py::type_error("hands must be a 1-d array (or sequence) of int masks");
   const char dtype_kind = given.dtype().kind();  // the type before the shape: text is no masks, whatever its shape
   if (given.size() > 0 && dtype_kind != 'i' && dtype_kind != 'u') {

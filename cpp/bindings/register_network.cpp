@@ -71,6 +71,9 @@ void register_network(py::module_& m) {
       .def("values", &values_of, py::arg("game"),
            "While bidding, the expected payout of each bid output (classic: pass, 1, 2, 3; call and rob: no, yes);\n"
            "in play, the value of each of game.legal_actions(), in that order.")
+      // Never changed once read: a copy (deep or not) is the same networks.
+      .def("__copy__", [](py::object self) { return self; })
+      .def("__deepcopy__", [](py::object self, py::handle) { return self; }, py::arg("memo"))
       .def("__repr__", [](const Network& net) { return "<doudizhu.Network of " + std::to_string(net.tensors().size()) + " tensors>"; });
   m.def("bid_features", [](GameArg game_obj) {
           const Game& game = game_arg(game_obj);

@@ -128,7 +128,7 @@ TableRun selfplay_run(IntArg games_obj, Hinted<"str | object | Sequence[str | ob
     if (taken) throw py::value_error("the run's games were taken by an earlier result()");  // moved out, not copied
     if (!runner->over()) throw py::value_error("the run is not over: advance() until no table waits");
     taken = true;
-    return within_memory("games", games, "games' results",
+    return arrays_within_memory("games", games, "games' results",
                          [&] { return selfplay_arrays(summaries->take_result(), players, record); });
   };
   return run;

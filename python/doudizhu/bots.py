@@ -193,11 +193,11 @@ class Neural:
         return twin
 
     def __deepcopy__(self, memo: dict[int, object]) -> Neural:
-        """As :meth:`__copy__`, every other attribute (a subclass's own) copied deeply."""
+        """As :meth:`__copy__`, every other attribute (a subclass's own) copied deeply (a
+        Network is its own copy)."""
         twin = type(self).__new__(type(self))
         memo[id(self)] = twin
-        for name, value in self.__dict__.items():
-            twin.__dict__[name] = value if name == "network" else copy.deepcopy(value, memo)
+        twin.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return twin
 
     def __getstate__(self) -> dict[str, object]:

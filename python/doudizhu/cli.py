@@ -59,7 +59,10 @@ def _terminate_as_interrupt() -> Iterator[None]:
     def raise_terminated(signum: int, frame: object) -> None:
         raise Terminated
 
-    if threading.current_thread() is not threading.main_thread():
+    # Only over the default: an ignored SIGTERM stays ignored (as Python leaves an ignored
+    # SIGINT), and a handler of the program's own (or one set outside Python) stays its.
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         yield
         return
     before = signal.signal(signal.SIGTERM, raise_terminated)
@@ -523,13 +526,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
     if out is None and sys.stdout is None:  # started with stdout closed: what it prints would go nowhere
         print("doudizhu: standard output is closed", file=sys.stderr)
         return 1
-    if out is None and isinstance(sys.stdout, io.TextIOWrapper):
-        # A file name the terminal's encoding cannot write (bytes that are no UTF-8) is
-        # written escaped, as its errors write it: never a finished run's failure.
-        sys.stdout.reconfigure(errors="backslashreplace")
     try:
         try:
-            with _warnings_in_one_line(), _terminate_as_interrupt():
+            with _warnings_in_one_line(), _terminate_as_interrupt(), _escaping_what_stdout_cannot_encode(out):
                 return _run(argv, out if out is not None else sys.stdout, read)
         finally:
             if sys.stdout is not None:
@@ -552,6 +551,23 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
         except OSError:  # it was stdout's
             _drop_stdout()
         return 1
+
+
+@contextlib.contextmanager
+def _escaping_what_stdout_cannot_encode(out: TextIO | None) -> Iterator[None]:
+    """Within it, a strict standard output writes what its encoding cannot (a file name of
+    bytes that are no UTF-8) escaped, as errors are: never a finished run's failure. Other
+    error handlers (the locale's surrogateescape) are left as they are, and so is the
+    stream afterwards."""
+    stream = sys.stdout if out is None else None
+    if not isinstance(stream, io.TextIOWrapper) or stream.errors != "strict":
+        yield
+        return
+    stream.reconfigure(errors="backslashreplace")
+    try:
+        yield
+    finally:
+        stream.reconfigure(errors="strict")
 
 
 def _quiet_stderr_if_closed() -> None:

@@ -190,10 +190,9 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
     print(screen(game, options), file=out)
     while True:
         # Full width as the engine reads it: the commands' words too, typed in full-width mode
-        line = read(_prompt(game))
-        try:
-            text = half_width(line).strip()
-        except ValueError:  # a byte the input's encoding could not read (piped input, not a terminal)
+        try:  # a byte the input's encoding could not read (piped input, not a terminal): decoded
+            text = half_width(read(_prompt(game))).strip()  # strictly, or left as a lone surrogate
+        except ValueError:
             print("that line is no text this terminal can read: type it again", file=out)
             continue
         word = text.lower()
@@ -394,8 +393,10 @@ def run(seed: int | None, options: Options, read: Callable[[str], str], out: Tex
     except (EOFError, Quit):
         print("\nbye", file=out)
         return 0
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         print(file=out)
+        if type(interrupt) is not KeyboardInterrupt:  # SIGTERM's (the command line's): its own status
+            raise
         return INTERRUPTED
 
 
