@@ -683,6 +683,19 @@ for name, call in [("games", lambda: dz.selfplay(90_000_000)),
     assert done.returncode == 0, done.stderr
 
 
+def test_an_array_numpy_refuses_is_refused_by_name_not_read_as_empty() -> None:
+    # A refusal of NumPy's gave pybind11's py::array(), an empty array, not a null one: the
+    # hands or ids were read as none, and an empty answer came back.
+    class Refusing:
+        def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray:
+            raise TypeError("no array of mine")
+
+    with pytest.raises(TypeError, match=r"^hands must be a 1-d array"):
+        dz.legal_moves_batch(Refusing())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^ids must be a 1-d array"):
+        dz.ActionSpace().moves(Refusing())  # type: ignore[arg-type]
+
+
 def test_a_memory_error_of_the_callers_own_code_is_not_taken_for_a_count() -> None:
     # Reading the games ran the sequence's own __getitem__ inside the memory guard, and its
     # MemoryError became "games: 3 games are more than memory can hold".

@@ -332,10 +332,12 @@ def test_a_line_of_bytes_the_input_cannot_decode_is_asked_again() -> None:
     out = io.StringIO()
     assert main(["play", "--seed", "7"], out=out, read=lambda prompt: next(lines)) == 0
     assert "that line is no text this terminal can read: type it again" in out.getvalue()
-    # Decoded strictly (PYTHONIOENCODING=utf-8), reading the line itself raised.
-    done = subprocess.run([sys.executable, "-m", "doudizhu", "play", "--seed", "7"], input=b"\xff\nquit\n",
+    # Decoded strictly (PYTHONIOENCODING=utf-8), reading the line itself raised, and the
+    # lines buffered after it were lost: the bid after it must be played.
+    done = subprocess.run([sys.executable, "-m", "doudizhu", "play", "--seed", "7"], input=b"bad\xff\nbid 0\nquit\n",
                           capture_output=True, env={**os.environ, "PYTHONIOENCODING": "utf-8"}, timeout=60)
     assert done.returncode == 0 and b"type it again" in done.stdout, done.stderr
+    assert b"you (bidding): bid 0" in done.stdout
 
 
 def test_a_long_file_name_is_written_whole(tmp_path: pathlib.Path) -> None:

@@ -280,20 +280,6 @@ py::array structured_rows(const py::dtype& dtype, const void* rows, std::size_t 
 // `rows` (its buffer reused: a batch call's thread keeps one); TypeError naming `what`
 // otherwise. A C-contiguous array is read as it is: NumPy's conversion would check, field
 // by field, that a structured dtype casts to itself, which costs more than a small batch call.
-// py::array::ensure, except that an error of the object's own code (its __array__'s: a
-// RuntimeError, Ctrl-C's KeyboardInterrupt) propagates, where ensure cleared it; NumPy's
-// refusals (TypeError, ValueError) give a null array, for an error naming the argument.
-inline py::array array_or_null(py::handle obj, int flags = 0) {
-  auto& api = py::detail::npy_api::get();
-  PyObject* raw = api.PyArray_FromAny_(obj.ptr(), nullptr, 0, 0, py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_ | flags, nullptr);
-  if (!raw) {
-    if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_ValueError)) throw py::error_already_set();
-    PyErr_Clear();
-    return py::array();
-  }
-  return py::reinterpret_steal<py::array>(raw);
-}
-
 template <class Row>
 void rows_into(std::vector<Row>& rows, py::handle obj, const py::dtype& dtype, const char* dtype_name, const char* what) {
   const bool c_array = is_c_contiguous_array(obj);

@@ -67,6 +67,20 @@ inline bool is_c_contiguous_array(py::handle obj) {
   return py::isinstance<py::array>(obj) && (py::detail::array_proxy(obj.ptr())->flags & py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_);
 }
 
+// py::array::ensure, except that an error of the object's own code (its __array__'s: a
+// RuntimeError, Ctrl-C's KeyboardInterrupt) propagates, where ensure cleared it; NumPy's
+// refusals (TypeError, ValueError) give a null array, for an error naming the argument.
+inline py::array array_or_null(py::handle obj, int flags = 0) {
+  auto& api = py::detail::npy_api::get();
+  PyObject* raw = api.PyArray_FromAny_(obj.ptr(), nullptr, 0, 0, py::detail::npy_api::NPY_ARRAY_ENSUREARRAY_ | flags, nullptr);
+  if (!raw) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_ValueError)) throw py::error_already_set();
+    PyErr_Clear();
+    return py::reinterpret_steal<py::array>(py::handle());  // null: py::array() is an empty array
+  }
+  return py::reinterpret_steal<py::array>(raw);
+}
+
 // A writable 1-d array of `n` rows of `dtype` over `data`, which the capsule `owner`
 // frees (on failure too). NumPy allocates a structured dtype array by a slow path (it
 // asks how to zero-fill it); memory of our own skips that.

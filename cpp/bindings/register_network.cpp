@@ -54,6 +54,13 @@ py::array_t<float> values_of(const Network& net, GameArg game_obj) {
   return out;
 }
 
+// A network never changes once read: its copy, deep or not, is itself (an uninitialised
+// one refused, as its other methods refuse it).
+py::object itself(py::object self) {
+  if (!constructed(self)) not_constructed(self);
+  return self;
+}
+
 }  // namespace
 
 void register_network(py::module_& m) {
@@ -72,8 +79,8 @@ void register_network(py::module_& m) {
            "While bidding, the expected payout of each bid output (classic: pass, 1, 2, 3; call and rob: no, yes);\n"
            "in play, the value of each of game.legal_actions(), in that order.")
       // Never changed once read: a copy (deep or not) is the same networks.
-      .def("__copy__", [](py::object self) { return self; })
-      .def("__deepcopy__", [](py::object self, py::handle) { return self; }, py::arg("memo"))
+      .def("__copy__", [](Hinted<"Network"> self) { return itself(self); })
+      .def("__deepcopy__", [](Hinted<"Network"> self, py::handle) { return itself(self); }, py::arg("memo"))
       .def("__repr__", [](const Network& net) { return "<doudizhu.Network of " + std::to_string(net.tensors().size()) + " tensors>"; });
   m.def("bid_features", [](GameArg game_obj) {
           const Game& game = game_arg(game_obj);

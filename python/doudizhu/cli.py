@@ -528,7 +528,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
         return 1
     try:
         try:
-            with _warnings_in_one_line(), _terminate_as_interrupt(), _escaping_what_stdout_cannot_encode(out):
+            with _warnings_in_one_line(), _terminate_as_interrupt(), _lenient_standard_streams(out, read):
                 return _run(argv, out if out is not None else sys.stdout, read)
         finally:
             if sys.stdout is not None:
@@ -554,20 +554,26 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, read: Cal
 
 
 @contextlib.contextmanager
-def _escaping_what_stdout_cannot_encode(out: TextIO | None) -> Iterator[None]:
-    """Within it, a strict standard output writes what its encoding cannot (a file name of
-    bytes that are no UTF-8) escaped, as errors are: never a finished run's failure. Other
-    error handlers (the locale's surrogateescape) are left as they are, and so is the
-    stream afterwards."""
-    stream = sys.stdout if out is None else None
-    if not isinstance(stream, io.TextIOWrapper) or stream.errors != "strict":
-        yield
-        return
-    stream.reconfigure(errors="backslashreplace")
+def _lenient_standard_streams(out: TextIO | None, read: Callable[[str], str]) -> Iterator[None]:
+    """Within it, strict standard streams take what their encoding cannot: standard output
+    writes it escaped, as errors are (a file name of bytes that are no UTF-8: never a
+    finished run's failure), and standard input, read by ``input``, keeps a bad byte as a
+    lone surrogate, which the table asks again for (a strict read dropped the rest of what
+    it had buffered, the lines after it). Other handlers (the locale's surrogateescape)
+    are left as they are, and so are the streams afterwards, but for an input stream read
+    from, whose decoder Python does not let change again."""
+    changed = []
+    for stream, lenient, used in ((sys.stdout, "backslashreplace", out is None), (sys.stdin, "surrogateescape",
+                                                                                  read is input)):
+        if used and isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors=lenient)
+            changed.append(stream)
     try:
         yield
     finally:
-        stream.reconfigure(errors="strict")
+        for stream in changed:
+            with contextlib.suppress(ValueError):  # "not possible ... after the first read"
+                stream.reconfigure(errors="strict")
 
 
 def _quiet_stderr_if_closed() -> None:

@@ -190,9 +190,10 @@ def ask(game: Game, read: Callable[[str], str], out: TextIO, options: Options) -
     print(screen(game, options), file=out)
     while True:
         # Full width as the engine reads it: the commands' words too, typed in full-width mode
-        try:  # a byte the input's encoding could not read (piped input, not a terminal): decoded
-            text = half_width(read(_prompt(game))).strip()  # strictly, or left as a lone surrogate
-        except ValueError:
+        line = read(_prompt(game))
+        try:
+            text = half_width(line).strip()
+        except ValueError:  # a byte the input's encoding could not read, left as a lone surrogate
             print("that line is no text this terminal can read: type it again", file=out)
             continue
         word = text.lower()
