@@ -694,6 +694,9 @@ def test_an_array_numpy_refuses_is_refused_by_name_not_read_as_empty() -> None:
         dz.legal_moves_batch(Refusing())  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"^ids must be a 1-d array"):
         dz.ActionSpace().moves(Refusing())  # type: ignore[arg-type]
+    # No ids at all, whatever the dtype, are none (as no hands are): an empty structured array
+    # was pybind11's "cannot create a pybind11::array_t from a nullptr".
+    assert len(dz.ActionSpace().moves(np.zeros(0, dtype=[("a", "i4"), ("b", "i4")]))) == 0
 
 
 def test_a_memory_error_of_the_callers_own_code_is_not_taken_for_a_count() -> None:

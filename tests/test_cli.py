@@ -302,13 +302,20 @@ def test_sigterm_ends_a_game_at_the_table_with_its_own_status_unless_ignored() -
             assert child.returncode == (0 if ignored else doudizhu.cli.TERMINATED)
 
 
-def test_main_leaves_the_callers_signal_handler_and_stdout_as_they_were() -> None:
+def test_main_leaves_the_callers_signal_handler_and_stdout_as_they_were(monkeypatch: pytest.MonkeyPatch) -> None:
     import signal
 
     handler = signal.getsignal(signal.SIGTERM)
     errors = sys.stdout.errors
     assert main(["moves", "3"], out=io.StringIO()) == 0
     assert signal.getsignal(signal.SIGTERM) is handler and sys.stdout.errors == errors
+    # A strict stdin it cannot make lenient (read from, closed) is left alone: every command
+    # failed, with a traceback where it was closed.
+    for done in ("read", "closed"):
+        stdin = io.TextIOWrapper(io.BytesIO(b"x\nquit\n"), encoding="utf-8")
+        stdin.readline() if done == "read" else stdin.close()
+        monkeypatch.setattr(sys, "stdin", stdin)
+        assert main(["moves", "3"], out=io.StringIO()) == 0
 
 
 def test_output_a_terminal_cannot_encode_or_a_closed_stderr_changes_no_status(tmp_path: pathlib.Path) -> None:

@@ -200,6 +200,11 @@ def test_a_network_is_its_own_copy() -> None:
     # deep-copied ("cannot pickle 'doudizhu.Network' object").
     network = dz.bots.shipped_network()
     assert copy.copy(network) is network and copy.deepcopy(network) is network
+    for other in (object(), 1, None, dz.Cards("3")):  # was a segfault, or the object handed back
+        with pytest.raises(TypeError, match="self must be a Network"):
+            dz.Network.__copy__(other)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):  # None: pybind11's own refusal of a None argument
+            dz.Network.__deepcopy__(other, {})  # type: ignore[arg-type]
 
     class Pair(Neural):
         def __init__(self) -> None:

@@ -333,6 +333,7 @@ py::array_t<std::int64_t> int64_array_arg(py::handle obj, const char* what, Past
   if (!given || given.ndim() != 1 || (given.size() > 0 && given.dtype().kind() != 'i' && given.dtype().kind() != 'u')) {
     throw py::type_error(std::string(what) + " must be a 1-d array (or sequence) of ints, not " + type_name(obj));
   }
+  if (given.size() == 0) return py::array_t<std::int64_t>(0);  // no ints, whatever the dtype: none to cast
   if (given.dtype().kind() == 'u' && given.itemsize() == 8) {
     const auto wide = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>::ensure(given);
     for (py::ssize_t i = 0; i < wide.size(); ++i) {

@@ -56,9 +56,10 @@ py::array_t<float> values_of(const Network& net, GameArg game_obj) {
 
 // A network never changes once read: its copy, deep or not, is itself (an uninitialised
 // one refused, as its other methods refuse it).
-py::object itself(py::object self) {
+py::object itself(py::handle self) {
+  if (!py::isinstance<Network>(self)) throw py::type_error("self must be a Network, not " + type_name(self));
   if (!constructed(self)) not_constructed(self);
-  return self;
+  return py::reinterpret_borrow<py::object>(self);
 }
 
 }  // namespace

@@ -566,7 +566,10 @@ def _lenient_standard_streams(out: TextIO | None, read: Callable[[str], str]) ->
     for stream, lenient, used in ((sys.stdout, "backslashreplace", out is None), (sys.stdin, "surrogateescape",
                                                                                   read is input)):
         if used and isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
-            stream.reconfigure(errors=lenient)
+            try:
+                stream.reconfigure(errors=lenient)
+            except (ValueError, OSError):  # closed, detached, or already read from: left as it is
+                continue
             changed.append(stream)
     try:
         yield
