@@ -1,9 +1,10 @@
 """Files written whole or not at all.
 
-The data goes to ``<path>.<process>.<thread>.partial`` first and is renamed over ``path``
-once complete (a rename within a folder is atomic), so a write that fails (a full disk, an
-interrupt, a crash) leaves the old file as it was, or no file; and no ``.partial`` behind it,
-but where the process is killed outright (SIGKILL, a power cut), which runs no clean-up.
+The data goes to ``<path>.<process>.<thread>.partial`` first (the path's name cut where
+that would pass the system's limit on a name) and is renamed over ``path`` once complete
+(a rename within a folder is atomic), so a write that fails (a full disk, an interrupt, a
+crash) leaves the old file as it was, or no file; and no ``.partial`` behind it, but where
+the process is killed outright (SIGKILL, a power cut), which runs no clean-up.
 The name is the writer's own, so that writers of one path at once do not share it: the
 last rename wins, whole. An OSError of the write names ``path``, not the temporary name.
 

@@ -154,7 +154,7 @@ def _selfplay(args: argparse.Namespace, out: TextIO) -> int:
             )
         except TooLargeError:  # it names the part's count: say the one given
             raise TooLargeError(f"--games: {args.games} games are more than memory can hold (a part of "
-                             f"{end - first} already is)") from None
+                                f"{end - first} already is)") from None
         progress_bar(end, args.games, "games", started)
     elapsed = time.perf_counter() - started
     result = SelfPlayResult.concatenate(parts)
