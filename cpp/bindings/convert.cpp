@@ -268,9 +268,9 @@ int seat_from(py::handle obj, int seats, const char* what) { return static_cast<
 bool is_bool(py::handle obj) { return PyBool_Check(obj.ptr()) || is_instance(obj, python_types().numpy_bool); }
 
 bool is_item_sequence(py::handle obj) {
-  PyObject* p = obj.ptr();
-  const bool read_as_array = py::isinstance<py::array>(obj) || PyObject_CheckBuffer(p) || PyUnicode_Check(p) ||
-                             py::hasattr(obj, "__array__") || py::hasattr(obj, "__array_interface__");
+  PyObject* p = obj.ptr();  // an ndarray is told apart inline, by int_items
+  const bool read_as_array = PyObject_CheckBuffer(p) || PyUnicode_Check(p) || py::hasattr(obj, "__array__") ||
+                             py::hasattr(obj, "__array_interface__");
   return !read_as_array && PySequence_Check(p);
 }
 

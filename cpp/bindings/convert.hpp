@@ -317,7 +317,7 @@ std::vector<Move> from_array(py::handle obj, const char* what, const Rules* rule
 // told apart inline, before any argument is built: it is the batch calls' common case.
 py::array_t<std::int64_t> sequence_int_items(py::handle obj, const std::string& what,
                                              const std::function<void(py::ssize_t, const std::string&)>& past_int64);
-bool is_item_sequence(py::handle obj);
+bool is_item_sequence(py::handle obj);  // of what is no ndarray
 template <class Past>
 std::optional<py::array_t<std::int64_t>> int_items(py::handle obj, const char* what, Past&& past_int64) {
   if (py::isinstance<py::array>(obj) || !is_item_sequence(obj)) return std::nullopt;

@@ -47,7 +47,7 @@ void register_errors(py::module_& m) {
   // the memory it would take (a MemoryError): no DoudizhuError, the game holds nothing wrong.
   const py::tuple too_large_bases = py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_MemoryError));
   types[static_cast<std::size_t>(ErrorKind::TooLarge)] =
-      make("TooLargeError", too_large_bases.ptr(), "A count of games, hands or worlds more than memory can hold.");
+      make("TooLargeError", too_large_bases.ptr(), "A count (games, hands, worlds, tables, megabytes) more than memory can hold.");
 }
 
 }  // namespace ddz::py_bind

@@ -617,8 +617,10 @@ given cards. Illegal actions raise IllegalActionError and change nothing.)doc")
       .def_property_readonly("seed", &Game::seed)
       .def_property_readonly("history", [](const Game& g) { return seat_actions(g.history()); },
                              "Every action as (seat, Action), redeals included.")
-      .def_property_readonly("hash", [](const Game& g) { return hash(g.state()); }, "A 64-bit hash of the position: hands, cards played, kitty, move to beat, auction. Not the rules "
-                             "nor the seed (the deal a redeal draws next): key tables of one set of rules by it.")
+      .def_property_readonly("hash", [](const Game& g) { return hash(g.state()); },
+                             "A 64-bit hash of the position: hands, cards played, kitty, move to beat, auction. "
+                             "Not the rules nor the seed (the deal a redeal draws next): key tables of one set of "
+                             "rules by it.")
       .def_property_readonly("result", [](const Game& g) {
             return g.state().phase == Phase::Over ? py::cast(g.result()) : py::object(py::none());
           }, "The Settlement once the hand is over, else None.")

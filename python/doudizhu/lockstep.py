@@ -58,13 +58,10 @@ def check_player(player: object, what: str) -> None:
     if _core.plays_in_core(player):  # a built-in bot: its parameters, refused naming whose they are
         try:
             _core.check_bot_parameters(player)
-        except (TypeError, ValueError) as error:
-            if type(error) not in (TypeError, ValueError):  # raised by the bot's own code: kept whole
-                _add_note(error, f"raised checking {what}'s parameters")
-                raise
-            raise type(error)(f"{what}: {error}") from None
-        except Exception as error:  # e.g. an attribute a subclass never set
-            _add_note(error, f"raised checking {what}'s parameters")
+        except Exception as error:
+            if type(error) in (TypeError, ValueError):  # the core's refusal of a parameter: named by role
+                raise type(error)(f"{what}: {error}") from None
+            _add_note(error, f"raised checking {what}'s parameters")  # the bot's own code's: kept whole
             raise
         return
     if isinstance(player, Bot) or hasattr(player, "act_many"):
