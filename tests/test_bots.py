@@ -62,6 +62,19 @@ def test_a_random_bot_keeps_its_seed_drawn_or_given() -> None:
         reseeded.seed = "bad"  # type: ignore[assignment]
 
 
+def test_a_random_bot_draws_nothing_for_a_call_it_refuses() -> None:
+    # Its stream moved on before the game was checked: after a refused call every later
+    # choice differed from a fresh bot's of the same seed.
+    over = dz.playout(dz.Game(seed=1), "random", 0)
+    games = [dz.Game(seed=s) for s in range(6)]
+    refused = Random(seed=1)
+    for bad in ("x", over):
+        with pytest.raises((TypeError, dz.IllegalActionError)):
+            refused.act(bad)  # type: ignore[arg-type]
+    fresh = Random(seed=1)
+    assert [refused.act(g) for g in games] == [fresh.act(g) for g in games]
+
+
 def test_bots_pickled_by_earlier_builds_load_with_their_seed() -> None:
     # Random kept no seed, then a plain one; DeterminizedBot kept "_seed": their pickles
     # loaded into bots whose seed and repr raised AttributeError.

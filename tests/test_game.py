@@ -451,6 +451,22 @@ def test_a_given_landlord_takes_no_first_bidder() -> None:
             Game.from_record({**record, "first_bidder": tampered})
 
 
+def test_a_deal_with_a_card_twice_is_a_cards_error_naming_its_rank() -> None:
+    # Each hand fits the deck alone; together they hold a rank five times: CardsError, as
+    # from_position says of its hands (it was a bare ValueError naming no rank).
+    hands, kitty, _ = Game(seed=0).deals[0]
+    with pytest.raises(dz.CardsError, match=r"hands, kitty: the hands and the kitty hold [5-8] cards of rank ., "
+                                            r"the deck 4"):
+        Game.from_deal([hands[0], hands[0], hands[2]], kitty)
+    with pytest.raises(dz.CardsError, match="hands, kitty: the hands and the kitty hold [5-7] cards"):
+        Game.from_deal(hands, str(hands[0])[:3])
+    record = Game(seed=0).to_record()
+    record["start"] = "deal"
+    record["deals"][0]["hands"][1] = record["deals"][0]["hands"][0]
+    with pytest.raises(dz.RecordError, match="the hands and the kitty hold"):
+        Game.from_record(record)
+
+
 @pytest.mark.parametrize(("preset", "where", "value", "match"), [
     ("laizi", ("deals", 0, "wild"), 2, r"deals\[0\]\.wild must be None, a rank's text"),  # not the rank index 2 (a 5)
     ("laizi", ("deals", 0, "wild"), ["5"], r"deals\[0\]\.wild must be"),

@@ -82,6 +82,13 @@ Deal deal_arg(py::handle hands_obj, py::handle kitty, const Rules& rules, py::ha
   }
   for (std::size_t seat = 0; seat < players; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
   d.kitty = to_mask(kitty, "kitty", rules);
+  // Each was checked as it was read; together, CardsError too, as from_position's hands
+  // (the core's check of the whole deal says only that it is not the deck).
+  std::vector<Mask> held(d.hands.begin(), d.hands.begin() + rules.players);
+  held.push_back(d.kitty);
+  if (std::string why = position_cards_error(held, Move{}, rules, "the hands and the kitty"); !why.empty()) {
+    raise(ErrorKind::Cards, "hands, kitty: " + why);
+  }
   return d;
 }
 

@@ -64,12 +64,17 @@ namespace {
 
 constexpr long long kMaxGames = 1'000'000'000'000;
 
-// The action built-in policy `policy` plays in `game` on the stream `seed`.
-Action action_of(const Game& game, const Policy& policy, py::handle seed) {
+// The actions built-in policy `policy` chooses among in `game`: refuses a policy the rules
+// cannot play and a hand that is over.
+std::vector<Action> choices_of(const Game& game, const Policy& policy) {
   check_policy(policy, game.rules());
-  const auto legal = game.legal_actions();
+  auto legal = game.legal_actions();
   if (legal.empty()) raise(ErrorKind::IllegalAction, "the hand is over: no action to choose");
-  const std::uint64_t stream = given_seed_arg(seed);
+  return legal;
+}
+
+// The action `policy` plays among `legal`, the choices of `game`, on the stream `stream`.
+Action action_of(const Game& game, const Policy& policy, const std::vector<Action>& legal, std::uint64_t stream) {
   // The microsecond policies hold the GIL: releasing it (and asking for Ctrl-C) would
   // double their time. The others may search for long, on a copy (another thread may step
   // the game meanwhile) without the GIL, and stop at Ctrl-C.
@@ -159,15 +164,21 @@ void register_selfplay(py::module_& m) {
         "parameter, whatever the rules (what its networks can play is check_policy's).");
   m.def("choose_action", [](GameArg game_obj, PolicyArg policy, IntArg seed) {
           const Game& game = game_arg(game_obj);
-          return action_of(game, policy_arg(policy), seed);
+          const Policy p = policy_arg(policy);
+          const auto legal = choices_of(game, p);
+          return action_of(game, p, legal, given_seed_arg(seed));
         }, py::arg("game"), py::arg("policy"), py::arg("seed"),
         "The action a built-in policy plays in `game` on the stream `seed`: what selfplay's games play there.");
-  m.def("_builtin_bot_action", [](GameArg game_obj, py::handle bot, IntArg seed) {
+  m.def("_builtin_bot_action", [](GameArg game_obj, py::handle bot, Hinted<"int | Callable[[], int]"> seed) {
           const Game& game = game_arg(game_obj);
-          return action_of(game, bot_policy_arg(bot), seed);
+          const Policy p = bot_policy_arg(bot);
+          const auto legal = choices_of(game, p);
+          // A callable seed is drawn only now, so that a refused call leaves a bot's stream where it was.
+          const py::object drawn = PyCallable_Check(seed.ptr()) ? seed() : py::reinterpret_borrow<py::object>(seed);
+          return action_of(game, p, legal, given_seed_arg(drawn));
         }, py::arg("game"), py::arg("bot"), py::arg("seed"),
         "choose_action for the built-in bots' own act: the policy their class names, whatever act the bot has "
-        "(a subclass's act may call the built-in's).");
+        "(a subclass's act may call the built-in's); `seed` may be a callable, called once the call is checked.");
   m.def("heuristic_plan", [](GameArg game_obj) {
           const Game& game = game_arg(game_obj);
           const auto legal = game.legal_actions();

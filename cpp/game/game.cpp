@@ -233,12 +233,13 @@ Game::Game(const Deal& deal, const Rules& rules, int first_bidder, int landlord,
   deal_given_ = true;
 }
 
-std::string position_cards_error(const std::vector<Mask>& hands, const Move& last, const Rules& rules) {
+std::string position_cards_error(const std::vector<Mask>& hands, const Move& last, const Rules& rules,
+                                 const std::string& holders) {
   for (int r = 0; r < kNumRanks; ++r) {
     int held = count(spent(last), r);  // counted in ints: four hands of a rank may pass a nibble's 15
     for (const Mask h : hands) held += count(h, r);
     if (held > count(rules.deck(), r)) {
-      return std::string(last.cards ? "the hands and last hold " : "the hands hold ") + std::to_string(held) +
+      return holders + (last.cards ? " and last hold " : " hold ") + std::to_string(held) +
              " cards of rank " + rank_char(r) + ", the deck " + std::to_string(count(rules.deck(), r));
     }
   }

@@ -181,9 +181,11 @@ struct Deal {
 std::string wild_ranks_error(WildRanks wild, const Rules& rules);
 
 // Why a position's `hands`, with `last` (cards == 0: none), hold more cards of a rank than
-// the decks of `rules` ("the hands and last hold 5 cards of rank 3, the deck 4"), or empty.
-// Each hand alone holding no more than the deck is the caller's to check.
-std::string position_cards_error(const std::vector<Mask>& hands, const Move& last, const Rules& rules);
+// the decks of `rules` ("the hands and last hold 5 cards of rank 3, the deck 4"), or empty;
+// `holders` names the hands in it. Each hand alone holding no more than the deck is the
+// caller's to check.
+std::string position_cards_error(const std::vector<Mask>& hands, const Move& last, const Rules& rules,
+                                 const std::string& holders = "the hands");
 
 // Why `hand` may not play `m` over `last` (nullptr: leading) under `rules` with `wild`
 // the wild ranks (none: no rank is wild), or empty when it may: the one check of a play,

@@ -120,7 +120,11 @@ class Random:
         self.__dict__.update(state)
 
     def act(self, game: Game) -> Action:
-        return _builtin_bot_action(game, self, self._rng.getrandbits(64))
+        # The stream's next seed is drawn once the call is checked: a refused call uses none.
+        return _builtin_bot_action(game, self, self._next_seed)
+
+    def _next_seed(self) -> int:
+        return self._rng.getrandbits(64)
 
     def __repr__(self) -> str:
         return f"Random(seed={self.seed})"
