@@ -149,24 +149,38 @@ def test_wild_card_moves_are_a_combination_id_and_a_stand_in_id(preset: str) -> 
             game.step(rng.choice(legal))
     assert pairs > 100
     assert sum(math.comb(13 + k - 1, k) for k in range(5)) == ActionSpace.STAND_IN_IDS  # multisets of 0..4 ranks
+    five = "5" if rules.wild == 1 else ("5", "9")  # the 5s wild (and under laizi2 the 9s)
     with pytest.raises(ValueError, match="stand-in id"):
-        space.with_stand_ins(1, ActionSpace.STAND_IN_IDS, 0)
+        space.with_stand_ins(1, ActionSpace.STAND_IN_IDS ** rules.wild, five)
     with pytest.raises(ValueError, match="not a move"):
-        space.with_stand_ins(0, 1, 0)
+        space.with_stand_ins(0, 1, five)
     # Stand-ins that do not fit the combination are refused, never a malformed move.
     pair_of_3 = space.id(dz.Move("33"))
-    assert str(space.with_stand_ins(pair_of_3, 1, "5")) == "35=33"  # stand-in id 1: one 3
-    straight = space.with_stand_ins(space.id(dz.Move("3456789")), 1, "5")
+    assert str(space.with_stand_ins(pair_of_3, 1, five)) == "35=33"  # stand-in id 1: one 3
+    straight = space.with_stand_ins(space.id(dz.Move("3456789")), 1, five)
     assert str(straight) == "4556789=3456789" and space.stand_in_id(straight) == 1
-    for stand_in, wild, reason in ((100, "5", "not in the combination"), (1, "3", "its own rank")):
+    three = "3" if rules.wild == 1 else ("3", "9")
+    for stand_in, wild, reason in ((100, five, "not in the combination"), (1, three, "its own rank")):
         with pytest.raises(dz.MoveError, match=reason):
             space.with_stand_ins(pair_of_3, stand_in, wild)
-    with pytest.raises(dz.MoveError, match="without wild cards"):
-        ActionSpace(dz.Rules()).with_stand_ins(pair_of_3, 1, "5")
+    # Without wild cards, no wild rank (None) and nothing stood in for: the move itself.
+    plain = ActionSpace(dz.Rules())
+    assert plain.with_stand_ins(pair_of_3, 0, None) == plain.action(pair_of_3)
+    with pytest.raises(ValueError, match=r"wild_rank: a wild rank needs rules with wild cards"):
+        plain.with_stand_ins(pair_of_3, 0, "5")  # it was taken and ignored, and None refused
+    with pytest.raises(ValueError, match=r"stand-in id must be in 0\.\.0"):
+        plain.with_stand_ins(pair_of_3, 1, None)
+    with pytest.raises(ValueError, match="wild_rank: the (wild rank|pair of wild ranks) is needed"):
+        space.with_stand_ins(pair_of_3, 1, None)
+    with pytest.raises(TypeError, match="wild_rank must be"):
+        space.with_stand_ins(pair_of_3, 1, 2.0)
     if rules.wild == 1:  # a pair names two wild ranks, which these rules never have
         for pair in (("9", "5"), ("5", "9"), (6, 2)):
-            with pytest.raises(ValueError, match="a pair of wild ranks, and these rules have one wild rank"):
+            with pytest.raises(ValueError, match="wild_rank: 2 ranks, and these rules have one wild rank"):
                 space.with_stand_ins(pair_of_3, 1, pair)
+    else:  # one rank where the stand-in id names what each of two stands in for
+        with pytest.raises(ValueError, match="wild_rank: one rank, and these rules have two wild ranks"):
+            space.with_stand_ins(pair_of_3, 1, "5")
     with pytest.raises(ValueError, match="3 ranks, and no rules have more than two wild ranks"):
         space.with_stand_ins(pair_of_3, 1, ("5", "9", "T"))
 

@@ -64,6 +64,13 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
     assert dz.legal_moves("7775", rules=LAIZI) == dz.legal_moves("7775")  # no rank is wild
     with pytest.raises(ValueError, match="needs rules with wild cards"):
         dz.legal_moves("7775", wild="5")
+    # A value of the wrong type is a TypeError under any rules (without wild cards it was a
+    # ValueError, floats and bools included), and an empty sequence names no rank under any.
+    for rules in (dz.Rules(), LAIZI, dz.Rules.preset("laizi2")):
+        for wrong in (2.0, b"5", ("5", True)):
+            with pytest.raises(TypeError, match="wild must be"):
+                dz.legal_moves("7775", rules=rules, wild=wrong)
+        assert dz.legal_moves("7775", rules=rules, wild=()) == dz.legal_moves("7775")
     with pytest.raises(ValueError, match=r"wild must be in 0\.\.12"):
         dz.legal_moves("7775", rules=LAIZI, wild=13)
     with pytest.raises(ValueError, match=r"wild must name one rank of 3\.\.2 as card text does"):

@@ -363,26 +363,34 @@ int rank_arg(py::handle obj, const char* what, int highest) {
   return rank;
 }
 
-WildRanks any_wild_arg(py::handle obj, int most) {
+WildRanks any_wild_arg(py::handle obj, int most, const char* what) {
   if (obj.is_none()) return {};
-  if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) return rank_arg(obj, "wild", kTwo);
-  const auto ranks = py::reinterpret_borrow<py::sequence>(obj);
-  if (ranks.size() > static_cast<std::size_t>(most)) {
-    throw py::value_error("wild: " + std::to_string(ranks.size()) + " ranks, and these rules have " +
-                          (most == 1 ? "one wild rank" : "two wild ranks"));
+  const std::string name = what;
+  if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) {
+    const int rank = rank_arg(obj, what, kTwo);
+    if (most == 0) throw py::value_error(name + ": a wild rank needs rules with wild cards (Rules.preset('laizi'))");
+    return rank;
   }
-  if (ranks.size() == 0) return {};
-  const int low = rank_arg(ranks[0], "wild", kTwo);
-  if (ranks.size() == 1) return low;
-  const int high = rank_arg(ranks[1], "wild", kTwo);
-  if (high == low) throw py::value_error("wild: the two wild ranks must differ");
-  return {low, high};
+  // Every item's type is checked first: a wrong one is a TypeError whatever the count.
+  std::vector<int> ranks;
+  for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) {
+    if (ranks.size() == 2) {
+      throw py::value_error(name + ": " + std::to_string(py::len(obj)) + " ranks, and no rules have more than two wild ranks");
+    }
+    ranks.push_back(rank_arg(item, what, kTwo));
+  }
+  if (!ranks.empty() && most == 0) throw py::value_error(name + ": a wild rank needs rules with wild cards (Rules.preset('laizi'))");
+  if (ranks.size() > static_cast<std::size_t>(most)) {
+    throw py::value_error(name + ": " + std::to_string(ranks.size()) + " ranks, and these rules have one wild rank");
+  }
+  if (ranks.empty()) return {};
+  if (ranks.size() == 1) return ranks[0];
+  if (ranks[0] == ranks[1]) throw py::value_error(name + ": the two wild ranks must differ");
+  return {ranks[0], ranks[1]};
 }
 
 WildRanks wild_arg(py::handle obj, const Rules& rules) {
-  if (obj.is_none()) return {};
-  if (!rules.wild) throw py::value_error("wild: a wild rank needs rules with wild cards (Rules.preset('laizi'))");
-  const WildRanks wild = any_wild_arg(obj, rules.wild);
+  const WildRanks wild = any_wild_arg(obj, rules.wild, "wild");
   // As many ranks as the rules draw (laizi2's one rank alone is no position of it), or none.
   if (std::string why = wild_ranks_error(wild, rules); !why.empty() && !wild.none()) throw py::value_error("wild: " + why);
   return wild;

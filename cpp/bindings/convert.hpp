@@ -245,10 +245,11 @@ int rank_arg(py::handle obj, const char* what, int highest);
 
 // The wild ranks argument: None (no rank is wild), or as many ranks as the rules have
 // wild ranks: a rank (an index 0..12 or a rank character 3..2), or a tuple or list of
-// different ranks; only rules with wild cards take one. TypeError / ValueError otherwise.
+// different ranks (an empty one: none); only rules with wild cards take a rank. TypeError /
+// ValueError otherwise, a value of the wrong type a TypeError under any rules.
 WildRanks wild_arg(py::handle obj, const Rules& rules);
-// The same, whatever the rules: None, or up to `most` different ranks.
-WildRanks any_wild_arg(py::handle obj, int most);
+// The same, whatever the rules: None, or up to `most` (0..2) different ranks; errors name `what`.
+WildRanks any_wild_arg(py::handle obj, int most, const char* what);
 
 // Wild ranks as Python values the other way: None, the rank, or the pair (low, high).
 py::object wild_obj(WildRanks wild);

@@ -56,14 +56,6 @@ py::array_t<bool> mask(const ActionSpace& space, GameArg game_obj) {
   return out;
 }
 
-// One or two wild ranks, whatever rules will judge them.
-WildRanks any_wild_ranks(py::handle obj) {
-  if ((py::isinstance<py::tuple>(obj) || py::isinstance<py::list>(obj)) && py::len(obj) > 2) {
-    throw py::value_error("wild_ranks: " + std::to_string(py::len(obj)) + " ranks, and no rules have more than two wild ranks");
-  }
-  return any_wild_arg(obj, 2);
-}
-
 // The stand-in ids of the legal actions of the player to move, in legal_actions() order.
 py::array_t<std::int64_t> legal_stand_in_id_array(const ActionSpace& space, GameArg game_obj) {
   const Game& game = space_game(space, game_obj);
@@ -192,7 +184,7 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
       .def_static("stand_in_id", [](ActionOrMoveArg action, WildArg wild) {
             const Action a = action_arg(action, "action");
             if (a.type != ActionType::Play) return 0;
-            const int id = ActionSpace::stand_in_id(a.move, any_wild_ranks(wild));
+            const int id = ActionSpace::stand_in_id(a.move, any_wild_arg(wild, 2, "wild_ranks"));
             if (id < 0) throw py::value_error(action_repr(a) + " has wild cards of a rank that is not wild");
             return id;
           }, py::arg("action"), py::arg("wild_ranks") = py::none(),
@@ -202,13 +194,14 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
       .def("with_stand_ins", [](const ActionSpace& space, IntArg id_obj, IntArg stand_in_obj, WildArg wild) -> ActionResult {
             const int id = id_arg(space, id_obj);
             if (!space.is_move(id)) throw py::value_error("id " + std::to_string(id) + " is " + action_repr(space.action(id)) + ", not a move");
-            const WildRanks wild_ranks = any_wild_ranks(wild);  // the space's rules judge them
-            if (wild_ranks.none()) throw py::value_error("wild_rank: a wild rank, or under two wild ranks the pair");
-            if (wild_ranks.high != kNoWild && space.rules().wild == 1) {
-              throw py::value_error("wild_rank: a pair of wild ranks, and these rules have one wild rank");
-            }
-            const int ids = wild_ranks.high == kNoWild ? ActionSpace::kStandInIds : ActionSpace::kStandInIds * ActionSpace::kStandInIds;
+            // As many ranks as the space's rules have wild ranks: none (None), the rank, or the pair.
+            const int wilds = space.rules().wild;
+            const WildRanks wild_ranks = any_wild_arg(wild, wilds, "wild_rank");
+            if (wilds && wild_ranks.none()) throw py::value_error(wilds == 1 ? "wild_rank: the wild rank is needed" : "wild_rank: the pair of wild ranks is needed");
+            if (wilds == 2 && wild_ranks.high == kNoWild) throw py::value_error("wild_rank: one rank, and these rules have two wild ranks");
+            const int ids = wilds == 0 ? 1 : wilds == 1 ? ActionSpace::kStandInIds : ActionSpace::kStandInIds * ActionSpace::kStandInIds;
             const auto stand_in = static_cast<int>(int_arg(stand_in_obj, "stand-in id", 0, ids - 1));
+            if (wilds == 0) return interned(space.action(id));  // no wild card stands in for anything
             try {
               return interned(Action::play(space.with_stand_ins(id, stand_in, wild_ranks)));
             } catch (const std::invalid_argument& e) {
@@ -217,7 +210,8 @@ combination, and stand-in ids (0..STAND_IN_IDS-1) what its wild cards stand in f
             }
           }, py::arg("id"), py::arg("stand_in_id"), py::arg("wild_rank"),
           "The play of move id `id` whose wild cards (of `wild_rank`, or of the pair of wild ranks under laizi2)\n"
-          "stand in for the ranks of `stand_in_id`.")
+          "stand in for the ranks of `stand_in_id`; under rules without wild cards, wild_rank None and stand-in id 0:\n"
+          "the move itself.")
       .def("id", [](const ActionSpace& space, ActionOrMoveArg action) {
             const Action a = action_arg(action, "action");
             const int id = space.id(a);
