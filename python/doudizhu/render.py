@@ -81,18 +81,16 @@ def _checked(obj: object, kind: type, name: str) -> None:
 
 
 def _checked_wild(wild: object) -> str:
-    """The ranks of ``wild`` ("5", "59", any case) as rank characters: TypeError unless it is
-    a str, ValueError unless each character is a rank a wild card may have (not a joker)."""
+    """The ranks ``wild`` names ("5", "59", "10", any case, as card text writes them) as
+    rank characters: TypeError unless it is a str, ValueError (CardsError) unless it is
+    card text of ranks a wild card may have (not a joker)."""
     _checked(wild, str, "wild")
-    ranks = ""
-    for rank in str(wild):
-        try:
-            name = rank_name(rank)
-        except ValueError as error:
-            raise ValueError(f"wild: {error}, not {rank!r}") from None
-        if name in ("B", "R"):
-            raise ValueError(f"wild: a joker is never wild, not {rank!r}")
-        ranks += name
+    try:
+        ranks = "".join(dict.fromkeys(str(Cards(wild))))  # each rank once
+    except ValueError as error:
+        raise type(error)(f"wild must be card text of ranks 3..2, such as '5', '59' or '10' ({error})") from None
+    if "B" in ranks or "R" in ranks:
+        raise ValueError(f"wild: a joker is never wild, not {wild!r}")
     return ranks
 
 
