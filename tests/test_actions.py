@@ -170,7 +170,7 @@ def test_wild_card_moves_are_a_combination_id_and_a_stand_in_id(preset: str) -> 
         plain.with_stand_ins(pair_of_3, 0, "5")  # it was taken and ignored, and None refused
     with pytest.raises(ValueError, match=r"stand-in id must be in 0\.\.0"):
         plain.with_stand_ins(pair_of_3, 1, None)
-    with pytest.raises(ValueError, match="wild_rank: the (wild rank|pair of wild ranks) is needed"):
+    with pytest.raises(ValueError, match=r"wild_rank: the (wild rank|pair of wild ranks) is needed"):
         space.with_stand_ins(pair_of_3, 1, None)
     with pytest.raises(TypeError, match="wild_rank must be"):
         space.with_stand_ins(pair_of_3, 1, 2.0)

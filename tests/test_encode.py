@@ -388,3 +388,14 @@ def test_batches_read_games_that_another_thread_is_playing() -> None:
     with ThreadPoolExecutor(3) as pool:
         assert all(pool.map(work, range(3)))
     assert np.array_equal(encode.observation_batch(games, 0), before)
+
+
+@pytest.mark.parametrize("where", ["layout_for", "Match", "selfplay"])
+def test_a_preset_name_for_rules_is_a_type_error_that_says_how(where: str) -> None:
+    # encode.layout_for("douzero") was an AttributeError ('str' has no attribute 'players');
+    # every reader of rules says what to give, from one check.
+    call = {"layout_for": lambda: encode.layout_for("douzero"), "Match": lambda: dz.Match(rules="douzero"),
+            "selfplay": lambda: dz.selfplay(1, rules="douzero")}[where]
+    with pytest.raises(TypeError, match=r"rules must be a Rules or None, not str \(Rules.preset\(name\) gives a "):
+        call()
+    assert encode.layout_for(None) == encode.layout_for(dz.Rules()) == encode.OBSERVATION_LAYOUT

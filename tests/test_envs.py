@@ -3,6 +3,7 @@ hands with random legal actions, masks against the game's legal actions, payouts
 
 from __future__ import annotations
 
+import fractions
 import itertools
 import pickle
 import subprocess
@@ -225,8 +226,14 @@ def test_a_seat_that_is_no_int_is_a_type_error(seat: object) -> None:
         dz_gym.DouDizhuEnv(seat=seat)
 
 
+# A timedelta64 is a duration (NumPy registers it as a Real; one without a unit was a
+# reward, one with a unit a bare float() error), a Fraction no number the core reads.
 @pytest.mark.parametrize(("name", "value"), [("reward_scale", "1"), ("reward_scale", True), ("reward_scale", None),
-                                             ("illegal_reward", "x"), ("illegal_reward", [1.0])])
+                                             ("illegal_reward", "x"), ("illegal_reward", [1.0]),
+                                             ("reward_scale", np.timedelta64(2)),
+                                             ("illegal_reward", np.timedelta64(-3)),
+                                             ("reward_scale", np.timedelta64(2, "s")),
+                                             ("reward_scale", fractions.Fraction(1, 2))])
 def test_rewards_that_are_no_numbers_are_type_errors_naming_them(name: str, value: object) -> None:
     for make in (dz_pz.raw_env, dz_gym.DouDizhuEnv):
         with pytest.raises(TypeError, match=f"{name} must be a finite number.*, not {type(value).__name__}"):

@@ -458,7 +458,7 @@ def test_a_deal_with_a_card_twice_is_a_cards_error_naming_its_rank() -> None:
     with pytest.raises(dz.CardsError, match=r"hands, kitty: the hands and the kitty hold [5-8] cards of rank ., "
                                             r"the deck 4"):
         Game.from_deal([hands[0], hands[0], hands[2]], kitty)
-    with pytest.raises(dz.CardsError, match="hands, kitty: the hands and the kitty hold [5-7] cards"):
+    with pytest.raises(dz.CardsError, match=r"hands, kitty: the hands and the kitty hold [5-7] cards"):
         Game.from_deal(hands, str(hands[0])[:3])
     record = Game(seed=0).to_record()
     record["start"] = "deal"

@@ -45,6 +45,8 @@ def test_ray_refuses_what_a_local_run_refuses_before_it_starts(kwargs: dict[str,
 def test_unknown_backend() -> None:
     with pytest.raises(ValueError, match="unknown backend"):
         dz.selfplay(1, backend="spark")
+    with pytest.raises(TypeError, match="backend must be a str, not int"):  # was "unknown backend 1"
+        dz.selfplay(1, backend=1)  # type: ignore[arg-type]
 
 
 def test_arguments_ray_cannot_use_are_refused_before_a_cluster_starts() -> None:

@@ -234,8 +234,12 @@ long long clamped_int_arg(py::handle obj, const char* what, long long lo, long l
   return overflow < 0 ? lo : overflow > 0 ? hi : std::clamp(value, lo, hi);
 }
 
+bool is_real_like(py::handle obj) {
+  return PyFloat_Check(obj.ptr()) || is_int_like(obj) || is_instance(obj, python_types().numpy_floating);
+}
+
 double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit, bool above_lo) {
-  const bool real = PyFloat_Check(obj.ptr()) || is_int_like(obj) || is_instance(obj, python_types().numpy_floating);
+  const bool real = is_real_like(obj);
   const std::string range = "a number " + std::string(unit) + "in " + (above_lo ? "(" : "[") +
                             py::str(py::float_(lo)).cast<std::string>() + ", " + py::str(py::float_(hi)).cast<std::string>() + "]";
   if (!real) throw py::type_error(std::string(what) + " must be " + range + ", not " + type_name(obj));
@@ -349,7 +353,10 @@ Game& game_arg(py::handle obj, const char* what) {
 const Rules& to_rules(py::handle obj) {
   static const Rules standard;
   if (obj.is_none()) return standard;
-  if (!is_exactly<Rules>(obj) && !py::isinstance<Rules>(obj)) throw py::type_error("rules must be a Rules or None, not " + type_name(obj));
+  if (!is_exactly<Rules>(obj) && !py::isinstance<Rules>(obj)) {
+    throw py::type_error("rules must be a Rules or None, not " + type_name(obj) +
+                         (py::isinstance<py::str>(obj) ? " (Rules.preset(name) gives a preset)" : ""));
+  }
   return value_of<Rules>(obj);
 }
 

@@ -150,9 +150,13 @@ long long int_arg(py::handle obj, const char* what, long long lo, long long hi);
 // own check names its range, where an int's width is no range of the game's.
 long long clamped_int_arg(py::handle obj, const char* what, long long lo, long long hi);
 
-// A real number in [lo, hi], or (lo, hi] when `above_lo` (NaN never is): a Python float or
-// int-like value, or a NumPy floating scalar, but never a bool; TypeError / ValueError
-// naming `what`, `unit` and the range.
+// Whether `obj` is a real number as the engine reads them: a Python float, an int-like
+// value or a NumPy floating scalar (never a bool, an enum member, a timedelta64, a Fraction
+// or a Decimal).
+bool is_real_like(py::handle obj);
+
+// A real number (is_real_like) in [lo, hi], or (lo, hi] when `above_lo` (NaN never is);
+// TypeError / ValueError naming `what`, `unit` and the range.
 double real_arg(py::handle obj, const char* what, double lo, double hi, const char* unit = "", bool above_lo = false);
 
 // What `make()` returns, an allocation past memory (a count too large) refused as a

@@ -198,6 +198,11 @@ void register_selfplay(py::module_& m) {
         py::arg("seed"), py::kw_only(), py::arg("none_draws") = true,
         "The seed argument as every call reads it: an int in 0..2**64-1 (None: a random one, or a TypeError where "
         "`none_draws` is False, for a seed that names what it derives).");
+  m.def("is_real", [](py::handle value) { return is_real_like(value); }, py::arg("value"),
+        "Whether `value` is a real number as every call reads them: a float, an int or a NumPy integer or floating "
+        "scalar; never a bool, an enum member, a timedelta64, a Fraction or a Decimal.");
+  m.def("checked_rules", [](RulesArg rules) { return to_rules(rules); }, py::arg("rules"),
+        "The rules argument as every call reads it: a Rules (None: the standard rules); TypeError otherwise.");
   m.def("checked_int", [](IntArg value, Hinted<"str"> what, IntArg lo, IntArg hi) {
           constexpr long long kWidest = std::numeric_limits<long long>::max();
           return int_arg(value, text_arg(what, "what").c_str(), int_arg(lo, "lo", -kWidest, kWidest), int_arg(hi, "hi", -kWidest, kWidest));

@@ -4,22 +4,22 @@ rewards, the trainers' rates and shares): a number, finite, within its bounds.""
 from __future__ import annotations
 
 import math
-import numbers
 
+from ._core import is_real
 from ._shown import shown
 
 
 def check_real(value: object, name: str, above: float | None = None, at_least: float | None = None,
                most: float = math.inf, or_none: bool = False) -> None:
-    """TypeError unless ``value`` is a real number (not a bool), ValueError unless finite,
+    """TypeError unless ``value`` is a real number (_core.is_real), ValueError unless finite,
     above ``above`` (or at least ``at_least``) and at most ``most``. ``or_none``: the
     messages say that None is allowed too (the caller lets it through)."""
     alternative = " or None" if or_none else ""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if not is_real(value):  # as the core reads numbers: no bool, enum, timedelta64 or Fraction
         raise TypeError(f"{name} must be a finite number{alternative}, not {type(value).__name__}")
     try:
         real = float(value)
-    except OverflowError:  # an int or a Fraction past a float's range: no finite float
+    except OverflowError:  # an int past a float's range: no finite float
         real = math.inf
     low_ok = (above is None or real > above) and (at_least is None or real >= at_least)
     if not (math.isfinite(real) and low_ok and real <= most):

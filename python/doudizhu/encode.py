@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._core import HISTORY_LENGTH, Action, Game, Rules, bid_feature_width, bid_features
+from ._core import HISTORY_LENGTH, Action, Game, Rules, bid_feature_width, bid_features, checked_rules
 
 __all__ = [
     "DOUZERO_LAYOUT",
@@ -111,7 +111,7 @@ def observation_layout(seats: int = 3, decks: int = 1) -> dict[str, slice]:
 
 def layout_for(rules: Rules | None = None) -> dict[str, slice]:
     """The layout of :func:`observation` for games under ``rules`` (default: standard)."""
-    rules = rules if rules is not None else Rules()
+    rules = checked_rules(rules)
     return observation_layout(max(rules.players, 3), rules.decks)
 
 

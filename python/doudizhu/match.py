@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._core import Game, Rules, Settlement, checked_int, checked_seed
+from ._core import Game, Rules, Settlement, checked_int, checked_rules, checked_seed
 
 _GOLDEN = 0x9E3779B97F4A7C15  # spreads hand numbers over the seed space
 _MASK64 = (1 << 64) - 1
@@ -27,11 +27,7 @@ class Match:
     """
 
     def __init__(self, seed: int | None = 0, rules: Rules | None = None, dealer: int = 0) -> None:
-        if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(
-                f"rules must be a Rules or None, not {type(rules).__name__} (Rules.preset(name) gives a preset)"
-            )
-        self._rules = rules if rules is not None else Rules()
+        self._rules = checked_rules(rules)
         self._seed = checked_seed(seed)
         self._dealer = checked_int(dealer, "dealer", 0, self.players - 1)
         self._settlements: list[Settlement] = []

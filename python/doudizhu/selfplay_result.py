@@ -219,6 +219,8 @@ def selfplay(
     calls: each task plays with a copy of the policy, so a bot drawing from a random
     stream of its own (``DeterminizedBot``) draws other numbers than in one process.
     """
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be a str, not {type(backend).__name__}")
     if backend not in ("local", "ray"):
         raise ValueError(f"unknown backend {backend!r}; backends: local, ray")
     games = _core.checked_int(games, "games", 0, MAX_GAMES)
@@ -231,10 +233,9 @@ def selfplay(
     if address is not None:
         raise ValueError(f"address {address!r} is a Ray cluster's: give it with backend='ray'")
     threads = os.cpu_count() or 1 if threads is None else _core.checked_int(threads, "threads", 1, 256)
-    if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
-    players = seat_players(policy, (rules or Rules()).players)
-    check_rules(players, rules or Rules())
+    rules = _core.checked_rules(rules)
+    players = seat_players(policy, rules.players)
+    check_rules(players, rules)
     run = _core.selfplay_run(games, [builtin(p) for p in players], seed, threads, rules, record, first)
     run_tables(run, players)
     return SelfPlayResult(**run.result())

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from gymnasium import logger, spaces
 
 from .. import encode
-from .._core import Action, ActionSpace, Game, IllegalActionError, Rules, checked_int, checked_seed
+from .._core import Action, ActionSpace, Game, IllegalActionError, Rules, checked_int, checked_rules, checked_seed
 from .._real_numbers import check_real
 
 # The blocks of the observation vector that are not 0/1 flags, bounded by log2 of a 64-bit
@@ -100,9 +100,7 @@ class EnvironmentHand:
     (a wild-card play in up to three steps), seen by one seat at a time."""
 
     def __init__(self, rules: Rules | None) -> None:
-        if rules is not None and not isinstance(rules, Rules):
-            raise TypeError(f"rules must be a Rules or None, not {type(rules).__name__}")
-        self.rules = rules if rules is not None else Rules()
+        self.rules = checked_rules(rules)
         self.space = ActionSpace(self.rules)
         self.actions = action_count(self.space)
         self.seats = self.rules.players
