@@ -86,7 +86,7 @@ def _checked_wild(wild: object) -> str:
     card text of ranks a wild card may have (not a joker)."""
     _checked(wild, str, "wild")
     try:
-        ranks = "".join(dict.fromkeys(str(Cards(wild))))  # each rank once
+        ranks = "".join(dict.fromkeys(str(Cards(str(wild)))))  # each rank once
     except ValueError as error:
         raise type(error)(f"wild must be card text of ranks 3..2, such as '5', '59' or '10' ({error})") from None
     if "B" in ranks or "R" in ranks:
