@@ -542,6 +542,14 @@ def test_rows_and_pickles_that_are_no_move_are_refused() -> None:
     with pytest.raises(dz.MoveError, match="under these rules"):
         dz.moves_from_array(rows, rules=Rules.preset("openspiel"))  # which has no four-with-two
     assert dz.moves_from_array(rows, rules=Rules()) == [Move("333345")]
+    # Cards no deck holds are said so (bits past the ranks showed as no cards; every bit of
+    # the ranks as 289 characters).
+    for mask, says in ((1 << 62, "bits set outside the 15 ranks"), (2**64 - 1, "bits set outside the 15 ranks"),
+                       ((1 << 60) - 1, "15 cards of rank 3, at most 8 in 2 decks")):
+        rows["cards"][0] = mask
+        for rules in (None, Rules()):
+            with pytest.raises(dz.MoveError, match=rf"^moves\[0\]: cards: {says[:20]}"):
+                dz.moves_from_array(rows, rules=rules)
 
 
 def test_a_move_of_no_cards_is_no_move_and_an_empty_row_is_none() -> None:
@@ -599,10 +607,11 @@ def test_action_rows_that_are_no_action_are_refused() -> None:
     rows["value"][0] = 7
     with pytest.raises(dz.MoveError, match="a partner action's value 7 is past 4"):
         dz.actions_from_rows(rows)
-    rows = dz.actions_to_rows([(0, dz.Action.pass_())])
-    rows["cards"][0] = 1
-    with pytest.raises(dz.MoveError, match="only a play holds cards"):
-        dz.actions_from_rows(rows)
+    for field in ("cards", "kind", "stand_ins"):  # each named: it said "cards" of a row that held none
+        rows = dz.actions_to_rows([(0, dz.Action.pass_())])
+        rows[field][0] = 1
+        with pytest.raises(dz.MoveError, match="only a play holds cards, a kind, a key, a length or stand-ins"):
+            dz.actions_from_rows(rows)
 
 
 def test_actions_and_settlements_copy_and_pickle() -> None:

@@ -242,8 +242,10 @@ def test_bad_arguments_are_clear_errors() -> None:
         encode.observation_batch([game, "game"])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="sequence of Game"):
         encode.observation_batch(game)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="one entry per game"):
+    with pytest.raises(ValueError, match="one entry per game: 1 for 2 games"):
         encode.observation_batch([game, game], [0])
+    with pytest.raises(ValueError, match=r"seats must be one-dimensional, not of shape \(1, 2\)"):
+        encode.observation_batch([game, game], np.array([[0, 1]]))  # one row of two: not "one entry per game"
     over = random_game(0, dz.Rules(bidding="none"), 500)
     assert over.phase == "over"
     with pytest.raises(ValueError, match="give the seat"):

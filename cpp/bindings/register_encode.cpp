@@ -64,10 +64,16 @@ py::array_t<float> observation(GameArg game, OptionalIntArg seat) {
 // seats: None (each game's player to move), one int for all, or one per game.
 std::vector<int> observers(const std::vector<GameView>& views, py::handle seats) {
   std::vector<int> out(views.size());
-  // Anything else is one seat (seat_from refuses a str, and reads a 0-d array's int).
+  // Anything else is one seat (seat_from refuses a str and a 0-d array, as every int argument).
   const bool each = holds_items(seats);
   const auto seq = each ? py::reinterpret_borrow<py::sequence>(seats) : py::sequence();
-  if (each && py::len(seq) != views.size()) throw py::value_error("seats must have one entry per game");
+  if (each && py::isinstance<py::array>(seats) && py::reinterpret_borrow<py::array>(seats).ndim() != 1) {
+    throw py::value_error("seats must be one-dimensional, not of shape " + std::string(py::str(seats.attr("shape"))));
+  }
+  if (each && py::len(seq) != views.size()) {
+    throw py::value_error("seats must have one entry per game: " + std::to_string(py::len(seq)) + " for " +
+                          std::to_string(views.size()) + " games");
+  }
   for (std::size_t i = 0; i < views.size(); ++i) {
     const std::string what = each ? "seats[" + std::to_string(i) + "]" : std::string("seats");
     out[i] = observer(views[i], each ? py::object(seq[i]) : py::reinterpret_borrow<py::object>(seats), what.c_str());

@@ -34,7 +34,8 @@ std::string action_row_error(const ActionRow& row) {
   if (row.seat >= kMaxSeats) return "seat " + std::to_string(row.seat) + " is no seat";
   if (row.type >= kNumActionTypes) return "unknown action type " + std::to_string(row.type);
   if (row.type != static_cast<int>(ActionType::Play) && (row.cards || row.kind || row.key || row.length || row.stand_ins || row.stand_ins_high)) {
-    return "only a play holds cards";
+    return "only a play holds cards, a kind, a key, a length or stand-ins (the row's fields other than seat, type "
+           "and value are 0 for any other action)";
   }
   return action_error(from_row(row));
 }

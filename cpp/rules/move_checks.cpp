@@ -35,6 +35,9 @@ const std::array<Rules, 4>& loosest_rules() {
 std::string move_error(const Move& m, const Rules* rules) {
   if (m.cards == 0) return m == Move{} ? "" : "a move of no cards (an empty row: no move) has no kind, key or length";
   if (static_cast<int>(m.kind) >= kNumMoveKinds) return "unknown move kind " + std::to_string(static_cast<int>(m.kind));
+  // Cards no deck holds are said so: described, they showed as none (bits past the 15
+  // ranks) or as hundreds of characters.
+  if (std::string why = validate_cards(m.cards, rules ? *rules : loosest_rules()[1]); !why.empty()) return "cards: " + why;
   if (rules) {
     if (!deck_holds(spent(m) & kRankBits, *rules) || !is_valid_move(m, *rules)) return describe(m) + " is no move under these rules";
     return {};
