@@ -54,6 +54,19 @@ def test_multiset_operations() -> None:
     assert pickle.loads(pickle.dumps(hand)) == hand
 
 
+def test_in_asks_for_a_rank_as_count_does() -> None:
+    # `in` iterated the card characters: 0 in Cards("3") and "10" in Cards("T") were False
+    # where count() said 1, and "33" in a hand quietly False.
+    hand = Cards("3TTB")
+    for rank in range(15):
+        assert (rank in hand) == (hand.count(rank) > 0)
+    assert "t" in hand and "10" in hand and "B" in hand and "R" not in hand and np.int8(0) in hand
+    with pytest.raises(ValueError, match="rank must name one rank"):
+        assert "33" not in hand
+    with pytest.raises(TypeError, match="rank must be an int, not Cards"):
+        assert Cards("3") not in hand  # a subset is Cards("3") <= hand
+
+
 @pytest.mark.parametrize(
     ("bad", "message"),
     [

@@ -56,6 +56,10 @@ as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
           }, "Per-rank counts, ranks 3..A, 2, B, R.")
       .def("count", [](const Cards& c, RankArg rank) { return count(c.mask, rank_arg(rank, "rank", kNumRanks - 1)); }, py::arg("rank"),
            "How many cards of a rank (index 0..14 or a character such as 'T').")
+      .def("__contains__", [](const Cards& c, RankArg rank) { return count(c.mask, rank_arg(rank, "rank", kNumRanks - 1)) > 0; },
+           py::arg("rank"),
+           "Whether the cards hold a card of `rank` (index 0..14 or a character such as 'T' or '10'), as count reads "
+           "it: TypeError or ValueError for anything else.")
       .def("__len__", [](const Cards& c) { return total(c.mask); })
       .def("__bool__", [](const Cards& c) { return c.mask != 0; })
       .def("__iter__", [](const Cards& c) {
