@@ -366,6 +366,10 @@ def test_seeds_up_to_2_64_minus_1_are_exact_as_strings(client: TestClient) -> No
         state = new_hand(client, seed=str(seed))
         assert state["seed"] == str(seed) and state["hand"] == str(dz.Game(seed=seed).hand(0))
     assert new_hand(client, seed=7)["hand"] == str(dz.Game(seed=7).hand(0))  # a JSON integer still does
+    # Leading zeros write the same number (25 characters were "not a whole number").
+    assert new_hand(client, seed="0" * 30 + "7")["hand"] == str(dz.Game(seed=7).hand(0))
+    refused(client.post("/api/new", json={"seed": "1" * 25}), 400, "'seed' has more than 24 digits")
+    refused(client.post("/api/new", json={"seed": str(2**64)}), 422, "seed must be in 0..2**64-1")
 
 
 def test_the_bots_replies_come_as_frames_and_each_seat_shows_its_latest_action(client: TestClient) -> None:
@@ -421,7 +425,9 @@ def test_legal_plays_can_be_narrowed_to_the_selected_cards(client: TestClient) -
     ("/api/legal?card=3", "unknown query parameter 'card': this route takes 'cards'"),
     ("/api/legal?cards=3&cards=4", "query parameter 'cards' is given more than once"),
     ("/api/state?seed=1", "unknown query parameter 'seed': this route takes 'resume'"),
-    ("/api/hint?x", "unknown query parameter 'x': this route takes none"),
+    ("/api/hint?x", "unknown query parameter 'x': this route takes 'at', 'hand_id'"),
+    ("/api/legal?at=x", "'at' must be an integer"),
+    ("/api/hint?at=-1", "'at' must be a count, 0 or more, not -1"),
 ])
 def test_query_parameters_are_the_routes_own_and_given_once(client: TestClient, query: str, says: str) -> None:
     before = new_hand(client, seed=3)
@@ -1088,6 +1094,12 @@ def test_an_action_chosen_on_an_earlier_hand_is_refused(client: TestClient) -> N
         refused(client.post(path, json={**body, "at": len(first["log"]), "hand_id": first["hand_id"]}), 409,
                 "a new hand was dealt")
         assert ok(client.get("/api/state")) == second  # nothing done
+    # The questions too: a hint or the legal plays of another hand or state (another tab
+    # moved on) were answered for the server's, "pass" offered on a lead.
+    for path in ("/api/hint", "/api/legal"):
+        refused(client.get(f"{path}?at=0&hand_id={first['hand_id']}"), 409, "a new hand was dealt")
+        refused(client.get(f"{path}?at=5&hand_id={second['hand_id']}"), 409, "the hand has moved on")
+        assert ok(client.get(f"{path}?at=0&hand_id={second['hand_id']}"))["hint"] is not None
     played = ok(client.post("/api/play", json={"action": "bid 3", "at": 0, "hand_id": second["hand_id"]}))
     assert played["log"][0]["text"] == "bid 3"
     refused(client.post("/api/play", json={"action": "33", "hand_id": 7}), 400, "'hand_id' must be a string")

@@ -430,6 +430,18 @@ def test_a_seed_up_to_2_64_minus_1_starts_that_deal(page: WebDriver) -> None:
         page.find_element(By.ID, "seed").clear()
 
 
+def test_a_refused_first_deal_says_why_beside_the_form(page: WebDriver) -> None:
+    # The refusal went to the table's message line, hidden until a hand is drawn: the
+    # click showed nothing at all.
+    page.find_element(By.ID, "seed").send_keys(str(2**64))
+    page.find_element(By.ID, "new").click()
+    wait(page, lambda b: "seed must be in 0..2**64-1" in text_of(b, "setup-message"))
+    assert not page.find_element(By.ID, "table").is_displayed()
+    page.find_element(By.ID, "seed").clear()
+    start_hand(page, seed=3)
+    assert text_of(page, "setup-message") == ""
+
+
 def test_the_networks_choices_are_shown_in_watched_hands_not_beside_your_hidden_opponents(page: WebDriver) -> None:
     # In a hand of yours they told what an opponent's face-down hand still held.
     start_hand(page, seed=5, bots="neural")
@@ -637,6 +649,22 @@ def test_a_reload_shows_the_hand_and_an_older_tab_catches_up(page: WebDriver) ->
     wait(page, lambda b: "a new hand was dealt" in text_of(b, "message"))
     wait(page, lambda b: hand_text(b) == str(dz.Game(seed=8).hand(0)))
     assert api_state(page)["log"] == dealt["log"]  # the bid was not played on the new hand
+    # A hint asked on the state a page shows: another tab's play moves the hand on, and the
+    # hint (which offered "pass" on this page's lead) catches the page up instead.
+    page.find_element(By.CSS_SELECTOR, "#choices button[data-action='bid 3']").click()
+    wait(page, lambda b: api_state(b)["phase"] == "playing")
+    page.execute_async_script(
+        "const done = arguments[0]; fetch('/api/play', {method: 'POST', headers: {'Content-Type': 'application/json'}, "
+        "body: JSON.stringify({action: '" + str(dz.Game(seed=8).hand(0))[0] + "'})}).then(done);")
+    page.find_element(By.ID, "hint").click()
+    wait(page, lambda b: "the hand has moved on" in text_of(b, "message"))
+    wait(page, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#log li")) == len(api_state(b)["log"]))
+    # Without a session (a restarted server) both questions say so, where they showed nothing.
+    page.delete_all_cookies()
+    for button in ("hint", "show-legal"):
+        page.find_element(By.ID, button).click()
+        wait(page, lambda b: "no game in this session" in text_of(b, "message"))
+        page.execute_script("document.getElementById('message').textContent = ''")
 
 
 TIMES = "\N{MULTIPLICATION SIGN}"

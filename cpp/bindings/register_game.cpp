@@ -82,11 +82,14 @@ Deal deal_arg(py::handle hands_obj, py::handle kitty, const Rules& rules, py::ha
   }
   for (std::size_t seat = 0; seat < players; ++seat) d.hands[seat] = to_mask(hands[seat], "hands", rules);
   d.kitty = to_mask(kitty, "kitty", rules);
-  // Each was checked as it was read; together, CardsError too, as from_position's hands
-  // (the core's check of the whole deal says only that it is not the deck).
+  // Each was checked as it was read; of the right sizes (the core names a wrong one), cards
+  // of a rank past the deck's are a CardsError naming it, as from_position's hands (the
+  // core's check of the whole deal says only that it is not the deck).
   std::vector<Mask> held(d.hands.begin(), d.hands.begin() + rules.players);
+  const bool sized = total(d.kitty) == rules.kitty_size &&
+                     std::all_of(held.begin(), held.end(), [&](Mask h) { return total(h) == rules.hand_size(); });
   held.push_back(d.kitty);
-  if (std::string why = position_cards_error(held, Move{}, rules, "the hands and the kitty"); !why.empty()) {
+  if (std::string why = position_cards_error(held, Move{}, rules, "the hands and the kitty"); sized && !why.empty()) {
     raise(ErrorKind::Cards, "hands, kitty: " + why);
   }
   return d;

@@ -46,9 +46,11 @@ something):
 - ``GET /api/legal`` (``?cards=5777``: only the plays that spend some of these cards): the
   legal actions grouped by kind, each group's ``count`` and its first ``LEGAL_SHOWN``
   ``actions`` (two wild ranks make tens of thousands: a selection narrows them), and the
-  heuristic's ``hint``.
-- ``GET /api/hint``: the heuristic's ``hint`` alone (None when it is not your turn): under
-  two wild ranks a hand may have 80,000 legal plays, which the hint need not send.
+  heuristic's ``hint``. ``?at=12&hand_id=...`` (optional; the page sends them): asked on
+  another state, 409, as for a play (a second tab moved the hand on).
+- ``GET /api/hint`` (``?at=&hand_id=`` as for ``/api/legal``): the heuristic's ``hint``
+  alone (None when it is not your turn): under two wild ranks a hand may have 80,000 legal
+  plays, which the hint need not send.
 - ``POST /api/watch`` ``{"rules", "bots" (one a seat), "seed"}``: bots play a whole hand,
   which becomes this session's replay.
 - ``POST /api/replay/record``: a record (``Game.to_record()`` JSON) as the body.
@@ -306,13 +308,23 @@ class _Api:
 
         return await self._do(request, False, work)
 
+    @staticmethod
+    def _asked_on(request: Request) -> tuple[int | None, str | None]:
+        """The state a question (legal plays, a hint) was asked on: ``?at=12&hand_id=...``,
+        each optional, as a play's ``at`` and ``hand_id``."""
+        return (inputs.optional_count(inputs.query_int(request, "at"), "at"),
+                inputs.optional_text(dict(request.query_params), "hand_id"))
+
     async def legal(self, request: Request) -> Response:
         among = request.query_params.get("cards")
         if among is not None and len(among) > inputs.MAX_TEXT:
             raise ApiError(400, f"'cards' is longer than {inputs.MAX_TEXT} characters")
+        at, hand_id = self._asked_on(request)
 
         def work(session: Session) -> dict[str, Any]:
-            game = self._table(session).game
+            table = self._table(session)
+            self._check_at(at, hand_id, table, "no plays were listed")
+            game = table.game
             selected = Cards(among) if among is not None else None  # the engine reads the cards (422 if not cards)
             if game.to_move != HUMAN:
                 return {"groups": [], "hint": None}
@@ -330,8 +342,12 @@ class _Api:
         return await self._do(request, False, work)
 
     async def hint(self, request: Request) -> Response:
+        at, hand_id = self._asked_on(request)
+
         def work(session: Session) -> dict[str, Any]:
-            game = self._table(session).game
+            table = self._table(session)
+            self._check_at(at, hand_id, table, "no hint was given")
+            game = table.game
             return {"hint": _hint(game) if game.to_move == HUMAN else None}
 
         return await self._do(request, False, work)
@@ -442,8 +458,8 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
         _route("/api/state", api.state, query=("resume",)),
         _route("/api/play", api.play, "POST"),
         _route("/api/undo", api.undo, "POST"),
-        _route("/api/legal", api.legal, query=("cards",)),
-        _route("/api/hint", api.hint),
+        _route("/api/legal", api.legal, query=("cards", "at", "hand_id")),
+        _route("/api/hint", api.hint, query=("at", "hand_id")),
         _route("/api/watch", api.watch, "POST"),
         _route("/api/replay/record", api.replay_record, "POST"),
         _route("/api/replay/npz", api.replay_npz, "POST", query=("game", "seed", "rules")),

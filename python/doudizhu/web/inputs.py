@@ -157,10 +157,18 @@ def seed(value: Any) -> int | None:
     """A seed as a JSON integer or a string of digits (a browser's numbers are exact only to
     2**53; seeds go to 2**64-1); its range is the engine's to check."""
     if isinstance(value, str):
-        if not digits(value) or len(value) > 24:
+        if not digits(value):
             raise ApiError(400, "'seed' must be a whole number (digits alone, as a string)")
-        return int(value)
+        return _whole(value, "seed")
     return optional_int(value, "seed")
+
+
+def _whole(text: str, name: str) -> int:
+    """The number ``text`` (digits, perhaps a minus sign) writes; 400 past 24 digits, leading
+    zeros not counted (past any range here, and int() of a long text takes long)."""
+    if len(text.removeprefix("-").lstrip("0")) > 24:
+        raise ApiError(400, f"{name!r} has more than 24 digits: past any range it may have")
+    return int(text)
 
 
 def check_query(request: Request, names: tuple[str, ...]) -> None:
@@ -182,9 +190,9 @@ def query_int(request: Request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw is None:
         return None
-    if len(raw) > 24 or not digits(raw.removeprefix("-")):
+    if not digits(raw.removeprefix("-")):
         raise ApiError(400, f"{name!r} must be an integer")
-    return int(raw)
+    return _whole(raw, name)
 
 
 def text_list(data: dict[str, Any], name: str, longest: int) -> list[str] | None:

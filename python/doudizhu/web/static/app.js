@@ -326,11 +326,13 @@ async function newHand(event) {
   try {
     state = await api("POST", "/api/new", body);
   } catch (error) {
-    say("message", error.message, true);
+    // Beside the form that asked: before a first hand the table (and its message line) is hidden.
+    say("setup-message", error.message, true);
     return;
   } finally {
     sending = false;
   }
+  say("setup-message", "");
   say("message", state.seed === null ? "New hand." : `New hand, seed ${state.seed}.`);
   await showReply(state);
 }
@@ -358,17 +360,31 @@ function legalGroup(group, open) {
   return box;
 }
 
+// A question about the state this page shows (legal plays, a hint): asked on another (a
+// second tab moved the hand on) the server answers 409, and the page catches up.
+async function ask(path, query) {
+  const params = new URLSearchParams({ ...query, ...chosenOn() });
+  try {
+    return await api("GET", `${path}?${params}`);
+  } catch (error) {
+    if (error.status === 409) await catchUp(error);
+    else say("message", error.message, true);
+    return null;
+  }
+}
+
 async function showLegal() {
   const selection = selectedCards();
-  const data = await api("GET", "/api/legal" + (selection ? "?cards=" + encodeURIComponent(selection) : ""));
+  const data = await ask("/api/legal", selection ? { cards: selection } : {});
+  if (data === null) return;
   const total = data.groups.reduce((sum, group) => sum + group.count, 0);
   const heading = selection ? `${total} plays with the selected cards:` : `${total} legal plays:`;
   $("legal").replaceChildren(el("div", "caption", heading), ...data.groups.map((g) => legalGroup(g, total <= 200)));
 }
 
 async function hint() {
-  const data = await api("GET", "/api/hint");
-  if (data.hint === null) return;
+  const data = await ask("/api/hint", {});
+  if (data === null || data.hint === null) return;
   // The cards the hint spends: its text up to a reading ("5777=7777", "333444555666/AIRPLANE/3").
   if (playState.phase === "playing" && data.hint.text !== "pass") selectCards(data.hint.text.split(/[=/]/)[0]);
   say("message", "Hint: ");
