@@ -72,3 +72,39 @@ def test_fields_read_ints_and_bools_as_every_argument_does() -> None:
         Rules(bidding="Classic")
     with pytest.raises(TypeError, match="'bidding' must be a str"):
         Rules(bidding=0)  # type: ignore[arg-type]
+
+
+# --- choices the rule book states (docs/rules.md) -------------------------------------------
+
+
+def _second_deal(rules: Rules) -> tuple[tuple[dz.Cards, ...], dz.Cards]:
+    game = dz.Game(seed=11, rules=rules, first_bidder=2)
+    for _ in range(rules.players):
+        game.bid(0)
+    assert game.redeals == 1 and game.to_move == 2  # the same seat bids first again
+    hands, kitty, _ = game.deals[1]
+    return tuple(hands), kitty
+
+
+def test_a_seeds_first_deal_is_every_presets_and_its_redeals_follow_the_wild_draws() -> None:
+    standard, laizi, laizi2 = Rules(), Rules.preset("laizi"), Rules.preset("laizi2")
+    firsts = {str(dz.Game(seed=11, rules=r).deals[0][:2]) for r in (standard, laizi, laizi2)}
+    assert len(firsts) == 1
+    assert _second_deal(standard) == _second_deal(Rules.preset("happy"))  # no draw between deals
+    assert _second_deal(standard) != _second_deal(laizi) != _second_deal(laizi2)
+
+
+def test_two_decks_keep_the_one_deck_kicker_rule_for_jokers() -> None:
+    four = Rules.preset("four_player")
+    assert dz.classify("333444BR", rules=four) == []  # B and R: never two kickers of one combination
+    copies = four.replace(max_solo_kicker_copies=2)
+    assert [m.kind for m in dz.classify("444555RR", rules=copies)] == [dz.MoveKind.AIRPLANE_SOLOS]
+
+
+def test_the_warning_with_wild_cards_asks_for_the_highest_rank_held() -> None:
+    warned = Rules.preset("laizi").replace(single_card_warning=True)
+    game = dz.Game.from_position(["59K", "3", "4"], landlord=0, to_move=0, rules=warned, wild="5")
+    solos = [str(a) for a in game.legal_actions() if a.move is not None and a.move.kind == dz.MoveKind.SOLO]
+    assert solos == ["K", "5=K"]  # the wild 5 as the K, never above it
+    game = dz.Game.from_position(["553", "3", "4"], landlord=0, to_move=0, rules=warned, wild="5")
+    assert [str(a) for a in game.legal_actions() if a.move is not None and a.move.kind == dz.MoveKind.SOLO] == ["5"]
