@@ -67,7 +67,7 @@ def test_bad_wild_arguments_are_clear_errors() -> None:
     # A value of the wrong type is a TypeError under any rules (without wild cards it was a
     # ValueError, floats and bools included), and an empty sequence names no rank under any.
     for rules in (dz.Rules(), LAIZI, dz.Rules.preset("laizi2")):
-        for wrong in (2.0, b"5", ("5", True)):
+        for wrong in (2.0, b"5", ("5", True), ("5", "9", None)):  # the third item's type too
             with pytest.raises(TypeError, match="wild must be"):
                 dz.legal_moves("7775", rules=rules, wild=wrong)
         assert dz.legal_moves("7775", rules=rules, wild=()) == dz.legal_moves("7775")

@@ -714,8 +714,11 @@ def test_numpy_scalars_in_settings_are_their_python_values_and_the_checkpoint_re
         tmp_path: pathlib.Path) -> None:
     # Kept as NumPy scalars, they went into the checkpoint, which torch.load(weights_only)
     # then refused: a run that could neither resume nor play, found after its training.
-    config = dataclasses.replace(TINY, tables=np.int64(64), seed=np.uint64(5), epsilon=np.float64(0.01))
-    assert (type(config.tables), type(config.seed), type(config.epsilon)) == (int, int, float)
+    # A longdouble's item() is a longdouble: it stayed one, and the checkpoint refused.
+    config = dataclasses.replace(TINY, tables=np.int64(64), seed=np.uint64(5), epsilon=np.float64(0.01),
+                                 learning_rate=np.longdouble(TINY.learning_rate))
+    assert [type(v) for v in (config.tables, config.seed, config.epsilon, config.learning_rate)] == [int, int, float,
+                                                                                                     float]
     train(config, out=tmp_path)
     assert TorchBot(tmp_path) is not None and saved_config(tmp_path) == TINY
     warm = WarmConfig(head=(np.int64(256),), rules=np.str_("douzero"), plan=np.bool_(True))

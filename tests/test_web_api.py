@@ -369,6 +369,9 @@ def test_seeds_up_to_2_64_minus_1_are_exact_as_strings(client: TestClient) -> No
     # Leading zeros write the same number (25 characters were "not a whole number").
     assert new_hand(client, seed="0" * 30 + "7")["hand"] == str(dz.Game(seed=7).hand(0))
     refused(client.post("/api/new", json={"seed": "1" * 25}), 400, "'seed' has more than 24 digits")
+    # Past 4,300 digits int() refuses a text, leading zeros too (a 500 from a query's at).
+    assert new_hand(client, seed="0" * 5000 + "7")["hand"] == str(dz.Game(seed=7).hand(0))
+    assert ok(client.get("/api/hint?at=" + "0" * 5000))["hint"] is not None
     refused(client.post("/api/new", json={"seed": str(2**64)}), 422, "seed must be in 0..2**64-1")
 
 

@@ -378,13 +378,12 @@ WildRanks any_wild_arg(py::handle obj, int most, const char* what) {
     if (most == 0) throw py::value_error(name + ": a wild rank needs rules with wild cards (Rules.preset('laizi'))");
     return rank;
   }
-  // Every item's type is checked first: a wrong one is a TypeError whatever the count.
+  // Every item's type and range is checked before the count is held against the rules: a
+  // wrong one is a TypeError under any rules and in any place.
   std::vector<int> ranks;
-  for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) {
-    if (ranks.size() == 2) {
-      throw py::value_error(name + ": " + std::to_string(py::len(obj)) + " ranks, and no rules have more than two wild ranks");
-    }
-    ranks.push_back(rank_arg(item, what, kTwo));
+  for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) ranks.push_back(rank_arg(item, what, kTwo));
+  if (ranks.size() > 2) {
+    throw py::value_error(name + ": " + std::to_string(ranks.size()) + " ranks, and no rules have more than two wild ranks");
   }
   if (!ranks.empty() && most == 0) throw py::value_error(name + ": a wild rank needs rules with wild cards (Rules.preset('laizi'))");
   if (ranks.size() > static_cast<std::size_t>(most)) {

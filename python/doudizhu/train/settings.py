@@ -41,6 +41,8 @@ def _plain(value: Any) -> Any:
     """``value`` with NumPy scalars (alone or in a tuple) as the Python values they hold."""
     if isinstance(value, tuple):
         return tuple(_plain(item) for item in value)
+    if isinstance(value, np.floating):  # item() keeps a longdouble one a NumPy scalar
+        return float(value)
     return value.item() if isinstance(value, np.generic) else value
 
 

@@ -166,9 +166,11 @@ def seed(value: Any) -> int | None:
 def _whole(text: str, name: str) -> int:
     """The number ``text`` (digits, perhaps a minus sign) writes; 400 past 24 digits, leading
     zeros not counted (past any range here, and int() of a long text takes long)."""
-    if len(text.removeprefix("-").lstrip("0")) > 24:
+    sign, significant = ("-", text[1:]) if text.startswith("-") else ("", text)
+    significant = significant.lstrip("0") or "0"  # int() refuses texts past 4,300 digits, zeros too
+    if len(significant) > 24:
         raise ApiError(400, f"{name!r} has more than 24 digits: past any range it may have")
-    return int(text)
+    return int(sign + significant)
 
 
 def check_query(request: Request, names: tuple[str, ...]) -> None:
