@@ -623,6 +623,11 @@ def test_actions_and_settlements_copy_and_pickle() -> None:
     result = game.result
     assert result is not None
     assert copy.copy(result) == result and pickle.loads(pickle.dumps(result)) == result
+    # Values, as the tour says: a settlement hashes as its equals (it was unhashable).
+    assert hash(pickle.loads(pickle.dumps(result))) == hash(result) and len({result, copy.copy(result)}) == 1
+    assert len({dz.score(1), dz.score(1, bombs=1), dz.score(1)}) == 2
+    with pytest.raises(TypeError, match=r"Action takes no arguments to make one: Action\.play\(move\)"):
+        dz.Action("bid 2")  # type: ignore[call-arg]  # what its repr reads as: say how one is made
     with pytest.raises(ValueError, match="value"):
         dz.Action.__new__(dz.Action).__setstate__((2, 9, None))  # a bid of 9
     with pytest.raises(dz.MoveError, match="only a play holds cards"):

@@ -156,6 +156,13 @@ void payouts_from(py::handle obj, Settlement& s) {
   }
 }
 
+// Every field of a settlement (its pickle, and what its hash is of: equal ones hash alike).
+py::tuple settlement_state(const Settlement& s) {
+  return py::make_tuple(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats,
+                        s.multiplier, s.start_bonus.jokers, s.start_bonus.straight, s.partner, s.winner,
+                        payouts_tuple(s));
+}
+
 py::tuple start_bonuses(const Settlement& s) {
   py::list out;
   for (const auto& [name, seats] : {std::pair{"jokers", s.start_bonus.jokers}, std::pair{"straight", s.start_bonus.straight}}) {
@@ -398,6 +405,13 @@ void register_game(py::module_& m) {
 str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call",
 "decline", "rob", "no rob", "alone", "partner 2", or the move text of a play
 ("spent=cards" with wild cards), as str(move) writes it.)doc")
+      // Its repr reads as a call: that call says how actions are made (pybind's own words
+      // were "No constructor defined!").
+      .def(py::init([](const py::args&, const py::kwargs&) -> Action {
+             throw py::type_error("Action takes no arguments to make one: Action.play(move), Action.pass_(), "
+                                  "Action.bid(n), Action.call(), Action.rob(), Action.partner(seat), or game.step(text) "
+                                  "with the action's text ('bid 2')");
+           }))
       .def_static("play", [](Hinted<"Move"> move) {
             if (!is_exactly<Move>(move) && !py::isinstance<Move>(move)) throw py::type_error("move must be a Move, not " + type_name(move));
             return Action::play(value_of<Move>(move));
@@ -469,13 +483,10 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
             if (!py::isinstance<Settlement>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);
             return py::bool_(a == value_of<Settlement>(b));
           })
+      .def("__hash__", [](const Settlement& s) { return py::hash(settlement_state(s)); })
       .def("__copy__", [](const Settlement& s) { return s; })
       .def("__deepcopy__", [](const Settlement& s, py::handle) { return s; }, py::arg("memo"))
-      .def(py::pickle([](const Settlement& s) {
-                        return py::make_tuple(s.base, s.bombs, s.rockets, s.spring, s.anti_spring, s.landlord_won, s.landlord, s.seats,
-                                              s.multiplier, s.start_bonus.jokers, s.start_bonus.straight, s.partner, s.winner,
-                                              payouts_tuple(s));
-                      },
+      .def(py::pickle(&settlement_state,
                       [](py::handle state) {
                         // 12 fields before Run Fast (which adds the winner and the payouts, which
                         // without a landlord do not follow from the other fields).
