@@ -51,7 +51,7 @@ def test_run_fast_selfplay_and_evaluate_report_first_places_not_landlords() -> N
 
 def test_bad_input_is_reported_not_raised(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("moves", "3Z")[0] == 2
-    assert "unknown card token 'Z'" in capsys.readouterr().err
+    assert "hand: unknown card token 'Z'" in capsys.readouterr().err  # the argument's name, not "cards"
 
 
 def test_auto_play_prints_a_whole_hand_and_the_seed_fixes_it() -> None:

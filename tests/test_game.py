@@ -338,7 +338,7 @@ def test_a_record_from_a_given_deal_gives_its_redeals() -> None:
     replayed = Game.from_record(record)
     assert replayed.deals[1] == other and replayed.hand(0) == other[0][0]
     record["deals"][1]["kitty"] = "33"
-    with pytest.raises(dz.RecordError, match=r"deals\[1\]: the kitty holds 3 cards"):
+    with pytest.raises(dz.RecordError, match=r"deals\[1\]: kitty: the kitty holds 3 cards"):
         Game.from_record(record)
     record["deals"][1] = game.to_record()["deals"][1]  # the seed's own redeal: the stream goes on past it
     replayed = Game.from_record(record)

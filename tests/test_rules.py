@@ -53,6 +53,11 @@ def test_bad_fields_raise_and_leave_rules_unchanged() -> None:
         Rules(max_multiplier=2**31)
     with pytest.raises(dz.RulesError, match="unknown preset 'tencent'"):
         Rules.preset("tencent")
+    # A preset's name where the fields go: pybind's words listed the constructor's signature.
+    with pytest.raises(TypeError, match=r"Rules takes its fields by name .* not 'douzero': Rules.preset\(name\) "):
+        Rules("douzero")  # type: ignore[misc]
+    with pytest.raises(TypeError, match=r"unknown rules field 'preset' \(Rules.preset\(name\) gives a preset\)"):
+        Rules(preset="douzero")  # type: ignore[call-arg]
     with pytest.raises(AttributeError):
         base.four_with_two = False  # type: ignore[misc]
     assert base == Rules()

@@ -73,9 +73,9 @@ def test_four_player_deals_are_checked() -> None:
     game = Game(seed=5, rules=rules)
     hands, kitty = [str(game.hand(s)) for s in range(4)], str(game.kitty)
     assert Game.from_deal(hands, kitty, rules=rules).hash == game.hash
-    with pytest.raises(ValueError, match="a deal has 4 hands"):
+    with pytest.raises(ValueError, match="hands: a deal has 4 hands"):
         Game.from_deal(hands[:3], kitty, rules=rules)
-    with pytest.raises(ValueError, match="the kitty holds 8 cards"):
+    with pytest.raises(ValueError, match="kitty: the kitty holds 8 cards"):
         Game.from_deal(hands, kitty[:7], rules=rules)
     # Seat 0's hand twice in place of seat 1's: the right sizes, but not the deck.
     with pytest.raises(dz.CardsError, match=r"the hands and the kitty hold (9|1\d) cards of rank ., the deck 8"):
@@ -95,11 +95,11 @@ def test_sanren_from_deal_checks_the_sizes() -> None:
     hands = ["3456789TJQKA2222BR", "333444555666777888", "999TTTJJJQQQKKKAAA"]
     game = Game.from_deal(hands, "", landlord=0, rules=Rules.preset("sanren"))
     assert len(game.hand(0)) == 18
-    with pytest.raises(ValueError, match="each hand of a deal holds 18 cards"):
+    with pytest.raises(ValueError, match="hands: each hand of a deal holds 18 cards"):
         Game.from_deal(
             ["33334444555566667", "77788889999TTTTJJ", "JJQQQQKKKKAAAA222"], "2BR", rules=Rules.preset("sanren")
         )
-    with pytest.raises(ValueError, match="each hand of a deal holds 17 cards"):
+    with pytest.raises(ValueError, match="hands: each hand of a deal holds 17 cards"):
         Game.from_deal(hands, "", rules=Rules())
 
 
@@ -244,9 +244,9 @@ def test_four_player_positions() -> None:
     game.play("RR")
     # Base 1, no bomb; no anti-spring (the position began after the landlord's lead): 3 x 1.
     assert game.phase == "over" and game.result is not None and game.result.payouts == (-3, 1, 1, 1)
-    with pytest.raises(ValueError, match="a position has 2 or 4 hands"):
+    with pytest.raises(ValueError, match="hands: a position has 2 or 4 hands"):
         Game.from_position(["33", "BB", "RR"], landlord=0, to_move=1, rules=rules)
-    with pytest.raises(ValueError, match="a position has 2 or 3 hands"):
+    with pytest.raises(ValueError, match="hands: a position has 2 or 3 hands"):
         Game.from_position(["33", "44", "55", "66"], landlord=0, to_move=1)
 
 

@@ -40,8 +40,9 @@ void register_cards(py::module_& m) {
   public_class<Cards>(m, "Cards", R"doc(An immutable multiset of cards; suits are ignored.
 
 Built from card text ('33344456', 'BR', '10', '3s 3h', '3♠3♥'), another Cards, an iterable
-of card tokens, or an int mask (4 bits per rank, rank r at bits 4r..4r+3, ranks 3..A 2 B R
-as 0..14). Up to two decks' counts (8 of a rank, 2 of each joker).)doc")
+of card tokens (['3', '3', 'K']), a mapping of rank to count ({'3': 3, '4': 2}), or an int
+mask (4 bits per rank, rank r at bits 4r..4r+3, ranks 3..A 2 B R as 0..14). Up to two decks'
+counts (8 of a rank, 2 of each joker). x in cards asks for a rank; a <= b is inclusion.)doc")
       .def(py::init([](CardsArg cards) { return Cards{to_mask(cards, "cards")}; }), py::arg("cards") = "")
       .def_static("from_mask", [](IntArg mask) {
             if (!is_int_like(mask)) throw py::type_error("mask must be an int, not " + type_name(mask));

@@ -73,7 +73,7 @@ py::list hands_arg(py::handle hands) {
 Deal deal_arg(py::handle hands_obj, py::handle kitty, const Rules& rules, py::handle wild) {
   const py::list hands = hands_arg(hands_obj);
   const auto players = static_cast<std::size_t>(rules.players);
-  if (hands.size() != players) throw py::value_error("a deal has " + std::to_string(players) + " hands");
+  if (hands.size() != players) throw py::value_error("hands: a deal has " + std::to_string(players) + " hands");
   Deal d;
   d.wild = wild_arg(wild, rules);  // none: with wild cards, the seed's draw
   if (d.wild.none() && !wild.is_none()) {  // [] names no rank: not the draw, which None asks for
@@ -102,7 +102,7 @@ Game position_game(py::handle hands_obj, py::handle landlord, py::handle to_move
   const py::list hands = hands_arg(hands_obj);
   const std::size_t seats = hands.size();
   if (seats != 2 && seats != static_cast<std::size_t>(rules.players)) {
-    throw py::value_error("a position has 2 or " + std::to_string(rules.players) + " hands");
+    throw py::value_error("hands: a position has 2 or " + std::to_string(rules.players) + " hands");
   }
   std::vector<Mask> masks;
   for (std::size_t i = 0; i < seats; ++i) masks.push_back(hand_arg(hands[i], "hands", rules));

@@ -11,7 +11,10 @@ const RulesField& field_named(py::handle key) {
   // Not a str, or no UTF-8 form (a lone surrogate): no field's name.
   const std::optional<std::string> name = py::isinstance<py::str>(key) ? utf8_of(key) : std::nullopt;
   const RulesField* f = name ? rules_field_named(*name) : nullptr;
-  if (!f) throw py::type_error("unknown rules field " + std::string(py::repr(key)));
+  if (!f) {
+    throw py::type_error("unknown rules field " + std::string(py::repr(key)) +
+                         (name == "preset" ? " (Rules.preset(name) gives a preset)" : ""));
+  }
   return *f;
 }
 
@@ -79,7 +82,15 @@ names them all. `Rules.preset(name)` gives a named preset or variant, `Rules.pre
 the names. A value out of a field's range, fields that cannot go together, or an unknown
 bidding or preset name raise RulesError; an unknown field or a value of the wrong type
 TypeError.)doc")
-      .def(py::init([](const py::kwargs& fields) { return with_fields(Rules{}, fields); }))
+      // Positional arguments are refused with the way to a preset, the usual first guess
+      // (pybind's own words listed the constructor's signature).
+      .def(py::init([](const py::args& given, const py::kwargs& fields) {
+             if (!given.empty()) {
+               throw py::type_error("Rules takes its fields by name (Rules(bidding='none')), not " +
+                                    std::string(py::repr(given[0])) + ": Rules.preset(name) gives a preset");
+             }
+             return with_fields(Rules{}, fields);
+           }))
       .def_static("preset", &preset_named, py::arg("name"),
                   "The named preset or variant (`Rules.presets()` names them).")
       .def_static("presets", &preset_names, "Names of the presets.")

@@ -195,21 +195,21 @@ namespace {
 // Throws std::invalid_argument unless `deal` splits the deck of `rules` into its hands and kitty.
 void require_deal(const Deal& deal, const Rules& rules) {
   const std::string hand = std::to_string(rules.hand_size());
-  const std::string whole = "the hands and the kitty must hold the " + std::to_string(rules.deck_size()) +
+  const std::string whole = "hands, kitty: the hands and the kitty must hold the " + std::to_string(rules.deck_size()) +
                             " cards of the deck exactly once";
   Mask left = rules.deck();  // what the hands so far leave of it (subtracting only what it holds)
   for (int seat = 0; seat < kMaxSeats; ++seat) {
     const Mask h = deal.hands[static_cast<std::size_t>(seat)];
     if (seat >= rules.players) {
-      require(h == 0, "a deal has a hand for each of the " + std::to_string(rules.players) + " players only");
+      require(h == 0, "hands: a deal has a hand for each of the " + std::to_string(rules.players) + " players only");
       continue;
     }
-    require(validate_cards(h, rules).empty() && total(h) == rules.hand_size(), "each hand of a deal holds " + hand + " cards");
+    require(validate_cards(h, rules).empty() && total(h) == rules.hand_size(), "hands: each hand of a deal holds " + hand + " cards");
     require(contains(left, h), whole);
     left -= h;
   }
   require(validate_cards(deal.kitty, rules).empty() && total(deal.kitty) == rules.kitty_size,
-          "the kitty holds " + std::to_string(rules.kitty_size) + " cards");
+          "kitty: the kitty holds " + std::to_string(rules.kitty_size) + " cards");
   require(left == deal.kitty, whole);
 }
 
@@ -251,7 +251,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   require_rules(rules);
   require_wild(wild, rules);
   const int seats = static_cast<int>(hands.size());
-  require(seats == 2 || seats == rules.players, "a position has 2 or " + std::to_string(rules.players) + " hands");
+  require(seats == 2 || seats == rules.players, "hands: a position has 2 or " + std::to_string(rules.players) + " hands");
   if (partner != -1) {
     require(rules.partner && seats == kMaxSeats, "partner needs rules with partner and four hands");
     require_seat(partner, seats, "partner");

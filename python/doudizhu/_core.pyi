@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Literal, TypedDict, TypeGuard
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import TypeAlias, Unpack
+from typing_extensions import Never, TypeAlias, Unpack
 
 from .encode import DouZeroObservation
 
@@ -81,7 +81,7 @@ class _RulesFields(TypedDict, total=False):
     bomb_pay: bool
 
 class Rules:
-    def __init__(self, **fields: Unpack[_RulesFields]) -> None: ...
+    def __init__(self, *given: Never, **fields: Unpack[_RulesFields]) -> None: ...
     @staticmethod
     def preset(name: str) -> Rules: ...
     @staticmethod

@@ -76,7 +76,7 @@ def _terminate_as_interrupt() -> Iterator[None]:
 def _moves(args: argparse.Namespace, out: TextIO) -> int:
     rules = Rules.preset(args.rules)
     wild: tuple[str, ...] = tuple(args.wild or ())
-    moves = legal_moves(Cards(args.hand), args.last, rules, wild or None)
+    moves = legal_moves(args.hand, args.last, rules, wild or None)  # its errors name the hand
     header = f"{plural(len(moves), 'move')} for {Cards(args.hand) or 'no cards'}"
     header += f" with {'s and '.join(rank_name(rank) for rank in wild)}s wild" if wild else ""
     print(header + (f" over {args.last}:" if args.last else " leading:"), file=out)
