@@ -54,10 +54,23 @@ def test_bad_fields_raise_and_leave_rules_unchanged() -> None:
     with pytest.raises(dz.RulesError, match="unknown preset 'tencent'"):
         Rules.preset("tencent")
     # A preset's name where the fields go: pybind's words listed the constructor's signature.
-    with pytest.raises(TypeError, match=r"Rules takes its fields by name .* not 'douzero': Rules.preset\(name\) "):
+    with pytest.raises(TypeError, match=r"Rules takes its fields by name .* not a positional str: Rules.preset"):
         Rules("douzero")  # type: ignore[misc]
+    with pytest.raises(TypeError, match=r"Rules.replace takes its fields by name .* positional dict: give a dict's "):
+        Rules().replace({"bidding": "none"})  # type: ignore[misc]
     with pytest.raises(TypeError, match=r"unknown rules field 'preset' \(Rules.preset\(name\) gives a preset\)"):
         Rules(preset="douzero")  # type: ignore[call-arg]
+
+    class Unprintable:
+        def __repr__(self) -> str:
+            raise RuntimeError("a repr that raises")
+
+    with pytest.raises(TypeError, match=r"not a positional Unprintable$"):  # no repr taken: the refusal stays
+        Rules(Unprintable())  # type: ignore[misc]
+    for call in (lambda: Rules.preset("x" * 10_000), lambda: Rules(bidding="x" * 10_000)):
+        with pytest.raises(dz.RulesError, match=r"'xxx.*\.\.\. \(10000 characters\)") as refused:
+            call()  # a long name quoted as an excerpt with its length, not 10,000 characters
+        assert len(str(refused.value)) < 300
     with pytest.raises(AttributeError):
         base.four_with_two = False  # type: ignore[misc]
     assert base == Rules()

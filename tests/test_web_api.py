@@ -641,6 +641,7 @@ def test_replay_steps_out_of_range_or_malformed(client: TestClient) -> None:
     for huge in ("1000000000", "99999999999999999999", "9" * 5000):  # a whole number, past the end
         refused(client.get(f"/api/replay/{huge}"), 404, f"is out of range: this game has steps 0 to {steps}")
     assert ok(client.get("/api/replay/0000000002"))["step"] == 2  # leading zeros name the same step
+    assert ok(client.get("/api/replay/" + "0" * 5000 + "2"))["step"] == 2  # int() refuses 4,300 digits
     for bad in ("-1", "abc", "1.5", "%20", "%C2%B2"):  # the last: '²', a digit to isdigit() but not to int()
         refused(client.get(f"/api/replay/{bad}"), 400, "whole number")
     assert ok(client.get("/api/replay/2"))["step"] == 2

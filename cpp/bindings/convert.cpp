@@ -51,6 +51,9 @@ bool holds_items(py::handle obj) {
 }
 
 std::string shown(py::handle obj) {
+  if (py::isinstance<py::str>(obj)) {
+    if (const auto text = utf8_of(obj)) return quoted(*text);
+  }
   try {
     return py::repr(obj).cast<std::string>();
   } catch (const py::error_already_set&) {

@@ -43,7 +43,8 @@ struct Cards {
 // The name of obj's type, for messages.
 std::string type_name(py::handle obj);
 
-// A value as an error quotes it: its repr, or for an int past Python's limit on the
+// A value as an error quotes it: a str as a short excerpt with its length past 40
+// characters (quoted), anything else its repr, or for an int past Python's limit on the
 // digits it writes out (4,300 by default), where repr itself raises, its size in bits.
 std::string shown(py::handle obj);
 

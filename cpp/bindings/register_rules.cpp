@@ -12,7 +12,7 @@ const RulesField& field_named(py::handle key) {
   const std::optional<std::string> name = py::isinstance<py::str>(key) ? utf8_of(key) : std::nullopt;
   const RulesField* f = name ? rules_field_named(*name) : nullptr;
   if (!f) {
-    throw py::type_error("unknown rules field " + std::string(py::repr(key)) +
+    throw py::type_error("unknown rules field " + shown(key) +
                          (name == "preset" ? " (Rules.preset(name) gives a preset)" : ""));
   }
   return *f;
@@ -24,7 +24,7 @@ Rules preset_named(Hinted<"str"> name) {
   if (const auto r = text ? preset(*text) : std::nullopt) return *r;
   std::string names;
   for (const auto& n : preset_names()) names += (names.empty() ? "" : ", ") + n;
-  raise(ErrorKind::Rules, "unknown preset " + std::string(py::repr(name)) + "; presets: " + names);
+  raise(ErrorKind::Rules, "unknown preset " + shown(name) + "; presets: " + names);
 }
 
 py::object field_value(const Rules& r, const RulesField& f) {
@@ -66,6 +66,18 @@ Rules with_fields(Rules r, const py::dict& fields) {
   return r;
 }
 
+// Rules' fields go by name: a positional argument (a preset's name, the usual first guess,
+// or a dict of fields) is refused with the way to what it meant.
+void refuse_positional(const py::args& given, const std::string& call) {
+  if (given.empty()) return;
+  const py::handle first = given[0];
+  const char* hint = py::isinstance<py::str>(first)    ? ": Rules.preset(name) gives a preset"
+                     : py::isinstance<py::dict>(first) ? ": give a dict's fields as **fields"
+                                                       : "";
+  throw py::type_error(call + " takes its fields by name (" + call + "(bidding='none')), not a positional " +
+                       type_name(first) + hint);
+}
+
 py::dict as_dict(const Rules& r) {
   py::dict d;
   for (const RulesField& f : kRulesFields) d[f.name] = field_value(r, f);
@@ -85,16 +97,16 @@ TypeError.)doc")
       // Positional arguments are refused with the way to a preset, the usual first guess
       // (pybind's own words listed the constructor's signature).
       .def(py::init([](const py::args& given, const py::kwargs& fields) {
-             if (!given.empty()) {
-               throw py::type_error("Rules takes its fields by name (Rules(bidding='none')), not " +
-                                    std::string(py::repr(given[0])) + ": Rules.preset(name) gives a preset");
-             }
+             refuse_positional(given, "Rules");
              return with_fields(Rules{}, fields);
            }))
       .def_static("preset", &preset_named, py::arg("name"),
                   "The named preset or variant (`Rules.presets()` names them).")
       .def_static("presets", &preset_names, "Names of the presets.")
-      .def("replace", [](const Rules& r, const py::kwargs& fields) { return with_fields(r, fields); },
+      .def("replace", [](const Rules& r, const py::args& given, const py::kwargs& fields) {
+             refuse_positional(given, "Rules.replace");
+             return with_fields(r, fields);
+           },
            "A copy with the given fields changed.")
       .def("to_dict", &as_dict, "The fields as a dict.")
       .def("__repr__", [](const Rules& r) {

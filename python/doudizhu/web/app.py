@@ -421,7 +421,7 @@ class _Api:
             if len(raw.lstrip("0")) > 9:  # past any replay, and never made an int
                 raise ApiError(404, f"step {raw[:20]}{'...' if len(raw) > 20 else ''} is out of range: this game has "
                                     f"steps 0 to {session.replay.steps}")
-            return self._replay_state(session.replay, int(raw))
+            return self._replay_state(session.replay, inputs.whole(raw, "step"))
 
         return await self._do(request, False, work, missing=_NO_REPLAY)
 

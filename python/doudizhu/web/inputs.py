@@ -46,7 +46,7 @@ async def body(request: Request, limit: int, media_type: str) -> bytes:
     if declared_type != media_type:
         raise ApiError(415, f"the body must be sent as {media_type}, not {declared_type[:60] or 'without a type'}")
     declared = request.headers.get("content-length")
-    if declared is not None and (not digits(declared) or int(declared) > limit):
+    if declared is not None and (not digits(declared) or whole(declared, "Content-Length", 413) > limit):
         raise ApiError(413, f"the request body is larger than the {limit} bytes allowed")
     chunks: list[bytes] = []
     size = 0
@@ -159,17 +159,18 @@ def seed(value: Any) -> int | None:
     if isinstance(value, str):
         if not digits(value):
             raise ApiError(400, "'seed' must be a whole number (digits alone, as a string)")
-        return _whole(value, "seed")
+        return whole(value, "seed")
     return optional_int(value, "seed")
 
 
-def _whole(text: str, name: str) -> int:
-    """The number ``text`` (digits, perhaps a minus sign) writes; 400 past 24 digits, leading
-    zeros not counted (past any range here, and int() of a long text takes long)."""
+def whole(text: str, name: str, status: int = 400) -> int:
+    """The number ``text`` (digits, perhaps a minus sign) writes; ``status`` past 24 digits,
+    leading zeros not counted (past any range here, and int() refuses a text of more than
+    4,300 digits, zeros too)."""
     sign, significant = ("-", text[1:]) if text.startswith("-") else ("", text)
-    significant = significant.lstrip("0") or "0"  # int() refuses texts past 4,300 digits, zeros too
+    significant = significant.lstrip("0") or "0"
     if len(significant) > 24:
-        raise ApiError(400, f"{name!r} has more than 24 digits: past any range it may have")
+        raise ApiError(status, f"{name!r} has more than 24 digits: past any range it may have")
     return int(sign + significant)
 
 
@@ -194,7 +195,7 @@ def query_int(request: Request, name: str) -> int | None:
         return None
     if not digits(raw.removeprefix("-")):
         raise ApiError(400, f"{name!r} must be an integer")
-    return _whole(raw, name)
+    return whole(raw, name)
 
 
 def text_list(data: dict[str, Any], name: str, longest: int) -> list[str] | None:
@@ -207,4 +208,4 @@ def text_list(data: dict[str, Any], name: str, longest: int) -> list[str] | None
 
 
 __all__ = ["BINARY", "JSON", "MAX_JSON", "MAX_TEXT", "MAX_UPLOAD", "ApiError", "body", "check_query", "json_object",
-           "optional_int", "optional_text", "parse_json", "query_int", "seed", "text", "text_list"]
+           "optional_int", "optional_text", "parse_json", "query_int", "seed", "text", "text_list", "whole"]
