@@ -67,13 +67,39 @@ def test_bad_fields_raise_and_leave_rules_unchanged() -> None:
 
     with pytest.raises(TypeError, match=r"not a positional Unprintable$"):  # no repr taken: the refusal stays
         Rules(Unprintable())  # type: ignore[misc]
-    for call in (lambda: Rules.preset("x" * 10_000), lambda: Rules(bidding="x" * 10_000)):
+    for call in (lambda: Rules.preset("x" * 10_000), lambda: Rules(bidding="x" * 10_000),
+                 lambda: Rules.preset("x" * 9_999 + "\udcff")):  # a lone surrogate fell back to the whole repr
         with pytest.raises(dz.RulesError, match=r"'xxx.*\.\.\. \(10000 characters\)") as refused:
             call()  # a long name quoted as an excerpt with its length, not 10,000 characters
         assert len(str(refused.value)) < 300
     with pytest.raises(AttributeError):
         base.four_with_two = False  # type: ignore[misc]
     assert base == Rules()
+
+
+def test_values_an_error_shows_never_run_their_repr_past_need() -> None:
+    class Raising(str):
+        def __repr__(self) -> str:
+            raise RuntimeError("a str subclass's repr")
+
+    with pytest.raises(dz.RulesError, match=r"unknown preset 'a\\udcff'"):
+        Rules.preset(Raising("a\udcff"))  # its repr replaced the refusal
+
+    class Unwritable:
+        def __repr__(self) -> str:
+            raise RuntimeError("a key's repr")
+
+    with pytest.raises(TypeError, match="unknown rules field a Unwritable that cannot be written out"):
+        Rules.__new__(Rules).__setstate__({Unwritable(): 1})
+    with pytest.raises(TypeError, match=r"unknown rules field \(10+\.\.\. \(4303 characters\)$"):
+        Rules.__new__(Rules).__setstate__({(10**4299,): 1})  # a tuple's repr past 80 bytes: cut
+    # Quotes and backslashes are escaped: a newline and the text a\x0ab quoted alike.
+    messages = set()
+    for name in ("a\nb", "a\\x0ab", "it's"):
+        with pytest.raises(dz.RulesError) as refused:
+            Rules.preset(name)
+        messages.add(str(refused.value))
+    assert len(messages) == 3 and any("'it\\'s'" in m for m in messages)
 
 
 def test_fields_read_ints_and_bools_as_every_argument_does() -> None:

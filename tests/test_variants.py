@@ -246,7 +246,7 @@ def test_four_player_positions() -> None:
     assert game.phase == "over" and game.result is not None and game.result.payouts == (-3, 1, 1, 1)
     with pytest.raises(ValueError, match="hands: a position has 2 or 4 hands"):
         Game.from_position(["33", "BB", "RR"], landlord=0, to_move=1, rules=rules)
-    with pytest.raises(ValueError, match=r"hands: every hand holds cards \(a seat with none has won\)"):
+    with pytest.raises(ValueError, match=r"hands: seat 0 holds no cards: every hand holds some \(a seat with none "):
         Game.from_position(["", "4"], landlord=0, to_move=0)
     with pytest.raises(ValueError, match="hands: a position has 2 or 3 hands"):
         Game.from_position(["33", "44", "55", "66"], landlord=0, to_move=1)

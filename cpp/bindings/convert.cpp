@@ -51,15 +51,26 @@ bool holds_items(py::handle obj) {
 }
 
 std::string shown(py::handle obj) {
+  // A str (a subclass's own repr never run) as an excerpt, a lone surrogate written \udcff.
   if (py::isinstance<py::str>(obj)) {
-    if (const auto text = utf8_of(obj)) return quoted(*text);
+    const auto bytes = py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(obj.ptr(), "utf-8", "surrogatepass"));
+    if (bytes) return quoted(py::bytes(bytes).cast<std::string>());
+    PyErr_Clear();
   }
+  std::string text;
   try {
-    return py::repr(obj).cast<std::string>();
-  } catch (const py::error_already_set&) {
-    if (!PyLong_Check(obj.ptr())) throw;
-    return "an int of " + py::str(obj.attr("bit_length")()).cast<std::string>() + " bits";
+    text = py::repr(obj).cast<std::string>();
+  } catch (const std::exception&) {  // a repr that raises (an int past 4,300 digits), or writes no UTF-8
+    PyErr_Clear();
+    if (PyLong_Check(obj.ptr())) return "an int of " + py::str(obj.attr("bit_length")()).cast<std::string>() + " bits";
+    return "a " + type_name(obj) + " that cannot be written out";
   }
+  // Past 80 bytes, its first 60 (not inside a character) and its length, as quoted() does.
+  if (text.size() <= 80) return text;
+  std::size_t cut = 60;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  const auto characters = std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  return text.substr(0, cut) + "... (" + std::to_string(characters) + " characters)";
 }
 
 void not_constructed(py::handle obj) {

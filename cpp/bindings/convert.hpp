@@ -43,9 +43,10 @@ struct Cards {
 // The name of obj's type, for messages.
 std::string type_name(py::handle obj);
 
-// A value as an error quotes it: a str as a short excerpt with its length past 40
-// characters (quoted), anything else its repr, or for an int past Python's limit on the
-// digits it writes out (4,300 by default), where repr itself raises, its size in bits.
+// A value as an error quotes it, never running a str subclass's repr: a str as quoted()
+// writes it (a short excerpt with its length past 40 characters, a lone surrogate \udcff),
+// anything else its repr, cut past 80 bytes; for an int past Python's limit on the digits
+// it writes out (4,300 by default) its size in bits, for a repr that raises the type.
 std::string shown(py::handle obj);
 
 // The machine's physical memory in bytes, 0 where the system does not say.

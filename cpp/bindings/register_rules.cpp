@@ -68,14 +68,13 @@ Rules with_fields(Rules r, const py::dict& fields) {
 
 // Rules' fields go by name: a positional argument (a preset's name, the usual first guess,
 // or a dict of fields) is refused with the way to what it meant.
-void refuse_positional(const py::args& given, const std::string& call) {
+void refuse_positional(const py::args& given, const std::string& call, const std::string& example) {
   if (given.empty()) return;
   const py::handle first = given[0];
   const char* hint = py::isinstance<py::str>(first)    ? ": Rules.preset(name) gives a preset"
                      : py::isinstance<py::dict>(first) ? ": give a dict's fields as **fields"
                                                        : "";
-  throw py::type_error(call + " takes its fields by name (" + call + "(bidding='none')), not a positional " +
-                       type_name(first) + hint);
+  throw py::type_error(call + " takes its fields by name (" + example + "), not a positional " + type_name(first) + hint);
 }
 
 py::dict as_dict(const Rules& r) {
@@ -97,14 +96,14 @@ TypeError.)doc")
       // Positional arguments are refused with the way to a preset, the usual first guess
       // (pybind's own words listed the constructor's signature).
       .def(py::init([](const py::args& given, const py::kwargs& fields) {
-             refuse_positional(given, "Rules");
+             refuse_positional(given, "Rules", "Rules(bidding='none')");
              return with_fields(Rules{}, fields);
            }))
       .def_static("preset", &preset_named, py::arg("name"),
                   "The named preset or variant (`Rules.presets()` names them).")
       .def_static("presets", &preset_names, "Names of the presets.")
       .def("replace", [](const Rules& r, const py::args& given, const py::kwargs& fields) {
-             refuse_positional(given, "Rules.replace");
+             refuse_positional(given, "Rules.replace", "rules.replace(bidding='none')");
              return with_fields(r, fields);
            },
            "A copy with the given fields changed.")

@@ -265,7 +265,7 @@ Game Game::from_position(const std::vector<Mask>& hands, int landlord, int to_mo
   for (int i = 0; i < seats; ++i) {
     const Mask h = hands[static_cast<std::size_t>(i)];
     require(holds_hand(h, rules), "hands: " + hand_error(h, rules));
-    require(h != 0, "hands: every hand holds cards (a seat with none has won)");
+    require(h != 0, "hands: seat " + std::to_string(i) + " holds no cards: every hand holds some (a seat with none has won)");
     // Only the landlord's hand grows past a dealt share, by the kitty.
     require(i == landlord || total(h) <= rules.hand_size(), "hands: seat " + std::to_string(i) + ", not the landlord, holds " +
                                                                std::to_string(total(h)) + " cards, more than the " +

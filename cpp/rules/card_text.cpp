@@ -65,9 +65,18 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 }
 
 // Characters before byte offset i (positions in messages count characters, as Python does).
+// 3 where s[i] starts a lone surrogate as Python's "surrogatepass" encodes one (ED A0-BF
+// 80-BF: no UTF-8, but one character of a str that error messages quote), else 0.
+std::size_t surrogate_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  return byte(0) == 0xED && byte(1) >= 0xA0 && byte(1) <= 0xBF && (byte(2) & 0xC0) == 0x80 ? 3 : 0;
+}
+
 std::size_t char_index(std::string_view s, std::size_t i) {
   std::size_t chars = 0;
-  for (std::size_t k = 0; k < i && k < s.size(); ++chars) k += std::max<std::size_t>(utf8_length(s, k), 1);
+  for (std::size_t k = 0; k < i && k < s.size(); ++chars) {
+    k += std::max<std::size_t>({utf8_length(s, k), surrogate_length(s, k), 1});
+  }
   return chars;
 }
 
@@ -85,18 +94,21 @@ char32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
 }
 
 // Characters a terminal does not show as themselves: C1 controls, the invisible ones that
-// reorder or hide the text around them (bidirectional overrides, zero widths, a soft
-// hyphen), and the spaces other than ' ' and the line breaks of Unicode, which read as
+// reorder or hide the text around them (bidirectional marks and overrides, zero widths, a
+// soft hyphen, tag characters), and the spaces other than ' ' and the line breaks of Unicode, which read as
 // a plain space or a new line in a message.
 bool unseen(char32_t cp) {
-  return (cp >= 0x80 && cp <= 0xA0) || cp == 0xAD || cp == 0x1680 || cp == 0x180E || (cp >= 0x2000 && cp <= 0x200F) ||
-         (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) || cp == 0x3000 || cp == 0xFEFF;
+  return (cp >= 0x80 && cp <= 0xA0) || cp == 0xAD || cp == 0x61C || cp == 0x1680 || cp == 0x180E ||
+         (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) ||
+         cp == 0x3000 || cp == 0xFEFF || (cp >= 0xE0000 && cp <= 0xE007F);
 }
 
+// \uXXXX, or past the basic plane \UXXXXXXXX (the tag characters), as Python writes them.
 std::string code_point_escape(char32_t cp) {
   constexpr char kDigits[] = "0123456789abcdef";
-  std::string out = "\\u";
-  for (int shift = 12; shift >= 0; shift -= 4) out += kDigits[(cp >> shift) & 0xF];
+  const bool wide = cp > 0xFFFF;
+  std::string out = wide ? "\\U" : "\\u";
+  for (int shift = wide ? 28 : 12; shift >= 0; shift -= 4) out += kDigits[(cp >> shift) & 0xF];
   return out;
 }
 
@@ -190,8 +202,15 @@ std::string quoted(std::string_view text, std::size_t max_chars) {
   for (; i < text.size() && chars < max_chars; ++chars) {
     const std::size_t n = utf8_length(text, i);
     const auto c = static_cast<unsigned char>(text[i]);
-    if (n == 0 || c < 0x20 || c == 0x7F) {
+    if (surrogate_length(text, i)) {  // \udcff, as Python writes a lone surrogate
+      out += code_point_escape(code_point(text, i, 3));
+      i += 3;
+    } else if (n == 0 || c < 0x20 || c == 0x7F) {
       out += hex_escape(c);
+      ++i;
+    } else if (c == '\\' || c == '\'') {  // escaped too, so that no two texts quote alike
+      out += '\\';
+      out += static_cast<char>(c);
       ++i;
     } else if (n > 1 && unseen(code_point(text, i, n))) {
       out += code_point_escape(code_point(text, i, n));

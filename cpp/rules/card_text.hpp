@@ -55,8 +55,10 @@ bool is_utf8(std::string_view text);
 // `text` quoted for an error message: whole when short, else its first characters and
 // its length in characters; cut at character boundaries, with control characters (NUL
 // included) and bytes that are no UTF-8 escaped (\x1b), so the message is always valid
-// UTF-8, and the characters a terminal does not show (C1 controls, bidirectional
-// overrides, zero widths) as code points (\u202e).
+// UTF-8, the characters a terminal does not show (C1 controls, bidirectional marks,
+// zero widths) and lone surrogates (as a str's "surrogatepass" bytes hold them) as code
+// points (\u202e, \udcff), and a backslash and a quote escaped (\\, \'), so that no two
+// texts quote alike.
 std::string quoted(std::string_view text, std::size_t max_chars = 40);
 
 }  // namespace ddz

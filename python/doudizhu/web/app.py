@@ -404,7 +404,8 @@ class _Api:
         data = await inputs.body(request, inputs.MAX_UPLOAD, inputs.BINARY)
 
         def work(session: Session) -> dict[str, Any]:
-            return self._start_replay(session, replays.from_npz(data, index, Rules.preset(rules[:40]), seed))
+            # The whole name: the engine quotes a long one short.
+            return self._start_replay(session, replays.from_npz(data, index, Rules.preset(rules), seed))
 
         return await self._do(request, True, work, replays.EXPANDING)
 

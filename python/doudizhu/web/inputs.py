@@ -46,7 +46,9 @@ async def body(request: Request, limit: int, media_type: str) -> bytes:
     if declared_type != media_type:
         raise ApiError(415, f"the body must be sent as {media_type}, not {declared_type[:60] or 'without a type'}")
     declared = request.headers.get("content-length")
-    if declared is not None and (not digits(declared) or whole(declared, "Content-Length", 413) > limit):
+    if declared is not None and not digits(declared):
+        raise ApiError(400, "the Content-Length header must be digits alone")
+    if declared is not None and whole(declared, "Content-Length", 413) > limit:
         raise ApiError(413, f"the request body is larger than the {limit} bytes allowed")
     chunks: list[bytes] = []
     size = 0
