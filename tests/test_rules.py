@@ -91,6 +91,13 @@ def test_values_an_error_shows_never_run_their_repr_past_need() -> None:
 
     with pytest.raises(TypeError, match="unknown rules field a Unwritable that cannot be written out"):
         Rules.__new__(Rules).__setstate__({Unwritable(): 1})
+
+    class Interrupted:
+        def __repr__(self) -> str:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # Ctrl-C in a repr is not the value's fault: it goes on
+        Rules.__new__(Rules).__setstate__({Interrupted(): 1})
     with pytest.raises(TypeError, match=r"unknown rules field \(10+\.\.\. \(4303 characters\)$"):
         Rules.__new__(Rules).__setstate__({(10**4299,): 1})  # a tuple's repr past 80 bytes: cut
     # Quotes and backslashes are escaped: a newline and the text a\x0ab quoted alike.

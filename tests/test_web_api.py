@@ -1154,7 +1154,10 @@ def test_readable_changes_only_the_cards_the_engine_wrote() -> None:
     # it raise) and moved "at position" off the character it named.
     for message in ("action: too many cards of rank B (at most 1): 'B' at position 1 in 'BBB 3'",
                     "'3 BJ RJ' is no legal combination here", "unknown card token '?' at position 33 in '33 ?'",
-                    "BBB does not beat 2"):
+                    "BBB does not beat 2",
+                    # the words it reads before cards, inside the person's own quoted text
+                    "action: unknown card token 'e' at position 3 in 'x beat 33 y'",
+                    "action: unknown card token 'i' at position 0 in 'it\\'s missing from 33'"):
         assert views.readable(message) == message
     assert views.readable("T does not beat 88") == "10 does not beat 8 8"
     assert views.readable("must_beat: BR beats 2, so passing is not allowed") == \

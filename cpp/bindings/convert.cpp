@@ -57,13 +57,19 @@ std::string shown(py::handle obj) {
     if (bytes) return quoted(py::bytes(bytes).cast<std::string>());
     PyErr_Clear();
   }
+  const auto unwritten = [&] {
+    if (PyLong_Check(obj.ptr())) return "an int of " + py::str(obj.attr("bit_length")()).cast<std::string>() + " bits";
+    return "a " + type_name(obj) + " that cannot be written out";
+  };
   std::string text;
   try {
     text = py::repr(obj).cast<std::string>();
-  } catch (const std::exception&) {  // a repr that raises (an int past 4,300 digits), or writes no UTF-8
+  } catch (py::error_already_set& error) {  // a repr that raises (an int's past 4,300 digits)
+    if (!error.matches(PyExc_Exception)) throw;  // Ctrl-C, SystemExit: not the value's fault
+    return unwritten();
+  } catch (const py::cast_error&) {  // a repr that writes no UTF-8
     PyErr_Clear();
-    if (PyLong_Check(obj.ptr())) return "an int of " + py::str(obj.attr("bit_length")()).cast<std::string>() + " bits";
-    return "a " + type_name(obj) + " that cannot be written out";
+    return unwritten();
   }
   // Past 80 bytes, its first 60 (not inside a character) and its length, as quoted() does.
   if (text.size() <= 80) return text;

@@ -43,9 +43,12 @@ def cards_label(cards: Cards) -> str:
 
 # Cards the engine writes in a refusal of a play (play_error, must_beat): at the start,
 # after "must_beat:", "beat(s)", "not in hand:" and "missing from", one character a card.
-# Quoted text is the person's own input and stays as typed.
+# Quoted text is the person's own input and stays as typed: a quoted stretch (the engine
+# escapes a quote inside one) is matched whole first, so that nothing inside it is.
 _WRITTEN_CARDS = re.compile(
-    r"(?:^|(?<=must_beat: )|(?<=beat )|(?<=beats )|(?<=in hand: )|(?<=missing from ))([3-9TJQKA2BR]+)(?=[ ,]|$)")
+    r"(?P<quoted>'(?:[^'\\]|\\.)*')"
+    r"|(?:^|(?<=must_beat: )|(?<=beat )|(?<=beats )|(?<=in hand: )|(?<=missing from ))"
+    r"(?P<cards>[3-9TJQKA2BR]+)(?=[ ,]|$)")
 
 
 def readable(message: str) -> str:
@@ -53,8 +56,10 @@ def readable(message: str) -> str:
     them ("T does not beat 88" -> "10 does not beat 8 8"), for a page that shows 10 and the
     jokers by name; anything else in the message as it was."""
     def label(run: re.Match[str]) -> str:
+        if run.group("quoted"):
+            return run.group(0)
         try:
-            return cards_label(Cards(run.group(1)))
+            return cards_label(Cards(run.group("cards")))
         except ValueError:  # no cards after all: left as written
             return run.group(0)
 
