@@ -95,8 +95,8 @@ char32_t code_point(std::string_view s, std::size_t i, std::size_t n) {
 
 // Characters a terminal does not show as themselves: C1 controls, the invisible ones that
 // reorder or hide the text around them (bidirectional marks and overrides, zero widths, a
-// soft hyphen, tag characters), and the spaces other than ' ' and the line breaks of Unicode, which read as
-// a plain space or a new line in a message.
+// soft hyphen, tag characters), and the spaces other than ' ' and the line breaks of
+// Unicode, which read as a plain space or a new line in a message.
 bool unseen(char32_t cp) {
   return (cp >= 0x80 && cp <= 0xA0) || cp == 0xAD || cp == 0x61C || cp == 0x1680 || cp == 0x180E ||
          (cp >= 0x2000 && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202F) || (cp >= 0x205F && cp <= 0x206F) ||
