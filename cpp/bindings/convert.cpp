@@ -75,8 +75,7 @@ std::string shown(py::handle obj) {
   if (text.size() <= 80) return text;
   std::size_t cut = 60;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-  const auto characters = std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
-  return text.substr(0, cut) + "... (" + std::to_string(characters) + " characters)";
+  return text.substr(0, cut) + "... (" + std::to_string(char_index(text, text.size())) + " characters)";
 }
 
 void not_constructed(py::handle obj) {
@@ -393,15 +392,14 @@ int rank_arg(py::handle obj, const char* what, int highest) {
 WildRanks any_wild_arg(py::handle obj, int most, const char* what) {
   if (obj.is_none()) return {};
   const std::string name = what;
-  if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) {
-    const int rank = rank_arg(obj, what, kTwo);
-    if (most == 0) throw py::value_error(name + ": a wild rank needs rules with wild cards (Rules.preset('laizi'))");
-    return rank;
-  }
-  // Every item's type and range is checked before the count is held against the rules: a
-  // wrong one is a TypeError under any rules and in any place.
+  // A rank, or every item of a tuple or list, read (its type and range checked) before the
+  // count is held against the rules: a wrong one is a TypeError under any rules and in any place.
   std::vector<int> ranks;
-  for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) ranks.push_back(rank_arg(item, what, kTwo));
+  if (!py::isinstance<py::tuple>(obj) && !py::isinstance<py::list>(obj)) {
+    ranks.push_back(rank_arg(obj, what, kTwo));
+  } else {
+    for (py::handle item : py::reinterpret_borrow<py::sequence>(obj)) ranks.push_back(rank_arg(item, what, kTwo));
+  }
   if (ranks.size() > 2) {
     throw py::value_error(name + ": " + std::to_string(ranks.size()) + " ranks, and no rules have more than two wild ranks");
   }

@@ -64,13 +64,14 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   return in_range ? n : 0;
 }
 
-// Characters before byte offset i (positions in messages count characters, as Python does).
 // 3 where s[i] starts a lone surrogate as Python's "surrogatepass" encodes one (ED A0-BF
 // 80-BF: no UTF-8, but one character of a str that error messages quote), else 0.
 std::size_t surrogate_length(std::string_view s, std::size_t i) {
   const auto byte = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
   return byte(0) == 0xED && byte(1) >= 0xA0 && byte(1) <= 0xBF && (byte(2) & 0xC0) == 0x80 ? 3 : 0;
 }
+
+}  // namespace
 
 std::size_t char_index(std::string_view s, std::size_t i) {
   std::size_t chars = 0;
@@ -79,6 +80,8 @@ std::size_t char_index(std::string_view s, std::size_t i) {
   }
   return chars;
 }
+
+namespace {
 
 std::string hex_escape(unsigned char c) {
   constexpr char kDigits[] = "0123456789abcdef";

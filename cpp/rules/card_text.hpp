@@ -52,6 +52,10 @@ int rank_named(std::string_view text);
 // Whether `text` is valid UTF-8, as strictly as Python decodes it.
 bool is_utf8(std::string_view text);
 
+// Characters before byte offset i of `s` (positions and lengths in messages count
+// characters, as Python does; a byte that is no UTF-8 counts as one).
+std::size_t char_index(std::string_view s, std::size_t i);
+
 // `text` quoted for an error message: whole when short, else its first characters and
 // its length in characters; cut at character boundaries, with control characters (NUL
 // included) and bytes that are no UTF-8 escaped (\x1b), so the message is always valid
