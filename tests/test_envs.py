@@ -219,6 +219,26 @@ def test_gymnasium_opponents_errors_name_the_argument() -> None:
         dz_gym.DouDizhuEnv(opponents=["random", 3])
 
 
+def test_an_opponents_own_refusal_of_the_rules_comes_through_whole() -> None:
+    # Rebuilt as type(error)("opponents: ..."), an error whose constructor takes more than a
+    # message became a TypeError about that constructor, the bot's reason lost.
+    class Refusal(ValueError):
+        def __init__(self, code: int, detail: str) -> None:
+            super().__init__(f"code {code}: {detail}")
+
+    class Picky(dz.bots.Bot):
+        def check(self, rules: dz.Rules) -> None:
+            raise Refusal(7, "plays douzero only")
+
+        def act(self, game: dz.Game) -> dz.Action:
+            return game.legal_actions()[0]
+
+    with pytest.raises(Refusal) as caught:
+        dz_gym.DouDizhuEnv(opponents=Picky())
+    assert str(caught.value) == "code 7: plays douzero only"
+    assert caught.value.__notes__ == ["raised by the bot Picky checking the rules"]
+
+
 @pytest.mark.parametrize("seat", ["0", 0.0, True, np.timedelta64(0)])
 def test_a_seat_that_is_no_int_is_a_type_error(seat: object) -> None:
     # numpy.timedelta64 counts as one of NumPy's integers, but is a duration.

@@ -249,6 +249,8 @@ def test_the_command_line_and_the_browser_name_it() -> None:
     ({"seconds": -0.5}, ValueError, "seconds must be a number of seconds"),
     ({"seconds": "1"}, TypeError, "seconds"),
     ({"simulations": None}, ValueError, "simulations and seconds are both None"),
+    ({"seed": -1}, ValueError, r"seed must be in 0\.\.2\*\*64-1, not -1"),  # a runner draws its own, but refuses it too
+    ({"seed": "1"}, TypeError, "seed must be an int"),
 ])
 def test_the_bot_refuses_bad_parameters_when_made_and_wherever_it_is_used(given: dict[str, object],
                                                                           error: type[Exception], says: str) -> None:

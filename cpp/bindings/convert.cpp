@@ -518,6 +518,9 @@ Policy ismcts_bot_arg(py::handle bot) {
   p.search = search_params_arg(attr("simulations"), py::getattr(bot, "seconds", py::none()), attr("rollout"), attr("exploration"),
                                attr("threads"), py::getattr(bot, "leaf", py::str("rollout")), p.network);
   p.endgame = endgame_arg(bot);
+  // Read by act alone (a runner seeds it from its own stream), but a bot holding a seed
+  // act would refuse is refused wherever it plays, as its other parameters are.
+  if (py::hasattr(bot, "seed")) given_seed_arg(bot.attr("seed"));
   return p;
 }
 

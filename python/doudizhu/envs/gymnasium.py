@@ -1,4 +1,4 @@
-"""A Gymnasium environment: the agent plays one seat of Dou Dizhu against built-in bots.
+"""A Gymnasium environment: the agent plays one seat of Dou Dizhu against bots.
 
 ``DouDizhuEnv(rules=None, seat=0, opponents="heuristic", reward_scale=1.0,
 illegal_reward=-1.0, render_mode=None)``; importing this module registers it as
@@ -7,10 +7,10 @@ illegal_reward=-1.0, render_mode=None)``; importing this module registers it as
 Each episode is one hand, bidding included: ``reset(seed=...)`` deals (the deal seed, the
 first bidder and, with ``seat=None``, the agent's seat drawn from the environment's
 generator) and lets the bots act until it is the agent's turn; ``step(action_id)`` plays
-the agent's action and the bots' replies. The bots are the C++ policies ``"random"`` and
-``"heuristic"`` (:func:`doudizhu.selfplay`'s), seeded from the same generator, so a seeded
-episode replays exactly. ``opponents`` is one policy for all, or one for each other seat
-in the order of play from the agent's (a bot object given once plays every opponent seat,
+the agent's action and the bots' replies. The bots are any players :func:`doudizhu.selfplay`
+takes (a built-in policy plays in C++, a Python bot in Python), seeded from the same
+generator, so a seeded episode replays exactly. ``opponents`` is one policy for all, or
+one for each other seat in the order of play from the agent's (a bot object given once plays every opponent seat,
 handed each seat's view: see docs/guide/bots.md for what that lets it put together). A
 hand that ends before the agent's first turn (a landlord going out with its opening lead)
 is skipped.
@@ -51,18 +51,18 @@ def _policies(opponents: Policy, count: int, rules: Rules) -> tuple[Player, ...]
     players = tuple(seat_players(opponents, count, "opponents"))
     if any(isinstance(p, str) and p not in POLICIES for p in players):
         raise ValueError(f"opponents must be one of {POLICIES}, a bot, or {count} of them, not {opponents!r}")
-    try:  # refused now (a bot's parameters, networks of another setting), not at a reset
-        for player in players:
-            if plays_in_core(player):
+    for player in players:  # refused now (a bot's parameters, networks of another setting), not at a reset
+        if plays_in_core(player):
+            try:
                 check_policy(player, rules)
-        check_rules(players, rules)
-    except (TypeError, ValueError) as error:
-        raise type(error)(f"opponents: {error}") from error
+            except (TypeError, ValueError) as error:  # the core's errors, each made from its message
+                raise type(error)(f"opponents: {error}") from None
+    check_rules(players, rules)  # a Python bot's own check: what it raises passed on whole, with who raised it
     return players
 
 
 class DouDizhuEnv(gym.Env[Observation, np.int64]):
-    """One seat of Dou Dizhu against two built-in bots (see the module docstring)."""
+    """One seat of Dou Dizhu against bots in the other seats (see the module docstring)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
