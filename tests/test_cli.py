@@ -253,7 +253,7 @@ def test_selfplay_writes_through_a_link_and_into_a_device(
     if pathlib.Path("/dev/full").exists():
         capsys.readouterr()
         code, _ = run("selfplay", "--games", "10", "--out", "/dev/full")
-        assert code == 1 and "No space left on device" in capsys.readouterr().err
+        assert code == 1 and "cannot write '/dev/full': No space left on device" in capsys.readouterr().err
         assert pathlib.Path("/dev/full").is_char_device()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.npz", "link"]  # no partial file left
 

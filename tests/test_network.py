@@ -244,6 +244,18 @@ def test_write_refuses_arguments_of_other_types_by_name(tmp_path: Path, monkeypa
     assert not list(tmp_path.iterdir())
 
 
+def test_a_write_into_a_folder_or_a_full_device_names_the_path_given(tmp_path: Path) -> None:
+    # A path that is no regular file is written as it is; its errors named the link's
+    # target, or nothing at all (a full device's "[Errno 28] No space left on device").
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "folder")
+    with pytest.raises(IsADirectoryError, match=f"cannot write {str(tmp_path / 'link')!r}: Is a directory"):
+        network_file.write(tmp_path / "link", {}, {}, {})
+    if Path("/dev/full").exists():
+        with pytest.raises(OSError, match="cannot write '/dev/full': No space left on device"):
+            network_file.write("/dev/full", {}, {}, {})
+
+
 def test_a_network_bids_by_its_bid_values(net_file: Path) -> None:
     network = dz.Network(net_file)
     for name, rules in RULE_SETS.items():
@@ -594,8 +606,8 @@ def test_a_torchbot_outside_its_setting_is_refused_before_the_first_deal(net_fil
         dz.selfplay(4, policy=[Counting(), "heuristic", TorchBot(net_file)], rules=laizi)
     with pytest.raises(ValueError, match=setting):
         dz.evaluate(TorchBot(net_file), Counting(), deals=2, rules=laizi)
-    with pytest.raises(ValueError, match=f"opponents: {setting}"):
-        gymnasium_env.DouDizhuEnv(opponents=TorchBot(net_file), rules=laizi)
+    with pytest.raises(ValueError, match=f"{setting}.*\nraised by the bot TorchBot checking the rules"):
+        gymnasium_env.DouDizhuEnv(opponents=TorchBot(net_file), rules=laizi)  # as selfplay and evaluate raise it
     assert calls == []
     assert len(dz.selfplay(1, policy=[Counting(), "heuristic", TorchBot(net_file)], rules=dz.Rules.preset("douzero")))
 

@@ -479,11 +479,28 @@ def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_d
         TorchBot(bytes(run_dir))  # read as a file name, it was "not a doudizhu.train checkpoint (BadZipFile...)"
     integral = {**payload, "nets": {**payload["nets"], "landlord": {key: value.long() for key, value
                                                                      in payload["nets"]["landlord"].items()}}}
-    with pytest.raises(ValueError, match=r"landlord network holds weights that are no floating point \(.*torch\.int64"):
+    with pytest.raises(ValueError, match=r"landlord network is no 'small' network: .* no floating point \(torch\.int"):
         TorchBot(integral)  # loaded as floats of the truncated weights: every action valued alike
     misshapen = {**payload, "model": "douzero"}
-    with pytest.raises(ValueError, match="landlord network is no 'douzero' network"):
+    with pytest.raises(ValueError, match=r"landlord network is no 'douzero' network: unknown tensor 'history\.weight'"):
         TorchBot(misshapen)
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda w: w.update({5: torch.zeros(1)}), "a tensor named 5: names are str, not int"),  # was torch's AttributeError
+    (lambda w: w.update({("a",): torch.zeros(1)}), r"a tensor named \('a',\): names are str, not tuple"),
+    (lambda w: w.update({"extra.weight": torch.zeros(1)}), "unknown tensor 'extra.weight'"),
+    (lambda w: w.pop("history.weight"), "history.weight is missing"),
+    (lambda w: w.update({"history.weight": torch.zeros(3, 3)}), r"history.weight has shape \(3, 3\), not \(128, 810\)"),
+    (lambda w: w.update({"history.weight": None}), "history.weight is a NoneType, not a tensor"),
+])
+def test_a_checkpoints_weights_are_refused_naming_the_tensor(run_dir: pathlib.Path,
+                                                             change: Callable[[dict[object, object]], object],
+                                                             says: str) -> None:
+    payload = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    change(payload["nets"]["landlord"])
+    with pytest.raises(ValueError, match=f"^the checkpoint's landlord network is no 'small' network: {says}"):
+        TorchBot(payload)
 
 
 def test_a_damaged_checkpoint_is_a_value_error_whatever_torch_trips_on(tmp_path: pathlib.Path) -> None:

@@ -58,22 +58,23 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         os.remove(probe)
     except OSError as error:
-        raise OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror}") from error
+        beside = "" if mode is None or not stat.S_ISREG(mode) else " (its folder takes no new file to write it whole)"
+        raise OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror}{beside}") from error
 
 
 @contextlib.contextmanager
 def whole_file(path: str | os.PathLike[str]) -> Iterator[str]:
     """The name to write; on leaving the block without an error it holds the data at ``path``."""
     target, mode = _target(path)
-    if mode is not None and not stat.S_ISREG(mode):
-        yield target
-        return
-    partial = _partial(target)
+    whole = mode is None or stat.S_ISREG(mode)  # else a device or FIFO, written as it is
+    name = _partial(target) if whole else target
     try:
-        yield partial
-        os.replace(partial, target)
+        yield name
+        if whole:
+            os.replace(name, target)
     except OSError as error:  # named by the path asked for (a full disk's names none)
         raise OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from error
     finally:
-        with contextlib.suppress(OSError):  # the clean-up's own failure hides no error of the write
-            os.remove(partial)  # left only by a write that failed
+        if whole:
+            with contextlib.suppress(OSError):  # the clean-up's own failure hides no error of the write
+                os.remove(name)  # left only by a write that failed

@@ -105,19 +105,40 @@ def nets_of(payload: Mapping[str, Any]) -> dict[str, ValueNet]:
     """New networks holding a checkpoint's weights, in eval mode."""
     nets = build_all(str(payload["model"]))
     for name, net in nets.items():
-        integral = next((key for key, weights in payload["nets"][name].items()
-                         if isinstance(weights, torch.Tensor) and not weights.is_floating_point()), None)
-        if integral is not None:  # load_state_dict would copy them in as floats: 0.7 saved as 0, every value alike
-            raise ValueError(f"the checkpoint's {name} network holds weights that are no floating point ({integral}: "
-                             f"{payload['nets'][name][integral].dtype})")
-        try:
-            net.load_state_dict(payload["nets"][name])
-        except RuntimeError as error:  # torch's report of missing, unexpected or misshapen weights
-            first = str(error).strip().splitlines()[0]
-            raise ValueError(f"the checkpoint's {name} network is no {payload['model']!r} network: {first}") from None
-        check_finite(name, net)
+        load_weights(name, net, payload["nets"][name], repr(payload["model"]))
         net.eval()
     return nets
+
+
+def load_weights(name: str, net: torch.nn.Module, weights: Any, model: str) -> None:
+    """Loads a checkpoint's ``weights`` for its network ``name`` into ``net`` (a ``model``
+    network, as errors name it); ValueError naming the tensor if they are not its weights
+    or not all finite."""
+    why = _weights_error(net.state_dict(), weights) if isinstance(weights, Mapping) else \
+        f"its weights are a {type(weights).__name__}, not a dict of tensors"
+    if why:
+        raise ValueError(f"the checkpoint's {name} network is no {model} network: {why}")
+    net.load_state_dict(weights)
+    check_finite(name, net)
+
+
+def _weights_error(expected: Mapping[str, torch.Tensor], given: Mapping[Any, Any]) -> str:
+    """What keeps ``given`` from being loaded in place of ``expected``, naming the tensor;
+    '' if nothing. Asked before ``load_state_dict``, whose report names the tensor on its
+    second line and meets a key that is no str with an AttributeError."""
+    for key, weights in given.items():
+        if not isinstance(key, str):
+            return f"a tensor named {key!r}: names are str, not {type(key).__name__}"
+        if key not in expected:
+            return f"unknown tensor {key!r}"
+        if not isinstance(weights, torch.Tensor):
+            return f"{key} is a {type(weights).__name__}, not a tensor"
+        if not weights.is_floating_point():  # load_state_dict would copy them in as floats: 0.7 saved as 0
+            return f"{key} holds no floating point ({weights.dtype})"
+        if weights.shape != expected[key].shape:
+            return f"{key} has shape {tuple(weights.shape)}, not {tuple(expected[key].shape)}"
+    missing = next((key for key in expected if key not in given), None)
+    return f"{missing} is missing" if missing is not None else ""
 
 
 def check_finite(name: str, net: torch.nn.Module) -> None:
@@ -128,5 +149,5 @@ def check_finite(name: str, net: torch.nn.Module) -> None:
         raise ValueError(f"the checkpoint's {name} network holds weights that are not finite ({spoiled})")
 
 
-__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_finite", "check_resumable", "load", "nets_of",
-           "read_torch_file", "save"]
+__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_finite", "check_resumable", "load", "load_weights",
+           "nets_of", "read_torch_file", "save"]

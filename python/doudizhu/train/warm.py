@@ -26,7 +26,7 @@ from .._core import POLICIES, Rules, checked_int, checked_seed, teacher_samples
 from .._real_numbers import check_real
 from .._whole_file import whole_file
 from ..bots import Neural
-from ..checkpoint import check_finite, read_torch_file
+from ..checkpoint import load_weights, read_torch_file
 from ..value_networks import STATE_WIDTH, SmallNet
 from .actors import OBJECTIVES
 from .log import FILE as LOG_FILE
@@ -217,8 +217,7 @@ def _restore(path: str, config: WarmConfig, nets: dict[str, SmallNet],
     refuse_changes(path, dataclasses.asdict(config), saved.get("config", {}), ("minutes",))
     try:
         for p, net in nets.items():
-            net.load_state_dict(saved["nets"][p])
-            check_finite(p, net)  # else it would train on NaN, and save them again
+            load_weights(p, net, saved["nets"][p], "warm start")  # refused if not finite: else trained on as NaN
             optimizers[p].load_state_dict(saved["optimizers"][p])
         counters = saved["counters"]
         names = {field.name for field in dataclasses.fields(WarmCounters)}
