@@ -264,6 +264,34 @@ def test_the_bot_refuses_bad_parameters_when_made_and_wherever_it_is_used(given:
         dz.evaluate(bot, "random", deals=1)
 
 
+def test_playout_and_rollouts_name_a_bots_seed_as_the_policys() -> None:
+    # "seed must be ... not -1" read as their own seed=0's refusal.
+    bot = ISMCTS(simulations=5)
+    bot.seed = -1
+    for use in (lambda: dz.playout(after_auction(1), bot, seed=0), lambda: dz.rollouts(after_auction(1), bot, seed=0),
+                lambda: dz.rollouts(after_auction(1), [bot, "random", "random"])):
+        with pytest.raises(ValueError, match=r"^policy: seed must be in 0\.\.2\*\*64-1, not -1"):
+            use()
+
+
+def test_a_seed_property_that_raises_is_raised_wherever_the_bot_plays() -> None:
+    # hasattr took the property's own error for "no seed": the runners played the bot.
+    class Unseeded(ISMCTS):
+        @property  # type: ignore[override]
+        def seed(self) -> int:
+            raise LookupError("no seed today")
+
+        @seed.setter
+        def seed(self, value: int) -> None:
+            pass
+
+    bot = Unseeded(simulations=5)
+    game = after_auction(1)
+    for use in (lambda: bot.act(game), lambda: dz.selfplay(1, bot), lambda: dz.playout(game, bot)):
+        with pytest.raises(LookupError, match="no seed today"):
+            use()
+
+
 def test_the_search_refuses_more_simulations_than_its_tree_can_hold() -> None:
     with pytest.raises(ValueError, match=r"simulations must be in 1\.\.10000000"):
         dz.ismcts(after_auction(1), 10**7 + 1)

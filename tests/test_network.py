@@ -244,13 +244,16 @@ def test_write_refuses_arguments_of_other_types_by_name(tmp_path: Path, monkeypa
     assert not list(tmp_path.iterdir())
 
 
-def test_a_write_into_a_folder_or_a_full_device_names_the_path_given(tmp_path: Path) -> None:
+def test_a_write_into_a_folder_a_loop_or_a_full_device_names_the_path_given(tmp_path: Path) -> None:
     # A path that is no regular file is written as it is; its errors named the link's
     # target, or nothing at all (a full device's "[Errno 28] No space left on device").
     (tmp_path / "folder").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "folder")
     with pytest.raises(IsADirectoryError, match=f"cannot write {str(tmp_path / 'link')!r}: Is a directory"):
         network_file.write(tmp_path / "link", {}, {}, {})
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")  # a loop of links: its error named no path
+    with pytest.raises(OSError, match=f"cannot write {str(tmp_path / 'loop')!r}: Too many levels of symbolic links"):
+        network_file.write(tmp_path / "loop", {}, {}, {})
     if Path("/dev/full").exists():
         with pytest.raises(OSError, match="cannot write '/dev/full': No space left on device"):
             network_file.write("/dev/full", {}, {}, {})

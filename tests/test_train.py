@@ -493,6 +493,9 @@ def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_d
     (lambda w: w.pop("history.weight"), "history.weight is missing"),
     (lambda w: w.update({"history.weight": torch.zeros(3, 3)}), r"history.weight has shape \(3, 3\), not \(128, 810\)"),
     (lambda w: w.update({"history.weight": None}), "history.weight is a NoneType, not a tensor"),
+    (lambda w: w.update({"history.weight": w["history.weight"].to_sparse()}),  # torch's RuntimeError, a traceback
+     r"history.weight is a torch.sparse_coo tensor, not a dense one of data"),
+    (lambda w: w.update({"history.weight": w["history.weight"].to("meta")}), "history.weight is a meta tensor"),
 ])
 def test_a_checkpoints_weights_are_refused_naming_the_tensor(run_dir: pathlib.Path,
                                                              change: Callable[[dict[object, object]], object],
@@ -501,6 +504,14 @@ def test_a_checkpoints_weights_are_refused_naming_the_tensor(run_dir: pathlib.Pa
     change(payload["nets"]["landlord"])
     with pytest.raises(ValueError, match=f"^the checkpoint's landlord network is no 'small' network: {says}"):
         TorchBot(payload)
+
+
+def test_a_checkpoints_spoiled_torch_metadata_is_not_read(run_dir: pathlib.Path) -> None:
+    # torch's state_dict carries _metadata, which load_state_dict read: an AttributeError.
+    payload = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    payload["nets"]["landlord"]._metadata = {"": 1}
+    game = dz.Game(seed=3, rules=dz.Rules.preset("douzero"))
+    assert TorchBot(payload).act(game) == TorchBot(run_dir).act(game)
 
 
 def test_a_damaged_checkpoint_is_a_value_error_whatever_torch_trips_on(tmp_path: pathlib.Path) -> None:

@@ -519,8 +519,15 @@ Policy ismcts_bot_arg(py::handle bot) {
                                attr("threads"), py::getattr(bot, "leaf", py::str("rollout")), p.network);
   p.endgame = endgame_arg(bot);
   // Read by act alone (a runner seeds it from its own stream), but a bot holding a seed
-  // act would refuse is refused wherever it plays, as its other parameters are.
-  if (py::hasattr(bot, "seed")) given_seed_arg(bot.attr("seed"));
+  // act would refuse is refused wherever it plays, as its other parameters are. Only an
+  // AttributeError means none (hasattr would take a seed property's own error for none).
+  if (const py::object seed = py::reinterpret_steal<py::object>(PyObject_GetAttrString(bot.ptr(), "seed"))) {
+    given_seed_arg(seed);
+  } else if (PyErr_ExceptionMatches(PyExc_AttributeError)) {
+    PyErr_Clear();
+  } else {
+    throw py::error_already_set();
+  }
   return p;
 }
 
@@ -597,6 +604,13 @@ Policy bot_policy_arg(py::handle bot) {
     return Policy{PolicyKind::Neural, network.cast<std::shared_ptr<Network>>(), endgame};
   }
   return named_policy(text);
+}
+
+std::string named_message(const char* what, const std::string& message) {
+  const std::string name(what);
+  const bool named = message.compare(0, name.size(), name) == 0 && message.size() > name.size() &&
+                     std::string_view(" :[").find(message[name.size()]) != std::string_view::npos;
+  return named ? message : name + ": " + message;
 }
 
 Policy policy_arg(py::handle policy) {

@@ -391,16 +391,20 @@ SearchParams search_params_arg(py::handle simulations, py::handle seconds, py::h
                                py::handle threads, py::handle leaf, std::shared_ptr<const Network>& network);
 
 
-// What `read()` returns; its TypeError or ValueError with "`what`: " before the message,
-// for an argument read by a helper whose messages name what it reads (as "policy").
+// `message` named by `what` ("`what`: " before it), unless it opens with that name already
+// ("policy must be ...", "policy: give one ...", "policy[1] ...").
+std::string named_message(const char* what, const std::string& message);
+
+// What `read()` returns; its TypeError or ValueError named by `what` (named_message), for
+// an argument read by a helper whose messages name what it reads (as a bot's "seed").
 template <class Read>
 auto named_errors(const char* what, Read&& read) -> decltype(read()) {
   try {
     return read();
   } catch (const py::type_error& e) {
-    throw py::type_error(std::string(what) + ": " + e.what());
+    throw py::type_error(named_message(what, e.what()));
   } catch (const py::value_error& e) {
-    throw py::value_error(std::string(what) + ": " + e.what());
+    throw py::value_error(named_message(what, e.what()));
   }
 }
 

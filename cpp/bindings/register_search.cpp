@@ -253,7 +253,7 @@ Raises ValueError for a hand that is over.)doc");
           o.copies = int_arg(copies, "copies", 1, kMaxRollouts);
           std::vector<Game> games = rollout_games(games_obj, o.copies);
           const int seats = games.empty() ? 3 : games.front().state().seats;
-          o.policies = policies_arg(policy, seats);
+          o.policies = named_errors("policy", [&] { return policies_arg(policy, seats); });  // not the seed's: a bot's
           o.seed = seed_arg(seed);
           o.threads = static_cast<int>(int_arg(threads, "threads", 1, 256));
           o.seat = seat.is_none() ? -1 : seat_from(seat, seats, "seat");
@@ -278,7 +278,7 @@ must have the same number of seats; an empty batch gives shape (0, 0).)doc");
 
   m.def("playout", [](GameArg game_obj, PoliciesArg policy, OptionalIntArg seed) {
           const Game& game = game_arg(game_obj);
-          const auto policies = policies_arg(policy, game.state().seats);
+          const auto policies = named_errors("policy", [&] { return policies_arg(policy, game.state().seats); });
           check_policies(policies, game.rules());
           const std::uint64_t stream = seed_arg(seed);
           Game copy = game;

@@ -23,12 +23,20 @@ from collections.abc import Iterator
 
 
 def _target(path: str | os.PathLike[str]) -> tuple[str, int | None]:
-    """The file ``path`` names (a link's target) and its mode (None: no such file yet)."""
+    """The file ``path`` names (a link's target) and its mode (None: no such file yet);
+    OSError naming ``path`` (a loop of links, a file where a folder should be)."""
     target = os.path.realpath(path)
     try:
         return target, os.stat(target).st_mode
     except FileNotFoundError:
         return target, None
+    except OSError as error:
+        raise _named(path, error) from error
+
+
+def _named(path: str | os.PathLike[str], error: OSError, why: str = "") -> OSError:
+    """``error`` (of the same kind) naming the path asked for, not the name that failed."""
+    return OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror or error}{why}")
 
 
 _NAME_MAX = 255  # the bytes of a file's name, on Linux's file systems
@@ -59,7 +67,7 @@ def check_writable(path: str | os.PathLike[str]) -> None:
         os.remove(probe)
     except OSError as error:
         beside = "" if mode is None or not stat.S_ISREG(mode) else " (its folder takes no new file to write it whole)"
-        raise OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror}{beside}") from error
+        raise _named(path, error, beside) from error
 
 
 @contextlib.contextmanager
@@ -73,7 +81,7 @@ def whole_file(path: str | os.PathLike[str]) -> Iterator[str]:
         if whole:
             os.replace(name, target)
     except OSError as error:  # named by the path asked for (a full disk's names none)
-        raise OSError(error.errno, f"cannot write {os.fspath(path)!r}: {error.strerror or error}") from error
+        raise _named(path, error) from error
     finally:
         if whole:
             with contextlib.suppress(OSError):  # the clean-up's own failure hides no error of the write

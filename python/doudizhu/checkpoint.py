@@ -118,7 +118,7 @@ def load_weights(name: str, net: torch.nn.Module, weights: Any, model: str) -> N
         f"its weights are a {type(weights).__name__}, not a dict of tensors"
     if why:
         raise ValueError(f"the checkpoint's {name} network is no {model} network: {why}")
-    net.load_state_dict(weights)
+    net.load_state_dict(dict(weights))  # not torch's _metadata, which a file may spoil (and these modules do not read)
     check_finite(name, net)
 
 
@@ -135,6 +135,8 @@ def _weights_error(expected: Mapping[str, torch.Tensor], given: Mapping[Any, Any
             return f"{key} is a {type(weights).__name__}, not a tensor"
         if not weights.is_floating_point():  # load_state_dict would copy them in as floats: 0.7 saved as 0
             return f"{key} holds no floating point ({weights.dtype})"
+        if weights.layout != torch.strided or weights.is_meta:  # torch cannot copy them in
+            return f"{key} is a {'meta' if weights.is_meta else weights.layout} tensor, not a dense one of data"
         if weights.shape != expected[key].shape:
             return f"{key} has shape {tuple(weights.shape)}, not {tuple(expected[key].shape)}"
     missing = next((key for key in expected if key not in given), None)
