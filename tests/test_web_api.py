@@ -333,8 +333,10 @@ def test_undo_takes_back_your_action_and_the_bots_replies(client: TestClient) ->
     after_bid = ok(client.post("/api/play", json={"action": "bid 3"}))
     played = ok(client.post("/api/play", json={"action": "33"}))
     assert len(played["log"]) > len(after_bid["log"])
-    assert ok(client.post("/api/undo")) == {**after_bid, "frames": []}  # the replies to show are gone with it
-    assert ok(client.post("/api/undo")) == {**start, "frames": []}
+    undone = ok(client.post("/api/undo"))
+    assert undone == {**after_bid, "frames": [], "hand_id": undone["hand_id"]}  # the replies to show are gone with it
+    undone = ok(client.post("/api/undo"))
+    assert undone == {**start, "frames": [], "hand_id": undone["hand_id"]}  # each undo a new line: a new hand_id
 
 
 def test_a_drawn_seed_shows_once_the_hand_is_over_and_undo_ends_there(client: TestClient) -> None:
@@ -548,6 +550,31 @@ def test_malformed_requests_are_refused_and_change_nothing(
     before = ok(client.get("/api/state"))
     refused(client.post(path, content=body, headers=JSON), status, says)
     assert ok(client.get("/api/state")) == before
+
+
+@pytest.mark.parametrize("body, headers, status, says", [
+    # Each was read as plain UTF-8 JSON, whatever it said it was (or, a body on a GET, not read).
+    ('{"action": "bid 3"}'.encode("utf-16"), JSON, 400, "the body is not valid JSON"),  # json.loads guessed UTF-16
+    (b'{"action": "bid 3"}', {"content-type": "application/json; charset=latin-1"}, 415,
+     "the body must be sent in UTF-8, not 'latin-1'"),
+    (b'{"action": "bid 3"}', {**JSON, "content-encoding": "gzip"}, 415, "not with the Content-Encoding 'gzip'"),
+])
+def test_a_body_is_read_only_as_the_utf8_json_it_must_be(client: TestClient, body: bytes, headers: dict[str, str],
+                                                         status: int, says: str) -> None:
+    before = new_hand(client)
+    refused(client.post("/api/play", content=body, headers=headers), status, says)
+    assert ok(client.get("/api/state")) == {**before, "frames": []}
+    ok(client.post("/api/play", content=b'{"action": "bid 3"}',
+                   headers={"content-type": 'application/json; charset="UTF-8"'}))  # UTF-8 said so is fine
+
+
+def test_a_get_with_a_body_is_refused(client: TestClient) -> None:
+    # GET /api/legal with {"cards": "33", "at": 999} listed every play, the body unread.
+    new_hand(client)
+    for path in ("/api/legal", "/api/hint", "/api/state", "/api/options", "/"):
+        refused(client.request("GET", path, content=b'{"cards": "33", "at": 999}', headers=JSON), 400,
+                "this route takes no body")
+        assert client.get(path).status_code == 200
 
 
 def test_oversized_bodies_are_refused_unread(client: TestClient) -> None:
@@ -823,7 +850,10 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
     for base in ("http://evil.example", "http://evil.example:8000", "http://127.0.0.2"):
         with TestClient(app, base_url=base) as foreign:
             refused(foreign.get("/"), 400, "does not answer to the host")
-            refused(foreign.post("/api/new", json={}), 400, "does not answer to the host")
+            answer = foreign.post("/api/new", json={})
+            refused(answer, 400, "does not answer to the host")
+            assert answer.headers["x-content-type-options"] == "nosniff"  # as every other answer (was no-store alone)
+            assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
     assert len(store) == 0
     for base in ("http://localhost", "http://127.0.0.1:8000", "http://[::1]:8000", "http://LOCALHOST"):
         with TestClient(app, base_url=base) as local:
@@ -971,11 +1001,30 @@ def test_an_undo_sent_twice_on_one_state_takes_back_one_action(client: TestClien
     after_bid = ok(client.post("/api/play", json={"action": "bid 3", "at": 0}))
     played = ok(client.post("/api/play", json={"action": "33", "at": len(after_bid["log"])}))
     pressed_on = len(played["log"])
-    assert ok(client.post("/api/undo", json={"at": pressed_on})) == {**after_bid, "frames": []}
+    undone = ok(client.post("/api/undo", json={"at": pressed_on}))
+    assert undone == {**after_bid, "frames": [], "hand_id": undone["hand_id"]}
     refused(client.post("/api/undo", json={"at": pressed_on}), 409, "nothing was taken back")
     refused(client.post("/api/undo", json={"at": 10**4000}), 409, "after a number of actions")
     assert ok(client.get("/api/state"))["log"] == after_bid["log"]
-    assert ok(client.post("/api/undo", json={"at": len(after_bid["log"])})) == {**start, "frames": []}
+    undone = ok(client.post("/api/undo", json={"at": len(after_bid["log"])}))
+    assert undone == {**start, "frames": [], "hand_id": undone["hand_id"]}
+
+
+def test_an_action_chosen_before_an_undo_is_refused_at_the_same_count(client: TestClient) -> None:
+    # The count of actions alone named the state: a tab's pass chosen against QQKKAA was
+    # played against a single 4 after another tab undid and played to the same count.
+    new_hand(client, seed=11)
+    def on(state: Json) -> dict[str, Any]:  # what the page sends: the state it chose on
+        return {"at": len(state["log"]), "hand_id": state["hand_id"]}
+
+    bid = ok(client.post("/api/play", json={"action": "bid 3", "at": 0}))
+    chosen_on = ok(client.post("/api/play", json={"action": "445566", **on(bid)}))
+    undone = ok(client.post("/api/undo", json=on(chosen_on)))
+    assert undone["hand_id"] not in (bid["hand_id"], chosen_on["hand_id"])
+    replayed = ok(client.post("/api/play", json={"action": "3", **on(undone)}))
+    assert len(replayed["log"]) == len(chosen_on["log"]) and replayed["log"] != chosen_on["log"]
+    refused(client.post("/api/play", json={"action": "pass", **on(chosen_on)}), 409, "actions taken back")
+    assert ok(client.get("/api/state"))["log"] == replayed["log"]  # nothing played
 
 
 def test_a_wrong_method_gets_a_405_with_allow(client: TestClient) -> None:

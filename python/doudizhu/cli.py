@@ -9,6 +9,7 @@ import errno
 import io
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -386,12 +387,21 @@ def _host(text: str) -> str:
     An IPv6 address may be bracketed, as a URL writes it ("[::1]")."""
     if len(text) > 2 and text.startswith("[") and text.endswith("]"):
         text = text[1:-1]
-    return _host_name(text, "an address to listen on, such as 127.0.0.1")
+    what = "an address to listen on, such as 127.0.0.1"
+    with contextlib.suppress(OSError, ValueError):  # inet_aton: OSError for no IPv4 address, ValueError for a NUL
+        full = socket.inet_ntoa(socket.inet_aton(text))
+        if full != text:  # 127.1, 0x7f.1, 2130706433: the socket binds full, a browser asks for full
+            raise argparse.ArgumentTypeError(f"{what}, not {text!r}: write the address in full, {full}")
+    return _host_name(text, what)
 
 
 def _allowed_host(text: str) -> str:
-    """A name the server answers to: argparse's error for an empty one (no request names it)."""
-    return _host_name(text, "a host name, such as games.example.org")
+    """A name the server answers to: argparse's error for an empty one (no request names it),
+    or one with a scheme, a path or a user (no Host header holds them)."""
+    what = "a host name, such as games.example.org"
+    if any(c in "/@" or c.isspace() for c in text.strip()):
+        raise argparse.ArgumentTypeError(f"{what}, not {text!r}: the name alone, as a Host header gives it")
+    return _host_name(text, what)
 
 
 def _host_name(text: str, what: str) -> str:

@@ -38,8 +38,8 @@ class HandAgainstBots:
         self.rules = rules
         self.seed = seed
         self.seed_shown = seed_shown
-        # Names this hand to requests: an action chosen on another hand (an older tab's) is
-        # refused, where a count of actions alone could match.
+        # Names this line of play to requests: an action chosen on another hand (an older
+        # tab's) or before an undo is refused, where a count of actions alone could match.
         self.id = secrets.token_hex(8)
         self.game = game
         self.shown: list[Game] = []  # the positions since the person last acted, one after each action
@@ -85,6 +85,7 @@ class HandAgainstBots:
             raise ValueError("nothing to undo yet: you have not acted in this hand")
         self.shown = []
         self.thoughts = {index: choices for index, choices in self.thoughts.items() if index < taken}
+        self.id = secrets.token_hex(8)  # the actions' count may come back to a request's by another line
 
 
 __all__ = ["HUMAN", "HandAgainstBots"]

@@ -38,8 +38,9 @@ something):
   ``cards``, the cards they spend as a person reads them ("5 7 7 7").
   ``at`` (optional; the page sends it) is the number of actions in the ``log`` of the state
   you act on: a request made on another state (a repeated one, a second click) answers
-  409 and plays nothing. ``hand_id`` (optional; the page sends it) is the state's: a request
-  made on an earlier hand (a second tab dealt a new one) answers 409 too.
+  409 and plays nothing. ``hand_id`` (optional; the page sends it) is the state's, new with
+  each deal and each undo: a request made on an earlier hand (a second tab dealt a new one)
+  or before an undo (whose replay may reach the same count of actions) answers 409 too.
 - ``POST /api/undo`` (optionally ``{"at": 12, "hand_id": "..."}``, as for a play): takes
   back your last action and the bots' replies to it; not once the hand is over (422): every
   hand has been shown.
@@ -288,7 +289,8 @@ class _Api:
         hand elsewhere, or another hand: a repeated request, a second click, does nothing a
         second time, and an older tab's request nothing to the hand a newer one dealt."""
         if hand_id is not None and hand_id != table.id:
-            raise ApiError(409, f"a new hand was dealt since this page's (in another tab?): reload it; {nothing_done}")
+            raise ApiError(409, f"a new hand was dealt or actions taken back since this page's state (in another "
+                                f"tab?): reload it; {nothing_done}")
         if at is not None and at != len(table.game.history):
             made_after = f"{at}" if abs(at) < 10**12 else "a number of"
             raise ApiError(409, f"the hand has moved on: your request was made after {made_after} actions, and there "
@@ -429,13 +431,14 @@ class _Api:
 
 def _route(path: str, endpoint: Callable[[Request], Awaitable[Response]], method: str = "GET",
            query: tuple[str, ...] | None = ()) -> Route:
-    """A route whose query string may hold the parameters ``query`` alone (None: a page, any)."""
-    if query is None:
-        return Route(path, endpoint, methods=[method])
-    names = query
+    """A route whose query string may hold the parameters ``query`` alone (None: a page, any);
+    a GET route takes no body (400: what it says would go unread)."""
 
     async def checked(request: Request) -> Response:
-        inputs.check_query(request, names)
+        if query is not None:
+            inputs.check_query(request, query)
+        if method == "GET":
+            await inputs.no_body(request)
         return await endpoint(request)
 
     return Route(path, checked, methods=[method])
@@ -468,7 +471,7 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
     ]
     app = Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})
     app.router.redirect_slashes = False  # /api/options/ is no route: a JSON 404, not an empty 307
-    app.add_middleware(Guard, hosts=hosts)
+    app.add_middleware(Guard, hosts=hosts, headers=_HEADERS)
     return app
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
 from starlette.responses import JSONResponse
@@ -73,9 +73,10 @@ class Guard:
     """Answers a request whose Host or Origin is not this server's with a JSON error, and
     passes every other one to ``app``."""
 
-    def __init__(self, app: ASGIApp, hosts: Iterable[str]) -> None:
+    def __init__(self, app: ASGIApp, hosts: Iterable[str], headers: Mapping[str, str]) -> None:
         self.app = app
         self.hosts = frozenset(_name_of(host) for host in hosts)
+        self.headers = dict(headers)  # the app's own answers' headers, on a refusal too
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = self._refusal(scope) if scope["type"] == "http" else None
@@ -83,9 +84,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         status, message = refusal
-        await JSONResponse({"error": message}, status_code=status, headers={"Cache-Control": "no-store"})(
-            scope, receive, send
-        )
+        await JSONResponse({"error": message}, status_code=status, headers=self.headers)(scope, receive, send)
 
     def _refusal(self, scope: Scope) -> tuple[int, str] | None:
         headers = {name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]}

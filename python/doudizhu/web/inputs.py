@@ -42,9 +42,17 @@ async def body(request: Request, limit: int, media_type: str) -> bytes:
     gets 400 (which it will not read), and the server logs nothing of it."""
     if len(request.headers.getlist("content-type")) > 1:  # the first would be read, whatever the others said
         raise ApiError(400, "the request names more than one Content-Type")
-    declared_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    declared_type, *parameters = request.headers.get("content-type", "").lower().split(";")
+    declared_type = declared_type.strip()
     if declared_type != media_type:
         raise ApiError(415, f"the body must be sent as {media_type}, not {declared_type[:60] or 'without a type'}")
+    charsets = [value.strip().strip('"') for name, _, value in (p.partition("=") for p in parameters)
+                if name.strip() == "charset"]
+    if any(charset != "utf-8" for charset in charsets):  # JSON is UTF-8 (RFC 8259); a body read as another would change
+        raise ApiError(415, f"the body must be sent in UTF-8, not {charsets[0][:40]!r}")
+    encoding = request.headers.get("content-encoding", "identity").strip().lower()
+    if encoding != "identity":  # a compressed body is not read as what it encodes
+        raise ApiError(415, f"the body must be sent as it is, not with the Content-Encoding {encoding[:40]!r}")
     declared = request.headers.get("content-length")
     if declared is not None and not digits(declared):
         raise ApiError(400, "the Content-Length header must be digits alone")
@@ -84,8 +92,9 @@ async def optional_body(request: Request, limit: int, media_type: str) -> bytes:
 
 
 def parse_json(data: bytes) -> Any:
+    """The body as JSON text in UTF-8 (json.loads would also read UTF-16 and UTF-32 bytes)."""
     try:
-        return json.loads(data, object_pairs_hook=_once_each)
+        return json.loads(data.decode("utf-8"), object_pairs_hook=_once_each)
     except (ValueError, RecursionError) as error:  # RecursionError: nesting deeper than the parser goes
         raise ApiError(400, f"the body is not valid JSON: {str(error)[:120]}") from error
 
