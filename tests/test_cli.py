@@ -216,13 +216,15 @@ def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
     ("--host", "\udcff", r"--host: an address to listen on, such as 127.0.0.1, not b'\xff'"),  # argv's byte 0xff
     ("--allowed-host", "", "--allowed-host: a host name"),  # no request names it
     # Bound as 127.0.0.1, which a browser asks for, where the server answered 127.1 alone.
-    ("--host", "127.1", "--host: an address to listen on, such as 127.0.0.1, not '127.1': write the address in full, "
-                        "127.0.0.1"),
-    ("--host", "0x7f.1", "not '0x7f.1': write the address in full, 127.0.0.1"),
-    ("--host", "2130706433", "not '2130706433': write the address in full, 127.0.0.1"),
-    ("--allowed-host", "HTTP://x.example", "--allowed-host: a host name, such as games.example.org, not "
-                                           "'HTTP://x.example': the name alone"),  # no Host header matched it
-    ("--allowed-host", "me@x.example", "not 'me@x.example': the name alone"),
+    ("--host", "127.1", "--host: '127.1': write the address in full, 127.0.0.1"),
+    ("--host", "0x7f.1", "'0x7f.1': write the address in full, 127.0.0.1"),
+    ("--host", "2130706433", "'2130706433': write the address in full, 127.0.0.1"),
+    ("--allowed-host", "HTTP://x.example", "--allowed-host: 'HTTP://x.example' is no host name a request gives "
+                                           "(a name alone, such as games.example.org"),  # no Host header matched it
+    ("--allowed-host", "me@x.example", "'me@x.example' is no host name a request gives"),
+    ("--allowed-host", "x.example:99999", "'x.example:99999' is no host name a request gives"),
+    ("--allowed-host", "x?y", "'x?y' is no host name a request gives (letters, digits, '-' and '.'"),
+    ("--allowed-host", "127.1", "--allowed-host: '127.1': write the address in full, 127.0.0.1"),
 ])
 def test_serve_refuses_a_host_name_no_socket_takes(option: str, name: str, says: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -264,12 +264,13 @@ def test_the_bot_refuses_bad_parameters_when_made_and_wherever_it_is_used(given:
         dz.evaluate(bot, "random", deals=1)
 
 
-def test_playout_and_rollouts_name_a_bots_seed_as_the_policys() -> None:
+def test_playout_rollouts_and_choose_action_name_a_bots_seed_as_the_policys() -> None:
     # "seed must be ... not -1" read as their own seed=0's refusal.
     bot = ISMCTS(simulations=5)
     bot.seed = -1
     for use in (lambda: dz.playout(after_auction(1), bot, seed=0), lambda: dz.rollouts(after_auction(1), bot, seed=0),
-                lambda: dz.rollouts(after_auction(1), [bot, "random", "random"])):
+                lambda: dz.rollouts(after_auction(1), [bot, "random", "random"]),
+                lambda: dz.choose_action(after_auction(1), bot, 1)):
         with pytest.raises(ValueError, match=r"^policy: seed must be in 0\.\.2\*\*64-1, not -1"):
             use()
 

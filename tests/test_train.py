@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 
 import numpy as np
@@ -486,6 +487,14 @@ def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_d
         TorchBot(misshapen)
 
 
+def _nested() -> torch.Tensor:
+    """A nested tensor of torch's default layout, which reports itself strided (without the
+    warning that its API is a prototype)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return torch.nested.nested_tensor([torch.zeros(3), torch.zeros(2)])
+
+
 @pytest.mark.parametrize("change, says", [
     (lambda w: w.update({5: torch.zeros(1)}), "a tensor named 5: names are str, not int"),  # was torch's AttributeError
     (lambda w: w.update({("a",): torch.zeros(1)}), r"a tensor named \('a',\): names are str, not tuple"),
@@ -496,6 +505,7 @@ def test_a_checkpoint_without_what_resuming_needs_plays_but_is_not_resumed(run_d
     (lambda w: w.update({"history.weight": w["history.weight"].to_sparse()}),  # torch's RuntimeError, a traceback
      r"history.weight is a torch.sparse_coo tensor, not a dense one of data"),
     (lambda w: w.update({"history.weight": w["history.weight"].to("meta")}), "history.weight is a meta tensor"),
+    (lambda w: w.update({"history.weight": _nested()}), "history.weight is a nested tensor"),  # was "Internal error"
 ])
 def test_a_checkpoints_weights_are_refused_naming_the_tensor(run_dir: pathlib.Path,
                                                              change: Callable[[dict[object, object]], object],
@@ -504,6 +514,20 @@ def test_a_checkpoints_weights_are_refused_naming_the_tensor(run_dir: pathlib.Pa
     change(payload["nets"]["landlord"])
     with pytest.raises(ValueError, match=f"^the checkpoint's landlord network is no 'small' network: {says}"):
         TorchBot(payload)
+
+
+def test_weights_that_are_not_finite_are_refused_before_the_network_changes(run_dir: pathlib.Path) -> None:
+    from doudizhu import checkpoint
+
+    payload = torch.load(run_dir / "checkpoint.pt", weights_only=True)
+    net = checkpoint.nets_of(payload)["landlord"]
+    before = {key: tensor.clone() for key, tensor in net.state_dict().items()}
+    for spoiled in (float("nan"), 1e300):  # 1e300: finite in float64, not in the network's float32
+        weights = {**payload["nets"]["landlord"]}
+        weights["history.weight"] = torch.full_like(weights["history.weight"], spoiled, dtype=torch.float64)
+        with pytest.raises(ValueError, match=r"landlord network holds weights that are not finite \(history\.weight\)"):
+            checkpoint.load_weights("landlord", net, weights, "'small'")
+        assert all(torch.equal(before[key], tensor) for key, tensor in net.state_dict().items())  # was loaded first
 
 
 def test_a_checkpoints_spoiled_torch_metadata_is_not_read(run_dir: pathlib.Path) -> None:

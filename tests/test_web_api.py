@@ -558,14 +558,17 @@ def test_malformed_requests_are_refused_and_change_nothing(
     (b'{"action": "bid 3"}', {"content-type": "application/json; charset=latin-1"}, 415,
      "the body must be sent in UTF-8, not 'latin-1'"),
     (b'{"action": "bid 3"}', {**JSON, "content-encoding": "gzip"}, 415, "not with the Content-Encoding 'gzip'"),
+    (b'{"action": "bid 3"}', {**JSON, "content-encoding": "identity, gzip"}, 415, "Content-Encoding 'gzip'"),
+    (b'{"action": "bid 3"}', {"content-type": "application/json; charset=utf-8; charset=latin1"}, 415,
+     "not 'latin1'"),  # the one refused named, not the first
 ])
 def test_a_body_is_read_only_as_the_utf8_json_it_must_be(client: TestClient, body: bytes, headers: dict[str, str],
                                                          status: int, says: str) -> None:
     before = new_hand(client)
     refused(client.post("/api/play", content=body, headers=headers), status, says)
     assert ok(client.get("/api/state")) == {**before, "frames": []}
-    ok(client.post("/api/play", content=b'{"action": "bid 3"}',
-                   headers={"content-type": 'application/json; charset="UTF-8"'}))  # UTF-8 said so is fine
+    ok(client.post("/api/play", content=b'{"action": "bid 3"}',  # UTF-8 said so is fine; a quoted ';' is no parameter
+                   headers={"content-type": 'application/json; charset="UTF-8"; x="a;charset=latin1"'}))
 
 
 def test_a_get_with_a_body_is_refused(client: TestClient) -> None:
@@ -865,13 +868,21 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
     assert allowed_hosts("127.0.0.1") == {"127.0.0.1", "localhost", "::1"}
     assert allowed_hosts("0.0.0.0", ["ddz.example", "Ddz.Example:443"]) == {"0.0.0.0", "ddz.example"}
     assert allowed_hosts("::1") >= {"localhost", "::1"}
+    # A browser sends a non-ASCII name in its IDNA form: the name as given matched no request.
+    assert allowed_hosts("0.0.0.0", ["Bücher.example"]) == {"0.0.0.0", "xn--bcher-kva.example"}
+    with TestClient(create_app(hosts=allowed_hosts("127.0.0.1", ["bücher.example"])),
+                    base_url="http://xn--bcher-kva.example") as idna:
+        ok(idna.get("/api/options"))
+    for never in ("x?y", "name:", "127.1", "http://ddz.example", "::12345"):  # no Host header gives these
+        with pytest.raises(ValueError, match=r"no host name a request gives|write the address in full|no IPv6"):
+            allowed_hosts("127.0.0.1", [never])
 
 
 def test_a_run_without_bidding_replays_with_its_seed(client: TestClient) -> None:
     result = dz.selfplay(3, policy="heuristic", seed=5, record=True, rules=dz.Rules.preset("run_fast"))
-    for index in range(3):
+    for index in range(3):  # a charset on a binary upload is no reason to refuse it (it was "must be in UTF-8")
         state = ok(client.post(f"/api/replay/npz?game={index}&rules=run_fast&seed=5", content=_npz(result),
-                               headers=BINARY))
+                               headers={**BINARY, "content-type": "application/octet-stream; charset=binary"}))
         end = ok(client.get(f"/api/replay/{state['steps']}"))
         assert end["result"]["payouts"] == list(result.payouts[index])
 
@@ -889,7 +900,7 @@ def test_a_page_of_another_site_changes_nothing(client: TestClient, store: Sessi
     for headers, status, says in (
         ({"content-type": "text/plain"}, 415, "must be sent as application/json"),
         ({"content-type": "application/x-www-form-urlencoded"}, 415, "application/json"),
-        ({}, 415, "without a type"),
+        ({}, 415, "must be sent as application/json, and this request names no type"),
         ({**JSON, "origin": "http://evil.example"}, 403, "another site"),
         ({**JSON, "origin": "null"}, 403, "another site"),
         ({**JSON, "origin": "http://localhost:9999"}, 403, "another site"),

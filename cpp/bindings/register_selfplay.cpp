@@ -164,7 +164,7 @@ void register_selfplay(py::module_& m) {
         "parameter, whatever the rules (what its networks can play is check_policy's).");
   m.def("choose_action", [](GameArg game_obj, PolicyArg policy, IntArg seed) {
           const Game& game = game_arg(game_obj);
-          const Policy p = policy_arg(policy);
+          const Policy p = named_errors("policy", [&] { return policy_arg(policy); });  // a bot's seed is not `seed`
           const auto legal = choices_of(game, p);
           return action_of(game, p, legal, given_seed_arg(seed));
         }, py::arg("game"), py::arg("policy"), py::arg("seed"),

@@ -114,12 +114,18 @@ def load_weights(name: str, net: torch.nn.Module, weights: Any, model: str) -> N
     """Loads a checkpoint's ``weights`` for its network ``name`` into ``net`` (a ``model``
     network, as errors name it); ValueError naming the tensor if they are not its weights
     or not all finite."""
-    why = _weights_error(net.state_dict(), weights) if isinstance(weights, Mapping) else \
+    expected = net.state_dict()
+    why = _weights_error(expected, weights) if isinstance(weights, Mapping) else \
         f"its weights are a {type(weights).__name__}, not a dict of tensors"
     if why:
         raise ValueError(f"the checkpoint's {name} network is no {model} network: {why}")
+    # Not finite as the network holds them (1e300 is finite in float64, not in float32): its
+    # values would be NaN, as the engine's reader refuses them. Asked first: ``net`` unchanged.
+    spoiled = next((key for key, tensor in weights.items() if not torch.isfinite(tensor.to(expected[key].dtype)).all()),
+                   None)
+    if spoiled is not None:
+        raise ValueError(f"the checkpoint's {name} network holds weights that are not finite ({spoiled})")
     net.load_state_dict(dict(weights))  # not torch's _metadata, which a file may spoil (and these modules do not read)
-    check_finite(name, net)
 
 
 def _weights_error(expected: Mapping[str, torch.Tensor], given: Mapping[Any, Any]) -> str:
@@ -135,21 +141,14 @@ def _weights_error(expected: Mapping[str, torch.Tensor], given: Mapping[Any, Any
             return f"{key} is a {type(weights).__name__}, not a tensor"
         if not weights.is_floating_point():  # load_state_dict would copy them in as floats: 0.7 saved as 0
             return f"{key} holds no floating point ({weights.dtype})"
-        if weights.layout != torch.strided or weights.is_meta:  # torch cannot copy them in
-            return f"{key} is a {'meta' if weights.is_meta else weights.layout} tensor, not a dense one of data"
+        if weights.layout != torch.strided or weights.is_meta or weights.is_nested:  # torch cannot copy them in
+            kind = "meta" if weights.is_meta else "nested" if weights.is_nested else weights.layout
+            return f"{key} is a {kind} tensor, not a dense one of data"
         if weights.shape != expected[key].shape:
             return f"{key} has shape {tuple(weights.shape)}, not {tuple(expected[key].shape)}"
     missing = next((key for key in expected if key not in given), None)
     return f"{missing} is missing" if missing is not None else ""
 
 
-def check_finite(name: str, net: torch.nn.Module) -> None:
-    """Refuses (ValueError) a checkpoint's network ``name`` whose weights are not all finite,
-    as the engine's reader refuses them: its values would be NaN."""
-    spoiled = next((key for key, weights in net.state_dict().items() if not torch.isfinite(weights).all()), None)
-    if spoiled is not None:
-        raise ValueError(f"the checkpoint's {name} network holds weights that are not finite ({spoiled})")
-
-
-__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_finite", "check_resumable", "load", "load_weights",
+__all__ = ["FILE", "FORMAT", "RESUME_KEYS", "CheckpointLike", "check_resumable", "load", "load_weights",
            "nets_of", "read_torch_file", "save"]

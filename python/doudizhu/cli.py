@@ -9,7 +9,6 @@ import errno
 import io
 import os
 import signal
-import socket
 import sys
 import threading
 import time
@@ -23,6 +22,7 @@ from . import __version__, terminal
 from ._checkpoint_files import RECIPE_STATE, checkpoint_file, is_torch_archive
 from ._core import NETWORK_MAGIC, POLICIES, Action, Cards, Rules, TooLargeError, half_width, legal_moves, rank_name
 from ._extras import MissingExtra
+from ._host_names import answered_name
 from ._progress import end_line, progress_bar, rate, status_line
 from ._whole_file import check_writable
 from .bots import NETWORK_FILE, Bot, Neural, is_network_file
@@ -387,21 +387,23 @@ def _host(text: str) -> str:
     An IPv6 address may be bracketed, as a URL writes it ("[::1]")."""
     if len(text) > 2 and text.startswith("[") and text.endswith("]"):
         text = text[1:-1]
-    what = "an address to listen on, such as 127.0.0.1"
-    with contextlib.suppress(OSError, ValueError):  # inet_aton: OSError for no IPv4 address, ValueError for a NUL
-        full = socket.inet_ntoa(socket.inet_aton(text))
-        if full != text:  # 127.1, 0x7f.1, 2130706433: the socket binds full, a browser asks for full
-            raise argparse.ArgumentTypeError(f"{what}, not {text!r}: write the address in full, {full}")
-    return _host_name(text, what)
+    # Not 127.1 either, which the socket binds as 127.0.0.1, the address a browser asks for.
+    return _answered(_host_name(text, "an address to listen on, such as 127.0.0.1"))
 
 
 def _allowed_host(text: str) -> str:
-    """A name the server answers to: argparse's error for an empty one (no request names it),
-    or one with a scheme, a path or a user (no Host header holds them)."""
-    what = "a host name, such as games.example.org"
-    if any(c in "/@" or c.isspace() for c in text.strip()):
-        raise argparse.ArgumentTypeError(f"{what}, not {text!r}: the name alone, as a Host header gives it")
-    return _host_name(text, what)
+    """A name the server answers to: argparse's error for an empty one, or one that no
+    request's Host header gives (a scheme, a path, a user, an IPv4 shorthand)."""
+    return _answered(_host_name(text, "a host name, such as games.example.org"))
+
+
+def _answered(text: str) -> str:
+    """``text`` if the server can answer to it (a Host header gives it), else argparse's error."""
+    try:
+        answered_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _host_name(text: str, what: str) -> str:

@@ -4,11 +4,12 @@ Every answer of the API is JSON; an error is ``{"error": message}`` with 400 (a 
 the wrong shape, or a Host the server does not answer to), 403 (a request of another
 site's page: :mod:`.guard`), 404 (no such page, session, game or step), 405 (a wrong
 method), 409 (an action made on a state the hand has left: ``at`` below), 413 (a body too
-large), 415 (a body not declared ``application/json``, or ``application/octet-stream``
-for a ``.npz``) or 422 (the engine refused it: its own message, the game unchanged).
-Engine work runs on the thread pool, one request of a session at a time. A route of the
-API takes the query parameters listed below alone, each once (400 otherwise); a request
-refused keeps no new session.
+large), 415 (a body not declared ``application/json`` in UTF-8, or
+``application/octet-stream`` for a ``.npz``, or sent with a Content-Encoding) or 422 (the
+engine refused it: its own message, the game unchanged). Engine work runs on the thread
+pool, one request of a session at a time. A route of the API takes the query parameters
+listed below alone, each once (400 otherwise), and a GET no body (400); a request refused
+keeps no new session.
 
 Routes (the session is the ``ddz_session`` cookie, made by the first request that starts
 something):

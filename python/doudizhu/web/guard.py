@@ -16,12 +16,13 @@ foreign Origin), as every answer of the API is.
 from __future__ import annotations
 
 import ipaddress
-import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlsplit
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .._host_names import answered_name, host_of
 
 #: The names of this machine that a loopback bind answers to.
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
@@ -37,36 +38,12 @@ def _is_loopback(host: str) -> bool:
 
 def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
     """The Host names a server bound to ``bound`` answers to: that name, the localhost
-    names when it is a loopback address, and ``extra`` (a proxy's public names)."""
+    names when it is a loopback address, and ``extra`` (a proxy's public names), each as a
+    Host header gives it (ValueError for one that no Host header gives)."""
     names = {bound, *extra}
     if _is_loopback(bound):
         names.update(LOOPBACK_NAMES)
-    return frozenset(_name_of(name) for name in names)
-
-
-# A Host header: a name or a bracketed IPv6 address, then perhaps a port.
-_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^\[\]:/@\s]+)(?::([0-9]{1,5}))?")
-
-
-def _hostname(netloc: str) -> str | None:
-    """The host of a Host header, ``name[:port]`` (``[v6]:port`` for an IPv6 address), lower
-    case and without its one trailing dot; None for anything else (text after the bracket,
-    a port that is no port, dots doubled at the end), which names no host of this server."""
-    match = _HOST.fullmatch(netloc.strip().lower())
-    if match is None or (match.group(2) is not None and not 0 < int(match.group(2)) < 65536):
-        return None
-    host = match.group(1)
-    if host.startswith("["):
-        return host[1:-1]
-    return None if host.endswith("..") else host.removesuffix(".")
-
-
-def _name_of(name: str) -> str:
-    """A name the server was told to answer to, as _hostname gives it (a bare IPv6 address
-    as it is)."""
-    if name.count(":") > 1 and "[" not in name:
-        return name.strip().lower()
-    return _hostname(name) or name.lower()
+    return frozenset(answered_name(name) for name in names)
 
 
 class Guard:
@@ -75,7 +52,7 @@ class Guard:
 
     def __init__(self, app: ASGIApp, hosts: Iterable[str], headers: Mapping[str, str]) -> None:
         self.app = app
-        self.hosts = frozenset(_name_of(host) for host in hosts)
+        self.hosts = frozenset(answered_name(host) for host in hosts)
         self.headers = dict(headers)  # the app's own answers' headers, on a refusal too
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -93,7 +70,7 @@ class Guard:
         host = headers.get("host")
         if not host:
             return 400, "the request names no host (a Host header)"
-        if _hostname(host) not in self.hosts:
+        if host_of(host) not in self.hosts:
             return 400, f"this server does not answer to the host {host[:80]!r} (serve --allowed-host names more)"
         origin = headers.get("origin")
         if scope["method"] in _SAFE_METHODS or origin is None:

@@ -8,6 +8,7 @@ the app turns into 422 answers with the engine's message.
 from __future__ import annotations
 
 import json
+from email.message import Message
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
@@ -40,19 +41,7 @@ async def body(request: Request, limit: int, media_type: str) -> bytes:
     may send form and text bodies without asking, never this type), refused (413) past
     ``limit`` bytes without reading it all; a client that leaves before the body is whole
     gets 400 (which it will not read), and the server logs nothing of it."""
-    if len(request.headers.getlist("content-type")) > 1:  # the first would be read, whatever the others said
-        raise ApiError(400, "the request names more than one Content-Type")
-    declared_type, *parameters = request.headers.get("content-type", "").lower().split(";")
-    declared_type = declared_type.strip()
-    if declared_type != media_type:
-        raise ApiError(415, f"the body must be sent as {media_type}, not {declared_type[:60] or 'without a type'}")
-    charsets = [value.strip().strip('"') for name, _, value in (p.partition("=") for p in parameters)
-                if name.strip() == "charset"]
-    if any(charset != "utf-8" for charset in charsets):  # JSON is UTF-8 (RFC 8259); a body read as another would change
-        raise ApiError(415, f"the body must be sent in UTF-8, not {charsets[0][:40]!r}")
-    encoding = request.headers.get("content-encoding", "identity").strip().lower()
-    if encoding != "identity":  # a compressed body is not read as what it encodes
-        raise ApiError(415, f"the body must be sent as it is, not with the Content-Encoding {encoding[:40]!r}")
+    _check_form(request, media_type)
     declared = request.headers.get("content-length")
     if declared is not None and not digits(declared):
         raise ApiError(400, "the Content-Length header must be digits alone")
@@ -69,6 +58,29 @@ async def body(request: Request, limit: int, media_type: str) -> bytes:
     except ClientDisconnect as error:
         raise ApiError(400, "the client left before sending the whole body") from error
     return b"".join(chunks)
+
+
+def _check_form(request: Request, media_type: str) -> None:
+    """415 unless the body is declared as ``media_type``, in UTF-8 if JSON, and sent as it
+    is (no Content-Encoding); 400 for two Content-Types."""
+    if len(request.headers.getlist("content-type")) > 1:  # the first would be read, whatever the others said
+        raise ApiError(400, "the request names more than one Content-Type")
+    content_type = Message()  # the parameters read as MIME does: quoted values, which may hold ';'
+    content_type["content-type"] = request.headers.get("content-type", "")
+    declared_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if declared_type != media_type:
+        raise ApiError(415, f"the body must be sent as {media_type}, "
+                            + (f"not {declared_type[:60]}" if declared_type else "and this request names no type"))
+    # JSON is UTF-8 (RFC 8259): a body read as another would say something else.
+    charsets = [str(value).lower() for name, value in content_type.get_params([])[1:] if name.lower() == "charset"]
+    other = next((charset for charset in charsets if charset != "utf-8"), None)
+    if media_type == JSON and other is not None:
+        raise ApiError(415, f"the body must be sent in UTF-8, not {other[:40]!r}")
+    encodings = [token.strip().lower() for value in request.headers.getlist("content-encoding")
+                 for token in value.split(",")]
+    encoded = next((encoding for encoding in encodings if encoding != "identity"), None)
+    if encoded is not None:  # a compressed body is not read as what it encodes
+        raise ApiError(415, f"the body must be sent as it is, not with the Content-Encoding {encoded[:40]!r}")
 
 
 async def no_body(request: Request) -> None:
