@@ -225,6 +225,8 @@ def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
     ("--allowed-host", "x.example:99999", "'x.example:99999' is no host name a request gives"),
     ("--allowed-host", "x?y", "'x?y' is no host name a request gives (letters, digits, '-' and '.'"),
     ("--allowed-host", "127.1", "--allowed-host: '127.1': write the address in full, 127.0.0.1"),
+    ("--host", "localhost:8001", "--host: an address to listen on, such as 127.0.0.1, not 'localhost:8001' (give the "
+                                 "port with --port)"),  # it failed to bind, exit 1
 ])
 def test_serve_refuses_a_host_name_no_socket_takes(option: str, name: str, says: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -559,6 +559,7 @@ def test_malformed_requests_are_refused_and_change_nothing(
      "the body must be sent in UTF-8, not 'latin-1'"),
     (b'{"action": "bid 3"}', {**JSON, "content-encoding": "gzip"}, 415, "not with the Content-Encoding 'gzip'"),
     (b'{"action": "bid 3"}', {**JSON, "content-encoding": "identity, gzip"}, 415, "Content-Encoding 'gzip'"),
+    (b'{"action": "bid 3"}', {"content-type": "application/json; charset*=utf-8''latin1"}, 415, "not 'latin1'"),
     (b'{"action": "bid 3"}', {"content-type": "application/json; charset=utf-8; charset=latin1"}, 415,
      "not 'latin1'"),  # the one refused named, not the first
 ])
@@ -568,7 +569,9 @@ def test_a_body_is_read_only_as_the_utf8_json_it_must_be(client: TestClient, bod
     refused(client.post("/api/play", content=body, headers=headers), status, says)
     assert ok(client.get("/api/state")) == {**before, "frames": []}
     ok(client.post("/api/play", content=b'{"action": "bid 3"}',  # UTF-8 said so is fine; a quoted ';' is no parameter
-                   headers={"content-type": 'application/json; charset="UTF-8"; x="a;charset=latin1"'}))
+                   headers={"content-type": 'application/json; charset="UTF-8"; x="a;charset=latin1"',
+                            "content-encoding": "identity,"}))  # an empty item of the list is none
+    ok(client.post("/api/undo", content=b"{}", headers={"content-type": "application/json; charset*=utf-8''utf-8"}))
 
 
 def test_a_get_with_a_body_is_refused(client: TestClient) -> None:
@@ -842,6 +845,7 @@ def test_an_ipv6_address_is_bracketed_in_the_served_url_and_may_be_given_so() ->
     assert served_url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
     assert served_url("::1", 35881) == "http://[::1]:35881/" and served_url("::", 1) == "http://[::]:1/"
     assert build_parser().parse_args(["serve", "--host", "[::1]"]).host == "::1"  # as a URL writes it
+    assert build_parser().parse_args(["serve", "--allowed-host", "[::1]:8000"]).allowed_host == ["[::1]:8000"]
 
 
 # ---------------------------------------------------------------------------- other sites
@@ -873,9 +877,17 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
     with TestClient(create_app(hosts=allowed_hosts("127.0.0.1", ["bücher.example"])),
                     base_url="http://xn--bcher-kva.example") as idna:
         ok(idna.get("/api/options"))
-    for never in ("x?y", "name:", "127.1", "http://ddz.example", "::12345"):  # no Host header gives these
-        with pytest.raises(ValueError, match=r"no host name a request gives|write the address in full|no IPv6"):
+    # IPv6 as a Host header brackets it, and shortened as a browser sends it.
+    assert allowed_hosts("0.0.0.0", ["[::1]", "[2001:db8:0::1]:443", "0:0:0:0:0:0:0:0"]) == {
+        "0.0.0.0", "::1", "2001:db8::1", "::"}
+    with TestClient(create_app(hosts=["2001:db8:0::1"]), base_url="http://[2001:db8::1]") as shortened:
+        ok(shortened.get("/api/options"))
+    for never in ("x?y", "name:", "127.1", "http://ddz.example", "::12345", "256.1.1.1", "a.08", "fe80::1%eth0",
+                  "straße.de"):  # no browser's Host header gives these (ß: IDNA 2003 reads it as ss, browsers not)
+        with pytest.raises(ValueError, match=r"no host name a request gives|in full|no IPv4|IDNA form"):
             allowed_hosts("127.0.0.1", [never])
+        with pytest.raises(ValueError):  # as the app is made, not a 500 at each request
+            create_app(hosts=[never])
 
 
 def test_a_run_without_bidding_replays_with_its_seed(client: TestClient) -> None:

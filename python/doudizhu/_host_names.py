@@ -16,23 +16,36 @@ import socket
 _HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^\[\]:/@\s]+)(?::([0-9]{1,5}))?")
 # What inet_aton reads as an IPv4 address, in any of its shorthands (127.1, 0x7f.1, 2130706433).
 _NUMERIC = re.compile(r"[0-9a-fx.]+", re.IGNORECASE)
+# A label a browser reads as a number, so that a name ending in one is read as an IPv4 address.
+_NUMBER = re.compile(r"[0-9]+|0x[0-9a-f]*", re.IGNORECASE)
 # A name as a browser sends it: its labels' letters, digits and hyphens (and underscores,
 # which some hosts' names hold), a non-ASCII name in its IDNA form.
 _NAME = re.compile(r"[a-z0-9_.-]+")
 _SUCH = ", such as games.example.org"
+# The characters IDNA 2003 and browsers (UTS 46, non-transitional) read differently.
+_DEVIATIONS = "\u00df\u03c2\u200c\u200d"
 
 
 def host_of(netloc: str) -> str | None:
     """The host of a Host header, ``name[:port]`` (``[v6]:port`` for an IPv6 address), lower
-    case and without its one trailing dot; None for anything else (text after the bracket,
-    a port that is no port, dots doubled at the end), which names no host of this server."""
+    case and without its one trailing dot, an IPv6 address shortened as a browser writes it;
+    None for anything else (text after the bracket, a port that is no port, dots doubled at
+    the end), which names no host of this server."""
     match = _HOST.fullmatch(netloc.strip().lower())
     if match is None or (match.group(2) is not None and not 0 < int(match.group(2)) < 65536):
         return None
     host = match.group(1)
     if host.startswith("["):
-        return host[1:-1]
+        return _ipv6(host[1:-1])
     return None if host.endswith("..") else host.removesuffix(".")
+
+
+def _ipv6(text: str) -> str | None:
+    """An IPv6 address shortened (``0:0::1`` is ``::1``), or None for none."""
+    try:
+        return str(ipaddress.IPv6Address(text))
+    except ValueError:
+        return None
 
 
 def _full_ipv4(text: str) -> str | None:
@@ -49,28 +62,46 @@ def _full_ipv4(text: str) -> str | None:
 
 def answered_name(name: str) -> str:
     """A name the server is told to answer to, as :func:`host_of` gives a Host header's (a
-    bare IPv6 address as it is, a port dropped, IDNA for a non-ASCII name); ValueError for
-    one that no Host header names that way."""
+    port dropped, an IPv6 address shortened, IDNA for a non-ASCII name); ValueError for one
+    that no browser's Host header gives."""
     text = name.strip()
-    if text.count(":") > 1 and "[" not in text:  # a bare IPv6 address
-        try:
-            ipaddress.IPv6Address(text)
-        except ValueError:
-            raise ValueError(f"{name!r} is no IPv6 address") from None
-        return text.lower()  # as written: a Host header's is compared as written too
-    host = host_of(text)
-    if host is None:
+    bare_ipv6 = text.count(":") > 1 and "[" not in text
+    host = _ipv6(text) if bare_ipv6 else host_of(text)
+    if host is None or "%" in text:  # a zone (fe80::1%eth0) no URL holds
         raise ValueError(f"{name!r} is no host name a request gives (a name alone{_SUCH}, perhaps with a port)")
+    if ":" in host:
+        return host
     full = _full_ipv4(host)
     if full is not None:
         raise ValueError(f"{name!r}: write the address in full, {full}")
+    if _NUMBER.fullmatch(host.rsplit(".", 1)[-1]) and _full_ipv4_or_none(host) is None:
+        raise ValueError(f"{name!r} is no IPv4 address (a browser reads a name ending in a number as one)")
+    return _ascii_name(name, host)
+
+
+def _full_ipv4_or_none(text: str) -> str | None:
+    """``text`` if it is an IPv4 address written in full, else None."""
     try:
-        ascii_name = host.encode("idna").decode("ascii")
-    except UnicodeError:
-        ascii_name = ""
-    if not _NAME.fullmatch(ascii_name):
+        return str(ipaddress.IPv4Address(text))
+    except ValueError:
+        return None
+
+
+def _ascii_name(name: str, host: str) -> str:
+    """``host`` as a browser sends it: its IDNA form if it is not ASCII; ValueError naming
+    ``name`` otherwise. Python's codec follows IDNA 2003, which maps the four characters
+    browsers keep (UTS 46 without transition: ß, ς and the zero-width joiners) to others,
+    so a name holding one is refused rather than answered under a name no browser sends."""
+    if not host.isascii():
+        if any(c in _DEVIATIONS for c in host):
+            raise ValueError(f"{name!r}: give its IDNA form (xn--...), as a browser sends it")
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            host = ""
+    if not _NAME.fullmatch(host):
         raise ValueError(f"{name!r} is no host name a request gives (letters, digits, '-' and '.'{_SUCH})")
-    return ascii_name
+    return host
 
 
 __all__ = ["answered_name", "host_of"]

@@ -387,8 +387,11 @@ def _host(text: str) -> str:
     An IPv6 address may be bracketed, as a URL writes it ("[::1]")."""
     if len(text) > 2 and text.startswith("[") and text.endswith("]"):
         text = text[1:-1]
+    what = "an address to listen on, such as 127.0.0.1"
+    if text.count(":") == 1:  # a name and a port: the port is --port's
+        raise argparse.ArgumentTypeError(f"{what}, not {text!r} (give the port with --port)")
     # Not 127.1 either, which the socket binds as 127.0.0.1, the address a browser asks for.
-    return _answered(_host_name(text, "an address to listen on, such as 127.0.0.1"))
+    return _answered(_host_name(text, what))
 
 
 def _allowed_host(text: str) -> str:

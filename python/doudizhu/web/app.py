@@ -77,6 +77,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .._core import ActionType, Cards, Game, Rules, checked_seed, choose_action, game_seed, playout
+from .._host_names import answered_name
 from ..bots import Neural
 from ..lockstep import choose
 from . import inputs, players, replays, thinking, views
@@ -453,7 +454,8 @@ def _hint(game: Game) -> dict[str, str]:
 
 def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBACK_NAMES) -> Starlette:
     """The app, its sessions in ``store`` (a fresh bounded one by default), answering the
-    Host names ``hosts`` (this machine's localhost names by default; :func:`.guard.allowed_hosts`)."""
+    Host names ``hosts`` (this machine's localhost names by default; :func:`.guard.allowed_hosts`;
+    ValueError for a name no browser's Host header gives)."""
     api = _Api(store if store is not None else SessionStore())
     routes = [
         _route("/", api.index, query=None),
@@ -472,7 +474,8 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
     ]
     app = Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})
     app.router.redirect_slashes = False  # /api/options/ is no route: a JSON 404, not an empty 307
-    app.add_middleware(Guard, hosts=hosts, headers=_HEADERS)
+    names = frozenset(answered_name(host) for host in hosts)  # refused here, not as each request's 500
+    app.add_middleware(Guard, hosts=names, headers=_HEADERS)
     return app
 
 

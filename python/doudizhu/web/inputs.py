@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from email.message import Message
+from email.utils import collapse_rfc2231_value
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
@@ -72,12 +73,13 @@ def _check_form(request: Request, media_type: str) -> None:
         raise ApiError(415, f"the body must be sent as {media_type}, "
                             + (f"not {declared_type[:60]}" if declared_type else "and this request names no type"))
     # JSON is UTF-8 (RFC 8259): a body read as another would say something else.
-    charsets = [str(value).lower() for name, value in content_type.get_params([])[1:] if name.lower() == "charset"]
+    charsets = [collapse_rfc2231_value(value).lower() for name, value in content_type.get_params([])[1:]
+                if name.lower() == "charset"]  # charset*=utf-8''utf-8 (RFC 2231) too
     other = next((charset for charset in charsets if charset != "utf-8"), None)
     if media_type == JSON and other is not None:
         raise ApiError(415, f"the body must be sent in UTF-8, not {other[:40]!r}")
     encodings = [token.strip().lower() for value in request.headers.getlist("content-encoding")
-                 for token in value.split(",")]
+                 for token in value.split(",") if token.strip()]  # an empty item of a list is none (RFC 9110)
     encoded = next((encoding for encoding in encodings if encoding != "identity"), None)
     if encoded is not None:  # a compressed body is not read as what it encodes
         raise ApiError(415, f"the body must be sent as it is, not with the Content-Encoding {encoded[:40]!r}")
