@@ -208,6 +208,23 @@ def test_seed_example_and_score_function() -> None:
         dz.score(1, spring=True, landlord_won=False)
 
 
+def test_a_settlements_repr_says_what_doubled_the_stake() -> None:
+    # A bomb and a spring both double: the two settlements, unequal, printed alike.
+    assert repr(dz.score(1, bombs=1)) == ("Settlement(landlord_won=True, base=1, multiplier=2, bombs=1, "
+                                          "payouts=(4, -2, -2))")
+    assert repr(dz.score(1, spring=True)) == ("Settlement(landlord_won=True, base=1, multiplier=2, spring=True, "
+                                             "payouts=(4, -2, -2))")
+    doubled = dz.score(2, rockets=1, anti_spring=True, landlord_won=False)
+    assert repr(doubled) == ("Settlement(landlord_won=False, base=2, multiplier=4, rockets=1, anti_spring=True, "
+                             "payouts=(-16, 8, 8))")
+    happy = dz.Game(seed=3, rules=dz.Rules.preset("happy"))  # seat 2 is dealt both jokers
+    while happy.result is None:
+        happy.step(dz.choose_action(happy, "heuristic", 0))
+    assert happy.result.start_bonuses == (("jokers", 2),)
+    assert "start_bonuses=(('jokers', 2),), payouts=" in repr(happy.result)
+    assert repr(dz.score(1)) == "Settlement(landlord_won=True, base=1, multiplier=1, payouts=(2, -1, -1))"
+
+
 @pytest.mark.parametrize("settlement", [
     dz.score(1, bombs=20, players=4),  # an exact multiplier past the largest cap (10**6)
     dz.score(2**20 + 1),  # a base past the bound the pickle read (2**20; score takes 2**30)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import doudizhu as dz
 from doudizhu import terminal
-from doudizhu.render import bombs_text, card_name, kind_label, main_first, move_svg, svg, wild_names, winners
+from doudizhu.render import bombs_text, card_name, kind_label, main_first, move_svg, settled, svg, wild_names, winners
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -108,6 +108,26 @@ def test_a_finished_game_shows_the_winner_and_payouts() -> None:
     payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
     assert f"over: {winner}, base {result.base} x {result.multiplier}" in picture
     assert f"payouts: {payouts}" in picture and "to beat" not in picture
+
+
+def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -> None:
+    # A 64-fold hand (four bombs, the rocket, a spring) read 'base 1 x 64' and no reason;
+    # the terminal's settlement said the spring.
+    game = dz.Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ", landlord=0)
+    for cards in ("BR", "2222", "AAAA", "KKKK", "QQQQ", "JJ"):
+        game.play(cards)
+        if game.phase != "over":
+            game.pass_()
+            game.pass_()
+    assert game.result is not None and game.result.multiplier == 64
+    said = "the landlord wins, base 1 x 64 (4 bombs, 1 rocket, spring)"
+    assert settled(game) == said and f"over: {said}" in svg(game)
+    happy = dz.playout(dz.Game(seed=3, rules=dz.Rules.preset("happy")), "heuristic", 0)
+    assert happy.result is not None and happy.result.start_bonuses == (("jokers", 2),)
+    assert settled(happy, lambda seat: "you" if seat == 2 else f"seat {seat}").endswith(
+        "start bonus: jokers in your hand)")
+    with pytest.raises(ValueError, match="nobody won: the hand is not over"):
+        settled(dz.Game(seed=1))
 
 
 def test_the_winners_are_named_with_their_verb() -> None:

@@ -164,7 +164,7 @@ def test_bomb_pays_and_closed_seats_pay_double() -> None:
     result = game.result
     assert result is not None and result.winner == 0 and result.landlord == -1
     assert result.payouts == (2 * 2 + 3 * 2 + 20, -2 * 2 - 10, -3 * 2 - 10)
-    assert repr(result) == "Settlement(winner=0, payouts=(30, -14, -16))"
+    assert repr(result) == "Settlement(winner=0, bombs=1, payouts=(30, -14, -16))"  # the bomb paid 10 each
     assert pickle.loads(pickle.dumps(result)) == result
 
 

@@ -472,12 +472,19 @@ str(action) is its text: "pass", "bid 2" ("bid 0" passes in the auction), "call"
       .def_property_readonly("partner", [](const Settlement& s) { return optional_seat(s.partner); },
                              "The landlord's partner (four_partner), or None: the landlord played alone.")
       .def("__repr__", [](const Settlement& s) {
-            std::string payouts = py::str(payouts_tuple(s));
+            const std::string payouts = ", payouts=" + py::str(payouts_tuple(s)).cast<std::string>() + ")";
+            // What doubled the stake, where anything did: two settlements that differ there print apart.
+            std::string why;
+            if (s.bombs) why += ", bombs=" + std::to_string(s.bombs);
+            if (s.rockets) why += ", rockets=" + std::to_string(s.rockets);
+            if (s.spring) why += ", spring=True";
+            if (s.anti_spring) why += ", anti_spring=True";
+            if (const py::tuple bonuses = start_bonuses(s); !bonuses.empty()) why += ", start_bonuses=" + py::repr(bonuses).cast<std::string>();
             // Without a landlord the first out is the result; stake and multiplier stay 1.
-            if (s.winner >= 0) return "Settlement(winner=" + std::to_string(s.winner) + ", payouts=" + payouts + ")";
+            if (s.winner >= 0) return "Settlement(winner=" + std::to_string(s.winner) + why + payouts;
             const std::string partner = s.partner >= 0 ? ", partner=" + std::to_string(s.partner) : std::string();
             return "Settlement(landlord_won=" + std::string(s.landlord_won ? "True" : "False") + ", base=" + std::to_string(s.base) +
-                   ", multiplier=" + std::to_string(s.multiplier) + partner + ", payouts=" + payouts + ")";
+                   ", multiplier=" + std::to_string(s.multiplier) + partner + why + payouts;
           })
       .def("__eq__", [](const Settlement& a, py::handle b) -> py::object {
             if (!py::isinstance<Settlement>(b)) return py::reinterpret_borrow<py::object>(Py_NotImplemented);

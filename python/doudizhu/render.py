@@ -243,7 +243,27 @@ def _outcome(game: Game) -> list[str]:
         return [f"over: {winners(game)}, {bombs_text(result.bombs, result.rockets)}", f"payouts: {payouts}"]
     if game.landlord is None:
         return ["over: nobody bid, the hand is void"]
-    return [f"over: {winners(game)}, base {result.base} x {result.multiplier}", f"payouts: {payouts}"]
+    return [f"over: {settled(game)}", f"payouts: {payouts}"]
+
+
+def settled(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}") -> str:
+    """A finished hand as the table says it: who won, and with a landlord the base, the
+    multiplier and what doubled it ('the peasants win, base 2 x 8 (1 bomb, 1 rocket,
+    spring, start bonus: jokers in seat 2's hand)'). ``name`` and the refusals as for
+    :func:`winners`."""
+    said = winners(game, name)
+    result = game.result
+    assert result is not None  # winners refused an unfinished hand
+    if result.winner is not None:  # each for itself: the first out, paid by the cards left
+        return said
+
+    def hand_of(seat: int) -> str:
+        return "your hand" if name(seat) == "you" else f"{name(seat)}'s hand"
+
+    extras = [bombs_text(result.bombs, result.rockets)] if result.bombs or result.rockets else []
+    extras += [text for text, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
+    extras += [f"start bonus: {bonus} in {hand_of(seat)}" for bonus, seat in result.start_bonuses]
+    return f"{said}, base {result.base} x {result.multiplier}" + (f" ({', '.join(extras)})" if extras else "")
 
 
 def winners(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}") -> str:
@@ -368,5 +388,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
 
 
 __all__ = ["backs_svg", "bombs_text", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg", "kind_label",
-           "main_first", "move_svg", "role", "scoring_text", "stake_text", "svg", "wild_names", "wild_ranks",
+           "main_first", "move_svg", "role", "scoring_text", "settled", "stake_text", "svg", "wild_names", "wild_ranks",
            "winners"]

@@ -36,7 +36,7 @@ from ._person import HUMAN, undo_turn
 from ._readings import plays_spending
 from .bots import Bot
 from .lockstep import choose
-from .render import bombs_text, kind_label, plural, role, scoring_text, stake_text, wild_names, winners
+from .render import bombs_text, kind_label, plural, role, scoring_text, settled, stake_text, wild_names
 
 MOVES_SHOWN = 40  # plays of a kind that `moves` lists
 INTERRUPTED = 128 + 2  # the exit status after Ctrl-C (SIGINT), as shells expect
@@ -289,17 +289,8 @@ def settlement(game: Game, options: Options) -> str:
         return f"{_name(result.winner, options)} went out first\npayouts: {payouts}\n({scoring_text(game.rules)})"
     if game.landlord is None:
         return "nobody bid: the hand is void"
-    extras = [name for name, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
-    extras += [f"start bonus: {name} in {_hand_of(seat, options)}" for name, seat in result.start_bonuses]
-    headline = f"{winners(game, lambda seat: _name(seat, options))}: base {result.base} x {result.multiplier}"
-    lines = [headline + (f" ({', '.join(extras)})" if extras else "")]
     payouts = ", ".join(f"{_name(seat, options)} {payout:+d}" for seat, payout in enumerate(result.payouts))
-    lines.append(f"payouts: {payouts}")
-    return "\n".join(lines)
-
-
-def _hand_of(seat: int, options: Options) -> str:
-    return "your hand" if _name(seat, options) == "you" else f"seat {seat}'s hand"
+    return f"{settled(game, lambda seat: _name(seat, options))}\npayouts: {payouts}"
 
 
 def hands_left(game: Game, options: Options) -> str:
