@@ -11,7 +11,19 @@ from hypothesis import strategies as st
 
 import doudizhu as dz
 from doudizhu import terminal
-from doudizhu.render import bombs_text, card_name, kind_label, main_first, move_svg, settled, svg, wild_names, winners
+from doudizhu.render import (
+    bombs_text,
+    card_name,
+    kind_label,
+    main_first,
+    move_svg,
+    role,
+    settled,
+    stake_text,
+    svg,
+    wild_names,
+    winners,
+)
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -108,6 +120,25 @@ def test_a_finished_game_shows_the_winner_and_payouts() -> None:
     payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
     assert f"over: {winner}, base {result.base} x {result.multiplier}" in picture
     assert f"payouts: {payouts}" in picture and "to beat" not in picture
+
+
+def test_roles_and_stakes_say_where_the_auction_stands() -> None:
+    # A void hand's seats read 'bidding' once it was over; under four_partner the seats the
+    # landlord chooses among read 'peasant'; a call-and-rob stake read 'high bid 4'.
+    void = dz.Game(seed=1, rules=dz.Rules(max_redeals=1))
+    while void.phase != "over":
+        void.step("bid 0")
+    assert [role(void, seat) for seat in range(3)] == ["no landlord"] * 3
+    choosing = dz.Game(seed=2, rules=dz.Rules.preset("four_partner"))
+    while choosing.phase == "bidding":
+        choosing.step(choosing.legal_actions()[-1])
+    assert choosing.phase == "partner" and choosing.landlord is not None
+    assert [role(choosing, seat) for seat in range(4) if seat != choosing.landlord] == ["peasant or partner"] * 3
+    robbed = dz.Game(seed=1, rules=dz.Rules(bidding="call_rob"))
+    assert stake_text(robbed) == "nobody has called yet"
+    for word in ("call", "rob", "rob"):
+        robbed.step(word)
+    assert stake_text(robbed) == f"stake {robbed.bid_value} so far" and robbed.bid_value == 4
 
 
 def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -> None:

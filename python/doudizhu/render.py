@@ -213,15 +213,18 @@ def wild_names(game: Game) -> str:
 
 
 def role(game: Game, seat: int) -> str:
-    """A seat's role as the table shows it: 'bidding' until there is a landlord, then
-    'landlord', 'partner' (the seat the landlord named, four_partner) or 'peasant'; without
-    a landlord (run_fast) 'for itself' (the terminal game's screen says the same)."""
+    """A seat's role as the table shows it: 'bidding' until there is a landlord ('no
+    landlord' once a void hand is over), then 'landlord', 'partner' (the seat the landlord
+    named, four_partner; 'peasant or partner' while it chooses) or 'peasant'; without a
+    landlord (run_fast) 'for itself' (the terminal game's screen says the same)."""
     _checked(game, Game, "game")
     checked_int(seat, "seat", 0, game.seats - 1)
     if game.rules.each_for_self:
         return "for itself"
     if game.landlord is None:
-        return "bidding"
+        return "bidding" if game.phase != "over" else "no landlord"  # a void hand: nobody bid
+    if game.phase == "partner" and seat != game.landlord:  # the landlord is choosing among them
+        return "peasant or partner"
     if seat == game.partner:
         return "partner"
     return "landlord" if game.landlord == seat else "peasant"
@@ -285,8 +288,11 @@ def winners(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}"
 
 
 def stake_text(game: Game) -> str:
-    """The stake so far: the auction's high bid until there is a landlord (no base yet)."""
+    """The stake so far: the auction's high bid until there is a landlord (no base yet); in a
+    call-and-rob auction, where nobody bids a number, the stake the calls and robs made."""
     _checked(game, Game, "game")
+    if game.phase == "bidding" and game.rules.bidding == "call_rob":
+        return f"stake {game.bid_value} so far" if game.bid_value else "nobody has called yet"
     if game.phase == "bidding":
         return f"high bid {game.bid_value or 'none yet'}"
     if game.phase == "partner":
