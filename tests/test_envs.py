@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import doudizhu as dz
+from doudizhu import render
 
 gym = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
@@ -274,7 +275,24 @@ def test_pettingzoo_render() -> None:
     env = dz_pz.env(render_mode="ansi")
     env.reset(seed=3)
     text = env.render()
-    assert "seat 0: " in text and "phase bidding" in text
+    assert "seat 0 (bidding): " in text and "phase bidding, high bid none yet" in text
+
+
+@pytest.mark.parametrize("preset, says", [("laizi", "wild"), ("run_fast", "(for itself)"), ("standard", "payouts: ")])
+def test_the_text_render_says_the_table_in_the_pictures_words(preset: str, says: str) -> None:
+    # It said 'landlord None' under run_fast, never the wild rank, and 'to beat' beside the payouts.
+    env = dz_pz.env(render_mode="ansi", rules=dz.Rules.preset(preset))
+    env.reset(seed=3)
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            break
+        env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+    game = env.unwrapped.game
+    text = env.render()
+    assert says in text and "landlord None" not in text and "to beat" not in text
+    assert text.endswith("\n".join(render.outcome(game)))
+    assert all(f"seat {seat} ({render.role(game, seat)}): {game.hand(seat)}" in text for seat in range(game.seats))
 
 
 # ---- Gymnasium --------------------------------------------------------------------------
@@ -474,9 +492,9 @@ def test_before_its_first_reset_the_gymnasium_env_shows_no_placeholder_hand() ->
 def test_human_rendering_shows_the_table_at_reset_and_every_step(capsys: pytest.CaptureFixture[str]) -> None:
     env = dz_gym.DouDizhuEnv(seat=0, render_mode="human")
     env.reset(seed=2)
-    assert "seat 0: " in capsys.readouterr().out
+    assert "seat 0 (" in capsys.readouterr().out
     env.step(env.action_space.n - 1)  # an illegal id: the episode ends, and it is shown
-    assert "seat 0: " in capsys.readouterr().out
+    assert "seat 0 (" in capsys.readouterr().out
 
 
 def test_rewards_are_python_floats_whatever_the_scale() -> None:

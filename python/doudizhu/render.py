@@ -237,8 +237,9 @@ def _seat_line(game: Game, seat: int, viewer: int | None) -> tuple[str, Cards | 
     return f"seat {seat} ({role(game, seat)}), {plural(len(hand), 'card')}{turn}", shown, len(hand)
 
 
-def _outcome(game: Game) -> list[str]:
-    """The lines that end a finished hand's picture: who won and what each seat is paid."""
+def outcome(game: Game) -> list[str]:
+    """The lines that end a finished hand's picture: who won and what each seat is paid
+    (the environments' text says them too)."""
     result = game.result
     assert result is not None
     payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
@@ -299,6 +300,8 @@ def stake_text(game: Game) -> str:
         return f"stake base {game.bid_value}, the landlord chooses alone or a partner"
     if game.rules.each_for_self:
         return "each for itself, a point a card left"
+    if game.landlord is None:  # over, and nobody bid
+        return "no stake: the hand is void"
     return f"stake base {game.bid_value} x {game.multiplier}"
 
 
@@ -368,7 +371,7 @@ def game_svg(game: Game, seat: int | None = None) -> str:
         parts.append(row)
         width, y = max(width, w + 16), y + _ROW_H
     if game.phase == "over":
-        lines = _outcome(game)
+        lines = outcome(game)
     else:
         lines = [_stake(game) + (f", {wild_names(game)} wild" if wild else "")]
     for line in lines:
@@ -394,5 +397,5 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
 
 
 __all__ = ["backs_svg", "bombs_text", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg", "kind_label",
-           "main_first", "move_svg", "role", "scoring_text", "settled", "stake_text", "svg", "wild_names", "wild_ranks",
-           "winners"]
+           "main_first", "move_svg", "outcome", "role", "scoring_text", "settled", "stake_text", "svg", "wild_names",
+           "wild_ranks", "winners"]

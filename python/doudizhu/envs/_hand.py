@@ -30,6 +30,7 @@ from gymnasium import logger, spaces
 from .. import encode
 from .._core import Action, ActionSpace, Game, IllegalActionError, Rules, checked_int, checked_rules, checked_seed
 from .._real_numbers import check_real
+from ..render import outcome, role, stake_text, wild_names
 
 # The blocks of the observation vector that are not 0/1 flags, bounded by log2 of a 64-bit
 # stake (the passes since the move to beat are fewer than the seats).
@@ -240,11 +241,13 @@ class EnvironmentHand:
         return None
 
     def render(self) -> str:
+        """The table as text, every hand face up, in the picture's words (doudizhu.render)."""
         g = self.game
-        lines = [f"phase {g.phase}, landlord {g.landlord}, to move {g.to_move}"]
-        lines += [f"seat {s}: {g.hand(s)}" for s in range(self.seats)]
-        if g.last is not None:
+        head = [f"phase {g.phase}", stake_text(g)]
+        head += [f"{wild_names(g)} wild"] if g.wild_ranks else []
+        head += [f"to move seat {g.to_move}"] if g.to_move is not None else []
+        lines = [", ".join(head)]
+        lines += [f"seat {s} ({role(g, s)}): {g.hand(s)}" for s in range(self.seats)]
+        if g.last is not None and g.phase != "over":
             lines.append(f"to beat: {g.last} (seat {g.last_by})")
-        if g.result is not None:
-            lines.append(f"payouts: {g.result.payouts}")
-        return "\n".join(lines)
+        return "\n".join(lines + (outcome(g) if g.result is not None else []))
