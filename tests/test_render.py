@@ -159,6 +159,13 @@ def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -
         "start bonus: jokers in your hand)")
     with pytest.raises(ValueError, match="nobody won: the hand is not over"):
         settled(dz.Game(seed=1))
+    for function in (winners, settled):  # 5 was taken where no seat needed naming, else 'int is not callable'
+        with pytest.raises(TypeError, match="name must be a function of a seat, not int"):
+            function(game, name=5)  # type: ignore[arg-type]
+    first_out = dz.playout(dz.Game(seed=0, rules=dz.Rules.preset("run_fast")), "random", 0)  # 'None wins'
+    for function, game_naming_a_seat in ((winners, first_out), (settled, happy)):
+        with pytest.raises(TypeError, match="name must give a seat's name as a str, not NoneType"):
+            function(game_naming_a_seat, name=lambda seat: None)  # type: ignore[arg-type,return-value]
 
 
 def test_the_winners_are_named_with_their_verb() -> None:

@@ -94,6 +94,13 @@ class Match:
     def hands_played(self) -> int:
         return len(self._settlements)
 
+    def __repr__(self) -> str:
+        """How it was made, and where it stands: hands played, scores, a hand open."""
+        made = f"seed={self.seed}, rules={self.rules!r}, dealer={self.dealer}"
+        open_hand = ", a hand in play" if self._open is not None else ""
+        played = f"{self.hands_played} hand{'' if self.hands_played == 1 else 's'} played"
+        return f"<Match({made}): {played}, scores {self.scores}{open_hand}>"
+
     def new_hand(self) -> Game:
         """Deals the next hand; the seat after the dealer bids first (each for itself: the
         last winner leads, the 3 of spades the first hand)."""

@@ -262,7 +262,8 @@ def settled(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}"
         return said
 
     def hand_of(seat: int) -> str:
-        return "your hand" if name(seat) == "you" else f"{name(seat)}'s hand"
+        said = _named(name, seat)
+        return "your hand" if said == "you" else f"{said}'s hand"
 
     extras = [bombs_text(result.bombs, result.rockets)] if result.bombs or result.rockets else []
     extras += [text for text, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
@@ -275,17 +276,26 @@ def winners(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}"
     landlord and seat N win', or 'the peasants win'; without a landlord (run_fast) the
     first out, 'seat N wins'. `name` says a seat ('seat N' unless told; a table that
     calls its player 'you' gets 'you win'). ValueError before the hand is over, or when
-    it was void."""
+    it was void; TypeError for a ``name`` that is no function of a seat giving a str."""
     _checked(game, Game, "game")
+    if not callable(name):  # refused whether or not this hand needs a seat named
+        raise TypeError(f"name must be a function of a seat, not {type(name).__name__}")
     result = game.result
     if result is None or (game.landlord is None and result.winner is None):
         raise ValueError("nobody won: the hand is not over" if result is None else "nobody won: the hand was void")
     if result.winner is not None:
-        subject = name(result.winner)
+        subject = _named(name, result.winner)
         return f"{subject} {'win' if subject == 'you' else 'wins'}"
     if not result.landlord_won:
         return "the peasants win"
-    return "the landlord wins" if game.partner is None else f"the landlord and {name(game.partner)} win"
+    return "the landlord wins" if game.partner is None else f"the landlord and {_named(name, game.partner)} win"
+
+
+def _named(name: Callable[[int], str], seat: int) -> str:
+    said = name(seat)
+    if not isinstance(said, str):
+        raise TypeError(f"name must give a seat's name as a str, not {type(said).__name__}")
+    return said
 
 
 def stake_text(game: Game) -> str:
