@@ -278,7 +278,8 @@ def test_pettingzoo_render() -> None:
     assert "seat 0 (bidding): " in text and "phase bidding, high bid none yet" in text
 
 
-@pytest.mark.parametrize("preset, says", [("laizi", "wild"), ("run_fast", "(for itself)"), ("standard", "payouts: ")])
+@pytest.mark.parametrize("preset, says", [("laizi", "wild"), ("run_fast", "(for itself)"), ("standard", "payouts: "),
+                                          ("happy", "over: ")])
 def test_the_text_render_says_the_table_in_the_pictures_words(preset: str, says: str) -> None:
     # It said 'landlord None' under run_fast, never the wild rank, and 'to beat' beside the payouts.
     env = dz_pz.env(render_mode="ansi", rules=dz.Rules.preset(preset))
@@ -292,6 +293,10 @@ def test_the_text_render_says_the_table_in_the_pictures_words(preset: str, says:
     text = env.render()
     assert says in text and "landlord None" not in text and "to beat" not in text
     assert text.endswith("\n".join(render.outcome(game)))
+    wild = f", {render.wild_names(game)} wild" if game.wild_ranks else ""
+    assert text.splitlines()[0] == f"phase over, {render.stake_text(game)}{wild}"
+    if game.landlord is not None:  # the settlement's multiplier, not the live one (happy: x 4 over x 8)
+        assert f"x {game.result.multiplier}" in text.splitlines()[0]
     assert all(f"seat {seat} ({render.role(game, seat)}): {game.hand(seat)}" in text for seat in range(game.seats))
 
 

@@ -538,13 +538,12 @@ def test_match_rotates_the_dealer_and_keeps_scores() -> None:
 def test_a_match_says_how_it_was_made_and_where_it_stands() -> None:
     # Its repr was <doudizhu.match.Match object at 0x...>.
     match = dz.Match(seed=7, rules=dz.Rules.preset("douzero"), dealer=2)
-    made = "seed=7, rules=Rules.preset('douzero'), dealer=2"
-    assert repr(match) == f"<Match({made}): 0 hands played, scores (0, 0, 0)>"
+    made = "<Match(seed=7, rules=Rules.preset('douzero'))"
+    assert repr(match) == f"{made}: dealer 2, 0 hands played, scores (0, 0, 0)>"
     game = match.new_hand()
     assert repr(match).endswith("scores (0, 0, 0), a hand in play>")
     match.finish(_played_out(game))  # the match's own hand, stepped in place
-    moved_on = "seed=7, rules=Rules.preset('douzero'), dealer=0"  # the deal passed on
-    assert repr(match) == f"<Match({moved_on}): 1 hand played, scores {match.scores}>"
+    assert repr(match) == f"{made}: dealer 0, 1 hand played, scores {match.scores}>"  # the deal passed on
 
 
 def _played_out(game: dz.Game) -> dz.Game:

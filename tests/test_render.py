@@ -163,9 +163,21 @@ def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -
         with pytest.raises(TypeError, match="name must be a function of a seat, not int"):
             function(game, name=5)  # type: ignore[arg-type]
     first_out = dz.playout(dz.Game(seed=0, rules=dz.Rules.preset("run_fast")), "random", 0)  # 'None wins'
-    for function, game_naming_a_seat in ((winners, first_out), (settled, happy)):
-        with pytest.raises(TypeError, match="name must give a seat's name as a str, not NoneType"):
-            function(game_naming_a_seat, name=lambda seat: None)  # type: ignore[arg-type,return-value]
+    for function in (winners, settled):
+        for hand in (first_out, game):  # refused where no seat is named too (the landlord won)
+            with pytest.raises(TypeError, match="name must give a seat's name as a str, not NoneType"):
+                function(hand, name=lambda seat: None)  # type: ignore[arg-type,return-value]
+    assert settled(first_out).startswith(f"{winners(first_out)}, ")  # and its bombs, paid: as the picture says
+    assert f"over: {settled(first_out)}" in svg(first_out)
+    capped = dz.Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ",
+                               landlord=0, rules=dz.Rules(max_multiplier=8))
+    for cards in ("BR", "2222", "AAAA", "KKKK", "QQQQ", "JJ"):
+        capped.play(cards)
+        if capped.phase != "over":
+            capped.pass_()
+            capped.pass_()
+    assert settled(capped) == "the landlord wins, base 1 x 8 (4 bombs, 1 rocket, spring, capped at 8)"
+    assert stake_text(capped) == "stake base 1 x 8" and stake_text(game) == "stake base 1 x 64"  # not the live x32
 
 
 def test_the_winners_are_named_with_their_verb() -> None:

@@ -882,12 +882,18 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
         "0.0.0.0", "::1", "2001:db8::1", "::"}
     with TestClient(create_app(hosts=["2001:db8:0::1"]), base_url="http://[2001:db8::1]") as shortened:
         ok(shortened.get("/api/options"))
+    # Read as a browser reads them, IDNA first: full-width digits, an ideographic full stop.
+    assert allowed_hosts("0.0.0.0", ["example.com\u3002"]) == {"0.0.0.0", "example.com"}
     for never in ("x?y", "name:", "127.1", "http://ddz.example", "::12345", "256.1.1.1", "a.08", "fe80::1%eth0",
-                  "straße.de"):  # no browser's Host header gives these (ß: IDNA 2003 reads it as ss, browsers not)
+                  "straße.de", "foo.\uff11", "\uff11\uff12\uff17.\uff11"):  # no browser's Host header gives these
         with pytest.raises(ValueError, match=r"no host name a request gives|in full|no IPv4|IDNA form"):
             allowed_hosts("127.0.0.1", [never])
         with pytest.raises(ValueError):  # as the app is made, not a 500 at each request
             create_app(hosts=[never])
+    with pytest.raises(TypeError, match=r"hosts must be a list of host names, not a str \(give \['localhost'\]\)"):
+        create_app(hosts="localhost")  # its letters were the names: every request refused
+    with pytest.raises(TypeError, match="hosts must hold host names \\(str\\), not int"):
+        create_app(hosts=["localhost", 5])  # type: ignore[list-item]
 
 
 def test_a_run_without_bidding_replays_with_its_seed(client: TestClient) -> None:

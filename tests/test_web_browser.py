@@ -686,6 +686,26 @@ def test_the_status_at_the_end_says_the_settled_stake(page: WebDriver) -> None:
     assert f"stake: base {settled.group(1)} {TIMES} {settled.group(2)} \N{MIDDLE DOT}" in text_of(page, "replay-status")
 
 
+def test_the_status_and_badges_say_where_a_call_and_rob_or_a_void_hand_stands(page: WebDriver) -> None:
+    # The status read 'high bid: none yet' after a call and two robs, and 'base 0 x 1' for a
+    # void hand; a void hand's 'no landlord' badge took the landlord's colour.
+    robbed = dz.Game(seed=5, rules=dz.Rules(bidding="call_rob", call_base=3))
+    for word in ("call", "rob", "rob"):
+        robbed.step(word)
+    _open_replay(page, robbed.to_record())
+    page.find_element(By.ID, "end").click()
+    wait(page, lambda b: "bidding \N{MIDDLE DOT} stake 12 so far" in text_of(b, "replay-status"))
+    void = dz.Game(seed=0, rules=dz.Rules(max_redeals=0, redeal_when_nobody_bids=False))
+    for _ in range(3):
+        void.step("bid 0")
+    assert void.phase == "over" and void.landlord is None
+    _open_replay(page, void.to_record())
+    page.find_element(By.ID, "end").click()
+    wait(page, lambda b: "over \N{MIDDLE DOT} no stake: the hand is void" in text_of(b, "replay-status"))
+    badges = page.find_elements(By.CSS_SELECTOR, "#replay-seats .role")
+    assert [badge.get_attribute("class") for badge in badges] == ["role no-landlord"] * 3
+
+
 def test_the_console_shows_no_error_from_loading_to_a_hand_played(browser: WebDriver, base_url: str) -> None:
     # The first load asked for the state of a hand there was not yet, and Chrome reported
     # its 404 as a failed resource.

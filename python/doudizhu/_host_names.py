@@ -63,7 +63,8 @@ def _full_ipv4(text: str) -> str | None:
 def answered_name(name: str) -> str:
     """A name the server is told to answer to, as :func:`host_of` gives a Host header's (a
     port dropped, an IPv6 address shortened, IDNA for a non-ASCII name); ValueError for one
-    that no browser's Host header gives."""
+    that no browser's Host header gives. Read as a browser reads it: its IDNA form first
+    (full-width digits are digits, an ideographic full stop a dot), then what that names."""
     text = name.strip()
     bare_ipv6 = text.count(":") > 1 and "[" not in text
     host = _ipv6(text) if bare_ipv6 else host_of(text)
@@ -71,12 +72,13 @@ def answered_name(name: str) -> str:
         raise ValueError(f"{name!r} is no host name a request gives (a name alone{_SUCH}, perhaps with a port)")
     if ":" in host:
         return host
+    host = _ascii_name(name, host).removesuffix(".")
     full = _full_ipv4(host)
     if full is not None:
         raise ValueError(f"{name!r}: write the address in full, {full}")
     if _NUMBER.fullmatch(host.rsplit(".", 1)[-1]) and _full_ipv4_or_none(host) is None:
         raise ValueError(f"{name!r} is no IPv4 address (a browser reads a name ending in a number as one)")
-    return _ascii_name(name, host)
+    return host
 
 
 def _full_ipv4_or_none(text: str) -> str | None:
@@ -99,7 +101,7 @@ def _ascii_name(name: str, host: str) -> str:
             host = host.encode("idna").decode("ascii")
         except UnicodeError:
             host = ""
-    if not _NAME.fullmatch(host):
+    if not _NAME.fullmatch(host) or ".." in host:
         raise ValueError(f"{name!r} is no host name a request gives (letters, digits, '-' and '.'{_SUCH})")
     return host
 

@@ -385,11 +385,14 @@ def _port(text: str) -> int:
 def _host(text: str) -> str:
     """An address to listen on: argparse's error for an empty one (the system reads it as every address).
     An IPv6 address may be bracketed, as a URL writes it ("[::1]")."""
-    if len(text) > 2 and text.startswith("[") and text.endswith("]"):
-        text = text[1:-1]
     what = "an address to listen on, such as 127.0.0.1"
-    if text.count(":") == 1:  # a name and a port: the port is --port's
+    bracketed = len(text) > 2 and text.startswith("[") and text.endswith("]")
+    if text.count(":") == 1 or (text.startswith("[") and not bracketed):  # a port: --port's ([::1]:8000 too)
         raise argparse.ArgumentTypeError(f"{what}, not {text!r} (give the port with --port)")
+    if bracketed:
+        text = text[1:-1]
+        if ":" not in text:  # brackets hold an IPv6 address alone
+            raise argparse.ArgumentTypeError(f"{what}, not {'[' + text + ']'!r} (brackets hold an IPv6 address)")
     # Not 127.1 either, which the socket binds as 127.0.0.1, the address a browser asks for.
     return _answered(_host_name(text, what))
 

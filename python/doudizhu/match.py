@@ -95,11 +95,11 @@ class Match:
         return len(self._settlements)
 
     def __repr__(self) -> str:
-        """How it was made, and where it stands: hands played, scores, a hand open."""
-        made = f"seed={self.seed}, rules={self.rules!r}, dealer={self.dealer}"
+        """Its seed and rules, and where it stands: the dealer, hands played, scores, a hand open."""
         open_hand = ", a hand in play" if self._open is not None else ""
         played = f"{self.hands_played} hand{'' if self.hands_played == 1 else 's'} played"
-        return f"<Match({made}): {played}, scores {self.scores}{open_hand}>"
+        return (f"<Match(seed={self.seed}, rules={self.rules!r}): dealer {self.dealer}, {played}, "
+                f"scores {self.scores}{open_hand}>")
 
     def new_hand(self) -> Game:
         """Deals the next hand; the seat after the dealer bids first (each for itself: the

@@ -243,9 +243,7 @@ def outcome(game: Game) -> list[str]:
     result = game.result
     assert result is not None
     payouts = ", ".join(f"seat {seat} {payout:+d}" for seat, payout in enumerate(result.payouts))
-    if result.winner is not None:  # each for itself: the bombs are paid, so said
-        return [f"over: {winners(game)}, {bombs_text(result.bombs, result.rockets)}", f"payouts: {payouts}"]
-    if game.landlord is None:
+    if game.landlord is None and result.winner is None:
         return ["over: nobody bid, the hand is void"]
     return [f"over: {settled(game)}", f"payouts: {payouts}"]
 
@@ -253,13 +251,14 @@ def outcome(game: Game) -> list[str]:
 def settled(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}") -> str:
     """A finished hand as the table says it: who won, and with a landlord the base, the
     multiplier and what doubled it ('the peasants win, base 2 x 8 (1 bomb, 1 rocket,
-    spring, start bonus: jokers in seat 2's hand)'). ``name`` and the refusals as for
-    :func:`winners`."""
+    spring, start bonus: jokers in seat 2's hand)', a cap said where it held the
+    multiplier down); without one (each for itself) the bombs, which are paid. ``name``
+    and the refusals as for :func:`winners`."""
     said = winners(game, name)
     result = game.result
     assert result is not None  # winners refused an unfinished hand
     if result.winner is not None:  # each for itself: the first out, paid by the cards left
-        return said
+        return f"{said}, {bombs_text(result.bombs, result.rockets)}"
 
     def hand_of(seat: int) -> str:
         said = _named(name, seat)
@@ -268,6 +267,9 @@ def settled(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}"
     extras = [bombs_text(result.bombs, result.rockets)] if result.bombs or result.rockets else []
     extras += [text for text, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
     extras += [f"start bonus: {bonus} in {hand_of(seat)}" for bonus, seat in result.start_bonuses]
+    doublings = result.bombs + result.rockets + result.spring + result.anti_spring + len(result.start_bonuses)
+    if 2**doublings > result.multiplier:  # max_multiplier held it down
+        extras.append(f"capped at {result.multiplier}")
     return f"{said}, base {result.base} x {result.multiplier}" + (f" ({', '.join(extras)})" if extras else "")
 
 
@@ -280,6 +282,7 @@ def winners(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}"
     _checked(game, Game, "game")
     if not callable(name):  # refused whether or not this hand needs a seat named
         raise TypeError(f"name must be a function of a seat, not {type(name).__name__}")
+    _named(name, 0)  # and so is one that names no seat with a str
     result = game.result
     if result is None or (game.landlord is None and result.winner is None):
         raise ValueError("nobody won: the hand is not over" if result is None else "nobody won: the hand was void")
@@ -312,6 +315,8 @@ def stake_text(game: Game) -> str:
         return "each for itself, a point a card left"
     if game.landlord is None:  # over, and nobody bid
         return "no stake: the hand is void"
+    if game.result is not None:  # the settlement's: a spring or a start bonus doubles it at the end
+        return f"stake base {game.result.base} x {game.result.multiplier}"
     return f"stake base {game.bid_value} x {game.multiplier}"
 
 

@@ -115,8 +115,9 @@ def screen(game: Game, options: Options) -> str:
     lines = [
         f"--- {game.phase}, your turn --- {stake_text(game)} ({bombs_text(view['bombs'], view['rockets'])} so far)",
     ]
-    for seat, size in enumerate(view["hand_sizes"]):
-        lines.append(f"  {_who(game, seat, options):<20} {plural(size, 'card'):>8}")
+    names = [_who(game, seat, options) for seat in range(game.seats)]
+    width = max(20, *map(len, names))  # 'seat 1 (peasant or partner)' in four_partner's partner phase
+    lines += [f"  {name:<{width}} {plural(size, 'card'):>8}" for name, size in zip(names, view["hand_sizes"])]
     lines.append(f"your hand: {by_rank(view['hand'])}")
     if game.wild_ranks:
         lines.append(f"wild: {wild_names(game)} (play them as spent=combination, e.g. {_wild_example(game)})")

@@ -452,10 +452,23 @@ def _hint(game: Game) -> dict[str, str]:
     return {"text": hint.text(game.rules), "label": views.action_label(hint, game.rules)}
 
 
+def _answered_names(hosts: Iterable[str]) -> frozenset[str]:
+    """The names as a Host header gives them, read as the app is made (the Guard is made at
+    the first request, where a refusal would be each request's 500)."""
+    if isinstance(hosts, str):  # its letters read as names: every request refused
+        raise TypeError(f"hosts must be a list of host names, not a str (give [{hosts[:60]!r}])")
+    given = list(hosts)
+    wrong = next((host for host in given if not isinstance(host, str)), None)
+    if wrong is not None:
+        raise TypeError(f"hosts must hold host names (str), not {type(wrong).__name__}")
+    return frozenset(answered_name(host) for host in given)
+
+
 def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBACK_NAMES) -> Starlette:
     """The app, its sessions in ``store`` (a fresh bounded one by default), answering the
     Host names ``hosts`` (this machine's localhost names by default; :func:`.guard.allowed_hosts`;
-    ValueError for a name no browser's Host header gives)."""
+    TypeError for a str or an item that is none, ValueError for a name no browser's Host
+    header gives)."""
     api = _Api(store if store is not None else SessionStore())
     routes = [
         _route("/", api.index, query=None),
@@ -474,8 +487,7 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
     ]
     app = Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})
     app.router.redirect_slashes = False  # /api/options/ is no route: a JSON 404, not an empty 307
-    names = frozenset(answered_name(host) for host in hosts)  # refused here, not as each request's 500
-    app.add_middleware(Guard, hosts=names, headers=_HEADERS)
+    app.add_middleware(Guard, hosts=_answered_names(hosts), headers=_HEADERS)
     return app
 
 

@@ -68,7 +68,8 @@ const kindName = (kind) => kind.replaceAll("_", " ");  // as render.kind_label w
 // ------------------------------------------------------------------ shared drawing
 function seatLabel(name, seat) {
   const label = el("div", "seat-label");
-  label.append(el("span", "name", name), el("span", "role " + seat.role, seat.role),
+  // One class a role ("peasant or partner" is no peasant, nor the landlord's partner).
+  label.append(el("span", "name", name), el("span", "role " + seat.role.replaceAll(" ", "-"), seat.role),
                el("span", "count", seat.count + (seat.count === 1 ? " card" : " cards")));
   return label;
 }
@@ -107,15 +108,15 @@ function seatBox(seat, fresh) {
 
 function stakeText(state) {
   let text;
-  if (state.phase === "bidding") {
-    text = `bidding · high bid: ${state.bid || "none yet"}`;
+  if (state.phase === "bidding" || (state.result && state.result.void)) {
+    text = `${state.phase} · ${state.stake}`;  // "high bid 2", "stake 6 so far" (call and rob), a void hand's
   } else if (state.phase === "partner") {
     text = `base ${state.base} · the landlord plays alone or names a partner`;
   } else if (state.each_for_self) {
     text = `${state.phase} · ${state.stake} · ${state.bombs_text}`;
   } else {
     // Once over, the settlement's multiplier: a spring or a start bonus doubles it at the end.
-    const multiplier = state.result && !state.result.void ? state.result.multiplier : state.multiplier;
+    const multiplier = state.result ? state.result.multiplier : state.multiplier;
     text = `${state.phase} · stake: base ${state.base} × ${multiplier} · ${state.bombs_text}`;
   }
   if (state.wild) text += ` · wild: ${state.wild}`;  // "the 5s", or "the 5s and 9s"
