@@ -572,6 +572,9 @@ def test_a_body_is_read_only_as_the_utf8_json_it_must_be(client: TestClient, bod
                    headers={"content-type": 'application/json; charset="UTF-8"; x="a;charset=latin1"',
                             "content-encoding": "identity,"}))  # an empty item of the list is none
     ok(client.post("/api/undo", content=b"{}", headers={"content-type": "application/json; charset*=utf-8''utf-8"}))
+    new_hand(client)
+    utf8 = {"content-type": "application/json; charset=utf8"}  # WHATWG's name for UTF-8 too
+    ok(client.post("/api/play", content=b'{"action": "bid 3"}', headers=utf8))
 
 
 def test_a_get_with_a_body_is_refused(client: TestClient) -> None:

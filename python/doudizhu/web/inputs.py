@@ -75,7 +75,7 @@ def _check_form(request: Request, media_type: str) -> None:
     # JSON is UTF-8 (RFC 8259): a body read as another would say something else.
     charsets = [collapse_rfc2231_value(value).lower() for name, value in content_type.get_params([])[1:]
                 if name.lower() == "charset"]  # charset*=utf-8''utf-8 (RFC 2231) too
-    other = next((charset for charset in charsets if charset != "utf-8"), None)
+    other = next((charset for charset in charsets if charset not in ("utf-8", "utf8")), None)  # utf8: WHATWG's alias
     if media_type == JSON and other is not None:
         raise ApiError(415, f"the body must be sent in UTF-8, not {other[:40]!r}")
     encodings = [token.strip().lower() for value in request.headers.getlist("content-encoding")
