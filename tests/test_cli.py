@@ -228,7 +228,9 @@ def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
     ("--host", "localhost:8001", "--host: an address to listen on, such as 127.0.0.1, not 'localhost:8001' (give the "
                                  "port with --port)"),  # it failed to bind, exit 1
     ("--host", "[::1]:8001", "not '[::1]:8001' (give the port with --port)"),
-    ("--host", "[localhost]", "not '[localhost]' (brackets hold an IPv6 address)"),  # the brackets were dropped
+    ("--host", "[localhost]", "not '[localhost]' (brackets hold an IPv6 address alone)"),  # the brackets were dropped
+    ("--host", "[[::1]]", "not '[[::1]]' (brackets hold an IPv6 address alone)"),  # bound as typed: exit 1
+    ("--host", " 127.0.0.1", "not ' 127.0.0.1' (no spaces around it)"),
 ])
 def test_serve_refuses_a_host_name_no_socket_takes(option: str, name: str, says: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

@@ -164,9 +164,9 @@ def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -
             function(game, name=5)  # type: ignore[arg-type]
     first_out = dz.playout(dz.Game(seed=0, rules=dz.Rules.preset("run_fast")), "random", 0)  # 'None wins'
     for function in (winners, settled):
-        for hand in (first_out, game):  # refused where no seat is named too (the landlord won)
-            with pytest.raises(TypeError, match="name must give a seat's name as a str, not NoneType"):
-                function(hand, name=lambda seat: None)  # type: ignore[arg-type,return-value]
+        with pytest.raises(TypeError, match="name must give a seat's name as a str, not NoneType"):
+            function(first_out, name=lambda seat: None)  # type: ignore[arg-type,return-value]
+        assert function(game, name={1: "Alice", 2: "Bob"}.__getitem__)  # asked for the seats it names alone
     assert settled(first_out).startswith(f"{winners(first_out)}, ")  # and its bombs, paid: as the picture says
     assert f"over: {settled(first_out)}" in svg(first_out)
     capped = dz.Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ",
@@ -177,6 +177,12 @@ def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -
             capped.pass_()
             capped.pass_()
     assert settled(capped) == "the landlord wins, base 1 x 8 (4 bombs, 1 rocket, spring, capped at 8)"
+    # Two seats dealt a straight double the stake once (rules.md): no cap held it down.
+    twice = dz.Game(seed=1197, rules=dz.Rules.preset("happy"))
+    while twice.phase != "over":
+        twice.step(dz.choose_action(twice, "random", 0))
+    assert twice.result is not None and twice.result.start_bonuses == (("straight", 0), ("straight", 1))
+    assert settled(twice).endswith("x 2 (start bonus: straight in seat 0's hand and seat 1's hand)")
     assert stake_text(capped) == "stake base 1 x 8" and stake_text(game) == "stake base 1 x 64"  # not the live x32
 
 

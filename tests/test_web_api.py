@@ -848,7 +848,10 @@ def test_an_ipv6_address_is_bracketed_in_the_served_url_and_may_be_given_so() ->
     assert served_url("127.0.0.1", 8000) == "http://127.0.0.1:8000/"
     assert served_url("::1", 35881) == "http://[::1]:35881/" and served_url("::", 1) == "http://[::]:1/"
     assert build_parser().parse_args(["serve", "--host", "[::1]"]).host == "::1"  # as a URL writes it
-    assert build_parser().parse_args(["serve", "--allowed-host", "[::1]:8000"]).allowed_host == ["[::1]:8000"]
+    assert build_parser().parse_args(["serve", "--allowed-host", "[::1]:8000"]).allowed_host == ["::1"]
+    # Bound and answered as a browser names it: a full-width LOCALHOST answered to localhost alone.
+    assert build_parser().parse_args(["serve", "--host", "\uff2c\uff2f\uff23\uff21\uff2c\uff28\uff2f\uff33\uff34"]
+                                     ).host == "localhost"
 
 
 # ---------------------------------------------------------------------------- other sites
@@ -897,6 +900,10 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
         create_app(hosts="localhost")  # its letters were the names: every request refused
     with pytest.raises(TypeError, match="hosts must hold host names \\(str\\), not int"):
         create_app(hosts=["localhost", 5])  # type: ignore[list-item]
+    for wrong, says in ((["localhost", None], "hold host names \\(str\\), not NoneType"),
+                        (None, "be a list of host names, not NoneType")):
+        with pytest.raises(TypeError, match=f"hosts must {says}"):  # an AttributeError, a bare 'not iterable'
+            create_app(hosts=wrong)  # type: ignore[arg-type]
 
 
 def test_a_run_without_bidding_replays_with_its_seed(client: TestClient) -> None:

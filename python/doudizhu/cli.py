@@ -389,12 +389,14 @@ def _host(text: str) -> str:
     bracketed = len(text) > 2 and text.startswith("[") and text.endswith("]")
     if text.count(":") == 1 or (text.startswith("[") and not bracketed):  # a port: --port's ([::1]:8000 too)
         raise argparse.ArgumentTypeError(f"{what}, not {text!r} (give the port with --port)")
-    if bracketed:
-        text = text[1:-1]
-        if ":" not in text:  # brackets hold an IPv6 address alone
-            raise argparse.ArgumentTypeError(f"{what}, not {'[' + text + ']'!r} (brackets hold an IPv6 address)")
-    # Not 127.1 either, which the socket binds as 127.0.0.1, the address a browser asks for.
-    return _answered(_host_name(text, what))
+    inner = text[1:-1] if bracketed else text
+    if (bracketed and ":" not in inner) or any(c in "[]" for c in inner):
+        raise argparse.ArgumentTypeError(f"{what}, not {text!r} (brackets hold an IPv6 address alone)")
+    if inner.strip() and inner != inner.strip():  # bound as typed, answered as stripped
+        raise argparse.ArgumentTypeError(f"{what}, not {text!r} (no spaces around it)")
+    # Bound as the name a browser asks for (127.1 refused: the socket binds 127.0.0.1; a
+    # full-width LOCALHOST bound as localhost, which the loopback names then answer).
+    return _answered(_host_name(inner, what))
 
 
 def _allowed_host(text: str) -> str:
@@ -404,12 +406,11 @@ def _allowed_host(text: str) -> str:
 
 
 def _answered(text: str) -> str:
-    """``text`` if the server can answer to it (a Host header gives it), else argparse's error."""
+    """``text`` as a Host header gives it, if the server can answer to it, else argparse's error."""
     try:
-        answered_name(text)
+        return answered_name(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    return text
 
 
 def _host_name(text: str, what: str) -> str:

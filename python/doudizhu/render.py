@@ -266,9 +266,11 @@ def settled(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}"
 
     extras = [bombs_text(result.bombs, result.rockets)] if result.bombs or result.rockets else []
     extras += [text for text, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
-    extras += [f"start bonus: {bonus} in {hand_of(seat)}" for bonus, seat in result.start_bonuses]
-    doublings = result.bombs + result.rockets + result.spring + result.anti_spring + len(result.start_bonuses)
-    if 2**doublings > result.multiplier:  # max_multiplier held it down
+    kinds = list(dict.fromkeys(bonus for bonus, _ in result.start_bonuses))  # each kind doubles once (rules.md)
+    extras += [f"start bonus: {kind} in " + " and ".join(hand_of(seat) for bonus, seat in result.start_bonuses
+                                                          if bonus == kind) for kind in kinds]
+    doublings = result.bombs + result.rockets + (result.spring or result.anti_spring) + len(kinds)
+    if game.rules.max_multiplier and 2**doublings > result.multiplier:  # the cap held it down
         extras.append(f"capped at {result.multiplier}")
     return f"{said}, base {result.base} x {result.multiplier}" + (f" ({', '.join(extras)})" if extras else "")
 
@@ -282,7 +284,6 @@ def winners(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}"
     _checked(game, Game, "game")
     if not callable(name):  # refused whether or not this hand needs a seat named
         raise TypeError(f"name must be a function of a seat, not {type(name).__name__}")
-    _named(name, 0)  # and so is one that names no seat with a str
     result = game.result
     if result is None or (game.landlord is None and result.winner is None):
         raise ValueError("nobody won: the hand is not over" if result is None else "nobody won: the hand was void")

@@ -457,10 +457,13 @@ def _answered_names(hosts: Iterable[str]) -> frozenset[str]:
     the first request, where a refusal would be each request's 500)."""
     if isinstance(hosts, str):  # its letters read as names: every request refused
         raise TypeError(f"hosts must be a list of host names, not a str (give [{hosts[:60]!r}])")
-    given = list(hosts)
-    wrong = next((host for host in given if not isinstance(host, str)), None)
-    if wrong is not None:
-        raise TypeError(f"hosts must hold host names (str), not {type(wrong).__name__}")
+    try:
+        given = list(hosts)
+    except TypeError:
+        raise TypeError(f"hosts must be a list of host names, not {type(hosts).__name__}") from None
+    wrong = [type(host).__name__ for host in given if not isinstance(host, str)]
+    if wrong:
+        raise TypeError(f"hosts must hold host names (str), not {wrong[0]}")
     return frozenset(answered_name(host) for host in given)
 
 
