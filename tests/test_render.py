@@ -24,6 +24,7 @@ from doudizhu.render import (
     wild_names,
     winners,
 )
+from doudizhu.render import capped as render_capped
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -177,6 +178,7 @@ def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -
             capped.pass_()
             capped.pass_()
     assert settled(capped) == "the landlord wins, base 1 x 8 (4 bombs, 1 rocket, spring, capped at 8)"
+    assert render_capped(capped) and not render_capped(game)
     # Two seats dealt a straight double the stake once (rules.md): no cap held it down.
     twice = dz.Game(seed=1197, rules=dz.Rules.preset("happy"))
     while twice.phase != "over":

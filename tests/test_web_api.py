@@ -900,10 +900,31 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
         create_app(hosts="localhost")  # its letters were the names: every request refused
     with pytest.raises(TypeError, match="hosts must hold host names \\(str\\), not int"):
         create_app(hosts=["localhost", 5])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="hosts must be a list of host names, not a bytes"):
+        create_app(hosts=b"localhost")  # type: ignore[arg-type]  # was 'not int', of its first byte
+    with pytest.raises(TypeError, match="extra must be a list of host names, not a str"):
+        allowed_hosts("127.0.0.1", "games")  # its letters were answered as names
     for wrong, says in ((["localhost", None], "hold host names \\(str\\), not NoneType"),
                         (None, "be a list of host names, not NoneType")):
         with pytest.raises(TypeError, match=f"hosts must {says}"):  # an AttributeError, a bare 'not iterable'
             create_app(hosts=wrong)  # type: ignore[arg-type]
+
+
+def test_a_replays_result_says_whether_a_cap_held_the_multiplier(client: TestClient) -> None:
+    # The page listed a start bonus a seat and never said a cap held the multiplier down.
+    game = dz.Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ",
+                             landlord=0, rules=dz.Rules(max_multiplier=8))
+    for cards in ("BR", "2222", "AAAA", "KKKK", "QQQQ", "JJ"):
+        game.play(cards)
+        if game.phase != "over":
+            game.pass_()
+            game.pass_()
+    steps = ok(client.post("/api/replay/record", json=game.to_record()))["steps"]
+    result = ok(client.get(f"/api/replay/{steps}"))["result"]
+    assert (result["multiplier"], result["capped"]) == (8, True)
+    uncapped = dz.playout(dz.Game(seed=4), "heuristic", 1)
+    steps = ok(client.post("/api/replay/record", json=uncapped.to_record()))["steps"]
+    assert ok(client.get(f"/api/replay/{steps}"))["result"]["capped"] is False
 
 
 def test_a_run_without_bidding_replays_with_its_seed(client: TestClient) -> None:

@@ -208,7 +208,8 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         web.serve(args.host, args.port, args.allowed_host)
     except OSError as error:  # the port in use, or an address this machine does not have
-        print(f"doudizhu: cannot serve on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        address = f"[{args.host}]" if ":" in args.host else args.host  # as a URL writes an IPv6 address
+        print(f"doudizhu: cannot serve on {address}:{args.port}: {error.strerror or error}", file=sys.stderr)
         return 1
     return 0
 
@@ -418,8 +419,9 @@ def _host_name(text: str, what: str) -> str:
     of bytes that are no UTF-8 cannot be), else argparse's error saying ``what`` it must be."""
     try:
         text.encode("idna")
-    except UnicodeError:
-        raise argparse.ArgumentTypeError(f"{what}, not {os.fsencode(text)!r}") from None
+    except UnicodeError:  # argv's bytes that are no UTF-8 shown as bytes, a text as typed ('localhost..')
+        shown = os.fsencode(text) if any("\udc80" <= c <= "\udcff" for c in text) else text
+        raise argparse.ArgumentTypeError(f"{what}, not {shown!r}") from None
     if not text.strip():
         raise argparse.ArgumentTypeError(f"{what}, not an empty one")
     return text

@@ -261,18 +261,29 @@ def settled(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}"
         return f"{said}, {bombs_text(result.bombs, result.rockets)}"
 
     def hand_of(seat: int) -> str:
-        said = _named(name, seat)
-        return "your hand" if said == "you" else f"{said}'s hand"
+        who = _named(name, seat)
+        return "your hand" if who == "you" else f"{who}'s hand"
 
     extras = [bombs_text(result.bombs, result.rockets)] if result.bombs or result.rockets else []
     extras += [text for text, on in (("spring", result.spring), ("anti-spring", result.anti_spring)) if on]
     kinds = list(dict.fromkeys(bonus for bonus, _ in result.start_bonuses))  # each kind doubles once (rules.md)
     extras += [f"start bonus: {kind} in " + " and ".join(hand_of(seat) for bonus, seat in result.start_bonuses
                                                           if bonus == kind) for kind in kinds]
-    doublings = result.bombs + result.rockets + (result.spring or result.anti_spring) + len(kinds)
-    if game.rules.max_multiplier and 2**doublings > result.multiplier:  # the cap held it down
+    if capped(game):
         extras.append(f"capped at {result.multiplier}")
     return f"{said}, base {result.base} x {result.multiplier}" + (f" ({', '.join(extras)})" if extras else "")
+
+
+def capped(game: Game) -> bool:
+    """Whether ``max_multiplier`` held a finished hand's multiplier below what doubled it:
+    each bomb and rocket, a spring or anti-spring, each kind of start bonus (rules.md)."""
+    _checked(game, Game, "game")
+    result = game.result
+    if result is None or not game.rules.max_multiplier:
+        return False
+    kinds = {bonus for bonus, _ in result.start_bonuses}
+    doublings = result.bombs + result.rockets + int(result.spring or result.anti_spring) + len(kinds)
+    return bool(2**doublings > result.multiplier)
 
 
 def winners(game: Game, name: Callable[[int], str] = lambda seat: f"seat {seat}") -> str:
@@ -412,6 +423,6 @@ def svg(obj: Cards | Move | Game, seat: int | None = None) -> str:
     raise TypeError(f"svg draws Cards, a Move or a Game, not {type(obj).__name__}")
 
 
-__all__ = ["backs_svg", "bombs_text", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg", "kind_label",
-           "main_first", "move_svg", "outcome", "role", "scoring_text", "settled", "stake_text", "svg", "wild_names",
-           "wild_ranks", "winners"]
+__all__ = ["backs_svg", "bombs_text", "capped", "card_name", "card_svgs", "cards_svg", "face_name", "game_svg",
+           "kind_label", "main_first", "move_svg", "outcome", "role", "scoring_text", "settled", "stake_text", "svg",
+           "wild_names", "wild_ranks", "winners"]

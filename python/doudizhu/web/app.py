@@ -77,12 +77,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .._core import ActionType, Cards, Game, Rules, checked_seed, choose_action, game_seed, playout
-from .._host_names import answered_name
 from ..bots import Neural
 from ..lockstep import choose
 from . import inputs, players, replays, thinking, views
 from .against_bots import HUMAN, HandAgainstBots
-from .guard import LOOPBACK_NAMES, Guard
+from .guard import LOOPBACK_NAMES, Guard, answered_names
 from .inputs import ApiError
 from .sessions import COOKIE, Session, SessionStore
 
@@ -452,21 +451,6 @@ def _hint(game: Game) -> dict[str, str]:
     return {"text": hint.text(game.rules), "label": views.action_label(hint, game.rules)}
 
 
-def _answered_names(hosts: Iterable[str]) -> frozenset[str]:
-    """The names as a Host header gives them, read as the app is made (the Guard is made at
-    the first request, where a refusal would be each request's 500)."""
-    if isinstance(hosts, str):  # its letters read as names: every request refused
-        raise TypeError(f"hosts must be a list of host names, not a str (give [{hosts[:60]!r}])")
-    try:
-        given = list(hosts)
-    except TypeError:
-        raise TypeError(f"hosts must be a list of host names, not {type(hosts).__name__}") from None
-    wrong = [type(host).__name__ for host in given if not isinstance(host, str)]
-    if wrong:
-        raise TypeError(f"hosts must hold host names (str), not {wrong[0]}")
-    return frozenset(answered_name(host) for host in given)
-
-
 def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBACK_NAMES) -> Starlette:
     """The app, its sessions in ``store`` (a fresh bounded one by default), answering the
     Host names ``hosts`` (this machine's localhost names by default; :func:`.guard.allowed_hosts`;
@@ -490,7 +474,9 @@ def create_app(store: SessionStore | None = None, hosts: Iterable[str] = LOOPBAC
     ]
     app = Starlette(routes=routes, exception_handlers={ApiError: _api_error, HTTPException: _http_error})
     app.router.redirect_slashes = False  # /api/options/ is no route: a JSON 404, not an empty 307
-    app.add_middleware(Guard, hosts=_answered_names(hosts), headers=_HEADERS)
+    # Read as the app is made: the Guard is made at the first request, where a refusal of
+    # a name would be each request's 500.
+    app.add_middleware(Guard, hosts=answered_names(hosts, "hosts"), headers=_HEADERS)
     return app
 
 

@@ -40,10 +40,25 @@ def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
     """The Host names a server bound to ``bound`` answers to: that name, the localhost
     names when it is a loopback address, and ``extra`` (a proxy's public names), each as a
     Host header gives it (ValueError for one that no Host header gives)."""
-    names = {bound, *extra}
-    if _is_loopback(bound):
-        names.update(LOOPBACK_NAMES)
-    return frozenset(answered_name(name) for name in names)
+    names = answered_names([bound], "bound") | answered_names(extra, "extra")
+    return (names | answered_names(LOOPBACK_NAMES, "")) if _is_loopback(bound) else names
+
+
+def answered_names(names: Iterable[str], what: str) -> frozenset[str]:
+    """``names`` as a Host header gives them (:func:`answered_name`); TypeError naming
+    ``what`` for a str or bytes (whose letters would be read as names) or an item that is
+    no str, ValueError for a name no browser's Host header gives."""
+    if isinstance(names, (str, bytes, bytearray)):
+        raise TypeError(f"{what} must be a list of host names, not a {type(names).__name__} (give [{names[:60]!r}])")
+    try:
+        items = iter(names)
+    except TypeError:
+        raise TypeError(f"{what} must be a list of host names, not {type(names).__name__}") from None
+    given = list(items)
+    wrong = [type(name).__name__ for name in given if not isinstance(name, str)]
+    if wrong:
+        raise TypeError(f"{what} must hold host names (str), not {wrong[0]}")
+    return frozenset(answered_name(name) for name in given)
 
 
 class Guard:
@@ -89,4 +104,4 @@ def _netloc(origin: str) -> str | None:
         return None
 
 
-__all__ = ["LOOPBACK_NAMES", "Guard", "allowed_hosts"]
+__all__ = ["LOOPBACK_NAMES", "Guard", "allowed_hosts", "answered_names"]

@@ -19,6 +19,7 @@ from .._core import Action, ActionType, Cards, Game, Rules, Settlement
 from ..render import (
     backs_svg,
     bombs_text,
+    capped,
     card_name,
     card_svgs,
     cards_svg,
@@ -164,6 +165,7 @@ def settlement(game: Game, result: Settlement) -> dict[str, Any]:
         "spring": result.spring,
         "anti_spring": result.anti_spring,
         "start_bonuses": [{"name": name, "seat": seat} for name, seat in result.start_bonuses],
+        "capped": capped(game),  # max_multiplier held the multiplier down
         "payouts": list(result.payouts),
         "scoring": scoring_text(game.rules),  # how each for itself pays (None: base x multiplier says it)
     }

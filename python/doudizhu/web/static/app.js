@@ -146,7 +146,12 @@ function resultText(state, name) {
   const extras = [];
   if (r.spring) extras.push("spring");
   if (r.anti_spring) extras.push("anti-spring");
-  for (const bonus of r.start_bonuses) extras.push(`start bonus: ${bonus.name} (${name(bonus.seat)})`);
+  // Each kind of start bonus doubles once, whoever holds it (rules.md): one entry a kind.
+  for (const kind of new Set(r.start_bonuses.map((bonus) => bonus.name))) {
+    const holders = r.start_bonuses.filter((bonus) => bonus.name === kind).map((bonus) => name(bonus.seat));
+    extras.push(`start bonus: ${kind} (${holders.join(" and ")})`);
+  }
+  if (r.capped) extras.push(`capped at ${r.multiplier}`);
   const landlordSide = r.partner === null ? "landlord wins" : `landlord and ${name(r.partner)} win`;
   return `The ${r.landlord_won ? landlordSide : "peasants win"}: base ${r.base} × ${r.multiplier}` +
          (extras.length ? ` (${extras.join(", ")})` : "") + `. Payouts: ${payoutText}.`;
