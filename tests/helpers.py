@@ -214,3 +214,16 @@ def interrupted(call: Callable[[], object], within: float = 2.0) -> None:
         timer.join()
         signal.signal(signal.SIGINT, before)
     assert stopped - sent[0] < within, f"stopped {stopped - sent[0]:.1f} s after Ctrl-C"
+
+
+def sixty_four_fold(rules: Rules | None = None) -> Game:
+    """A finished hand whose landlord plays four bombs and the rocket and goes out before
+    anyone else plays (a spring): 64 times the base, unless ``rules`` cap it."""
+    game = Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ",
+                          landlord=0, rules=rules)
+    for cards in ("BR", "2222", "AAAA", "KKKK", "QQQQ", "JJ"):
+        game.play(cards)
+        if game.phase != "over":
+            game.pass_()
+            game.pass_()
+    return game

@@ -6,6 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from helpers import sixty_four_fold
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -145,12 +146,7 @@ def test_roles_and_stakes_say_where_the_auction_stands() -> None:
 def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -> None:
     # A 64-fold hand (four bombs, the rocket, a spring) read 'base 1 x 64' and no reason;
     # the terminal's settlement said the spring.
-    game = dz.Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ", landlord=0)
-    for cards in ("BR", "2222", "AAAA", "KKKK", "QQQQ", "JJ"):
-        game.play(cards)
-        if game.phase != "over":
-            game.pass_()
-            game.pass_()
+    game = sixty_four_fold()
     assert game.result is not None and game.result.multiplier == 64
     said = "the landlord wins, base 1 x 64 (4 bombs, 1 rocket, spring)"
     assert settled(game) == said and f"over: {said}" in svg(game)
@@ -170,13 +166,7 @@ def test_a_finished_picture_says_what_doubled_the_stake_as_the_terminal_does() -
         assert function(game, name={1: "Alice", 2: "Bob"}.__getitem__)  # asked for the seats it names alone
     assert settled(first_out).startswith(f"{winners(first_out)}, ")  # and its bombs, paid: as the picture says
     assert f"over: {settled(first_out)}" in svg(first_out)
-    capped = dz.Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ",
-                               landlord=0, rules=dz.Rules(max_multiplier=8))
-    for cards in ("BR", "2222", "AAAA", "KKKK", "QQQQ", "JJ"):
-        capped.play(cards)
-        if capped.phase != "over":
-            capped.pass_()
-            capped.pass_()
+    capped = sixty_four_fold(dz.Rules(max_multiplier=8))
     assert settled(capped) == "the landlord wins, base 1 x 8 (4 bombs, 1 rocket, spring, capped at 8)"
     assert render_capped(capped) and not render_capped(game)
     # Two seats dealt a straight double the stake once (rules.md): no cap held it down.

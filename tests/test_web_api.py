@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import spoiled_zips
+from helpers import sixty_four_fold, spoiled_zips
 
 import doudizhu as dz
 
@@ -912,13 +912,7 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
 
 def test_a_replays_result_says_whether_a_cap_held_the_multiplier(client: TestClient) -> None:
     # The page listed a start bonus a seat and never said a cap held the multiplier down.
-    game = dz.Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ",
-                             landlord=0, rules=dz.Rules(max_multiplier=8))
-    for cards in ("BR", "2222", "AAAA", "KKKK", "QQQQ", "JJ"):
-        game.play(cards)
-        if game.phase != "over":
-            game.pass_()
-            game.pass_()
+    game = sixty_four_fold(dz.Rules(max_multiplier=8))
     steps = ok(client.post("/api/replay/record", json=game.to_record()))["steps"]
     result = ok(client.get(f"/api/replay/{steps}"))["result"]
     assert (result["multiplier"], result["capped"]) == (8, True)

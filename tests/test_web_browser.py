@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from helpers import sixty_four_fold
 
 import doudizhu as dz
 
@@ -704,13 +705,7 @@ def test_the_status_and_badges_say_where_a_call_and_rob_or_a_void_hand_stands(pa
     wait(page, lambda b: "over \N{MIDDLE DOT} no stake: the hand is void" in text_of(b, "replay-status"))
     badges = page.find_elements(By.CSS_SELECTOR, "#replay-seats .role")
     assert [badge.get_attribute("class") for badge in badges] == ["role no-landlord"] * 3
-    capped = dz.Game.from_deal(["BR2222AAAAKKKKQQQ", "33334444555566667", "7778888999TTTTJJ9"], "QJJ",
-                               landlord=0, rules=dz.Rules(max_multiplier=8))
-    for cards in ("BR", "2222", "AAAA", "KKKK", "QQQQ", "JJ"):
-        capped.play(cards)
-        if capped.phase != "over":
-            capped.pass_()
-            capped.pass_()
+    capped = sixty_four_fold(dz.Rules(max_multiplier=8))
     _open_replay(page, capped.to_record())
     page.find_element(By.ID, "end").click()
     wait(page, lambda b: f"base 1 {TIMES} 8 (spring, capped at 8)" in text_of(b, "replay-result"))
