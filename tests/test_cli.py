@@ -231,6 +231,8 @@ def test_serve_on_a_port_in_use_fails_before_saying_it_serves() -> None:
     ("--host", "[localhost]", "not '[localhost]' (brackets hold an IPv6 address alone)"),  # the brackets were dropped
     ("--host", "[[::1]]", "not '[[::1]]' (brackets hold an IPv6 address alone)"),  # bound as typed: exit 1
     ("--host", " 127.0.0.1", "not ' 127.0.0.1' (no spaces around it)"),
+    ("--host", "localhost..", "not 'localhost..'"),  # quoted as typed, not as bytes
+    ("--host", "\udcff\ud800", "not '\\udcff\\ud800'"),  # argparse's 'invalid _host value' (no bytes of argv)
 ])
 def test_serve_refuses_a_host_name_no_socket_takes(option: str, name: str, says: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

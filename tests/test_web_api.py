@@ -900,10 +900,12 @@ def test_only_the_servers_own_names_are_served(store: SessionStore) -> None:
         create_app(hosts="localhost")  # its letters were the names: every request refused
     with pytest.raises(TypeError, match="hosts must hold host names \\(str\\), not int"):
         create_app(hosts=["localhost", 5])  # type: ignore[list-item]
-    with pytest.raises(TypeError, match="hosts must be a list of host names, not a bytes"):
+    with pytest.raises(TypeError, match=r"hosts must be a list of host names \(str\), not bytes"):
         create_app(hosts=b"localhost")  # type: ignore[arg-type]  # was 'not int', of its first byte
-    with pytest.raises(TypeError, match="extra must be a list of host names, not a str"):
+    with pytest.raises(TypeError, match="hosts must be a list of host names, not a str"):
         allowed_hosts("127.0.0.1", "games")  # its letters were answered as names
+    with pytest.raises(TypeError, match=r"host must be a host name \(str\), not list"):
+        allowed_hosts(["127.0.0.1"])  # type: ignore[arg-type]
     for wrong, says in ((["localhost", None], "hold host names \\(str\\), not NoneType"),
                         (None, "be a list of host names, not NoneType")):
         with pytest.raises(TypeError, match=f"hosts must {says}"):  # an AttributeError, a bare 'not iterable'

@@ -420,7 +420,10 @@ def _host_name(text: str, what: str) -> str:
     try:
         text.encode("idna")
     except UnicodeError:  # argv's bytes that are no UTF-8 shown as bytes, a text as typed ('localhost..')
-        shown = os.fsencode(text) if any("\udc80" <= c <= "\udcff" for c in text) else text
+        try:
+            shown: str | bytes = os.fsencode(text) if any("\udc80" <= c <= "\udcff" for c in text) else text
+        except UnicodeError:  # other surrogates besides: no bytes of argv
+            shown = text
         raise argparse.ArgumentTypeError(f"{what}, not {shown!r}") from None
     if not text.strip():
         raise argparse.ArgumentTypeError(f"{what}, not an empty one")

@@ -36,20 +36,25 @@ def _is_loopback(host: str) -> bool:
         return host.lower() == "localhost"
 
 
-def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
-    """The Host names a server bound to ``bound`` answers to: that name, the localhost
-    names when it is a loopback address, and ``extra`` (a proxy's public names), each as a
-    Host header gives it (ValueError for one that no Host header gives)."""
-    names = answered_names([bound], "bound") | answered_names(extra, "extra")
-    return (names | answered_names(LOOPBACK_NAMES, "")) if _is_loopback(bound) else names
+def allowed_hosts(host: str, hosts: Iterable[str] = ()) -> frozenset[str]:
+    """The Host names a server bound to ``host`` answers to: that name, the localhost names
+    when it is a loopback address, and ``hosts`` (a proxy's public names), each as a Host
+    header gives it (TypeError for a host that is no str, ValueError for a name that no
+    Host header gives). Its arguments are :func:`doudizhu.web.serve`'s, named as there."""
+    if not isinstance(host, str):
+        raise TypeError(f"host must be a host name (str), not {type(host).__name__}")
+    names = answered_names([host], "host") | answered_names(hosts, "hosts")
+    return (names | answered_names(LOOPBACK_NAMES, "")) if _is_loopback(host) else names
 
 
 def answered_names(names: Iterable[str], what: str) -> frozenset[str]:
     """``names`` as a Host header gives them (:func:`answered_name`); TypeError naming
     ``what`` for a str or bytes (whose letters would be read as names) or an item that is
     no str, ValueError for a name no browser's Host header gives."""
-    if isinstance(names, (str, bytes, bytearray)):
-        raise TypeError(f"{what} must be a list of host names, not a {type(names).__name__} (give [{names[:60]!r}])")
+    if isinstance(names, str):
+        raise TypeError(f"{what} must be a list of host names, not a str (give [{names[:60]!r}])")
+    if isinstance(names, (bytes, bytearray)):
+        raise TypeError(f"{what} must be a list of host names (str), not {type(names).__name__}")
     try:
         items = iter(names)
     except TypeError:
