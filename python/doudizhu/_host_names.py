@@ -14,8 +14,6 @@ import socket
 
 # A Host header: a name or a bracketed IPv6 address, then perhaps a port.
 _HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^\[\]:/@\s]+)(?::([0-9]{1,5}))?")
-# What inet_aton reads as an IPv4 address, in any of its shorthands (127.1, 0x7f.1, 2130706433).
-_NUMERIC = re.compile(r"[0-9a-fx.]+", re.IGNORECASE)
 # A label a browser reads as a number, so that a name ending in one is read as an IPv4 address.
 _NUMBER = re.compile(r"[0-9]+|0x[0-9a-f]*", re.IGNORECASE)
 # A name as a browser sends it: its labels' letters, digits and hyphens (and underscores,
@@ -48,16 +46,18 @@ def _ipv6(text: str) -> str | None:
         return None
 
 
-def _full_ipv4(text: str) -> str | None:
-    """The address written in full when ``text`` is an IPv4 address in a shorthand (what a
-    socket binds and a browser asks for: 127.1 is 127.0.0.1, 010 is 8), else None."""
-    if not _NUMERIC.fullmatch(text):
-        return None
+def _ipv4_error(name: str, host: str) -> str:
+    """Why ``host``, a name a browser reads as an IPv4 address (its last label a number),
+    is none the server can answer to: no address at all (256.1.1.1), or one in a shorthand
+    (127.1 is 127.0.0.1, 010 is 8: the socket binds, and a browser asks for, the full form);
+    '' for an address written in full or a name that is none."""
+    if not _NUMBER.fullmatch(host.rsplit(".", 1)[-1]):
+        return ""
     try:
-        full = socket.inet_ntoa(socket.inet_aton(text))
-    except OSError:  # no address in any form
-        return None
-    return None if full == text else full
+        full = socket.inet_ntoa(socket.inet_aton(host))
+    except OSError:
+        return f"{name!r} is no IPv4 address (a browser reads a name ending in a number as one)"
+    return "" if full == host else f"{name!r}: write the address in full, {full}"
 
 
 def answered_name(name: str) -> str:
@@ -73,20 +73,9 @@ def answered_name(name: str) -> str:
     if ":" in host:
         return host
     host = _ascii_name(name, host).removesuffix(".")
-    full = _full_ipv4(host)
-    if full is not None:
-        raise ValueError(f"{name!r}: write the address in full, {full}")
-    if _NUMBER.fullmatch(host.rsplit(".", 1)[-1]) and _full_ipv4_or_none(host) is None:
-        raise ValueError(f"{name!r} is no IPv4 address (a browser reads a name ending in a number as one)")
+    if why := _ipv4_error(name, host):
+        raise ValueError(why)
     return host
-
-
-def _full_ipv4_or_none(text: str) -> str | None:
-    """``text`` if it is an IPv4 address written in full, else None."""
-    try:
-        return str(ipaddress.IPv4Address(text))
-    except ValueError:
-        return None
 
 
 def _ascii_name(name: str, host: str) -> str:

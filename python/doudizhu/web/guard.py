@@ -72,7 +72,7 @@ class Guard:
 
     def __init__(self, app: ASGIApp, hosts: Iterable[str], headers: Mapping[str, str]) -> None:
         self.app = app
-        self.hosts = frozenset(answered_name(host) for host in hosts)
+        self.hosts = answered_names(hosts, "hosts")
         self.headers = dict(headers)  # the app's own answers' headers, on a refusal too
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
